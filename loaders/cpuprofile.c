@@ -1,0 +1,708 @@
+/* .cpuprofile: the Chrome DevTools Protocol's Profiler.Profile, as V8,
+ * Node, Chrome and XS write it (../shared/spec/formats.md).
+ *
+ * The file is read as a stream of JSON tokens.  Node objects become
+ * records first (their keys come in any order, and children may be
+ * listed before they are defined); the model is built from the records
+ * once the whole document has been read. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/util.h"
+#include "json.h"
+#include "loaders.h"
+
+/* Times beyond these are not from a clock: reject rather than mislead. */
+#define MAX_ABS_TIME 1e17  /* µs: XS writes epoch times, about 1.8e15 */
+#define MAX_ABS_DELTA 1e12 /* µs: eleven days between two samples */
+#define MAX_HITS 1e12
+#define MAX_ID 9007199254740992.0 /* 2^53: beyond, ids are not exact */
+
+struct record {
+	int64_t id;
+	str_t name, url;
+	int32_t line, column;
+	double hits;
+	bool has_id;
+};
+
+struct id_edge {
+	uint32_t from;  /* slot whose list names the other */
+	int64_t other;  /* id of the child (or parent, for "parent" fields) */
+	uint64_t offset;
+};
+
+struct slot_edge {
+	uint32_t parent, child;
+};
+
+struct ticks {
+	uint32_t slot;
+	int32_t line;
+	double ticks;
+};
+
+struct id_map {
+	int64_t *ids;
+	uint32_t *slots;
+	size_t size;
+};
+
+struct cpu_loader {
+	struct json j;
+	struct model *m;
+	struct load_error *err;
+	struct record *records;
+	size_t nrecords, records_cap;
+	struct id_edge *children, *parents;
+	size_t nchildren, children_cap, nparents, parents_cap;
+	struct slot_edge *nested;
+	size_t nnested, nested_cap;
+	struct ticks *ticks;
+	size_t nticks, ticks_cap;
+	int64_t *sample_ids;
+	size_t nsamples, samples_cap;
+	double *deltas, *timestamps;
+	size_t ndeltas, deltas_cap, ntimestamps, timestamps_cap;
+	double start, end;
+	bool have_start, have_end, have_nodes, have_samples;
+	struct id_map map;
+};
+
+bool sniff_cpuprofile(const uint8_t *head, size_t len)
+{
+	size_t i = 0;
+	if (len >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && (head[i] == ' ' || head[i] == '\n' ||
+			   head[i] == '\r' || head[i] == '\t'))
+		i++;
+	return i < len && head[i] == '{';
+}
+
+static bool json_error(struct cpu_loader *L)
+{
+	return load_fail(L->err, "%s at byte %llu", L->j.error,
+			 (unsigned long long)L->j.error_offset);
+}
+
+static bool fail_at(struct cpu_loader *L, uint64_t offset, const char *what)
+{
+	return load_fail(L->err, "%s at byte %llu", what,
+			 (unsigned long long)offset);
+}
+
+/* Reads a number value; `what` names it in the error. */
+static bool read_number(struct cpu_loader *L, const char *what, double limit,
+			double *out)
+{
+	enum json_token t = json_next(&L->j);
+	if (t == JSON_ERROR)
+		return json_error(L);
+	if (t != JSON_NUMBER)
+		return load_fail(L->err, "%s is not a number at byte %llu", what,
+				 (unsigned long long)L->j.token_offset);
+	if (fabs(L->j.num) > limit)
+		return load_fail(L->err, "%s %g is out of range at byte %llu", what,
+				 L->j.num, (unsigned long long)L->j.token_offset);
+	*out = L->j.num;
+	return true;
+}
+
+static bool read_integer(struct cpu_loader *L, const char *what, double limit,
+			 int64_t *out)
+{
+	double v;
+	if (!read_number(L, what, limit, &v))
+		return false;
+	if (v != floor(v))
+		return load_fail(L->err, "%s %g is not a whole number at byte %llu",
+				 what, v, (unsigned long long)L->j.token_offset);
+	*out = (int64_t)v;
+	return true;
+}
+
+static bool read_string(struct cpu_loader *L, const char *what, str_t *out)
+{
+	enum json_token t = json_next(&L->j);
+	if (t == JSON_ERROR)
+		return json_error(L);
+	if (t == JSON_NULL) {
+		*out = model_string(L->m, "", 0);
+		return true;
+	}
+	if (t != JSON_STRING)
+		return load_fail(L->err, "%s is not a string at byte %llu", what,
+				 (unsigned long long)L->j.token_offset);
+	*out = model_string(L->m, L->j.str, L->j.str_len);
+	return true;
+}
+
+static bool skip_value(struct cpu_loader *L)
+{
+	return json_skip(&L->j, json_next(&L->j)) || json_error(L);
+}
+
+static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
+{
+	enum json_token t = json_next(&L->j);
+	if (t == JSON_ERROR)
+		return json_error(L);
+	if (t != want)
+		return load_fail(L->err, "expected %s at byte %llu", what,
+				 (unsigned long long)L->j.token_offset);
+	return true;
+}
+
+static int32_t clamp_line(int64_t v)
+{
+	return v < -1 ? -1 : (int32_t)v;
+}
+
+/* One field of a call frame, whether it sits in "callFrame" or, in the
+ * legacy format, directly in the node.  Returns false on error; sets
+ * *known when the key was a call-frame field. */
+static bool read_frame_field(struct cpu_loader *L, struct record *r,
+			     const char *key, bool *known)
+{
+	int64_t v;
+	*known = true;
+	if (!strcmp(key, "functionName"))
+		return read_string(L, "functionName", &r->name);
+	if (!strcmp(key, "url"))
+		return read_string(L, "url", &r->url);
+	if (!strcmp(key, "lineNumber")) {
+		if (!read_integer(L, "lineNumber", 2147483647.0, &v))
+			return false;
+		r->line = clamp_line(v);
+		return true;
+	}
+	if (!strcmp(key, "columnNumber")) {
+		if (!read_integer(L, "columnNumber", 2147483647.0, &v))
+			return false;
+		r->column = clamp_line(v);
+		return true;
+	}
+	*known = false;
+	return true;
+}
+
+static bool read_call_frame(struct cpu_loader *L, struct record *r)
+{
+	if (!expect(L, JSON_OBJECT, "an object for callFrame"))
+		return false;
+	for (;;) {
+		enum json_token t = json_next(&L->j);
+		if (t == JSON_OBJECT_END)
+			return true;
+		if (t != JSON_KEY)
+			return json_error(L);
+		bool known;
+		if (!read_frame_field(L, r, L->j.str, &known))
+			return false;
+		if (!known && !skip_value(L))
+			return false;
+	}
+}
+
+static bool read_position_ticks(struct cpu_loader *L, uint32_t slot)
+{
+	if (!expect(L, JSON_ARRAY, "an array for positionTicks"))
+		return false;
+	for (;;) {
+		enum json_token t = json_next(&L->j);
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t != JSON_OBJECT)
+			return t == JSON_ERROR ? json_error(L)
+				: fail_at(L, L->j.token_offset, "positionTicks entry is not an object");
+		struct ticks tk = { slot, -1, 0 };
+		while ((t = json_next(&L->j)) == JSON_KEY) {
+			int64_t v;
+			if (!strcmp(L->j.str, "line")) {
+				if (!read_integer(L, "positionTicks line", 2147483647.0, &v))
+					return false;
+				tk.line = clamp_line(v);
+			} else if (!strcmp(L->j.str, "ticks")) {
+				if (!read_number(L, "positionTicks ticks", MAX_HITS, &tk.ticks))
+					return false;
+			} else if (!skip_value(L)) {
+				return false;
+			}
+		}
+		if (t != JSON_OBJECT_END)
+			return json_error(L);
+		GROW(L->ticks, L->ticks_cap, L->nticks + 1);
+		L->ticks[L->nticks++] = tk;
+	}
+}
+
+static uint32_t new_record(struct cpu_loader *L)
+{
+	GROW(L->records, L->records_cap, L->nrecords + 1);
+	L->records[L->nrecords] = (struct record){
+		.name = model_string(L->m, "", 0),
+		.url = model_string(L->m, "", 0),
+		.line = -1,
+		.column = -1,
+	};
+	return (uint32_t)L->nrecords++;
+}
+
+static void add_id_edge(struct id_edge **edges, size_t *n, size_t *cap,
+			uint32_t from, int64_t other, uint64_t offset)
+{
+	GROW(*edges, *cap, *n + 1);
+	(*edges)[(*n)++] = (struct id_edge){ from, other, offset };
+}
+
+static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
+{
+	struct record *r = &L->records[slot];
+	int64_t v;
+	bool known;
+	if (!strcmp(key, "id")) {
+		if (!read_integer(L, "node id", MAX_ID, &v))
+			return false;
+		L->records[slot].id = v;
+		L->records[slot].has_id = true;
+		return true;
+	}
+	if (!strcmp(key, "callFrame"))
+		return read_call_frame(L, r);
+	if (!strcmp(key, "hitCount"))
+		return read_number(L, "hitCount", MAX_HITS, &r->hits);
+	if (!strcmp(key, "parent")) {
+		if (!read_integer(L, "parent id", MAX_ID, &v))
+			return false;
+		add_id_edge(&L->parents, &L->nparents, &L->parents_cap, slot, v,
+			    L->j.token_offset);
+		return true;
+	}
+	if (!strcmp(key, "positionTicks"))
+		return read_position_ticks(L, slot);
+	if (!read_frame_field(L, r, key, &known))
+		return false;
+	return known || skip_value(L);
+}
+
+/* A node object, with any nested children (the legacy "head" form), read
+ * with an explicit stack: nesting can be as deep as the file is long. */
+static bool read_node_tree(struct cpu_loader *L)
+{
+	struct level {
+		uint32_t slot;
+		bool in_children;
+	} *stack = NULL;
+	size_t sp = 0, cap = 0;
+	bool ok = false;
+	GROW(stack, cap, 1);
+	stack[sp++] = (struct level){ new_record(L), false };
+	while (sp) {
+		struct level *top = &stack[sp - 1];
+		enum json_token t = json_next(&L->j);
+		if (t == JSON_ERROR) {
+			json_error(L);
+			goto out;
+		}
+		if (top->in_children) {
+			if (t == JSON_ARRAY_END) {
+				top->in_children = false;
+			} else if (t == JSON_NUMBER) {
+				if (L->j.num != floor(L->j.num) || fabs(L->j.num) > MAX_ID) {
+					fail_at(L, L->j.token_offset, "child id is not a valid id");
+					goto out;
+				}
+				add_id_edge(&L->children, &L->nchildren, &L->children_cap,
+					    top->slot, (int64_t)L->j.num, L->j.token_offset);
+			} else if (t == JSON_OBJECT) {
+				uint32_t parent = top->slot;
+				uint32_t child = new_record(L);
+				GROW(L->nested, L->nested_cap, L->nnested + 1);
+				L->nested[L->nnested++] = (struct slot_edge){ parent, child };
+				GROW(stack, cap, sp + 1);
+				stack[sp++] = (struct level){ child, false };
+			} else {
+				fail_at(L, L->j.token_offset, "children entry is neither an id nor a node");
+				goto out;
+			}
+			continue;
+		}
+		if (t == JSON_OBJECT_END) {
+			sp--;
+			continue;
+		}
+		if (!strcmp(L->j.str, "children")) {
+			if (!expect(L, JSON_ARRAY, "an array for children"))
+				goto out;
+			top->in_children = true;
+			continue;
+		}
+		if (!read_node_key(L, top->slot, L->j.str))
+			goto out;
+	}
+	ok = true;
+out:
+	free(stack);
+	return ok;
+}
+
+static bool read_nodes(struct cpu_loader *L)
+{
+	L->have_nodes = true;
+	if (!expect(L, JSON_ARRAY, "an array for nodes"))
+		return false;
+	for (;;) {
+		enum json_token t = json_next(&L->j);
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t != JSON_OBJECT)
+			return t == JSON_ERROR ? json_error(L)
+				: fail_at(L, L->j.token_offset, "a node is not an object");
+		if (!read_node_tree(L))
+			return false;
+	}
+}
+
+/* The long arrays: millions of numbers, read without any tree. */
+static bool read_number_array(struct cpu_loader *L, const char *what,
+			      double limit, double **out, size_t *n, size_t *cap)
+{
+	if (!expect(L, JSON_ARRAY, "an array"))
+		return false;
+	for (;;) {
+		enum json_token t = json_next(&L->j);
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t != JSON_NUMBER)
+			return t == JSON_ERROR ? json_error(L)
+				: load_fail(L->err, "%s[%zu] is not a number at byte %llu",
+					    what, *n, (unsigned long long)L->j.token_offset);
+		if (fabs(L->j.num) > limit)
+			return load_fail(L->err, "%s[%zu] = %g is out of range at byte %llu",
+					 what, *n, L->j.num,
+					 (unsigned long long)L->j.token_offset);
+		GROW(*out, *cap, *n + 1);
+		(*out)[(*n)++] = L->j.num;
+	}
+}
+
+static bool read_samples(struct cpu_loader *L)
+{
+	L->have_samples = true;
+	if (!expect(L, JSON_ARRAY, "an array for samples"))
+		return false;
+	for (;;) {
+		enum json_token t = json_next(&L->j);
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t != JSON_NUMBER || L->j.num != floor(L->j.num) ||
+		    fabs(L->j.num) > MAX_ID)
+			return t == JSON_ERROR ? json_error(L)
+				: load_fail(L->err, "samples[%zu] is not a node id at byte %llu",
+					    L->nsamples, (unsigned long long)L->j.token_offset);
+		GROW(L->sample_ids, L->samples_cap, L->nsamples + 1);
+		L->sample_ids[L->nsamples++] = (int64_t)L->j.num;
+	}
+}
+
+static bool read_document(struct cpu_loader *L)
+{
+	if (!expect(L, JSON_OBJECT, "a JSON object"))
+		return false;
+	for (;;) {
+		enum json_token t = json_next(&L->j);
+		if (t == JSON_OBJECT_END)
+			break;
+		if (t != JSON_KEY)
+			return json_error(L);
+		const char *key = L->j.str;
+		bool ok;
+		if (!strcmp(key, "nodes")) {
+			ok = read_nodes(L);
+		} else if (!strcmp(key, "head")) {
+			L->have_nodes = true;
+			ok = expect(L, JSON_OBJECT, "an object for head") && read_node_tree(L);
+		} else if (!strcmp(key, "samples")) {
+			ok = read_samples(L);
+		} else if (!strcmp(key, "timeDeltas")) {
+			ok = read_number_array(L, "timeDeltas", MAX_ABS_DELTA, &L->deltas,
+					       &L->ndeltas, &L->deltas_cap);
+		} else if (!strcmp(key, "timestamps")) {
+			ok = read_number_array(L, "timestamps", MAX_ABS_TIME, &L->timestamps,
+					       &L->ntimestamps, &L->timestamps_cap);
+		} else if (!strcmp(key, "startTime")) {
+			ok = read_number(L, "startTime", MAX_ABS_TIME, &L->start);
+			L->have_start = true;
+		} else if (!strcmp(key, "endTime")) {
+			ok = read_number(L, "endTime", MAX_ABS_TIME, &L->end);
+			L->have_end = true;
+		} else {
+			ok = skip_value(L);
+		}
+		if (!ok)
+			return false;
+	}
+	if (json_next(&L->j) != JSON_END)
+		return json_error(L);
+	return true;
+}
+
+/* ---- from records to the model -------------------------------------- */
+
+static bool map_ids(struct cpu_loader *L)
+{
+	struct id_map *map = &L->map;
+	map->size = 16;
+	while (map->size < L->nrecords * 2)
+		map->size *= 2;
+	map->ids = xmalloc(map->size * sizeof(int64_t));
+	map->slots = xmalloc(map->size * sizeof(uint32_t));
+	memset(map->slots, 0xff, map->size * sizeof(uint32_t));
+	for (uint32_t s = 0; s < L->nrecords; s++) {
+		if (!L->records[s].has_id)
+			continue; /* nested legacy nodes may go without */
+		int64_t id = L->records[s].id;
+		size_t i = hash_mix((uint64_t)id) & (map->size - 1);
+		for (; map->slots[i] != NO_ID; i = (i + 1) & (map->size - 1))
+			if (map->ids[i] == id)
+				return load_fail(L->err, "node id %lld appears twice",
+						 (long long)id);
+		map->ids[i] = id;
+		map->slots[i] = s;
+	}
+	return true;
+}
+
+static uint32_t find_slot(const struct id_map *map, int64_t id)
+{
+	size_t i = hash_mix((uint64_t)id) & (map->size - 1);
+	for (; map->slots[i] != NO_ID; i = (i + 1) & (map->size - 1))
+		if (map->ids[i] == id)
+			return map->slots[i];
+	return NO_ID;
+}
+
+static enum frame_kind kind_of(const char *name, const char *url, int32_t line)
+{
+	static const struct {
+		const char *name;
+		enum frame_kind kind;
+	} meta[] = {
+		{ "(root)", KIND_ROOT },	  { "(host)", KIND_ROOT },
+		{ "(program)", KIND_PROGRAM },	  { "(idle)", KIND_IDLE },
+		{ "(garbage collector)", KIND_GC }, { "(gc)", KIND_GC },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(meta); i++)
+		if (!strcmp(name, meta[i].name))
+			return meta[i].kind;
+	if (!strncmp(url, "wasm://", 7) || strstr(name, "wasm-function"))
+		return KIND_WASM;
+	if (!*url && line < 0)
+		return KIND_NATIVE;
+	return KIND_JS;
+}
+
+static void make_nodes(struct cpu_loader *L)
+{
+	struct model *m = L->m;
+	str_t anonymous = model_string(m, "(anonymous)", 11);
+	for (uint32_t s = 0; s < L->nrecords; s++) {
+		const struct record *r = &L->records[s];
+		const char *name = model_str(m, r->name);
+		struct frame f = {
+			.name = *name ? r->name : anonymous,
+			.url = r->url,
+			.extra = STR_NONE,
+			.line = r->line,
+			.column = r->column,
+			.kind = (uint8_t)kind_of(name, model_str(m, r->url), r->line),
+		};
+		model_add_node(m, model_intern_frame(m, &f)); /* node id == slot */
+	}
+}
+
+static bool make_edges(struct cpu_loader *L)
+{
+	for (size_t i = 0; i < L->nnested; i++)
+		model_add_edge(L->m, L->nested[i].parent, L->nested[i].child);
+	for (size_t i = 0; i < L->nchildren; i++) {
+		const struct id_edge *e = &L->children[i];
+		uint32_t child = find_slot(&L->map, e->other);
+		if (child == NO_ID)
+			return load_fail(L->err,
+					 "node %lld lists child id %lld, which no node has (byte %llu)",
+					 (long long)L->records[e->from].id, (long long)e->other,
+					 (unsigned long long)e->offset);
+		model_add_edge(L->m, e->from, child);
+	}
+	for (size_t i = 0; i < L->nparents; i++) {
+		const struct id_edge *e = &L->parents[i];
+		uint32_t parent = find_slot(&L->map, e->other);
+		if (parent == NO_ID)
+			return load_fail(L->err,
+					 "node %lld names parent id %lld, which no node has (byte %llu)",
+					 (long long)L->records[e->from].id, (long long)e->other,
+					 (unsigned long long)e->offset);
+		model_add_edge(L->m, parent, e->from);
+	}
+	return true;
+}
+
+struct timed {
+	double t;
+	size_t index;
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct timed *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index); /* stable */
+}
+
+/* Sample times in file order, then put in time order as DevTools does
+ * (V8 can write negative deltas). */
+static bool make_samples(struct cpu_loader *L)
+{
+	size_t n = L->nsamples;
+	bool legacy = L->ntimestamps && !L->ndeltas;
+	if (!legacy && L->ndeltas != n)
+		return load_fail(L->err, "samples has %zu entries but timeDeltas has %zu",
+				 n, L->ndeltas);
+	if (legacy && L->ntimestamps != n)
+		return load_fail(L->err, "samples has %zu entries but timestamps has %zu",
+				 n, L->ntimestamps);
+	if (legacy) {
+		/* Legacy files give startTime and endTime in seconds. */
+		if (L->start * 1e6 <= L->timestamps[0] + 1e6) {
+			L->start *= 1e6;
+			L->end *= 1e6;
+		}
+	}
+	struct timed *order = xmalloc((n + 1) * sizeof(*order));
+	bool sorted = true;
+	double t = L->start;
+	for (size_t i = 0; i < n; i++) {
+		t = legacy ? L->timestamps[i] : t + L->deltas[i];
+		order[i] = (struct timed){ t, i };
+		if (i && t < order[i - 1].t)
+			sorted = false;
+	}
+	if (!sorted)
+		qsort(order, n, sizeof(*order), by_time);
+	for (size_t i = 0; i < n; i++) {
+		int64_t id = L->sample_ids[order[i].index];
+		uint32_t node = find_slot(&L->map, id);
+		if (node == NO_ID) {
+			free(order);
+			return load_fail(L->err, "samples[%zu] names node id %lld, which no node has",
+					 order[i].index, (long long)id);
+		}
+		double next = i + 1 < n ? order[i + 1].t
+					: (L->have_end ? L->end : order[i].t);
+		double duration = next - order[i].t;
+		model_add_sample(L->m, node, duration > 0 ? duration : 0);
+	}
+	free(order);
+	return true;
+}
+
+/* Old profiles without samples: each hit is an equal share of the
+ * profile's time, as DevTools does; without a usable time span, hits
+ * are reported as counts. */
+static bool make_hits(struct cpu_loader *L)
+{
+	double hits = 0;
+	for (size_t s = 0; s < L->nrecords; s++)
+		hits += L->records[s].hits;
+	if (!(hits > 0))
+		return load_fail(L->err, "the profile is empty: no samples and no hit counts");
+	double span = L->end - L->start;
+	double each = span > 0 ? span / hits : 1;
+	for (uint32_t s = 0; s < L->nrecords; s++)
+		model_add_node_value(L->m, s, 0, L->records[s].hits * each);
+	return true;
+}
+
+static bool build_model(struct cpu_loader *L)
+{
+	struct model *m = L->m;
+	if (!L->have_nodes)
+		return load_fail(L->err, "no \"nodes\" (or \"head\"): not a .cpuprofile");
+	if (!L->nrecords)
+		return load_fail(L->err, "the profile is empty: \"nodes\" has no node");
+	if (L->have_start && L->have_end && L->end < L->start && !L->ntimestamps)
+		return load_fail(L->err, "endTime %.0f is before startTime %.0f",
+				 L->end, L->start);
+	bool by_hits = !L->nsamples;
+	double span = L->end - L->start;
+	if (by_hits && !(L->have_start && L->have_end && span > 0))
+		model_add_sample_type(m, "samples", "count");
+	else
+		model_add_sample_type(m, "time", "us");
+	if (!map_ids(L))
+		return false;
+	make_nodes(L);
+	if (!make_edges(L))
+		return false;
+	if (!(by_hits ? make_hits(L) : make_samples(L)))
+		return false;
+	for (size_t i = 0; i < L->nticks; i++)
+		model_add_line_ticks(m, L->ticks[i].slot, L->ticks[i].line,
+				     L->ticks[i].ticks);
+
+	/* XS writes one node per function under (host): a function graph
+	 * whose samples name leaf functions, not stacks. */
+	const struct frame *first = &m->frames[m->nodes[0].frame];
+	if (!strcmp(model_str(m, first->name), "(host)")) {
+		m->caps |= HAS_NODE_GRAPH;
+		m->format = "cpuprofile (XS)";
+	}
+	m->start_time = L->start;
+	m->end_time = L->have_end ? L->end : L->start;
+	uint32_t cycle_node;
+	if (!model_finish(m, &cycle_node))
+		return load_fail(L->err, "node %lld is on a cycle of children (a tree is required)",
+				 (long long)L->records[cycle_node].id);
+	if (by_hits || !(m->duration > 0)) {
+		double sum = 0;
+		for (size_t v = 0; v < m->nnodes; v++)
+			sum += node_value(m, (uint32_t)v, 0);
+		if (!(m->duration > 0))
+			m->duration = sum;
+	}
+	return true;
+}
+
+static void loader_free(struct cpu_loader *L)
+{
+	json_free(&L->j);
+	free(L->records);
+	free(L->children);
+	free(L->parents);
+	free(L->nested);
+	free(L->ticks);
+	free(L->sample_ids);
+	free(L->deltas);
+	free(L->timestamps);
+	free(L->map.ids);
+	free(L->map.slots);
+}
+
+bool load_cpuprofile(struct input *in, struct model *m,
+		     const struct load_options *opt, struct load_error *err)
+{
+	(void)opt;
+	struct cpu_loader L = { .m = m, .err = err };
+	model_init(m, "cpuprofile");
+	m->lines_zero_based = true;
+	json_init(&L.j, in);
+	if (input_fill(in, 3) >= 3 && !memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3))
+		in->pos += 3;
+	bool ok = read_document(&L) && build_model(&L);
+	loader_free(&L);
+	return ok;
+}

@@ -1,0 +1,437 @@
+#include "json.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/util.h"
+
+enum state {
+	ST_TOP,       /* the document's value */
+	ST_DONE,      /* only white space may follow */
+	ST_OBJ_FIRST, /* key or } */
+	ST_OBJ_COLON, /* : then a value */
+	ST_OBJ_NEXT,  /* , or } */
+	ST_ARR_FIRST, /* value or ] */
+	ST_ARR_NEXT,  /* , or ] */
+	ST_FAILED,
+};
+
+void json_init(struct json *j, struct input *in)
+{
+	memset(j, 0, sizeof(*j));
+	j->in = in;
+	j->state = ST_TOP;
+}
+
+void json_free(struct json *j)
+{
+	free(j->str);
+	free(j->stack);
+	j->str = NULL;
+	j->stack = NULL;
+}
+
+enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
+{
+	if (j->state != ST_FAILED) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(j->error, sizeof(j->error), fmt, ap);
+		va_end(ap);
+		j->error_offset = offset;
+		j->state = ST_FAILED;
+	}
+	return JSON_ERROR;
+}
+
+static inline int peek(struct json *j)
+{
+	struct input *in = j->in;
+	if (in->pos == in->len && !input_fill(in, 1))
+		return -1;
+	return in->buf[in->pos];
+}
+
+static int skip_space(struct json *j)
+{
+	struct input *in = j->in;
+	for (;;) {
+		while (in->pos < in->len) {
+			uint8_t c = in->buf[in->pos];
+			if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+				return c;
+			in->pos++;
+		}
+		if (!input_fill(in, 1))
+			return -1;
+	}
+}
+
+static void str_push(struct json *j, const void *bytes, size_t n)
+{
+	GROW(j->str, j->str_cap, j->str_len + n + 1);
+	memcpy(j->str + j->str_len, bytes, n);
+	j->str_len += n;
+}
+
+static int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int read_hex4(struct json *j)
+{
+	struct input *in = j->in;
+	if (input_fill(in, 4) < 4)
+		return -1;
+	int v = 0;
+	for (int i = 0; i < 4; i++) {
+		int d = hex_digit(in->buf[in->pos + i]);
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	in->pos += 4;
+	return v;
+}
+
+static void push_utf8(struct json *j, uint32_t cp)
+{
+	uint8_t b[4];
+	size_t n;
+	if (cp < 0x80) {
+		b[0] = (uint8_t)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (uint8_t)(0xc0 | cp >> 6);
+		b[1] = (uint8_t)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (uint8_t)(0xe0 | cp >> 12);
+		b[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
+		b[2] = (uint8_t)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (uint8_t)(0xf0 | cp >> 18);
+		b[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3f));
+		b[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
+		b[3] = (uint8_t)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	str_push(j, b, n);
+}
+
+static bool read_escape(struct json *j)
+{
+	struct input *in = j->in;
+	uint64_t at = input_offset(in);
+	int c = peek(j);
+	if (c < 0)
+		return json_fail(j, at, "unfinished escape in a string"), false;
+	in->pos++;
+	static const char plain[] = "\"\\/bfnrt";
+	static const char meaning[] = "\"\\/\b\f\n\r\t";
+	const char *p = c ? strchr(plain, c) : NULL;
+	if (p) {
+		str_push(j, &meaning[p - plain], 1);
+		return true;
+	}
+	if (c != 'u')
+		return json_fail(j, at, "unknown escape \\%c", c), false;
+	int cp = read_hex4(j);
+	if (cp < 0)
+		return json_fail(j, at, "bad \\u escape"), false;
+	if (cp >= 0xd800 && cp < 0xdc00 && input_fill(in, 2) >= 2 &&
+	    in->buf[in->pos] == '\\' && in->buf[in->pos + 1] == 'u') {
+		in->pos += 2;
+		int lo = read_hex4(j);
+		if (lo >= 0xdc00 && lo < 0xe000)
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+		else if (lo < 0)
+			return json_fail(j, at, "bad \\u escape"), false;
+		else
+			push_utf8(j, 0xfffd), cp = lo;
+	}
+	if (cp >= 0xd800 && cp < 0xe000)
+		cp = 0xfffd; /* a lone surrogate has no UTF-8 form */
+	push_utf8(j, (uint32_t)cp);
+	return true;
+}
+
+/* The opening quote has been consumed. */
+static bool read_string(struct json *j)
+{
+	struct input *in = j->in;
+	j->str_len = 0;
+	for (;;) {
+		size_t start = in->pos;
+		while (in->pos < in->len) {
+			uint8_t c = in->buf[in->pos];
+			if (c == '"' || c == '\\' || c < 0x20)
+				break;
+			in->pos++;
+		}
+		str_push(j, in->buf + start, in->pos - start);
+		if (in->pos == in->len) {
+			if (!input_fill(in, 1))
+				return json_fail(j, input_offset(in),
+						 "the file ends inside a string"), false;
+			continue;
+		}
+		uint8_t c = in->buf[in->pos];
+		if (c == '"') {
+			in->pos++;
+			j->str[j->str_len] = '\0';
+			return true;
+		}
+		if (c < 0x20)
+			return json_fail(j, input_offset(in),
+					 "control character 0x%02x in a string", c), false;
+		in->pos++;
+		if (!read_escape(j))
+			return false;
+	}
+}
+
+static bool is_number_char(int c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+	       c == 'e' || c == 'E';
+}
+
+/* JSON's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static bool number_syntax_ok(const char *s, bool *is_integer)
+{
+	const char *p = s;
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (*p >= '0' && *p <= '9')
+			p++;
+	else
+		return false;
+	*is_integer = true;
+	if (*p == '.') {
+		*is_integer = false;
+		p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		*is_integer = false;
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
+static enum json_token read_number(struct json *j)
+{
+	struct input *in = j->in;
+	char text[72];
+	size_t n = 0;
+	int c;
+	while ((c = peek(j)) >= 0 && is_number_char(c)) {
+		if (n == sizeof(text) - 1)
+			return json_fail(j, j->token_offset, "number too long");
+		text[n++] = (char)c;
+		in->pos++;
+	}
+	text[n] = '\0';
+	bool is_integer;
+	if (!number_syntax_ok(text, &is_integer))
+		return json_fail(j, j->token_offset, "malformed number '%s'", text);
+	if (is_integer && n <= 16) {
+		const char *p = text + (text[0] == '-');
+		int64_t v = 0;
+		while (*p)
+			v = v * 10 + (*p++ - '0');
+		j->num = (double)(text[0] == '-' ? -v : v);
+	} else {
+		j->num = strtod(text, NULL);
+		if (!isfinite(j->num))
+			return json_fail(j, j->token_offset,
+					 "number out of range '%s'", text);
+	}
+	return JSON_NUMBER;
+}
+
+static enum json_token read_literal(struct json *j, const char *word,
+				    enum json_token token)
+{
+	struct input *in = j->in;
+	size_t n = strlen(word);
+	if (input_fill(in, n) < n || memcmp(in->buf + in->pos, word, n))
+		return json_fail(j, j->token_offset, "unexpected character '%c'",
+				 in->buf[in->pos]);
+	in->pos += n;
+	return token;
+}
+
+static void open_container(struct json *j, uint8_t kind)
+{
+	GROW(j->stack, j->stack_cap, j->depth + 1);
+	j->stack[j->depth++] = kind;
+	j->state = kind == 'o' ? ST_OBJ_FIRST : ST_ARR_FIRST;
+}
+
+static void after_value(struct json *j)
+{
+	if (!j->depth)
+		j->state = ST_DONE;
+	else
+		j->state = j->stack[j->depth - 1] == 'o' ? ST_OBJ_NEXT : ST_ARR_NEXT;
+}
+
+static enum json_token read_value(struct json *j, int c)
+{
+	struct input *in = j->in;
+	enum json_token t;
+	switch (c) {
+	case '{':
+	case '[':
+		if (j->depth >= JSON_MAX_DEPTH)
+			return json_fail(j, j->token_offset,
+					 "nesting deeper than %d", JSON_MAX_DEPTH);
+		in->pos++;
+		open_container(j, c == '{' ? 'o' : 'a');
+		return c == '{' ? JSON_OBJECT : JSON_ARRAY;
+	case '"':
+		in->pos++;
+		if (!read_string(j))
+			return JSON_ERROR;
+		t = JSON_STRING;
+		break;
+	case 't':
+		t = read_literal(j, "true", JSON_TRUE);
+		break;
+	case 'f':
+		t = read_literal(j, "false", JSON_FALSE);
+		break;
+	case 'n':
+		t = read_literal(j, "null", JSON_NULL);
+		break;
+	case -1:
+		return json_fail(j, j->token_offset, "the file ends where a value should be");
+	default:
+		if (c == '-' || (c >= '0' && c <= '9')) {
+			t = read_number(j);
+			break;
+		}
+		if (c >= 0x20 && c < 0x7f)
+			return json_fail(j, j->token_offset,
+					 "unexpected character '%c'", c);
+		return json_fail(j, j->token_offset, "unexpected byte 0x%02x", c);
+	}
+	if (t != JSON_ERROR)
+		after_value(j);
+	return t;
+}
+
+static enum json_token close_container(struct json *j)
+{
+	j->in->pos++;
+	uint8_t kind = j->stack[--j->depth];
+	after_value(j);
+	return kind == 'o' ? JSON_OBJECT_END : JSON_ARRAY_END;
+}
+
+static enum json_token read_key(struct json *j, int c)
+{
+	if (c != '"')
+		return json_fail(j, j->token_offset, c < 0 ? "the file ends inside an object"
+						       : "expected a key in quotes");
+	j->in->pos++;
+	if (!read_string(j))
+		return JSON_ERROR;
+	j->state = ST_OBJ_COLON;
+	return JSON_KEY;
+}
+
+enum json_token json_next(struct json *j)
+{
+	int c = skip_space(j);
+	j->token_offset = input_offset(j->in);
+	switch (j->state) {
+	case ST_TOP:
+		return read_value(j, c);
+	case ST_DONE:
+		if (c < 0)
+			return JSON_END;
+		return json_fail(j, j->token_offset, "text after the end of the JSON value");
+	case ST_OBJ_FIRST:
+		if (c == '}')
+			return close_container(j);
+		return read_key(j, c);
+	case ST_OBJ_COLON:
+		if (c != ':')
+			return json_fail(j, j->token_offset, "expected ':' after a key");
+		j->in->pos++;
+		c = skip_space(j);
+		j->token_offset = input_offset(j->in);
+		return read_value(j, c);
+	case ST_OBJ_NEXT:
+		if (c == '}')
+			return close_container(j);
+		if (c != ',')
+			return json_fail(j, j->token_offset, c < 0 ? "the file ends inside an object"
+							       : "expected ',' or '}'");
+		j->in->pos++;
+		c = skip_space(j);
+		j->token_offset = input_offset(j->in);
+		return read_key(j, c);
+	case ST_ARR_FIRST:
+		if (c == ']')
+			return close_container(j);
+		return read_value(j, c);
+	case ST_ARR_NEXT:
+		if (c == ']')
+			return close_container(j);
+		if (c != ',')
+			return json_fail(j, j->token_offset, c < 0 ? "the file ends inside an array"
+							       : "expected ',' or ']'");
+		j->in->pos++;
+		c = skip_space(j);
+		j->token_offset = input_offset(j->in);
+		return read_value(j, c);
+	default:
+		return JSON_ERROR;
+	}
+}
+
+bool json_skip(struct json *j, enum json_token first)
+{
+	if (first == JSON_ERROR)
+		return false;
+	if (first != JSON_OBJECT && first != JSON_ARRAY)
+		return true;
+	size_t depth = 1;
+	while (depth) {
+		enum json_token t = json_next(j);
+		if (t == JSON_ERROR)
+			return false;
+		if (t == JSON_OBJECT || t == JSON_ARRAY)
+			depth++;
+		else if (t == JSON_OBJECT_END || t == JSON_ARRAY_END)
+			depth--;
+	}
+	return true;
+}

@@ -1,0 +1,61 @@
+#include "loaders.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* In order of preference: the first whose sniff says yes loads. */
+static const struct loader loaders[] = {
+	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
+};
+
+bool load_fail(struct load_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static bool load_input(struct input *in, const struct load_options *opt,
+		       struct model *m, struct load_error *err)
+{
+	size_t have = input_fill(in, 512);
+	if (in->read_errno)
+		return load_fail(err, "%s", strerror(in->read_errno));
+	if (have == 0)
+		return load_fail(err, "the file is empty");
+	for (size_t i = 0; i < sizeof(loaders) / sizeof(loaders[0]); i++) {
+		if (!loaders[i].sniff(in->buf + in->pos, have))
+			continue;
+		if (loaders[i].load(in, m, opt, err))
+			return true;
+		model_free(m);
+		return false;
+	}
+	return load_fail(err, "not a profile wprof-tui knows (tried: cpuprofile)");
+}
+
+bool load_file(const char *path, const struct load_options *opt,
+	       struct model *m, struct load_error *err,
+	       void (*on_progress)(const struct input *in))
+{
+	struct input in;
+	if (!input_open(&in, path))
+		return load_fail(err, "%s", strerror(errno));
+	in.on_progress = on_progress;
+	bool ok = load_input(&in, opt, m, err);
+	input_close(&in);
+	return ok;
+}
+
+bool load_memory(const void *data, size_t len, const char *name,
+		 const struct load_options *opt, struct model *m,
+		 struct load_error *err)
+{
+	struct input in;
+	input_from_memory(&in, data, len, name);
+	return load_input(&in, opt, m, err);
+}

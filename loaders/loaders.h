@@ -1,0 +1,48 @@
+/* Every loader has the same shape: bytes from an input in, a finished
+ * model out, or false with a message that says what is wrong and where
+ * (a byte offset, a node id, an element).  Formats are told apart by
+ * their content, never by the file name. */
+#ifndef WPROF_LOADERS_H
+#define WPROF_LOADERS_H
+
+#include <stdbool.h>
+
+#include "../src/model.h"
+#include "input.h"
+
+struct load_error {
+	char message[320];
+};
+
+struct load_options {
+	const char *exe;         /* gmon.out: the executable */
+	const char *sample_type; /* pprof: name or index */
+	int session;             /* xsbug captures: which profile, -1 last */
+};
+
+typedef bool load_fn(struct input *in, struct model *m,
+		     const struct load_options *opt, struct load_error *err);
+
+struct loader {
+	const char *name;
+	/* Does this look like our format?  `head` holds the first bytes. */
+	bool (*sniff)(const uint8_t *head, size_t len);
+	load_fn *load;
+};
+
+bool load_fail(struct load_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Opens path, picks the loader by content and runs it.  On failure the
+ * model is freed and err says why (without the file name). */
+bool load_file(const char *path, const struct load_options *opt,
+	       struct model *m, struct load_error *err,
+	       void (*on_progress)(const struct input *in));
+bool load_memory(const void *data, size_t len, const char *name,
+		 const struct load_options *opt, struct model *m,
+		 struct load_error *err);
+
+load_fn load_cpuprofile;
+bool sniff_cpuprofile(const uint8_t *head, size_t len);
+
+#endif

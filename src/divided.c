@@ -1,0 +1,337 @@
+/* The `divided` rule (xsbug's ProfilePane), computed fast.
+ *
+ * The definition (time-rules.md) walks every simple path up the caller
+ * graph from every function with self time, halving shares at each
+ * function with two callers, and dropping a share once it falls below the
+ * cutoff.  Walking paths one by one explodes on real graphs, so:
+ *
+ *  - Callers form a graph whose strongly connected components (SCCs) are
+ *    the only places where the path matters (a caller already on the path
+ *    lies in the same SCC).  Outside them a share's future depends only on
+ *    the function it reached and its amount, so equal amounts arriving at
+ *    one function are merged and carried on together (with a count).
+ *  - Past a threshold M(f) a share can never be cut anywhere above f, and
+ *    all such shares add up linearly into one bucket per function.
+ *  - Inside an SCC with several functions, shares are walked path by path
+ *    as the definition says.
+ *
+ * Components are visited callees first, so a function is finished once
+ * every share that can reach it has arrived.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules.h"
+#include "util.h"
+
+struct share {
+	double amount; /* what one path brings */
+	double paths;  /* how many paths bring exactly that */
+};
+
+struct shares {
+	struct share *items;
+	size_t n, cap;
+};
+
+struct divided {
+	const struct model *m;
+	double cutoff;
+	double *total, *arc_total;
+	uint32_t *comp;      /* per frame: its SCC, numbered callers first */
+	uint32_t *members;   /* frames grouped by SCC */
+	uint32_t *comp_start;
+	uint32_t ncomps;
+	double *linear_at;   /* M(f): shares at least this big stay whole */
+	double *linear;      /* summed shares already past M(f) */
+	struct shares *pending;
+	uint8_t *on_path;
+};
+
+static uint32_t ncallers(const struct model *m, uint32_t f)
+{
+	return m->callers_start[f + 1] - m->callers_start[f];
+}
+
+static uint32_t caller_at(const struct model *m, uint32_t arc)
+{
+	return m->arcs[arc].caller;
+}
+
+/* Tarjan's algorithm without recursion, on edges f -> caller(f).  An SCC
+ * is numbered after every SCC it reaches, so callers get lower numbers. */
+static void find_components(struct divided *d)
+{
+	const struct model *m = d->m;
+	uint32_t nf = (uint32_t)m->nframes;
+	uint32_t *index = xmalloc((nf + 1) * sizeof(uint32_t));
+	uint32_t *low = xmalloc((nf + 1) * sizeof(uint32_t));
+	uint32_t *stack = xmalloc((nf + 1) * sizeof(uint32_t));
+	uint32_t *walk = xmalloc((nf + 1) * sizeof(uint32_t));
+	uint32_t *cursor = xmalloc((nf + 1) * sizeof(uint32_t));
+	uint8_t *stacked = xcalloc(nf + 1, 1);
+	memset(index, 0xff, (nf + 1) * sizeof(uint32_t));
+	uint32_t next_index = 0, sp = 0, nmembers = 0;
+	d->ncomps = 0;
+
+	for (uint32_t root = 0; root < nf; root++) {
+		if (index[root] != NO_ID)
+			continue;
+		uint32_t wp = 0;
+		walk[wp++] = root;
+		index[root] = low[root] = next_index++;
+		cursor[root] = m->callers_start[root];
+		stack[sp++] = root;
+		stacked[root] = 1;
+		while (wp) {
+			uint32_t v = walk[wp - 1];
+			if (cursor[v] < m->callers_start[v + 1]) {
+				uint32_t c = caller_at(m, cursor[v]++);
+				if (index[c] == NO_ID) {
+					index[c] = low[c] = next_index++;
+					cursor[c] = m->callers_start[c];
+					stack[sp++] = c;
+					stacked[c] = 1;
+					walk[wp++] = c;
+				} else if (stacked[c] && index[c] < low[v]) {
+					low[v] = index[c];
+				}
+				continue;
+			}
+			wp--;
+			if (wp && low[v] < low[walk[wp - 1]])
+				low[walk[wp - 1]] = low[v];
+			if (low[v] != index[v])
+				continue;
+			d->comp_start[d->ncomps] = nmembers;
+			uint32_t x;
+			do {
+				x = stack[--sp];
+				stacked[x] = 0;
+				d->comp[x] = d->ncomps;
+				d->members[nmembers++] = x;
+			} while (x != v);
+			d->ncomps++;
+		}
+	}
+	d->comp_start[d->ncomps] = nmembers;
+	free(index);
+	free(low);
+	free(stack);
+	free(walk);
+	free(cursor);
+	free(stacked);
+}
+
+static bool comp_is_single(const struct divided *d, uint32_t comp)
+{
+	return d->comp_start[comp + 1] - d->comp_start[comp] == 1;
+}
+
+/* M(f) = k(f) * max(cutoff, M(caller)) over callers other than f itself:
+ * a share that large passes every cutoff above f.  Infinite where an SCC
+ * of several functions lies above, since paths matter there. */
+static void find_linear_thresholds(struct divided *d)
+{
+	const struct model *m = d->m;
+	for (uint32_t comp = 0; comp < d->ncomps; comp++) {
+		uint32_t start = d->comp_start[comp];
+		if (!comp_is_single(d, comp)) {
+			for (uint32_t i = start; i < d->comp_start[comp + 1]; i++)
+				d->linear_at[d->members[i]] = INFINITY;
+			continue;
+		}
+		uint32_t f = d->members[start];
+		uint32_t k = ncallers(m, f);
+		double need = d->cutoff;
+		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
+			uint32_t c = caller_at(m, a);
+			if (c != f && d->linear_at[c] > need)
+				need = d->linear_at[c];
+		}
+		d->linear_at[f] = k ? k * need : 0;
+	}
+}
+
+static void add_share(struct divided *d, uint32_t f, double amount, double paths)
+{
+	if (amount >= d->linear_at[f]) {
+		d->linear[f] += amount * paths;
+		return;
+	}
+	struct shares *s = &d->pending[f];
+	GROW(s->items, s->cap, s->n + 1);
+	s->items[s->n++] = (struct share){ amount, paths };
+}
+
+static int by_amount(const void *a, const void *b)
+{
+	double x = ((const struct share *)a)->amount;
+	double y = ((const struct share *)b)->amount;
+	return (x > y) - (x < y);
+}
+
+/* Shares of exactly the same amount behave alike from here on. */
+static void merge_pending(struct shares *s)
+{
+	if (s->n < 2)
+		return;
+	qsort(s->items, s->n, sizeof(*s->items), by_amount);
+	size_t out = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (out && s->items[out - 1].amount == s->items[i].amount)
+			s->items[out - 1].paths += s->items[i].paths;
+		else
+			s->items[out++] = s->items[i];
+	}
+	s->n = out;
+}
+
+static void release_pending(struct shares *s)
+{
+	free(s->items);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A function alone in its SCC: no path can come back to it, so every
+ * share it holds goes on to each caller (but itself) divided by k. */
+static void pass_single(struct divided *d, uint32_t f)
+{
+	const struct model *m = d->m;
+	struct shares *s = &d->pending[f];
+	merge_pending(s);
+	d->total[f] += d->linear[f];
+	for (size_t i = 0; i < s->n; i++)
+		d->total[f] += s->items[i].amount * s->items[i].paths;
+	uint32_t k = ncallers(m, f);
+	for (uint32_t a = m->callers_start[f]; k && a < m->callers_start[f + 1]; a++) {
+		uint32_t c = caller_at(m, a);
+		if (c == f)
+			continue; /* f is on its own path: the share is dropped */
+		double whole = d->linear[f] / k;
+		d->linear[c] += whole;
+		d->arc_total[a] += whole;
+		for (size_t i = 0; i < s->n; i++) {
+			double amount = s->items[i].amount / k;
+			if (amount < d->cutoff)
+				continue;
+			d->arc_total[a] += amount * s->items[i].paths;
+			add_share(d, c, amount, s->items[i].paths);
+		}
+	}
+	release_pending(s);
+}
+
+struct step {
+	uint32_t f;
+	uint32_t next_arc;
+	double amount; /* what each caller of f receives */
+};
+
+/* Inside an SCC of several functions: the definition, path by path, with
+ * an explicit stack (an SCC can be as deep as the whole graph). */
+static void walk_component(struct divided *d, uint32_t start_f, double amount,
+			   double paths, struct step **stack, size_t *cap)
+{
+	const struct model *m = d->m;
+	size_t sp = 0;
+	uint32_t f = start_f;
+	for (;;) {
+		d->total[f] += amount * paths;
+		uint32_t k = ncallers(m, f);
+		if (k && amount / k >= d->cutoff) {
+			GROW(*stack, *cap, sp + 1);
+			(*stack)[sp++] = (struct step){ f, m->callers_start[f],
+							amount / k };
+			d->on_path[f] = 1;
+		}
+		f = NO_ID;
+		while (sp && f == NO_ID) {
+			struct step *top = &(*stack)[sp - 1];
+			if (top->next_arc == m->callers_start[top->f + 1]) {
+				d->on_path[top->f] = 0;
+				sp--;
+				continue;
+			}
+			uint32_t a = top->next_arc++;
+			uint32_t c = caller_at(m, a);
+			if (d->on_path[c])
+				continue;
+			d->arc_total[a] += top->amount * paths;
+			if (d->comp[c] == d->comp[top->f]) {
+				f = c;
+				amount = top->amount;
+			} else {
+				add_share(d, c, top->amount, paths);
+			}
+		}
+		if (f == NO_ID)
+			return;
+	}
+}
+
+static void pass_component(struct divided *d, uint32_t comp)
+{
+	struct step *stack = NULL;
+	size_t cap = 0;
+	for (uint32_t i = d->comp_start[comp]; i < d->comp_start[comp + 1]; i++) {
+		uint32_t f = d->members[i];
+		struct shares *s = &d->pending[f];
+		merge_pending(s);
+		for (size_t j = 0; j < s->n; j++)
+			walk_component(d, f, s->items[j].amount,
+				       s->items[j].paths, &stack, &cap);
+		release_pending(s);
+	}
+	free(stack);
+}
+
+void divided_compute(const struct model *m, const double *self, double cutoff,
+		     double *total, double *arc_total, double *arc_self)
+{
+	size_t nf = m->nframes;
+	struct divided d = {
+		.m = m,
+		.cutoff = cutoff,
+		.total = total,
+		.arc_total = arc_total,
+		.comp = xmalloc((nf + 1) * sizeof(uint32_t)),
+		.members = xmalloc((nf + 1) * sizeof(uint32_t)),
+		.comp_start = xmalloc((nf + 2) * sizeof(uint32_t)),
+		.linear_at = xmalloc((nf + 1) * sizeof(double)),
+		.linear = xcalloc(nf + 1, sizeof(double)),
+		.pending = xcalloc(nf + 1, sizeof(struct shares)),
+		.on_path = xcalloc(nf + 1, 1),
+	};
+	memset(total, 0, nf * sizeof(double));
+	memset(arc_total, 0, m->narcs * sizeof(double));
+	memset(arc_self, 0, m->narcs * sizeof(double));
+	find_components(&d);
+	find_linear_thresholds(&d);
+
+	for (uint32_t f = 0; f < nf; f++) {
+		if (!(self[f] > 0))
+			continue;
+		add_share(&d, f, self[f], 1);
+		uint32_t k = ncallers(m, f);
+		if (!k || self[f] / k < cutoff)
+			continue;
+		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++)
+			if (caller_at(m, a) != f)
+				arc_self[a] = self[f] / k;
+	}
+	for (uint32_t comp = d.ncomps; comp-- > 0;) {
+		if (comp_is_single(&d, comp))
+			pass_single(&d, d.members[d.comp_start[comp]]);
+		else
+			pass_component(&d, comp);
+	}
+	free(d.comp);
+	free(d.members);
+	free(d.comp_start);
+	free(d.linear_at);
+	free(d.linear);
+	free(d.pending);
+	free(d.on_path);
+}

@@ -1,0 +1,201 @@
+/* The one shared profile model.  Every loader fills one; rules, views and
+ * renderers only read it.  It holds facts from the file, never a choice of
+ * how to count them (that is the rules' job, see rules.h).
+ *
+ * Building a model:
+ *   model_init(m, "cpuprofile");
+ *   model_add_sample_type(m, "time", "us");       at least one, first
+ *   frames:  model_intern_frame(m, &frame)         -> frame id
+ *   nodes:   model_add_node(m, frame) + model_add_edge(m, parent, child)
+ *            or model_add_stack(m, frames, depth, values) for stack data
+ *   values:  model_add_node_value / model_add_sample (timeline data)
+ *   arcs:    model_add_arc for formats that count calls (gprof)
+ *   model_finish(m)                                 derive graph and flags
+ *
+ * Values of time-like sample types are always in microseconds ("us"), so
+ * every consumer can treat time alike whatever the file used.
+ */
+#ifndef WPROF_MODEL_H
+#define WPROF_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strtab.h"
+
+enum frame_kind {
+	KIND_JS,
+	KIND_NATIVE,
+	KIND_WASM,
+	KIND_GC,
+	KIND_IDLE,
+	KIND_PROGRAM,
+	KIND_ROOT,
+	KIND_COUNT
+};
+
+/* Frame flags. */
+#define FRAME_INLINED 0x1 /* pprof: inlined into its caller's location */
+
+struct frame {
+	str_t name;     /* as shown: "" names become "(anonymous)" at load */
+	str_t url;      /* file or URL, "" when none */
+	str_t extra;    /* format-specific identity (pprof system_name) */
+	int32_t line;   /* as the source gives it, -1 when unknown */
+	int32_t column; /* likewise */
+	uint8_t kind;   /* enum frame_kind */
+	uint8_t flags;
+};
+
+/* A node of the call tree (or, for XS .cpuprofile files, of the node
+ * graph whose shared children belong to several parents). */
+struct node {
+	uint32_t frame;
+	uint32_t parent;      /* first parent, NO_ID for a root */
+	uint32_t child_start; /* children are child_ids[child_start..child_end) */
+	uint32_t child_end;
+	uint32_t nparents;
+};
+
+/* One distinct caller -> callee pair of the function graph. */
+struct arc {
+	uint32_t caller;
+	uint32_t callee;
+	double count; /* calls along the arc, when the format counts them */
+	double time;  /* measured time along the arc (WasmProf), else 0 */
+};
+
+/* V8's positionTicks: samples of a node by source line (1-based). */
+struct line_ticks {
+	uint32_t node;
+	int32_t line;
+	double ticks;
+};
+
+struct sample_type {
+	str_t name; /* "time", "cpu", "alloc_space", ... */
+	str_t unit; /* "us", "bytes", "count", ... */
+};
+
+/* What the data can support, so that rules and views can say n/a. */
+#define HAS_STACKS 0x1      /* whole stacks: `exact` is defined */
+#define HAS_NODES 0x2       /* a call tree or node graph exists */
+#define HAS_NODE_GRAPH 0x4  /* nodes may have several parents (XS) */
+#define HAS_TIMELINE 0x8    /* samples carry times */
+#define HAS_CALL_COUNTS 0x10
+#define HAS_ARC_TIMES 0x20
+
+#define MAX_SAMPLE_TYPES 16
+
+struct model {
+	const char *format; /* "cpuprofile", "pprof", ... (static string) */
+	unsigned caps;
+
+	struct string_table strings;
+
+	struct frame *frames;
+	size_t nframes, frames_cap;
+	uint32_t *frame_index; /* open-addressing intern table */
+	size_t frame_index_size;
+
+	struct node *nodes;
+	size_t nnodes, nodes_cap;
+	uint32_t *child_ids;  /* filled by model_finish */
+	uint32_t *node_order; /* every node after all of its parents */
+	uint32_t *parents_start; /* parents of v: parent_ids[parents_start[v]..[v+1]) */
+	uint32_t *parent_ids;
+	uint32_t *stack_index; /* (parent, frame) -> node, for model_add_stack */
+	size_t stack_index_size;
+	struct { uint32_t parent, child; } *edges; /* until model_finish */
+	size_t nedges, edges_cap;
+
+	struct sample_type types[MAX_SAMPLE_TYPES];
+	unsigned ntypes;
+	unsigned default_type;
+	double *node_self; /* [node * ntypes + type] */
+	size_t node_self_cap;
+	/* Self values given per function, for data without nodes (gprof). */
+	double *frame_self; /* [frame * ntypes + type], NULL when unused */
+	size_t frame_self_cap;
+
+	/* Timeline: one entry per sample, in time order. */
+	uint32_t *sample_node;
+	double *sample_duration;
+	size_t nsamples, samples_cap;
+
+	/* Function graph, distinct arcs sorted by (callee, caller). */
+	struct arc *arcs;
+	size_t narcs, arcs_cap;
+	uint32_t *callers_start;    /* arcs[callers_start[f]..callers_start[f+1]) */
+	uint32_t *callees_arcs;     /* arc indexes sorted by caller */
+	uint32_t *callees_start;    /* into callees_arcs */
+	double *frame_calls;        /* calls received per frame, when counted */
+
+	struct line_ticks *line_ticks;
+	size_t nline_ticks, line_ticks_cap;
+
+	double start_time, end_time; /* microseconds, when known */
+	double duration;             /* end - start, or the sum of samples */
+	double period;               /* sampling period in the type's unit */
+	str_t comment;
+	bool lines_zero_based; /* .cpuprofile: shown one higher */
+	bool finished;
+};
+
+void model_init(struct model *m, const char *format);
+void model_free(struct model *m);
+
+unsigned model_add_sample_type(struct model *m, const char *name,
+			       const char *unit);
+
+uint32_t model_intern_frame(struct model *m, const struct frame *f);
+str_t model_string(struct model *m, const char *s, size_t len);
+
+static inline const char *model_str(const struct model *m, str_t s)
+{
+	return strings_get(&m->strings, s);
+}
+
+uint32_t model_add_node(struct model *m, uint32_t frame);
+void model_add_edge(struct model *m, uint32_t parent, uint32_t child);
+void model_add_node_value(struct model *m, uint32_t node, unsigned type,
+			  double value);
+
+/* For data without nodes: self value measured for a function. */
+void model_add_frame_value(struct model *m, uint32_t frame, unsigned type,
+			   double value);
+
+/* Stack data: frames leaf first, as pprof and xsbug give them; the root
+ * of the merged tree is frames[depth-1].  Returns the leaf node. */
+uint32_t model_add_stack(struct model *m, const uint32_t *frames,
+			 size_t depth);
+
+/* Timeline data: adds `duration` to the node's first value as well. */
+void model_add_sample(struct model *m, uint32_t node, double duration);
+
+void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
+			  double ticks);
+
+void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
+		   double count, double time);
+
+/* Derives children lists, the function graph and the capability flags.
+ * Returns false, naming a node on it, when the nodes contain a cycle. */
+bool model_finish(struct model *m, uint32_t *cycle_node);
+
+static inline double node_value(const struct model *m, uint32_t node,
+				unsigned type)
+{
+	return m->node_self[(size_t)node * m->ntypes + type];
+}
+
+static inline bool unit_is_time(const struct model *m, unsigned type)
+{
+	return m->types[type].unit != STR_NONE &&
+	       !strings_cmp(&m->strings, m->types[type].unit, "us");
+}
+
+const char *frame_kind_name(enum frame_kind kind);
+
+#endif

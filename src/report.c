@@ -1,0 +1,306 @@
+/* --report: the rows of a view printed as text, CSV or JSON, for scripts,
+ * code review and tests.  The same rows the TUI draws. */
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "escape.h"
+#include "units.h"
+
+static const char *const format_names[REPORT_FORMAT_COUNT] = {
+	[REPORT_TEXT] = "text",
+	[REPORT_CSV] = "csv",
+	[REPORT_JSON] = "json",
+};
+
+bool report_format_parse(const char *name, enum report_format *out)
+{
+	for (int f = 0; f < REPORT_FORMAT_COUNT; f++)
+		if (!strcmp(name, format_names[f])) {
+			*out = (enum report_format)f;
+			return true;
+		}
+	return false;
+}
+
+static const char *row_name(const struct model *m, const struct row *r,
+			    char *buf, size_t cap)
+{
+	escape_text(model_str(m, m->frames[r->frame].name), buf, cap);
+	return buf;
+}
+
+static const char *row_role(const struct row *r)
+{
+	return r->flags & ROW_CALLER ? "caller"
+	     : r->flags & ROW_CALLEE ? "callee"
+	     : r->flags & ROW_PRIMARY ? "primary" : "";
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+static void text_header(FILE *out, const struct report *rep)
+{
+	const struct model *m = rep->view->ctx->model;
+	const struct totals *t = rep->view->totals;
+	unsigned type = rep->view->ctx->type;
+	char duration[32], safe[1024];
+	format_value(m, type, unit_kind_of(m, type) == UNIT_TIME_US ? m->duration : NAN,
+		     duration, sizeof(duration));
+	escape_text(rep->file, safe, sizeof(safe));
+	fprintf(out, "# wprof-tui %s report\n", view_kind_name(rep->kind));
+	fprintf(out, "# file: %s   format: %s\n", safe, m->format);
+	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
+		duration, m->nsamples, model_str(m, m->types[type].name),
+		model_str(m, m->types[type].unit));
+	fprintf(out, "# rule: %s", rule_name(rep->view->ctx->rule));
+	if (!t->total)
+		fprintf(out, "   total: n/a (%s)", t->why_not);
+	fprintf(out, "\n");
+}
+
+static void text_rows(FILE *out, const struct report *rep)
+{
+	const struct view *v = rep->view;
+	const struct model *m = v->ctx->model;
+	unsigned type = v->ctx->type;
+	bool calls = m->caps & HAS_CALL_COUNTS;
+	bool graph = rep->kind == VIEW_CALLGRAPH;
+	fprintf(out, "%12s %7s %12s %7s%s  %s\n", "self", "self%", "total", "total%",
+		calls ? "        calls" : "", "name");
+	for (size_t i = 0; i < v->nrows; i++) {
+		const struct row *r = &v->rows[i];
+		char self[32], selfp[16], total[32], totalp[16], name[1024], loc[1024];
+		format_value(m, type, r->self, self, sizeof(self));
+		format_percent(r->self, v->totals->profile_total, selfp, sizeof(selfp));
+		format_value(m, type, r->total, total, sizeof(total));
+		format_percent(r->total, v->totals->profile_total, totalp, sizeof(totalp));
+		format_location(m, r->frame, loc, sizeof(loc));
+		fprintf(out, "%12s %7s %12s %7s", self, selfp, total, totalp);
+		if (calls) {
+			if (isnan(r->calls))
+				fprintf(out, " %12s", "");
+			else
+				fprintf(out, " %12.0f", r->calls);
+		}
+		int indent = graph ? (r->flags & ROW_PRIMARY ? 0 : 4) : 2 * (int)r->depth;
+		fprintf(out, "  %*s%s%s%s%s%s\n", indent, "",
+			graph && (r->flags & ROW_PRIMARY) ? "[" : "",
+			row_name(m, r, name, sizeof(name)),
+			graph && (r->flags & ROW_PRIMARY) ? "]" : "",
+			*loc ? "  " : "", loc);
+		if (graph && i + 1 < v->nrows && (v->rows[i + 1].flags & ROW_CALLER) &&
+		    !(r->flags & ROW_CALLER))
+			fprintf(out, "\n");
+	}
+}
+
+/* ---- CSV (RFC 4180) --------------------------------------------------------- */
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_number(FILE *out, double v)
+{
+	if (!isnan(v))
+		fprintf(out, "%.17g", v);
+}
+
+static void csv_rows(FILE *out, const struct report *rep)
+{
+	const struct view *v = rep->view;
+	const struct model *m = v->ctx->model;
+	double whole = v->totals->profile_total;
+	fprintf(out, "depth,role,name,url,line,column,self,self_pct,total,total_pct,calls\n");
+	for (size_t i = 0; i < v->nrows; i++) {
+		const struct row *r = &v->rows[i];
+		const struct frame *f = &m->frames[r->frame];
+		char name[1024];
+		fprintf(out, "%u,%s,", r->depth, row_role(r));
+		csv_field(out, row_name(m, r, name, sizeof(name)));
+		fputc(',', out);
+		csv_field(out, model_str(m, f->url));
+		fprintf(out, ",%d,%d,", f->line, f->column);
+		csv_number(out, r->self);
+		fputc(',', out);
+		csv_number(out, whole ? 100 * r->self / whole : NAN);
+		fputc(',', out);
+		csv_number(out, r->total);
+		fputc(',', out);
+		csv_number(out, whole ? 100 * r->total / whole : NAN);
+		fputc(',', out);
+		csv_number(out, r->calls);
+		fputc('\n', out);
+	}
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+/* Shortest text that reads back as the same double. */
+static void json_number(FILE *out, double v)
+{
+	if (isnan(v) || isinf(v)) {
+		fputs("null", out);
+		return;
+	}
+	char buf[40];
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	double back;
+	if (sscanf(buf, "%lf", &back) != 1 || back != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	fputs(buf, out);
+}
+
+static void json_row_fields(FILE *out, const struct report *rep,
+			    const struct row *r)
+{
+	const struct model *m = rep->view->ctx->model;
+	const struct frame *f = &m->frames[r->frame];
+	fputs("{\"name\":", out);
+	json_string(out, model_str(m, f->name));
+	fputs(",\"url\":", out);
+	json_string(out, model_str(m, f->url));
+	fprintf(out, ",\"line\":%d,\"column\":%d,\"self\":", f->line, f->column);
+	json_number(out, r->self);
+	fputs(",\"total\":", out);
+	json_number(out, r->total);
+	if (m->caps & HAS_CALL_COUNTS) {
+		fputs(",\"calls\":", out);
+		json_number(out, r->calls);
+	}
+	if (r->flags & ROW_CYCLE)
+		fputs(",\"cycle\":true", out);
+}
+
+static void json_header(FILE *out, const struct report *rep)
+{
+	const struct view *v = rep->view;
+	const struct model *m = v->ctx->model;
+	unsigned type = v->ctx->type;
+	fputs("{\"file\":", out);
+	json_string(out, rep->file);
+	fputs(",\"format\":", out);
+	json_string(out, m->format);
+	fprintf(out, ",\"view\":\"%s\",\"rule\":\"%s\"", view_kind_name(rep->kind),
+		rule_name(v->ctx->rule));
+	if (!v->totals->total) {
+		fputs(",\"total_unavailable\":", out);
+		json_string(out, v->totals->why_not);
+	}
+	fputs(",\"sample_type\":", out);
+	json_string(out, model_str(m, m->types[type].name));
+	fputs(",\"unit\":", out);
+	json_string(out, model_str(m, m->types[type].unit));
+	fputs(",\"duration\":", out);
+	json_number(out, m->duration);
+	fprintf(out, ",\"samples\":%zu,\"profile_total\":", m->nsamples);
+	json_number(out, v->totals->profile_total);
+	fputs(",\"rows\":[", out);
+}
+
+/* Tree views: rows nest by depth into "children" arrays.  Each row's
+ * object stays open until the next row shows whether it has children. */
+static void json_tree_rows(FILE *out, const struct report *rep)
+{
+	const struct view *v = rep->view;
+	for (size_t i = 0; i < v->nrows; i++) {
+		const struct row *r = &v->rows[i];
+		if (i) {
+			uint32_t prev = v->rows[i - 1].depth;
+			if (r->depth > prev) {
+				fputs(",\"children\":[", out);
+			} else {
+				fputs("}", out);
+				for (uint32_t d = prev; d > r->depth; d--)
+					fputs("]}", out);
+				fputs(",", out);
+			}
+		}
+		json_row_fields(out, rep, r);
+	}
+	if (v->nrows) {
+		fputs("}", out);
+		for (uint32_t d = v->rows[v->nrows - 1].depth; d > 0; d--)
+			fputs("]}", out);
+	}
+}
+
+static void json_callgraph_rows(FILE *out, const struct report *rep)
+{
+	const struct view *v = rep->view;
+	bool first_block = true;
+	for (size_t i = 0; i < v->nrows;) {
+		size_t primary = i;
+		while (primary < v->nrows && !(v->rows[primary].flags & ROW_PRIMARY))
+			primary++;
+		if (primary == v->nrows)
+			break;
+		fputs(first_block ? "" : ",", out);
+		first_block = false;
+		json_row_fields(out, rep, &v->rows[primary]);
+		fputs(",\"callers\":[", out);
+		for (size_t k = i; k < primary; k++) {
+			fputs(k > i ? "," : "", out);
+			json_row_fields(out, rep, &v->rows[k]);
+			fputs("}", out);
+		}
+		fputs("],\"callees\":[", out);
+		size_t k = primary + 1;
+		for (; k < v->nrows && (v->rows[k].flags & ROW_CALLEE); k++) {
+			fputs(k > primary + 1 ? "," : "", out);
+			json_row_fields(out, rep, &v->rows[k]);
+			fputs("}", out);
+		}
+		fputs("]}", out);
+		i = k;
+	}
+}
+
+void report_print(FILE *out, const struct report *rep)
+{
+	switch (rep->format) {
+	case REPORT_TEXT:
+		text_header(out, rep);
+		text_rows(out, rep);
+		break;
+	case REPORT_CSV:
+		csv_rows(out, rep);
+		break;
+	default:
+		json_header(out, rep);
+		if (rep->kind == VIEW_CALLGRAPH)
+			json_callgraph_rows(out, rep);
+		else
+			json_tree_rows(out, rep);
+		fputs("]}\n", out);
+		break;
+	}
+}

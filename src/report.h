@@ -1,0 +1,21 @@
+#ifndef WPROF_REPORT_H
+#define WPROF_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../views/view.h"
+
+enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_FORMAT_COUNT };
+
+struct report {
+	const char *file;
+	enum view_kind kind;
+	enum report_format format;
+	const struct view *view; /* already expanded as far as wanted */
+};
+
+bool report_format_parse(const char *name, enum report_format *out);
+void report_print(FILE *out, const struct report *rep);
+
+#endif

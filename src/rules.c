@@ -1,0 +1,287 @@
+#include "rules.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static const char *const rule_names[RULE_COUNT] = {
+	[RULE_EXACT] = "exact",
+	[RULE_ADDITIVE] = "additive",
+	[RULE_DIVIDED] = "divided",
+	[RULE_GPROF] = "gprof",
+};
+
+const char *rule_name(enum rule rule)
+{
+	return rule < RULE_COUNT ? rule_names[rule] : "?";
+}
+
+bool rule_parse(const char *name, enum rule *out)
+{
+	for (int r = 0; r < RULE_COUNT; r++)
+		if (!strcmp(name, rule_names[r])) {
+			*out = (enum rule)r;
+			return true;
+		}
+	return false;
+}
+
+enum rule rule_default(const struct model *m)
+{
+	if (m->caps & HAS_STACKS)
+		return RULE_EXACT;
+	if (m->caps & HAS_CALL_COUNTS)
+		return RULE_GPROF;
+	return m->caps & HAS_NODES ? RULE_ADDITIVE : RULE_DIVIDED;
+}
+
+void rules_init(struct rules *r, const struct model *m)
+{
+	memset(r, 0, sizeof(*r));
+	r->model = m;
+}
+
+void rules_free(struct rules *r)
+{
+	for (int rule = 0; rule < RULE_COUNT; rule++)
+		for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
+			struct totals *tt = r->cache[rule][t];
+			if (!tt)
+				continue;
+			free(tt->total);
+			free(tt->arc_total);
+			free(tt->arc_self);
+			free(tt);
+		}
+	for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
+		free(r->node_total[t]);
+		free(r->frame_self[t]);
+	}
+	free(r->outermost);
+	memset(r, 0, sizeof(*r));
+}
+
+/* self(f): the value of the samples whose leaf is f. */
+static const double *frame_self(struct rules *r, unsigned type)
+{
+	if (r->frame_self[type])
+		return r->frame_self[type];
+	const struct model *m = r->model;
+	double *self = xcalloc(m->nframes + 1, sizeof(double));
+	for (size_t v = 0; v < m->nnodes; v++)
+		self[m->nodes[v].frame] += node_value(m, (uint32_t)v, type);
+	if (m->frame_self)
+		for (size_t f = 0; f < m->nframes; f++)
+			self[f] += m->frame_self[f * m->ntypes + type];
+	r->frame_self[type] = self;
+	return self;
+}
+
+/* sub(v) = self(v) + sum of sub(child): parents come before children in
+ * node_order, so walking it backwards finishes children first.  On the
+ * XS node graph a shared child counts under every parent, as written. */
+const double *rules_node_totals(struct rules *r, unsigned type)
+{
+	if (r->node_total[type])
+		return r->node_total[type];
+	const struct model *m = r->model;
+	double *sub = xcalloc(m->nnodes + 1, sizeof(double));
+	for (size_t i = m->nnodes; i-- > 0;) {
+		uint32_t v = m->node_order[i];
+		const struct node *n = &m->nodes[v];
+		double sum = node_value(m, v, type);
+		for (uint32_t c = n->child_start; c < n->child_end; c++)
+			sum += sub[m->child_ids[c]];
+		sub[v] = sum;
+	}
+	r->node_total[type] = sub;
+	return sub;
+}
+
+/* The arc (caller -> callee) in model->arcs, by binary search among the
+ * callee's callers. */
+static uint32_t find_arc(const struct model *m, uint32_t caller, uint32_t callee)
+{
+	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m->arcs[mid].caller < caller)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
+		       ? lo : NO_ID;
+}
+
+/* One depth-first walk of the call tree, keeping how often each frame and
+ * each arc is on the current path: a node is outermost when its frame is
+ * not already there, and an arc's exact total counts each sample once. */
+static void walk_tree(struct rules *r, const double *sub, double *arc_total)
+{
+	const struct model *m = r->model;
+	uint32_t *frame_depth = xcalloc(m->nframes + 1, sizeof(uint32_t));
+	uint32_t *arc_depth = xcalloc(m->narcs + 1, sizeof(uint32_t));
+	uint32_t *arc_of = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	struct { uint32_t node, next; } *stack = NULL;
+	size_t cap = 0;
+	r->outermost = xcalloc(m->nnodes + 1, 1);
+
+	for (size_t root = 0; root < m->nnodes; root++) {
+		if (m->nodes[root].parent != NO_ID)
+			continue;
+		size_t sp = 0;
+		uint32_t v = (uint32_t)root;
+		arc_of[v] = NO_ID;
+		for (;;) {
+			const struct node *n = &m->nodes[v];
+			r->outermost[v] = frame_depth[n->frame]++ == 0;
+			uint32_t a = arc_of[v];
+			if (a != NO_ID && arc_depth[a]++ == 0 && arc_total)
+				arc_total[a] += sub[v];
+			GROW(stack, cap, sp + 1);
+			stack[sp].node = v;
+			stack[sp++].next = n->child_start;
+			v = NO_ID;
+			while (sp && v == NO_ID) {
+				uint32_t p = stack[sp - 1].node;
+				const struct node *pn = &m->nodes[p];
+				if (stack[sp - 1].next < pn->child_end) {
+					v = m->child_ids[stack[sp - 1].next++];
+					arc_of[v] = find_arc(m, pn->frame, m->nodes[v].frame);
+					break;
+				}
+				frame_depth[pn->frame]--;
+				if (arc_of[p] != NO_ID)
+					arc_depth[arc_of[p]]--;
+				sp--;
+			}
+			if (v == NO_ID)
+				break;
+		}
+	}
+	free(stack);
+	free(arc_of);
+	free(arc_depth);
+	free(frame_depth);
+}
+
+const uint8_t *rules_outermost(struct rules *r)
+{
+	if (!r->outermost && (r->model->caps & HAS_STACKS))
+		walk_tree(r, rules_node_totals(r, 0), NULL);
+	return r->outermost;
+}
+
+/* Per arc, the self of the callee's nodes under that caller, and (for
+ * additive) the callee's sub(v) under every parent node of that caller. */
+static void arc_sums_from_nodes(struct rules *r, unsigned type,
+				double *arc_total, double *arc_self)
+{
+	const struct model *m = r->model;
+	const double *sub = rules_node_totals(r, type);
+	for (size_t p = 0; p < m->nnodes; p++) {
+		const struct node *pn = &m->nodes[p];
+		for (uint32_t i = pn->child_start; i < pn->child_end; i++) {
+			uint32_t v = m->child_ids[i];
+			uint32_t a = find_arc(m, pn->frame, m->nodes[v].frame);
+			if (arc_total)
+				arc_total[a] += sub[v];
+			arc_self[a] += node_value(m, v, type);
+		}
+	}
+}
+
+static void compute_exact(struct rules *r, struct totals *t)
+{
+	const struct model *m = r->model;
+	if (!(m->caps & HAS_STACKS)) {
+		t->why_not = m->caps & HAS_NODES
+			? "exact needs whole stacks; this file has only a function graph"
+			: "exact needs whole stacks; call arcs cannot give them";
+		return;
+	}
+	const double *sub = rules_node_totals(r, t->type);
+	t->total = xcalloc(m->nframes + 1, sizeof(double));
+	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
+	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
+	free(r->outermost);
+	walk_tree(r, sub, t->arc_total);
+	for (size_t v = 0; v < m->nnodes; v++)
+		if (r->outermost[v])
+			t->total[m->nodes[v].frame] += sub[v];
+	arc_sums_from_nodes(r, t->type, NULL, t->arc_self);
+}
+
+static void compute_additive(struct rules *r, struct totals *t)
+{
+	const struct model *m = r->model;
+	if (!(m->caps & HAS_NODES)) {
+		t->why_not = "additive needs a call tree; call arcs cannot give one";
+		return;
+	}
+	const double *sub = rules_node_totals(r, t->type);
+	t->total = xcalloc(m->nframes + 1, sizeof(double));
+	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
+	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
+	for (size_t v = 0; v < m->nnodes; v++)
+		t->total[m->nodes[v].frame] += sub[v];
+	arc_sums_from_nodes(r, t->type, t->arc_total, t->arc_self);
+}
+
+/* Shares below 1 µs stop; for metrics that are not time, below a
+ * millionth of the metric's total. */
+static double divided_cutoff(const struct model *m, unsigned type,
+			     double profile_total)
+{
+	return unit_is_time(m, type) ? 1.0 : profile_total * 1e-6;
+}
+
+static void compute_divided(struct rules *r, struct totals *t)
+{
+	const struct model *m = r->model;
+	t->total = xcalloc(m->nframes + 1, sizeof(double));
+	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
+	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
+	divided_compute(m, t->self, divided_cutoff(m, t->type, t->profile_total),
+			t->total, t->arc_total, t->arc_self);
+}
+
+static void compute_gprof(struct rules *r, struct totals *t)
+{
+	(void)r;
+	t->why_not = "gprof totals need call-arc data (gmon.out, WasmProf arcs)";
+}
+
+const struct totals *rules_totals(struct rules *r, enum rule rule, unsigned type)
+{
+	if (rule >= RULE_COUNT || type >= r->model->ntypes)
+		return NULL;
+	if (r->cache[rule][type])
+		return r->cache[rule][type];
+	const struct model *m = r->model;
+	struct totals *t = xcalloc(1, sizeof(*t));
+	t->rule = rule;
+	t->type = type;
+	t->self = (double *)frame_self(r, type);
+	for (size_t f = 0; f < m->nframes; f++)
+		t->profile_total += t->self[f];
+	switch (rule) {
+	case RULE_EXACT:
+		compute_exact(r, t);
+		break;
+	case RULE_ADDITIVE:
+		compute_additive(r, t);
+		break;
+	case RULE_DIVIDED:
+		compute_divided(r, t);
+		break;
+	default:
+		compute_gprof(r, t);
+		break;
+	}
+	r->cache[rule][type] = t;
+	return t;
+}

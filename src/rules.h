@@ -1,0 +1,54 @@
+/* The rules: self and total time per function, computed from the model
+ * exactly as ../shared/spec/time-rules.md defines them (docs/time-rules.md
+ * says it in this project's words).  Results are cached per
+ * (rule, sample type); the model is never changed. */
+#ifndef WPROF_RULES_H
+#define WPROF_RULES_H
+
+#include <stdbool.h>
+
+#include "model.h"
+
+enum rule { RULE_EXACT, RULE_ADDITIVE, RULE_DIVIDED, RULE_GPROF, RULE_COUNT };
+
+struct totals {
+	enum rule rule;
+	unsigned type;
+	double *self;      /* per frame, the same under every rule */
+	double *total;     /* per frame; NULL when the rule does not apply */
+	const char *why_not; /* why total is NULL, for the user */
+	/* Per arc (model->arcs): the part of the callee's total that this
+	 * rule gives to the caller, and the part of it that is the callee's
+	 * own self time.  NULL when the rule does not apply. */
+	double *arc_total;
+	double *arc_self;
+	double profile_total; /* all samples' value: the base of every % */
+};
+
+struct rules {
+	const struct model *model;
+	struct totals *cache[RULE_COUNT][MAX_SAMPLE_TYPES];
+	double *node_total[MAX_SAMPLE_TYPES]; /* node self + its subtree */
+	uint8_t *outermost; /* per node: no ancestor shares its frame */
+	double *frame_self[MAX_SAMPLE_TYPES];
+};
+
+void rules_init(struct rules *r, const struct model *m);
+void rules_free(struct rules *r);
+
+const struct totals *rules_totals(struct rules *r, enum rule rule,
+				  unsigned type);
+const double *rules_node_totals(struct rules *r, unsigned type);
+const uint8_t *rules_outermost(struct rules *r);
+
+const char *rule_name(enum rule rule);
+bool rule_parse(const char *name, enum rule *out);
+/* The rule a user starts with: exact where stacks allow it. */
+enum rule rule_default(const struct model *m);
+
+/* The xsbug rule on its own, for tests and the benchmark. */
+void divided_compute(const struct model *m, const double *self,
+		     double cutoff, double *total, double *arc_total,
+		     double *arc_self);
+
+#endif

@@ -1,0 +1,31 @@
+/* Interned strings: each distinct string is stored once in one growing
+ * arena and named by its offset (str_t), so frames stay small and names
+ * compare by number. */
+#ifndef WPROF_STRTAB_H
+#define WPROF_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t str_t;
+#define STR_NONE UINT32_MAX
+
+struct string_table {
+	char *arena;
+	size_t used, cap;
+	uint32_t *index; /* open addressing: offsets, STR_NONE when empty */
+	size_t index_size, count;
+};
+
+void strings_init(struct string_table *t);
+void strings_free(struct string_table *t);
+str_t strings_intern(struct string_table *t, const char *s, size_t len);
+
+static inline const char *strings_get(const struct string_table *t, str_t s)
+{
+	return s == STR_NONE ? "" : t->arena + s;
+}
+
+int strings_cmp(const struct string_table *t, str_t s, const char *other);
+
+#endif

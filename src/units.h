@@ -1,0 +1,21 @@
+/* Numbers for people: values of a sample type scaled as pprof does
+ * (1.25ms, 3.4MB), percentages, and source locations. */
+#ifndef WPROF_UNITS_H
+#define WPROF_UNITS_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+enum unit_kind { UNIT_TIME_US, UNIT_BYTES, UNIT_COUNT_PLAIN };
+
+enum unit_kind unit_kind_of(const struct model *m, unsigned type);
+/* "n/a" for NAN. */
+void format_value(const struct model *m, unsigned type, double value,
+		  char *buf, size_t cap);
+void format_percent(double value, double whole, char *buf, size_t cap);
+/* "url:line:column" as a person reads it (1-based), "" when unknown. */
+void format_location(const struct model *m, uint32_t frame, char *buf,
+		     size_t cap);
+
+#endif

@@ -1,0 +1,70 @@
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Running out of memory is not an input error: there is nothing sensible
+ * to show, so say so and stop. */
+static void out_of_memory(size_t size)
+{
+	fprintf(stderr, "wprof-tui: out of memory (asked for %zu bytes)\n", size);
+	exit(3);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t len = strlen(s) + 1;
+	return memcpy(xmalloc(len), s, len);
+}
+
+void grow_array(void **items, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return;
+	size_t new_cap = *cap ? *cap : 16;
+	while (new_cap < need) {
+		if (new_cap > SIZE_MAX / 2 / size)
+			out_of_memory(SIZE_MAX);
+		new_cap *= 2;
+	}
+	*items = xrealloc(*items, new_cap * size);
+	*cap = new_cap;
+}
+
+/* FNV-1a over the bytes, then a final mix so that low bits are usable as
+ * a table index. */
+uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return hash_mix(h);
+}

@@ -1,0 +1,36 @@
+/* Small helpers every part of wprof-tui uses: allocation that cannot
+ * return NULL, and a growable array. */
+#ifndef WPROF_UTIL_H
+#define WPROF_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NO_ID UINT32_MAX
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+
+/* Grows *items so that it holds at least `need` elements of `size` bytes,
+ * doubling the capacity (kept in *cap) to keep appends amortised O(1). */
+void grow_array(void **items, size_t *cap, size_t need, size_t size);
+
+#define GROW(items, cap, need) \
+	grow_array((void **)&(items), &(cap), (need), sizeof(*(items)))
+
+uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
+
+static inline uint64_t hash_mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+#endif

@@ -1,0 +1,248 @@
+/* Bottom-up: every function, expandable into the chains of callers that
+ * led to it (DevTools' "Bottom-Up", pprof's -peek upwards).
+ *
+ * A row stands for a path f <- c1 <- ... <- cm.  Under `exact` and
+ * `additive` it is backed by the call tree: the nodes v of f whose
+ * ancestors carry those frames, so its numbers are sums over those v
+ * (exact counts only the outermost v of each stack).  Under `divided` the
+ * rule itself says how f's time spreads over callers: each function hands
+ * an equal share to each of its callers, and a caller already on the path
+ * gets nothing, so a row's numbers are f's divided by the product of the
+ * caller counts along the path. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/util.h"
+#include "view.h"
+
+struct match {
+	uint32_t origin; /* a node of the row's function */
+	uint32_t at;     /* its ancestor at the end of the path */
+};
+
+struct path {
+	uint32_t parent; /* NO_ID at the top level */
+	uint32_t frame;
+	uint32_t first, count; /* matches[first .. first+count) */
+	double share;          /* divided: part of f's numbers on this path */
+};
+
+struct bottomup {
+	struct path *paths;
+	size_t npaths, paths_cap;
+	struct match *matches;
+	size_t nmatches, matches_cap;
+	uint32_t *nodes_start; /* nodes of frame f: frame_nodes[start[f]..] */
+	uint32_t *frame_nodes;
+};
+
+static struct bottomup *state(struct view *v)
+{
+	return v->state;
+}
+
+static uint32_t add_path(struct bottomup *b, struct path p)
+{
+	GROW(b->paths, b->paths_cap, b->npaths + 1);
+	b->paths[b->npaths] = p;
+	return (uint32_t)b->npaths++;
+}
+
+static void add_match(struct bottomup *b, uint32_t origin, uint32_t at)
+{
+	GROW(b->matches, b->matches_cap, b->nmatches + 1);
+	b->matches[b->nmatches++] = (struct match){ origin, at };
+}
+
+static bool uses_nodes(const struct view *v)
+{
+	return v->ctx->rule != RULE_DIVIDED && (v->ctx->model->caps & HAS_NODES);
+}
+
+/* Sums over the path's nodes: self of each origin, and its subtree under
+ * the rule (exact: only origins with no ancestor of the same function). */
+static void sum_matches(struct view *v, const struct path *p, struct row *r)
+{
+	struct bottomup *b = state(v);
+	const struct model *m = v->ctx->model;
+	const double *sub = rules_node_totals(v->ctx->rules, v->ctx->type);
+	const uint8_t *outer = v->ctx->rule == RULE_EXACT
+		? rules_outermost(v->ctx->rules) : NULL;
+	r->self = 0;
+	r->total = v->totals->total ? 0 : NAN;
+	for (uint32_t i = p->first; i < p->first + p->count; i++) {
+		uint32_t origin = b->matches[i].origin;
+		r->self += node_value(m, origin, v->ctx->type);
+		if (v->totals->total && (!outer || outer[origin]))
+			r->total += sub[origin];
+	}
+}
+
+static bool has_callers(const struct model *m, uint32_t f)
+{
+	return m->callers_start[f + 1] > m->callers_start[f];
+}
+
+static bool match_has_parent(const struct model *m, const struct match *mt)
+{
+	return m->parents_start[mt->at + 1] > m->parents_start[mt->at];
+}
+
+static struct row path_row(struct view *v, uint32_t id)
+{
+	struct bottomup *b = state(v);
+	const struct path *p = &b->paths[id];
+	const struct model *m = v->ctx->model;
+	struct row r = { .frame = p->frame, .item = id, .calls = NAN };
+	uint32_t f = p->frame;
+	for (uint32_t q = id; q != NO_ID; q = b->paths[q].parent)
+		f = b->paths[q].frame; /* the function the path starts from */
+	if (uses_nodes(v)) {
+		sum_matches(v, p, &r);
+		for (uint32_t i = p->first; i < p->first + p->count; i++)
+			if (match_has_parent(m, &b->matches[i])) {
+				r.flags |= ROW_EXPANDABLE;
+				break;
+			}
+	} else {
+		r.self = v->totals->self[f] * p->share;
+		r.total = view_total_or_nan(v->totals, f) * p->share;
+		if (has_callers(m, p->frame))
+			r.flags |= ROW_EXPANDABLE;
+	}
+	for (uint32_t q = p->parent; q != NO_ID; q = b->paths[q].parent)
+		if (b->paths[q].frame == p->frame)
+			r.flags |= ROW_CYCLE;
+	return r;
+}
+
+static void index_nodes_by_frame(struct bottomup *b, const struct model *m)
+{
+	b->nodes_start = xcalloc(m->nframes + 2, sizeof(uint32_t));
+	b->frame_nodes = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	for (size_t n = 0; n < m->nnodes; n++)
+		b->nodes_start[m->nodes[n].frame + 2]++;
+	for (size_t f = 0; f < m->nframes; f++)
+		b->nodes_start[f + 2] += b->nodes_start[f + 1];
+	for (uint32_t n = 0; n < m->nnodes; n++)
+		b->frame_nodes[b->nodes_start[m->nodes[n].frame + 1]++] = n;
+}
+
+static void bottomup_build(struct view *v)
+{
+	const struct model *m = v->ctx->model;
+	struct bottomup *b = xcalloc(1, sizeof(*b));
+	v->state = b;
+	index_nodes_by_frame(b, m);
+	for (uint32_t f = 0; f < m->nframes; f++) {
+		double total = view_total_or_nan(v->totals, f);
+		if (v->totals->self[f] == 0 && (isnan(total) || total == 0))
+			continue;
+		struct path p = { NO_ID, f, (uint32_t)b->nmatches, 0, 1.0 };
+		for (uint32_t i = b->nodes_start[f]; i < b->nodes_start[f + 1]; i++)
+			add_match(b, b->frame_nodes[i], b->frame_nodes[i]);
+		p.count = (uint32_t)(b->nmatches - p.first);
+		struct row r = path_row(v, add_path(b, p));
+		view_append(&v->rows, &v->nrows, &v->rows_cap, &r);
+	}
+}
+
+struct step_up {
+	uint32_t frame, origin, at;
+};
+
+static int by_frame(const void *a, const void *b)
+{
+	const struct step_up *x = a, *y = b;
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	return (x->origin > y->origin) - (x->origin < y->origin);
+}
+
+/* Moves every match one parent up and groups the results by frame. */
+static void node_children(struct view *v, uint32_t id, struct row **out,
+			  size_t *n, size_t *cap)
+{
+	struct bottomup *b = state(v);
+	const struct model *m = v->ctx->model;
+	struct step_up *steps = NULL;
+	size_t nsteps = 0, steps_cap = 0;
+	const struct path parent = b->paths[id];
+	for (uint32_t i = parent.first; i < parent.first + parent.count; i++) {
+		struct match mt = b->matches[i];
+		for (uint32_t k = m->parents_start[mt.at]; k < m->parents_start[mt.at + 1]; k++) {
+			uint32_t up = m->parent_ids[k];
+			GROW(steps, steps_cap, nsteps + 1);
+			steps[nsteps++] = (struct step_up){ m->nodes[up].frame, mt.origin, up };
+		}
+	}
+	qsort(steps, nsteps, sizeof(*steps), by_frame);
+	for (size_t i = 0; i < nsteps;) {
+		struct path p = { id, steps[i].frame, (uint32_t)b->nmatches, 0, 1.0 };
+		size_t j = i;
+		for (; j < nsteps && steps[j].frame == steps[i].frame; j++)
+			add_match(b, steps[j].origin, steps[j].at);
+		p.count = (uint32_t)(j - i);
+		struct row r = path_row(v, add_path(b, p));
+		view_append(out, n, cap, &r);
+		i = j;
+	}
+	free(steps);
+}
+
+static bool on_path(const struct bottomup *b, uint32_t id, uint32_t frame)
+{
+	for (uint32_t q = id; q != NO_ID; q = b->paths[q].parent)
+		if (b->paths[q].frame == frame)
+			return true;
+	return false;
+}
+
+/* The divided rule's own spreading: equal shares to each caller. */
+static void divided_children(struct view *v, uint32_t id, struct row **out,
+			     size_t *n, size_t *cap)
+{
+	struct bottomup *b = state(v);
+	const struct model *m = v->ctx->model;
+	uint32_t f = b->paths[id].frame;
+	uint32_t k = m->callers_start[f + 1] - m->callers_start[f];
+	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
+		uint32_t c = m->arcs[a].caller;
+		if (on_path(b, id, c))
+			continue; /* that share is dropped by the rule */
+		struct path p = { id, c, 0, 0, b->paths[id].share / k };
+		struct row r = path_row(v, add_path(b, p));
+		view_append(out, n, cap, &r);
+	}
+}
+
+static void bottomup_children(struct view *v, size_t index, struct row **out,
+			      size_t *n, size_t *cap)
+{
+	uint32_t id = v->rows[index].item;
+	if (uses_nodes(v))
+		node_children(v, id, out, n, cap);
+	else
+		divided_children(v, id, out, n, cap);
+}
+
+static void bottomup_free(struct view *v)
+{
+	struct bottomup *b = state(v);
+	if (!b)
+		return;
+	free(b->paths);
+	free(b->matches);
+	free(b->nodes_start);
+	free(b->frame_nodes);
+	free(b);
+	v->state = NULL;
+}
+
+const struct view_ops bottomup_ops = {
+	.name = "bottom-up",
+	.build = bottomup_build,
+	.children = bottomup_children,
+	.free_state = bottomup_free,
+};

@@ -1,0 +1,34 @@
+/* Flat: one row per function, like `go tool pprof -top` and gprof's flat
+ * profile. */
+#include <math.h>
+
+#include "view.h"
+
+static bool worth_a_row(const struct totals *t, uint32_t f)
+{
+	double total = view_total_or_nan(t, f);
+	return t->self[f] != 0 || (!isnan(total) && total != 0);
+}
+
+static void flat_build(struct view *v)
+{
+	const struct model *m = v->ctx->model;
+	bool counted = m->caps & HAS_CALL_COUNTS;
+	for (uint32_t f = 0; f < m->nframes; f++) {
+		if (!worth_a_row(v->totals, f))
+			continue;
+		struct row r = {
+			.frame = f,
+			.item = f,
+			.self = v->totals->self[f],
+			.total = view_total_or_nan(v->totals, f),
+			.calls = counted ? m->frame_calls[f] : NAN,
+		};
+		view_append(&v->rows, &v->nrows, &v->rows_cap, &r);
+	}
+}
+
+const struct view_ops flat_ops = {
+	.name = "flat",
+	.build = flat_build,
+};

@@ -1,0 +1,267 @@
+#include "view.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/util.h"
+
+static const char *const kind_names[VIEW_COUNT] = {
+	[VIEW_TOPDOWN] = "top-down",
+	[VIEW_BOTTOMUP] = "bottom-up",
+	[VIEW_FLAT] = "flat",
+	[VIEW_CALLGRAPH] = "callgraph",
+};
+
+static const char *const sort_names[SORT_COUNT] = {
+	[SORT_TOTAL] = "total",
+	[SORT_SELF] = "self",
+	[SORT_CALLS] = "calls",
+	[SORT_NAME] = "name",
+};
+
+const struct view_ops *view_ops_for(enum view_kind kind)
+{
+	static const struct view_ops *const ops[VIEW_COUNT] = {
+		[VIEW_TOPDOWN] = &topdown_ops,
+		[VIEW_BOTTOMUP] = &bottomup_ops,
+		[VIEW_FLAT] = &flat_ops,
+		[VIEW_CALLGRAPH] = &callgraph_ops,
+	};
+	return kind < VIEW_COUNT ? ops[kind] : NULL;
+}
+
+const char *view_kind_name(enum view_kind kind)
+{
+	return kind < VIEW_COUNT ? kind_names[kind] : "?";
+}
+
+bool view_kind_parse(const char *name, enum view_kind *out)
+{
+	for (int k = 0; k < VIEW_COUNT; k++)
+		if (!strcmp(name, kind_names[k])) {
+			*out = (enum view_kind)k;
+			return true;
+		}
+	return false;
+}
+
+const char *sort_key_name(enum sort_key key)
+{
+	return key < SORT_COUNT ? sort_names[key] : "?";
+}
+
+double view_total_or_nan(const struct totals *t, uint32_t frame)
+{
+	return t->total ? t->total[frame] : NAN;
+}
+
+void view_append(struct row **rows, size_t *n, size_t *cap, const struct row *r)
+{
+	GROW(*rows, *cap, *n + 1);
+	(*rows)[(*n)++] = *r;
+}
+
+void view_open(struct view *v, enum view_kind kind, struct view_context *ctx)
+{
+	memset(v, 0, sizeof(*v));
+	v->ops = view_ops_for(kind);
+	v->ctx = ctx;
+	view_rebuild(v);
+}
+
+void view_close(struct view *v)
+{
+	if (v->ops && v->ops->free_state)
+		v->ops->free_state(v);
+	free(v->rows);
+	memset(v, 0, sizeof(*v));
+}
+
+void view_rebuild(struct view *v)
+{
+	if (v->ops->free_state)
+		v->ops->free_state(v);
+	v->state = NULL;
+	v->nrows = 0;
+	v->totals = rules_totals(v->ctx->rules, v->ctx->rule, v->ctx->type);
+	v->ops->build(v);
+	if (!v->ops->sort) /* such views build their rows in order */
+		view_sort(v);
+}
+
+/* ---- sorting ---------------------------------------------------------- */
+
+static const struct view *sorting_view;
+
+static double sort_value(const struct row *r, enum sort_key key)
+{
+	double x = key == SORT_SELF ? r->self : key == SORT_CALLS ? r->calls : r->total;
+	return isnan(x) ? -INFINITY : x;
+}
+
+static int compare_rows(const struct row *a, const struct row *b)
+{
+	const struct view_context *ctx = sorting_view->ctx;
+	const struct model *m = ctx->model;
+	int order = 0;
+	if (ctx->sort != SORT_NAME) {
+		double x = sort_value(a, ctx->sort), y = sort_value(b, ctx->sort);
+		order = (x < y) - (x > y); /* largest first */
+	}
+	if (!order)
+		order = strcmp(model_str(m, m->frames[a->frame].name),
+			       model_str(m, m->frames[b->frame].name));
+	if (ctx->reversed)
+		order = -order;
+	if (!order)
+		order = (a->frame > b->frame) - (a->frame < b->frame);
+	if (!order)
+		order = (a->item > b->item) - (a->item < b->item);
+	return order;
+}
+
+static int compare_row_ptrs(const void *a, const void *b)
+{
+	return compare_rows(a, b);
+}
+
+void view_sort_rows(const struct view *v, struct row *rows, size_t n)
+{
+	sorting_view = v;
+	qsort(rows, n, sizeof(*rows), compare_row_ptrs);
+}
+
+static struct row *sort_base;
+
+static int compare_row_indexes(const void *a, const void *b)
+{
+	return compare_rows(&sort_base[*(const size_t *)a],
+			    &sort_base[*(const size_t *)b]);
+}
+
+/* Sorts each group of siblings, keeping every row's subtree under it.
+ * Iterative: a tree can be as deep as the profile's stacks. */
+static void sort_tree(struct view *v)
+{
+	size_t n = v->nrows;
+	struct row *old = v->rows;
+	struct row *out = xmalloc((n + 1) * sizeof(*out));
+	size_t *end = xmalloc((n + 1) * sizeof(size_t)); /* subtree ends */
+	size_t *open = xmalloc((n + 1) * sizeof(size_t));
+	size_t nopen = 0;
+	for (size_t i = 0; i <= n; i++) {
+		while (nopen && (i == n || old[open[nopen - 1]].depth >= old[i].depth))
+			end[open[--nopen]] = i;
+		if (i < n)
+			open[nopen++] = i;
+	}
+	/* Work items: a range of sibling subtrees to emit, or one row. */
+	struct work {
+		size_t start, stop; /* stop == SIZE_MAX: emit row `start` */
+	} *work = NULL;
+	size_t nwork = 0, work_cap = 0, nout = 0;
+	size_t *sibs = xmalloc((n + 1) * sizeof(size_t));
+	GROW(work, work_cap, 1);
+	work[nwork++] = (struct work){ 0, n };
+	sorting_view = v;
+	sort_base = old;
+	while (nwork) {
+		struct work w = work[--nwork];
+		if (w.stop == SIZE_MAX) {
+			out[nout++] = old[w.start];
+			continue;
+		}
+		size_t nsibs = 0;
+		for (size_t i = w.start; i < w.stop; i = end[i])
+			sibs[nsibs++] = i;
+		qsort(sibs, nsibs, sizeof(size_t), compare_row_indexes);
+		GROW(work, work_cap, nwork + 2 * nsibs);
+		for (size_t k = nsibs; k-- > 0;) {
+			work[nwork++] = (struct work){ sibs[k] + 1, end[sibs[k]] };
+			work[nwork++] = (struct work){ sibs[k], SIZE_MAX };
+		}
+	}
+	free(sibs);
+	free(work);
+	free(open);
+	free(end);
+	free(old);
+	v->rows = out;
+	v->rows_cap = n + 1;
+}
+
+void view_sort(struct view *v)
+{
+	if (v->ops->sort)
+		v->ops->sort(v);
+	else if (v->nrows)
+		sort_tree(v);
+}
+
+/* ---- expanding and collapsing ----------------------------------------- */
+
+static size_t subtree_end(const struct view *v, size_t index)
+{
+	size_t i = index + 1;
+	while (i < v->nrows && v->rows[i].depth > v->rows[index].depth)
+		i++;
+	return i;
+}
+
+bool view_expand(struct view *v, size_t index)
+{
+	if (index >= v->nrows || !v->ops->children)
+		return false;
+	struct row *r = &v->rows[index];
+	if (!(r->flags & ROW_EXPANDABLE) || (r->flags & ROW_EXPANDED))
+		return false;
+	struct row *kids = NULL;
+	size_t nkids = 0, cap = 0;
+	v->ops->children(v, index, &kids, &nkids, &cap);
+	r = &v->rows[index];
+	r->flags |= ROW_EXPANDED;
+	if (!nkids) {
+		r->flags &= ~(uint32_t)ROW_EXPANDABLE;
+		free(kids);
+		return false;
+	}
+	for (size_t i = 0; i < nkids; i++)
+		kids[i].depth = r->depth + 1;
+	view_sort_rows(v, kids, nkids);
+	GROW(v->rows, v->rows_cap, v->nrows + nkids);
+	memmove(&v->rows[index + 1 + nkids], &v->rows[index + 1],
+		(v->nrows - index - 1) * sizeof(struct row));
+	memcpy(&v->rows[index + 1], kids, nkids * sizeof(struct row));
+	v->nrows += nkids;
+	free(kids);
+	return true;
+}
+
+void view_collapse(struct view *v, size_t index)
+{
+	if (index >= v->nrows)
+		return;
+	size_t end = subtree_end(v, index);
+	memmove(&v->rows[index + 1], &v->rows[end],
+		(v->nrows - end) * sizeof(struct row));
+	v->nrows -= end - index - 1;
+	v->rows[index].flags &= ~(uint32_t)ROW_EXPANDED;
+}
+
+void view_expand_all(struct view *v, size_t index, uint32_t max_depth,
+		     size_t max_rows)
+{
+	size_t start = index == SIZE_MAX ? 0 : index;
+	if (start >= v->nrows)
+		return;
+	uint32_t base = v->rows[start].depth;
+	/* Rows inserted by an expansion follow it, so one forward pass
+	 * reaches every descendant. */
+	for (size_t i = start; i < v->nrows && v->nrows < max_rows; i++) {
+		if (index != SIZE_MAX && i > start && v->rows[i].depth <= base)
+			break;
+		if (v->rows[i].depth - base < max_depth)
+			view_expand(v, i);
+	}
+}

@@ -1,0 +1,98 @@
+/* Views turn the model and a rule's totals into rows: what a pane shows
+ * and what --report prints.  One file per pane, each behind a small ops
+ * table; nothing here knows about curses.
+ *
+ * Rows form a flattened tree: a row's children follow it with depth + 1
+ * while it is expanded.  Every row carries the frame it shows, so that
+ * search, focus and "open in another pane" work the same everywhere. */
+#ifndef WPROF_VIEW_H
+#define WPROF_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../src/model.h"
+#include "../src/rules.h"
+
+enum view_kind { VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT, VIEW_CALLGRAPH, VIEW_COUNT };
+
+enum sort_key { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_COUNT };
+
+/* Row flags. */
+#define ROW_EXPANDABLE 0x01
+#define ROW_EXPANDED 0x02
+#define ROW_CALLER 0x04  /* call graph: a caller of the primary function */
+#define ROW_PRIMARY 0x08 /* call graph: the function itself */
+#define ROW_CALLEE 0x10  /* call graph: a function it calls */
+#define ROW_CYCLE 0x20   /* a path that comes back to a function on it */
+
+struct row {
+	uint32_t frame;
+	uint32_t item;   /* the view's own handle: node, path, arc ... */
+	uint32_t depth;
+	uint32_t flags;
+	double self;
+	double total;    /* NAN when the rule gives no total */
+	double calls;    /* NAN when the data does not count calls */
+};
+
+/* What every view is built under; the caller owns it. */
+struct view_context {
+	const struct model *model;
+	struct rules *rules;
+	enum rule rule;
+	unsigned type;
+	enum sort_key sort;
+	bool reversed; /* against the natural order: largest first, A to Z */
+	uint32_t focus_frame; /* call graph: the function shown, NO_ID: all */
+};
+
+struct view;
+
+struct view_ops {
+	const char *name;
+	void (*build)(struct view *v);           /* the top-level rows */
+	/* Appends the children of row `index` to `out` (unsorted). */
+	void (*children)(struct view *v, size_t index, struct row **out,
+			 size_t *n, size_t *cap);
+	void (*free_state)(struct view *v);
+	/* Views whose rows are not a plain tree order them themselves. */
+	void (*sort)(struct view *v);
+};
+
+struct view {
+	const struct view_ops *ops;
+	struct view_context *ctx;
+	const struct totals *totals;
+	struct row *rows;
+	size_t nrows, rows_cap;
+	void *state;
+};
+
+const struct view_ops *view_ops_for(enum view_kind kind);
+const char *view_kind_name(enum view_kind kind);
+bool view_kind_parse(const char *name, enum view_kind *out);
+const char *sort_key_name(enum sort_key key);
+
+void view_open(struct view *v, enum view_kind kind, struct view_context *ctx);
+void view_close(struct view *v);
+/* Rebuilds from scratch (after a rule or sample type change). */
+void view_rebuild(struct view *v);
+
+bool view_expand(struct view *v, size_t index);
+void view_collapse(struct view *v, size_t index);
+/* Expands every row below `index` (SIZE_MAX: the whole view) down to
+ * max_depth levels; stops adding rows past max_rows. */
+void view_expand_all(struct view *v, size_t index, uint32_t max_depth,
+		     size_t max_rows);
+void view_sort(struct view *v);
+
+/* For view implementations. */
+void view_append(struct row **rows, size_t *n, size_t *cap, const struct row *r);
+void view_sort_rows(const struct view *v, struct row *rows, size_t n);
+double view_total_or_nan(const struct totals *t, uint32_t frame);
+
+extern const struct view_ops topdown_ops, bottomup_ops, flat_ops, callgraph_ops;
+
+#endif
