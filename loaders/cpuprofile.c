@@ -572,21 +572,27 @@ static bool make_samples(struct cpu_loader *L)
 	if (!legacy && L->ndeltas != n)
 		return load_fail(L->err, "samples has %zu entries but timeDeltas has %zu",
 				 n, L->ndeltas);
-	if (legacy && L->ntimestamps != n)
+	/* Legacy files give startTime and endTime in seconds, and may open
+	 * timestamps with the start time itself (one entry more). */
+	const double *stamps = L->timestamps;
+	if (legacy && L->ntimestamps == n + 1)
+		stamps++;
+	else if (legacy && L->ntimestamps != n)
 		return load_fail(L->err, "samples has %zu entries but timestamps has %zu",
 				 n, L->ntimestamps);
 	if (legacy) {
-		/* Legacy files give startTime and endTime in seconds. */
 		if (L->start * 1e6 <= L->timestamps[0] + 1e6) {
 			L->start *= 1e6;
 			L->end *= 1e6;
 		}
+		if (stamps != L->timestamps)
+			L->start = L->timestamps[0];
 	}
 	struct timed *order = xmalloc((n + 1) * sizeof(*order));
 	bool sorted = true;
 	double t = L->start;
 	for (size_t i = 0; i < n; i++) {
-		t = legacy ? L->timestamps[i] : t + L->deltas[i];
+		t = legacy ? stamps[i] : t + L->deltas[i];
 		order[i] = (struct timed){ t, i };
 		if (i && t < order[i - 1].t)
 			sorted = false;
@@ -597,9 +603,10 @@ static bool make_samples(struct cpu_loader *L)
 		int64_t id = L->sample_ids[order[i].index];
 		uint32_t node = find_slot(&L->map, id);
 		if (node == NO_ID) {
+			size_t index = order[i].index;
 			free(order);
 			return load_fail(L->err, "samples[%zu] names node id %lld, which no node has",
-					 order[i].index, (long long)id);
+					 index, (long long)id);
 		}
 		double next = i + 1 < n ? order[i + 1].t
 					: (L->have_end ? L->end : order[i].t);
@@ -704,5 +711,7 @@ bool load_cpuprofile(struct input *in, struct model *m,
 		in->pos += 3;
 	bool ok = read_document(&L) && build_model(&L);
 	loader_free(&L);
+	if (!ok)
+		model_free(m);
 	return ok;
 }

@@ -30,12 +30,13 @@ static bool load_input(struct input *in, const struct load_options *opt,
 	for (size_t i = 0; i < sizeof(loaders) / sizeof(loaders[0]); i++) {
 		if (!loaders[i].sniff(in->buf + in->pos, have))
 			continue;
-		if (loaders[i].load(in, m, opt, err))
-			return true;
-		model_free(m);
-		return false;
+		return loaders[i].load(in, m, opt, err);
 	}
-	return load_fail(err, "not a profile wprof-tui knows (tried: cpuprofile)");
+	char tried[128] = "";
+	for (size_t i = 0; i < sizeof(loaders) / sizeof(loaders[0]); i++)
+		snprintf(tried + strlen(tried), sizeof(tried) - strlen(tried), "%s%s",
+			 i ? ", " : "", loaders[i].name);
+	return load_fail(err, "not a profile wprof-tui knows (formats: %s)", tried);
 }
 
 bool load_file(const char *path, const struct load_options *opt,

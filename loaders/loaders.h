@@ -20,6 +20,8 @@ struct load_options {
 	int session;             /* xsbug captures: which profile, -1 last */
 };
 
+/* Fills *m (which it initialises) and finishes it; on failure it frees
+ * whatever it built, so the caller frees the model only on success. */
 typedef bool load_fn(struct input *in, struct model *m,
 		     const struct load_options *opt, struct load_error *err);
 
@@ -34,7 +36,7 @@ bool load_fail(struct load_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Opens path, picks the loader by content and runs it.  On failure the
- * model is freed and err says why (without the file name). */
+ * model is left freed and err says why (without the file name). */
 bool load_file(const char *path, const struct load_options *opt,
 	       struct model *m, struct load_error *err,
 	       void (*on_progress)(const struct input *in));

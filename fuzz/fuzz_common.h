@@ -1,0 +1,45 @@
+/* What every loader harness does with a model that loaded: compute each
+ * rule and build each view fully, as --report would. */
+#ifndef WPROF_FUZZ_COMMON_H
+#define WPROF_FUZZ_COMMON_H
+
+#include <stdint.h>
+
+#include "loaders/loaders.h"
+#include "src/rules.h"
+#include "src/util.h"
+#include "views/view.h"
+
+static inline void fuzz_views(struct model *m)
+{
+	struct rules rules;
+	rules_init(&rules, m);
+	for (int rule = 0; rule < RULE_COUNT; rule++) {
+		struct view_context ctx = { .model = m, .rules = &rules,
+					    .rule = (enum rule)rule,
+					    .focus_frame = NO_ID };
+		for (int kind = 0; kind < VIEW_COUNT; kind++) {
+			struct view v;
+			view_open(&v, (enum view_kind)kind, &ctx);
+			view_expand_all(&v, SIZE_MAX, 64, 100000);
+			view_close(&v);
+		}
+	}
+	rules_free(&rules);
+}
+
+static inline void fuzz_load_and_view(const uint8_t *data, size_t size,
+				      load_fn *load)
+{
+	struct input in;
+	struct model m;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	input_from_memory(&in, data, size, "fuzz");
+	if (!load(&in, &m, &opt, &err))
+		return; /* the loader frees what it built */
+	fuzz_views(&m);
+	model_free(&m);
+}
+
+#endif
