@@ -61,8 +61,12 @@ struct cpu_loader {
 	size_t nnested, nested_cap;
 	struct ticks *ticks;
 	size_t nticks, ticks_cap;
+	/* Samples as node slots when the nodes came first (as V8 writes
+	 * them), else as raw ids resolved at the end. */
+	uint32_t *sample_slots;
 	int64_t *sample_ids;
 	size_t nsamples, samples_cap;
+	size_t mapped_records; /* records the id map covers */
 	double *deltas, *timestamps;
 	size_t ndeltas, deltas_cap, ntimestamps, timestamps_cap;
 	double start, end;
@@ -388,9 +392,18 @@ static bool read_number_array(struct cpu_loader *L, const char *what,
 	}
 }
 
+static bool map_ids(struct cpu_loader *L);
+static uint32_t find_slot(const struct id_map *map, int64_t id);
+
 static bool read_samples(struct cpu_loader *L)
 {
 	L->have_samples = true;
+	if (L->nsamples)
+		return load_fail(L->err, "a second \"samples\" at byte %llu",
+				 (unsigned long long)L->j.token_offset);
+	bool resolve = L->nrecords && map_ids(L);
+	if (!resolve && L->nrecords)
+		return false; /* duplicate ids: map_ids said so */
 	if (!expect(L, JSON_ARRAY, "an array for samples"))
 		return false;
 	for (;;) {
@@ -402,8 +415,20 @@ static bool read_samples(struct cpu_loader *L)
 			return t == JSON_ERROR ? json_error(L)
 				: load_fail(L->err, "samples[%zu] is not a node id at byte %llu",
 					    L->nsamples, (unsigned long long)L->j.token_offset);
-		GROW(L->sample_ids, L->samples_cap, L->nsamples + 1);
-		L->sample_ids[L->nsamples++] = (int64_t)L->j.num;
+		int64_t id = (int64_t)L->j.num;
+		if (resolve) {
+			uint32_t slot = find_slot(&L->map, id);
+			if (slot == NO_ID)
+				return load_fail(L->err,
+						 "samples[%zu] names node id %lld, which no node has (byte %llu)",
+						 L->nsamples, (long long)id,
+						 (unsigned long long)L->j.token_offset);
+			GROW(L->sample_slots, L->samples_cap, L->nsamples + 1);
+			L->sample_slots[L->nsamples++] = slot;
+		} else {
+			GROW(L->sample_ids, L->samples_cap, L->nsamples + 1);
+			L->sample_ids[L->nsamples++] = id;
+		}
 	}
 }
 
@@ -454,6 +479,11 @@ static bool read_document(struct cpu_loader *L)
 static bool map_ids(struct cpu_loader *L)
 {
 	struct id_map *map = &L->map;
+	if (map->size && L->mapped_records == L->nrecords)
+		return true;
+	free(map->ids);
+	free(map->slots);
+	L->mapped_records = L->nrecords;
 	map->size = 16;
 	while (map->size < L->nrecords * 2)
 		map->size *= 2;
@@ -550,21 +580,70 @@ static bool make_edges(struct cpu_loader *L)
 	return true;
 }
 
-struct timed {
-	double t;
-	size_t index;
-};
-
-static int by_time(const void *a, const void *b)
+/* Puts times (and their nodes alongside) in order, stably: V8's rare
+ * negative deltas leave the data nearly sorted, so insertion is linear
+ * in practice; a badly shuffled file falls back to a merge sort. */
+static void sort_by_time(double *t, uint32_t *node, size_t n)
 {
-	const struct timed *x = a, *y = b;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index); /* stable */
+	size_t moves = 0;
+	for (size_t i = 1; i < n; i++) {
+		double key = t[i];
+		uint32_t key_node = node[i];
+		size_t j = i;
+		while (j > 0 && t[j - 1] > key) {
+			t[j] = t[j - 1];
+			node[j] = node[j - 1];
+			j--;
+			if (++moves > 8 * n + 1024)
+				goto merge_sort;
+		}
+		t[j] = key;
+		node[j] = key_node;
+	}
+	return;
+merge_sort:;
+	double *t2 = xmalloc(n * sizeof(double));
+	uint32_t *node2 = xmalloc(n * sizeof(uint32_t));
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid || b < hi) {
+				bool take_a = b == hi || (a < mid && t[a] <= t[b]);
+				size_t from = take_a ? a++ : b++;
+				t2[k] = t[from];
+				node2[k++] = node[from];
+			}
+		}
+		memcpy(t, t2, n * sizeof(double));
+		memcpy(node, node2, n * sizeof(uint32_t));
+	}
+	free(t2);
+	free(node2);
 }
 
-/* Sample times in file order, then put in time order as DevTools does
- * (V8 can write negative deltas). */
+static bool resolve_sample_ids(struct cpu_loader *L)
+{
+	if (!L->sample_ids)
+		return true;
+	if (!map_ids(L))
+		return false;
+	L->sample_slots = xmalloc((L->nsamples + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < L->nsamples; i++) {
+		L->sample_slots[i] = find_slot(&L->map, L->sample_ids[i]);
+		if (L->sample_slots[i] == NO_ID)
+			return load_fail(L->err, "samples[%zu] names node id %lld, which no node has",
+					 i, (long long)L->sample_ids[i]);
+	}
+	free(L->sample_ids);
+	free(L->sample_slots);
+	L->sample_ids = NULL;
+	return true;
+}
+
+/* Sample times, in time order as DevTools puts them, become durations in
+ * the same array, which the model then adopts with the node slots. */
 static bool make_samples(struct cpu_loader *L)
 {
 	size_t n = L->nsamples;
@@ -574,9 +653,10 @@ static bool make_samples(struct cpu_loader *L)
 				 n, L->ndeltas);
 	/* Legacy files give startTime and endTime in seconds, and may open
 	 * timestamps with the start time itself (one entry more). */
-	const double *stamps = L->timestamps;
+	double *times = legacy ? L->timestamps : L->deltas;
+	size_t first = 0;
 	if (legacy && L->ntimestamps == n + 1)
-		stamps++;
+		first = 1;
 	else if (legacy && L->ntimestamps != n)
 		return load_fail(L->err, "samples has %zu entries but timestamps has %zu",
 				 n, L->ntimestamps);
@@ -585,35 +665,28 @@ static bool make_samples(struct cpu_loader *L)
 			L->start *= 1e6;
 			L->end *= 1e6;
 		}
-		if (stamps != L->timestamps)
+		if (first)
 			L->start = L->timestamps[0];
+		memmove(times, times + first, n * sizeof(double));
+	} else {
+		double t = L->start;
+		for (size_t i = 0; i < n; i++)
+			times[i] = t += times[i];
 	}
-	struct timed *order = xmalloc((n + 1) * sizeof(*order));
-	bool sorted = true;
-	double t = L->start;
+	if (!resolve_sample_ids(L))
+		return false;
+	sort_by_time(times, L->sample_slots, n);
+	double last_end = L->have_end ? L->end : times[n - 1];
 	for (size_t i = 0; i < n; i++) {
-		t = legacy ? stamps[i] : t + L->deltas[i];
-		order[i] = (struct timed){ t, i };
-		if (i && t < order[i - 1].t)
-			sorted = false;
+		double next = i + 1 < n ? times[i + 1] : last_end;
+		times[i] = next > times[i] ? next - times[i] : 0;
 	}
-	if (!sorted)
-		qsort(order, n, sizeof(*order), by_time);
-	for (size_t i = 0; i < n; i++) {
-		int64_t id = L->sample_ids[order[i].index];
-		uint32_t node = find_slot(&L->map, id);
-		if (node == NO_ID) {
-			size_t index = order[i].index;
-			free(order);
-			return load_fail(L->err, "samples[%zu] names node id %lld, which no node has",
-					 index, (long long)id);
-		}
-		double next = i + 1 < n ? order[i + 1].t
-					: (L->have_end ? L->end : order[i].t);
-		double duration = next - order[i].t;
-		model_add_sample(L->m, node, duration > 0 ? duration : 0);
-	}
-	free(order);
+	model_adopt_samples(L->m, L->sample_slots, times, n);
+	L->sample_slots = NULL;
+	if (legacy)
+		L->timestamps = NULL;
+	else
+		L->deltas = NULL;
 	return true;
 }
 
@@ -693,6 +766,7 @@ static void loader_free(struct cpu_loader *L)
 	free(L->nested);
 	free(L->ticks);
 	free(L->sample_ids);
+	free(L->sample_slots);
 	free(L->deltas);
 	free(L->timestamps);
 	free(L->map.ids);

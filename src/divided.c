@@ -8,10 +8,12 @@
  *  - Callers form a graph whose strongly connected components (SCCs) are
  *    the only places where the path matters (a caller already on the path
  *    lies in the same SCC).  Outside them a share's future depends only on
- *    the function it reached and its amount, so equal amounts arriving at
- *    one function are merged and carried on together (with a count).
+ *    the function it reached and its amount, so shares wait at a function
+ *    until all of its callees are done and then move on together.
  *  - Past a threshold M(f) a share can never be cut anywhere above f, and
  *    all such shares add up linearly into one bucket per function.
+ *  - A share too small to pass f's own cutoff is counted at f at once and
+ *    never stored: most shares end that way.
  *  - Inside an SCC with several functions, shares are walked path by path
  *    as the definition says.
  *
@@ -25,13 +27,9 @@
 #include "rules.h"
 #include "util.h"
 
-struct share {
-	double amount; /* what one path brings */
-	double paths;  /* how many paths bring exactly that */
-};
-
+/* The shares waiting at one function, one per path that brought them. */
 struct shares {
-	struct share *items;
+	double *amounts;
 	size_t n, cap;
 };
 
@@ -44,6 +42,7 @@ struct divided {
 	uint32_t *comp_start;
 	uint32_t ncomps;
 	double *linear_at;   /* M(f): shares at least this big stay whole */
+	double *dies_below;  /* shares under this end at f or its callers */
 	double *linear;      /* summed shares already past M(f) */
 	struct shares *pending;
 	uint8_t *on_path;
@@ -154,43 +153,61 @@ static void find_linear_thresholds(struct divided *d)
 	}
 }
 
-static void add_share(struct divided *d, uint32_t f, double amount, double paths)
+/* A share that ends one level up is settled at once: it counts at f,
+ * and each caller but f itself gets its part, which goes no further. */
+static void settle_share(struct divided *d, uint32_t f, double amount)
+{
+	const struct model *m = d->m;
+	uint32_t k = ncallers(m, f);
+	d->total[f] += amount;
+	double part = k ? amount / k : 0;
+	if (part < d->cutoff)
+		return;
+	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
+		uint32_t c = caller_at(m, a);
+		if (c == f)
+			continue;
+		d->total[c] += part;
+		d->arc_total[a] += part;
+	}
+}
+
+static void add_share(struct divided *d, uint32_t f, double amount)
 {
 	if (amount >= d->linear_at[f]) {
-		d->linear[f] += amount * paths;
+		d->linear[f] += amount;
+		return;
+	}
+	/* Most shares are small and end within two steps: never stored. */
+	if (amount < d->dies_below[f]) {
+		settle_share(d, f, amount);
 		return;
 	}
 	struct shares *s = &d->pending[f];
-	GROW(s->items, s->cap, s->n + 1);
-	s->items[s->n++] = (struct share){ amount, paths };
+	GROW(s->amounts, s->cap, s->n + 1);
+	s->amounts[s->n++] = amount;
 }
 
-static int by_amount(const void *a, const void *b)
+/* A share at f below k(f) * cutoff stops at f; one below k(f) * cutoff *
+ * k(c) for every caller c stops at the callers. */
+static void find_death_thresholds(struct divided *d)
 {
-	double x = ((const struct share *)a)->amount;
-	double y = ((const struct share *)b)->amount;
-	return (x > y) - (x < y);
-}
-
-/* Shares of exactly the same amount behave alike from here on. */
-static void merge_pending(struct shares *s)
-{
-	if (s->n < 2)
-		return;
-	qsort(s->items, s->n, sizeof(*s->items), by_amount);
-	size_t out = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		if (out && s->items[out - 1].amount == s->items[i].amount)
-			s->items[out - 1].paths += s->items[i].paths;
-		else
-			s->items[out++] = s->items[i];
+	const struct model *m = d->m;
+	for (uint32_t f = 0; f < m->nframes; f++) {
+		double least = INFINITY;
+		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
+			uint32_t c = caller_at(m, a);
+			uint32_t kc = ncallers(m, c);
+			if (c != f && kc && kc < least)
+				least = kc;
+		}
+		d->dies_below[f] = ncallers(m, f) * d->cutoff * least;
 	}
-	s->n = out;
 }
 
 static void release_pending(struct shares *s)
 {
-	free(s->items);
+	free(s->amounts);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -200,24 +217,27 @@ static void pass_single(struct divided *d, uint32_t f)
 {
 	const struct model *m = d->m;
 	struct shares *s = &d->pending[f];
-	merge_pending(s);
 	d->total[f] += d->linear[f];
 	for (size_t i = 0; i < s->n; i++)
-		d->total[f] += s->items[i].amount * s->items[i].paths;
+		d->total[f] += s->amounts[i];
 	uint32_t k = ncallers(m, f);
-	for (uint32_t a = m->callers_start[f]; k && a < m->callers_start[f + 1]; a++) {
+	if (!k) {
+		release_pending(s);
+		return;
+	}
+	/* Stored shares all pass the cutoff (add_share settled the rest). */
+	for (size_t i = 0; i < s->n; i++)
+		s->amounts[i] /= k;
+	double whole = d->linear[f] / k;
+	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
 		uint32_t c = caller_at(m, a);
 		if (c == f)
 			continue; /* f is on its own path: the share is dropped */
-		double whole = d->linear[f] / k;
 		d->linear[c] += whole;
 		d->arc_total[a] += whole;
 		for (size_t i = 0; i < s->n; i++) {
-			double amount = s->items[i].amount / k;
-			if (amount < d->cutoff)
-				continue;
-			d->arc_total[a] += amount * s->items[i].paths;
-			add_share(d, c, amount, s->items[i].paths);
+			d->arc_total[a] += s->amounts[i];
+			add_share(d, c, s->amounts[i]);
 		}
 	}
 	release_pending(s);
@@ -232,13 +252,13 @@ struct step {
 /* Inside an SCC of several functions: the definition, path by path, with
  * an explicit stack (an SCC can be as deep as the whole graph). */
 static void walk_component(struct divided *d, uint32_t start_f, double amount,
-			   double paths, struct step **stack, size_t *cap)
+			   struct step **stack, size_t *cap)
 {
 	const struct model *m = d->m;
 	size_t sp = 0;
 	uint32_t f = start_f;
 	for (;;) {
-		d->total[f] += amount * paths;
+		d->total[f] += amount;
 		uint32_t k = ncallers(m, f);
 		if (k && amount / k >= d->cutoff) {
 			GROW(*stack, *cap, sp + 1);
@@ -258,12 +278,12 @@ static void walk_component(struct divided *d, uint32_t start_f, double amount,
 			uint32_t c = caller_at(m, a);
 			if (d->on_path[c])
 				continue;
-			d->arc_total[a] += top->amount * paths;
+			d->arc_total[a] += top->amount;
 			if (d->comp[c] == d->comp[top->f]) {
 				f = c;
 				amount = top->amount;
 			} else {
-				add_share(d, c, top->amount, paths);
+				add_share(d, c, top->amount);
 			}
 		}
 		if (f == NO_ID)
@@ -278,10 +298,8 @@ static void pass_component(struct divided *d, uint32_t comp)
 	for (uint32_t i = d->comp_start[comp]; i < d->comp_start[comp + 1]; i++) {
 		uint32_t f = d->members[i];
 		struct shares *s = &d->pending[f];
-		merge_pending(s);
 		for (size_t j = 0; j < s->n; j++)
-			walk_component(d, f, s->items[j].amount,
-				       s->items[j].paths, &stack, &cap);
+			walk_component(d, f, s->amounts[j], &stack, &cap);
 		release_pending(s);
 	}
 	free(stack);
@@ -300,6 +318,7 @@ void divided_compute(const struct model *m, const double *self, double cutoff,
 		.members = xmalloc((nf + 1) * sizeof(uint32_t)),
 		.comp_start = xmalloc((nf + 2) * sizeof(uint32_t)),
 		.linear_at = xmalloc((nf + 1) * sizeof(double)),
+		.dies_below = xmalloc((nf + 1) * sizeof(double)),
 		.linear = xcalloc(nf + 1, sizeof(double)),
 		.pending = xcalloc(nf + 1, sizeof(struct shares)),
 		.on_path = xcalloc(nf + 1, 1),
@@ -309,11 +328,12 @@ void divided_compute(const struct model *m, const double *self, double cutoff,
 	memset(arc_self, 0, m->narcs * sizeof(double));
 	find_components(&d);
 	find_linear_thresholds(&d);
+	find_death_thresholds(&d);
 
 	for (uint32_t f = 0; f < nf; f++) {
 		if (!(self[f] > 0))
 			continue;
-		add_share(&d, f, self[f], 1);
+		add_share(&d, f, self[f]);
 		uint32_t k = ncallers(m, f);
 		if (!k || self[f] / k < cutoff)
 			continue;
@@ -331,6 +351,7 @@ void divided_compute(const struct model *m, const double *self, double cutoff,
 	free(d.members);
 	free(d.comp_start);
 	free(d.linear_at);
+	free(d.dies_below);
 	free(d.linear);
 	free(d.pending);
 	free(d.on_path);

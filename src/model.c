@@ -224,6 +224,18 @@ void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
 	m->line_ticks[m->nline_ticks++] = (struct line_ticks){ node, line, ticks };
 }
 
+void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
+			 size_t n)
+{
+	free(m->sample_node);
+	free(m->sample_duration);
+	m->sample_node = xrealloc(nodes, (n + 1) * sizeof(uint32_t));
+	m->sample_duration = xrealloc(durations, (n + 1) * sizeof(double));
+	m->nsamples = m->samples_cap = n;
+	for (size_t i = 0; i < n; i++)
+		model_add_node_value(m, m->sample_node[i], 0, m->sample_duration[i]);
+}
+
 void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 		   double count, double time)
 {

@@ -177,6 +177,11 @@ void model_add_sample(struct model *m, uint32_t node, double duration);
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
 			  double ticks);
 
+/* Timeline data in bulk: the model takes ownership of both arrays
+ * (malloc'd, n entries each) and adds each duration to its node. */
+void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
+			 size_t n);
+
 void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 		   double count, double time);
 

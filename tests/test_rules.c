@@ -1,0 +1,318 @@
+/* The rules on small hand-made profiles whose numbers are worked out by
+ * hand from time-rules.md, and the fast `divided` pass against the
+ * definition's own recursion on random graphs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "loaders/loaders.h"
+#include "src/rules.h"
+#include "src/util.h"
+
+/* ---- the definition, transcribed ------------------------------------ */
+
+struct naive {
+	const struct model *m;
+	double cutoff;
+	double *total, *arc_total;
+	uint8_t *on_path;
+};
+
+static void propagate(struct naive *n, uint32_t f, double d)
+{
+	if (n->on_path[f])
+		return;
+	n->total[f] += d;
+	const struct model *m = n->m;
+	uint32_t k = m->callers_start[f + 1] - m->callers_start[f];
+	if (k > 0 && d / k >= n->cutoff) {
+		n->on_path[f] = 1;
+		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
+			if (!n->on_path[m->arcs[a].caller])
+				n->arc_total[a] += d / k;
+			propagate(n, m->arcs[a].caller, d / k);
+		}
+		n->on_path[f] = 0;
+	}
+}
+
+static void naive_divided(const struct model *m, const double *self, double cutoff,
+			  double *total, double *arc_total)
+{
+	struct naive n = { m, cutoff, total, arc_total, xcalloc(m->nframes, 1) };
+	memset(total, 0, m->nframes * sizeof(double));
+	memset(arc_total, 0, m->narcs * sizeof(double));
+	for (uint32_t h = 0; h < m->nframes; h++)
+		if (self[h] > 0)
+			propagate(&n, h, self[h]);
+	free(n.on_path);
+}
+
+static uint32_t rng = 12345;
+
+static uint32_t next_random(uint32_t below)
+{
+	rng = rng * 1103515245u + 12345u;
+	return (rng >> 8) % below;
+}
+
+/* Random caller graphs: cycles, self-loops, shared callers, and self
+ * values around the cutoff so that cuts happen everywhere. */
+static void check_random_graphs(void)
+{
+	for (int round = 0; round < 400; round++) {
+		struct model m;
+		model_init(&m, "test");
+		uint32_t nf = 3 + next_random(18);
+		for (uint32_t f = 0; f < nf; f++) {
+			char name[16];
+			snprintf(name, sizeof(name), "f%u", f);
+			struct frame fr = { .name = model_string(&m, name, strlen(name)),
+					    .url = STR_NONE, .extra = STR_NONE,
+					    .line = -1, .column = -1 };
+			model_intern_frame(&m, &fr);
+		}
+		uint32_t narcs = next_random(nf * 3);
+		for (uint32_t i = 0; i < narcs; i++) {
+			uint32_t callee = next_random(nf);
+			/* Mostly downward (callers have lower ids), some back. */
+			uint32_t caller = next_random(4) ? next_random(callee + 1)
+							 : next_random(nf);
+			model_add_arc(&m, caller, callee, 0, 0);
+		}
+		uint32_t cycle_node;
+		model_finish(&m, &cycle_node);
+		double *self = xcalloc(nf, sizeof(double));
+		for (uint32_t f = 0; f < nf; f++) {
+			uint32_t r = next_random(4);
+			self[f] = r == 0 ? 0 : r == 1 ? next_random(40) / 8.0
+						       : next_random(100000) / 7.0;
+		}
+		double *want = xcalloc(nf, sizeof(double));
+		double *got = xcalloc(nf, sizeof(double));
+		double *want_arcs = xcalloc(m.narcs + 1, sizeof(double));
+		double *got_arcs = xcalloc(m.narcs + 1, sizeof(double));
+		double *arc_self = xcalloc(m.narcs + 1, sizeof(double));
+		naive_divided(&m, self, 1.0, want, want_arcs);
+		divided_compute(&m, self, 1.0, got, got_arcs, arc_self);
+		for (uint32_t f = 0; f < nf; f++)
+			CHECK_CLOSE(got[f], want[f], "random graph function total");
+		for (uint32_t a = 0; a < m.narcs; a++)
+			CHECK_CLOSE(got_arcs[a], want_arcs[a], "random graph arc total");
+		free(self);
+		free(want);
+		free(got);
+		free(want_arcs);
+		free(got_arcs);
+		free(arc_self);
+		model_free(&m);
+	}
+}
+
+/* ---- hand-made profiles ------------------------------------------------ */
+
+struct expected_row {
+	const char *name;
+	double self, exact, additive, divided; /* NAN: n/a */
+};
+
+static uint32_t frame_named(const struct model *m, const char *name)
+{
+	for (uint32_t f = 0; f < m->nframes; f++)
+		if (!strcmp(model_str(m, m->frames[f].name), name))
+			return f;
+	return NO_ID;
+}
+
+static void check_profile(const char *what, const char *json,
+			  const struct expected_row *rows, size_t nrows)
+{
+	struct model m;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	bool ok = load_memory(json, strlen(json), what, &opt, &m, &err);
+	CHECK_MSG(ok, "%s: %s", what, err.message);
+	if (!ok)
+		return;
+	struct rules rules;
+	rules_init(&rules, &m);
+	const struct totals *t[3] = {
+		rules_totals(&rules, RULE_EXACT, 0),
+		rules_totals(&rules, RULE_ADDITIVE, 0),
+		rules_totals(&rules, RULE_DIVIDED, 0),
+	};
+	for (size_t i = 0; i < nrows; i++) {
+		uint32_t f = frame_named(&m, rows[i].name);
+		CHECK_MSG(f != NO_ID, "%s: no function %s", what, rows[i].name);
+		if (f == NO_ID)
+			continue;
+		char label[128];
+		snprintf(label, sizeof(label), "%s: %s", what, rows[i].name);
+		CHECK_CLOSE(t[0]->self[f], rows[i].self, label);
+		CHECK_CLOSE(t[0]->total ? t[0]->total[f] : NAN, rows[i].exact, label);
+		CHECK_CLOSE(t[1]->total[f], rows[i].additive, label);
+		CHECK_CLOSE(t[2]->total[f], rows[i].divided, label);
+	}
+	rules_free(&rules);
+	model_free(&m);
+}
+
+#define NODE(id, name, line, kids) \
+	"{\"id\":" #id ",\"callFrame\":{\"functionName\":\"" name "\",\"url\":\"t.js\"," \
+	"\"lineNumber\":" #line ",\"columnNumber\":0},\"children\":[" kids "]}"
+
+/* main > fib > fib > fib, samples 1 ms in each fib node and 1 ms in main:
+ * exact counts each sample once, additive counts nested nodes again, and
+ * divided drops fib's share to itself (fib's callers: main and fib). */
+static void check_recursion(void)
+{
+	static const char json[] = "{\"nodes\":["
+		NODE(1, "main", 0, "2") "," NODE(2, "fib", 1, "3") ","
+		NODE(3, "fib", 1, "4") "," NODE(4, "fib", 1, "")
+		"],\"startTime\":0,\"endTime\":4000,\"samples\":[1,2,3,4],"
+		"\"timeDeltas\":[0,1000,1000,1000]}";
+	/* fib self 3000; sub: node2 3000, node3 2000, node4 1000.
+	 * divided: fib 3000 split over 2 callers: 1500 to main, 1500 to
+	 * itself (dropped); main = 1000 + 1500. */
+	static const struct expected_row rows[] = {
+		{ "main", 1000, 4000, 4000, 2500 },
+		{ "fib", 3000, 3000, 6000, 3000 },
+	};
+	check_profile("recursion", json, rows, ARRAY_LEN(rows));
+}
+
+/* main > a > b > a > b (mutual recursion), 1 ms per node. */
+static void check_mutual_recursion(void)
+{
+	static const char json[] = "{\"nodes\":["
+		NODE(1, "main", 0, "2") "," NODE(2, "a", 1, "3") ","
+		NODE(3, "b", 2, "4") "," NODE(4, "a", 1, "5") "," NODE(5, "b", 2, "")
+		"],\"startTime\":0,\"endTime\":5000,\"samples\":[1,2,3,4,5],"
+		"\"timeDeltas\":[0,1000,1000,1000,1000]}";
+	/* sub: n1 5000, n2 4000, n3 3000, n4 2000, n5 1000.
+	 * exact: a 4000 (outermost n2), b 3000 (n3).
+	 * additive: a 4000+2000, b 3000+1000.
+	 * divided: callers(a) = {main, b}, callers(b) = {a}, callers(main) = {}.
+	 *   a's 2000: a += 2000; 1000 -> main; 1000 -> b: b += 1000, b's one
+	 *     caller is a, on the path: stop.
+	 *   b's 2000: b += 2000; 2000 -> a: a += 2000; 1000 -> main; 1000 -> b
+	 *     (on the path, dropped).
+	 *   main's 1000: main += 1000.
+	 *   a = 4000, b = 3000, main = 1000 + 1000 + 1000 = 3000. */
+	static const struct expected_row rows[] = {
+		{ "main", 1000, 5000, 5000, 3000 },
+		{ "a", 2000, 4000, 6000, 4000 },
+		{ "b", 2000, 3000, 4000, 3000 },
+	};
+	check_profile("mutual recursion", json, rows, ARRAY_LEN(rows));
+}
+
+/* The worked example of time-rules.md: a DAG where leaf has two callers. */
+static void check_dag(void)
+{
+	static const char json[] = "{\"nodes\":["
+		NODE(1, "main", 0, "2,3") "," NODE(2, "a", 1, "4") ","
+		NODE(3, "b", 2, "5") "," NODE(4, "leaf", 3, "") "," NODE(5, "leaf", 3, "")
+		"],\"startTime\":0,\"endTime\":6000,\"samples\":[4,5,2],"
+		"\"timeDeltas\":[0,3000,1000]}";
+	static const struct expected_row rows[] = {
+		{ "main", 0, 6000, 6000, 6000 },
+		{ "a", 2000, 5000, 5000, 4000 },
+		{ "b", 0, 1000, 1000, 2000 },
+		{ "leaf", 4000, 4000, 4000, 4000 },
+	};
+	check_profile("worked example", json, rows, ARRAY_LEN(rows));
+}
+
+/* One sample lasts until endTime. */
+static void check_one_sample(void)
+{
+	static const char json[] = "{\"nodes\":["
+		NODE(1, "main", 0, "2") "," NODE(2, "work", 1, "")
+		"],\"startTime\":100,\"endTime\":850,\"samples\":[2],\"timeDeltas\":[50]}";
+	static const struct expected_row rows[] = {
+		{ "main", 0, 700, 700, 700 },
+		{ "work", 700, 700, 700, 700 },
+	};
+	check_profile("one sample", json, rows, ARRAY_LEN(rows));
+}
+
+/* Negative deltas: samples are put in time order first (stable). */
+static void check_negative_delta(void)
+{
+	static const char json[] = "{\"nodes\":["
+		NODE(1, "main", 0, "2,3") "," NODE(2, "x", 1, "") "," NODE(3, "y", 2, "")
+		"],\"startTime\":0,\"endTime\":1000,\"samples\":[2,3,2],"
+		"\"timeDeltas\":[100,300,-200]}";
+	/* times: x@100, y@400, x@200 -> order x@100, x@200, y@400:
+	 * x 100 + 200, y 600. */
+	static const struct expected_row rows[] = {
+		{ "x", 300, 300, 300, 300 },
+		{ "y", 600, 600, 600, 600 },
+		{ "main", 0, 900, 900, 900 },
+	};
+	check_profile("negative delta", json, rows, ARRAY_LEN(rows));
+}
+
+/* No samples but hit counts (old format): each hit is an equal share of
+ * endTime - startTime. */
+static void check_hit_counts(void)
+{
+	static const char json[] = "{\"nodes\":["
+		"{\"id\":1,\"callFrame\":{\"functionName\":\"main\",\"url\":\"t.js\","
+		"\"lineNumber\":0,\"columnNumber\":0},\"hitCount\":1,\"children\":[2]},"
+		"{\"id\":2,\"callFrame\":{\"functionName\":\"w\",\"url\":\"t.js\","
+		"\"lineNumber\":1,\"columnNumber\":0},\"hitCount\":3}"
+		"],\"startTime\":0,\"endTime\":400}";
+	static const struct expected_row rows[] = {
+		{ "main", 100, 400, 400, 400 },
+		{ "w", 300, 300, 300, 300 },
+	};
+	check_profile("hit counts", json, rows, ARRAY_LEN(rows));
+}
+
+/* No samples and no hits: not a profile to show. */
+static void check_empty(void)
+{
+	static const char json[] = "{\"nodes\":[" NODE(1, "main", 0, "")
+		"],\"startTime\":0,\"endTime\":10,\"samples\":[],\"timeDeltas\":[]}";
+	struct model m;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	CHECK(!load_memory(json, strlen(json), "empty", &opt, &m, &err));
+	CHECK(strstr(err.message, "empty") != NULL);
+}
+
+/* A function graph (XS form): exact is n/a with its reason. */
+static void check_graph_has_no_exact(void)
+{
+	static const char json[] = "{\"nodes\":["
+		"{\"id\":0,\"callFrame\":{\"functionName\":\"(host)\",\"url\":\"\","
+		"\"lineNumber\":-1,\"columnNumber\":-1},\"children\":[2,3]},"
+		NODE(2, "a", 1, "4") "," NODE(3, "b", 2, "4") "," NODE(4, "leaf", 3, "")
+		"],\"startTime\":0,\"endTime\":4000,\"samples\":[4,4,2],"
+		"\"timeDeltas\":[0,1000,1000]}";
+	/* leaf 2000 (shared child of a and b), a 2000 self.
+	 * additive on the graph: leaf's sub counts under a and under b. */
+	static const struct expected_row rows[] = {
+		{ "leaf", 2000, NAN, 2000, 2000 },
+		{ "a", 2000, NAN, 4000, 3000 },
+		{ "b", 0, NAN, 2000, 1000 },
+		{ "(host)", 0, NAN, 6000, 4000 },
+	};
+	check_profile("XS graph", json, rows, ARRAY_LEN(rows));
+}
+
+int main(void)
+{
+	check_random_graphs();
+	check_recursion();
+	check_mutual_recursion();
+	check_dag();
+	check_one_sample();
+	check_negative_delta();
+	check_hit_counts();
+	check_empty();
+	check_graph_has_no_exact();
+	return check_done();
+}
