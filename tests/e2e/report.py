@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""--report: the header, the JSON schema, the nesting of tree views, CSV and
+text, against the reference numbers in testdata/expected and hand-worked
+values for the worked example of time-rules.md."""
+import csv
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+
+WPROF, TESTDATA = sys.argv[1], sys.argv[2]
+failures = checks = 0
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print("FAIL", what)
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def report(path, *args):
+    r = subprocess.run([WPROF, "--report", *args, path], capture_output=True, text=True)
+    check(r.returncode == 0, "%s %s exits 0: %s" % (path, args, r.stderr))
+    return r.stdout
+
+
+def data(name):
+    return os.path.join(TESTDATA, name)
+
+
+def expected(name):
+    return json.load(open(os.path.join(TESTDATA, "expected", name + ".rules.json")))
+
+
+def key(row):
+    return "%s %s:%d:%d" % (row["name"], row["url"], row["line"], row["column"])
+
+
+# Flat JSON: the schema of the foundation issue, numbers from the reference.
+for name in ("validate.cpuprofile", "recursion.cpuprofile", "validate-xs.cpuprofile"):
+    ref = expected(name)
+    for rule in ("exact", "additive", "divided"):
+        out = json.loads(report(data(name), "flat", "--rule", rule, "--format", "json"))
+        for field in ("file", "format", "rule", "sample_type", "unit", "duration",
+                      "samples", "rows"):
+            check(field in out, "%s flat json has %s" % (name, field))
+        check(out["rule"] == rule and out["unit"] == "us", "%s rule and unit" % name)
+        check(close(out["duration"], ref["duration"]), "%s duration" % name)
+        for row in out["rows"]:
+            for field in ("name", "url", "line", "column", "self", "total"):
+                check(field in row, "%s row has %s" % (name, field))
+            want = ref["functions"][key(row)]
+            check(close(row["self"], want["self"]), "%s %s self" % (name, key(row)))
+            check(close(row["total"], want[rule]),
+                  "%s %s %s total %s want %s" % (name, key(row), rule, row["total"], want[rule]))
+        totals = [r["total"] for r in out["rows"] if r["total"] is not None]
+        check(totals == sorted(totals, reverse=True), "%s sorted by total" % name)
+        if rule == "exact" and name.startswith("validate-xs"):
+            check("total_unavailable" in out, "XS exact says why it has no total")
+
+# Top-down JSON nests children; each node's total is its self plus its
+# children's totals, and the roots add up to the profile.
+out = json.loads(report(data("validate.cpuprofile"), "top-down", "--format", "json"))
+
+
+def walk(row):
+    kids = row.get("children", [])
+    check(close(row["total"], row["self"] + sum(k["total"] for k in kids)),
+          "top-down node %s adds up" % row["name"])
+    for k in kids:
+        walk(k)
+
+
+for root in out["rows"]:
+    walk(root)
+ref = expected("validate.cpuprofile")
+check(close(out["rows"][0]["total"], ref["functions"]["(root) :-1:-1"]["exact"]),
+      "top-down root is the whole profile")
+
+# Worked example, by hand (time-rules.md): leaf 4 ms = 3 via a + 1 via b.
+we = data("worked-example.cpuprofile")
+bu = json.loads(report(we, "bottom-up", "--format", "json"))
+leaf = next(r for r in bu["rows"] if r["name"] == "leaf")
+callers = {c["name"]: c["total"] for c in leaf["children"]}
+check(close(leaf["total"], 4000) and callers == {"a": 3000, "b": 1000},
+      "bottom-up leaf <- a 3 ms, b 1 ms: %s" % callers)
+bu = json.loads(report(we, "bottom-up", "--rule", "divided", "--format", "json"))
+leaf = next(r for r in bu["rows"] if r["name"] == "leaf")
+callers = {c["name"]: c["total"] for c in leaf["children"]}
+check(callers == {"a": 2000, "b": 2000}, "divided bottom-up splits leaf evenly: %s" % callers)
+
+cg = json.loads(report(we, "callgraph", "--format", "json"))
+leaf = next(r for r in cg["rows"] if r["name"] == "leaf")
+check({c["name"]: c["total"] for c in leaf["callers"]} == {"a": 3000, "b": 1000},
+      "callgraph: leaf's callers")
+main = next(r for r in cg["rows"] if r["name"] == "main")
+check({c["name"]: c["total"] for c in main["callees"]} == {"a": 5000, "b": 1000},
+      "callgraph: main's callees")
+check(cg["rows"][0]["name"] == "main", "callgraph blocks sorted by total")
+
+# Text: a header naming file, format, duration, samples, sample type, rule.
+text = report(data("validate.cpuprofile"), "flat", "--rule", "divided")
+head = text.splitlines()[:4]
+for word in ("validate.cpuprofile", "format: cpuprofile", "duration: 908.0",
+             "samples: 1797", "sample type: time (us)", "rule: divided"):
+    check(any(word in line for line in head), "text header has %r" % word)
+text = report(data("validate-xs.cpuprofile"), "flat", "--rule", "exact")
+check("n/a" in text and "only a function graph" in text, "text says why exact is n/a")
+
+# CSV carries the same numbers as JSON.
+rows = list(csv.DictReader(io.StringIO(report(we, "flat", "--format", "csv"))))
+check([r["name"] for r in rows] == ["main", "a", "leaf", "b"], "csv rows in total order")
+check(close(float(rows[1]["total"]), 5000) and close(float(rows[1]["self"]), 2000), "csv a")
+
+# Sorting and depth options.
+out = json.loads(report(we, "flat", "--sort", "self", "--format", "json"))
+check([r["name"] for r in out["rows"]][:2] == ["leaf", "a"], "--sort self")
+out = json.loads(report(we, "flat", "--sort", "name", "--format", "json"))
+check([r["name"] for r in out["rows"]] == ["a", "b", "leaf", "main"], "--sort name")
+out = json.loads(report(we, "flat", "--sort", "name", "--reverse", "--format", "json"))
+check([r["name"] for r in out["rows"]] == ["main", "leaf", "b", "a"], "--reverse")
+out = json.loads(report(we, "top-down", "--depth", "1", "--format", "json"))
+check(all("children" not in k for k in out["rows"][0]["children"]), "--depth 1")
+
+print("%d checks, %d failed" % (checks, failures))
+sys.exit(1 if failures else 0)
