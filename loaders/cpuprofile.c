@@ -43,10 +43,15 @@ struct ticks {
 	double ticks;
 };
 
+/* Node id -> record slot.  V8 numbers its nodes 1..N, so a plain table
+ * indexed by id usually does; scattered ids go through a hash. */
 struct id_map {
 	int64_t *ids;
 	uint32_t *slots;
 	size_t size;
+	uint32_t *dense; /* dense[id - lowest], NO_ID where no node */
+	int64_t lowest;
+	size_t dense_size;
 };
 
 struct cpu_loader {
@@ -476,14 +481,28 @@ static bool read_document(struct cpu_loader *L)
 
 /* ---- from records to the model -------------------------------------- */
 
-static bool map_ids(struct cpu_loader *L)
+static bool map_dense(struct cpu_loader *L, int64_t lowest, int64_t highest)
 {
 	struct id_map *map = &L->map;
-	if (map->size && L->mapped_records == L->nrecords)
-		return true;
-	free(map->ids);
-	free(map->slots);
-	L->mapped_records = L->nrecords;
+	map->lowest = lowest;
+	map->dense_size = (size_t)(highest - lowest) + 1;
+	map->dense = xmalloc(map->dense_size * sizeof(uint32_t));
+	memset(map->dense, 0xff, map->dense_size * sizeof(uint32_t));
+	for (uint32_t s = 0; s < L->nrecords; s++) {
+		if (!L->records[s].has_id)
+			continue;
+		uint32_t *slot = &map->dense[L->records[s].id - lowest];
+		if (*slot != NO_ID)
+			return load_fail(L->err, "node id %lld appears twice",
+					 (long long)L->records[s].id);
+		*slot = s;
+	}
+	return true;
+}
+
+static bool map_hashed(struct cpu_loader *L)
+{
+	struct id_map *map = &L->map;
 	map->size = 16;
 	while (map->size < L->nrecords * 2)
 		map->size *= 2;
@@ -505,8 +524,39 @@ static bool map_ids(struct cpu_loader *L)
 	return true;
 }
 
+static bool map_ids(struct cpu_loader *L)
+{
+	struct id_map *map = &L->map;
+	if ((map->size || map->dense) && L->mapped_records == L->nrecords)
+		return true;
+	free(map->ids);
+	free(map->slots);
+	free(map->dense);
+	memset(map, 0, sizeof(*map));
+	L->mapped_records = L->nrecords;
+	int64_t lowest = INT64_MAX, highest = INT64_MIN;
+	for (uint32_t s = 0; s < L->nrecords; s++) {
+		if (!L->records[s].has_id)
+			continue;
+		if (L->records[s].id < lowest)
+			lowest = L->records[s].id;
+		if (L->records[s].id > highest)
+			highest = L->records[s].id;
+	}
+	if (lowest <= highest && (uint64_t)(highest - lowest) < 4 * (uint64_t)L->nrecords + 1024)
+		return map_dense(L, lowest, highest);
+	return map_hashed(L);
+}
+
 static uint32_t find_slot(const struct id_map *map, int64_t id)
 {
+	if (map->dense) {
+		if (id < map->lowest || (uint64_t)(id - map->lowest) >= map->dense_size)
+			return NO_ID;
+		return map->dense[id - map->lowest];
+	}
+	if (!map->size)
+		return NO_ID;
 	size_t i = hash_mix((uint64_t)id) & (map->size - 1);
 	for (; map->slots[i] != NO_ID; i = (i + 1) & (map->size - 1))
 		if (map->ids[i] == id)
@@ -771,6 +821,7 @@ static void loader_free(struct cpu_loader *L)
 	free(L->timestamps);
 	free(L->map.ids);
 	free(L->map.slots);
+	free(L->map.dense);
 }
 
 bool load_cpuprofile(struct input *in, struct model *m,

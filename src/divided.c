@@ -33,6 +33,18 @@ struct shares {
 	size_t n, cap;
 };
 
+/* What add_share reads for a function, kept together: it runs for almost
+ * every share and one cache line beats four. */
+struct waiting {
+	double linear_at;  /* M(f): shares at least this big stay whole */
+	double leaves_at;  /* k(f) * cutoff: smaller shares stay at f */
+	double dies_below; /* shares under this end at f or its callers */
+	double linear;     /* summed shares already past M(f) */
+	double ends_here;  /* summed shares too small to leave f */
+	double ends_above; /* summed shares that end at f's callers */
+	struct shares pending;
+};
+
 struct divided {
 	const struct model *m;
 	double cutoff;
@@ -41,10 +53,7 @@ struct divided {
 	uint32_t *members;   /* frames grouped by SCC */
 	uint32_t *comp_start;
 	uint32_t ncomps;
-	double *linear_at;   /* M(f): shares at least this big stay whole */
-	double *dies_below;  /* shares under this end at f or its callers */
-	double *linear;      /* summed shares already past M(f) */
-	struct shares *pending;
+	struct waiting *at;  /* per function */
 	uint8_t *on_path;
 };
 
@@ -138,7 +147,7 @@ static void find_linear_thresholds(struct divided *d)
 		uint32_t start = d->comp_start[comp];
 		if (!comp_is_single(d, comp)) {
 			for (uint32_t i = start; i < d->comp_start[comp + 1]; i++)
-				d->linear_at[d->members[i]] = INFINITY;
+				d->at[d->members[i]].linear_at = INFINITY;
 			continue;
 		}
 		uint32_t f = d->members[start];
@@ -146,23 +155,24 @@ static void find_linear_thresholds(struct divided *d)
 		double need = d->cutoff;
 		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
 			uint32_t c = caller_at(m, a);
-			if (c != f && d->linear_at[c] > need)
-				need = d->linear_at[c];
+			if (c != f && d->at[c].linear_at > need)
+				need = d->at[c].linear_at;
 		}
-		d->linear_at[f] = k ? k * need : 0;
+		d->at[f].linear_at = k ? k * need : 0;
 	}
 }
 
-/* A share that ends one level up is settled at once: it counts at f,
- * and each caller but f itself gets its part, which goes no further. */
-static void settle_share(struct divided *d, uint32_t f, double amount)
+/* Shares that end one level up, summed: they count at f, and each caller
+ * but f itself gets its part, which goes no further. */
+static void settle_ended(struct divided *d, uint32_t f)
 {
 	const struct model *m = d->m;
+	struct waiting *w = &d->at[f];
 	uint32_t k = ncallers(m, f);
-	d->total[f] += amount;
-	double part = k ? amount / k : 0;
-	if (part < d->cutoff)
+	d->total[f] += w->ends_here + w->ends_above;
+	if (!k || !(w->ends_above > 0))
 		return;
+	double part = w->ends_above / k;
 	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
 		uint32_t c = caller_at(m, a);
 		if (c == f)
@@ -174,16 +184,21 @@ static void settle_share(struct divided *d, uint32_t f, double amount)
 
 static void add_share(struct divided *d, uint32_t f, double amount)
 {
-	if (amount >= d->linear_at[f]) {
-		d->linear[f] += amount;
+	if (amount >= d->at[f].linear_at) {
+		d->at[f].linear += amount;
 		return;
 	}
-	/* Most shares are small and end within two steps: never stored. */
-	if (amount < d->dies_below[f]) {
-		settle_share(d, f, amount);
+	/* Most shares are small and end within two steps: they are only
+	 * summed, never stored. */
+	struct waiting *w = &d->at[f];
+	if (amount < w->dies_below) {
+		if (amount < w->leaves_at)
+			w->ends_here += amount;
+		else
+			w->ends_above += amount;
 		return;
 	}
-	struct shares *s = &d->pending[f];
+	struct shares *s = &w->pending;
 	GROW(s->amounts, s->cap, s->n + 1);
 	s->amounts[s->n++] = amount;
 }
@@ -201,7 +216,8 @@ static void find_death_thresholds(struct divided *d)
 			if (c != f && kc && kc < least)
 				least = kc;
 		}
-		d->dies_below[f] = ncallers(m, f) * d->cutoff * least;
+		d->at[f].leaves_at = ncallers(m, f) * d->cutoff;
+		d->at[f].dies_below = d->at[f].leaves_at * least;
 	}
 }
 
@@ -216,8 +232,9 @@ static void release_pending(struct shares *s)
 static void pass_single(struct divided *d, uint32_t f)
 {
 	const struct model *m = d->m;
-	struct shares *s = &d->pending[f];
-	d->total[f] += d->linear[f];
+	struct shares *s = &d->at[f].pending;
+	settle_ended(d, f);
+	d->total[f] += d->at[f].linear;
 	for (size_t i = 0; i < s->n; i++)
 		d->total[f] += s->amounts[i];
 	uint32_t k = ncallers(m, f);
@@ -228,12 +245,12 @@ static void pass_single(struct divided *d, uint32_t f)
 	/* Stored shares all pass the cutoff (add_share settled the rest). */
 	for (size_t i = 0; i < s->n; i++)
 		s->amounts[i] /= k;
-	double whole = d->linear[f] / k;
+	double whole = d->at[f].linear / k;
 	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
 		uint32_t c = caller_at(m, a);
 		if (c == f)
 			continue; /* f is on its own path: the share is dropped */
-		d->linear[c] += whole;
+		d->at[c].linear += whole;
 		d->arc_total[a] += whole;
 		for (size_t i = 0; i < s->n; i++) {
 			d->arc_total[a] += s->amounts[i];
@@ -297,7 +314,8 @@ static void pass_component(struct divided *d, uint32_t comp)
 	size_t cap = 0;
 	for (uint32_t i = d->comp_start[comp]; i < d->comp_start[comp + 1]; i++) {
 		uint32_t f = d->members[i];
-		struct shares *s = &d->pending[f];
+		struct shares *s = &d->at[f].pending;
+		settle_ended(d, f);
 		for (size_t j = 0; j < s->n; j++)
 			walk_component(d, f, s->amounts[j], &stack, &cap);
 		release_pending(s);
@@ -317,10 +335,7 @@ void divided_compute(const struct model *m, const double *self, double cutoff,
 		.comp = xmalloc((nf + 1) * sizeof(uint32_t)),
 		.members = xmalloc((nf + 1) * sizeof(uint32_t)),
 		.comp_start = xmalloc((nf + 2) * sizeof(uint32_t)),
-		.linear_at = xmalloc((nf + 1) * sizeof(double)),
-		.dies_below = xmalloc((nf + 1) * sizeof(double)),
-		.linear = xcalloc(nf + 1, sizeof(double)),
-		.pending = xcalloc(nf + 1, sizeof(struct shares)),
+		.at = xcalloc(nf + 1, sizeof(struct waiting)),
 		.on_path = xcalloc(nf + 1, 1),
 	};
 	memset(total, 0, nf * sizeof(double));
@@ -350,9 +365,6 @@ void divided_compute(const struct model *m, const double *self, double cutoff,
 	free(d.comp);
 	free(d.members);
 	free(d.comp_start);
-	free(d.linear_at);
-	free(d.dies_below);
-	free(d.linear);
-	free(d.pending);
+	free(d.at);
 	free(d.on_path);
 }
