@@ -45,8 +45,13 @@ struct waiting {
 	struct shares pending;
 };
 
+/* Walking an SCC path by path is exponential in the worst case; past this
+ * many steps the rule gives up and says so rather than hang. */
+#define MAX_WALK_STEPS 400000000ULL
+
 struct divided {
 	const struct model *m;
+	unsigned long long steps;
 	double cutoff;
 	double *total, *arc_total;
 	uint32_t *comp;      /* per frame: its SCC, numbered callers first */
@@ -275,6 +280,8 @@ static void walk_component(struct divided *d, uint32_t start_f, double amount,
 	size_t sp = 0;
 	uint32_t f = start_f;
 	for (;;) {
+		if (++d->steps > MAX_WALK_STEPS)
+			return;
 		d->total[f] += amount;
 		uint32_t k = ncallers(m, f);
 		if (k && amount / k >= d->cutoff) {
@@ -323,7 +330,7 @@ static void pass_component(struct divided *d, uint32_t comp)
 	free(stack);
 }
 
-void divided_compute(const struct model *m, const double *self, double cutoff,
+bool divided_compute(const struct model *m, const double *self, double cutoff,
 		     double *total, double *arc_total, double *arc_self)
 {
 	size_t nf = m->nframes;
@@ -356,7 +363,7 @@ void divided_compute(const struct model *m, const double *self, double cutoff,
 			if (caller_at(m, a) != f)
 				arc_self[a] = self[f] / k;
 	}
-	for (uint32_t comp = d.ncomps; comp-- > 0;) {
+	for (uint32_t comp = d.ncomps; comp-- > 0 && d.steps <= MAX_WALK_STEPS;) {
 		if (comp_is_single(&d, comp))
 			pass_single(&d, d.members[d.comp_start[comp]]);
 		else
@@ -367,4 +374,5 @@ void divided_compute(const struct model *m, const double *self, double cutoff,
 	free(d.comp_start);
 	free(d.at);
 	free(d.on_path);
+	return d.steps <= MAX_WALK_STEPS;
 }

@@ -245,8 +245,15 @@ static void compute_divided(struct rules *r, struct totals *t)
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
 	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
-	divided_compute(m, t->self, divided_cutoff(m, t->type, t->profile_total),
-			t->total, t->arc_total, t->arc_self);
+	if (divided_compute(m, t->self, divided_cutoff(m, t->type, t->profile_total),
+			    t->total, t->arc_total, t->arc_self))
+		return;
+	free(t->total);
+	free(t->arc_total);
+	free(t->arc_self);
+	t->total = t->arc_total = t->arc_self = NULL;
+	t->why_not = "divided: the call graph has too many cyclic paths to walk "
+		     "(over 400 million steps)";
 }
 
 static void compute_gprof(struct rules *r, struct totals *t)

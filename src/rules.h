@@ -46,8 +46,9 @@ bool rule_parse(const char *name, enum rule *out);
 /* The rule a user starts with: exact where stacks allow it. */
 enum rule rule_default(const struct model *m);
 
-/* The xsbug rule on its own, for tests and the benchmark. */
-void divided_compute(const struct model *m, const double *self,
+/* The xsbug rule on its own, for tests and the benchmark.  False when the
+ * graph has too many cyclic paths to walk in reasonable time. */
+bool divided_compute(const struct model *m, const double *self,
 		     double cutoff, double *total, double *arc_total,
 		     double *arc_self);
 
