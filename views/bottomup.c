@@ -177,7 +177,8 @@ static void node_children(struct view *v, uint32_t id, struct row **out,
 			steps[nsteps++] = (struct step_up){ m->nodes[up].frame, mt.origin, up };
 		}
 	}
-	qsort(steps, nsteps, sizeof(*steps), by_frame);
+	if (nsteps > 1)
+		qsort(steps, nsteps, sizeof(*steps), by_frame);
 	for (size_t i = 0; i < nsteps;) {
 		struct path p = { id, steps[i].frame, (uint32_t)b->nmatches, 0, 1.0 };
 		size_t j = i;
