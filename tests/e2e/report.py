@@ -122,6 +122,20 @@ rows = list(csv.DictReader(io.StringIO(report(we, "flat", "--format", "csv"))))
 check([r["name"] for r in rows] == ["main", "a", "leaf", "b"], "csv rows in total order")
 check(close(float(rows[1]["total"]), 5000) and close(float(rows[1]["self"]), 2000), "csv a")
 
+# The legacy Node 10 form (head + timestamps, times in seconds) of the same
+# profile as chrome65-simple: its endTime is a whole second, earlier than
+# the last sample, so that sample lasts 0 instead of the 1972 us the modern
+# file gives it (endTime 163140647178 - last sample 163140645206); all else
+# equals the chrome65 reference.
+legacy = json.loads(report(data("node10-example.cpuprofile"), "flat", "--format", "json"))
+modern = expected("chrome65-simple.cpuprofile")["functions"]
+by_name = {r["name"]: r for r in legacy["rows"]}
+for name, ref_key, last in (("d", "d :13:10", 1972), ("c", "c :9:10", 1972),
+                            ("b", "b :5:10", 0), ("(anonymous)", "(anonymous) :0:0", 1972)):
+    check(close(by_name[name]["total"], modern[ref_key]["exact"] - last),
+          "legacy %s total %s" % (name, by_name[name]["total"]))
+check(close(by_name["(anonymous)"]["self"], 1060), "legacy (anonymous) self")
+
 # Sorting and depth options.
 out = json.loads(report(we, "flat", "--sort", "self", "--format", "json"))
 check([r["name"] for r in out["rows"]][:2] == ["leaf", "a"], "--sort self")
