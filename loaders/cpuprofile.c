@@ -215,18 +215,33 @@ static bool read_call_frame(struct cpu_loader *L, struct record *r)
 	}
 }
 
+/* Steps through an array of objects: true with *more set when the next
+ * element is an object (its '{' read), *more false at the end of the
+ * array; false on an error, with `what` naming the element. */
+static bool next_object(struct cpu_loader *L, const char *what, bool *more)
+{
+	enum json_token t = json_next(&L->j);
+	*more = t == JSON_OBJECT;
+	if (t == JSON_OBJECT || t == JSON_ARRAY_END)
+		return true;
+	if (t == JSON_ERROR)
+		return json_error(L);
+	return load_fail(L->err, "%s is not an object at byte %llu", what,
+			 (unsigned long long)L->j.token_offset);
+}
+
 static bool read_position_ticks(struct cpu_loader *L, uint32_t slot)
 {
 	if (!expect(L, JSON_ARRAY, "an array for positionTicks"))
 		return false;
 	for (;;) {
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_ARRAY_END)
+		bool more;
+		if (!next_object(L, "a positionTicks entry", &more))
+			return false;
+		if (!more)
 			return true;
-		if (t != JSON_OBJECT)
-			return t == JSON_ERROR ? json_error(L)
-				: fail_at(L, L->j.token_offset, "positionTicks entry is not an object");
 		struct ticks tk = { slot, -1, 0 };
+		enum json_token t;
 		while ((t = json_next(&L->j)) == JSON_KEY) {
 			int64_t v;
 			if (!strcmp(L->j.str, "line")) {
@@ -363,12 +378,11 @@ static bool read_nodes(struct cpu_loader *L)
 	if (!expect(L, JSON_ARRAY, "an array for nodes"))
 		return false;
 	for (;;) {
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_ARRAY_END)
+		bool more;
+		if (!next_object(L, "a node", &more))
+			return false;
+		if (!more)
 			return true;
-		if (t != JSON_OBJECT)
-			return t == JSON_ERROR ? json_error(L)
-				: fail_at(L, L->j.token_offset, "a node is not an object");
 		if (!read_node_tree(L))
 			return false;
 	}

@@ -70,25 +70,36 @@ static bool frame_equal(const struct frame *a, const struct frame *b)
 	       a->kind == b->kind && a->flags == b->flags;
 }
 
-static void frame_index_rebuild(struct model *m)
+/* Open-addressing tables of ids (NO_ID: empty) stay at most half full;
+ * growing one rehashes every id it holds. */
+static uint32_t *rebuild_index(uint32_t *old, size_t *size, size_t initial,
+			       uint32_t count, const struct model *m,
+			       uint64_t (*hash_of)(const struct model *m, uint32_t id))
 {
-	free(m->frame_index);
-	m->frame_index_size = m->frame_index_size ? m->frame_index_size * 2 : 256;
-	m->frame_index = xmalloc(m->frame_index_size * sizeof(uint32_t));
-	memset(m->frame_index, 0xff, m->frame_index_size * sizeof(uint32_t));
-	size_t mask = m->frame_index_size - 1;
-	for (uint32_t id = 0; id < m->nframes; id++) {
-		size_t i = frame_hash(&m->frames[id]) & mask;
-		while (m->frame_index[i] != NO_ID)
+	free(old);
+	*size = *size ? *size * 2 : initial;
+	uint32_t *index = xmalloc(*size * sizeof(uint32_t));
+	memset(index, 0xff, *size * sizeof(uint32_t));
+	size_t mask = *size - 1;
+	for (uint32_t id = 0; id < count; id++) {
+		size_t i = hash_of(m, id) & mask;
+		while (index[i] != NO_ID)
 			i = (i + 1) & mask;
-		m->frame_index[i] = id;
+		index[i] = id;
 	}
+	return index;
+}
+
+static uint64_t frame_hash_of(const struct model *m, uint32_t id)
+{
+	return frame_hash(&m->frames[id]);
 }
 
 uint32_t model_intern_frame(struct model *m, const struct frame *f)
 {
 	if ((m->nframes + 1) * 2 > m->frame_index_size)
-		frame_index_rebuild(m);
+		m->frame_index = rebuild_index(m->frame_index, &m->frame_index_size, 256,
+					       (uint32_t)m->nframes, m, frame_hash_of);
 	size_t mask = m->frame_index_size - 1;
 	size_t i = frame_hash(f) & mask;
 	for (; m->frame_index[i] != NO_ID; i = (i + 1) & mask)
@@ -161,26 +172,17 @@ static uint64_t stack_key_hash(uint32_t parent, uint32_t frame)
 	return hash_mix(((uint64_t)parent << 32) | frame);
 }
 
-static void stack_index_rebuild(struct model *m)
+static uint64_t stack_hash_of(const struct model *m, uint32_t id)
 {
-	free(m->stack_index);
-	m->stack_index_size = m->stack_index_size ? m->stack_index_size * 2 : 1024;
-	m->stack_index = xmalloc(m->stack_index_size * sizeof(uint32_t));
-	memset(m->stack_index, 0xff, m->stack_index_size * sizeof(uint32_t));
-	size_t mask = m->stack_index_size - 1;
-	for (uint32_t id = 0; id < m->nnodes; id++) {
-		size_t i = stack_key_hash(m->nodes[id].parent, m->nodes[id].frame) & mask;
-		while (m->stack_index[i] != NO_ID)
-			i = (i + 1) & mask;
-		m->stack_index[i] = id;
-	}
+	return stack_key_hash(m->nodes[id].parent, m->nodes[id].frame);
 }
 
 /* Finds or creates the node for `frame` under `parent` (NO_ID: a root). */
 static uint32_t stack_child(struct model *m, uint32_t parent, uint32_t frame)
 {
 	if ((m->nnodes + 1) * 2 > m->stack_index_size)
-		stack_index_rebuild(m);
+		m->stack_index = rebuild_index(m->stack_index, &m->stack_index_size, 1024,
+					       (uint32_t)m->nnodes, m, stack_hash_of);
 	size_t mask = m->stack_index_size - 1;
 	size_t i = stack_key_hash(parent, frame) & mask;
 	for (; m->stack_index[i] != NO_ID; i = (i + 1) & mask) {

@@ -303,8 +303,48 @@ static void check_graph_has_no_exact(void)
 	check_profile("XS graph", json, rows, ARRAY_LEN(rows));
 }
 
+/* Stack data merges into a tree: the same path is one node, and the
+ * node index keeps working as it grows. */
+static void check_stack_merging(void)
+{
+	struct model m;
+	model_init(&m, "test");
+	model_add_sample_type(&m, "time", "us");
+	uint32_t f[3000];
+	for (uint32_t i = 0; i < 3000; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "f%u", i);
+		struct frame fr = { .name = model_string(&m, name, strlen(name)),
+				    .url = STR_NONE, .extra = STR_NONE, .line = -1,
+				    .column = -1 };
+		f[i] = model_intern_frame(&m, &fr);
+	}
+	/* leaf first: f2 <- f1 <- f0 twice, then f0 -> fi for every i >= 3 */
+	uint32_t stack[3] = { f[2], f[1], f[0] };
+	uint32_t leaf1 = model_add_stack(&m, stack, 3);
+	uint32_t leaf2 = model_add_stack(&m, stack, 3);
+	CHECK(leaf1 == leaf2);
+	model_add_node_value(&m, leaf1, 0, 5);
+	for (uint32_t i = 3; i < 3000; i++) {
+		uint32_t two[2] = { f[i], f[0] };
+		model_add_node_value(&m, model_add_stack(&m, two, 2), 0, 1);
+	}
+	uint32_t cycle;
+	CHECK(model_finish(&m, &cycle));
+	CHECK_MSG(m.nnodes == 3 + 2997, "nodes: %zu", m.nnodes);
+	CHECK(m.caps & HAS_STACKS);
+	struct rules rules;
+	rules_init(&rules, &m);
+	const struct totals *t = rules_totals(&rules, RULE_EXACT, 0);
+	CHECK_CLOSE(t->total[f[0]], 5 + 2997, "root of merged stacks");
+	CHECK_CLOSE(t->total[f[1]], 5, "middle of merged stacks");
+	rules_free(&rules);
+	model_free(&m);
+}
+
 int main(void)
 {
+	check_stack_merging();
 	check_random_graphs();
 	check_recursion();
 	check_mutual_recursion();
