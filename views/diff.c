@@ -325,6 +325,8 @@ static int compare_diff_rows(const void *pa, const void *pb)
 
 void diff_sort(struct diff *d)
 {
+	if (d->nrows < 2) /* rows may still be NULL */
+		return;
 	sorting_diff = d;
 	qsort(d->rows, d->nrows, sizeof(*d->rows), compare_diff_rows);
 }
