@@ -18,11 +18,6 @@ static const struct frame *side_frame(const struct diff *d,
 	return &d->model[s]->frames[r->frame[s]];
 }
 
-static bool absent(const struct diff_row *r, enum diff_side s)
-{
-	return isnan(r->self[s]);
-}
-
 /* ---- text ------------------------------------------------------------------ */
 
 static void text_side_header(FILE *out, const struct diff_report *rep,
@@ -48,9 +43,9 @@ static void text_counts(FILE *out, const struct diff *d)
 	size_t both = 0, only[DIFF_SIDES] = { 0 }, loosely = 0;
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct diff_row *r = &d->rows[i];
-		if (absent(r, DIFF_NEW))
+		if (!diff_present(r, DIFF_NEW))
 			only[DIFF_BASE]++;
-		else if (absent(r, DIFF_BASE))
+		else if (!diff_present(r, DIFF_BASE))
 			only[DIFF_NEW]++;
 		else
 			both++;
@@ -99,8 +94,8 @@ static void text_value_or_blank(const struct diff *d, double v, bool present,
 
 static char row_marker(const struct diff_row *r)
 {
-	return absent(r, DIFF_NEW) ? '-'
-	     : absent(r, DIFF_BASE) ? '+'
+	return !diff_present(r, DIFF_NEW) ? '-'
+	     : !diff_present(r, DIFF_BASE) ? '+'
 	     : r->match == MATCH_SAME ? ' ' : '~';
 }
 
@@ -121,13 +116,13 @@ static void text_rows(FILE *out, const struct diff *d)
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct diff_row *r = &d->rows[i];
 		char v[5][48], pct[16], who[2200];
-		text_value_or_blank(d, r->self[DIFF_BASE], !absent(r, DIFF_BASE), v[0], 48);
-		text_value_or_blank(d, r->total[DIFF_BASE], !absent(r, DIFF_BASE), v[1], 48);
-		text_value_or_blank(d, r->self[DIFF_NEW], !absent(r, DIFF_NEW), v[2], 48);
-		text_value_or_blank(d, r->total[DIFF_NEW], !absent(r, DIFF_NEW), v[3], 48);
+		text_value_or_blank(d, r->self[DIFF_BASE], diff_present(r, DIFF_BASE), v[0], 48);
+		text_value_or_blank(d, r->total[DIFF_BASE], diff_present(r, DIFF_BASE), v[1], 48);
+		text_value_or_blank(d, r->self[DIFF_NEW], diff_present(r, DIFF_NEW), v[2], 48);
+		text_value_or_blank(d, r->total[DIFF_NEW], diff_present(r, DIFF_NEW), v[3], 48);
 		text_value(d, r->delta, true, v[4], 48);
 		if (isnan(r->delta_pct))
-			snprintf(pct, sizeof(pct), "%s", absent(r, DIFF_BASE) ? "new" : "n/a");
+			snprintf(pct, sizeof(pct), "%s", !diff_present(r, DIFF_BASE) ? "new" : "n/a");
 		else
 			snprintf(pct, sizeof(pct), "%+.1f%%", r->delta_pct);
 		text_function(d, r, diff_row_side(r), who, sizeof(who));
@@ -220,7 +215,7 @@ static void json_side(FILE *out, const struct diff *d, const struct diff_row *r,
 		      enum diff_side s)
 {
 	fprintf(out, ",\"%s\":", side_names[s]);
-	if (absent(r, s)) {
+	if (!diff_present(r, s)) {
 		fputs("null", out);
 		return;
 	}

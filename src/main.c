@@ -237,10 +237,14 @@ static int print_diff(const struct options *o, struct rules *base,
 	int status = EXIT_BAD_INPUT;
 	if (!diff_comparable(&d)) {
 		const struct model *mb = base->model, *mn = new_side->model;
+		char units[DIFF_SIDES][64];
+		escape_text(model_str(mb, mb->types[d.type[DIFF_BASE]].unit),
+			    units[DIFF_BASE], sizeof(units[DIFF_BASE]));
+		escape_text(model_str(mn, mn->types[d.type[DIFF_NEW]].unit),
+			    units[DIFF_NEW], sizeof(units[DIFF_NEW]));
 		fprintf(stderr, "wprof-tui: cannot compare %s with %s; use --normalize "
 				"to compare shares of each profile\n",
-			model_str(mb, mb->types[d.type[DIFF_BASE]].unit),
-			model_str(mn, mn->types[d.type[DIFF_NEW]].unit));
+			units[DIFF_BASE], units[DIFF_NEW]);
 	} else {
 		diff_build(&d);
 		struct diff_report rep = { { o->file, o->new_file }, o->format, &d };

@@ -245,7 +245,7 @@ static void fill_side(const struct diff *d, struct diff_row *r, enum diff_side s
 /* A side's part of the delta: 0 where the function is absent. */
 static double counted_total(const struct diff_row *r, enum diff_side s)
 {
-	return isnan(r->self[s]) ? 0 : r->total[s];
+	return diff_present(r, s) ? r->total[s] : 0;
 }
 
 static void add_row(struct diff *d, uint32_t base, uint32_t new_frame)
@@ -253,7 +253,7 @@ static void add_row(struct diff *d, uint32_t base, uint32_t new_frame)
 	struct diff_row r = { .frame = { base, new_frame } };
 	fill_side(d, &r, DIFF_BASE);
 	fill_side(d, &r, DIFF_NEW);
-	if (isnan(r.self[DIFF_BASE]) && isnan(r.self[DIFF_NEW]))
+	if (!diff_present(&r, DIFF_BASE) && !diff_present(&r, DIFF_NEW))
 		return;
 	r.match = base != NO_ID ? diff_match_how(d, DIFF_BASE, base) : MATCH_NONE;
 	r.delta = counted_total(&r, DIFF_NEW) - counted_total(&r, DIFF_BASE);

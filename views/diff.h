@@ -21,6 +21,7 @@
 #ifndef WPROF_DIFF_H
 #define WPROF_DIFF_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -100,6 +101,12 @@ bool diff_comparable(const struct diff *d);
 /* (Re)builds the rows under d->rule, d->normalize, then sorts them. */
 void diff_build(struct diff *d);
 void diff_sort(struct diff *d);
+
+/* Whether the function has time on that side (else it is one-sided). */
+static inline bool diff_present(const struct diff_row *r, enum diff_side s)
+{
+	return !isnan(r->self[s]);
+}
 
 /* The side whose frame names a row: base where the function is known
  * there, else new. */
