@@ -357,6 +357,35 @@ static void check_pairing_steps(void)
 	close_side(&b);
 }
 
+/* Time against bytes: only shares of each profile compare. */
+static void check_units(void)
+{
+	static const char *const functions[][3] = { { "f", "x.js", "1" } };
+	struct side a, b;
+	hand_model(&a.model, functions, 1);
+	model_init(&b.model, "hand");
+	model_add_sample_type(&b.model, "alloc_space", "bytes");
+	uint32_t f = hand_frame(&b.model, "f", "x.js", 1, KIND_JS);
+	model_add_node_value(&b.model, model_add_stack(&b.model, &f, 1), 0, 4096);
+	uint32_t cycle;
+	CHECK(model_finish(&b.model, &cycle));
+	rules_init(&a.rules, &a.model);
+	rules_init(&b.rules, &b.model);
+	struct diff d;
+	diff_init(&d, &a.rules, &b.rules);
+	CHECK(!diff_comparable(&d));
+	d.normalize = true;
+	CHECK(diff_comparable(&d));
+	diff_build(&d);
+	const struct diff_row *r = row_named(&d, "f");
+	if (r) /* f holds the whole of each profile */
+		CHECK(r->match == MATCH_SAME && r->total[DIFF_BASE] == 100 &&
+		      r->total[DIFF_NEW] == 100 && r->delta == 0);
+	diff_free(&d);
+	close_side(&a);
+	close_side(&b);
+}
+
 /* ---- the split screen: the counterpart of a row --------------------------- */
 
 struct pane {
@@ -507,6 +536,7 @@ int main(int argc, char **argv)
 	check_hand_edited_run();
 	check_two_engines();
 	check_pairing_steps();
+	check_units();
 	check_mirroring();
 	check_mirror_engines();
 	return check_done();
