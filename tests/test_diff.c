@@ -365,8 +365,9 @@ static void check_units(void)
 	hand_model(&a.model, functions, 1);
 	model_init(&b.model, "hand");
 	model_add_sample_type(&b.model, "alloc_space", "bytes");
-	uint32_t f = hand_frame(&b.model, "f", "x.js", 1, KIND_JS);
-	model_add_node_value(&b.model, model_add_stack(&b.model, &f, 1), 0, 4096);
+	uint32_t stack[2] = { hand_frame(&b.model, "f", "x.js", 1, KIND_JS),
+			      hand_frame(&b.model, "(root)", "", -1, KIND_ROOT) };
+	model_add_node_value(&b.model, model_add_stack(&b.model, stack, 2), 0, 4096);
 	uint32_t cycle;
 	CHECK(model_finish(&b.model, &cycle));
 	rules_init(&a.rules, &a.model);
