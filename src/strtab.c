@@ -29,7 +29,6 @@ static size_t slot_for(const struct string_table *t, const char *s, size_t len,
 		if (off == STR_NONE)
 			return i;
 		const char *have = t->arena + off;
-		/* strncmp: `have` may be shorter than len, at the arena end */
 		if (!strncmp(have, s, len) && have[len] == '\0')
 			return i;
 	}

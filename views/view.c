@@ -128,10 +128,9 @@ static int compare_row_ptrs(const void *a, const void *b)
 
 void view_sort_rows(const struct view *v, struct row *rows, size_t n)
 {
-	if (n < 2) /* an empty list may be NULL, which qsort must not get */
-		return;
 	sorting_view = v;
-	qsort(rows, n, sizeof(*rows), compare_row_ptrs);
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), compare_row_ptrs);
 }
 
 static struct row *sort_base;
