@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "../loaders/loaders.h"
+#include "../views/diff.h"
 #include "../views/view.h"
+#include "diff_report.h"
 #include "escape.h"
 #include "report.h"
 #include "rules.h"
@@ -20,6 +22,11 @@
 
 struct options {
 	const char *file;
+	const char *new_file; /* with --diff: the second profile */
+	bool diff;
+	bool normalize;
+	const char *sort_name; /* parsed once we know whether it is a diff */
+	enum diff_sort diff_sort;
 	bool report;
 	enum view_kind view;
 	bool rule_given;
@@ -33,6 +40,7 @@ struct options {
 
 static const char usage_text[] =
 	"usage: wprof-tui [options] FILE\n"
+	"       wprof-tui --report flat --diff [options] BASE NEW\n"
 	"\n"
 	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile.\n"
 	"\n"
@@ -41,9 +49,14 @@ static const char usage_text[] =
 	"  --rule RULE       exact, additive, divided or gprof (default: exact\n"
 	"                    where the data has whole stacks)\n"
 	"  --format FORMAT   text, csv or json (with --report; default text)\n"
-	"  --sort KEY        total, self, calls or name (default total)\n"
+	"  --sort KEY        total, self, calls or name (default total); with\n"
+	"                    --diff: delta (|delta|, the default), regression,\n"
+	"                    total, self or name\n"
 	"  --reverse         sort the other way round\n"
 	"  --depth N         expand tree views N levels deep (default: all)\n"
+	"  --diff            compare BASE with NEW, function by function (with\n"
+	"                    --report flat); delta = new total - base total\n"
+	"  --normalize       with --diff: compare shares of each profile (%)\n"
 	"  -h, --help        show this help\n"
 	"  --version         show the version\n"
 	"\n"
@@ -74,6 +87,36 @@ static bool sort_key_parse(const char *name, enum sort_key *out)
 	return false;
 }
 
+/* Two profiles are compared only where a comparison exists: the flat
+ * report (the interactive split screen is not built yet). */
+static void check_diff_options(const struct options *o)
+{
+	if (o->new_file && !o->diff)
+		usage_error("two profiles are compared with --report flat --diff "
+			    "BASE NEW ('%s' is one too many)", o->new_file);
+	if (!o->diff) {
+		if (o->normalize)
+			usage_error("%s", "--normalize goes with --diff");
+		return;
+	}
+	if (!o->new_file)
+		usage_error("%s", "--diff needs two profiles: BASE NEW");
+	if (!o->report || o->view != VIEW_FLAT)
+		usage_error("%s", "--diff works with --report flat only");
+}
+
+static void parse_sort(struct options *o)
+{
+	if (!o->sort_name)
+		return;
+	if (o->diff && !diff_sort_parse(o->sort_name, &o->diff_sort))
+		usage_error("unknown sort key '%s' (delta, regression, total, self, name)",
+			    o->sort_name);
+	if (!o->diff && !sort_key_parse(o->sort_name, &o->sort))
+		usage_error("unknown sort key '%s' (total, self, calls, name)",
+			    o->sort_name);
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .depth = UINT32_MAX, .load.session = -1 };
@@ -100,9 +143,11 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (!report_format_parse(v, &o->format))
 				usage_error("unknown format '%s' (text, csv, json)", v);
 		} else if (!strcmp(a, "--sort")) {
-			const char *v = option_value(argc, argv, &i);
-			if (!sort_key_parse(v, &o->sort))
-				usage_error("unknown sort key '%s' (total, self, calls, name)", v);
+			o->sort_name = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--diff")) {
+			o->diff = true;
+		} else if (!strcmp(a, "--normalize")) {
+			o->normalize = true;
 		} else if (!strcmp(a, "--reverse")) {
 			o->reversed = true;
 		} else if (!strcmp(a, "--depth")) {
@@ -117,12 +162,16 @@ static void parse_options(int argc, char **argv, struct options *o)
 			usage_error("unknown option '%s'", a);
 		} else if (!o->file) {
 			o->file = a;
+		} else if (!o->new_file) {
+			o->new_file = a;
 		} else {
-			usage_error("one profile at a time ('%s' is one too many)", a);
+			usage_error("at most two profiles ('%s' is one too many)", a);
 		}
 	}
 	if (!o->file)
 		usage_error("%s", "no profile given");
+	check_diff_options(o);
+	parse_sort(o);
 }
 
 /* A progress line for files that take more than a moment to read. */
@@ -163,21 +212,81 @@ static int print_report(const struct options *o, struct model *m)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
+static bool load_profile(const char *file, const struct load_options *opt,
+			 struct model *m)
+{
+	struct load_error err;
+	if (load_file(file, opt, m, &err, show_progress))
+		return true;
+	char safe[1024];
+	escape_text(file, safe, sizeof(safe));
+	fprintf(stderr, "wprof-tui: %s: %s\n", safe, err.message);
+	return false;
+}
+
+static int print_diff(const struct options *o, struct rules *base,
+		      struct rules *new_side)
+{
+	struct diff d;
+	diff_init(&d, base, new_side);
+	if (o->rule_given)
+		d.rule = o->rule;
+	d.normalize = o->normalize;
+	d.sort = o->diff_sort;
+	d.reversed = o->reversed;
+	int status = EXIT_BAD_INPUT;
+	if (!diff_comparable(&d)) {
+		const struct model *mb = base->model, *mn = new_side->model;
+		char units[DIFF_SIDES][64];
+		escape_text(model_str(mb, mb->types[d.type[DIFF_BASE]].unit),
+			    units[DIFF_BASE], sizeof(units[DIFF_BASE]));
+		escape_text(model_str(mn, mn->types[d.type[DIFF_NEW]].unit),
+			    units[DIFF_NEW], sizeof(units[DIFF_NEW]));
+		fprintf(stderr, "wprof-tui: cannot compare %s with %s; use --normalize "
+				"to compare shares of each profile\n",
+			units[DIFF_BASE], units[DIFF_NEW]);
+	} else {
+		diff_build(&d);
+		struct diff_report rep = { { o->file, o->new_file }, o->format, &d };
+		diff_report_print(stdout, &rep);
+		status = fflush(stdout) == 0 ? 0 : 1;
+	}
+	diff_free(&d);
+	return status;
+}
+
+static int compare_profiles(const struct options *o)
+{
+	struct model base, new_side;
+	if (!load_profile(o->file, &o->load, &base))
+		return EXIT_BAD_INPUT;
+	if (!load_profile(o->new_file, &o->load, &new_side)) {
+		model_free(&base);
+		return EXIT_BAD_INPUT;
+	}
+	struct rules base_rules, new_rules;
+	rules_init(&base_rules, &base);
+	rules_init(&new_rules, &new_side);
+	int status = print_diff(o, &base_rules, &new_rules);
+	rules_free(&base_rules);
+	rules_free(&new_rules);
+	model_free(&base);
+	model_free(&new_side);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	/* Only the character type: numbers are read and written the C way. */
 	setlocale(LC_CTYPE, "");
 	struct options o;
 	parse_options(argc, argv, &o);
+	if (o.diff)
+		return compare_profiles(&o);
 
 	struct model m;
-	struct load_error err;
-	if (!load_file(o.file, &o.load, &m, &err, show_progress)) {
-		char safe[1024];
-		escape_text(o.file, safe, sizeof(safe));
-		fprintf(stderr, "wprof-tui: %s: %s\n", safe, err.message);
+	if (!load_profile(o.file, &o.load, &m))
 		return EXIT_BAD_INPUT;
-	}
 	int status;
 	if (o.report) {
 		status = print_report(&o, &m);

@@ -99,7 +99,7 @@ static void text_rows(FILE *out, const struct report *rep)
 
 /* ---- CSV (RFC 4180) --------------------------------------------------------- */
 
-static void csv_field(FILE *out, const char *s)
+void csv_field(FILE *out, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
@@ -114,7 +114,7 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void csv_number(FILE *out, double v)
+void csv_number(FILE *out, double v)
 {
 	if (!isnan(v))
 		fprintf(out, "%.17g", v);
@@ -150,7 +150,7 @@ static void csv_rows(FILE *out, const struct report *rep)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static void json_string(FILE *out, const char *s)
+void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -165,7 +165,7 @@ static void json_string(FILE *out, const char *s)
 }
 
 /* Shortest text that reads back as the same double. */
-static void json_number(FILE *out, double v)
+void json_number(FILE *out, double v)
 {
 	if (isnan(v) || isinf(v)) {
 		fputs("null", out);

@@ -18,4 +18,11 @@ struct report {
 bool report_format_parse(const char *name, enum report_format *out);
 void report_print(FILE *out, const struct report *rep);
 
+/* For other printers (the diff report): RFC 4180 fields, JSON strings,
+ * and numbers that read back exactly (NAN: empty in CSV, null in JSON). */
+void csv_field(FILE *out, const char *s);
+void csv_number(FILE *out, double v);
+void json_string(FILE *out, const char *s);
+void json_number(FILE *out, double v);
+
 #endif

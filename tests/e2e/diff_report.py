@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""wprof-tui --report flat --diff against the two single --report flat
+reports of the same files: every number of the diff is a number of one of
+them (or their difference), under every rule, in JSON and CSV; one-sided
+functions are null on the side that lacks them; bad use exits with 2.
+
+usage: diff_report.py WPROF_TUI TESTDATA_DIR
+"""
+import csv
+import io
+import json
+import math
+import subprocess
+import sys
+
+WPROF, TESTDATA = sys.argv[1], sys.argv[2]
+RULES = ["exact", "additive", "divided"]
+PAIRS = [
+    ("worked-example.cpuprofile", "worked-example-new.cpuprofile"),
+    ("validate.cpuprofile", "validate-xs.cpuprofile"),
+    ("validate-xs.cpuprofile", "validate.cpuprofile"),
+    ("validate.cpuprofile", "validate.cpuprofile"),
+    ("recursion.cpuprofile", "chrome65-simple.cpuprofile"),
+]
+failures = 0
+
+
+def fail(message):
+    global failures
+    failures += 1
+    print("FAIL:", message, file=sys.stderr)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def close(got, want):
+    if got is None or want is None:
+        return got is None and want is None
+    return abs(got - want) <= 1e-9 * max(1.0, abs(got), abs(want))
+
+
+def run(*args, status=0):
+    p = subprocess.run([WPROF, *args], capture_output=True, text=True)
+    check(p.returncode == status,
+          f"{' '.join(args)}: exit {p.returncode}, wanted {status}: {p.stderr}")
+    return p
+
+
+def path(name):
+    return f"{TESTDATA}/{name}"
+
+
+def key(obj):
+    return (obj["name"], obj["url"], obj["line"], obj["column"])
+
+
+def single(name, rule):
+    report = json.loads(run("--report", "flat", "--rule", rule, "--format",
+                            "json", path(name)).stdout)
+    rows = {}
+    for row in report["rows"]:
+        check(key(row) not in rows, f"{name}: {key(row)} twice")
+        rows[key(row)] = row
+    return report, rows
+
+
+def sort_key(row):
+    return -1 if row["delta"] is None else abs(row["delta"])
+
+
+def check_side(what, side, diff_row, single_rows, seen, scale):
+    obj = diff_row[side]
+    if obj is None:
+        return 0.0
+    k = key(obj)
+    want = single_rows.get(k)
+    check(want is not None, f"{what}: {side} {k} not in the single report")
+    if want is None:
+        return 0.0
+    check(k not in seen, f"{what}: {side} {k} in two rows")
+    seen.add(k)
+    want_total = None if want["total"] is None else want["total"] * scale
+    check(close(obj["self"], want["self"] * scale) and close(obj["total"], want_total),
+          f"{what}: {side} {k}: {obj['self']}/{obj['total']}, single report "
+          f"{want['self']}/{want['total']} (x{scale})")
+    return obj["total"]
+
+
+def check_pair(base, new, rule, normalize):
+    what = f"{base} vs {new}, {rule}{' normalized' if normalize else ''}"
+    base_report, base_rows = single(base, rule)
+    new_report, new_rows = single(new, rule)
+    args = ["--report", "flat", "--diff", "--rule", rule, "--format", "json"]
+    diff = json.loads(run(*args, *(["--normalize"] if normalize else []),
+                          path(base), path(new)).stdout)
+    check(diff["rule"] == rule and diff["normalize"] == normalize, f"{what}: header")
+    check(diff["base"]["file"] == path(base) and diff["new"]["file"] == path(new),
+          f"{what}: files")
+    scales = [100 / r["profile_total"] if normalize else 1
+              for r in (base_report, new_report)]
+    seen = (set(), set())
+    for row in diff["rows"]:
+        check(row["base"] is not None or row["new"] is not None,
+              f"{what}: {key(row)} on neither side")
+        # Named after the base side's function wherever it has one.
+        if row["base"] or row["match"] == "none":
+            check(key(row) == key(row["base"] or row["new"]),
+                  f"{what}: {key(row)} is not named after its side")
+        b = check_side(what, "base", row, base_rows, seen[0], scales[0])
+        n = check_side(what, "new", row, new_rows, seen[1], scales[1])
+        want = None if b is None or n is None else n - b
+        check(close(row["delta"], want),
+              f"{what}: {key(row)} delta {row['delta']}, wanted {want}")
+        one_sided = row["base"] is None or row["new"] is None
+        check(row["match"] != "none" or one_sided,
+              f"{what}: {key(row)} on both sides but unpaired")
+    check(len(seen[0]) == len(base_rows) and len(seen[1]) == len(new_rows),
+          f"{what}: {len(seen[0])}/{len(base_rows)} base and "
+          f"{len(seen[1])}/{len(new_rows)} new rows in the diff")
+    deltas = [sort_key(r) for r in diff["rows"]]
+    check(deltas == sorted(deltas, reverse=True), f"{what}: not sorted by |delta|")
+    if base == new:
+        check(all(r["delta"] in (0, None) and r["match"] == "same"
+                  for r in diff["rows"]), f"{what}: a profile differs from itself")
+    return diff
+
+
+def check_csv_and_text(base, new, diff_json):
+    csv_out = run("--report", "flat", "--diff", "--rule", diff_json["rule"],
+                  "--format", "csv", path(base), path(new)).stdout
+    rows = list(csv.DictReader(io.StringIO(csv_out)))
+    check(len(rows) == len(diff_json["rows"]), f"{base} vs {new}: CSV rows")
+    for got, want in zip(rows, diff_json["rows"]):
+        def number(field):
+            return None if got[field] == "" else float(got[field])
+        for side in ("base", "new"):
+            for field in ("self", "total"):
+                w = want[side][field] if want[side] else None
+                check(close(number(f"{side}_{field}"), w),
+                      f"CSV {got['name']} {side}_{field}: {got[f'{side}_{field}']}")
+        check(close(number("delta"), want["delta"]), f"CSV {got['name']} delta")
+        check(got["match"] == want["match"] and got["name"] == want["name"],
+              f"CSV {got['name']}: match {got['match']}")
+        check(got["base_file"] == path(base) and got["new_file"] == path(new),
+              f"CSV {got['name']}: files")
+    text = run("--report", "flat", "--diff", path(base), path(new)).stdout
+    lines = text.splitlines()
+    check(any(l.startswith("# base") and path(base) in l for l in lines) and
+          any(l.startswith("# new") and path(new) in l for l in lines),
+          "text report does not name both files")
+
+
+def row_named(diff, name):
+    rows = [r for r in diff["rows"] if r["name"] == name]
+    check(len(rows) == 1, f"{len(rows)} rows named {name}")
+    return rows[0] if rows else None
+
+
+def check_engines(diff):
+    """V8 against XS: same program, other urls and engines."""
+    add = row_named(diff, "add")
+    if add:
+        check(add["match"] == "name" and add["base"]["url"] != add["new"]["url"],
+              f"add paired as {add['match']}")
+    program = row_named(diff, "(program)")
+    if program:
+        check(program["new"] is None and program["match"] == "none",
+              "(program) is not base-only")
+    string = row_named(diff, "String")
+    if string:
+        check(string["base"] is None, "String is not new-only")
+    root = row_named(diff, "(root)")
+    if root:
+        check(root["match"] == "kind" and root["new"]["name"] == "(host)",
+              "(root) is not paired with (host)")
+
+
+def check_usage():
+    one, two = path("worked-example.cpuprofile"), path("worked-example-new.cpuprofile")
+    run(one, two, status=2)
+    run("--report", "top-down", "--diff", one, two, status=2)
+    run("--report", "flat", "--diff", one, status=2)
+    run("--report", "flat", "--normalize", one, status=2)
+    run("--report", "flat", "--diff", "--sort", "calls", one, two, status=2)
+    p = run("--report", "flat", "--diff", one, path("missing.cpuprofile"), status=2)
+    check(p.stderr.startswith(f"wprof-tui: {path('missing.cpuprofile')}: "),
+          f"missing file: {p.stderr!r}")
+    check(p.stdout == "", "output despite a missing file")
+    p = run("--report", "flat", "--diff", "--sort", "regression", "--format",
+            "json", one, two)
+    first = json.loads(p.stdout)["rows"][0]
+    check(first["name"] == "c", f"largest regression first: {first['name']}")
+
+
+for base, new in PAIRS:
+    for rule in RULES:
+        for normalize in (False, True):
+            diff = check_pair(base, new, rule, normalize)
+            if (base, new, rule, normalize) == PAIRS[1] + ("additive", False):
+                check_engines(diff)
+            if not normalize:
+                check_csv_and_text(base, new, diff)
+check_usage()
+print(f"{failures} failures", file=sys.stderr)
+sys.exit(1 if failures else 0)
