@@ -31,6 +31,7 @@ void model_free(struct model *m)
 	free(m->sample_duration);
 	free(m->arcs);
 	free(m->line_ticks);
+	free(m->labels);
 	free(m->callers_start);
 	free(m->callees_arcs);
 	free(m->callees_start);
@@ -222,6 +223,12 @@ void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
 {
 	GROW(m->line_ticks, m->line_ticks_cap, m->nline_ticks + 1);
 	m->line_ticks[m->nline_ticks++] = (struct line_ticks){ node, line, ticks };
+}
+
+void model_add_label(struct model *m, const struct sample_label *label)
+{
+	GROW(m->labels, m->labels_cap, m->nlabels + 1);
+	m->labels[m->nlabels++] = *label;
 }
 
 void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
