@@ -317,7 +317,7 @@ static int64_t string_index(struct strings_out *s, const char *text)
 		if (!strcmp(s->table[s->index[h]], text))
 			return s->index[h];
 	GROW(s->table, s->cap, s->n + 1);
-	s->table[s->n] = (char *)text; /* the model's strings outlive the export */
+	s->table[s->n] = xstrdup(text);
 	s->index[h] = (uint32_t)s->n;
 	return (int64_t)s->n++;
 }
@@ -596,6 +596,8 @@ static void pprof_out_free(struct pprof_out *p, size_t nlocations)
 	free(p->location_ptrs);
 	free(p->locations.list);
 	free(p->locations.index);
+	for (size_t i = 0; i < p->strings.n; i++)
+		free(p->strings.table[i]);
 	free(p->strings.table);
 	free(p->strings.index);
 	free(p->functions);
