@@ -331,7 +331,8 @@ static void build_function_graph(struct model *m)
 			model_add_arc(m, p->frame,
 				      m->nodes[m->child_ids[i]].frame, 0, 0);
 	}
-	qsort(m->arcs, m->narcs, sizeof(*m->arcs), arc_by_callee);
+	if (m->narcs) /* arcs is NULL without any: qsort must not see it */
+		qsort(m->arcs, m->narcs, sizeof(*m->arcs), arc_by_callee);
 	size_t out = 0;
 	for (size_t i = 0; i < m->narcs; i++) {
 		if (out && m->arcs[out - 1].caller == m->arcs[i].caller &&
