@@ -89,6 +89,27 @@ struct location_frames {
 
 enum { PRUNE_NONE, PRUNE_WHOLE, PRUNE_BENEATH };
 
+/* Samples repeat stacks (one per label set, per goroutine, ...): a stack
+ * met before finds its leaf node by its location ids at once, instead of
+ * walking down the tree frame by frame.  The ids are kept up to a bound,
+ * so a profile of all-distinct stacks costs memory only to that bound. */
+#define STACK_CACHE_MAX_IDS ((size_t)16 << 20)
+
+struct cached_stack {
+	uint64_t hash;
+	uint32_t start, len; /* into ids[] */
+	uint32_t leaf;       /* NO_ID: the stack was pruned away */
+};
+
+struct stack_cache {
+	struct cached_stack *entries;
+	size_t nentries, entries_cap;
+	uint32_t *ids;
+	size_t nids, ids_cap;
+	uint32_t *slots; /* open addressing over entries */
+	size_t size;
+};
+
 struct pprof_loader {
 	struct model *m;
 	struct load_error *err;
@@ -120,6 +141,7 @@ struct pprof_loader {
 	size_t stack_cap;
 	uint32_t *sample_locs;
 	size_t sample_locs_cap;
+	struct stack_cache cache;
 	struct arena arena;
 	size_t nsamples;
 };
@@ -808,6 +830,70 @@ static size_t pruned_start(const struct pprof_loader *L, const uint32_t *locs,
 
 /* ---- samples ------------------------------------------------------------------- */
 
+static uint32_t *cache_slot(struct stack_cache *c, const uint32_t *locs, size_t n,
+			    uint64_t hash)
+{
+	size_t mask = c->size - 1;
+	for (size_t i = hash & mask;; i = (i + 1) & mask) {
+		if (c->slots[i] == NO_ID)
+			return &c->slots[i];
+		const struct cached_stack *e = &c->entries[c->slots[i]];
+		if (e->hash == hash && e->len == n &&
+		    !memcmp(c->ids + e->start, locs, n * sizeof(uint32_t)))
+			return &c->slots[i];
+	}
+}
+
+static void cache_grow(struct stack_cache *c)
+{
+	free(c->slots);
+	c->size = c->size ? c->size * 2 : 4096;
+	c->slots = xmalloc(c->size * sizeof(uint32_t));
+	memset(c->slots, 0xff, c->size * sizeof(uint32_t));
+	for (uint32_t i = 0; i < c->nentries; i++) {
+		const struct cached_stack *e = &c->entries[i];
+		*cache_slot(c, c->ids + e->start, e->len, e->hash) = i;
+	}
+}
+
+static void cache_put(struct stack_cache *c, uint32_t *slot, const uint32_t *locs,
+		      size_t n, uint64_t hash, uint32_t leaf)
+{
+	if (c->nids + n > STACK_CACHE_MAX_IDS)
+		return;
+	GROW(c->ids, c->ids_cap, c->nids + n);
+	memcpy(c->ids + c->nids, locs, n * sizeof(uint32_t));
+	GROW(c->entries, c->entries_cap, c->nentries + 1);
+	c->entries[c->nentries] = (struct cached_stack){ hash, (uint32_t)c->nids,
+							 (uint32_t)n, leaf };
+	*slot = (uint32_t)c->nentries++;
+	c->nids += n;
+	if (c->nentries * 2 > c->size)
+		cache_grow(c);
+}
+
+static void cache_free(struct stack_cache *c)
+{
+	free(c->entries);
+	free(c->ids);
+	free(c->slots);
+}
+
+/* The leaf node of a sample's stack, made on first sight: NO_ID when
+ * drop_frames prunes it all (pprof shows no row for it either). */
+static uint32_t stack_leaf(struct pprof_loader *L, const uint32_t *locs, size_t n)
+{
+	size_t first = L->drop_frames ? pruned_start(L, locs, n) : 0;
+	size_t depth = 0;
+	for (size_t i = first; i < n; i++) {
+		const struct location_frames *lf = &L->loc[locs[i]];
+		GROW(L->stack, L->stack_cap, depth + (lf->end - lf->start));
+		for (uint32_t k = lf->start; k < lf->end; k++)
+			L->stack[depth++] = L->frames[k];
+	}
+	return depth ? model_add_stack(L->m, L->stack, depth) : NO_ID;
+}
+
 static bool add_labels(struct pprof_loader *L, const pb_sample *s, uint32_t node)
 {
 	for (size_t i = 0; i < s->n_label; i++) {
@@ -839,17 +925,17 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s)
 					 "location has", L->nsamples,
 					 (unsigned long long)s->location_id[i]);
 	}
-	size_t first = L->drop_frames ? pruned_start(L, L->sample_locs, s->n_location_id) : 0;
-	size_t depth = 0;
-	for (size_t i = first; i < s->n_location_id; i++) {
-		const struct location_frames *lf = &L->loc[L->sample_locs[i]];
-		GROW(L->stack, L->stack_cap, depth + (lf->end - lf->start));
-		for (uint32_t k = lf->start; k < lf->end; k++)
-			L->stack[depth++] = L->frames[k];
+	size_t n = s->n_location_id;
+	uint64_t hash = hash_bytes(L->sample_locs, n * sizeof(uint32_t), 0);
+	uint32_t *slot = cache_slot(&L->cache, L->sample_locs, n, hash);
+	uint32_t leaf;
+	if (*slot != NO_ID) {
+		leaf = L->cache.entries[*slot].leaf;
+	} else {
+		leaf = stack_leaf(L, L->sample_locs, n);
+		cache_put(&L->cache, slot, L->sample_locs, n, hash, leaf);
 	}
-	/* pprof shows no row for a sample without a stack either. */
-	if (depth) {
-		uint32_t leaf = model_add_stack(L->m, L->stack, depth);
+	if (leaf != NO_ID) {
 		for (size_t t = 0; t < L->ntypes; t++)
 			model_add_node_value(L->m, leaf, (unsigned)t, (double)s->value[t]);
 		if (!add_labels(L, s, leaf))
@@ -862,6 +948,7 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s)
 static bool read_samples(struct pprof_loader *L)
 {
 	ProtobufCAllocator scratch = { arena_alloc, arena_free, &L->arena };
+	cache_grow(&L->cache);
 	L->arena.cap = 1 << 16;
 	L->arena.block = xmalloc(L->arena.cap);
 	size_t pos = 0;
@@ -973,6 +1060,7 @@ static void loader_free(struct pprof_loader *L)
 	free(L->frames);
 	free(L->stack);
 	free(L->sample_locs);
+	cache_free(&L->cache);
 	arena_reset(&L->arena);
 	free(L->arena.big);
 	free(L->arena.block);
