@@ -117,6 +117,42 @@ def heap_types():
     return ["alloc_objects", "alloc_space", "inuse_objects", "inuse_space"]
 
 
+MS = 1_000_000  # nanoseconds
+
+
+def pruned_profile(keep):
+    """b <- runtime.x <- a <- main (10ms), a <- main (5ms), runtime.x alone
+    (7ms), with drop_frames "runtime\\..*" and, if asked, keep_frames
+    "runtime.x"."""
+    strings = ("", "cpu", "nanoseconds", "main", "a", "runtime.x", "b",
+               "runtime\\..*", "runtime.x")
+    return profile(samples=(((4, 3, 2, 1), (10 * MS,)), ((2, 1), (5 * MS,)),
+                            ((3,), (7 * MS,))),
+                   locations=((1, 1), (2, 2), (3, 3), (4, 4)),
+                   functions=((1, 3), (2, 4), (3, 5), (4, 6)),
+                   strings=strings, drop=7, keep=8 if keep else 0)
+
+
+# By hand from pprof's Prune: a dropped frame goes with its callees, but
+# not before the first frame that is kept (runtime.x alone stays).
+PRUNED = {"main": (0, 15000), "a": (15000, 15000), "runtime.x": (7000, 7000)}
+KEPT = {"main": (0, 15000), "a": (5000, 15000), "runtime.x": (7000, 17000),
+        "b": (10000, 10000)}
+
+
+def test_prune(tmp):
+    for keep, want in ((False, PRUNED), (True, KEPT)):
+        path = os.path.join(tmp, f"prune-{keep}.pb")
+        with open(path, "wb") as f:
+            f.write(pruned_profile(keep))
+        report = flat_report(path)
+        if not report:
+            continue
+        got = {r["name"]: (r["self"], r["total"]) for r in report["rows"]}
+        if got != want:
+            fail(f"drop_frames (keep_frames: {keep}): {got}, want {want}")
+
+
 def test_top():
     cases = [("validate.pprof", None), ("inline.pprof", None),
              ("speedscope-simple.prof", None)]
@@ -262,6 +298,18 @@ def test_go(tmp):
         if report:
             compare_with_top(f"go tool pprof on exported {name} ({sample_type})",
                              report, p.stdout)
+    # drop_frames / keep_frames: go applies them as it reads, as we do.
+    for keep in (False, True):
+        path = os.path.join(tmp, f"prune-{keep}.pb")
+        with open(path, "wb") as f:
+            f.write(pruned_profile(keep))
+        p = subprocess.run([go, "tool", "pprof", "-top", "-nodefraction=0", path],
+                           capture_output=True, text=True, env=env)
+        report = flat_report(path)
+        if p.returncode != 0:
+            fail(f"go tool pprof on the pruned profile: {p.stderr.strip()}")
+        elif report:
+            compare_with_top(f"go tool pprof, drop_frames (keep: {keep})", report, p.stdout)
 
 
 # ---- bad input -------------------------------------------------------------------------
@@ -283,10 +331,12 @@ def field(number, payload):
 
 
 def profile(types=((1, 2),), samples=(((1,), (10,)),), locations=((1, 1),),
-            functions=((1, 3),), strings=("", "cpu", "nanoseconds", "main")):
+            functions=((1, 3),), strings=("", "cpu", "nanoseconds", "main"),
+            drop=0, keep=0):
     """A tiny Profile: types (type, unit), samples (location ids, values),
-    locations (id, function id), functions (id, name)."""
-    out = b""
+    locations (id, function id), functions (id, name), drop_frames and
+    keep_frames string indexes."""
+    out = field(7, drop) + field(8, keep) if drop else b""
     for t, u in types:
         out += field(1, field(1, t) + field(2, u))
     for locs, values in samples:
@@ -341,6 +391,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         if WHAT == "top":
             test_top()
+            test_prune(tmp)
         elif WHAT == "roundtrip":
             test_roundtrip(tmp)
         elif WHAT == "go":
