@@ -434,7 +434,7 @@ static bool read_comment(struct pprof_loader *L, const struct field *f)
 }
 
 /* Decodes one table entry with the generated code; keeps it for good. */
-#define UNPACK(L, f, type, fn, what, out)                                          \
+#define UNPACK(L, f, fn, what, out)                                          \
 	do {                                                                 \
 		(out) = fn(NULL, (f)->len, (f)->bytes);                      \
 		if (!(out))                                                  \
@@ -446,7 +446,7 @@ static bool read_table_field(struct pprof_loader *L, const struct field *f)
 	switch (f->number) {
 	case F_SAMPLE_TYPE: {
 		pb_value_type *t;
-		UNPACK(L, f, pb_value_type, perftools__profiles__value_type__unpack,
+		UNPACK(L, f, perftools__profiles__value_type__unpack,
 		       "ValueType", t);
 		KEEP(L, types, t);
 		return true;
@@ -454,26 +454,26 @@ static bool read_table_field(struct pprof_loader *L, const struct field *f)
 	case F_PERIOD_TYPE:
 		if (L->period_type)
 			perftools__profiles__value_type__free_unpacked(L->period_type, NULL);
-		UNPACK(L, f, pb_value_type, perftools__profiles__value_type__unpack,
+		UNPACK(L, f, perftools__profiles__value_type__unpack,
 		       "ValueType", L->period_type);
 		return true;
 	case F_MAPPING: {
 		pb_mapping *mp;
-		UNPACK(L, f, pb_mapping, perftools__profiles__mapping__unpack,
+		UNPACK(L, f, perftools__profiles__mapping__unpack,
 		       "Mapping", mp);
 		KEEP(L, mappings, mp);
 		return true;
 	}
 	case F_LOCATION: {
 		pb_location *loc;
-		UNPACK(L, f, pb_location, perftools__profiles__location__unpack,
+		UNPACK(L, f, perftools__profiles__location__unpack,
 		       "Location", loc);
 		KEEP(L, locations, loc);
 		return true;
 	}
 	case F_FUNCTION: {
 		pb_function *fn;
-		UNPACK(L, f, pb_function, perftools__profiles__function__unpack,
+		UNPACK(L, f, perftools__profiles__function__unpack,
 		       "Function", fn);
 		KEEP(L, functions, fn);
 		return true;
