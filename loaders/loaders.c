@@ -8,6 +8,8 @@
 /* In order of preference: the first whose sniff says yes loads. */
 static const struct loader loaders[] = {
 	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
+	/* Last: a raw protocol buffer is told only by how well it parses. */
+	{ "pprof", sniff_pprof, load_pprof },
 };
 
 bool load_fail(struct load_error *err, const char *fmt, ...)

@@ -14,6 +14,7 @@
 #include "../views/view.h"
 #include "diff_report.h"
 #include "escape.h"
+#include "export.h"
 #include "report.h"
 #include "rules.h"
 #include "util.h"
@@ -35,6 +36,9 @@ struct options {
 	enum sort_key sort;
 	bool reversed;
 	uint32_t depth;
+	bool exporting;
+	enum export_format export_format;
+	const char *output;
 	struct load_options load;
 };
 
@@ -42,7 +46,8 @@ static const char usage_text[] =
 	"usage: wprof-tui [options] FILE\n"
 	"       wprof-tui --report flat --diff [options] BASE NEW\n"
 	"\n"
-	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile.\n"
+	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile,\n"
+	"pprof (profile.proto, gzipped or not).\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
 	"                    flat, top-down, bottom-up or callgraph\n"
@@ -57,6 +62,12 @@ static const char usage_text[] =
 	"  --diff            compare BASE with NEW, function by function (with\n"
 	"                    --report flat); delta = new total - base total\n"
 	"  --normalize       with --diff: compare shares of each profile (%)\n"
+	"  --sample-type T   the values to show, by name or index (like pprof's\n"
+	"                    -sample_index; default: the file's default, else\n"
+	"                    the last)\n"
+	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
+	"                    cpuprofile (V8 JSON) or folded (flame graph stacks)\n"
+	"  -o FILE           where --export writes\n"
 	"  -h, --help        show this help\n"
 	"  --version         show the version\n"
 	"\n"
@@ -158,6 +169,15 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (errno || *end || !*v || d > UINT32_MAX)
 				usage_error("--depth takes a whole number, not '%s'", v);
 			o->depth = (uint32_t)d;
+		} else if (!strcmp(a, "--sample-type")) {
+			o->load.sample_type = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--export")) {
+			const char *v = option_value(argc, argv, &i);
+			if (!export_format_parse(v, &o->export_format))
+				usage_error("unknown export format '%s' (pprof, cpuprofile, folded)", v);
+			o->exporting = true;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			o->output = option_value(argc, argv, &i);
 		} else if (a[0] == '-' && a[1]) {
 			usage_error("unknown option '%s'", a);
 		} else if (!o->file) {
@@ -172,6 +192,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 		usage_error("%s", "no profile given");
 	check_diff_options(o);
 	parse_sort(o);
+	if (o->exporting && !o->output)
+		usage_error("%s", "--export needs -o FILE");
+	if (o->output && !o->exporting)
+		usage_error("%s", "-o goes with --export FORMAT");
 }
 
 /* A progress line for files that take more than a moment to read. */
@@ -189,7 +213,58 @@ static void show_progress(const struct input *in)
 		fprintf(stderr, "\r\033[K");
 }
 
-static int print_report(const struct options *o, struct model *m)
+/* --sample-type: a name, else an index; any format may be asked. */
+static bool pick_sample_type(const struct model *m, const char *wanted,
+			     unsigned *out)
+{
+	if (!wanted) {
+		*out = m->default_type;
+		return true;
+	}
+	for (unsigned t = 0; t < m->ntypes; t++)
+		if (!strcmp(model_str(m, m->types[t].name), wanted)) {
+			*out = t;
+			return true;
+		}
+	char *end;
+	errno = 0;
+	unsigned long index = strtoul(wanted, &end, 10);
+	if (*wanted && !*end && !errno && index < m->ntypes) {
+		*out = (unsigned)index;
+		return true;
+	}
+	return false;
+}
+
+static int bad_sample_type(const struct options *o, const struct model *m)
+{
+	char safe_file[1024], safe_type[256], types[512] = "";
+	escape_text(o->file, safe_file, sizeof(safe_file));
+	escape_text(o->load.sample_type, safe_type, sizeof(safe_type));
+	for (unsigned t = 0; t < m->ntypes; t++) {
+		char name[128];
+		escape_text(model_str(m, m->types[t].name), name, sizeof(name));
+		snprintf(types + strlen(types), sizeof(types) - strlen(types), "%s%u=%s",
+			 t ? ", " : "", t, name);
+	}
+	fprintf(stderr, "wprof-tui: %s: no sample type '%s' (it has %s)\n", safe_file,
+		safe_type, types);
+	return EXIT_BAD_INPUT;
+}
+
+static int export_profile(const struct options *o, const struct model *m,
+			  unsigned type)
+{
+	char err[256];
+	if (export_model(m, type, o->export_format, o->output, stderr, err, sizeof(err)))
+		return 0;
+	char safe[1024];
+	escape_text(o->output, safe, sizeof(safe));
+	fprintf(stderr, "wprof-tui: %s: %s\n", safe, err);
+	return 1;
+}
+
+static int print_report(const struct options *o, struct model *m, unsigned type)
 {
 	struct rules rules;
 	rules_init(&rules, m);
@@ -197,7 +272,7 @@ static int print_report(const struct options *o, struct model *m)
 		.model = m,
 		.rules = &rules,
 		.rule = o->rule_given ? o->rule : rule_default(m),
-		.type = m->default_type,
+		.type = type,
 		.sort = o->sort,
 		.reversed = o->reversed,
 		.focus_frame = NO_ID,
@@ -288,8 +363,13 @@ int main(int argc, char **argv)
 	if (!load_profile(o.file, &o.load, &m))
 		return EXIT_BAD_INPUT;
 	int status;
-	if (o.report) {
-		status = print_report(&o, &m);
+	unsigned type;
+	if (!pick_sample_type(&m, o.load.sample_type, &type)) {
+		status = bad_sample_type(&o, &m);
+	} else if (o.exporting) {
+		status = export_profile(&o, &m, type);
+	} else if (o.report) {
+		status = print_report(&o, &m, type);
 	} else {
 		fprintf(stderr, "wprof-tui: the interactive explorer is not built yet; "
 				"use --report VIEW\n");

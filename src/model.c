@@ -31,6 +31,7 @@ void model_free(struct model *m)
 	free(m->sample_duration);
 	free(m->arcs);
 	free(m->line_ticks);
+	free(m->labels);
 	free(m->callers_start);
 	free(m->callees_arcs);
 	free(m->callees_start);
@@ -236,6 +237,12 @@ void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
 	m->nsamples = m->samples_cap = n;
 	for (size_t i = 0; i < n; i++)
 		model_add_node_value(m, m->sample_node[i], 0, m->sample_duration[i]);
+}
+
+void model_add_label(struct model *m, const struct sample_label *label)
+{
+	GROW(m->labels, m->labels_cap, m->nlabels + 1);
+	m->labels[m->nlabels++] = *label;
 }
 
 void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,

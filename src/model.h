@@ -73,6 +73,18 @@ struct line_ticks {
 	double ticks;
 };
 
+/* A pprof sample label ("bytes" = 1024, "thread" = "main"), kept with the
+ * leaf node of its sample; `sample` numbers the file's samples so that the
+ * labels of one sample stay together. */
+struct sample_label {
+	uint32_t sample;
+	uint32_t node;
+	str_t key;
+	str_t str;      /* STR_NONE for a numeric label */
+	int64_t num;
+	str_t num_unit; /* STR_NONE when the file gives none */
+};
+
 struct sample_type {
 	str_t name; /* "time", "cpu", "alloc_space", ... */
 	str_t unit; /* "us", "bytes", "count", ... */
@@ -135,6 +147,9 @@ struct model {
 	struct line_ticks *line_ticks;
 	size_t nline_ticks, line_ticks_cap;
 
+	struct sample_label *labels;
+	size_t nlabels, labels_cap;
+
 	double start_time, end_time; /* microseconds, when known */
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
@@ -181,6 +196,8 @@ void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
  * (malloc'd, n entries each) and adds each duration to its node. */
 void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
 			 size_t n);
+
+void model_add_label(struct model *m, const struct sample_label *label);
 
 void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 		   double count, double time);

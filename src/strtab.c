@@ -29,6 +29,8 @@ static size_t slot_for(const struct string_table *t, const char *s, size_t len,
 		if (off == STR_NONE)
 			return i;
 		const char *have = t->arena + off;
+		/* strncmp stops at the end of a shorter stored string,
+		 * where memcmp would read past the arena. */
 		if (!strncmp(have, s, len) && have[len] == '\0')
 			return i;
 	}

@@ -9,6 +9,21 @@
 
 enum unit_kind { UNIT_TIME_US, UNIT_BYTES, UNIT_COUNT_PLAIN };
 
+/* A unit a file names ("nanoseconds", "kilobytes") in the model's terms:
+ * value * mul / div is in `unit` ("us" or "bytes"); unit is NULL for
+ * units kept as they are (counts, "cycles", ...). */
+struct unit_scale {
+	const char *unit;
+	double mul, div;
+};
+
+struct unit_scale unit_scale_of(const char *file_unit);
+
+static inline double unit_scale_apply(const struct unit_scale *s, double v)
+{
+	return v * s->mul / s->div;
+}
+
 enum unit_kind unit_kind_of(const struct model *m, unsigned type);
 /* "n/a" for NAN. */
 void format_value(const struct model *m, unsigned type, double value,

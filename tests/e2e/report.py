@@ -111,7 +111,7 @@ check(cg["rows"][0]["name"] == "main", "callgraph blocks sorted by total")
 # Text: a header naming file, format, duration, samples, sample type, rule.
 text = report(data("validate.cpuprofile"), "flat", "--rule", "divided")
 head = text.splitlines()[:4]
-for word in ("validate.cpuprofile", "format: cpuprofile", "duration: 908.0",
+for word in ("validate.cpuprofile", "format: cpuprofile", "duration: 908ms",
              "samples: 1797", "sample type: time (us)", "rule: divided"):
     check(any(word in line for line in head), "text header has %r" % word)
 text = report(data("validate-xs.cpuprofile"), "flat", "--rule", "exact")

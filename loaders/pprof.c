@@ -1,0 +1,1086 @@
+/* pprof: profile.proto (github.com/google/pprof), gzip-compressed or raw
+ * (../shared/spec/formats.md).
+ *
+ * Every message is decoded by the protobuf-c code generated at build time
+ * from loaders/proto/profile.proto.  Only the outermost Profile message is
+ * walked field by field here, for two reasons: a profile of millions of
+ * samples must not sit in memory as millions of decoded messages (each
+ * Sample is decoded into a scratch arena, added to the model and
+ * forgotten), and an error can name the byte where it is.
+ *
+ * The numbers follow `go tool pprof`: functions are merged by (name,
+ * system_name, filename, start_line); each line of a location is a frame,
+ * the lines before the last inlined into it and marked "(inline)";
+ * drop_frames / keep_frames prune stacks as pprof's Prune does. */
+#include <regex.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "../src/util.h"
+#include "loaders.h"
+#include "../src/units.h"
+#include "profile.pb-c.h"
+
+typedef Perftools__Profiles__ValueType pb_value_type;
+typedef Perftools__Profiles__Sample pb_sample;
+typedef Perftools__Profiles__Mapping pb_mapping;
+typedef Perftools__Profiles__Location pb_location;
+typedef Perftools__Profiles__Function pb_function;
+typedef Perftools__Profiles__Line pb_line;
+
+/* Beyond this a "profile" is not one: it guards memory, not correctness. */
+#define MAX_PROFILE_BYTES ((size_t)8 << 30)
+
+enum wire_type { WIRE_VARINT = 0, WIRE_I64 = 1, WIRE_LEN = 2, WIRE_I32 = 5 };
+
+/* Profile's field numbers (profile.proto). */
+enum profile_field {
+	F_SAMPLE_TYPE = 1, F_SAMPLE, F_MAPPING, F_LOCATION, F_FUNCTION,
+	F_STRING_TABLE, F_DROP_FRAMES, F_KEEP_FRAMES, F_TIME_NANOS,
+	F_DURATION_NANOS, F_PERIOD_TYPE, F_PERIOD, F_COMMENT,
+	F_DEFAULT_SAMPLE_TYPE, F_LAST = F_DEFAULT_SAMPLE_TYPE
+};
+
+static const char *const field_names[] = {
+	[F_SAMPLE_TYPE] = "sample_type", [F_SAMPLE] = "sample",
+	[F_MAPPING] = "mapping", [F_LOCATION] = "location",
+	[F_FUNCTION] = "function", [F_STRING_TABLE] = "string_table",
+	[F_DROP_FRAMES] = "drop_frames", [F_KEEP_FRAMES] = "keep_frames",
+	[F_TIME_NANOS] = "time_nanos", [F_DURATION_NANOS] = "duration_nanos",
+	[F_PERIOD_TYPE] = "period_type", [F_PERIOD] = "period",
+	[F_COMMENT] = "comment", [F_DEFAULT_SAMPLE_TYPE] = "default_sample_type",
+};
+
+/* One field of the outermost message. */
+struct field {
+	uint32_t number;
+	enum wire_type wire;
+	uint64_t varint;      /* WIRE_VARINT */
+	const uint8_t *bytes; /* WIRE_LEN payload */
+	size_t len;
+	size_t offset;        /* of the field's tag */
+};
+
+/* Scratch memory for decoding one message at a time: a bump arena,
+ * emptied before each message, so a sample costs no malloc/free. */
+struct arena {
+	uint8_t *block;
+	size_t used, cap;
+	void **big; /* allocations larger than the block */
+	size_t nbig, big_cap;
+};
+
+/* Ids of mappings, locations or functions to their index in the file. */
+struct id_index {
+	uint64_t *ids;
+	uint32_t *slots;
+	size_t size;
+	bool dense; /* ids are 1..n in order, the usual case: no table */
+	size_t n;
+};
+
+struct location_frames {
+	uint32_t start, end; /* into frames[], leaf (innermost line) first */
+	uint8_t prune;       /* PRUNE_* */
+};
+
+enum { PRUNE_NONE, PRUNE_WHOLE, PRUNE_BENEATH };
+
+/* Samples repeat stacks (one per label set, per goroutine, ...): a stack
+ * met before finds its leaf node by its location ids at once, instead of
+ * walking down the tree frame by frame.  The ids are kept up to a bound,
+ * so a profile of all-distinct stacks costs memory only to that bound. */
+#define STACK_CACHE_MAX_IDS ((size_t)16 << 20)
+
+struct cached_stack {
+	uint64_t hash;
+	uint32_t start, len; /* into ids[] */
+	uint32_t leaf;       /* NO_ID: the stack was pruned away */
+};
+
+struct stack_cache {
+	struct cached_stack *entries;
+	size_t nentries, entries_cap;
+	uint32_t *ids;
+	size_t nids, ids_cap;
+	uint32_t *slots; /* open addressing over entries */
+	size_t size;
+};
+
+struct pprof_loader {
+	struct model *m;
+	struct load_error *err;
+	const uint8_t *data;
+	size_t len;
+
+	str_t *strings;
+	size_t nstrings, strings_cap;
+	pb_value_type **types;
+	size_t ntypes, types_cap;
+	pb_mapping **mappings;
+	size_t nmappings, mappings_cap;
+	pb_location **locations;
+	size_t nlocations, locations_cap;
+	pb_function **functions;
+	size_t nfunctions, functions_cap;
+	int64_t *comments;
+	size_t ncomments, comments_cap;
+	int64_t drop_frames, keep_frames, time_nanos, duration_nanos, period;
+	int64_t default_sample_type;
+	pb_value_type *period_type;
+
+	struct id_index mapping_ids, location_ids, function_ids;
+	struct location_frames *loc;
+	uint32_t *frames;
+	size_t nframes, frames_cap;
+	struct unit_scale scale[MAX_SAMPLE_TYPES];
+	uint32_t *stack;
+	size_t stack_cap;
+	uint32_t *sample_locs;
+	size_t sample_locs_cap;
+	struct stack_cache cache;
+	struct arena arena;
+	size_t nsamples;
+};
+
+/* ---- the arena ---------------------------------------------------------- */
+
+static void *arena_alloc(void *data, size_t size)
+{
+	struct arena *a = data;
+	size = (size + 15) & ~(size_t)15;
+	if (size > a->cap - a->used) {
+		GROW(a->big, a->big_cap, a->nbig + 1);
+		return a->big[a->nbig++] = xmalloc(size);
+	}
+	void *p = a->block + a->used;
+	a->used += size;
+	return p;
+}
+
+static void arena_free(void *data, void *p)
+{
+	(void)data;
+	(void)p; /* everything goes at arena_reset */
+}
+
+static void arena_reset(struct arena *a)
+{
+	for (size_t i = 0; i < a->nbig; i++)
+		free(a->big[i]);
+	a->nbig = 0;
+	a->used = 0;
+}
+
+/* ---- wire format --------------------------------------------------------- */
+
+static bool read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *out)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0; shift < 64 && *pos < len; shift += 7) {
+		uint8_t b = p[(*pos)++];
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*out = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Reads the field at *pos; false with `why` set when it is malformed. */
+static bool read_field(const uint8_t *p, size_t len, size_t *pos,
+		       struct field *f, const char **why)
+{
+	f->offset = *pos;
+	uint64_t tag;
+	if (!read_varint(p, len, pos, &tag)) {
+		*why = "a field tag is cut short";
+		return false;
+	}
+	f->number = (uint32_t)(tag >> 3);
+	f->wire = (enum wire_type)(tag & 7);
+	if (tag >> 3 == 0 || tag >> 3 > 536870911) {
+		*why = "field number 0 (not a protocol buffer)";
+		return false;
+	}
+	switch (f->wire) {
+	case WIRE_VARINT:
+		if (!read_varint(p, len, pos, &f->varint)) {
+			*why = "a number is cut short";
+			return false;
+		}
+		return true;
+	case WIRE_I64:
+	case WIRE_I32: {
+		size_t size = f->wire == WIRE_I64 ? 8 : 4;
+		if (len - *pos < size) {
+			*why = "a fixed-size number is cut short";
+			return false;
+		}
+		*pos += size;
+		return true;
+	}
+	case WIRE_LEN: {
+		uint64_t n;
+		if (!read_varint(p, len, pos, &n)) {
+			*why = "a length is cut short";
+			return false;
+		}
+		if (n > len - *pos) {
+			*why = "a length runs past the end of the data";
+			return false;
+		}
+		f->bytes = p + *pos;
+		f->len = (size_t)n;
+		*pos += (size_t)n;
+		return true;
+	}
+	default:
+		*why = "a field has an unknown wire type (not a protocol buffer)";
+		return false;
+	}
+}
+
+/* The wire type each Profile field must have (packed or not, for the
+ * repeated numbers of `comment`). */
+static bool wire_fits(uint32_t number, enum wire_type wire)
+{
+	switch (number) {
+	case F_SAMPLE_TYPE: case F_SAMPLE: case F_MAPPING: case F_LOCATION:
+	case F_FUNCTION: case F_STRING_TABLE: case F_PERIOD_TYPE:
+		return wire == WIRE_LEN;
+	case F_COMMENT:
+		return wire == WIRE_LEN || wire == WIRE_VARINT;
+	case F_DROP_FRAMES: case F_KEEP_FRAMES: case F_TIME_NANOS:
+	case F_DURATION_NANOS: case F_PERIOD: case F_DEFAULT_SAMPLE_TYPE:
+		return wire == WIRE_VARINT;
+	default:
+		return true; /* unknown fields are skipped, as protobuf does */
+	}
+}
+
+/* Does this look like the start of a Profile message?  Every field in
+ * `head` must be well formed with the wire type profile.proto gives it
+ * (a last field may be cut by the end of the head). */
+static bool looks_like_profile(const uint8_t *head, size_t len)
+{
+	size_t pos = 0;
+	unsigned known = 0;
+	while (pos < len) {
+		struct field f;
+		const char *why;
+		size_t start = pos;
+		if (!read_field(head, len, &pos, &f, &why)) {
+			uint64_t tag;
+			size_t p = start;
+			/* Cut by the end of the head: judge by its tag alone. */
+			return known > 0 && read_varint(head, len, &p, &tag) &&
+			       (tag >> 3) >= 1 && (tag >> 3) <= F_LAST &&
+			       wire_fits((uint32_t)(tag >> 3), (enum wire_type)(tag & 7));
+		}
+		if (f.number > F_LAST || !wire_fits(f.number, f.wire))
+			return false;
+		known++;
+	}
+	return known > 0;
+}
+
+/* What the first bytes inflate to, for the sniffer. */
+static size_t gunzip_head(const uint8_t *head, size_t len, uint8_t *out, size_t cap)
+{
+	z_stream z = { 0 };
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return 0;
+	z.next_in = (Bytef *)head;
+	z.avail_in = (uInt)len;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	inflate(&z, Z_SYNC_FLUSH);
+	size_t got = cap - z.avail_out;
+	inflateEnd(&z);
+	return got;
+}
+
+bool sniff_pprof(const uint8_t *head, size_t len)
+{
+	if (len >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
+		uint8_t inner[512];
+		size_t got = gunzip_head(head, len, inner, sizeof(inner));
+		return got > 0 && looks_like_profile(inner, got);
+	}
+	return looks_like_profile(head, len);
+}
+
+/* ---- reading the bytes ----------------------------------------------------- */
+
+/* Inflates what z holds into *out (grown as needed): Z_OK when the input
+ * is used up, Z_STREAM_END at the end of a gzip member, else an error. */
+static int inflate_available(z_stream *z, uint8_t **out, size_t *cap, size_t *used)
+{
+	int status;
+	do {
+		if (*used == *cap) {
+			if (*cap >= MAX_PROFILE_BYTES)
+				return Z_MEM_ERROR;
+			*cap *= 2;
+			*out = xrealloc(*out, *cap);
+		}
+		z->next_out = *out + *used;
+		z->avail_out = (uInt)(*cap - *used > UINT32_MAX ? UINT32_MAX : *cap - *used);
+		uInt before = z->avail_out;
+		status = inflate(z, Z_NO_FLUSH);
+		*used += before - z->avail_out;
+		if (status == Z_BUF_ERROR) /* no progress: it wants more input */
+			status = Z_OK;
+	} while (status == Z_OK && (z->avail_in > 0 || z->avail_out == 0));
+	return status;
+}
+
+/* Inflates the whole input (gzip members back to back are one stream, as
+ * Go's reader takes them). */
+static bool gunzip_input(struct input *in, uint8_t **data, size_t *len,
+			 struct load_error *err)
+{
+	z_stream z = { 0 };
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return load_fail(err, "zlib cannot start");
+	size_t cap = 1 << 20, used = 0;
+	uint8_t *out = xmalloc(cap);
+	int status = Z_OK;
+	for (;;) {
+		size_t have = input_fill(in, 1);
+		if (in->read_errno) {
+			status = Z_ERRNO;
+			break;
+		}
+		if (!have)
+			break;
+		if (status == Z_STREAM_END) /* another member follows */
+			inflateReset(&z);
+		uInt given = (uInt)(have > UINT32_MAX ? UINT32_MAX : have);
+		z.next_in = (Bytef *)(in->buf + in->pos);
+		z.avail_in = given;
+		status = inflate_available(&z, &out, &cap, &used);
+		in->pos += given - z.avail_in;
+		if (status != Z_OK && status != Z_STREAM_END)
+			break;
+	}
+	const char *zmsg = z.msg ? z.msg : "";
+	inflateEnd(&z);
+	if (status == Z_STREAM_END) {
+		*data = out;
+		*len = used;
+		return true;
+	}
+	free(out);
+	unsigned long long where = (unsigned long long)input_offset(in);
+	if (status == Z_ERRNO)
+		return load_fail(err, "read error: %s", strerror(in->read_errno));
+	if (status == Z_MEM_ERROR)
+		return load_fail(err, "the profile inflates to more than %zu GiB",
+				 MAX_PROFILE_BYTES >> 30);
+	if (status == Z_OK)
+		return load_fail(err, "the gzip data is truncated: it stops at byte %llu "
+				 "before its end", where);
+	return load_fail(err, "corrupt gzip data near byte %llu%s%s", where,
+			 *zmsg ? ": " : "", zmsg);
+}
+
+static bool read_bytes(struct input *in, uint8_t **data, size_t *len,
+		       struct load_error *err)
+{
+	size_t have = input_fill(in, 2);
+	if (have >= 2 && in->buf[in->pos] == 0x1f && in->buf[in->pos + 1] == 0x8b)
+		return gunzip_input(in, data, len, err);
+	if (!input_slurp(in, data, len, MAX_PROFILE_BYTES))
+		return load_fail(err, "larger than %zu GiB", MAX_PROFILE_BYTES >> 30);
+	return true;
+}
+
+/* ---- the outermost message ------------------------------------------------ */
+
+static bool fail_field(struct pprof_loader *L, const struct field *f,
+		       const char *what)
+{
+	const char *name = f->number <= F_LAST ? field_names[f->number] : "a field";
+	return load_fail(L->err, "%s at byte %zu of the protocol buffer: %s", name,
+			 f->offset, what);
+}
+
+#define KEEP(L, list, item)                                                  \
+	do {                                                                 \
+		GROW((L)->list, (L)->list##_cap, (L)->n##list + 1);          \
+		(L)->list[(L)->n##list++] = (item);                          \
+	} while (0)
+
+static bool read_comment(struct pprof_loader *L, const struct field *f)
+{
+	if (f->wire == WIRE_VARINT) {
+		KEEP(L, comments, (int64_t)f->varint);
+		return true;
+	}
+	size_t pos = 0;
+	while (pos < f->len) {
+		uint64_t v;
+		if (!read_varint(f->bytes, f->len, &pos, &v))
+			return fail_field(L, f, "a packed number is cut short");
+		KEEP(L, comments, (int64_t)v);
+	}
+	return true;
+}
+
+/* Decodes one table entry with the generated code; keeps it for good. */
+#define UNPACK(L, f, fn, what, out)                                          \
+	do {                                                                 \
+		(out) = fn(NULL, (f)->len, (f)->bytes);                      \
+		if (!(out))                                                  \
+			return fail_field((L), (f), "not a valid " what " message"); \
+	} while (0)
+
+static bool read_table_field(struct pprof_loader *L, const struct field *f)
+{
+	switch (f->number) {
+	case F_SAMPLE_TYPE: {
+		pb_value_type *t;
+		UNPACK(L, f, perftools__profiles__value_type__unpack,
+		       "ValueType", t);
+		KEEP(L, types, t);
+		return true;
+	}
+	case F_PERIOD_TYPE:
+		if (L->period_type)
+			perftools__profiles__value_type__free_unpacked(L->period_type, NULL);
+		UNPACK(L, f, perftools__profiles__value_type__unpack,
+		       "ValueType", L->period_type);
+		return true;
+	case F_MAPPING: {
+		pb_mapping *mp;
+		UNPACK(L, f, perftools__profiles__mapping__unpack,
+		       "Mapping", mp);
+		KEEP(L, mappings, mp);
+		return true;
+	}
+	case F_LOCATION: {
+		pb_location *loc;
+		UNPACK(L, f, perftools__profiles__location__unpack,
+		       "Location", loc);
+		KEEP(L, locations, loc);
+		return true;
+	}
+	case F_FUNCTION: {
+		pb_function *fn;
+		UNPACK(L, f, perftools__profiles__function__unpack,
+		       "Function", fn);
+		KEEP(L, functions, fn);
+		return true;
+	}
+	case F_STRING_TABLE:
+		KEEP(L, strings, model_string(L->m, (const char *)f->bytes, f->len));
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* Everything but the samples, which wait for the tables they name. */
+static bool read_tables(struct pprof_loader *L)
+{
+	size_t pos = 0;
+	while (pos < L->len) {
+		struct field f;
+		const char *why;
+		if (!read_field(L->data, L->len, &pos, &f, &why))
+			return load_fail(L->err, "byte %zu of the protocol buffer: %s",
+					 f.offset, why);
+		if (!wire_fits(f.number, f.wire))
+			return fail_field(L, &f, "wrong wire type (not a pprof profile)");
+		int64_t v = (int64_t)f.varint;
+		switch (f.number) {
+		case F_DROP_FRAMES: L->drop_frames = v; break;
+		case F_KEEP_FRAMES: L->keep_frames = v; break;
+		case F_TIME_NANOS: L->time_nanos = v; break;
+		case F_DURATION_NANOS: L->duration_nanos = v; break;
+		case F_PERIOD: L->period = v; break;
+		case F_DEFAULT_SAMPLE_TYPE: L->default_sample_type = v; break;
+		case F_COMMENT:
+			if (!read_comment(L, &f))
+				return false;
+			break;
+		case F_SAMPLE:
+			break;
+		default:
+			if (!read_table_field(L, &f))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* ---- strings and ids ------------------------------------------------------ */
+
+static bool string_at(struct pprof_loader *L, int64_t index, const char *what,
+		      uint64_t owner_id, str_t *out)
+{
+	if (index < 0 || (uint64_t)index >= L->nstrings)
+		return load_fail(L->err, "%s %llu names string %lld, but the string "
+				 "table has %zu", what, (unsigned long long)owner_id,
+				 (long long)index, L->nstrings);
+	*out = L->strings[index];
+	return true;
+}
+
+/* Builds the id -> index map; ids must be nonzero and distinct. */
+static bool index_ids(struct pprof_loader *L, struct id_index *x,
+		      const uint64_t *ids, size_t n, const char *what)
+{
+	x->n = n;
+	x->dense = true;
+	for (size_t i = 0; i < n && x->dense; i++)
+		x->dense = ids[i] == i + 1;
+	if (x->dense)
+		return true;
+	x->size = 16;
+	while (x->size < 2 * n)
+		x->size *= 2;
+	x->ids = xmalloc(x->size * sizeof(uint64_t));
+	x->slots = xmalloc(x->size * sizeof(uint32_t));
+	memset(x->slots, 0xff, x->size * sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i] == 0)
+			return load_fail(L->err, "%s %zu has id 0 (ids are nonzero)", what, i);
+		size_t h = hash_mix(ids[i]) & (x->size - 1);
+		for (; x->slots[h] != NO_ID; h = (h + 1) & (x->size - 1))
+			if (x->ids[h] == ids[i])
+				return load_fail(L->err, "two %ss have id %llu", what,
+						 (unsigned long long)ids[i]);
+		x->ids[h] = ids[i];
+		x->slots[h] = (uint32_t)i;
+	}
+	return true;
+}
+
+static uint32_t find_id(const struct id_index *x, uint64_t id)
+{
+	if (x->dense)
+		return id >= 1 && id <= x->n ? (uint32_t)(id - 1) : NO_ID;
+	if (!x->size)
+		return NO_ID;
+	size_t h = hash_mix(id) & (x->size - 1);
+	for (; x->slots[h] != NO_ID; h = (h + 1) & (x->size - 1))
+		if (x->ids[h] == id)
+			return x->slots[h];
+	return NO_ID;
+}
+
+static void id_index_free(struct id_index *x)
+{
+	free(x->ids);
+	free(x->slots);
+}
+
+/* The ids of a table of generated messages, each with an `id` field. */
+#define INDEX_IDS(L, list, index, what)                                      \
+	index_table_ids((L), &(L)->index, (void **)(L)->list, (L)->n##list,  \
+			offsetof(__typeof__(**(L)->list), id), (what))
+
+static bool index_table_ids(struct pprof_loader *L, struct id_index *x,
+			    void **items, size_t n, size_t id_offset, const char *what)
+{
+	uint64_t *ids = xmalloc((n + 1) * sizeof(uint64_t));
+	for (size_t i = 0; i < n; i++)
+		memcpy(&ids[i], (const uint8_t *)items[i] + id_offset, sizeof(uint64_t));
+	bool ok = index_ids(L, x, ids, n, what);
+	free(ids);
+	return ok;
+}
+
+/* Mappings only name unsymbolized locations, but their strings must be
+ * in the table like any other. */
+static bool check_mappings(struct pprof_loader *L)
+{
+	for (size_t i = 0; i < L->nmappings; i++) {
+		str_t s = STR_NONE;
+		if (!string_at(L, L->mappings[i]->filename, "mapping", L->mappings[i]->id, &s) ||
+		    !string_at(L, L->mappings[i]->build_id, "mapping", L->mappings[i]->id, &s))
+			return false;
+	}
+	return true;
+}
+
+/* ---- sample types ----------------------------------------------------------- */
+
+static bool make_sample_types(struct pprof_loader *L)
+{
+	struct model *m = L->m;
+	if (L->ntypes == 0)
+		return load_fail(L->err, "the profile has no sample types");
+	if (L->ntypes > MAX_SAMPLE_TYPES)
+		return load_fail(L->err, "the profile has %zu sample types; wprof-tui "
+				 "reads at most %d", L->ntypes, MAX_SAMPLE_TYPES);
+	str_t default_name = STR_NONE;
+	if (L->default_sample_type &&
+	    !string_at(L, L->default_sample_type, "default_sample_type", 0, &default_name))
+		return false;
+	m->default_type = (unsigned)L->ntypes - 1;
+	for (size_t i = 0; i < L->ntypes; i++) {
+		str_t name = STR_NONE, unit = STR_NONE;
+		if (!string_at(L, L->types[i]->type, "sample_type", i, &name) ||
+		    !string_at(L, L->types[i]->unit, "sample_type", i, &unit))
+			return false;
+		L->scale[i] = unit_scale_of(model_str(m, unit));
+		const char *shown = L->scale[i].unit ? L->scale[i].unit : model_str(m, unit);
+		model_add_sample_type(m, model_str(m, name), *shown ? shown : "count");
+		if (name == default_name)
+			m->default_type = (unsigned)i;
+	}
+	return true;
+}
+
+/* ---- frames ------------------------------------------------------------------ */
+
+/* What pprof calls a location it cannot name: its mapping's file, or
+ * "<unknown>". */
+static str_t unnamed_location(struct pprof_loader *L, const pb_location *loc)
+{
+	uint32_t mi = find_id(&L->mapping_ids, loc->mapping_id);
+	str_t file = STR_NONE;
+	if (mi != NO_ID)
+		file = L->strings[L->mappings[mi]->filename]; /* checked */
+	const char *path = model_str(L->m, file);
+	if (!*path)
+		return model_string(L->m, "<unknown>", 9);
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	char *name = xmalloc(n + 3);
+	snprintf(name, n + 3, "[%s]", base);
+	str_t s = model_string(L->m, name, n + 2);
+	free(name);
+	return s;
+}
+
+static bool function_frame(struct pprof_loader *L, const pb_location *loc,
+			   const pb_line *line, bool inlined, struct frame *out)
+{
+	uint32_t fi = find_id(&L->function_ids, line->function_id);
+	if (fi == NO_ID)
+		return load_fail(L->err, "location %llu names function %llu, which no "
+				 "function has", (unsigned long long)loc->id,
+				 (unsigned long long)line->function_id);
+	const pb_function *fn = L->functions[fi];
+	str_t name = STR_NONE, system_name = STR_NONE, file = STR_NONE;
+	if (!string_at(L, fn->name, "function", fn->id, &name) ||
+	    !string_at(L, fn->system_name, "function", fn->id, &system_name) ||
+	    !string_at(L, fn->filename, "function", fn->id, &file))
+		return false;
+	if (!*model_str(L->m, name))
+		name = unnamed_location(L, loc);
+	if (inlined) {
+		const char *plain = model_str(L->m, name);
+		size_t n = strlen(plain) + sizeof(" (inline)");
+		char *marked = xmalloc(n);
+		int len = snprintf(marked, n, "%s (inline)", plain);
+		name = model_string(L->m, marked, (size_t)len);
+		free(marked);
+	}
+	*out = (struct frame){
+		.name = name, .url = file, .extra = system_name,
+		.line = fn->start_line > 0 && fn->start_line <= INT32_MAX
+				? (int32_t)fn->start_line : -1,
+		.column = -1, .kind = KIND_NATIVE,
+		.flags = inlined ? FRAME_INLINED : 0,
+	};
+	return true;
+}
+
+/* Each location's frames, innermost line first. */
+static bool make_location_frames(struct pprof_loader *L)
+{
+	L->loc = xcalloc(L->nlocations + 1, sizeof(*L->loc));
+	for (size_t i = 0; i < L->nlocations; i++) {
+		const pb_location *loc = L->locations[i];
+		L->loc[i].start = (uint32_t)L->nframes;
+		for (size_t k = 0; k < loc->n_line || (k == 0 && !loc->n_line); k++) {
+			struct frame f = { .name = STR_NONE, .url = STR_NONE,
+					   .extra = STR_NONE, .line = -1, .column = -1,
+					   .kind = KIND_NATIVE };
+			if (!loc->n_line)
+				f.name = unnamed_location(L, loc);
+			else if (!function_frame(L, loc, loc->line[k], k + 1 < loc->n_line, &f))
+				return false;
+			KEEP(L, frames, model_intern_frame(L->m, &f));
+		}
+		L->loc[i].end = (uint32_t)L->nframes;
+	}
+	return true;
+}
+
+/* ---- drop_frames / keep_frames ---------------------------------------------- */
+
+/* pprof matches the name without its argument list ("f(int)" -> "f"),
+ * but leaves the parentheses of "(anonymous namespace)" and "operator()". */
+static size_t simplified_length(const char *name)
+{
+	for (const char *p = name; (p = strchr(p, '(')); p++) {
+		if (!strncmp(p, "(anonymous namespace)", 21)) {
+			p += 20;
+			continue;
+		}
+		if (p - name >= 8 && !strncmp(p - 8, "operator()", 10)) {
+			p++;
+			continue;
+		}
+		return (size_t)(p - name);
+	}
+	return strlen(name);
+}
+
+static bool full_match(const regex_t *re, const char *name)
+{
+	if (*name == '.')
+		name++;
+	size_t n = simplified_length(name);
+	char *simple = xmalloc(n + 1);
+	memcpy(simple, name, n);
+	simple[n] = '\0';
+	bool hit = regexec(re, simple, 0, NULL, 0) == 0;
+	free(simple);
+	return hit;
+}
+
+static bool compile_anchored(struct pprof_loader *L, int64_t index,
+			     const char *what, regex_t *re)
+{
+	str_t s = STR_NONE;
+	if (!string_at(L, index, what, 0, &s))
+		return false;
+	const char *pattern = model_str(L->m, s);
+	size_t n = strlen(pattern) + 5;
+	char *anchored = xmalloc(n);
+	snprintf(anchored, n, "^(%s)$", pattern);
+	int rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
+	free(anchored);
+	if (rc)
+		return load_fail(L->err, "%s \"%.80s\" is not a regular expression "
+				 "wprof-tui can read", what, pattern);
+	return true;
+}
+
+/* Marks the locations where pprof's Prune cuts stacks. */
+static bool mark_pruned(struct pprof_loader *L)
+{
+	if (!L->drop_frames)
+		return true;
+	regex_t drop, keep;
+	if (!compile_anchored(L, L->drop_frames, "drop_frames", &drop))
+		return false;
+	bool have_keep = L->keep_frames != 0;
+	if (have_keep && !compile_anchored(L, L->keep_frames, "keep_frames", &keep)) {
+		regfree(&drop);
+		return false;
+	}
+	for (size_t i = 0; i < L->nlocations; i++) {
+		const pb_location *loc = L->locations[i];
+		/* From the caller (the last line) inwards: the first dropped
+		 * line goes with every line inlined into it. */
+		for (size_t k = loc->n_line; k-- > 0;) {
+			uint32_t fi = find_id(&L->function_ids, loc->line[k]->function_id);
+			const pb_function *fn = L->functions[fi];
+			const char *name = model_str(L->m, L->strings[fn->name]);
+			if (!*name || !full_match(&drop, name) ||
+			    (have_keep && full_match(&keep, name)))
+				continue;
+			if (k + 1 == loc->n_line)
+				L->loc[i].prune = PRUNE_WHOLE;
+			else {
+				L->loc[i].prune = PRUNE_BENEATH;
+				L->loc[i].start += (uint32_t)(k + 1);
+			}
+			break;
+		}
+	}
+	regfree(&drop);
+	if (have_keep)
+		regfree(&keep);
+	return true;
+}
+
+/* Where a sample's stack starts after pruning: from the root towards the
+ * leaf, the first pruned location after a kept one cuts the stack. */
+static size_t pruned_start(const struct pprof_loader *L, const uint32_t *locs,
+			   size_t n)
+{
+	bool seen_user = false;
+	for (size_t i = n; i-- > 0;) {
+		uint8_t prune = L->loc[locs[i]].prune;
+		if (prune == PRUNE_NONE) {
+			seen_user = true;
+			continue;
+		}
+		if (!seen_user)
+			continue;
+		return prune == PRUNE_WHOLE ? i + 1 : i;
+	}
+	return 0;
+}
+
+/* ---- samples ------------------------------------------------------------------- */
+
+static uint32_t *cache_slot(struct stack_cache *c, const uint32_t *locs, size_t n,
+			    uint64_t hash)
+{
+	size_t mask = c->size - 1;
+	for (size_t i = hash & mask;; i = (i + 1) & mask) {
+		if (c->slots[i] == NO_ID)
+			return &c->slots[i];
+		const struct cached_stack *e = &c->entries[c->slots[i]];
+		if (e->hash == hash && e->len == n &&
+		    !memcmp(c->ids + e->start, locs, n * sizeof(uint32_t)))
+			return &c->slots[i];
+	}
+}
+
+static void cache_grow(struct stack_cache *c)
+{
+	free(c->slots);
+	c->size = c->size ? c->size * 2 : 4096;
+	c->slots = xmalloc(c->size * sizeof(uint32_t));
+	memset(c->slots, 0xff, c->size * sizeof(uint32_t));
+	for (uint32_t i = 0; i < c->nentries; i++) {
+		const struct cached_stack *e = &c->entries[i];
+		*cache_slot(c, c->ids + e->start, e->len, e->hash) = i;
+	}
+}
+
+static void cache_put(struct stack_cache *c, uint32_t *slot, const uint32_t *locs,
+		      size_t n, uint64_t hash, uint32_t leaf)
+{
+	if (c->nids + n > STACK_CACHE_MAX_IDS)
+		return;
+	GROW(c->ids, c->ids_cap, c->nids + n);
+	memcpy(c->ids + c->nids, locs, n * sizeof(uint32_t));
+	GROW(c->entries, c->entries_cap, c->nentries + 1);
+	c->entries[c->nentries] = (struct cached_stack){ hash, (uint32_t)c->nids,
+							 (uint32_t)n, leaf };
+	*slot = (uint32_t)c->nentries++;
+	c->nids += n;
+	if (c->nentries * 2 > c->size)
+		cache_grow(c);
+}
+
+static void cache_free(struct stack_cache *c)
+{
+	free(c->entries);
+	free(c->ids);
+	free(c->slots);
+}
+
+/* The leaf node of a sample's stack, made on first sight: NO_ID when
+ * drop_frames prunes it all (pprof shows no row for it either). */
+static uint32_t stack_leaf(struct pprof_loader *L, const uint32_t *locs, size_t n)
+{
+	size_t first = L->drop_frames ? pruned_start(L, locs, n) : 0;
+	size_t depth = 0;
+	for (size_t i = first; i < n; i++) {
+		const struct location_frames *lf = &L->loc[locs[i]];
+		GROW(L->stack, L->stack_cap, depth + (lf->end - lf->start));
+		for (uint32_t k = lf->start; k < lf->end; k++)
+			L->stack[depth++] = L->frames[k];
+	}
+	return depth ? model_add_stack(L->m, L->stack, depth) : NO_ID;
+}
+
+static bool add_labels(struct pprof_loader *L, const pb_sample *s, uint32_t node)
+{
+	for (size_t i = 0; i < s->n_label; i++) {
+		const Perftools__Profiles__Label *lb = s->label[i];
+		struct sample_label label = { .sample = (uint32_t)L->nsamples,
+					      .node = node, .str = STR_NONE,
+					      .num = lb->num, .num_unit = STR_NONE };
+		if (!string_at(L, lb->key, "label of sample", L->nsamples, &label.key) ||
+		    (lb->str && !string_at(L, lb->str, "label of sample", L->nsamples,
+					  &label.str)) ||
+		    (lb->num_unit && !string_at(L, lb->num_unit, "label of sample",
+					       L->nsamples, &label.num_unit)))
+			return false;
+		model_add_label(L->m, &label);
+	}
+	return true;
+}
+
+static bool add_sample(struct pprof_loader *L, const pb_sample *s)
+{
+	if (s->n_value != L->ntypes)
+		return load_fail(L->err, "sample %zu has %zu values for %zu sample types",
+				 L->nsamples, s->n_value, L->ntypes);
+	GROW(L->sample_locs, L->sample_locs_cap, s->n_location_id + 1);
+	for (size_t i = 0; i < s->n_location_id; i++) {
+		L->sample_locs[i] = find_id(&L->location_ids, s->location_id[i]);
+		if (L->sample_locs[i] == NO_ID)
+			return load_fail(L->err, "sample %zu names location %llu, which no "
+					 "location has", L->nsamples,
+					 (unsigned long long)s->location_id[i]);
+	}
+	size_t n = s->n_location_id;
+	uint64_t hash = hash_bytes(L->sample_locs, n * sizeof(uint32_t), 0);
+	uint32_t *slot = cache_slot(&L->cache, L->sample_locs, n, hash);
+	uint32_t leaf;
+	if (*slot != NO_ID) {
+		leaf = L->cache.entries[*slot].leaf;
+	} else {
+		leaf = stack_leaf(L, L->sample_locs, n);
+		cache_put(&L->cache, slot, L->sample_locs, n, hash, leaf);
+	}
+	if (leaf != NO_ID) {
+		for (size_t t = 0; t < L->ntypes; t++)
+			model_add_node_value(L->m, leaf, (unsigned)t, (double)s->value[t]);
+		if (!add_labels(L, s, leaf))
+			return false;
+	}
+	L->nsamples++;
+	return true;
+}
+
+static bool read_samples(struct pprof_loader *L)
+{
+	ProtobufCAllocator scratch = { arena_alloc, arena_free, &L->arena };
+	cache_grow(&L->cache);
+	L->arena.cap = 1 << 16;
+	L->arena.block = xmalloc(L->arena.cap);
+	size_t pos = 0;
+	while (pos < L->len) {
+		struct field f;
+		const char *why;
+		if (!read_field(L->data, L->len, &pos, &f, &why))
+			return false; /* read_tables has walked these bytes */
+		if (f.number != F_SAMPLE)
+			continue;
+		arena_reset(&L->arena);
+		pb_sample *s = perftools__profiles__sample__unpack(&scratch, f.len, f.bytes);
+		if (!s)
+			return load_fail(L->err, "sample %zu at byte %zu of the protocol "
+					 "buffer is not a valid Sample message",
+					 L->nsamples, f.offset);
+		if (!add_sample(L, s))
+			return false;
+	}
+	return true;
+}
+
+/* Values were summed in the file's units, exact for integers; now each
+ * type takes the model's unit (microseconds for time). */
+static void scale_values(struct pprof_loader *L)
+{
+	struct model *m = L->m;
+	for (size_t v = 0; v < m->nnodes; v++)
+		for (unsigned t = 0; t < m->ntypes; t++) {
+			double *x = &m->node_self[v * m->ntypes + t];
+			*x = unit_scale_apply(&L->scale[t], *x);
+		}
+}
+
+/* ---- the rest of the profile ---------------------------------------------------- */
+
+static bool make_metadata(struct pprof_loader *L)
+{
+	struct model *m = L->m;
+	m->start_time = (double)L->time_nanos / 1000;
+	m->duration = (double)L->duration_nanos / 1000;
+	m->end_time = m->start_time + m->duration;
+	if (L->period_type) {
+		str_t unit = STR_NONE;
+		if (!string_at(L, L->period_type->unit, "period_type", 0, &unit))
+			return false;
+		struct unit_scale scale = unit_scale_of(model_str(m, unit));
+		m->period = unit_scale_apply(&scale, (double)L->period);
+	} else {
+		m->period = (double)L->period;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < L->ncomments; i++) {
+		str_t s = STR_NONE;
+		if (!string_at(L, L->comments[i], "comment", i, &s))
+			return false;
+		n += strlen(model_str(m, s)) + 1;
+	}
+	if (!n)
+		return true;
+	char *text = xmalloc(n), *p = text;
+	for (size_t i = 0; i < L->ncomments; i++)
+		p += sprintf(p, "%s%s", i ? "\n" : "", model_str(m, L->strings[L->comments[i]]));
+	m->comment = model_string(m, text, (size_t)(p - text));
+	free(text);
+	return true;
+}
+
+static bool build_model(struct pprof_loader *L)
+{
+	if (!read_tables(L))
+		return false;
+	if (L->nstrings == 0 || *model_str(L->m, L->strings[0]))
+		return load_fail(L->err, "string_table[0] must be \"\" (not a pprof profile)");
+	if (!make_sample_types(L) || !make_metadata(L) ||
+	    !check_mappings(L) || !INDEX_IDS(L, mappings, mapping_ids, "mapping") ||
+	    !INDEX_IDS(L, locations, location_ids, "location") ||
+	    !INDEX_IDS(L, functions, function_ids, "function") || !make_location_frames(L) ||
+	    !mark_pruned(L) || !read_samples(L))
+		return false;
+	scale_values(L);
+	uint32_t cycle;
+	model_finish(L->m, &cycle); /* merged stacks are a tree: no cycle */
+	return true;
+}
+
+static void loader_free(struct pprof_loader *L)
+{
+	for (size_t i = 0; i < L->ntypes; i++)
+		perftools__profiles__value_type__free_unpacked(L->types[i], NULL);
+	for (size_t i = 0; i < L->nmappings; i++)
+		perftools__profiles__mapping__free_unpacked(L->mappings[i], NULL);
+	for (size_t i = 0; i < L->nlocations; i++)
+		perftools__profiles__location__free_unpacked(L->locations[i], NULL);
+	for (size_t i = 0; i < L->nfunctions; i++)
+		perftools__profiles__function__free_unpacked(L->functions[i], NULL);
+	if (L->period_type)
+		perftools__profiles__value_type__free_unpacked(L->period_type, NULL);
+	free(L->types);
+	free(L->mappings);
+	free(L->locations);
+	free(L->functions);
+	free(L->strings);
+	free(L->comments);
+	id_index_free(&L->mapping_ids);
+	id_index_free(&L->location_ids);
+	id_index_free(&L->function_ids);
+	free(L->loc);
+	free(L->frames);
+	free(L->stack);
+	free(L->sample_locs);
+	cache_free(&L->cache);
+	arena_reset(&L->arena);
+	free(L->arena.big);
+	free(L->arena.block);
+}
+
+bool load_pprof(struct input *in, struct model *m, const struct load_options *opt,
+		struct load_error *err)
+{
+	(void)opt; /* the sample type is picked by the caller, for any format */
+	struct pprof_loader L = { .m = m, .err = err };
+	model_init(m, "pprof");
+	uint8_t *data = NULL;
+	bool ok = read_bytes(in, &data, &L.len, err);
+	if (ok) {
+		L.data = data;
+		ok = build_model(&L);
+	}
+	loader_free(&L);
+	free(data);
+	if (!ok)
+		model_free(m);
+	return ok;
+}

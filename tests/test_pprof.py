@@ -1,0 +1,409 @@
+#!/usr/bin/env python3
+"""pprof in and out, end to end through the wprof-tui binary.
+
+    test_pprof.py WPROF TESTDATA top        corpus pprof files vs go tool pprof -top
+    test_pprof.py WPROF TESTDATA roundtrip  .cpuprofile <-> pprof keep exact totals
+    test_pprof.py WPROF TESTDATA go         exported files vs go tool pprof (77: no go)
+    test_pprof.py WPROF TESTDATA bad        broken input: message and exit status 2
+
+Expected numbers come from testdata/expected/*.top.txt (go tool pprof -top)
+or from the original file read by wprof-tui before the conversion."""
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg, file=sys.stderr)
+
+
+# ---- go tool pprof -top output ------------------------------------------------
+
+TIME_US = {"ns": 1e-3, "us": 1, "\u00b5s": 1, "ms": 1e3, "s": 1e6,
+           "mins": 60e6, "hrs": 3600e6, "days": 86400e6}
+BYTES = {"B": 1, "kB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4,
+         "PB": 1024**5}
+
+
+def parse_value(text):
+    """'1.50s' -> (1500000.0 us, tolerance): pprof prints %.2f and trims
+    '.00', so a printed value is good to half of its last place."""
+    if text == "0":
+        return 0.0, 0.0
+    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)([a-zA-Z\u00b5]*)", text)
+    if not m:
+        raise ValueError("not a pprof value: " + text)
+    number, decimals, unit = m.groups()
+    scale = TIME_US.get(unit) or BYTES.get(unit) or (1 if unit == "" else None)
+    if scale is None:
+        raise ValueError("unknown unit in " + text)
+    places = len(decimals) if decimals else 2
+    return float(number) * scale, 0.5 * 10 ** -places * scale * 1.0001
+
+
+def parse_top(text):
+    """{name: (flat, flat_tol, cum, cum_tol)} and the total."""
+    rows, total = {}, None
+    in_rows = False
+    for line in text.splitlines():
+        m = re.search(r"accounting for .*, .* of (\S+) total", line)
+        if m:
+            total = parse_value(m.group(1))
+        if re.match(r"\s+flat\s+flat%\s+sum%\s+cum\s+cum%", line):
+            in_rows = True
+            continue
+        if in_rows and line.strip():
+            flat, _, _, cum, _, name = line.split(None, 5)
+            f, ft = parse_value(flat)
+            c, ct = parse_value(cum)
+            rows[name] = (f, ft, c, ct)
+    return rows, total
+
+
+# ---- wprof-tui -----------------------------------------------------------------
+
+def run(args, check=True):
+    p = subprocess.run([WPROF] + args, capture_output=True, text=True)
+    if check and p.returncode != 0:
+        fail(f"wprof-tui {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return p
+
+
+def flat_report(path, sample_type=None):
+    args = ["--report", "flat", "--rule", "exact", "--format", "json", path]
+    if sample_type is not None:
+        args += ["--sample-type", sample_type]
+    p = run(args)
+    return json.loads(p.stdout) if p.returncode == 0 else None
+
+
+def rows_by_name(report):
+    rows = {}
+    for r in report["rows"]:
+        rows.setdefault(r["name"], []).append(r)
+    return rows
+
+
+def compare_with_top(label, report, top_text):
+    expected, total = parse_top(top_text)
+    got = rows_by_name(report)
+    if total and abs(report["profile_total"] - total[0]) > total[1]:
+        fail(f"{label}: profile total {report['profile_total']} != {total[0]}")
+    for name, (flat, flat_tol, cum, cum_tol) in expected.items():
+        rows = got.get(name)
+        if not rows or len(rows) != 1:
+            fail(f"{label}: {name}: {len(rows or [])} rows, want 1")
+            continue
+        r = rows[0]
+        if abs(r["self"] - flat) > flat_tol:
+            fail(f"{label}: {name}: self {r['self']} != flat {flat}")
+        if abs(r["total"] - cum) > cum_tol:
+            fail(f"{label}: {name}: total {r['total']} != cum {cum}")
+    for name, rows in got.items():
+        if name not in expected and any(r["self"] or r["total"] for r in rows):
+            fail(f"{label}: {name} is not in go tool pprof's output")
+
+
+def heap_types():
+    return ["alloc_objects", "alloc_space", "inuse_objects", "inuse_space"]
+
+
+MS = 1_000_000  # nanoseconds
+
+
+def pruned_profile(keep):
+    """b <- runtime.x <- a <- main (10ms), a <- main (5ms), runtime.x alone
+    (7ms), with drop_frames "runtime\\..*" and, if asked, keep_frames
+    "runtime.x"."""
+    strings = ("", "cpu", "nanoseconds", "main", "a", "runtime.x", "b",
+               "runtime\\..*", "runtime.x")
+    return profile(samples=(((4, 3, 2, 1), (10 * MS,)), ((2, 1), (5 * MS,)),
+                            ((3,), (7 * MS,))),
+                   locations=((1, 1), (2, 2), (3, 3), (4, 4)),
+                   functions=((1, 3), (2, 4), (3, 5), (4, 6)),
+                   strings=strings, drop=7, keep=8 if keep else 0)
+
+
+# By hand from pprof's Prune: a dropped frame goes with its callees, but
+# not before the first frame that is kept (runtime.x alone stays).
+PRUNED = {"main": (0, 15000), "a": (15000, 15000), "runtime.x": (7000, 7000)}
+KEPT = {"main": (0, 15000), "a": (5000, 15000), "runtime.x": (7000, 17000),
+        "b": (10000, 10000)}
+
+
+def test_prune(tmp):
+    for keep, want in ((False, PRUNED), (True, KEPT)):
+        path = os.path.join(tmp, f"prune-{keep}.pb")
+        with open(path, "wb") as f:
+            f.write(pruned_profile(keep))
+        report = flat_report(path)
+        if not report:
+            continue
+        got = {r["name"]: (r["self"], r["total"]) for r in report["rows"]}
+        if got != want:
+            fail(f"drop_frames (keep_frames: {keep}): {got}, want {want}")
+
+
+def test_top():
+    cases = [("validate.pprof", None), ("inline.pprof", None),
+             ("speedscope-simple.prof", None)]
+    cases += [("heap.pprof", t) for t in heap_types()]
+    for name, sample_type in cases:
+        expected = f"{name}.{sample_type}.top.txt" if sample_type else f"{name}.top.txt"
+        with open(os.path.join(TESTDATA, "expected", expected)) as f:
+            top = f.read()
+        report = flat_report(os.path.join(TESTDATA, name), sample_type)
+        if report:
+            compare_with_top(expected, report, top)
+    # The default sample type is the last one (inuse_space for Go heaps),
+    # and an index picks like a name.
+    report = flat_report(os.path.join(TESTDATA, "heap.pprof"))
+    if report and report["sample_type"] != "inuse_space":
+        fail(f"heap.pprof: default sample type {report['sample_type']}")
+    report = flat_report(os.path.join(TESTDATA, "heap.pprof"), "1")
+    if report and report["sample_type"] != "alloc_space":
+        fail(f"heap.pprof: --sample-type 1 gave {report['sample_type']}")
+    p = run(["--report", "flat", "--sample-type", "nope",
+             os.path.join(TESTDATA, "heap.pprof")], check=False)
+    if p.returncode != 2 or "no sample type 'nope'" not in p.stderr:
+        fail(f"unknown --sample-type: exit {p.returncode}, {p.stderr.strip()}")
+
+
+# ---- round trips ------------------------------------------------------------------
+
+def keyed(report, one_based):
+    """Rows by (name, url, 1-based line): how both formats name a function."""
+    out = {}
+    for r in report["rows"]:
+        line = r["line"] + 1 if (not one_based and r["line"] >= 0) else r["line"]
+        out.setdefault((r["name"], r["url"], line), []).append(r)
+    return out
+
+
+def same_totals(label, before, after):
+    b = keyed(before, before["format"] == "pprof")
+    a = keyed(after, after["format"] == "pprof")
+    compared = 0
+    for key, rows in b.items():
+        if len(rows) != 1:
+            continue  # differs only by column: one function in pprof
+        want = rows[0]
+        got = a.get(key)
+        if not got or len(got) != 1:
+            fail(f"{label}: {key} missing after the round trip")
+            continue
+        for field in ("self", "total"):
+            w, g = want[field], got[0][field]
+            if (w is None) != (g is None) or (w is not None and abs(w - g) > 1e-9 * max(1, abs(w))):
+                fail(f"{label}: {key[0]}: {field} {g} != {w}")
+        compared += 1
+    if not compared:
+        fail(f"{label}: nothing compared")
+
+
+def convert(src, fmt, out, sample_type=None):
+    args = ["--export", fmt, "-o", out, src]
+    if sample_type:
+        args += ["--sample-type", sample_type]
+    return run(args).returncode == 0
+
+
+def test_roundtrip(tmp):
+    for name in ["validate.cpuprofile", "recursion.cpuprofile",
+                 "worked-example.cpuprofile", "chrome65-simple.cpuprofile"]:
+        src = os.path.join(TESTDATA, name)
+        out = os.path.join(tmp, name + ".pb.gz")
+        if convert(src, "pprof", out):
+            same_totals(name + " -> pprof", flat_report(src), flat_report(out))
+            with open(out, "rb") as f:
+                if f.read(2) != b"\x1f\x8b":
+                    fail(f"{name} -> pprof is not gzipped")
+    for name in ["validate.pprof", "inline.pprof", "speedscope-simple.prof"]:
+        src = os.path.join(TESTDATA, name)
+        out = os.path.join(tmp, name + ".cpuprofile")
+        if convert(src, "cpuprofile", out):
+            same_totals(name + " -> cpuprofile", flat_report(src), flat_report(out))
+        back = os.path.join(tmp, name + ".again.pb.gz")
+        if convert(src, "pprof", back):
+            same_totals(name + " -> pprof", flat_report(src), flat_report(back))
+    heap = os.path.join(TESTDATA, "heap.pprof")
+    back = os.path.join(tmp, "heap.again.pb.gz")
+    convert(heap, "pprof", back)
+    for t in heap_types():
+        same_totals(f"heap.pprof ({t}) -> pprof", flat_report(heap, t), flat_report(back, t))
+        out = os.path.join(tmp, f"heap.{t}.cpuprofile")
+        if convert(heap, "cpuprofile", out, t):
+            same_totals(f"heap.pprof ({t}) -> cpuprofile", flat_report(heap, t),
+                        flat_report(out))
+    # Folded stacks: "root;...;leaf value", one line per stack.
+    folded = os.path.join(tmp, "worked.folded")
+    if convert(os.path.join(TESTDATA, "worked-example.cpuprofile"), "folded", folded):
+        report = flat_report(os.path.join(TESTDATA, "worked-example.cpuprofile"))
+        self_by_leaf = {}
+        with open(folded) as f:
+            for line in f:
+                stack, value = line.rstrip("\n").rsplit(" ", 1)
+                leaf = stack.split(";")[-1]
+                self_by_leaf[leaf] = self_by_leaf.get(leaf, 0) + float(value)
+        for r in report["rows"]:
+            if abs(self_by_leaf.get(r["name"], 0) - r["self"]) > 1e-9:
+                fail(f"folded: {r['name']}: {self_by_leaf.get(r['name'])} != {r['self']}")
+    # Only a function graph: what can be written is, and stderr says what not.
+    xs = os.path.join(TESTDATA, "validate-xs.cpuprofile")
+    out = os.path.join(tmp, "xs.pb.gz")
+    p = run(["--export", "pprof", "-o", out, xs])
+    if "no whole stacks" not in p.stderr:
+        fail("node graph export: no note on stderr: " + p.stderr)
+    before, after = flat_report(xs), flat_report(out)
+    if before and after:
+        got = {r["name"]: r["self"] for r in after["rows"]}
+        for r in before["rows"]:
+            if abs(got.get(r["name"], 0) - r["self"]) > 1e-9 * max(1, r["self"]):
+                fail(f"xs -> pprof: {r['name']}: self {got.get(r['name'])} != {r['self']}")
+
+
+# ---- go tool pprof on exported files --------------------------------------------
+
+def test_go(tmp):
+    go = shutil.which("go")
+    if not go:
+        print("go is not installed: skipped")
+        sys.exit(77)
+    env = dict(os.environ, PPROF_TMPDIR=tmp, HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"))
+    cases = [("validate.pprof", None), ("inline.pprof", None),
+             ("worked-example.cpuprofile", None)]
+    cases += [("heap.pprof", t) for t in heap_types()]
+    for name, sample_type in cases:
+        out = os.path.join(tmp, f"{name}.{sample_type}.pb.gz")
+        if not convert(os.path.join(TESTDATA, name), "pprof", out, sample_type):
+            continue
+        args = [go, "tool", "pprof", "-top", "-nodecount=100000", "-nodefraction=0",
+                "-edgefraction=0"]
+        if sample_type:
+            args.append("-sample_index=" + sample_type)
+        p = subprocess.run(args + [out], capture_output=True, text=True, env=env)
+        if p.returncode != 0:
+            fail(f"go tool pprof {name}: {p.stderr.strip()}")
+            continue
+        report = flat_report(out, sample_type)
+        if report:
+            compare_with_top(f"go tool pprof on exported {name} ({sample_type})",
+                             report, p.stdout)
+    # drop_frames / keep_frames: go applies them as it reads, as we do.
+    for keep in (False, True):
+        path = os.path.join(tmp, f"prune-{keep}.pb")
+        with open(path, "wb") as f:
+            f.write(pruned_profile(keep))
+        p = subprocess.run([go, "tool", "pprof", "-top", "-nodefraction=0", path],
+                           capture_output=True, text=True, env=env)
+        report = flat_report(path)
+        if p.returncode != 0:
+            fail(f"go tool pprof on the pruned profile: {p.stderr.strip()}")
+        elif report:
+            compare_with_top(f"go tool pprof, drop_frames (keep: {keep})", report, p.stdout)
+
+
+# ---- bad input -------------------------------------------------------------------------
+
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def field(number, payload):
+    if isinstance(payload, int):
+        return varint(number << 3) + varint(payload)
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def profile(types=((1, 2),), samples=(((1,), (10,)),), locations=((1, 1),),
+            functions=((1, 3),), strings=("", "cpu", "nanoseconds", "main"),
+            drop=0, keep=0):
+    """A tiny Profile: types (type, unit), samples (location ids, values),
+    locations (id, function id), functions (id, name), drop_frames and
+    keep_frames string indexes."""
+    out = field(7, drop) + field(8, keep) if drop else b""
+    for t, u in types:
+        out += field(1, field(1, t) + field(2, u))
+    for locs, values in samples:
+        body = b"".join(field(1, i) for i in locs) + b"".join(field(2, v) for v in values)
+        out += field(2, body)
+    for lid, fid in locations:
+        out += field(4, field(1, lid) + field(4, field(1, fid)))
+    for fid, name in functions:
+        out += field(5, field(1, fid) + field(2, name))
+    for s in strings:
+        out += field(6, s.encode())
+    return out
+
+
+def test_bad(tmp):
+    good = profile()
+    with open(os.path.join(TESTDATA, "validate.pprof"), "rb") as f:
+        real = f.read()
+    cases = {
+        "truncated.pb.gz": (real[: len(real) // 2], "truncated"),
+        "wrong-magic.pb.gz": (b"\x1f\x8c" + real[2:], "not a profile"),
+        "bad-gzip-body.pb.gz": (real[:20] + bytes(64) + real[84:], "gzip"),
+        "string-index.pb": (profile(functions=((1, 99),)), "names string 99"),
+        "location-id.pb": (profile(samples=(((7,), (10,)),)), "location 7"),
+        "function-id.pb": (profile(locations=((1, 5),)), "function 5"),
+        "value-count.pb": (profile(samples=(((1,), (10, 20)),)), "2 values for 1 sample"),
+        "gigabyte.pb": (field(1, field(1, 1) + field(2, 2)) + varint(2 << 3 | 2)
+                        + varint(1 << 30) + b"\x08\x01", "runs past the end"),
+        "no-types.pb": (profile(types=(), samples=()), "no sample types"),
+        "gzipped-no-types.pb.gz": (gzip.compress(profile(types=(), samples=())),
+                                   "no sample types"),
+        "string-zero.pb": (profile(strings=("x", "cpu", "nanoseconds", "main")),
+                           "string_table[0]"),
+    }
+    with open(os.path.join(tmp, "good.pb"), "wb") as f:
+        f.write(good)
+    report = flat_report(os.path.join(tmp, "good.pb"))
+    if report and [(r["name"], r["self"]) for r in report["rows"]] != [("main", 0.01)]:
+        fail(f"hand-made profile: {report['rows']}")
+    for name, (data, words) in cases.items():
+        path = os.path.join(tmp, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        p = run(["--report", "flat", path], check=False)
+        prefix = f"wprof-tui: {path}: "
+        if p.returncode != 2 or not p.stderr.startswith(prefix) or words not in p.stderr:
+            fail(f"{name}: exit {p.returncode}, stderr {p.stderr.strip()!r} "
+                 f"(want exit 2 and '{words}')")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        if WHAT == "top":
+            test_top()
+            test_prune(tmp)
+        elif WHAT == "roundtrip":
+            test_roundtrip(tmp)
+        elif WHAT == "go":
+            test_go(tmp)
+        elif WHAT == "bad":
+            test_bad(tmp)
+        else:
+            sys.exit("unknown test " + WHAT)
+    if failures:
+        print(f"{len(failures)} failures", file=sys.stderr)
+        sys.exit(1)
+    print("ok")
+
+
+main()
