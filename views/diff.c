@@ -11,6 +11,7 @@
 static const char *const match_names[MATCH_COUNT] = {
 	[MATCH_NONE] = "none",
 	[MATCH_SAME] = "same",
+	[MATCH_NAME_URL_LINE] = "name+url+line",
 	[MATCH_NAME_URL] = "name+url",
 	[MATCH_NAME] = "name",
 	[MATCH_KIND] = "kind",
@@ -58,6 +59,12 @@ static int compare_ints(long a, long b)
 	return (a > b) - (a < b);
 }
 
+/* A line or column as a person reads it (1-based), -1 when unknown. */
+static long shown_place(const struct model *m, int32_t place)
+{
+	return place < 0 ? -1 : place + (m->lines_zero_based ? 1 : 0);
+}
+
 /* Orders frames of two models by the key of a pairing step. */
 static int compare_keys(const struct model *ma, uint32_t fa,
 			const struct model *mb, uint32_t fb, enum diff_match step)
@@ -71,8 +78,10 @@ static int compare_keys(const struct model *ma, uint32_t fa,
 	order = strcmp(model_str(ma, a->url), model_str(mb, b->url));
 	if (order || step == MATCH_NAME_URL)
 		return order;
-	order = compare_ints(a->line, b->line);
-	return order ? order : compare_ints(a->column, b->column);
+	order = compare_ints(shown_place(ma, a->line), shown_place(mb, b->line));
+	if (order || step == MATCH_NAME_URL_LINE)
+		return order;
+	return compare_ints(shown_place(ma, a->column), shown_place(mb, b->column));
 }
 
 static const struct model *sorting_model;

@@ -6,10 +6,13 @@
  * Matching, computed once per pair of models (it does not depend on the
  * rule).  Each step pairs the functions not yet paired whose key is
  * unique among the unpaired functions of each side:
- *   1. name, url, line and column: the same function of the same source;
- *   2. name and url: the function moved within its file;
- *   3. name alone: another file or another engine (V8 vs XS urls);
- *   4. the engine's own entries by kind: the root ((root) in V8, (host)
+ *   1. name, url, line and column: the same function of the same source
+ *      (lines and columns as a person reads them, so that a .cpuprofile's
+ *      0-based places meet pprof's 1-based ones);
+ *   2. name, url and line: the same, from a format without columns;
+ *   3. name and url: the function moved within its file;
+ *   4. name alone: another file or another engine (V8 vs XS urls);
+ *   5. the engine's own entries by kind: the root ((root) in V8, (host)
  *      in XS), (program), (idle), the garbage collector.
  * A key held by several unpaired functions on a side is ambiguous and
  * pairs nothing in that step; what is left unpaired is one-sided.
@@ -34,6 +37,7 @@ enum diff_side { DIFF_BASE, DIFF_NEW, DIFF_SIDES };
 enum diff_match {
 	MATCH_NONE,
 	MATCH_SAME,
+	MATCH_NAME_URL_LINE,
 	MATCH_NAME_URL,
 	MATCH_NAME,
 	MATCH_KIND,
