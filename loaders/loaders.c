@@ -8,6 +8,7 @@
 /* In order of preference: the first whose sniff says yes loads. */
 static const struct loader loaders[] = {
 	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
+	{ "gmon.out", sniff_gmon, load_gmon },
 };
 
 bool load_fail(struct load_error *err, const char *fmt, ...)

@@ -46,5 +46,7 @@ bool load_memory(const void *data, size_t len, const char *name,
 
 load_fn load_cpuprofile;
 bool sniff_cpuprofile(const uint8_t *head, size_t len);
+load_fn load_gmon;
+bool sniff_gmon(const uint8_t *head, size_t len);
 
 #endif

@@ -34,7 +34,8 @@ struct options {
 static const char usage_text[] =
 	"usage: wprof-tui [options] FILE\n"
 	"\n"
-	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile.\n"
+	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile,\n"
+	"GNU gmon.out (gprof), WasmProf call arcs.\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
 	"                    flat, top-down, bottom-up or callgraph\n"
@@ -44,6 +45,8 @@ static const char usage_text[] =
 	"  --sort KEY        total, self, calls or name (default total)\n"
 	"  --reverse         sort the other way round\n"
 	"  --depth N         expand tree views N levels deep (default: all)\n"
+	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
+	"                    a.out beside the file, as gprof)\n"
 	"  -h, --help        show this help\n"
 	"  --version         show the version\n"
 	"\n"
@@ -103,6 +106,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			const char *v = option_value(argc, argv, &i);
 			if (!sort_key_parse(v, &o->sort))
 				usage_error("unknown sort key '%s' (total, self, calls, name)", v);
+		} else if (!strcmp(a, "--exe")) {
+			o->load.exe = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--reverse")) {
 			o->reversed = true;
 		} else if (!strcmp(a, "--depth")) {

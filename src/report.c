@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "gprof_report.h"
 #include "units.h"
 
 static const char *const format_names[REPORT_FORMAT_COUNT] = {
@@ -198,6 +199,8 @@ static void json_row_fields(FILE *out, const struct report *rep,
 	}
 	if (r->flags & ROW_CYCLE)
 		fputs(",\"cycle\":true", out);
+	if (r->self < 0)
+		fputs(",\"negative_self\":true", out);
 }
 
 static void json_header(FILE *out, const struct report *rep)
@@ -289,7 +292,12 @@ void report_print(FILE *out, const struct report *rep)
 	switch (rep->format) {
 	case REPORT_TEXT:
 		text_header(out, rep);
-		text_rows(out, rep);
+		if (rep->view->totals->gprof && rep->kind == VIEW_FLAT)
+			gprof_print_flat(out, rep->view);
+		else if (rep->view->totals->gprof && rep->kind == VIEW_CALLGRAPH)
+			gprof_print_callgraph(out, rep->view);
+		else
+			text_rows(out, rep);
 		break;
 	case REPORT_CSV:
 		csv_rows(out, rep);
