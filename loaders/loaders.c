@@ -9,6 +9,7 @@
 static const struct loader loaders[] = {
 	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
 	{ "gmon.out", sniff_gmon, load_gmon },
+	{ "WasmProf arcs", sniff_arcs, load_arcs },
 };
 
 bool load_fail(struct load_error *err, const char *fmt, ...)

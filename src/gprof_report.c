@@ -61,8 +61,12 @@ static double calls_of(const struct layout *l, uint32_t f)
 	return l->g->calls[f];
 }
 
+/* WasmProf's <spontaneous> (id 0) is where calls start, not a function:
+ * it shows as a caller only, as gprof shows it. */
 static bool shown(const struct layout *l, uint32_t f)
 {
+	if (l->m->frames[f].kind == KIND_ROOT)
+		return false;
 	return self_of(l, f) != 0 || l->g->child[f] != 0 || calls_of(l, f) != 0 ||
 	       l->g->self_calls[f] != 0;
 }
@@ -114,7 +118,7 @@ void gprof_print_flat(FILE *out, const struct view *v)
 	uint32_t *order = xmalloc((m->nframes + 1) * sizeof(uint32_t));
 	size_t n = 0;
 	for (uint32_t f = 0; f < m->nframes; f++)
-		if (self_of(&l, f) != 0 || calls_of(&l, f) != 0)
+		if (shown(&l, f) && (self_of(&l, f) != 0 || calls_of(&l, f) != 0))
 			order[n++] = f;
 	sorting = &l;
 	qsort(order, n, sizeof(uint32_t), by_self_time);
@@ -211,7 +215,8 @@ static void print_name(FILE *out, const struct layout *l, uint32_t f)
 	fputs(frame_name(l, f, name, sizeof(name)), out);
 	if (l->g->cycle[f])
 		fprintf(out, " <cycle %u>", l->g->cycle[f]);
-	fprintf(out, " [%u]", l->index[f]);
+	if (l->index[f])
+		fprintf(out, " [%u]", l->index[f]);
 	if (self_of(l, f) < 0)
 		fputs(negative_mark, out);
 	fputc('\n', out);
