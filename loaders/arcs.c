@@ -121,7 +121,8 @@ static void table_copy(struct arc_table *to, const struct arc_table *from)
 	table_free(to);
 	to->n = to->cap = from->n;
 	to->arcs = xmalloc((from->n + 1) * sizeof(*to->arcs));
-	memcpy(to->arcs, from->arcs, from->n * sizeof(*to->arcs));
+	if (from->n)
+		memcpy(to->arcs, from->arcs, from->n * sizeof(*to->arcs));
 }
 
 /* ---- lines ------------------------------------------------------------- */

@@ -174,7 +174,8 @@ static bool prefer(const struct symbol *s, const struct symbol *kept)
  * symtab_finalize: up to the next symbol, the last to the end of .text. */
 static void finalize_symbols(struct executable *x)
 {
-	qsort(x->syms, x->nsyms, sizeof(*x->syms), by_address);
+	if (x->nsyms > 1)
+		qsort(x->syms, x->nsyms, sizeof(*x->syms), by_address);
 	size_t out = 0;
 	for (size_t i = 0; i < x->nsyms; i++) {
 		struct symbol *s = &x->syms[i];

@@ -29,7 +29,9 @@ static size_t slot_for(const struct string_table *t, const char *s, size_t len,
 		if (off == STR_NONE)
 			return i;
 		const char *have = t->arena + off;
-		if (!memcmp(have, s, len) && have[len] == '\0')
+		/* strncmp, not memcmp: `have` may be shorter than len and
+		 * end the arena. */
+		if (!strncmp(have, s, len) && have[len] == '\0')
 			return i;
 	}
 }

@@ -129,7 +129,8 @@ static int compare_row_ptrs(const void *a, const void *b)
 void view_sort_rows(const struct view *v, struct row *rows, size_t n)
 {
 	sorting_view = v;
-	qsort(rows, n, sizeof(*rows), compare_row_ptrs);
+	if (n > 1) /* rows may be NULL when there are none */
+		qsort(rows, n, sizeof(*rows), compare_row_ptrs);
 }
 
 static struct row *sort_base;
