@@ -237,6 +237,85 @@ static void test_negative_self(void)
 	model_free(&m);
 }
 
+static const struct row *find_row(const struct view *v, const char *name,
+				  uint32_t depth)
+{
+	const struct model *m = v->ctx->model;
+	for (size_t i = 0; i < v->nrows; i++)
+		if (v->rows[i].depth == depth &&
+		    !strcmp(model_str(m, m->frames[v->rows[i].frame].name), name))
+			return &v->rows[i];
+	return NULL;
+}
+
+/* Top-down and bottom-up expanded from the arcs of the thesis example. */
+static void test_arc_trees(void)
+{
+	struct model m;
+	if (!load_arcs_file("thesis-main.arcs", &m))
+		return;
+	struct rules rules;
+	rules_init(&rules, &m);
+	struct view_context ctx = { .model = &m, .rules = &rules, .rule = RULE_GPROF,
+				    .focus_frame = NO_ID };
+	struct view v;
+	view_open(&v, VIEW_TOPDOWN, &ctx);
+	view_expand_all(&v, SIZE_MAX, UINT32_MAX, SIZE_MAX);
+	const struct row *root = find_row(&v, "<spontaneous>", 0);
+	const struct row *main_row = find_row(&v, "_main", 1);
+	const struct row *dbl = find_row(&v, "_double", 2);
+	CHECK(v.nrows == 4 && root && close_enough(root->total, 42));
+	CHECK(main_row && close_enough(main_row->self, 38) &&
+	      close_enough(main_row->total, 42));
+	CHECK(dbl && close_enough(dbl->self, 3));
+	view_close(&v);
+	view_open(&v, VIEW_BOTTOMUP, &ctx);
+	view_expand_all(&v, SIZE_MAX, UINT32_MAX, SIZE_MAX);
+	const struct row *add = find_row(&v, "_add", 0);
+	const struct row *add_caller = add && add + 1 < v.rows + v.nrows ? add + 1 : NULL;
+	CHECK(add && close_enough(add->self, 1));
+	CHECK(add_caller && add_caller->depth == 1 && close_enough(add_caller->self, 1));
+	CHECK(find_row(&v, "<spontaneous>", 2));
+	view_close(&v);
+	rules_free(&rules);
+	model_free(&m);
+}
+
+/* The corpus's cycle even <-> odd, reached from main: the top-down tree
+ * gives main the whole cycle (gprof's arc main -> even carries 1.58 s of
+ * self time, expected/validate.gprof.txt) and cuts the cycle where it
+ * comes back to even. */
+static void test_cycle_in_tree(void)
+{
+	char path[1024], exe[1024];
+	snprintf(path, sizeof(path), "%s/gprof/gmon.out", testdata);
+	snprintf(exe, sizeof(exe), "%s/gprof/validate", testdata);
+	struct model m;
+	struct load_error err;
+	struct load_options opt = { .exe = exe, .session = -1 };
+	if (!load_file(path, &opt, &m, &err, NULL))
+		return; /* reported by test_corpus_gmon */
+	struct rules rules;
+	rules_init(&rules, &m);
+	struct view_context ctx = { .model = &m, .rules = &rules, .rule = RULE_GPROF,
+				    .focus_frame = NO_ID };
+	struct view v;
+	view_open(&v, VIEW_TOPDOWN, &ctx);
+	view_expand_all(&v, SIZE_MAX, 4, SIZE_MAX);
+	const struct row *even = find_row(&v, "even", 1);
+	const struct row *odd = find_row(&v, "odd", 2);
+	const struct row *again = find_row(&v, "even", 3);
+	CHECK(even && odd && again);
+	if (even && odd && again) {
+		CHECK(fabs((even->self + odd->self) / 1e6 - 1.58) < 0.005);
+		CHECK(!(even->flags & ROW_CYCLE) && (again->flags & ROW_CYCLE));
+		CHECK(!(again->flags & ROW_EXPANDABLE));
+	}
+	view_close(&v);
+	rules_free(&rules);
+	model_free(&m);
+}
+
 /* The parser must not care where the bytes are split. */
 static void test_stream_split(void)
 {
@@ -363,6 +442,8 @@ int main(int argc, char **argv)
 	test_thesis_example();
 	test_negative_self();
 	test_stream_split();
+	test_arc_trees();
+	test_cycle_in_tree();
 	test_bad_gmon();
 	test_bad_arcs();
 	return check_done();
