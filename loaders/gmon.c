@@ -351,14 +351,14 @@ static void assign_histogram(struct reader *r, const struct histogram *h,
 		d->samples += count;
 		uint64_t bin_low = low + (uint64_t)(scale * i);
 		uint64_t bin_high = low + (uint64_t)(scale * (i + 1));
-		for (size_t j = 0; j < x->nsyms; j++) {
+		/* A symbol's range ends where the next begins; gprof's table
+		 * ends in a zero sentinel, so the last symbol gets nothing. */
+		for (size_t j = 0; j + 1 < x->nsyms; j++) {
 			uint64_t sym_low = x->syms[j].addr / UNIT_BYTES;
-			uint64_t sym_high = j + 1 < x->nsyms
-				? x->syms[j + 1].addr / UNIT_BYTES
-				: (x->text_end + 1) / UNIT_BYTES;
+			uint64_t sym_high = x->syms[j + 1].addr / UNIT_BYTES;
 			if (bin_high < sym_low)
 				break;
-			if (bin_low >= sym_high || sym_high < sym_low)
+			if (bin_low >= sym_high)
 				continue;
 			uint64_t top = bin_high < sym_high ? bin_high : sym_high;
 			uint64_t bottom = bin_low > sym_low ? bin_low : sym_low;

@@ -8,6 +8,7 @@ usage: gprof_compare.py WPROF_TUI SOURCES_DIR"""
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -55,6 +56,18 @@ def compare(wprof, source, work):
     if os.path.exists(os.path.join(work, "gmon.out")):
         os.remove(os.path.join(work, "gmon.out"))
     run(["./" + name], work)
+    failures = compare_outputs(wprof, name, work)
+    # Without --exe, a.out beside the file, as gprof.
+    shutil.copy(os.path.join(work, name), os.path.join(work, "a.out"))
+    flat = run([wprof, "gmon.out", "--exe", name, "--report", "flat", "--rule", "gprof"], work)
+    default = run([wprof, "gmon.out", "--report", "flat", "--rule", "gprof"], work)
+    if flat_rows(default) != flat_rows(flat):
+        print(f"{name}: a.out beside gmon.out not used as the executable", file=sys.stderr)
+        failures += 1
+    return failures
+
+
+def compare_outputs(wprof, name, work):
     reference = run(["gprof", "-b", name, "gmon.out"], work)
     flat = run([wprof, "gmon.out", "--exe", name, "--report", "flat", "--rule", "gprof"], work)
     graph = run([wprof, "gmon.out", "--exe", name, "--report", "callgraph", "--rule", "gprof"], work)
@@ -69,15 +82,41 @@ def compare(wprof, source, work):
                 print(f"{name} {kind} {fn}: gprof {want.get(fn)}, wprof-tui {got.get(fn)}",
                       file=sys.stderr)
                 failures += 1
-    # Without --exe, a.out beside the file, as gprof.
-    shutil.copy(os.path.join(work, name), os.path.join(work, "a.out"))
-    default = run([wprof, "gmon.out", "--report", "flat", "--rule", "gprof"], work)
-    if flat_rows(default) != flat_rows(flat):
-        print(f"{name}: a.out beside gmon.out not used as the executable", file=sys.stderr)
-        failures += 1
     print(f"{name}: {len(flat_rows(reference))} flat rows, "
           f"{len(primary_rows(reference))} primary lines compared")
     return failures
+
+
+def write_gmon32(path):
+    """A gmon.out with 4-byte words for tests/gprof/elf32.c linked at
+    0x08049000: two histograms of the same range (they add up), arcs, and
+    a basic-block record."""
+    low, high, bins = 0x08049000, 0x08049030, 12
+
+    def hist(counts):
+        return struct.pack("<BIIII15sc", 0, low, high, bins, 100, b"seconds", b"s") + \
+            struct.pack("<12H", *counts)
+
+    arcs = b"".join(struct.pack("<BIII", 1, f, t, c) for f, t, c in (
+        (0x0804900a, 0x08049000, 2), (0x08049016, 0x08049008, 1),
+        (0x08049018, 0x08049000, 1), (0x0804901b, 0x08049014, 1)))
+    blocks = struct.pack("<BIII", 2, 1, 0x08049000, 3)
+    with open(path, "wb") as f:
+        f.write(b"gmon" + struct.pack("<I", 1) + bytes(12))
+        f.write(hist((5, 1, 0, 4, 2, 0, 7, 0, 0, 0, 0, 0)) + arcs)
+        f.write(hist((1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0)) + blocks)
+
+
+def compare_32bit(wprof, source, work):
+    """32-bit ELF words, where gcc can build for i386 (no C library needed)."""
+    try:
+        run(["gcc", "-m32", "-O1", "-nostdlib", "-static", "-fno-pie", "-no-pie",
+             "-Wl,-Ttext=0x08049000", "-o", "elf32", source], work)
+    except subprocess.CalledProcessError:
+        print("elf32: gcc cannot build for i386 here: not compared")
+        return 0
+    write_gmon32(os.path.join(work, "gmon.out"))
+    return compare_outputs(wprof, "elf32", work)
 
 
 def main():
@@ -89,6 +128,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for source in ("recursion.c", "mutual.c", "callers.c"):
             failures += compare(wprof, os.path.abspath(os.path.join(sources, source)), work)
+        failures += compare_32bit(wprof, os.path.abspath(os.path.join(sources, "elf32.c")), work)
     return 1 if failures else 0
 
 
