@@ -87,11 +87,13 @@ static void text_rows(FILE *out, const struct report *rep)
 				fprintf(out, " %12.0f", r->calls);
 		}
 		int indent = graph ? (r->flags & ROW_PRIMARY ? 0 : 4) : 2 * (int)r->depth;
-		fprintf(out, "  %*s%s%s%s%s%s\n", indent, "",
+		fprintf(out, "  %*s%s%s%s%s%s%s%s\n", indent, "",
 			graph && (r->flags & ROW_PRIMARY) ? "[" : "",
 			row_name(m, r, name, sizeof(name)),
 			graph && (r->flags & ROW_PRIMARY) ? "]" : "",
-			*loc ? "  " : "", loc);
+			*loc ? "  " : "", loc,
+			r->flags & ROW_CYCLE ? "  (cycle)" : "",
+			r->self < 0 ? "  [negative self]" : "");
 		if (graph && i + 1 < v->nrows && (v->rows[i + 1].flags & ROW_CALLER) &&
 		    !(r->flags & ROW_CALLER))
 			fprintf(out, "\n");

@@ -13,6 +13,13 @@ static double arc_value(const double *values, uint32_t arc)
 	return values ? values[arc] : NAN;
 }
 
+/* Calls a function receives; gprof leaves out its calls to itself. */
+static double frame_calls(const struct view *v, uint32_t f)
+{
+	const double *calls = v->totals->calls;
+	return calls ? calls[f] : v->ctx->model->frame_calls[f];
+}
+
 static struct row arc_row(const struct view *v, uint32_t arc, uint32_t frame,
 			  uint32_t primary, uint32_t flags)
 {
@@ -48,7 +55,7 @@ static void append_block(struct view *v, uint32_t f)
 		.flags = ROW_PRIMARY,
 		.self = v->totals->self[f],
 		.total = view_total_or_nan(v->totals, f),
-		.calls = m->caps & HAS_CALL_COUNTS ? m->frame_calls[f] : NAN,
+		.calls = m->caps & HAS_CALL_COUNTS ? frame_calls(v, f) : NAN,
 	};
 	view_append(&v->rows, &v->nrows, &v->rows_cap, &primary);
 
@@ -80,7 +87,7 @@ static void callgraph_build(struct view *v)
 			continue;
 		struct row r = { .frame = f, .item = f, .self = v->totals->self[f],
 				 .total = total,
-				 .calls = m->caps & HAS_CALL_COUNTS ? m->frame_calls[f] : NAN };
+				 .calls = m->caps & HAS_CALL_COUNTS ? frame_calls(v, f) : NAN };
 		view_append(&primaries, &n, &cap, &r);
 	}
 	view_sort_rows(v, primaries, n);
