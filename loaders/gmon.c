@@ -48,6 +48,7 @@ struct executable {
 	struct symbol *syms;
 	size_t nsyms, syms_cap;
 	uint64_t text_end; /* last byte of .text */
+	uint64_t etext;    /* the `etext` symbol, 0 when none */
 };
 
 bool sniff_gmon(const uint8_t *head, size_t len)
@@ -138,6 +139,8 @@ static bool read_symbols(Elf *elf, struct executable *x)
 			if (!gelf_getsym(data, (int)i, &s))
 				continue;
 			const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (name && !strcmp(name, "etext"))
+				x->etext = s.st_value;
 			if (name && symbol_wanted(elf, &s, name, &is_static))
 				add_symbol(x, &s, name, is_static);
 		}
@@ -433,10 +436,18 @@ static bool read_records(struct reader *r, struct executable *x,
 	return true;
 }
 
-/* A histogram past every symbol means another program wrote the file. */
+/* glibc's histogram ends at `etext` rounded up a little: one that ends
+ * elsewhere, or lies past every symbol, was written by another program
+ * (or another build of it). */
 static bool check_histograms(const struct executable *x,
 			     const struct gmon_data *d, struct load_error *err)
 {
+	for (size_t i = 0; i < d->nhists; i++)
+		if (x->etext && (d->hists[i].high < x->etext ||
+				 d->hists[i].high - x->etext > 64))
+			return load_fail(err, "the histogram ends at 0x%llx but the text of %s ends at 0x%llx (is it the program that wrote this file?)",
+					 (unsigned long long)d->hists[i].high, x->path,
+					 (unsigned long long)x->etext);
 	for (size_t i = 0; i < d->nhists; i++)
 		if (d->hists[i].low > x->syms[x->nsyms - 1].end ||
 		    d->hists[i].high < x->syms[0].addr)

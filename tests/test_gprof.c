@@ -13,6 +13,7 @@
 #include "src/util.h"
 
 static const char *testdata;
+static const char *this_program; /* an ELF executable that is not `validate` */
 
 static char *read_text(const char *path, size_t *len)
 {
@@ -404,6 +405,8 @@ static void test_bad_gmon(void)
 	n = gmon_with_arc(buf, 0x11e0, 0x11c3);
 	expect_failure(buf, n, not_elf, "is not an ELF file");
 	expect_failure(buf, n, "/nonexistent/a.out", "No such file");
+	/* Another program's executable: its text ends elsewhere. */
+	expect_failure(good, len, this_program, "is it the program that wrote this file");
 	/* A histogram that claims more bins than the file holds. */
 	memcpy(buf, good, 20 + 1 + 16);
 	put_word(buf + 37, 1000000, 4);
@@ -438,6 +441,7 @@ static void test_bad_arcs(void)
 int main(int argc, char **argv)
 {
 	testdata = argc > 1 ? argv[1] : "testdata";
+	this_program = argv[0];
 	test_corpus_gmon();
 	test_thesis_example();
 	test_negative_self();
