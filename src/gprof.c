@@ -75,9 +75,12 @@ static void strong_components(const struct model *m, uint32_t *order,
 	free(index);
 }
 
-/* Cycles are components of more than one function.  gprof numbers them by
- * the address of their first member; frames of gmon.out data are made in
- * address order, so frame order stands for it. */
+/* Cycles are components of more than one function.  gprof numbers them in
+ * the address order of their heads, the member its depth-first walk
+ * reaches first; this takes the member first in frame order (address
+ * order for gmon.out), which is the head whenever the walk enters the
+ * cycle there.  Numbering can differ from gprof's otherwise; the numbers
+ * of the functions and cycles do not. */
 static void number_cycles(const struct model *m, const uint32_t *component,
 			  struct gprof_graph *g)
 {

@@ -20,10 +20,21 @@ static double frame_calls(const struct view *v, uint32_t f)
 	return calls ? calls[f] : v->ctx->model->frame_calls[f];
 }
 
+/* Under gprof: an arc inside a cycle (or to itself) carries no time. */
+static bool arc_in_cycle(const struct view *v, uint32_t arc)
+{
+	const struct gprof_graph *g = v->totals->gprof;
+	const struct arc *a = &v->ctx->model->arcs[arc];
+	return g && (a->caller == a->callee ||
+		     (g->cycle[a->caller] && g->cycle[a->caller] == g->cycle[a->callee]));
+}
+
 static struct row arc_row(const struct view *v, uint32_t arc, uint32_t frame,
 			  uint32_t primary, uint32_t flags)
 {
 	const struct model *m = v->ctx->model;
+	if (arc_in_cycle(v, arc))
+		flags |= ROW_CYCLE;
 	return (struct row){
 		.frame = frame,
 		.item = primary,
@@ -52,7 +63,8 @@ static void append_block(struct view *v, uint32_t f)
 	struct row primary = {
 		.frame = f,
 		.item = f,
-		.flags = ROW_PRIMARY,
+		.flags = ROW_PRIMARY | (v->totals->gprof && v->totals->gprof->cycle[f]
+					? ROW_CYCLE : 0),
 		.self = v->totals->self[f],
 		.total = view_total_or_nan(v->totals, f),
 		.calls = m->caps & HAS_CALL_COUNTS ? frame_calls(v, f) : NAN,
