@@ -6,7 +6,7 @@
 
 #include "util.h"
 
-/* The callee of the i-th arc that frame f calls. */
+/* The model arc at position i of the by-caller index (callees_arcs). */
 static uint32_t callee_arc(const struct model *m, uint32_t i)
 {
 	return m->callees_arcs[i];
