@@ -4,8 +4,10 @@
 #define WPROF_FUZZ_COMMON_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "loaders/loaders.h"
+#include "src/gprof_report.h"
 #include "src/rules.h"
 #include "src/util.h"
 #include "views/view.h"
@@ -25,6 +27,26 @@ static inline void fuzz_views(struct model *m)
 			view_close(&v);
 		}
 	}
+	rules_free(&rules);
+}
+
+/* gprof's own text layouts, for data the gprof rule applies to. */
+static inline void fuzz_gprof_reports(struct model *m)
+{
+	struct rules rules;
+	rules_init(&rules, m);
+	struct view_context ctx = { .model = m, .rules = &rules,
+				    .rule = RULE_GPROF, .focus_frame = NO_ID };
+	struct view v;
+	view_open(&v, VIEW_FLAT, &ctx);
+	FILE *sink = fopen("/dev/null", "w");
+	if (sink && v.totals->gprof) {
+		gprof_print_flat(sink, &v);
+		gprof_print_callgraph(sink, &v);
+	}
+	if (sink)
+		fclose(sink);
+	view_close(&v);
 	rules_free(&rules);
 }
 

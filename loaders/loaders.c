@@ -8,6 +8,8 @@
 /* In order of preference: the first whose sniff says yes loads. */
 static const struct loader loaders[] = {
 	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
+	{ "gmon.out", sniff_gmon, load_gmon },
+	{ "WasmProf arcs", sniff_arcs, load_arcs },
 	/* Last: a raw protocol buffer is told only by how well it parses. */
 	{ "pprof", sniff_pprof, load_pprof },
 };

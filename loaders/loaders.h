@@ -48,5 +48,9 @@ load_fn load_cpuprofile;
 bool sniff_cpuprofile(const uint8_t *head, size_t len);
 load_fn load_pprof;
 bool sniff_pprof(const uint8_t *head, size_t len);
+load_fn load_gmon;
+bool sniff_gmon(const uint8_t *head, size_t len);
+load_fn load_arcs;
+bool sniff_arcs(const uint8_t *head, size_t len);
 
 #endif

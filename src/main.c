@@ -47,7 +47,8 @@ static const char usage_text[] =
 	"       wprof-tui --report flat --diff [options] BASE NEW\n"
 	"\n"
 	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile,\n"
-	"pprof (profile.proto, gzipped or not).\n"
+	"pprof (profile.proto, gzipped or not), GNU gmon.out (gprof), WasmProf\n"
+	"call arcs.\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
 	"                    flat, top-down, bottom-up or callgraph\n"
@@ -68,6 +69,8 @@ static const char usage_text[] =
 	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
 	"                    cpuprofile (V8 JSON) or folded (flame graph stacks)\n"
 	"  -o FILE           where --export writes\n"
+	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
+	"                    a.out beside the file, as gprof)\n"
 	"  -h, --help        show this help\n"
 	"  --version         show the version\n"
 	"\n"
@@ -159,6 +162,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->diff = true;
 		} else if (!strcmp(a, "--normalize")) {
 			o->normalize = true;
+		} else if (!strcmp(a, "--exe")) {
+			o->load.exe = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--reverse")) {
 			o->reversed = true;
 		} else if (!strcmp(a, "--depth")) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "gprof_report.h"
 #include "units.h"
 
 static const char *const format_names[REPORT_FORMAT_COUNT] = {
@@ -86,11 +87,13 @@ static void text_rows(FILE *out, const struct report *rep)
 				fprintf(out, " %12.0f", r->calls);
 		}
 		int indent = graph ? (r->flags & ROW_PRIMARY ? 0 : 4) : 2 * (int)r->depth;
-		fprintf(out, "  %*s%s%s%s%s%s\n", indent, "",
+		fprintf(out, "  %*s%s%s%s%s%s%s%s\n", indent, "",
 			graph && (r->flags & ROW_PRIMARY) ? "[" : "",
 			row_name(m, r, name, sizeof(name)),
 			graph && (r->flags & ROW_PRIMARY) ? "]" : "",
-			*loc ? "  " : "", loc);
+			*loc ? "  " : "", loc,
+			r->flags & ROW_CYCLE ? "  (cycle)" : "",
+			r->self < 0 ? "  [negative self]" : "");
 		if (graph && i + 1 < v->nrows && (v->rows[i + 1].flags & ROW_CALLER) &&
 		    !(r->flags & ROW_CALLER))
 			fprintf(out, "\n");
@@ -198,6 +201,8 @@ static void json_row_fields(FILE *out, const struct report *rep,
 	}
 	if (r->flags & ROW_CYCLE)
 		fputs(",\"cycle\":true", out);
+	if (r->self < 0)
+		fputs(",\"negative_self\":true", out);
 }
 
 static void json_header(FILE *out, const struct report *rep)
@@ -289,7 +294,12 @@ void report_print(FILE *out, const struct report *rep)
 	switch (rep->format) {
 	case REPORT_TEXT:
 		text_header(out, rep);
-		text_rows(out, rep);
+		if (rep->view->totals->gprof && rep->kind == VIEW_FLAT)
+			gprof_print_flat(out, rep->view);
+		else if (rep->view->totals->gprof && rep->kind == VIEW_CALLGRAPH)
+			gprof_print_callgraph(out, rep->view);
+		else
+			text_rows(out, rep);
 		break;
 	case REPORT_CSV:
 		csv_rows(out, rep);

@@ -53,6 +53,10 @@ void rules_free(struct rules *r)
 			free(tt->total);
 			free(tt->arc_total);
 			free(tt->arc_self);
+			if (tt->gprof) {
+				gprof_free(tt->gprof);
+				free(tt->gprof);
+			}
 			free(tt);
 		}
 	for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
@@ -258,8 +262,28 @@ static void compute_divided(struct rules *r, struct totals *t)
 
 static void compute_gprof(struct rules *r, struct totals *t)
 {
-	(void)r;
-	t->why_not = "gprof totals need call-arc data (gmon.out, WasmProf arcs)";
+	const struct model *m = r->model;
+	if (!(m->caps & HAS_CALL_COUNTS)) {
+		t->why_not = "gprof totals need call-arc data (gmon.out, WasmProf arcs)";
+		return;
+	}
+	struct gprof_graph *g = xmalloc(sizeof(*g));
+	gprof_compute(m, t->self, g);
+	t->gprof = g;
+	t->calls = g->calls;
+	/* gprof's percentages are of all the histogram's samples, some of
+	 * which may fall outside every function. */
+	if (m->duration > 0)
+		t->profile_total = m->duration;
+	t->total = xcalloc(m->nframes + 1, sizeof(double));
+	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
+	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
+	for (size_t f = 0; f < m->nframes; f++)
+		t->total[f] = t->self[f] + g->child[f];
+	for (size_t a = 0; a < m->narcs; a++) {
+		t->arc_self[a] = g->arc_self[a];
+		t->arc_total[a] = g->arc_self[a] + g->arc_child[a];
+	}
 }
 
 const struct totals *rules_totals(struct rules *r, enum rule rule, unsigned type)

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "gprof.h"
 #include "model.h"
 
 enum rule { RULE_EXACT, RULE_ADDITIVE, RULE_DIVIDED, RULE_GPROF, RULE_COUNT };
@@ -23,6 +24,10 @@ struct totals {
 	double *arc_total;
 	double *arc_self;
 	double profile_total; /* all samples' value: the base of every % */
+	/* gprof only: calls per frame as gprof counts them (recursive calls
+	 * left out) and the whole computation, cycles included; else NULL. */
+	const double *calls;
+	struct gprof_graph *gprof;
 };
 
 struct rules {

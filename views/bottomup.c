@@ -8,7 +8,9 @@
  * rule itself says how f's time spreads over callers: each function hands
  * an equal share to each of its callers, and a caller already on the path
  * gets nothing, so a row's numbers are f's divided by the product of the
- * caller counts along the path. */
+ * caller counts along the path.  Call-arc data has no tree either: there
+ * the same walk up the graph serves every rule, and under `gprof` the
+ * shares follow the calls, as gprof's own estimate does. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,11 +210,15 @@ static void divided_children(struct view *v, uint32_t id, struct row **out,
 	const struct model *m = v->ctx->model;
 	uint32_t f = b->paths[id].frame;
 	uint32_t k = m->callers_start[f + 1] - m->callers_start[f];
+	/* gprof shares a function among its callers by their calls to it. */
+	const double *calls = v->ctx->rule == RULE_GPROF ? v->totals->calls : NULL;
 	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
 		uint32_t c = m->arcs[a].caller;
 		if (on_path(b, id, c))
 			continue; /* that share is dropped by the rule */
-		struct path p = { id, c, 0, 0, b->paths[id].share / k };
+		double part = !calls ? 1.0 / k
+			: calls[f] > 0 ? m->arcs[a].count / calls[f] : 0;
+		struct path p = { id, c, 0, 0, b->paths[id].share * part };
 		struct row r = path_row(v, add_path(b, p));
 		view_append(out, n, cap, &r);
 	}

@@ -13,10 +13,28 @@ static double arc_value(const double *values, uint32_t arc)
 	return values ? values[arc] : NAN;
 }
 
+/* Calls a function receives; gprof leaves out its calls to itself. */
+static double frame_calls(const struct view *v, uint32_t f)
+{
+	const double *calls = v->totals->calls;
+	return calls ? calls[f] : v->ctx->model->frame_calls[f];
+}
+
+/* Under gprof: an arc inside a cycle (or to itself) carries no time. */
+static bool arc_in_cycle(const struct view *v, uint32_t arc)
+{
+	const struct gprof_graph *g = v->totals->gprof;
+	const struct arc *a = &v->ctx->model->arcs[arc];
+	return g && (a->caller == a->callee ||
+		     (g->cycle[a->caller] && g->cycle[a->caller] == g->cycle[a->callee]));
+}
+
 static struct row arc_row(const struct view *v, uint32_t arc, uint32_t frame,
 			  uint32_t primary, uint32_t flags)
 {
 	const struct model *m = v->ctx->model;
+	if (arc_in_cycle(v, arc))
+		flags |= ROW_CYCLE;
 	return (struct row){
 		.frame = frame,
 		.item = primary,
@@ -45,10 +63,11 @@ static void append_block(struct view *v, uint32_t f)
 	struct row primary = {
 		.frame = f,
 		.item = f,
-		.flags = ROW_PRIMARY,
+		.flags = ROW_PRIMARY | (v->totals->gprof && v->totals->gprof->cycle[f]
+					? ROW_CYCLE : 0),
 		.self = v->totals->self[f],
 		.total = view_total_or_nan(v->totals, f),
-		.calls = m->caps & HAS_CALL_COUNTS ? m->frame_calls[f] : NAN,
+		.calls = m->caps & HAS_CALL_COUNTS ? frame_calls(v, f) : NAN,
 	};
 	view_append(&v->rows, &v->nrows, &v->rows_cap, &primary);
 
@@ -80,7 +99,7 @@ static void callgraph_build(struct view *v)
 			continue;
 		struct row r = { .frame = f, .item = f, .self = v->totals->self[f],
 				 .total = total,
-				 .calls = m->caps & HAS_CALL_COUNTS ? m->frame_calls[f] : NAN };
+				 .calls = m->caps & HAS_CALL_COUNTS ? frame_calls(v, f) : NAN };
 		view_append(&primaries, &n, &cap, &r);
 	}
 	view_sort_rows(v, primaries, n);

@@ -14,6 +14,8 @@ static void flat_build(struct view *v)
 {
 	const struct model *m = v->ctx->model;
 	bool counted = m->caps & HAS_CALL_COUNTS;
+	/* gprof counts calls without a function's calls to itself. */
+	const double *calls = v->totals->calls ? v->totals->calls : m->frame_calls;
 	for (uint32_t f = 0; f < m->nframes; f++) {
 		if (!worth_a_row(v->totals, f))
 			continue;
@@ -22,7 +24,7 @@ static void flat_build(struct view *v)
 			.item = f,
 			.self = v->totals->self[f],
 			.total = view_total_or_nan(v->totals, f),
-			.calls = counted ? m->frame_calls[f] : NAN,
+			.calls = counted ? calls[f] : NAN,
 		};
 		view_append(&v->rows, &v->nrows, &v->rows_cap, &r);
 	}

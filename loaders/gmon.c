@@ -1,0 +1,532 @@
+/* GNU gmon.out (binutils gprof/gmon_out.h), read as gprof reads it.
+ *
+ * The file is a 20-byte header ("gmon", a 4-byte version, 12 spare) and
+ * records, each a tag byte:
+ *   0  time histogram: low_pc, high_pc (target words), bin count and
+ *      profiling rate (4 bytes each), a 15-byte dimension name and a
+ *      1-byte abbreviation, then one 16-bit count per bin;
+ *   1  call-graph arc: from_pc, self_pc (target words), 4-byte count;
+ *   2  basic-block counts: a 4-byte record count, then address and count
+ *      (target words) per block.
+ * Words have the executable's size and byte order, so the executable is
+ * read first (libelf).  Addresses are link-time addresses: glibc already
+ * takes the load address of a PIE off them, so gprof (and this loader)
+ * uses the symbol values unchanged. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../src/util.h"
+#include "loaders.h"
+
+#define GMON_HEADER_SIZE 20
+#define GMON_TAG_TIME_HIST 0
+#define GMON_TAG_CG_ARC 1
+#define GMON_TAG_BB_COUNT 2
+#define GMON_FILE_LIMIT ((size_t)1 << 30)
+
+/* gprof's histogram unit: bins are counted in 2-byte steps of text. */
+#define UNIT_BYTES 2
+
+struct symbol {
+	uint64_t addr, end; /* [addr, end]: end is inclusive, as gprof's */
+	char *name;
+	bool is_static, is_func;
+	double ticks;
+	bool called; /* on an arc: worth a frame */
+	uint32_t frame;
+};
+
+struct executable {
+	const char *path;
+	bool is64, big_endian;
+	struct symbol *syms;
+	size_t nsyms, syms_cap;
+	uint64_t text_end; /* last byte of .text */
+	uint64_t etext;    /* the `etext` symbol, 0 when none */
+};
+
+bool sniff_gmon(const uint8_t *head, size_t len)
+{
+	return len >= 4 && !memcmp(head, "gmon", 4);
+}
+
+/* ---- the executable's symbols --------------------------------------- */
+
+/* gprof keeps static function names unless they look like labels or
+ * object file names: a '$', or a '.' not followed by a numbered suffix
+ * (".1234", ".clone.3", ".constprop.0"). */
+static bool static_name_usable(const char *name)
+{
+	if (!*name || !strncmp(name, "__gnu_compiled", 14))
+		return false;
+	for (const char *p = name; *p; p++) {
+		if (*p == '$')
+			return false;
+		if (*p != '.')
+			continue;
+		if (!strncmp(p, ".clone.", 7))
+			p += 6;
+		else if (!strncmp(p, ".constprop.", 11))
+			p += 10;
+		const char *digits = p + 1;
+		while (*digits >= '0' && *digits <= '9')
+			digits++;
+		if (digits == p + 1 || (*digits && *digits != '.'))
+			return false;
+		p = digits - 1;
+	}
+	return true;
+}
+
+/* Which symbols gprof takes as functions: nm's classes 'T' and 'W' (a
+ * defined weak symbol of any section), and usable 't' names. */
+static bool symbol_wanted(Elf *elf, const GElf_Sym *s, const char *name,
+			  bool *is_static)
+{
+	int type = GELF_ST_TYPE(s->st_info), bind = GELF_ST_BIND(s->st_info);
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE ||
+	    type == STT_SECTION || type == STT_FILE || type == STT_GNU_IFUNC)
+		return false;
+	*is_static = bind == STB_LOCAL;
+	if (bind == STB_WEAK)
+		return type != STT_OBJECT;
+	Elf_Scn *scn = elf_getscn(elf, s->st_shndx);
+	GElf_Shdr sh;
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
+		return false;
+	return bind == STB_GLOBAL || (bind == STB_LOCAL && static_name_usable(name));
+}
+
+static void add_symbol(struct executable *x, const GElf_Sym *s,
+		       const char *name, bool is_static)
+{
+	GROW(x->syms, x->syms_cap, x->nsyms + 1);
+	x->syms[x->nsyms++] = (struct symbol){
+		.addr = s->st_value,
+		.name = xstrdup(name),
+		.is_static = is_static,
+		.is_func = GELF_ST_TYPE(s->st_info) == STT_FUNC,
+		.frame = NO_ID,
+	};
+}
+
+static bool read_symbols(Elf *elf, struct executable *x)
+{
+	bool found = false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		size_t shstrndx;
+		const char *sec_name = elf_getshdrstrndx(elf, &shstrndx) == 0
+			? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (sec_name && !strcmp(sec_name, ".text"))
+			x->text_end = sh.sh_addr + sh.sh_size - 1;
+		if (sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		found = true;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t n = data ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Sym s;
+			bool is_static;
+			if (!gelf_getsym(data, (int)i, &s))
+				continue;
+			const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (name && !strcmp(name, "etext"))
+				x->etext = s.st_value;
+			if (name && symbol_wanted(elf, &s, name, &is_static))
+				add_symbol(x, &s, name, is_static);
+		}
+	}
+	return found;
+}
+
+static int by_address(const void *a, const void *b)
+{
+	const struct symbol *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->is_func != y->is_func)
+		return y->is_func - x->is_func;
+	if (x->is_static != y->is_static)
+		return x->is_static - y->is_static;
+	return strcmp(x->name, y->name);
+}
+
+/* Of two symbols at one address gprof keeps one: global over static,
+ * function over other, then the name with fewer leading underscores. */
+static bool prefer(const struct symbol *s, const struct symbol *kept)
+{
+	if (s->is_static != kept->is_static)
+		return !s->is_static;
+	if (s->is_func != kept->is_func)
+		return s->is_func;
+	return (s->name[0] != '_' && kept->name[0] == '_') ||
+	       (s->name[0] == '_' && kept->name[0] == '_' && s->name[1] != '_' &&
+		kept->name[1] == '_');
+}
+
+/* Sorts, removes duplicates and sets each symbol's end, as gprof's
+ * symtab_finalize: up to the next symbol, the last to the end of .text. */
+static void finalize_symbols(struct executable *x)
+{
+	if (x->nsyms > 1)
+		qsort(x->syms, x->nsyms, sizeof(*x->syms), by_address);
+	size_t out = 0;
+	for (size_t i = 0; i < x->nsyms; i++) {
+		struct symbol *s = &x->syms[i];
+		if (out && s->addr == x->syms[out - 1].addr) {
+			struct symbol *kept = &x->syms[out - 1];
+			struct symbol *loser = prefer(s, kept) ? kept : s;
+			char *name = loser->name;
+			if (loser == kept)
+				*kept = *s;
+			free(name);
+			continue;
+		}
+		x->syms[out++] = *s;
+	}
+	x->nsyms = out;
+	for (size_t i = 0; i + 1 < out; i++)
+		x->syms[i].end = x->syms[i + 1].addr - 1;
+	if (out)
+		x->syms[out - 1].end = x->text_end;
+}
+
+static void executable_free(struct executable *x)
+{
+	for (size_t i = 0; i < x->nsyms; i++)
+		free(x->syms[i].name);
+	free(x->syms);
+}
+
+static bool read_executable(struct executable *x, struct load_error *err)
+{
+	int fd = open(x->path, O_RDONLY);
+	if (fd < 0)
+		return load_fail(err, "executable %s: %s (name it with --exe)",
+				 x->path, strerror(errno));
+	bool ok = false;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	GElf_Ehdr eh;
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		load_fail(err, "executable %s is not an ELF file", x->path);
+	} else if (!read_symbols(elf, x)) {
+		load_fail(err, "executable %s has no symbol table (stripped?)", x->path);
+	} else {
+		x->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+		x->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+		finalize_symbols(x);
+		ok = x->nsyms > 0 ||
+		     load_fail(err, "executable %s has no function symbols", x->path);
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+/* gprof's sym_lookup: the symbol whose [addr, end] holds pc. */
+static struct symbol *symbol_at(struct executable *x, uint64_t pc)
+{
+	size_t lo = 0, hi = x->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->syms[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || pc > x->syms[lo - 1].end)
+		return NULL;
+	return &x->syms[lo - 1];
+}
+
+/* ---- the records ----------------------------------------------------- */
+
+struct reader {
+	const uint8_t *data;
+	size_t len, pos;
+	const struct executable *x;
+};
+
+static bool have(const struct reader *r, size_t n)
+{
+	return r->len - r->pos >= n;
+}
+
+static uint64_t read_uint(struct reader *r, size_t n)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = r->x->big_endian ? i : n - 1 - i;
+		v = v << 8 | r->data[r->pos + k];
+	}
+	r->pos += n;
+	return v;
+}
+
+static size_t word_size(const struct reader *r)
+{
+	return r->x->is64 ? 8 : 4;
+}
+
+struct histogram {
+	uint64_t low, high;
+	uint32_t nbins;
+	size_t bins_at; /* file offset of the 16-bit counts */
+};
+
+struct gmon_data {
+	struct histogram *hists;
+	size_t nhists, hists_cap;
+	uint32_t rate;
+	char dimension[16];
+	double scale; /* units per bin, gprof's hist_scale */
+	double samples; /* every bin's count, in or out of a function */
+};
+
+static bool read_histogram(struct reader *r, struct gmon_data *d,
+			   struct load_error *err)
+{
+	size_t at = r->pos - 1, w = word_size(r);
+	if (!have(r, 2 * w + 8 + 16))
+		return load_fail(err, "byte %zu: histogram header cut short", at);
+	struct histogram h;
+	h.low = read_uint(r, w);
+	h.high = read_uint(r, w);
+	h.nbins = (uint32_t)read_uint(r, 4);
+	uint32_t rate = (uint32_t)read_uint(r, 4);
+	char dimension[16] = { 0 };
+	memcpy(dimension, r->data + r->pos, 15);
+	r->pos += 16;
+	if (h.high <= h.low || h.nbins == 0)
+		return load_fail(err, "byte %zu: histogram range 0x%llx-0x%llx with %u bins is empty",
+				 at, (unsigned long long)h.low,
+				 (unsigned long long)h.high, h.nbins);
+	if (rate == 0)
+		return load_fail(err, "byte %zu: histogram sampling rate is 0", at);
+	if ((r->len - r->pos) / 2 < h.nbins)
+		return load_fail(err, "byte %zu: histogram of %u bins needs %llu bytes, the file has %zu left",
+				 at, h.nbins, 2ull * h.nbins, r->len - r->pos);
+	double scale = (double)((h.high - h.low) / UNIT_BYTES) / h.nbins;
+	if (!d->nhists) {
+		d->rate = rate;
+		d->scale = scale;
+		memcpy(d->dimension, dimension, sizeof(dimension));
+	} else if (fabs(scale - d->scale) > 1e-6 || strcmp(dimension, d->dimension)) {
+		return load_fail(err, "byte %zu: histogram scale or dimension differs from the first one", at);
+	}
+	for (size_t i = 0; i < d->nhists; i++) {
+		const struct histogram *o = &d->hists[i];
+		bool same = o->low == h.low && o->high == h.high;
+		if (!same && h.low < o->high && o->low < h.high)
+			return load_fail(err, "byte %zu: histogram overlaps an earlier one", at);
+	}
+	h.bins_at = r->pos;
+	r->pos += 2ull * h.nbins;
+	GROW(d->hists, d->hists_cap, d->nhists + 1);
+	d->hists[d->nhists++] = h;
+	return true;
+}
+
+/* gprof's hist_assign_samples: a bin's count goes to the symbols its
+ * address range overlaps, in proportion to the overlap, in 2-byte units
+ * truncated as gprof truncates them. */
+static void assign_histogram(struct reader *r, const struct histogram *h,
+			     struct gmon_data *d, struct executable *x)
+{
+	double scale = d->scale;
+	uint64_t low = h->low / UNIT_BYTES;
+	for (uint32_t i = 0; i < h->nbins; i++) {
+		r->pos = h->bins_at + 2 * (size_t)i;
+		unsigned count = (unsigned)read_uint(r, 2);
+		if (!count)
+			continue;
+		d->samples += count;
+		uint64_t bin_low = low + (uint64_t)(scale * i);
+		uint64_t bin_high = low + (uint64_t)(scale * (i + 1));
+		/* A symbol's range ends where the next begins; gprof's table
+		 * ends in a zero sentinel, so the last symbol gets nothing. */
+		for (size_t j = 0; j + 1 < x->nsyms; j++) {
+			uint64_t sym_low = x->syms[j].addr / UNIT_BYTES;
+			uint64_t sym_high = x->syms[j + 1].addr / UNIT_BYTES;
+			if (bin_high < sym_low)
+				break;
+			if (bin_low >= sym_high)
+				continue;
+			uint64_t top = bin_high < sym_high ? bin_high : sym_high;
+			uint64_t bottom = bin_low > sym_low ? bin_low : sym_low;
+			if (top > bottom)
+				x->syms[j].ticks += (double)(top - bottom) * count / scale;
+		}
+	}
+}
+
+struct raw_arc {
+	struct symbol *from, *to;
+	uint32_t count;
+};
+
+static bool read_arc(struct reader *r, struct executable *x,
+		     struct raw_arc **arcs, size_t *n, size_t *cap,
+		     struct load_error *err)
+{
+	size_t at = r->pos - 1, w = word_size(r);
+	if (!have(r, 2 * w + 4))
+		return load_fail(err, "byte %zu: call-graph arc cut short", at);
+	uint64_t from_pc = read_uint(r, w), self_pc = read_uint(r, w);
+	uint32_t count = (uint32_t)read_uint(r, 4);
+	struct symbol *from = symbol_at(x, from_pc), *to = symbol_at(x, self_pc);
+	if (!from || !to)
+		return load_fail(err, "byte %zu: arc address 0x%llx is outside every function of %s (is it the program that wrote this file?)",
+				 at, (unsigned long long)(from ? self_pc : from_pc),
+				 x->path);
+	from->called = to->called = true;
+	GROW(*arcs, *cap, *n + 1);
+	(*arcs)[(*n)++] = (struct raw_arc){ from, to, count };
+	return true;
+}
+
+/* Basic-block counts only matter for gprof's line-level reports; they
+ * are checked and skipped. */
+static bool skip_basic_blocks(struct reader *r, struct load_error *err)
+{
+	size_t at = r->pos - 1, w = word_size(r);
+	if (!have(r, 4))
+		return load_fail(err, "byte %zu: basic-block record cut short", at);
+	uint64_t nblocks = read_uint(r, 4);
+	if ((r->len - r->pos) / (2 * w) < nblocks)
+		return load_fail(err, "byte %zu: %llu basic-block counts run past the end of the file",
+				 at, (unsigned long long)nblocks);
+	r->pos += nblocks * 2 * w;
+	return true;
+}
+
+static bool read_records(struct reader *r, struct executable *x,
+			 struct gmon_data *d, struct raw_arc **arcs,
+			 size_t *narcs, struct load_error *err)
+{
+	size_t arcs_cap = 0;
+	if (r->len < GMON_HEADER_SIZE || memcmp(r->data, "gmon", 4))
+		return load_fail(err, "not a gmon.out file (no 20-byte \"gmon\" header)");
+	r->pos = 4;
+	uint64_t version = read_uint(r, 4);
+	if (version != 1)
+		return load_fail(err, "byte 4: gmon.out version %llu (only version 1 is known)",
+				 (unsigned long long)version);
+	r->pos = GMON_HEADER_SIZE;
+	while (r->pos < r->len) {
+		uint8_t tag = r->data[r->pos++];
+		bool ok = tag == GMON_TAG_TIME_HIST ? read_histogram(r, d, err)
+			: tag == GMON_TAG_CG_ARC ? read_arc(r, x, arcs, narcs, &arcs_cap, err)
+			: tag == GMON_TAG_BB_COUNT ? skip_basic_blocks(r, err)
+			: load_fail(err, "byte %zu: unknown record tag %u", r->pos - 1, tag);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* glibc's histogram ends at `etext` rounded up a little: one that ends
+ * elsewhere, or lies past every symbol, was written by another program
+ * (or another build of it). */
+static bool check_histograms(const struct executable *x,
+			     const struct gmon_data *d, struct load_error *err)
+{
+	for (size_t i = 0; i < d->nhists; i++)
+		if (x->etext && (d->hists[i].high < x->etext ||
+				 d->hists[i].high - x->etext > 64))
+			return load_fail(err, "the histogram ends at 0x%llx but the text of %s ends at 0x%llx (is it the program that wrote this file?)",
+					 (unsigned long long)d->hists[i].high, x->path,
+					 (unsigned long long)x->etext);
+	for (size_t i = 0; i < d->nhists; i++)
+		if (d->hists[i].low > x->syms[x->nsyms - 1].end ||
+		    d->hists[i].high < x->syms[0].addr)
+			return load_fail(err, "histogram 0x%llx-0x%llx lies outside the functions of %s (is it the program that wrote this file?)",
+					 (unsigned long long)d->hists[i].low,
+					 (unsigned long long)d->hists[i].high, x->path);
+	return true;
+}
+
+/* ---- the model --------------------------------------------------------- */
+
+static void build_model(struct model *m, struct executable *x,
+			const struct gmon_data *d, const struct raw_arc *arcs,
+			size_t narcs)
+{
+	model_init(m, "gmon");
+	model_add_sample_type(m, "time", "us");
+	double us_per_tick = d->rate ? 1e6 / d->rate : 0;
+	/* Frames in address order: gprof numbers cycles that way. */
+	for (size_t i = 0; i < x->nsyms; i++) {
+		struct symbol *s = &x->syms[i];
+		if (s->ticks == 0 && !s->called)
+			continue;
+		struct frame f = { .name = model_string(m, s->name, strlen(s->name)),
+				   .url = model_string(m, "", 0),
+				   .extra = STR_NONE,
+				   .line = -1, .column = -1, .kind = KIND_NATIVE };
+		s->frame = model_intern_frame(m, &f);
+		model_add_frame_value(m, s->frame, 0, s->ticks * us_per_tick);
+	}
+	for (size_t i = 0; i < narcs; i++)
+		model_add_arc(m, arcs[i].from->frame, arcs[i].to->frame,
+			      arcs[i].count, 0);
+	m->period = us_per_tick;
+	m->duration = d->samples * us_per_tick;
+	uint32_t unused;
+	model_finish(m, &unused); /* no nodes: cannot fail */
+	m->caps |= HAS_CALL_COUNTS;
+}
+
+/* gprof's default: a.out in the directory it runs in; ours is the
+ * directory of the profile, which is the same when run beside it. */
+static char *default_exe(const char *profile)
+{
+	const char *slash = strrchr(profile, '/');
+	size_t dir = slash ? (size_t)(slash - profile + 1) : 0;
+	char *path = xmalloc(dir + sizeof("a.out"));
+	memcpy(path, profile, dir);
+	memcpy(path + dir, "a.out", sizeof("a.out"));
+	return path;
+}
+
+bool load_gmon(struct input *in, struct model *m,
+	       const struct load_options *opt, struct load_error *err)
+{
+	char *fallback = opt->exe ? NULL : default_exe(in->name);
+	struct executable x = { .path = opt->exe ? opt->exe : fallback };
+	struct gmon_data d = { 0 };
+	struct raw_arc *arcs = NULL;
+	size_t narcs = 0;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	bool ok = read_executable(&x, err);
+	if (ok && !input_slurp(in, &data, &len, GMON_FILE_LIMIT))
+		ok = load_fail(err, "cannot read the file whole (%s)",
+			       in->read_errno ? strerror(in->read_errno) : "over 1 GiB");
+	struct reader r = { data, len, 0, &x };
+	if (ok)
+		ok = read_records(&r, &x, &d, &arcs, &narcs, err) &&
+		     check_histograms(&x, &d, err);
+	if (ok) {
+		for (size_t i = 0; i < d.nhists; i++)
+			assign_histogram(&r, &d.hists[i], &d, &x);
+		build_model(m, &x, &d, arcs, narcs);
+	}
+	free(data);
+	free(arcs);
+	free(d.hists);
+	executable_free(&x);
+	free(fallback);
+	return ok;
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Builds small -pg programs, runs them, and compares what the system's
+`gprof -b` says about each gmon.out with wprof-tui's --rule gprof reports:
+every function's flat-profile columns and every primary line of the call
+graph (%time, self, children, called).  Skips (77) without gcc or gprof.
+
+usage: gprof_compare.py WPROF_TUI SOURCES_DIR"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+
+
+def flat_rows(text):
+    rows, inside = {}, False
+    for line in text.splitlines():
+        if line.lstrip().startswith("time") and "name" in line:
+            inside = True
+            continue
+        if inside:
+            if not line.strip():
+                break
+            f = line.split()
+            if len(f) == 7:
+                rows[f[6]] = f[:6]
+            elif len(f) == 4:
+                rows[f[3]] = f[:3]
+    return rows
+
+
+PRIMARY = re.compile(r"^\[(\d+)\]\s+(\S+)\s+(\S+)\s+(\S+)\s+(\d+(?:\+\d+)?)?\s*(.*) \[\d+\]$")
+
+
+def primary_rows(text):
+    rows = {}
+    text = text[text.find("Call graph"):]
+    for line in text.splitlines():
+        m = PRIMARY.match(line)
+        if m:
+            rows[m.group(6)] = [m.group(2), m.group(3), m.group(4), m.group(5) or ""]
+    return rows
+
+
+def run(cmd, cwd):
+    return subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def compare(wprof, source, work):
+    name = os.path.splitext(os.path.basename(source))[0]
+    run(["gcc", "-O1", "-pg", "-o", name, source], work)
+    if os.path.exists(os.path.join(work, "gmon.out")):
+        os.remove(os.path.join(work, "gmon.out"))
+    run(["./" + name], work)
+    failures = compare_outputs(wprof, name, work)
+    # Without --exe, a.out beside the file, as gprof.
+    shutil.copy(os.path.join(work, name), os.path.join(work, "a.out"))
+    flat = run([wprof, "gmon.out", "--exe", name, "--report", "flat", "--rule", "gprof"], work)
+    default = run([wprof, "gmon.out", "--report", "flat", "--rule", "gprof"], work)
+    if flat_rows(default) != flat_rows(flat):
+        print(f"{name}: a.out beside gmon.out not used as the executable", file=sys.stderr)
+        failures += 1
+    return failures
+
+
+def compare_outputs(wprof, name, work):
+    reference = run(["gprof", "-b", name, "gmon.out"], work)
+    flat = run([wprof, "gmon.out", "--exe", name, "--report", "flat", "--rule", "gprof"], work)
+    graph = run([wprof, "gmon.out", "--exe", name, "--report", "callgraph", "--rule", "gprof"], work)
+    failures = 0
+    for kind, want, got in (("flat", flat_rows(reference), flat_rows(flat)),
+                            ("call graph", primary_rows(reference), primary_rows(graph))):
+        if not want:
+            print(f"{name}: gprof printed no {kind} rows", file=sys.stderr)
+            failures += 1
+        for fn in sorted(set(want) | set(got)):
+            if want.get(fn) != got.get(fn):
+                print(f"{name} {kind} {fn}: gprof {want.get(fn)}, wprof-tui {got.get(fn)}",
+                      file=sys.stderr)
+                failures += 1
+    print(f"{name}: {len(flat_rows(reference))} flat rows, "
+          f"{len(primary_rows(reference))} primary lines compared")
+    return failures
+
+
+def write_gmon32(path):
+    """A gmon.out with 4-byte words for tests/gprof/elf32.c linked at
+    0x08049000: two histograms of the same range (they add up), arcs, and
+    a basic-block record."""
+    low, high, bins = 0x08049000, 0x08049030, 12
+
+    def hist(counts):
+        return struct.pack("<BIIII15sc", 0, low, high, bins, 100, b"seconds", b"s") + \
+            struct.pack("<12H", *counts)
+
+    arcs = b"".join(struct.pack("<BIII", 1, f, t, c) for f, t, c in (
+        (0x0804900a, 0x08049000, 2), (0x08049016, 0x08049008, 1),
+        (0x08049018, 0x08049000, 1), (0x0804901b, 0x08049014, 1)))
+    blocks = struct.pack("<BIII", 2, 1, 0x08049000, 3)
+    with open(path, "wb") as f:
+        f.write(b"gmon" + struct.pack("<I", 1) + bytes(12))
+        f.write(hist((5, 1, 0, 4, 2, 0, 7, 0, 0, 0, 0, 0)) + arcs)
+        f.write(hist((1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0)) + blocks)
+
+
+def compare_32bit(wprof, source, work):
+    """32-bit ELF words, where gcc can build for i386 (no C library needed)."""
+    try:
+        run(["gcc", "-m32", "-O1", "-nostdlib", "-static", "-fno-pie", "-no-pie",
+             "-Wl,-Ttext=0x08049000", "-o", "elf32", source], work)
+    except subprocess.CalledProcessError:
+        print("elf32: gcc cannot build for i386 here: not compared")
+        return 0
+    write_gmon32(os.path.join(work, "gmon.out"))
+    return compare_outputs(wprof, "elf32", work)
+
+
+def main():
+    wprof, sources = os.path.abspath(sys.argv[1]), sys.argv[2]
+    if not shutil.which("gcc") or not shutil.which("gprof"):
+        print("gcc or gprof missing: skipped")
+        return SKIP
+    failures = 0
+    with tempfile.TemporaryDirectory() as work:
+        for source in ("recursion.c", "mutual.c", "callers.c"):
+            failures += compare(wprof, os.path.abspath(os.path.join(sources, source)), work)
+        failures += compare_32bit(wprof, os.path.abspath(os.path.join(sources, "elf32.c")), work)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
