@@ -185,18 +185,7 @@ static void json_side_header(FILE *out, const struct diff_report *rep,
 	json_string(out, rep->file[s]);
 	fputs(",\"format\":", out);
 	json_string(out, m->format);
-	fputs(",\"sample_type\":", out);
-	json_string(out, model_str(m, m->types[type].name));
-	fputs(",\"unit\":", out);
-	json_string(out, model_str(m, m->types[type].unit));
-	fputs(",\"duration\":", out);
-	json_number(out, m->duration);
-	fprintf(out, ",\"samples\":%zu,\"profile_total\":", m->nsamples);
-	json_number(out, d->totals[s]->profile_total);
-	if (!d->totals[s]->total) {
-		fputs(",\"total_unavailable\":", out);
-		json_string(out, d->totals[s]->why_not);
-	}
+	json_profile_fields(out, m, type, d->totals[s]);
 	fputc('}', out);
 }
 

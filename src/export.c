@@ -29,12 +29,11 @@ static const char *const format_names[EXPORT_FORMAT_COUNT] = {
 
 bool export_format_parse(const char *name, enum export_format *out)
 {
-	for (int f = 0; f < EXPORT_FORMAT_COUNT; f++)
-		if (!strcmp(name, format_names[f])) {
-			*out = (enum export_format)f;
-			return true;
-		}
-	return false;
+	int i = name_index(format_names, EXPORT_FORMAT_COUNT, name);
+	if (i < 0)
+		return false;
+	*out = (enum export_format)i;
+	return true;
 }
 
 struct exporter {

@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "gprof_report.h"
 #include "units.h"
+#include "util.h"
 
 static const char *const format_names[REPORT_FORMAT_COUNT] = {
 	[REPORT_TEXT] = "text",
@@ -18,12 +19,11 @@ static const char *const format_names[REPORT_FORMAT_COUNT] = {
 
 bool report_format_parse(const char *name, enum report_format *out)
 {
-	for (int f = 0; f < REPORT_FORMAT_COUNT; f++)
-		if (!strcmp(name, format_names[f])) {
-			*out = (enum report_format)f;
-			return true;
-		}
-	return false;
+	int i = name_index(format_names, REPORT_FORMAT_COUNT, name);
+	if (i < 0)
+		return false;
+	*out = (enum report_format)i;
+	return true;
 }
 
 static const char *row_name(const struct model *m, const struct row *r,
@@ -205,6 +205,23 @@ static void json_row_fields(FILE *out, const struct report *rep,
 		fputs(",\"negative_self\":true", out);
 }
 
+void json_profile_fields(FILE *out, const struct model *m, unsigned type,
+			 const struct totals *t)
+{
+	fputs(",\"sample_type\":", out);
+	json_string(out, model_str(m, m->types[type].name));
+	fputs(",\"unit\":", out);
+	json_string(out, model_str(m, m->types[type].unit));
+	fputs(",\"duration\":", out);
+	json_number(out, m->duration);
+	fprintf(out, ",\"samples\":%zu,\"profile_total\":", m->nsamples);
+	json_number(out, t->profile_total);
+	if (!t->total) {
+		fputs(",\"total_unavailable\":", out);
+		json_string(out, t->why_not);
+	}
+}
+
 static void json_header(FILE *out, const struct report *rep)
 {
 	const struct view *v = rep->view;
@@ -216,18 +233,7 @@ static void json_header(FILE *out, const struct report *rep)
 	json_string(out, m->format);
 	fprintf(out, ",\"view\":\"%s\",\"rule\":\"%s\"", view_kind_name(rep->kind),
 		rule_name(v->ctx->rule));
-	if (!v->totals->total) {
-		fputs(",\"total_unavailable\":", out);
-		json_string(out, v->totals->why_not);
-	}
-	fputs(",\"sample_type\":", out);
-	json_string(out, model_str(m, m->types[type].name));
-	fputs(",\"unit\":", out);
-	json_string(out, model_str(m, m->types[type].unit));
-	fputs(",\"duration\":", out);
-	json_number(out, m->duration);
-	fprintf(out, ",\"samples\":%zu,\"profile_total\":", m->nsamples);
-	json_number(out, v->totals->profile_total);
+	json_profile_fields(out, m, type, v->totals);
 	fputs(",\"rows\":[", out);
 }
 

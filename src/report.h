@@ -24,5 +24,9 @@ void csv_field(FILE *out, const char *s);
 void csv_number(FILE *out, double v);
 void json_string(FILE *out, const char *s);
 void json_number(FILE *out, double v);
+/* ,"sample_type":…,"unit":…,"duration":…,"samples":…,"profile_total":…
+ * and "total_unavailable" when the rule gives no totals. */
+void json_profile_fields(FILE *out, const struct model *m, unsigned type,
+			 const struct totals *t);
 
 #endif

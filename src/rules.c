@@ -20,12 +20,11 @@ const char *rule_name(enum rule rule)
 
 bool rule_parse(const char *name, enum rule *out)
 {
-	for (int r = 0; r < RULE_COUNT; r++)
-		if (!strcmp(name, rule_names[r])) {
-			*out = (enum rule)r;
-			return true;
-		}
-	return false;
+	int i = name_index(rule_names, RULE_COUNT, name);
+	if (i < 0)
+		return false;
+	*out = (enum rule)i;
+	return true;
 }
 
 enum rule rule_default(const struct model *m)

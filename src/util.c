@@ -56,6 +56,14 @@ void grow_array(void **items, size_t *cap, size_t need, size_t size)
 	*cap = new_cap;
 }
 
+int name_index(const char *const *names, int count, const char *name)
+{
+	for (int i = 0; i < count; i++)
+		if (names[i] && !strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
 /* FNV-1a over the bytes, then a final mix so that low bits are usable as
  * a table index. */
 uint64_t hash_bytes(const void *data, size_t len, uint64_t seed)

@@ -21,6 +21,10 @@ void grow_array(void **items, size_t *cap, size_t need, size_t size);
 #define GROW(items, cap, need) \
 	grow_array((void **)&(items), &(cap), (need), sizeof(*(items)))
 
+/* The index of `name` in a table of `count` names (entries may be NULL),
+ * or -1: how every enum is read from the command line. */
+int name_index(const char *const *names, int count, const char *name);
+
 uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
 
 static inline uint64_t hash_mix(uint64_t x)

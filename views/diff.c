@@ -37,12 +37,11 @@ const char *diff_sort_name(enum diff_sort key)
 
 bool diff_sort_parse(const char *name, enum diff_sort *out)
 {
-	for (int k = 0; k < DIFF_SORT_COUNT; k++)
-		if (!strcmp(name, sort_names[k])) {
-			*out = (enum diff_sort)k;
-			return true;
-		}
-	return false;
+	int i = name_index(sort_names, DIFF_SORT_COUNT, name);
+	if (i < 0)
+		return false;
+	*out = (enum diff_sort)i;
+	return true;
 }
 
 /* ---- pairing ------------------------------------------------------------ */

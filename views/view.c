@@ -38,12 +38,11 @@ const char *view_kind_name(enum view_kind kind)
 
 bool view_kind_parse(const char *name, enum view_kind *out)
 {
-	for (int k = 0; k < VIEW_COUNT; k++)
-		if (!strcmp(name, kind_names[k])) {
-			*out = (enum view_kind)k;
-			return true;
-		}
-	return false;
+	int i = name_index(kind_names, VIEW_COUNT, name);
+	if (i < 0)
+		return false;
+	*out = (enum view_kind)i;
+	return true;
 }
 
 const char *sort_key_name(enum sort_key key)
