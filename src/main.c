@@ -71,6 +71,8 @@ static const char usage_text[] =
 	"  -o FILE           where --export writes\n"
 	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
 	"                    a.out beside the file, as gprof)\n"
+	"  --session N       xsbug captures: the Nth profile (default: the\n"
+	"                    last one that stopped)\n"
 	"  -h, --help        show this help\n"
 	"  --version         show the version\n"
 	"\n"
@@ -174,6 +176,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (errno || *end || !*v || d > UINT32_MAX)
 				usage_error("--depth takes a whole number, not '%s'", v);
 			o->depth = (uint32_t)d;
+		} else if (!strcmp(a, "--session")) {
+			const char *v = option_value(argc, argv, &i);
+			char *end;
+			errno = 0;
+			long n = strtol(v, &end, 10);
+			if (errno || *end || !*v || n < 1 || n > INT32_MAX)
+				usage_error("--session takes a number from 1, not '%s'", v);
+			o->load.session = (int)n;
 		} else if (!strcmp(a, "--sample-type")) {
 			o->load.sample_type = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--export")) {
