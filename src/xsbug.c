@@ -70,8 +70,9 @@ struct xsbug_parser {
 
 	/* The sample being read: field 0 is the delta, then ids. */
 	uint64_t number;
-	unsigned digits;
+	bool digits; /* the number has at least one */
 	size_t field;
+	uint64_t stack_hash; /* of the ids so far, see hash_step */
 	uint64_t delta;
 	uint32_t *frames;
 	bool sample_bad;
@@ -434,9 +435,21 @@ static bool on_record(struct xsbug_parser *p, const struct element *e,
 	return true;
 }
 
+/* Stacks are hashed id by id as they are read (hashing the finished
+ * array again cost a third of the ingest time). */
+#define STACK_HASH_SEED 0x5851f42d4c957f2dULL
+
+static inline uint64_t hash_step(uint64_t h, uint32_t id)
+{
+	return (h ^ id) * 0x9e3779b97f4a7c15ULL;
+}
+
 static uint64_t hash_ids(const uint32_t *ids, size_t n)
 {
-	return hash_bytes(ids, n * sizeof(uint32_t), 0x5851f42d4c957f2dULL);
+	uint64_t h = STACK_HASH_SEED;
+	for (size_t i = 0; i < n; i++)
+		h = hash_step(h, ids[i]);
+	return hash_mix(h);
 }
 
 static uint32_t *stack_slot(const struct session *s, const uint32_t *ids,
@@ -469,11 +482,11 @@ static void grow_stack_index(struct session *s)
 }
 
 static uint32_t intern_stack(struct session *s, const uint32_t *ids,
-			     size_t depth)
+			     size_t depth, uint64_t hash)
 {
 	if ((s->nstacks + 1) * 2 > s->index_size)
 		grow_stack_index(s);
-	uint32_t *slot = stack_slot(s, ids, depth, hash_ids(ids, depth));
+	uint32_t *slot = stack_slot(s, ids, depth, hash);
 	if (*slot != NO_ID)
 		return *slot;
 	GROW(s->ids, s->ids_cap, s->nids + depth);
@@ -487,7 +500,7 @@ static uint32_t intern_stack(struct session *s, const uint32_t *ids,
 
 /* One whole sample: the previous one lasted until it (time-rules.md). */
 static void fold_sample(struct xsbug_parser *p, uint64_t delta,
-			const uint32_t *ids, size_t depth)
+			const uint32_t *ids, size_t depth, uint64_t hash)
 {
 	struct session *s = current(p);
 	if (!s)
@@ -503,7 +516,7 @@ static void fold_sample(struct xsbug_parser *p, uint64_t delta,
 	if (old_cap != s->samples_cap)
 		s->sample_duration = xrealloc(s->sample_duration,
 					      s->samples_cap * sizeof(double));
-	s->sample_stack[s->nsamples] = intern_stack(s, ids, depth);
+	s->sample_stack[s->nsamples] = intern_stack(s, ids, depth, hash);
 	s->sample_duration[s->nsamples++] = 0;
 	s->pending = true;
 	p->generation++;
@@ -512,9 +525,10 @@ static void fold_sample(struct xsbug_parser *p, uint64_t delta,
 static void reset_sample(struct xsbug_parser *p)
 {
 	p->number = 0;
-	p->digits = 0;
+	p->digits = false;
 	p->field = 0;
 	p->sample_bad = false;
+	p->stack_hash = STACK_HASH_SEED;
 }
 
 /* A number ends at `,`, `.` or the end of the samples.  False when a
@@ -533,10 +547,11 @@ static bool end_field(struct xsbug_parser *p, struct load_error *err)
 		if (p->field > p->limits.max_depth)
 			return fail(p, err, "sample stack deeper than the limit");
 		p->frames[p->field - 1] = (uint32_t)p->number;
+		p->stack_hash = hash_step(p->stack_hash, (uint32_t)p->number);
 	}
 	p->field++;
 	p->number = 0;
-	p->digits = 0;
+	p->digits = false;
 	return true;
 }
 
@@ -547,7 +562,7 @@ static bool end_sample(struct xsbug_parser *p, struct load_error *err)
 		return false;
 	size_t depth = p->field ? p->field - 1 : 0;
 	if (!p->sample_bad && depth >= 1 && p->frames[depth - 1] == HOST_ID)
-		fold_sample(p, p->delta, p->frames, depth);
+		fold_sample(p, p->delta, p->frames, depth, hash_mix(p->stack_hash));
 	reset_sample(p);
 	return true;
 }
@@ -559,17 +574,32 @@ static size_t read_samples(struct xsbug_parser *p, const uint8_t *b,
 {
 	/* Base-36 digits past this would overflow 64 bits. */
 	const uint64_t max_before_digit = (UINT64_MAX - 35) / 36;
+	/* The number being read stays in a register between separators. */
+	uint64_t number = p->number;
+	bool digits = p->digits;
 	for (size_t i = 0; i < len; i++) {
 		uint8_t c = b[i];
 		uint8_t d = digit_value[c];
 		if (d != NOT_DIGIT) {
-			if (p->number > max_before_digit)
+			if (number > max_before_digit)
 				p->sample_bad = true;
 			else
-				p->number = p->number * 36 + d;
-			p->digits++;
+				number = number * 36 + d;
+			digits = true;
 			continue;
 		}
+		/* The common case, an id within the limits, without a call. */
+		if (c == ',' && digits && p->field &&
+		    number <= p->limits.max_id && p->field <= p->limits.max_depth) {
+			p->frames[p->field - 1] = (uint32_t)number;
+			p->stack_hash = hash_step(p->stack_hash, (uint32_t)number);
+			p->field++;
+			number = 0;
+			digits = false;
+			continue;
+		}
+		p->number = number;
+		p->digits = digits;
 		bool ok = true;
 		if (c == ',')
 			ok = end_field(p, err);
@@ -586,7 +616,11 @@ static size_t read_samples(struct xsbug_parser *p, const uint8_t *b,
 			p->offset += i;
 			return SIZE_MAX;
 		}
+		number = p->number;
+		digits = p->digits;
 	}
+	p->number = number;
+	p->digits = digits;
 	return len;
 }
 
