@@ -244,6 +244,32 @@ def hostile():
         fail("hostile: peak RSS %r kB" % rss)
 
 
-{"replay": replay, "fake": fake, "hostile": hostile}[WHAT]()
+def connect():
+    """--connect: a program that serves its stream, in chunks of 7 bytes."""
+    want = file_numbers()
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    proc = subprocess.Popen([WPROF, "--connect", "127.0.0.1:%d" % port, "--report",
+                             "flat", "--format", "json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    server.settimeout(30)
+    conn, _ = server.accept()
+    for i in range(0, len(CAPTURE), 7):
+        conn.sendall(CAPTURE[i:i + 7])
+    rc, out, err = finish(proc)
+    conn.close()
+    server.close()
+    if rc != 0 or numbers(out) != want:
+        fail("connect: status %d %r" % (rc, err))
+    # Nobody there: exit 2 with a message.
+    r = subprocess.run([WPROF, "--connect", "127.0.0.1:%d" % port, "--report", "flat"],
+                       capture_output=True, timeout=30)
+    if r.returncode != 2 or b"cannot connect" not in r.stderr:
+        fail("connect to nobody: %d %r" % (r.returncode, r.stderr))
+
+
+{"replay": replay, "fake": fake, "hostile": hostile, "connect": connect}[WHAT]()
 print("%s: %d failed" % (WHAT, failures))
 sys.exit(1 if failures else 0)
