@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../loaders/arcs.h"
 #include "export.h"
 #include "util.h"
 
@@ -20,12 +21,18 @@
  * the others (nor the TUI's keys). */
 #define READ_BUDGET (1024 * 1024)
 
+/* What a peer speaks, told by its first byte that is not white space:
+ * `<` for the xsbug protocol, anything else for WasmProf arc lines. */
+enum peer_kind { PEER_UNKNOWN, PEER_XSBUG, PEER_ARCS };
+
 struct peer {
 	int fd; /* -1 once closed */
+	enum peer_kind kind;
 	char address[ADDRESS_CAP];
 	char name[ADDRESS_CAP + 96]; /* login name and address, once logged in */
 	char status[400];
-	struct xsbug_parser *parser;
+	struct xsbug_parser *parser; /* PEER_XSBUG */
+	struct arcs_parser *arcs;    /* PEER_ARCS */
 	char out[OUT_CAP];
 	size_t out_len;
 	bool greeted;
@@ -64,6 +71,7 @@ static void peer_free(struct peer *p)
 {
 	peer_close(p);
 	xsbug_parser_free(p->parser);
+	arcs_parser_free(p->arcs);
 	free(p);
 }
 
@@ -192,7 +200,6 @@ static struct peer *add_peer(struct live *l, int fd, const char *address)
 	struct peer *p = xcalloc(1, sizeof(*p));
 	p->fd = fd;
 	snprintf(p->address, sizeof(p->address), "%s", address);
-	p->parser = xsbug_parser_new(NULL);
 	l->peers[l->npeers++] = p;
 	return p;
 }
@@ -275,12 +282,8 @@ static void flush_out(struct live *l, struct peer *p)
 
 /* The login is answered at once: profiling on, then go, so the engine
  * runs with the profiler already started. */
-static void greet(struct live *l, struct peer *p)
+static void become_engine(struct live *l, struct peer *p, const char *login)
 {
-	const char *login = xsbug_login_name(p->parser);
-	if (p->greeted || !login)
-		return;
-	p->greeted = true;
 	p->engine = true;
 	char safe[96];
 	snprintf(safe, sizeof(safe), "%s", login);
@@ -289,9 +292,62 @@ static void greet(struct live *l, struct peer *p)
 			*c = '?';
 	snprintf(p->name, sizeof(p->name), "%s@%s", safe, p->address);
 	l->engines[l->nengines++] = p;
+}
+
+static void greet(struct live *l, struct peer *p)
+{
+	const char *login = xsbug_login_name(p->parser);
+	if (p->greeted || !login)
+		return;
+	p->greeted = true;
+	become_engine(l, p, login);
 	send_command(p, "\r\n<start-profiling/>\r\n");
 	send_command(p, "\r\n<go/>\r\n");
 	say(l, p, "%s", "logged in");
+}
+
+/* An arc stream has no login: it counts once it printed its table. */
+static void arcs_printed(struct live *l, struct peer *p)
+{
+	if (p->engine || !arcs_parser_prints(p->arcs))
+		return;
+	become_engine(l, p, "arcs");
+	say(l, p, "%s", "sent WasmProf arcs");
+}
+
+static bool choose_kind(struct peer *p, const uint8_t *bytes, size_t len)
+{
+	for (size_t i = 0; i < len && p->kind == PEER_UNKNOWN; i++) {
+		if (bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\r' ||
+		    bytes[i] == '\n')
+			continue;
+		if (bytes[i] == '<') {
+			p->kind = PEER_XSBUG;
+			p->parser = xsbug_parser_new(NULL);
+		} else {
+			p->kind = PEER_ARCS;
+			p->arcs = arcs_parser_new();
+		}
+	}
+	return p->kind != PEER_UNKNOWN;
+}
+
+/* False, with err, when the peer must be dropped. */
+static bool feed_peer(struct live *l, struct peer *p, const uint8_t *bytes,
+		      size_t len, struct load_error *err)
+{
+	if (!choose_kind(p, bytes, len))
+		return true;
+	if (p->kind == PEER_ARCS) {
+		if (!arcs_parser_feed(p->arcs, bytes, len, err))
+			return false;
+		arcs_printed(l, p);
+		return true;
+	}
+	if (!xsbug_parser_feed(p->parser, bytes, len, err))
+		return false;
+	greet(l, p);
+	return true;
 }
 
 /* Forgets a peer that never logged in once it is gone; engines stay, with
@@ -309,12 +365,19 @@ static void reap(struct live *l)
 	l->npeers = kept;
 }
 
+/* A last arc line without its newline still counts; a cut xsbug message
+ * is said. */
 static void on_eof(struct live *l, struct peer *p)
 {
-	if (!xsbug_parser_end(p->parser))
-		say(l, p, "%s", "disconnected mid-message; keeping what arrived");
-	else
-		say(l, p, "%s", "disconnected");
+	struct load_error err;
+	bool whole = true;
+	if (p->kind == PEER_XSBUG)
+		whole = xsbug_parser_end(p->parser);
+	else if (p->kind == PEER_ARCS && arcs_parser_end(p->arcs, &err)) {
+		arcs_printed(l, p);
+	}
+	say(l, p, "%s", whole ? "disconnected"
+			      : "disconnected mid-message; keeping what arrived");
 	peer_close(p);
 }
 
@@ -334,12 +397,11 @@ static void read_peer(struct live *l, struct peer *p)
 		}
 		budget += (size_t)got;
 		struct load_error err;
-		if (!xsbug_parser_feed(p->parser, l->readbuf, (size_t)got, &err)) {
+		if (!feed_peer(l, p, l->readbuf, (size_t)got, &err)) {
 			say(l, p, "dropped: %s", err.message);
 			peer_close(p);
 			break;
 		}
-		greet(l, p);
 	}
 }
 
@@ -423,7 +485,8 @@ const struct xsbug_parser *live_engine_parser(const struct live *l, size_t i)
 bool live_engine_take_news(struct live *l, size_t i)
 {
 	struct peer *p = l->engines[i];
-	uint64_t g = xsbug_generation(p->parser);
+	uint64_t g = p->kind == PEER_ARCS ? arcs_parser_prints(p->arcs)
+					  : xsbug_generation(p->parser);
 	bool news = g != p->seen_generation;
 	p->seen_generation = g;
 	return news;
@@ -431,7 +494,12 @@ bool live_engine_take_news(struct live *l, size_t i)
 
 bool live_engine_snapshot(const struct live *l, size_t i, struct model *m)
 {
-	const struct xsbug_parser *parser = l->engines[i]->parser;
+	const struct peer *p = l->engines[i];
+	if (p->kind == PEER_ARCS) {
+		struct load_error err;
+		return arcs_parser_model(p->arcs, m, &err);
+	}
+	const struct xsbug_parser *parser = p->parser;
 	size_t n = xsbug_session_count(parser);
 	if (!n)
 		return false;
@@ -449,28 +517,36 @@ bool live_engine_stop_profiling(struct live *l, size_t i)
 	return send_command(l->engines[i], "\r\n<stop-profiling/>\r\n");
 }
 
-bool live_engine_write(const struct live *l, size_t i, const char *base,
-		       char *err, size_t cap)
+static bool write_capture(const struct xsbug_parser *parser, const char *base,
+			  char *err, size_t cap)
 {
-	const struct xsbug_parser *parser = l->engines[i]->parser;
-	size_t n = xsbug_session_count(parser);
-	if (!n) {
-		snprintf(err, cap, "no profile yet");
-		return false;
-	}
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.xsbug", base);
 	FILE *f = fopen(path, "wb");
-	bool ok = f && xsbug_write_session(parser, n, f);
+	bool ok = f && xsbug_write_session(parser, xsbug_session_count(parser), f);
 	if (f && fclose(f))
 		ok = false;
-	if (!ok) {
+	if (!ok)
 		snprintf(err, cap, "%s: %s", path, strerror(errno));
+	return ok;
+}
+
+bool live_engine_write(const struct live *l, size_t i, const char *base,
+		       char *err, size_t cap)
+{
+	const struct peer *p = l->engines[i];
+	struct model m;
+	if (!live_engine_snapshot(l, i, &m)) {
+		snprintf(err, cap, "no profile yet");
 		return false;
 	}
-	struct model m;
-	xsbug_session_model(parser, n, &m);
+	if (p->kind == PEER_XSBUG && !write_capture(p->parser, base, err, cap)) {
+		model_free(&m);
+		return false;
+	}
+	char path[4096];
 	snprintf(path, sizeof(path), "%s.cpuprofile", base);
+	bool ok;
 	char why[256];
 	/* The caller owns the screen: the export's notes go nowhere. */
 	FILE *quiet = fopen("/dev/null", "w");
@@ -488,10 +564,13 @@ bool live_engine_write(const struct live *l, size_t i, const char *base,
 
 /* ---- --report without a terminal -------------------------------------- */
 
+/* An arc stream has no stop: it is done when it disconnects. */
 static bool profile_done(const struct peer *p)
 {
-	size_t n = xsbug_session_count(p->parser);
-	return p->fd < 0 || (n && xsbug_session_stopped(p->parser, n));
+	if (p->fd < 0)
+		return true;
+	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
+	return n && xsbug_session_stopped(p->parser, n);
 }
 
 bool live_wait_profile(struct live *l, struct model *m, char *who,

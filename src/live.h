@@ -1,5 +1,6 @@
-/* Live mode: XS engines (and other programs speaking the xsbug protocol)
- * stream their profiles to wprof-tui over TCP while they run.
+/* Live mode: XS engines (and other programs speaking the xsbug protocol,
+ * or WasmProf arc lines) stream their profiles to wprof-tui over TCP
+ * while they run.
  *
  * One poll() loop, owned by the caller (the TUI's, or live_wait_profile
  * for --report): live_poll_fds says what to watch, live_handle reads what
@@ -41,12 +42,14 @@ size_t live_poll_fds(const struct live *l, struct pollfd *fds, size_t cap);
 /* Reads, accepts and writes whatever poll() said is ready; never blocks. */
 void live_handle(struct live *l, const struct pollfd *fds, size_t n);
 
-/* Engines are peers that logged in, in the order they did. */
+/* Engines are peers that logged in (arc streams: that sent `print`), in
+ * the order they did. */
 size_t live_engine_count(const struct live *l);
 const char *live_engine_name(const struct live *l, size_t i); /* login + peer */
 bool live_engine_connected(const struct live *l, size_t i);
 /* The last thing worth telling about the engine ("" when none). */
 const char *live_engine_status(const struct live *l, size_t i);
+/* NULL for an arc stream. */
 const struct xsbug_parser *live_engine_parser(const struct live *l, size_t i);
 
 /* Has anything that changes the model arrived since the last call? */
@@ -60,7 +63,8 @@ bool live_engine_start_profiling(struct live *l, size_t i);
 bool live_engine_stop_profiling(struct live *l, size_t i);
 
 /* Writes the session shown by live_engine_snapshot as BASE.xsbug and
- * BASE.cpuprofile.  False with a message in err. */
+ * BASE.cpuprofile (an arc stream: BASE.cpuprofile only).  False with a
+ * message in err. */
 bool live_engine_write(const struct live *l, size_t i, const char *base,
 		       char *err, size_t cap);
 

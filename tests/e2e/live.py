@@ -270,6 +270,23 @@ def connect():
         fail("connect to nobody: %d %r" % (r.returncode, r.stderr))
 
 
-{"replay": replay, "fake": fake, "hostile": hostile, "connect": connect}[WHAT]()
+def arcs():
+    """WasmProf arc lines live, in chunks of 3 bytes, beside an xsbug
+    garbage peer: the numbers of loading the file, under the gprof rule."""
+    path = os.path.join(TESTDATA, "arcs", "thesis-main.arcs")
+    want = subprocess.run([WPROF, "--report", "flat", "--format", "json", "--rule", "gprof",
+                           path], capture_output=True, check=True).stdout
+    proc, port = start_listener("--rule", "gprof")
+    junk = socket.create_connection(("127.0.0.1", port))
+    junk.sendall(b"hello there\n")  # not an arc line: dropped, not counted
+    send_capture(port, 3, open(path, "rb").read())
+    rc, out, err = finish(proc)
+    junk.close()
+    if rc != 0 or numbers(out) != numbers(want):
+        fail("arcs: status %d %r" % (rc, err))
+
+
+{"replay": replay, "fake": fake, "hostile": hostile, "connect": connect,
+ "arcs": arcs}[WHAT]()
 print("%s: %d failed" % (WHAT, failures))
 sys.exit(1 if failures else 0)
