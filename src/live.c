@@ -499,11 +499,10 @@ bool live_engine_snapshot(const struct live *l, size_t i, struct model *m)
 		struct load_error err;
 		return arcs_parser_model(p->arcs, m, &err);
 	}
-	const struct xsbug_parser *parser = p->parser;
-	size_t n = xsbug_session_count(parser);
+	size_t n = xsbug_session_count(p->parser);
 	if (!n)
 		return false;
-	xsbug_session_model(parser, n, m);
+	xsbug_session_totals(p->parser, n, m);
 	return true;
 }
 
@@ -536,7 +535,10 @@ bool live_engine_write(const struct live *l, size_t i, const char *base,
 {
 	const struct peer *p = l->engines[i];
 	struct model m;
-	if (!live_engine_snapshot(l, i, &m)) {
+	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
+	if (n) /* with its timeline: the .cpuprofile keeps the samples */
+		xsbug_session_model(p->parser, n, &m);
+	else if (p->kind == PEER_XSBUG || !live_engine_snapshot(l, i, &m)) {
 		snprintf(err, cap, "no profile yet");
 		return false;
 	}
@@ -585,10 +587,14 @@ bool live_wait_profile(struct live *l, struct model *m, char *who,
 		}
 		live_handle(l, fds, n);
 	}
-	snprintf(who, who_cap, "%s", l->engines[0]->name);
-	if (!live_engine_snapshot(l, 0, m)) {
+	const struct peer *p = l->engines[0];
+	snprintf(who, who_cap, "%s", p->name);
+	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
+	if (n) /* the whole session, with its timeline */
+		xsbug_session_model(p->parser, n, m);
+	else if (p->kind != PEER_XSBUG && live_engine_snapshot(l, 0, m))
+		return true;
+	else
 		snprintf(err, cap, "the engine left without a profile");
-		return false;
-	}
-	return true;
+	return n != 0;
 }

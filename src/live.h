@@ -54,8 +54,9 @@ const struct xsbug_parser *live_engine_parser(const struct live *l, size_t i);
 
 /* Has anything that changes the model arrived since the last call? */
 bool live_engine_take_news(struct live *l, size_t i);
-/* A finished model of the engine's current (or last) session; false when
- * no profile has started yet. */
+/* A finished model of the engine's current (or last) session, without
+ * its timeline (xsbug_session_totals), cheap to take at every refresh;
+ * false when no profile has started yet. */
 bool live_engine_snapshot(const struct live *l, size_t i, struct model *m);
 
 /* Commands to the engine; false when it is gone. */

@@ -32,6 +32,7 @@ struct record {
 /* Distinct stacks of one session: ids leaf first, in one pool. */
 struct stack {
 	uint32_t offset, depth;
+	double total; /* the durations of its samples, known so far */
 };
 
 struct session {
@@ -368,13 +369,19 @@ static struct session *current(struct xsbug_parser *p)
 }
 
 /* The last sample lasts until `t` (stop or suspend). */
+/* The last sample's duration is known now. */
+static void set_last_duration(struct session *s, double duration)
+{
+	s->sample_duration[s->nsamples - 1] = duration;
+	s->stacks[s->sample_stack[s->nsamples - 1]].total += duration;
+	s->pending = false;
+}
+
+/* The last sample lasts until `t` (stop or suspend). */
 static void close_pending(struct session *s, uint64_t t)
 {
-	if (!s->pending)
-		return;
-	s->sample_duration[s->nsamples - 1] =
-		t > s->last_time ? (double)(t - s->last_time) : 0;
-	s->pending = false;
+	if (s->pending)
+		set_last_duration(s, t > s->last_time ? (double)(t - s->last_time) : 0);
 }
 
 static bool on_time(struct xsbug_parser *p, const struct element *e,
@@ -492,7 +499,7 @@ static uint32_t intern_stack(struct session *s, const uint32_t *ids,
 	GROW(s->ids, s->ids_cap, s->nids + depth);
 	memcpy(s->ids + s->nids, ids, depth * sizeof(uint32_t));
 	GROW(s->stacks, s->stacks_cap, s->nstacks + 1);
-	s->stacks[s->nstacks] = (struct stack){ (uint32_t)s->nids, (uint32_t)depth };
+	s->stacks[s->nstacks] = (struct stack){ (uint32_t)s->nids, (uint32_t)depth, 0 };
 	s->nids += depth;
 	*slot = (uint32_t)s->nstacks;
 	return (uint32_t)s->nstacks++;
@@ -507,7 +514,7 @@ static void fold_sample(struct xsbug_parser *p, uint64_t delta,
 		return; /* samples outside start…stop count for nothing */
 	uint64_t t = s->clock + delta;
 	if (s->pending)
-		s->sample_duration[s->nsamples - 1] = (double)delta;
+		set_last_duration(s, (double)delta);
 	else if (!s->nsamples)
 		s->first_delta = delta;
 	s->clock = s->last_time = t;
@@ -818,8 +825,21 @@ static uint32_t frame_of(const struct xsbug_parser *p, struct model *m,
 	return model_intern_frame(m, &f);
 }
 
-void xsbug_session_model(const struct xsbug_parser *p, size_t n,
-			 struct model *m)
+/* The timeline: every sample with its duration, on its stack's leaf. */
+static void adopt_timeline(const struct session *s, const uint32_t *leaf,
+			   struct model *m)
+{
+	uint32_t *nodes = xmalloc((s->nsamples + 1) * sizeof(uint32_t));
+	double *durations = xmalloc((s->nsamples + 1) * sizeof(double));
+	for (size_t i = 0; i < s->nsamples; i++) {
+		nodes[i] = leaf[s->sample_stack[i]];
+		durations[i] = s->sample_duration[i];
+	}
+	model_adopt_samples(m, nodes, durations, s->nsamples);
+}
+
+static void build_model(const struct xsbug_parser *p, size_t n,
+			struct model *m, bool timeline)
 {
 	const struct session *s = &p->sessions[n - 1];
 	model_init(m, "xsbug");
@@ -834,23 +854,33 @@ void xsbug_session_model(const struct xsbug_parser *p, size_t n,
 		for (uint32_t d = 0; d < st->depth; d++)
 			frames[d] = frame_of(p, m, s->ids[st->offset + d]);
 		leaf[k] = model_add_stack(m, frames, st->depth);
+		if (!timeline)
+			model_add_node_value(m, leaf[k], 0, st->total);
 	}
 	free(frames);
-	uint32_t *nodes = xmalloc((s->nsamples + 1) * sizeof(uint32_t));
-	double *durations = xmalloc((s->nsamples + 1) * sizeof(double));
 	double sum = 0;
-	for (size_t i = 0; i < s->nsamples; i++) {
-		nodes[i] = leaf[s->sample_stack[i]];
-		durations[i] = s->sample_duration[i];
-		sum += durations[i];
-	}
+	for (size_t k = 0; k < s->nstacks; k++)
+		sum += s->stacks[k].total;
+	if (timeline)
+		adopt_timeline(s, leaf, m);
 	free(leaf);
-	model_adopt_samples(m, nodes, durations, s->nsamples);
 	m->start_time = (double)s->start;
 	m->end_time = s->stopped ? (double)s->stop : (double)s->last_time;
 	m->duration = s->stopped ? m->end_time - m->start_time : sum;
 	uint32_t cycle;
 	model_finish(m, &cycle); /* merged stacks form a tree: no cycle */
+}
+
+void xsbug_session_model(const struct xsbug_parser *p, size_t n,
+			 struct model *m)
+{
+	build_model(p, n, m, true);
+}
+
+void xsbug_session_totals(const struct xsbug_parser *p, size_t n,
+			  struct model *m)
+{
+	build_model(p, n, m, false);
 }
 
 /* ---- captures --------------------------------------------------------- */

@@ -77,6 +77,12 @@ size_t xsbug_pick_session(const struct xsbug_parser *p, int session,
 void xsbug_session_model(const struct xsbug_parser *p, size_t n,
 			 struct model *m);
 
+/* The same numbers without the timeline (no samples, only each distinct
+ * stack's summed duration): cheap enough to take several times a second
+ * however long the session has run. */
+void xsbug_session_totals(const struct xsbug_parser *p, size_t n,
+			  struct model *m);
+
 /* Writes session n as an xsbug capture that loads to the same numbers:
  * login, start, the records it uses, its samples, stop. */
 bool xsbug_write_session(const struct xsbug_parser *p, size_t n, FILE *out);

@@ -87,6 +87,18 @@ static void test_chunks(const char *dir)
 		check_same_model(&whole, &m, chunks[i]);
 		model_free(&m);
 	}
+	/* Without the timeline (live snapshots): the same values per node. */
+	struct load_error err;
+	bool ok;
+	struct xsbug_parser *p = feed_chunks(data, len, 65536, NULL, &err, &ok);
+	struct model totals;
+	xsbug_session_totals(p, 1, &totals);
+	CHECK(totals.nsamples == 0 && totals.nnodes == whole.nnodes);
+	for (size_t v = 0; v < whole.nnodes && totals.nnodes == whole.nnodes; v++)
+		CHECK(node_value(&totals, (uint32_t)v, 0) == node_value(&whole, (uint32_t)v, 0));
+	CHECK(totals.duration == whole.duration);
+	model_free(&totals);
+	xsbug_parser_free(p);
 	model_free(&whole);
 	free(data);
 }
