@@ -393,8 +393,11 @@ static bool on_time(struct xsbug_parser *p, const struct element *e,
 		return true; /* malformed: skipped like any garbage */
 	struct session *s = current(p);
 	if (name_is(name->value, name->value_len, "start")) {
-		if (s) /* a start without stop: the old one ends here */
-			close_pending(s, t), s->stopped = true, s->stop = t;
+		if (s) { /* a start without stop: the old one ends here */
+			close_pending(s, t);
+			s->stopped = true;
+			s->stop = t;
+		}
 		if (p->nsessions >= p->limits.max_sessions)
 			return fail(p, err, "too many profile sessions");
 		GROW(p->sessions, p->sessions_cap, p->nsessions + 1);
