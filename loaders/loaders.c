@@ -10,6 +10,7 @@ static const struct loader loaders[] = {
 	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
 	{ "gmon.out", sniff_gmon, load_gmon },
 	{ "WasmProf arcs", sniff_arcs, load_arcs },
+	{ "xsbug stream", sniff_xsbug, load_xsbug },
 	/* Last: a raw protocol buffer is told only by how well it parses. */
 	{ "pprof", sniff_pprof, load_pprof },
 };

@@ -52,5 +52,7 @@ load_fn load_gmon;
 bool sniff_gmon(const uint8_t *head, size_t len);
 load_fn load_arcs;
 bool sniff_arcs(const uint8_t *head, size_t len);
+load_fn load_xsbug;
+bool sniff_xsbug(const uint8_t *head, size_t len);
 
 #endif

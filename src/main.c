@@ -15,6 +15,7 @@
 #include "diff_report.h"
 #include "escape.h"
 #include "export.h"
+#include "live.h"
 #include "report.h"
 #include "rules.h"
 #include "util.h"
@@ -40,11 +41,15 @@ struct options {
 	enum export_format export_format;
 	const char *output;
 	struct load_options load;
+	const char *listen;  /* --listen: the address, or NULL */
+	const char *connect; /* --connect: the address, or NULL */
 };
 
 static const char usage_text[] =
 	"usage: wprof-tui [options] FILE\n"
 	"       wprof-tui --report flat --diff [options] BASE NEW\n"
+	"       wprof-tui --listen [HOST:]PORT --report VIEW [options]\n"
+	"       wprof-tui --connect HOST:PORT --report VIEW [options]\n"
 	"\n"
 	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile,\n"
 	"pprof (profile.proto, gzipped or not), GNU gmon.out (gprof), WasmProf\n"
@@ -71,6 +76,13 @@ static const char usage_text[] =
 	"  -o FILE           where --export writes\n"
 	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
 	"                    a.out beside the file, as gprof)\n"
+	"  --listen [HOST:]PORT  wait for XS engines (xsbug protocol; default\n"
+	"                    127.0.0.1:5002, a bare port is loopback only);\n"
+	"                    with --report: profile the first engine that logs\n"
+	"                    in until it stops profiling or disconnects\n"
+	"  --connect HOST:PORT   read the stream of a program that serves it\n"
+	"  --session N       xsbug captures: the Nth profile (default: the\n"
+	"                    last one that stopped)\n"
 	"  -h, --help        show this help\n"
 	"  --version         show the version\n"
 	"\n"
@@ -117,6 +129,17 @@ static void check_diff_options(const struct options *o)
 		usage_error("%s", "--diff needs two profiles: BASE NEW");
 	if (!o->report || o->view != VIEW_FLAT)
 		usage_error("%s", "--diff works with --report flat only");
+}
+
+/* A live profile comes from the network, not from a file. */
+static void check_live_options(const struct options *o)
+{
+	if (o->listen && o->connect)
+		usage_error("%s", "--listen or --connect, not both");
+	if (o->file)
+		usage_error("a live profile comes from the network, not '%s'", o->file);
+	if (o->diff)
+		usage_error("%s", "--diff compares files, not live profiles");
 }
 
 static void parse_sort(struct options *o)
@@ -174,6 +197,20 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (errno || *end || !*v || d > UINT32_MAX)
 				usage_error("--depth takes a whole number, not '%s'", v);
 			o->depth = (uint32_t)d;
+		} else if (!strcmp(a, "--listen")) {
+			/* The address is optional: XS engines dial 5002 by default. */
+			bool given = i + 1 < argc && argv[i + 1][0] != '-';
+			o->listen = given ? argv[++i] : LIVE_DEFAULT_ADDRESS;
+		} else if (!strcmp(a, "--connect")) {
+			o->connect = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--session")) {
+			const char *v = option_value(argc, argv, &i);
+			char *end;
+			errno = 0;
+			long n = strtol(v, &end, 10);
+			if (errno || *end || !*v || n < 1 || n > INT32_MAX)
+				usage_error("--session takes a number from 1, not '%s'", v);
+			o->load.session = (int)n;
 		} else if (!strcmp(a, "--sample-type")) {
 			o->load.sample_type = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--export")) {
@@ -193,7 +230,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			usage_error("at most two profiles ('%s' is one too many)", a);
 		}
 	}
-	if (!o->file)
+	if (o->listen || o->connect)
+		check_live_options(o);
+	else if (!o->file)
 		usage_error("%s", "no profile given");
 	check_diff_options(o);
 	parse_sort(o);
@@ -304,6 +343,25 @@ static bool load_profile(const char *file, const struct load_options *opt,
 	return false;
 }
 
+/* --listen/--connect without a terminal: the first engine's profile. */
+static bool receive_profile(const struct options *o, struct model *m,
+			    char *engine, size_t cap)
+{
+	struct live *l = live_new(stderr);
+	char err[512];
+	bool ok = o->listen ? live_listen(l, o->listen, err, sizeof(err))
+			    : live_connect(l, o->connect, err, sizeof(err));
+	if (ok)
+		ok = live_wait_profile(l, m, engine, cap, err, sizeof(err));
+	live_free(l);
+	if (!ok) {
+		char safe[600];
+		escape_text(err, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s\n", safe);
+	}
+	return ok;
+}
+
 static int print_diff(const struct options *o, struct rules *base,
 		      struct rules *new_side)
 {
@@ -365,8 +423,19 @@ int main(int argc, char **argv)
 		return compare_profiles(&o);
 
 	struct model m;
-	if (!load_profile(o.file, &o.load, &m))
+	char engine[256];
+	if (o.listen || o.connect) {
+		if (!o.report && !o.exporting) {
+			fprintf(stderr, "wprof-tui: the interactive live view is not "
+					"built yet; use --report VIEW\n");
+			return EXIT_BAD_INPUT;
+		}
+		if (!receive_profile(&o, &m, engine, sizeof(engine)))
+			return EXIT_BAD_INPUT;
+		o.file = engine;
+	} else if (!load_profile(o.file, &o.load, &m)) {
 		return EXIT_BAD_INPUT;
+	}
 	int status;
 	unsigned type;
 	if (!pick_sample_type(&m, o.load.sample_type, &type)) {

@@ -120,5 +120,6 @@ int main(int argc, char **argv)
 	};
 	for (size_t i = 0; i < ARRAY_LEN(cpuprofiles); i++)
 		check_profile(dir, cpuprofiles[i], true);
+	check_profile(dir, "validate.xsbug", false);
 	return check_done();
 }

@@ -1,0 +1,600 @@
+/* Live mode (live.h): non-blocking sockets, one xsbug parser per peer,
+ * commands queued in a small bounded buffer per peer. */
+#include "live.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../loaders/arcs.h"
+#include "export.h"
+#include "util.h"
+
+#define READ_CHUNK (64 * 1024)
+#define OUT_CAP 1024
+#define ADDRESS_CAP 160 /* "[host]:port" with room for any numeric host */
+/* Bytes read from one peer per readiness, so a fast engine cannot starve
+ * the others (nor the TUI's keys). */
+#define READ_BUDGET (1024 * 1024)
+
+/* What a peer speaks, told by its first byte that is not white space:
+ * `<` for the xsbug protocol, anything else for WasmProf arc lines. */
+enum peer_kind { PEER_UNKNOWN, PEER_XSBUG, PEER_ARCS };
+
+struct peer {
+	int fd; /* -1 once closed */
+	enum peer_kind kind;
+	char address[ADDRESS_CAP];
+	char name[ADDRESS_CAP + 96]; /* login name and address, once logged in */
+	char status[400];
+	struct xsbug_parser *parser; /* PEER_XSBUG */
+	struct arcs_parser *arcs;    /* PEER_ARCS */
+	char out[OUT_CAP];
+	size_t out_len;
+	bool greeted;
+	bool engine; /* logged in */
+	uint64_t seen_generation;
+};
+
+struct live {
+	FILE *log;
+	int listen_fd;
+	int listen_port;
+	struct peer *peers[LIVE_MAX_PEERS];
+	size_t npeers;
+	struct peer *engines[LIVE_MAX_PEERS]; /* in login order */
+	size_t nengines;
+	uint8_t *readbuf;
+};
+
+struct live *live_new(FILE *log)
+{
+	struct live *l = xcalloc(1, sizeof(*l));
+	l->log = log;
+	l->listen_fd = -1;
+	l->readbuf = xmalloc(READ_CHUNK);
+	return l;
+}
+
+static void peer_close(struct peer *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+}
+
+static void peer_free(struct peer *p)
+{
+	peer_close(p);
+	xsbug_parser_free(p->parser);
+	arcs_parser_free(p->arcs);
+	free(p);
+}
+
+void live_free(struct live *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->npeers; i++)
+		peer_free(l->peers[i]);
+	if (l->listen_fd >= 0)
+		close(l->listen_fd);
+	free(l->readbuf);
+	free(l);
+}
+
+static void say(struct live *l, struct peer *p, const char *fmt, const char *what)
+{
+	snprintf(p->status, sizeof(p->status), fmt, what);
+	if (l->log)
+		fprintf(l->log, "wprof-tui: %s: %s\n",
+			p->engine ? p->name : p->address, p->status);
+}
+
+/* ---- addresses -------------------------------------------------------- */
+
+/* "[HOST:]PORT" into host and port; a bare port means the loopback. */
+static bool split_address(const char *address, char *host, size_t host_cap,
+			  const char **port)
+{
+	const char *colon = strrchr(address, ':');
+	const char *h = "127.0.0.1";
+	size_t hlen = strlen(h);
+	*port = address;
+	if (colon) {
+		h = address;
+		hlen = (size_t)(colon - address);
+		*port = colon + 1;
+		if (hlen >= 2 && h[0] == '[' && h[hlen - 1] == ']')
+			h++, hlen -= 2;
+	}
+	if (!hlen || hlen >= host_cap || !**port)
+		return false;
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	for (const char *c = *port; *c; c++)
+		if (*c < '0' || *c > '9')
+			return false;
+	return true;
+}
+
+static struct addrinfo *resolve(const char *address, bool passive, char *err,
+				size_t cap)
+{
+	char host[256];
+	const char *port;
+	if (!split_address(address, host, sizeof(host), &port)) {
+		snprintf(err, cap, "'%s' is not [HOST:]PORT", address);
+		return NULL;
+	}
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+				  .ai_socktype = SOCK_STREAM,
+				  .ai_flags = passive ? AI_PASSIVE : 0 };
+	struct addrinfo *res;
+	int rc = getaddrinfo(host, port, &hints, &res);
+	if (rc) {
+		snprintf(err, cap, "%s: %s", address, gai_strerror(rc));
+		return NULL;
+	}
+	return res;
+}
+
+static void set_nonblocking(int fd)
+{
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+static void describe(const struct sockaddr *sa, socklen_t len, char *out,
+		     size_t cap)
+{
+	char host[NI_MAXHOST < 128 ? NI_MAXHOST : 128], port[16];
+	if (getnameinfo(sa, len, host, sizeof(host), port, sizeof(port),
+			NI_NUMERICHOST | NI_NUMERICSERV))
+		snprintf(out, cap, "peer");
+	else if (strchr(host, ':'))
+		snprintf(out, cap, "[%s]:%s", host, port);
+	else
+		snprintf(out, cap, "%s:%s", host, port);
+}
+
+bool live_listen(struct live *l, const char *address, char *err, size_t cap)
+{
+	struct addrinfo *res = resolve(address, true, err, cap);
+	if (!res)
+		return false;
+	int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int one = 1;
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) ||
+	    listen(fd, 64)) {
+		snprintf(err, cap, "cannot listen on %s: %s", address, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(res);
+		return false;
+	}
+	freeaddrinfo(res);
+	set_nonblocking(fd);
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	getsockname(fd, (struct sockaddr *)&ss, &len);
+	char bound[ADDRESS_CAP];
+	describe((struct sockaddr *)&ss, len, bound, sizeof(bound));
+	l->listen_port = atoi(strrchr(bound, ':') + 1);
+	l->listen_fd = fd;
+	return true;
+}
+
+int live_listen_port(const struct live *l)
+{
+	return l->listen_port;
+}
+
+static struct peer *add_peer(struct live *l, int fd, const char *address)
+{
+	struct peer *p = xcalloc(1, sizeof(*p));
+	p->fd = fd;
+	snprintf(p->address, sizeof(p->address), "%s", address);
+	l->peers[l->npeers++] = p;
+	return p;
+}
+
+bool live_connect(struct live *l, const char *address, char *err, size_t cap)
+{
+	if (l->npeers >= LIVE_MAX_PEERS) {
+		snprintf(err, cap, "too many connections");
+		return false;
+	}
+	struct addrinfo *res = resolve(address, false, err, cap);
+	if (!res)
+		return false;
+	int fd = -1;
+	for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
+		fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	if (fd < 0) {
+		snprintf(err, cap, "cannot connect to %s: %s", address, strerror(errno));
+		return false;
+	}
+	set_nonblocking(fd);
+	add_peer(l, fd, address);
+	return true;
+}
+
+/* ---- the loop --------------------------------------------------------- */
+
+size_t live_poll_fds(const struct live *l, struct pollfd *fds, size_t cap)
+{
+	size_t n = 0;
+	if (l->listen_fd >= 0 && n < cap)
+		fds[n++] = (struct pollfd){ .fd = l->listen_fd, .events = POLLIN };
+	for (size_t i = 0; i < l->npeers && n < cap; i++) {
+		const struct peer *p = l->peers[i];
+		if (p->fd < 0)
+			continue;
+		short events = POLLIN;
+		if (p->out_len)
+			events |= POLLOUT;
+		fds[n++] = (struct pollfd){ .fd = p->fd, .events = events };
+	}
+	return n;
+}
+
+/* Queues a command; commands are tiny, so a peer that lets them pile up
+ * past the buffer is not reading and loses the newest. */
+static bool send_command(struct peer *p, const char *command)
+{
+	size_t len = strlen(command);
+	if (p->fd < 0 || p->out_len + len > OUT_CAP)
+		return false;
+	memcpy(p->out + p->out_len, command, len);
+	p->out_len += len;
+	return true;
+}
+
+static void flush_out(struct live *l, struct peer *p)
+{
+	while (p->out_len && p->fd >= 0) {
+		ssize_t sent = send(p->fd, p->out, p->out_len, MSG_NOSIGNAL);
+		if (sent < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK) {
+				say(l, p, "write failed: %s", strerror(errno));
+				peer_close(p);
+			}
+			return;
+		}
+		memmove(p->out, p->out + sent, p->out_len - (size_t)sent);
+		p->out_len -= (size_t)sent;
+	}
+}
+
+/* The login is answered at once: profiling on, then go, so the engine
+ * runs with the profiler already started. */
+static void become_engine(struct live *l, struct peer *p, const char *login)
+{
+	p->engine = true;
+	char safe[96];
+	snprintf(safe, sizeof(safe), "%s", login);
+	for (char *c = safe; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	snprintf(p->name, sizeof(p->name), "%s@%s", safe, p->address);
+	l->engines[l->nengines++] = p;
+}
+
+static void greet(struct live *l, struct peer *p)
+{
+	const char *login = xsbug_login_name(p->parser);
+	if (p->greeted || !login)
+		return;
+	p->greeted = true;
+	become_engine(l, p, login);
+	send_command(p, "\r\n<start-profiling/>\r\n");
+	send_command(p, "\r\n<go/>\r\n");
+	say(l, p, "%s", "logged in");
+}
+
+/* An arc stream has no login: it counts once it printed its table. */
+static void arcs_printed(struct live *l, struct peer *p)
+{
+	if (p->engine || !arcs_parser_prints(p->arcs))
+		return;
+	become_engine(l, p, "arcs");
+	say(l, p, "%s", "sent WasmProf arcs");
+}
+
+static bool choose_kind(struct peer *p, const uint8_t *bytes, size_t len)
+{
+	for (size_t i = 0; i < len && p->kind == PEER_UNKNOWN; i++) {
+		if (bytes[i] == ' ' || bytes[i] == '\t' || bytes[i] == '\r' ||
+		    bytes[i] == '\n')
+			continue;
+		if (bytes[i] == '<') {
+			p->kind = PEER_XSBUG;
+			p->parser = xsbug_parser_new(NULL);
+		} else {
+			p->kind = PEER_ARCS;
+			p->arcs = arcs_parser_new();
+		}
+	}
+	return p->kind != PEER_UNKNOWN;
+}
+
+/* False, with err, when the peer must be dropped. */
+static bool feed_peer(struct live *l, struct peer *p, const uint8_t *bytes,
+		      size_t len, struct load_error *err)
+{
+	if (!choose_kind(p, bytes, len))
+		return true;
+	if (p->kind == PEER_ARCS) {
+		if (!arcs_parser_feed(p->arcs, bytes, len, err))
+			return false;
+		arcs_printed(l, p);
+		return true;
+	}
+	if (!xsbug_parser_feed(p->parser, bytes, len, err))
+		return false;
+	greet(l, p);
+	return true;
+}
+
+/* Forgets a peer that never logged in once it is gone; engines stay, with
+ * what they sent. */
+static void reap(struct live *l)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < l->npeers; i++) {
+		struct peer *p = l->peers[i];
+		if (p->fd < 0 && !p->engine)
+			peer_free(p);
+		else
+			l->peers[kept++] = p;
+	}
+	l->npeers = kept;
+}
+
+/* A last arc line without its newline still counts; a cut xsbug message
+ * is said. */
+static void on_eof(struct live *l, struct peer *p)
+{
+	struct load_error err;
+	bool whole = true;
+	if (p->kind == PEER_XSBUG)
+		whole = xsbug_parser_end(p->parser);
+	else if (p->kind == PEER_ARCS && arcs_parser_end(p->arcs, &err)) {
+		arcs_printed(l, p);
+	}
+	say(l, p, "%s", whole ? "disconnected"
+			      : "disconnected mid-message; keeping what arrived");
+	peer_close(p);
+}
+
+static void read_peer(struct live *l, struct peer *p)
+{
+	for (size_t budget = 0; budget < READ_BUDGET && p->fd >= 0;) {
+		ssize_t got = recv(p->fd, l->readbuf, READ_CHUNK, 0);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (got <= 0) {
+			if (got < 0)
+				say(l, p, "read failed: %s", strerror(errno));
+			on_eof(l, p);
+			break;
+		}
+		budget += (size_t)got;
+		struct load_error err;
+		if (!feed_peer(l, p, l->readbuf, (size_t)got, &err)) {
+			say(l, p, "dropped: %s", err.message);
+			peer_close(p);
+			break;
+		}
+	}
+}
+
+static void accept_peers(struct live *l)
+{
+	for (;;) {
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		int fd = accept4(l->listen_fd, (struct sockaddr *)&ss, &len,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			return;
+		reap(l);
+		if (l->npeers >= LIVE_MAX_PEERS) {
+			close(fd); /* full: the newcomer is turned away */
+			continue;
+		}
+		char address[ADDRESS_CAP];
+		describe((struct sockaddr *)&ss, len, address, sizeof(address));
+		add_peer(l, fd, address);
+	}
+}
+
+static struct peer *peer_of_fd(const struct live *l, int fd)
+{
+	for (size_t i = 0; i < l->npeers; i++)
+		if (l->peers[i]->fd == fd)
+			return l->peers[i];
+	return NULL;
+}
+
+void live_handle(struct live *l, const struct pollfd *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!fds[i].revents)
+			continue;
+		if (fds[i].fd == l->listen_fd) {
+			accept_peers(l);
+			continue;
+		}
+		struct peer *p = peer_of_fd(l, fds[i].fd);
+		if (!p)
+			continue;
+		if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+			read_peer(l, p);
+		if (fds[i].revents & POLLOUT)
+			flush_out(l, p);
+	}
+	for (size_t i = 0; i < l->npeers; i++)
+		flush_out(l, l->peers[i]);
+	reap(l);
+}
+
+/* ---- engines ---------------------------------------------------------- */
+
+size_t live_engine_count(const struct live *l)
+{
+	return l->nengines;
+}
+
+const char *live_engine_name(const struct live *l, size_t i)
+{
+	return l->engines[i]->name;
+}
+
+bool live_engine_connected(const struct live *l, size_t i)
+{
+	return l->engines[i]->fd >= 0;
+}
+
+const char *live_engine_status(const struct live *l, size_t i)
+{
+	return l->engines[i]->status;
+}
+
+const struct xsbug_parser *live_engine_parser(const struct live *l, size_t i)
+{
+	return l->engines[i]->parser;
+}
+
+bool live_engine_take_news(struct live *l, size_t i)
+{
+	struct peer *p = l->engines[i];
+	uint64_t g = p->kind == PEER_ARCS ? arcs_parser_prints(p->arcs)
+					  : xsbug_generation(p->parser);
+	bool news = g != p->seen_generation;
+	p->seen_generation = g;
+	return news;
+}
+
+bool live_engine_snapshot(const struct live *l, size_t i, struct model *m)
+{
+	const struct peer *p = l->engines[i];
+	if (p->kind == PEER_ARCS) {
+		struct load_error err;
+		return arcs_parser_model(p->arcs, m, &err);
+	}
+	size_t n = xsbug_session_count(p->parser);
+	if (!n)
+		return false;
+	xsbug_session_totals(p->parser, n, m);
+	return true;
+}
+
+bool live_engine_start_profiling(struct live *l, size_t i)
+{
+	return send_command(l->engines[i], "\r\n<start-profiling/>\r\n");
+}
+
+bool live_engine_stop_profiling(struct live *l, size_t i)
+{
+	return send_command(l->engines[i], "\r\n<stop-profiling/>\r\n");
+}
+
+static bool write_capture(const struct xsbug_parser *parser, const char *base,
+			  char *err, size_t cap)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s.xsbug", base);
+	FILE *f = fopen(path, "wb");
+	bool ok = f && xsbug_write_session(parser, xsbug_session_count(parser), f);
+	if (f && fclose(f))
+		ok = false;
+	if (!ok)
+		snprintf(err, cap, "%s: %s", path, strerror(errno));
+	return ok;
+}
+
+bool live_engine_write(const struct live *l, size_t i, const char *base,
+		       char *err, size_t cap)
+{
+	const struct peer *p = l->engines[i];
+	struct model m;
+	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
+	if (n) /* with its timeline: the .cpuprofile keeps the samples */
+		xsbug_session_model(p->parser, n, &m);
+	else if (p->kind == PEER_XSBUG || !live_engine_snapshot(l, i, &m)) {
+		snprintf(err, cap, "no profile yet");
+		return false;
+	}
+	if (p->kind == PEER_XSBUG && !write_capture(p->parser, base, err, cap)) {
+		model_free(&m);
+		return false;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s.cpuprofile", base);
+	bool ok;
+	char why[256];
+	/* The caller owns the screen: the export's notes go nowhere. */
+	FILE *quiet = fopen("/dev/null", "w");
+	ok = quiet && export_model(&m, 0, EXPORT_CPUPROFILE, path, quiet, why,
+				   sizeof(why));
+	if (!quiet)
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	else
+		fclose(quiet);
+	if (!ok)
+		snprintf(err, cap, "%s: %s", path, why);
+	model_free(&m);
+	return ok;
+}
+
+/* ---- --report without a terminal -------------------------------------- */
+
+/* An arc stream has no stop: it is done when it disconnects. */
+static bool profile_done(const struct peer *p)
+{
+	if (p->fd < 0)
+		return true;
+	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
+	return n && xsbug_session_stopped(p->parser, n);
+}
+
+bool live_wait_profile(struct live *l, struct model *m, char *who,
+		       size_t who_cap, char *err, size_t cap)
+{
+	struct pollfd fds[LIVE_MAX_PEERS + 1];
+	while (!l->nengines || !profile_done(l->engines[0])) {
+		size_t n = live_poll_fds(l, fds, ARRAY_LEN(fds));
+		if (poll(fds, n, -1) < 0 && errno != EINTR) {
+			snprintf(err, cap, "poll: %s", strerror(errno));
+			return false;
+		}
+		live_handle(l, fds, n);
+	}
+	const struct peer *p = l->engines[0];
+	snprintf(who, who_cap, "%s", p->name);
+	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
+	if (n) /* the whole session, with its timeline */
+		xsbug_session_model(p->parser, n, m);
+	else if (p->kind != PEER_XSBUG && live_engine_snapshot(l, 0, m))
+		return true;
+	else
+		snprintf(err, cap, "the engine left without a profile");
+	return n != 0;
+}

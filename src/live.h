@@ -1,0 +1,80 @@
+/* Live mode: XS engines (and other programs speaking the xsbug protocol,
+ * or WasmProf arc lines) stream their profiles to wprof-tui over TCP
+ * while they run.
+ *
+ * One poll() loop, owned by the caller (the TUI's, or live_wait_profile
+ * for --report): live_poll_fds says what to watch, live_handle reads what
+ * is ready.  Each peer has its own stream parser, so memory per peer is
+ * bounded by the parser's limits plus its distinct stacks; a peer that
+ * breaks a limit is dropped with a message, the others go on.  An engine
+ * that logs in is answered at once so that it runs, with profiling on. */
+#ifndef WPROF_LIVE_H
+#define WPROF_LIVE_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "xsbug.h"
+
+#define LIVE_DEFAULT_ADDRESS "127.0.0.1:5002"
+#define LIVE_MAX_PEERS 128
+
+struct live;
+
+/* Status lines ("engine 127.0.0.1:40112: disconnected …") go to `log`
+ * (NULL: nowhere; the TUI shows them itself via live_engine_status). */
+struct live *live_new(FILE *log);
+void live_free(struct live *l);
+
+/* "[HOST:]PORT" ("[::1]:PORT" for IPv6).  A bare port listens on the
+ * loopback address only.  False with a message in err. */
+bool live_listen(struct live *l, const char *address, char *err, size_t cap);
+/* The port actually bound (useful after port 0). */
+int live_listen_port(const struct live *l);
+/* Dials a program that serves its stream instead of dialing out. */
+bool live_connect(struct live *l, const char *address, char *err, size_t cap);
+
+/* The descriptors to poll (at most LIVE_MAX_PEERS + 1). */
+size_t live_poll_fds(const struct live *l, struct pollfd *fds, size_t cap);
+/* Reads, accepts and writes whatever poll() said is ready; never blocks. */
+void live_handle(struct live *l, const struct pollfd *fds, size_t n);
+
+/* Engines are peers that logged in (arc streams: that sent `print`), in
+ * the order they did. */
+size_t live_engine_count(const struct live *l);
+const char *live_engine_name(const struct live *l, size_t i); /* login + peer */
+bool live_engine_connected(const struct live *l, size_t i);
+/* The last thing worth telling about the engine ("" when none). */
+const char *live_engine_status(const struct live *l, size_t i);
+/* NULL for an arc stream. */
+const struct xsbug_parser *live_engine_parser(const struct live *l, size_t i);
+
+/* Has anything that changes the model arrived since the last call? */
+bool live_engine_take_news(struct live *l, size_t i);
+/* A finished model of the engine's current (or last) session, without
+ * its timeline (xsbug_session_totals), cheap to take at every refresh;
+ * false when no profile has started yet. */
+bool live_engine_snapshot(const struct live *l, size_t i, struct model *m);
+
+/* Commands to the engine; false when it is gone. */
+bool live_engine_start_profiling(struct live *l, size_t i);
+bool live_engine_stop_profiling(struct live *l, size_t i);
+
+/* Writes the session shown by live_engine_snapshot as BASE.xsbug and
+ * BASE.cpuprofile (an arc stream: BASE.cpuprofile only).  False with a
+ * message in err. */
+bool live_engine_write(const struct live *l, size_t i, const char *base,
+		       char *err, size_t cap);
+
+/* For --report without a terminal: waits for the first engine that logs
+ * in and profiles until it stops profiling or disconnects; then *m is
+ * the model of its last session and `who` names the engine.  Peers that
+ * never log in or send garbage do not count.  False (with err) when the
+ * engine left without any profile. */
+bool live_wait_profile(struct live *l, struct model *m, char *who,
+		       size_t who_cap, char *err, size_t cap);
+
+#endif

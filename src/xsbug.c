@@ -1,0 +1,972 @@
+/* The xsbug protocol parser (xsbug.h): a byte-at-a-time state machine for
+ * tags, with a tight loop for sample text, folding samples into the
+ * distinct stacks of their session as they arrive. */
+#include "xsbug.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const struct xsbug_limits xsbug_default_limits = {
+	.max_element = 64 * 1024,
+	.max_attribute = 4096,
+	.max_id = (1u << 24) - 1,
+	.max_depth = 4096,
+	.max_records = 1u << 20,
+	.max_sessions = 10000,
+};
+
+#define HOST_ID 0u
+#define GC_ID 1u
+#define NOT_DIGIT 0xff
+
+struct record {
+	uint32_t id;
+	char *name;
+	char *path; /* NULL for native functions */
+	int32_t line;
+};
+
+/* Distinct stacks of one session: ids leaf first, in one pool. */
+struct stack {
+	uint32_t offset, depth;
+	double total; /* the durations of its samples, known so far */
+};
+
+struct session {
+	uint64_t start, stop;
+	bool stopped;
+	bool suspended;
+	uint64_t clock;       /* the time the next delta counts from */
+	bool pending;         /* the last sample waits for its duration */
+	uint64_t first_delta; /* start to the first sample */
+	uint64_t last_time;   /* t_n */
+
+	uint32_t *ids;
+	size_t nids, ids_cap;
+	struct stack *stacks;
+	size_t nstacks, stacks_cap;
+	uint32_t *index; /* open addressing over stacks, NO_ID empty */
+	size_t index_size;
+
+	uint32_t *sample_stack;
+	double *sample_duration;
+	size_t nsamples, samples_cap;
+};
+
+enum lex_state { IN_TEXT, IN_TAG, IN_SAMPLES };
+
+struct xsbug_parser {
+	struct xsbug_limits limits;
+	enum lex_state state;
+	bool failed;
+	uint64_t offset; /* bytes consumed, for messages */
+	uint64_t generation;
+
+	char *tag; /* `<` … `>` of the element being read */
+	size_t tag_len;
+	bool tag_quoted;
+
+	/* The sample being read: field 0 is the delta, then ids. */
+	uint64_t number;
+	bool digits; /* the number has at least one */
+	size_t field;
+	uint64_t stack_hash; /* of the ids so far, see hash_step */
+	uint64_t delta;
+	uint32_t *frames;
+	bool sample_bad;
+
+	char *login_name, *login_value;
+
+	struct record *records;
+	size_t nrecords, records_cap;
+	uint32_t *record_index; /* open addressing by id */
+	size_t record_index_size;
+
+	struct session *sessions;
+	size_t nsessions, sessions_cap;
+};
+
+static uint8_t digit_value[256];
+
+static void init_digits(void)
+{
+	if (digit_value['1'] == 1)
+		return;
+	memset(digit_value, NOT_DIGIT, sizeof(digit_value));
+	for (int c = '0'; c <= '9'; c++)
+		digit_value[c] = (uint8_t)(c - '0');
+	for (int c = 'A'; c <= 'Z'; c++)
+		digit_value[c] = (uint8_t)(c - 'A' + 10);
+	for (int c = 'a'; c <= 'z'; c++)
+		digit_value[c] = (uint8_t)(c - 'a' + 10);
+}
+
+struct xsbug_parser *xsbug_parser_new(const struct xsbug_limits *limits)
+{
+	init_digits();
+	struct xsbug_parser *p = xcalloc(1, sizeof(*p));
+	p->limits = limits ? *limits : xsbug_default_limits;
+	p->tag = xmalloc(p->limits.max_element + 1);
+	p->frames = xmalloc((p->limits.max_depth + 1) * sizeof(uint32_t));
+	return p;
+}
+
+static void session_free(struct session *s)
+{
+	free(s->ids);
+	free(s->stacks);
+	free(s->index);
+	free(s->sample_stack);
+	free(s->sample_duration);
+}
+
+void xsbug_parser_free(struct xsbug_parser *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nrecords; i++) {
+		free(p->records[i].name);
+		free(p->records[i].path);
+	}
+	free(p->records);
+	free(p->record_index);
+	for (size_t i = 0; i < p->nsessions; i++)
+		session_free(&p->sessions[i]);
+	free(p->sessions);
+	free(p->login_name);
+	free(p->login_value);
+	free(p->tag);
+	free(p->frames);
+	free(p);
+}
+
+static bool fail(struct xsbug_parser *p, struct load_error *err,
+		 const char *what)
+{
+	p->failed = true;
+	return load_fail(err, "byte %" PRIu64 ": %s", p->offset, what);
+}
+
+/* ---- profile records -------------------------------------------------- */
+
+static uint32_t *record_slot(const struct xsbug_parser *p, uint32_t id)
+{
+	size_t mask = p->record_index_size - 1;
+	for (size_t i = hash_mix(id) & mask;; i = (i + 1) & mask) {
+		uint32_t *slot = &p->record_index[i];
+		if (*slot == NO_ID || p->records[*slot].id == id)
+			return slot;
+	}
+}
+
+static const struct record *find_record(const struct xsbug_parser *p,
+					uint32_t id)
+{
+	if (!p->record_index_size)
+		return NULL;
+	uint32_t r = *record_slot(p, id);
+	return r == NO_ID ? NULL : &p->records[r];
+}
+
+static void grow_record_index(struct xsbug_parser *p)
+{
+	free(p->record_index);
+	p->record_index_size = p->record_index_size ? p->record_index_size * 2 : 64;
+	p->record_index = xmalloc(p->record_index_size * sizeof(uint32_t));
+	memset(p->record_index, 0xff, p->record_index_size * sizeof(uint32_t));
+	for (size_t r = 0; r < p->nrecords; r++)
+		*record_slot(p, p->records[r].id) = (uint32_t)r;
+}
+
+/* A record sent again (a new session) replaces the old one's text. */
+static void set_record(struct xsbug_parser *p, const struct record *rec)
+{
+	if ((p->nrecords + 1) * 2 > p->record_index_size)
+		grow_record_index(p);
+	uint32_t *slot = record_slot(p, rec->id);
+	if (*slot != NO_ID) {
+		struct record *old = &p->records[*slot];
+		free(old->name);
+		free(old->path);
+		*old = *rec;
+		return;
+	}
+	GROW(p->records, p->records_cap, p->nrecords + 1);
+	*slot = (uint32_t)p->nrecords;
+	p->records[p->nrecords++] = *rec;
+}
+
+/* ---- tags and attributes ---------------------------------------------- */
+
+/* Decodes the XML entities xsbug writes into names and paths. */
+static char *decode_text(const char *s, size_t len)
+{
+	char *out = xmalloc(len + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < len;) {
+		if (s[i] != '&') {
+			out[n++] = s[i++];
+			continue;
+		}
+		static const struct { const char *name; char c; } named[] = {
+			{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' },
+			{ "&quot;", '"' }, { "&apos;", '\'' },
+		};
+		size_t k;
+		for (k = 0; k < ARRAY_LEN(named); k++) {
+			size_t nl = strlen(named[k].name);
+			if (len - i >= nl && !memcmp(s + i, named[k].name, nl)) {
+				out[n++] = named[k].c;
+				i += nl;
+				break;
+			}
+		}
+		if (k < ARRAY_LEN(named))
+			continue;
+		/* &#NN; and &#xHH; for one byte; anything else stays as is. */
+		char *end;
+		unsigned long code = 0;
+		if (i + 2 < len && s[i + 1] == '#') {
+			bool hex = s[i + 2] == 'x';
+			code = strtoul(s + i + 2 + hex, &end, hex ? 16 : 10);
+			if (end < s + len && *end == ';' && code > 0 && code < 256) {
+				out[n++] = (char)code;
+				i = (size_t)(end - s) + 1;
+				continue;
+			}
+		}
+		out[n++] = s[i++];
+	}
+	out[n] = '\0';
+	return out;
+}
+
+struct attribute {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+};
+
+#define MAX_ATTRIBUTES 8
+
+struct element {
+	const char *name;
+	size_t name_len;
+	bool closing; /* </name> */
+	struct attribute attrs[MAX_ATTRIBUTES];
+	size_t nattrs;
+};
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static bool is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == ':' ||
+	       c == '.';
+}
+
+/* Splits "<name a="v" …/>" (without the brackets); false when it is not
+ * well formed.  Attributes past MAX_ATTRIBUTES are not needed. */
+static bool split_element(const char *s, size_t len, struct element *e)
+{
+	size_t i = 0;
+	e->nattrs = 0;
+	e->closing = len > 0 && s[0] == '/';
+	i += e->closing;
+	e->name = s + i;
+	while (i < len && is_name_char(s[i]))
+		i++;
+	e->name_len = (size_t)(s + i - e->name);
+	if (!e->name_len)
+		return false;
+	for (;;) {
+		while (i < len && is_space(s[i]))
+			i++;
+		if (i == len || (s[i] == '/' && i + 1 == len))
+			return true;
+		struct attribute a = { .name = s + i };
+		while (i < len && is_name_char(s[i]))
+			i++;
+		a.name_len = (size_t)(s + i - a.name);
+		if (!a.name_len || i + 1 >= len || s[i] != '=' ||
+		    (s[i + 1] != '"' && s[i + 1] != '\''))
+			return false;
+		char quote = s[i + 1];
+		i += 2;
+		a.value = s + i;
+		while (i < len && s[i] != quote)
+			i++;
+		if (i == len)
+			return false;
+		a.value_len = (size_t)(s + i - a.value);
+		i++;
+		if (e->nattrs < MAX_ATTRIBUTES)
+			e->attrs[e->nattrs++] = a;
+	}
+}
+
+static bool name_is(const char *s, size_t len, const char *want)
+{
+	return len == strlen(want) && !memcmp(s, want, len);
+}
+
+static const struct attribute *attribute(const struct element *e,
+					 const char *name)
+{
+	for (size_t i = 0; i < e->nattrs; i++)
+		if (name_is(e->attrs[i].name, e->attrs[i].name_len, name))
+			return &e->attrs[i];
+	return NULL;
+}
+
+static bool parse_decimal(const struct attribute *a, uint64_t max,
+			  uint64_t *out)
+{
+	if (!a || !a->value_len || a->value_len > 20)
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 0; i < a->value_len; i++) {
+		char c = a->value[i];
+		if (c < '0' || c > '9' || v > (max - (uint64_t)(c - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(c - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* `@` and 16 hex digits: a time in microseconds. */
+static bool parse_time(const struct attribute *a, uint64_t *out)
+{
+	if (!a || a->value_len != 17 || a->value[0] != '@')
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 1; i < 17; i++) {
+		uint8_t d = digit_value[(uint8_t)a->value[i]];
+		if (d > 15)
+			return false;
+		v = v * 16 + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* ---- sessions and samples --------------------------------------------- */
+
+static struct session *current(struct xsbug_parser *p)
+{
+	if (!p->nsessions || p->sessions[p->nsessions - 1].stopped)
+		return NULL;
+	return &p->sessions[p->nsessions - 1];
+}
+
+/* The last sample lasts until `t` (stop or suspend). */
+/* The last sample's duration is known now. */
+static void set_last_duration(struct session *s, double duration)
+{
+	s->sample_duration[s->nsamples - 1] = duration;
+	s->stacks[s->sample_stack[s->nsamples - 1]].total += duration;
+	s->pending = false;
+}
+
+/* The last sample lasts until `t` (stop or suspend). */
+static void close_pending(struct session *s, uint64_t t)
+{
+	if (s->pending)
+		set_last_duration(s, t > s->last_time ? (double)(t - s->last_time) : 0);
+}
+
+static bool on_time(struct xsbug_parser *p, const struct element *e,
+		    struct load_error *err)
+{
+	uint64_t t;
+	const struct attribute *name = attribute(e, "name");
+	if (!name || !parse_time(attribute(e, "value"), &t))
+		return true; /* malformed: skipped like any garbage */
+	struct session *s = current(p);
+	if (name_is(name->value, name->value_len, "start")) {
+		if (s) { /* a start without stop: the old one ends here */
+			close_pending(s, t);
+			s->stopped = true;
+			s->stop = t;
+		}
+		if (p->nsessions >= p->limits.max_sessions)
+			return fail(p, err, "too many profile sessions");
+		GROW(p->sessions, p->sessions_cap, p->nsessions + 1);
+		p->sessions[p->nsessions++] = (struct session){
+			.start = t, .clock = t, .stop = t };
+	} else if (!s) {
+		return true;
+	} else if (name_is(name->value, name->value_len, "stop")) {
+		close_pending(s, t);
+		s->stop = t;
+		s->stopped = true;
+	} else if (name_is(name->value, name->value_len, "suspend")) {
+		/* Time suspended belongs to no sample. */
+		close_pending(s, t);
+		s->suspended = true;
+	} else if (name_is(name->value, name->value_len, "resume")) {
+		s->suspended = false;
+		s->clock = t;
+	}
+	p->generation++;
+	return true;
+}
+
+static bool on_record(struct xsbug_parser *p, const struct element *e,
+		      struct load_error *err)
+{
+	uint64_t id, line;
+	const struct attribute *name = attribute(e, "name");
+	if (!name || !parse_decimal(attribute(e, "value"), UINT64_MAX, &id))
+		return true;
+	if (id > p->limits.max_id)
+		return fail(p, err, "profile record id out of range");
+	if (p->nrecords >= p->limits.max_records && !find_record(p, (uint32_t)id))
+		return fail(p, err, "too many profile records");
+	const struct attribute *path = attribute(e, "path");
+	struct record rec = {
+		.id = (uint32_t)id,
+		.name = decode_text(name->value, name->value_len),
+		.path = path ? decode_text(path->value, path->value_len) : NULL,
+		.line = parse_decimal(attribute(e, "line"), INT32_MAX, &line)
+				? (int32_t)line : -1,
+	};
+	set_record(p, &rec);
+	p->generation++;
+	return true;
+}
+
+/* Stacks are hashed id by id as they are read (hashing the finished
+ * array again cost a third of the ingest time). */
+#define STACK_HASH_SEED 0x5851f42d4c957f2dULL
+
+static inline uint64_t hash_step(uint64_t h, uint32_t id)
+{
+	return (h ^ id) * 0x9e3779b97f4a7c15ULL;
+}
+
+static uint64_t hash_ids(const uint32_t *ids, size_t n)
+{
+	uint64_t h = STACK_HASH_SEED;
+	for (size_t i = 0; i < n; i++)
+		h = hash_step(h, ids[i]);
+	return hash_mix(h);
+}
+
+static uint32_t *stack_slot(const struct session *s, const uint32_t *ids,
+			    size_t depth, uint64_t hash)
+{
+	size_t mask = s->index_size - 1;
+	for (size_t i = hash & mask;; i = (i + 1) & mask) {
+		uint32_t *slot = &s->index[i];
+		if (*slot == NO_ID)
+			return slot;
+		const struct stack *st = &s->stacks[*slot];
+		if (st->depth == depth &&
+		    !memcmp(s->ids + st->offset, ids, depth * sizeof(uint32_t)))
+			return slot;
+	}
+}
+
+static void grow_stack_index(struct session *s)
+{
+	free(s->index);
+	s->index_size = s->index_size ? s->index_size * 2 : 256;
+	s->index = xmalloc(s->index_size * sizeof(uint32_t));
+	memset(s->index, 0xff, s->index_size * sizeof(uint32_t));
+	for (size_t k = 0; k < s->nstacks; k++) {
+		const struct stack *st = &s->stacks[k];
+		const uint32_t *ids = s->ids + st->offset;
+		*stack_slot(s, ids, st->depth, hash_ids(ids, st->depth)) =
+			(uint32_t)k;
+	}
+}
+
+static uint32_t intern_stack(struct session *s, const uint32_t *ids,
+			     size_t depth, uint64_t hash)
+{
+	if ((s->nstacks + 1) * 2 > s->index_size)
+		grow_stack_index(s);
+	uint32_t *slot = stack_slot(s, ids, depth, hash);
+	if (*slot != NO_ID)
+		return *slot;
+	GROW(s->ids, s->ids_cap, s->nids + depth);
+	memcpy(s->ids + s->nids, ids, depth * sizeof(uint32_t));
+	GROW(s->stacks, s->stacks_cap, s->nstacks + 1);
+	s->stacks[s->nstacks] = (struct stack){ (uint32_t)s->nids, (uint32_t)depth, 0 };
+	s->nids += depth;
+	*slot = (uint32_t)s->nstacks;
+	return (uint32_t)s->nstacks++;
+}
+
+/* One whole sample: the previous one lasted until it (time-rules.md). */
+static void fold_sample(struct xsbug_parser *p, uint64_t delta,
+			const uint32_t *ids, size_t depth, uint64_t hash)
+{
+	struct session *s = current(p);
+	if (!s)
+		return; /* samples outside start…stop count for nothing */
+	uint64_t t = s->clock + delta;
+	if (s->pending)
+		set_last_duration(s, (double)delta);
+	else if (!s->nsamples)
+		s->first_delta = delta;
+	s->clock = s->last_time = t;
+	size_t old_cap = s->samples_cap;
+	GROW(s->sample_stack, s->samples_cap, s->nsamples + 1);
+	if (old_cap != s->samples_cap)
+		s->sample_duration = xrealloc(s->sample_duration,
+					      s->samples_cap * sizeof(double));
+	s->sample_stack[s->nsamples] = intern_stack(s, ids, depth, hash);
+	s->sample_duration[s->nsamples++] = 0;
+	s->pending = true;
+	p->generation++;
+}
+
+static void reset_sample(struct xsbug_parser *p)
+{
+	p->number = 0;
+	p->digits = false;
+	p->field = 0;
+	p->sample_bad = false;
+	p->stack_hash = STACK_HASH_SEED;
+}
+
+/* A number ends at `,`, `.` or the end of the samples.  False when a
+ * limit is hit. */
+static bool end_field(struct xsbug_parser *p, struct load_error *err)
+{
+	if (!p->digits) {
+		p->sample_bad = true;
+		return true;
+	}
+	if (p->field == 0) {
+		p->delta = p->number;
+	} else {
+		if (p->number > p->limits.max_id)
+			return fail(p, err, "profile record id out of range in a sample");
+		if (p->field > p->limits.max_depth)
+			return fail(p, err, "sample stack deeper than the limit");
+		p->frames[p->field - 1] = (uint32_t)p->number;
+		p->stack_hash = hash_step(p->stack_hash, (uint32_t)p->number);
+	}
+	p->field++;
+	p->number = 0;
+	p->digits = false;
+	return true;
+}
+
+/* `DELTA,ID,…,0` complete: a stack must end with the host. */
+static bool end_sample(struct xsbug_parser *p, struct load_error *err)
+{
+	if ((p->digits || p->field) && !end_field(p, err))
+		return false;
+	size_t depth = p->field ? p->field - 1 : 0;
+	if (!p->sample_bad && depth >= 1 && p->frames[depth - 1] == HOST_ID)
+		fold_sample(p, p->delta, p->frames, depth, hash_mix(p->stack_hash));
+	reset_sample(p);
+	return true;
+}
+
+/* Sample text up to the next `<`; returns bytes used, or SIZE_MAX when a
+ * limit is hit. */
+static size_t read_samples(struct xsbug_parser *p, const uint8_t *b,
+			   size_t len, struct load_error *err)
+{
+	/* Base-36 digits past this would overflow 64 bits. */
+	const uint64_t max_before_digit = (UINT64_MAX - 35) / 36;
+	/* The number being read stays in a register between separators. */
+	uint64_t number = p->number;
+	bool digits = p->digits;
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = b[i];
+		uint8_t d = digit_value[c];
+		if (d != NOT_DIGIT) {
+			if (number > max_before_digit)
+				p->sample_bad = true;
+			else
+				number = number * 36 + d;
+			digits = true;
+			continue;
+		}
+		/* The common case, an id within the limits, without a call. */
+		if (c == ',' && digits && p->field &&
+		    number <= p->limits.max_id && p->field <= p->limits.max_depth) {
+			p->frames[p->field - 1] = (uint32_t)number;
+			p->stack_hash = hash_step(p->stack_hash, (uint32_t)number);
+			p->field++;
+			number = 0;
+			digits = false;
+			continue;
+		}
+		p->number = number;
+		p->digits = digits;
+		bool ok = true;
+		if (c == ',')
+			ok = end_field(p, err);
+		else if (c == '.')
+			ok = end_sample(p, err);
+		else if (c == '<') {
+			ok = end_sample(p, err);
+			p->state = IN_TEXT;
+			if (ok)
+				return i; /* the `<` is the next tag's */
+		} else
+			p->sample_bad = true;
+		if (!ok) {
+			p->offset += i;
+			return SIZE_MAX;
+		}
+		number = p->number;
+		digits = p->digits;
+	}
+	p->number = number;
+	p->digits = digits;
+	return len;
+}
+
+static bool on_login(struct xsbug_parser *p, const struct element *e)
+{
+	const struct attribute *name = attribute(e, "name");
+	const struct attribute *value = attribute(e, "value");
+	free(p->login_name);
+	free(p->login_value);
+	p->login_name = name ? decode_text(name->value, name->value_len)
+			     : xstrdup("");
+	p->login_value = value ? decode_text(value->value, value->value_len)
+			       : xstrdup("");
+	p->generation++;
+	return true;
+}
+
+static bool attributes_fit(const struct xsbug_parser *p, const struct element *e)
+{
+	for (size_t i = 0; i < e->nattrs; i++)
+		if (e->attrs[i].value_len > p->limits.max_attribute)
+			return false;
+	return true;
+}
+
+/* A whole tag is in p->tag (without `<` and `>`). */
+static bool on_tag(struct xsbug_parser *p, struct load_error *err)
+{
+	struct element e;
+	if (!split_element(p->tag, p->tag_len, &e))
+		return true; /* garbage: skipped */
+	if (!attributes_fit(p, &e))
+		return fail(p, err, "attribute value longer than the limit");
+	if (e.closing)
+		return true;
+	if (name_is(e.name, e.name_len, "ps")) {
+		bool empty = p->tag_len && p->tag[p->tag_len - 1] == '/';
+		if (!empty) {
+			p->state = IN_SAMPLES;
+			reset_sample(p);
+		}
+		return true;
+	}
+	if (name_is(e.name, e.name_len, "pt"))
+		return on_time(p, &e, err);
+	if (name_is(e.name, e.name_len, "pr"))
+		return on_record(p, &e, err);
+	if (name_is(e.name, e.name_len, "login"))
+		return on_login(p, &e);
+	return true; /* any other element: not ours */
+}
+
+static bool read_tag_byte(struct xsbug_parser *p, uint8_t c,
+			  struct load_error *err)
+{
+	if (c == '<') { /* never inside a tag: garbage before it, start again */
+		p->tag_len = 0;
+		p->tag_quoted = false;
+		return true;
+	}
+	if (c == '"')
+		p->tag_quoted = !p->tag_quoted;
+	if (c == '>' && !p->tag_quoted) {
+		p->state = IN_TEXT;
+		return on_tag(p, err);
+	}
+	if (p->tag_len >= p->limits.max_element)
+		return fail(p, err, "element longer than the limit");
+	p->tag[p->tag_len++] = (char)c;
+	return true;
+}
+
+bool xsbug_parser_feed(struct xsbug_parser *p, const uint8_t *bytes,
+		       size_t len, struct load_error *err)
+{
+	if (p->failed)
+		return load_fail(err, "the stream already failed");
+	size_t i = 0;
+	while (i < len) {
+		if (p->state == IN_SAMPLES) {
+			size_t used = read_samples(p, bytes + i, len - i, err);
+			if (used == SIZE_MAX)
+				return false;
+			i += used;
+			p->offset += used;
+			continue;
+		}
+		uint8_t c = bytes[i++];
+		if (p->state == IN_TEXT) {
+			if (c == '<') {
+				p->state = IN_TAG;
+				p->tag_len = 0;
+				p->tag_quoted = false;
+			}
+		} else if (!read_tag_byte(p, c, err)) {
+			return false;
+		}
+		p->offset++;
+	}
+	return true;
+}
+
+bool xsbug_parser_end(struct xsbug_parser *p)
+{
+	if (p->state == IN_TEXT)
+		return true;
+	p->state = IN_TEXT;
+	return false;
+}
+
+const char *xsbug_login_name(const struct xsbug_parser *p)
+{
+	return p->login_name;
+}
+
+const char *xsbug_login_value(const struct xsbug_parser *p)
+{
+	return p->login_value;
+}
+
+size_t xsbug_session_count(const struct xsbug_parser *p)
+{
+	return p->nsessions;
+}
+
+bool xsbug_session_stopped(const struct xsbug_parser *p, size_t n)
+{
+	return n >= 1 && n <= p->nsessions && p->sessions[n - 1].stopped;
+}
+
+size_t xsbug_session_samples(const struct xsbug_parser *p, size_t n)
+{
+	return n >= 1 && n <= p->nsessions ? p->sessions[n - 1].nsamples : 0;
+}
+
+bool xsbug_profiling(const struct xsbug_parser *p)
+{
+	return p->nsessions && !p->sessions[p->nsessions - 1].stopped;
+}
+
+uint64_t xsbug_generation(const struct xsbug_parser *p)
+{
+	return p->generation;
+}
+
+size_t xsbug_pick_session(const struct xsbug_parser *p, int session,
+			  struct load_error *err)
+{
+	if (!p->nsessions) {
+		load_fail(err, "no profile in the stream (no <pt name=\"start\">)");
+		return 0;
+	}
+	if (session >= 1) {
+		if ((size_t)session > p->nsessions) {
+			load_fail(err, "no session %d: the stream has %zu", session,
+				  p->nsessions);
+			return 0;
+		}
+		return (size_t)session;
+	}
+	for (size_t n = p->nsessions; n >= 1; n--)
+		if (p->sessions[n - 1].stopped)
+			return n;
+	return p->nsessions;
+}
+
+/* ---- models ----------------------------------------------------------- */
+
+static enum frame_kind record_kind(uint32_t id, const struct record *rec)
+{
+	if (id == HOST_ID)
+		return KIND_ROOT;
+	if (id == GC_ID)
+		return KIND_GC;
+	return rec && rec->path ? KIND_JS : KIND_NATIVE;
+}
+
+static uint32_t frame_of(const struct xsbug_parser *p, struct model *m,
+			 uint32_t id)
+{
+	const struct record *rec = find_record(p, id);
+	char unknown[48];
+	const char *name = rec ? rec->name : unknown;
+	if (!rec)
+		snprintf(unknown, sizeof(unknown), "(unknown %" PRIu32 ")", id);
+	const char *path = rec && rec->path ? rec->path : "";
+	struct frame f = {
+		.name = model_string(m, name, strlen(name)),
+		.url = model_string(m, path, strlen(path)),
+		.extra = STR_NONE,
+		.line = rec ? rec->line : -1,
+		.column = -1,
+		.kind = (uint8_t)record_kind(id, rec),
+	};
+	return model_intern_frame(m, &f);
+}
+
+/* The timeline: every sample with its duration, on its stack's leaf. */
+static void adopt_timeline(const struct session *s, const uint32_t *leaf,
+			   struct model *m)
+{
+	uint32_t *nodes = xmalloc((s->nsamples + 1) * sizeof(uint32_t));
+	double *durations = xmalloc((s->nsamples + 1) * sizeof(double));
+	for (size_t i = 0; i < s->nsamples; i++) {
+		nodes[i] = leaf[s->sample_stack[i]];
+		durations[i] = s->sample_duration[i];
+	}
+	model_adopt_samples(m, nodes, durations, s->nsamples);
+}
+
+static void build_model(const struct xsbug_parser *p, size_t n,
+			struct model *m, bool timeline)
+{
+	const struct session *s = &p->sessions[n - 1];
+	model_init(m, "xsbug");
+	model_add_sample_type(m, "time", "us");
+	/* Every record becomes a function, sampled or not, as in xsbug. */
+	for (size_t r = 0; r < p->nrecords; r++)
+		frame_of(p, m, p->records[r].id);
+	uint32_t *leaf = xmalloc((s->nstacks + 1) * sizeof(uint32_t));
+	uint32_t *frames = xmalloc((p->limits.max_depth + 1) * sizeof(uint32_t));
+	for (size_t k = 0; k < s->nstacks; k++) {
+		const struct stack *st = &s->stacks[k];
+		for (uint32_t d = 0; d < st->depth; d++)
+			frames[d] = frame_of(p, m, s->ids[st->offset + d]);
+		leaf[k] = model_add_stack(m, frames, st->depth);
+		if (!timeline)
+			model_add_node_value(m, leaf[k], 0, st->total);
+	}
+	free(frames);
+	double sum = 0;
+	for (size_t k = 0; k < s->nstacks; k++)
+		sum += s->stacks[k].total;
+	if (timeline)
+		adopt_timeline(s, leaf, m);
+	free(leaf);
+	m->start_time = (double)s->start;
+	m->end_time = s->stopped ? (double)s->stop : (double)s->last_time;
+	m->duration = s->stopped ? m->end_time - m->start_time : sum;
+	uint32_t cycle;
+	model_finish(m, &cycle); /* merged stacks form a tree: no cycle */
+}
+
+void xsbug_session_model(const struct xsbug_parser *p, size_t n,
+			 struct model *m)
+{
+	build_model(p, n, m, true);
+}
+
+void xsbug_session_totals(const struct xsbug_parser *p, size_t n,
+			  struct model *m)
+{
+	build_model(p, n, m, false);
+}
+
+/* ---- captures --------------------------------------------------------- */
+
+static void write_escaped(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static void write_base36(FILE *out, uint64_t v)
+{
+	char buf[16];
+	size_t n = 0;
+	do {
+		buf[n++] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[v % 36];
+		v /= 36;
+	} while (v);
+	while (n)
+		fputc(buf[--n], out);
+}
+
+static void write_records(const struct xsbug_parser *p, FILE *out)
+{
+	for (size_t r = 0; r < p->nrecords; r++) {
+		const struct record *rec = &p->records[r];
+		fputs("\r\n<xsbug><pr name=\"", out);
+		write_escaped(out, rec->name);
+		fprintf(out, "\" value=\"%" PRIu32 "\"", rec->id);
+		if (rec->path) {
+			fputs(" path=\"", out);
+			write_escaped(out, rec->path);
+			fputc('"', out);
+		}
+		if (rec->line >= 0)
+			fprintf(out, " line=\"%" PRId32 "\"", rec->line);
+		fputs("/></xsbug>\r\n", out);
+	}
+}
+
+/* Deltas are rebuilt from the durations, so that a suspended stretch
+ * (which no sample owns) drops out and the numbers stay the same. */
+static void write_samples(const struct session *s, FILE *out)
+{
+	const size_t per_message = 8;
+	for (size_t i = 0; i < s->nsamples; i++) {
+		fputs(i % per_message ? "." : "\r\n<xsbug><ps>", out);
+		uint64_t delta = i ? (uint64_t)s->sample_duration[i - 1]
+				   : s->first_delta;
+		write_base36(out, delta);
+		const struct stack *st = &s->stacks[s->sample_stack[i]];
+		for (uint32_t d = 0; d < st->depth; d++) {
+			fputc(',', out);
+			write_base36(out, s->ids[st->offset + d]);
+		}
+		if (i % per_message == per_message - 1 || i + 1 == s->nsamples)
+			fputs("</ps></xsbug>\r\n", out);
+	}
+}
+
+bool xsbug_write_session(const struct xsbug_parser *p, size_t n, FILE *out)
+{
+	const struct session *s = &p->sessions[n - 1];
+	fputs("\r\n<xsbug><login name=\"", out);
+	write_escaped(out, p->login_name ? p->login_name : "wprof-tui");
+	fputs("\" value=\"", out);
+	write_escaped(out, p->login_value ? p->login_value : "");
+	fputs("\"/></xsbug>\r\n", out);
+	fprintf(out, "\r\n<xsbug><pt name=\"start\" value=\"@%016" PRIX64
+		     "\"/></xsbug>\r\n", s->start);
+	write_records(p, out);
+	write_samples(s, out);
+	uint64_t stop = s->first_delta + s->start;
+	for (size_t i = 0; i < s->nsamples; i++)
+		stop += (uint64_t)s->sample_duration[i];
+	fprintf(out, "\r\n<xsbug><pt name=\"stop\" value=\"@%016" PRIX64
+		     "\"/></xsbug>\r\n", stop);
+	return !ferror(out);
+}

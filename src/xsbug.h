@@ -1,0 +1,90 @@
+/* The xsbug debugging protocol, as an XS engine built with mxInstrument
+ * streams it (docs/live.md, spec formats.md): `\r\n<xsbug>…</xsbug>\r\n`
+ * messages carrying `login`, profile times (`pt`), profile records (`pr`)
+ * and samples (`ps`).  One streaming parser serves files and sockets:
+ * bytes may arrive split anywhere, even inside a base-36 number.
+ *
+ * Samples are folded as they arrive into the distinct stacks of their
+ * profile session, each with its summed duration, plus a timeline of a
+ * few bytes a sample; the raw text is never kept.  A finished model of
+ * any session can be made at any time (a live view asks for snapshots). */
+#ifndef WPROF_XSBUG_H
+#define WPROF_XSBUG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../loaders/loaders.h"
+#include "model.h"
+
+/* What a peer may make the parser hold; hitting one is an error that
+ * names the limit. */
+struct xsbug_limits {
+	size_t max_element;   /* bytes of one tag, `<` to `>` */
+	size_t max_attribute; /* bytes of one attribute value */
+	uint32_t max_id;      /* largest profile record id */
+	size_t max_depth;     /* frames in one sample */
+	size_t max_records;   /* distinct profile records */
+	size_t max_sessions;  /* start…stop profiles in one stream */
+};
+
+extern const struct xsbug_limits xsbug_default_limits;
+
+struct xsbug_parser;
+
+/* limits NULL: the defaults. */
+struct xsbug_parser *xsbug_parser_new(const struct xsbug_limits *limits);
+void xsbug_parser_free(struct xsbug_parser *p);
+
+/* Reads more bytes.  Anything that is not a well-formed element is
+ * skipped up to the next `<`.  False, with what was hit and the byte
+ * offset in err, when a limit is exceeded; the parser then takes nothing
+ * more (what it folded so far stays usable). */
+bool xsbug_parser_feed(struct xsbug_parser *p, const uint8_t *bytes,
+		       size_t len, struct load_error *err);
+
+/* The stream has ended.  True when it ended between messages; false when
+ * a message was cut short (what arrived before it is kept). */
+bool xsbug_parser_end(struct xsbug_parser *p);
+
+/* The engine's login (name and value attributes), NULL before it. */
+const char *xsbug_login_name(const struct xsbug_parser *p);
+const char *xsbug_login_value(const struct xsbug_parser *p);
+
+/* Profile sessions seen so far (each begun by a `start` time). */
+size_t xsbug_session_count(const struct xsbug_parser *p);
+/* Has session n (1-based) received its `stop`? */
+bool xsbug_session_stopped(const struct xsbug_parser *p, size_t n);
+/* Samples folded into session n (1-based). */
+size_t xsbug_session_samples(const struct xsbug_parser *p, size_t n);
+/* Is a session running (started, not stopped)? */
+bool xsbug_profiling(const struct xsbug_parser *p);
+
+/* Grows whenever something that changes a model arrives: a live view
+ * takes a new snapshot when it differs from the one it last saw. */
+uint64_t xsbug_generation(const struct xsbug_parser *p);
+
+/* Which session `session` means: n >= 1 that one, -1 the last stopped
+ * one (or, when none has stopped, the last one).  0 when there is none;
+ * err says why. */
+size_t xsbug_pick_session(const struct xsbug_parser *p, int session,
+			  struct load_error *err);
+
+/* A finished model of session n (1-based).  A session still running ends
+ * at its last sample. */
+void xsbug_session_model(const struct xsbug_parser *p, size_t n,
+			 struct model *m);
+
+/* The same numbers without the timeline (no samples, only each distinct
+ * stack's summed duration): cheap enough to take several times a second
+ * however long the session has run. */
+void xsbug_session_totals(const struct xsbug_parser *p, size_t n,
+			  struct model *m);
+
+/* Writes session n as an xsbug capture that loads to the same numbers:
+ * login, start, the records it uses, its samples, stop. */
+bool xsbug_write_session(const struct xsbug_parser *p, size_t n, FILE *out);
+
+#endif

@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""Live mode through the binary, on loopback sockets:
+  replay   validate.xsbug sent to --listen in chunks of 1, 7 and 4096 bytes
+           gives exactly the numbers of loading the file;
+  fake     a fake engine logs in, waits for <go/>, streams generated samples
+           for a few seconds and disconnects: hand-computed self times;
+  hostile  garbage, a 100 MB element, one byte a second, a silent peer,
+           50 connections, a disconnect mid-message, all beside a replayed
+           engine whose profile must come out complete; memory stays small.
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
+CAPTURE = open(os.path.join(TESTDATA, "validate.xsbug"), "rb").read()
+failures = 0
+
+
+def fail(what):
+    global failures
+    failures += 1
+    print("FAIL", what)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def start_listener(*args):
+    """wprof-tui --listen on a free loopback port, once it accepts."""
+    for _ in range(5):
+        port = free_port()
+        proc = subprocess.Popen([WPROF, "--listen", "127.0.0.1:%d" % port,
+                                 "--report", "flat", "--format", "json", *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port)).close()
+                return proc, port
+            except OSError:
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.02)
+        proc.kill()
+        proc.wait()
+    raise SystemExit("cannot start a listener")
+
+
+def finish(proc, timeout=60):
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        fail("wprof-tui did not finish")
+    return proc.returncode, out, err
+
+
+def numbers(report):
+    doc = json.loads(report)
+    return doc["duration"], doc["samples"], [
+        (r["name"], r["self"], r["total"]) for r in doc["rows"]]
+
+
+def file_numbers(*args):
+    out = subprocess.run([WPROF, "--report", "flat", "--format", "json", *args,
+                          os.path.join(TESTDATA, "validate.xsbug")],
+                         capture_output=True, check=True).stdout
+    return numbers(out)
+
+
+def send_capture(port, chunk, data=CAPTURE):
+    """As an engine does: reads the commands it is sent (closing with them
+    unread would reset the connection and lose the end of the stream)."""
+    s = socket.create_connection(("127.0.0.1", port))
+    for i in range(0, len(data), chunk):
+        s.sendall(data[i:i + chunk])
+    s.shutdown(socket.SHUT_WR)
+    s.settimeout(30)
+    try:
+        while s.recv(4096):
+            pass
+    except OSError:
+        pass
+    s.close()
+
+
+def replay():
+    for rule in ("exact", "additive", "divided"):
+        want = file_numbers("--rule", rule)
+        for chunk in (1, 7, 4096):
+            if rule != "exact" and chunk != 4096:
+                continue
+            proc, port = start_listener("--rule", rule)
+            send_capture(port, chunk)
+            rc, out, err = finish(proc)
+            if rc != 0 or numbers(out) != want:
+                fail("replay rule %s chunk %d: status %d %r" % (rule, chunk, rc, err))
+
+
+def fake_engine(port, seconds, got_go):
+    """Logs in, waits for <go/>, then streams 2 kinds of samples:
+    a>main>(host) lasting 1000 µs and b>main>(host) lasting 3000 µs."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b'\r\n<xsbug><login name="fake" value="fake engine"/></xsbug>\r\n')
+    answer = b""
+    while b"<go/>" not in answer:
+        more = s.recv(100)
+        if not more:
+            return
+        answer += more
+    got_go.append(b"<start-profiling/>" in answer)
+    s.sendall(b'\r\n<xsbug><pt name="start" value="@0000000000001000"/></xsbug>\r\n'
+              b'\r\n<xsbug><pr name="(host)" value="0"/></xsbug>\r\n'
+              b'\r\n<xsbug><pr name="main" value="2" path="m.js" line="1"/></xsbug>\r\n'
+              b'\r\n<xsbug><pr name="a" value="3" path="m.js" line="2"/></xsbug>\r\n'
+              b'\r\n<xsbug><pr name="b" value="4" path="m.js" line="3"/></xsbug>\r\n')
+    # Sample k: delta (first 500, then the previous one's duration).
+    end = time.time() + seconds
+    sent = 0
+    delta = 500
+    while time.time() < end:
+        batch = []
+        for _ in range(8):
+            leaf = "3" if sent % 2 == 0 else "4"
+            batch.append("%s,%s,2,0" % (base36(delta), leaf))
+            delta = 1000 if leaf == "3" else 3000
+            sent += 1
+        s.sendall(b"\r\n<xsbug><ps>" + ".".join(batch).encode() + b"</ps></xsbug>\r\n")
+        time.sleep(0.01)
+    # The last sample (b) lasts until stop: 3000 µs again.
+    t = 0x1000 + 500 + (sent // 2) * 4000 - 3000 + 3000
+    s.sendall(b'\r\n<xsbug><pt name="stop" value="@%016X"/></xsbug>\r\n' % t)
+    s.close()
+    got_go.append(sent)
+
+
+def base36(n):
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    out = ""
+    while True:
+        out = digits[n % 36] + out
+        n //= 36
+        if not n:
+            return out
+
+
+def fake():
+    proc, port = start_listener()
+    got = []
+    fake_engine(port, 3, got)
+    rc, out, err = finish(proc)
+    if rc != 0 or len(got) != 2 or not got[0]:
+        fail("fake engine: status %d, answered %r, %r" % (rc, got, err))
+        return
+    pairs = got[1] // 2
+    duration, samples, rows = numbers(out)
+    self_of = {name: s for name, s, _ in rows}
+    total_of = {name: t for name, _, t in rows}
+    want = {"a": pairs * 1000, "b": pairs * 3000, "main": 0, "(host)": 0}
+    if samples != got[1] or any(self_of.get(k) != v for k, v in want.items()) \
+            or total_of.get("main") != pairs * 4000 or duration != 500 + pairs * 4000:
+        fail("fake engine: %d samples sent, got %r %r" % (got[1], samples, rows))
+
+
+def peak_rss(pid, stop, result):
+    peak = 0
+    while not stop.is_set():
+        try:
+            for line in open("/proc/%d/status" % pid):
+                if line.startswith("VmRSS:"):
+                    peak = max(peak, int(line.split()[1]))
+        except OSError:
+            break
+        time.sleep(0.02)
+    result.append(peak)
+
+
+def hostile():
+    want = file_numbers()
+    proc, port = start_listener()
+    stop = threading.Event()
+    rss = []
+    threading.Thread(target=peak_rss, args=(proc.pid, stop, rss), daemon=True).start()
+    keep = []
+    # A silent peer and 50 connections at once.
+    for _ in range(51):
+        keep.append(socket.create_connection(("127.0.0.1", port)))
+    # Garbage, then a disconnect mid-message.
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(os.urandom(200000).replace(b"<", b"(") + b"<<<>>><xsbug><p")
+    s.close()
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"\r\n<xsbug><ps>1,2,3,")
+    s.close()
+
+    def endless():
+        e = socket.create_connection(("127.0.0.1", port))
+        try:
+            e.sendall(b"\r\n<xsbug><pr name=\"")
+            block = b"a" * (1 << 20)
+            for _ in range(100):
+                e.sendall(block)
+        except OSError:
+            pass  # dropped by wprof-tui, as it should be
+        e.close()
+
+    def one_byte_a_second():
+        e = socket.create_connection(("127.0.0.1", port))
+        try:
+            for b in b"\r\n<xsbug><ps>1,2,0</ps></xsbug>"[:4]:
+                e.send(bytes([b]))
+                time.sleep(1)
+        except OSError:
+            pass
+        e.close()
+
+    threads = [threading.Thread(target=endless), threading.Thread(target=one_byte_a_second)]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    send_capture(port, 4096)
+    rc, out, err = finish(proc)
+    stop.set()
+    for t in threads:
+        t.join()
+    for s in keep:
+        s.close()
+    if rc != 0 or numbers(out) != want:
+        fail("hostile: status %d, %r" % (rc, err[-2000:]))
+    if b"longer than the limit" not in err:
+        fail("hostile: the endless element was not named: %r" % err[-2000:])
+    print("hostile: peak RSS %s kB" % rss)
+    if not rss or rss[0] > 64 * 1024:
+        fail("hostile: peak RSS %r kB" % rss)
+
+
+def connect():
+    """--connect: a program that serves its stream, in chunks of 7 bytes."""
+    want = file_numbers()
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    proc = subprocess.Popen([WPROF, "--connect", "127.0.0.1:%d" % port, "--report",
+                             "flat", "--format", "json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    server.settimeout(30)
+    conn, _ = server.accept()
+    for i in range(0, len(CAPTURE), 7):
+        conn.sendall(CAPTURE[i:i + 7])
+    rc, out, err = finish(proc)
+    conn.close()
+    server.close()
+    if rc != 0 or numbers(out) != want:
+        fail("connect: status %d %r" % (rc, err))
+    # Nobody there: exit 2 with a message.
+    r = subprocess.run([WPROF, "--connect", "127.0.0.1:%d" % port, "--report", "flat"],
+                       capture_output=True, timeout=30)
+    if r.returncode != 2 or b"cannot connect" not in r.stderr:
+        fail("connect to nobody: %d %r" % (r.returncode, r.stderr))
+
+
+def arcs():
+    """WasmProf arc lines live, in chunks of 3 bytes, beside an xsbug
+    garbage peer: the numbers of loading the file, under the gprof rule."""
+    path = os.path.join(TESTDATA, "arcs", "thesis-main.arcs")
+    want = subprocess.run([WPROF, "--report", "flat", "--format", "json", "--rule", "gprof",
+                           path], capture_output=True, check=True).stdout
+    proc, port = start_listener("--rule", "gprof")
+    junk = socket.create_connection(("127.0.0.1", port))
+    junk.sendall(b"hello there\n")  # not an arc line: dropped, not counted
+    send_capture(port, 3, open(path, "rb").read())
+    rc, out, err = finish(proc)
+    junk.close()
+    if rc != 0 or numbers(out) != numbers(want):
+        fail("arcs: status %d %r" % (rc, err))
+
+
+{"replay": replay, "fake": fake, "hostile": hostile, "connect": connect,
+ "arcs": arcs}[WHAT]()
+print("%s: %d failed" % (WHAT, failures))
+sys.exit(1 if failures else 0)

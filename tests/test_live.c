@@ -1,0 +1,129 @@
+/* The live API as the TUI drives it, over a loopback socket: the login is
+ * answered, news and snapshots follow the stream, commands reach the
+ * engine, and the session written out loads to the same numbers. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "loaders/loaders.h"
+#include "src/live.h"
+#include "src/util.h"
+
+static void pump(struct live *l, int rounds)
+{
+	struct pollfd fds[LIVE_MAX_PEERS + 1];
+	for (int i = 0; i < rounds; i++) {
+		size_t n = live_poll_fds(l, fds, ARRAY_LEN(fds));
+		poll(fds, n, 20);
+		live_handle(l, fds, n);
+	}
+}
+
+static int dial(int port)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons((uint16_t)port) };
+	inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+	CHECK(connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0);
+	return fd;
+}
+
+static void send_text(int fd, const char *text)
+{
+	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+}
+
+static double self_of(const struct model *m, const char *name)
+{
+	double sum = 0;
+	for (size_t v = 0; v < m->nnodes; v++)
+		if (!strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name))
+			sum += node_value(m, (uint32_t)v, 0);
+	return sum;
+}
+
+static void received(int fd, const char *want)
+{
+	char buf[256];
+	ssize_t got = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+	buf[got > 0 ? got : 0] = '\0';
+	CHECK_MSG(!strcmp(buf, want), "engine got '%s'", buf);
+}
+
+int main(void)
+{
+	struct live *l = live_new(NULL);
+	char err[256];
+	CHECK(!live_listen(l, "127.0.0.1:notaport", err, sizeof(err)));
+	CHECK(live_listen(l, "127.0.0.1:0", err, sizeof(err)));
+	int engine = dial(live_listen_port(l));
+	int silent = dial(live_listen_port(l));
+	pump(l, 3);
+	CHECK(live_engine_count(l) == 0); /* nobody logged in yet */
+
+	send_text(engine, "\r\n<xsbug><login name=\"eng\" value=\"v\"/></xsbug>\r\n");
+	pump(l, 3);
+	CHECK(live_engine_count(l) == 1);
+	CHECK(live_engine_connected(l, 0));
+	CHECK(!strncmp(live_engine_name(l, 0), "eng@127.0.0.1:", 14));
+	received(engine, "\r\n<start-profiling/>\r\n\r\n<go/>\r\n");
+	CHECK(live_engine_take_news(l, 0));
+	CHECK(!live_engine_take_news(l, 0));
+	struct model m;
+	CHECK(!live_engine_snapshot(l, 0, &m)); /* no profile started */
+
+	/* Split inside a number: "A" + "," ... the samples last 10 and 4. */
+	send_text(engine, "\r\n<xsbug><pt name=\"start\" value=\"@0000000000000000\"/>"
+			  "</xsbug>\r\n<xsbug><pr name=\"f\" value=\"5\"/></xsbug>"
+			  "<xsbug><ps>1,5,0.");
+	pump(l, 3);
+	send_text(engine, "A,5,0</ps></xsbug>\r\n");
+	pump(l, 3);
+	CHECK(live_engine_take_news(l, 0));
+	CHECK(live_engine_snapshot(l, 0, &m));
+	CHECK_CLOSE(self_of(&m, "f"), 10, "running: the last sample waits");
+	model_free(&m);
+
+	CHECK(live_engine_stop_profiling(l, 0));
+	pump(l, 2);
+	received(engine, "\r\n<stop-profiling/>\r\n");
+	send_text(engine, "<xsbug><pt name=\"stop\" value=\"@000000000000000F\"/></xsbug>");
+	pump(l, 3);
+	CHECK(live_engine_snapshot(l, 0, &m));
+	CHECK_CLOSE(self_of(&m, "f"), 14, "stopped");
+	CHECK_CLOSE(m.duration, 15, "duration");
+	model_free(&m);
+
+	/* The session written out loads to the same numbers. */
+	char base[] = "/tmp/wprof-live-XXXXXX";
+	int tmp = mkstemp(base);
+	close(tmp);
+	CHECK(live_engine_write(l, 0, base, err, sizeof(err)));
+	static const char *const exts[] = { ".xsbug", ".cpuprofile" };
+	for (size_t i = 0; i < ARRAY_LEN(exts); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "%s%s", base, exts[i]);
+		struct load_error lerr;
+		struct load_options opt = { .session = -1 };
+		CHECK_MSG(load_file(path, &opt, &m, &lerr, NULL), "%s", path);
+		CHECK_CLOSE(self_of(&m, "f"), 14, path);
+		model_free(&m);
+		unlink(path);
+	}
+	unlink(base);
+
+	/* Disconnected: the engine stays, with what it sent. */
+	close(engine);
+	close(silent);
+	pump(l, 3);
+	CHECK(live_engine_count(l) == 1);
+	CHECK(!live_engine_connected(l, 0));
+	CHECK(!live_engine_start_profiling(l, 0));
+	live_free(l);
+	return check_done();
+}

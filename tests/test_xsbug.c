@@ -1,0 +1,248 @@
+/* The xsbug stream parser: the corpus capture fed in chunks of any size
+ * gives the same model; hand-computed durations (first delta, last =
+ * stop − t_n, suspend/resume); garbage skipped; each limit named. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "src/rules.h"
+#include "src/util.h"
+#include "src/xsbug.h"
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	rewind(f);
+	char *data = xmalloc(*len + 1);
+	*len = fread(data, 1, *len, f);
+	fclose(f);
+	return data;
+}
+
+static struct xsbug_parser *feed_chunks(const char *data, size_t len,
+					size_t chunk,
+					const struct xsbug_limits *limits,
+					struct load_error *err, bool *ok)
+{
+	struct xsbug_parser *p = xsbug_parser_new(limits);
+	*ok = true;
+	for (size_t at = 0; at < len && *ok; at += chunk) {
+		size_t n = len - at < chunk ? len - at : chunk;
+		*ok = xsbug_parser_feed(p, (const uint8_t *)data + at, n, err);
+	}
+	return p;
+}
+
+static void model_of(const char *data, size_t len, size_t chunk,
+		     struct model *m)
+{
+	struct load_error err;
+	bool ok;
+	struct xsbug_parser *p = feed_chunks(data, len, chunk, NULL, &err, &ok);
+	CHECK_MSG(ok, "chunk %zu: %s", chunk, ok ? "" : err.message);
+	size_t n = xsbug_pick_session(p, -1, &err);
+	CHECK(n == 1);
+	xsbug_session_model(p, n, m);
+	xsbug_parser_free(p);
+}
+
+static void check_same_model(const struct model *a, const struct model *b,
+			     size_t chunk)
+{
+	CHECK_MSG(a->nframes == b->nframes && a->nnodes == b->nnodes &&
+			  a->nsamples == b->nsamples && a->duration == b->duration,
+		  "chunk %zu: different shape", chunk);
+	if (a->nnodes != b->nnodes || a->nsamples != b->nsamples)
+		return;
+	for (size_t v = 0; v < a->nnodes; v++)
+		CHECK_MSG(node_value(a, (uint32_t)v, 0) == node_value(b, (uint32_t)v, 0),
+			  "chunk %zu: node %zu", chunk, v);
+	CHECK_MSG(!memcmp(a->sample_duration, b->sample_duration,
+			  a->nsamples * sizeof(double)),
+		  "chunk %zu: sample durations differ", chunk);
+}
+
+static void test_chunks(const char *dir)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/validate.xsbug", dir);
+	size_t len;
+	char *data = read_file(path, &len);
+	CHECK_MSG(data, "cannot read %s", path);
+	if (!data)
+		return;
+	struct model whole;
+	model_of(data, len, len, &whole);
+	/* 8267540 µs from start to stop, 6608 samples (counted in the file). */
+	CHECK_CLOSE(whole.duration, 8267540, "validate.xsbug duration");
+	CHECK(whole.nsamples == 6608);
+	static const size_t chunks[] = { 1, 7, 4096 };
+	for (size_t i = 0; i < ARRAY_LEN(chunks); i++) {
+		struct model m;
+		model_of(data, len, chunks[i], &m);
+		check_same_model(&whole, &m, chunks[i]);
+		model_free(&m);
+	}
+	/* Without the timeline (live snapshots): the same values per node. */
+	struct load_error err;
+	bool ok;
+	struct xsbug_parser *p = feed_chunks(data, len, 65536, NULL, &err, &ok);
+	struct model totals;
+	xsbug_session_totals(p, 1, &totals);
+	CHECK(totals.nsamples == 0 && totals.nnodes == whole.nnodes);
+	for (size_t v = 0; v < whole.nnodes && totals.nnodes == whole.nnodes; v++)
+		CHECK(node_value(&totals, (uint32_t)v, 0) == node_value(&whole, (uint32_t)v, 0));
+	CHECK(totals.duration == whole.duration);
+	model_free(&totals);
+	xsbug_parser_free(p);
+	model_free(&whole);
+	free(data);
+}
+
+static double self_of(const struct model *m, const char *name)
+{
+	struct rules rules;
+	rules_init(&rules, m);
+	const struct totals *t = rules_totals(&rules, RULE_EXACT, 0);
+	double v = NAN;
+	for (uint32_t f = 0; f < m->nframes; f++)
+		if (!strcmp(model_str(m, m->frames[f].name), name))
+			v = t->self[f];
+	rules_free(&rules);
+	return v;
+}
+
+#define MSG(body) "\r\n<xsbug>" body "</xsbug>\r\n"
+
+/* start 0x100; samples at +10 (a), +5 (b), suspend at 0x100+25, resume
+ * at 0x100+100, sample +3 (a), stop at +110:
+ *   a: 5 (to b) + 7 (103 to stop 110) = 12;  b: 25 − 15 = 10. */
+static const char timed[] =
+	MSG("<login name=\"t\" value=\"v\"/>")
+	MSG("<pt name=\"start\" value=\"@0000000000000100\"/>")
+	MSG("<pr name=\"(host)\" value=\"0\"/>")
+	MSG("<pr name=\"a\" value=\"36\" path=\"x.js\" line=\"3\"/>")
+	MSG("<pr name=\"b&amp;c\" value=\"37\"/>")
+	MSG("<ps>A,10,0.5,11,10,0</ps>")
+	MSG("<pt name=\"suspend\" value=\"@0000000000000119\"/>")
+	MSG("<pt name=\"resume\" value=\"@0000000000000164\"/>")
+	MSG("<ps>3,10,0</ps>")
+	MSG("<pt name=\"stop\" value=\"@000000000000016E\"/>");
+
+static void test_durations(void)
+{
+	struct load_error err;
+	bool ok;
+	struct xsbug_parser *p = feed_chunks(timed, strlen(timed), 3, NULL, &err, &ok);
+	CHECK(ok);
+	CHECK(xsbug_parser_end(p));
+	CHECK(!strcmp(xsbug_login_name(p), "t"));
+	struct model m;
+	xsbug_session_model(p, 1, &m);
+	CHECK_CLOSE(self_of(&m, "a"), 12, "a");
+	CHECK_CLOSE(self_of(&m, "b&c"), 10, "b&c");
+	CHECK_CLOSE(m.duration, 110, "duration");
+	model_free(&m);
+
+	/* Written out and read back: the same numbers. */
+	char *text = NULL;
+	size_t text_len = 0;
+	FILE *out = open_memstream(&text, &text_len);
+	CHECK(xsbug_write_session(p, 1, out));
+	fclose(out);
+	xsbug_parser_free(p);
+	p = feed_chunks(text, text_len, 5, NULL, &err, &ok);
+	CHECK(ok);
+	xsbug_session_model(p, 1, &m);
+	CHECK_CLOSE(self_of(&m, "a"), 12, "a again");
+	CHECK_CLOSE(self_of(&m, "b&c"), 10, "b&c again");
+	model_free(&m);
+	xsbug_parser_free(p);
+	free(text);
+}
+
+/* Garbage between, before and inside messages is skipped; two sessions. */
+static void test_garbage_and_sessions(void)
+{
+	static const char text[] =
+		"\x01\xff<<>>garbage<"
+		MSG("<pt name=\"start\" value=\"@0000000000000000\"/>")
+		"<log>hello &lt; world</log><<pr name=\"a\" value=\"2\"/>"
+		MSG("<ps>1,2,0.junk.4,2,0.2,2,5</ps>")
+		MSG("<pt name=\"stop\" value=\"@0000000000000010\"/>")
+		MSG("<pt name=\"start\" value=\"@0000000000000100\"/>")
+		MSG("<ps>1,2,0.2,2,0</ps>")
+		MSG("<pt name=\"stop\" value=\"@0000000000000108\"/>")
+		MSG("<pt name=\"start\" value=\"@0000000000000200\"/>")
+		MSG("<ps>1,2,0</ps>") "<xsbug><ps>2,2";
+	struct load_error err;
+	bool ok;
+	struct xsbug_parser *p = feed_chunks(text, sizeof(text) - 1, 2, NULL, &err, &ok);
+	CHECK(ok);
+	CHECK(!xsbug_parser_end(p)); /* cut inside <ps> */
+	CHECK(xsbug_session_count(p) == 3);
+	CHECK(xsbug_session_samples(p, 1) == 2); /* junk and 5-ended dropped */
+	CHECK(xsbug_pick_session(p, -1, &err) == 2);
+	CHECK(xsbug_pick_session(p, 4, &err) == 0);
+	struct model m;
+	/* Session 1: t = 1 and 5 (4 later), stop 16: a = 4 + 11. */
+	xsbug_session_model(p, 1, &m);
+	CHECK_CLOSE(self_of(&m, "a"), 15, "session 1");
+	model_free(&m);
+	/* Session 2: t = 0x101, 0x103, stop 0x108: 2 + 5. */
+	xsbug_session_model(p, 2, &m);
+	CHECK_CLOSE(self_of(&m, "a"), 7, "session 2");
+	model_free(&m);
+	xsbug_parser_free(p);
+}
+
+static void expect_limit(const char *text, size_t len,
+			 const struct xsbug_limits *limits, const char *what)
+{
+	struct load_error err;
+	bool ok;
+	struct xsbug_parser *p = feed_chunks(text, len, 4096, limits, &err, &ok);
+	CHECK_MSG(!ok && strstr(err.message, what), "%s: got '%s'", what,
+		  ok ? "no error" : err.message);
+	xsbug_parser_free(p);
+}
+
+static void test_limits(void)
+{
+	struct xsbug_limits small = xsbug_default_limits;
+	small.max_element = 100;
+	small.max_attribute = 10;
+	small.max_depth = 3;
+	small.max_records = 2;
+	small.max_id = 1000;
+	char text[512];
+	memset(text, 'a', sizeof(text));
+	memcpy(text, "<xsbug", 6);
+	expect_limit(text, sizeof(text), &small, "element longer");
+	snprintf(text, sizeof(text), "<pr name=\"0123456789ab\" value=\"1\"/>");
+	expect_limit(text, strlen(text), &small, "attribute value longer");
+	snprintf(text, sizeof(text), "<pr name=\"a\" value=\"1001\"/>");
+	expect_limit(text, strlen(text), &small, "id out of range");
+	snprintf(text, sizeof(text), "<ps>1,RT,0</ps>"); /* RT = 1001 */
+	expect_limit(text, strlen(text), &small, "out of range in a sample");
+	snprintf(text, sizeof(text), "<ps>1,1,2,3,0</ps>");
+	expect_limit(text, strlen(text), &small, "deeper");
+	snprintf(text, sizeof(text),
+		 "<pr name=\"a\" value=\"1\"/><pr name=\"a\" value=\"2\"/>"
+		 "<pr name=\"a\" value=\"3\"/>");
+	expect_limit(text, strlen(text), &small, "too many profile records");
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "testdata";
+	test_chunks(dir);
+	test_durations();
+	test_garbage_and_sessions();
+	test_limits();
+	return check_done();
+}
