@@ -14,6 +14,7 @@
 #include "escape.h"
 #include "report.h"
 #include "rules.h"
+#include "tui/tui.h"
 #include "util.h"
 
 #define EXIT_BAD_INPUT 2
@@ -28,6 +29,8 @@ struct options {
 	enum sort_key sort;
 	bool reversed;
 	uint32_t depth;
+	const char *bench_keys;
+	struct tui_options tui;
 	struct load_options load;
 };
 
@@ -44,6 +47,10 @@ static const char usage_text[] =
 	"  --sort KEY        total, self, calls or name (default total)\n"
 	"  --reverse         sort the other way round\n"
 	"  --depth N         expand tree views N levels deep (default: all)\n"
+	"  --theme NAME      colours from themes/NAME.theme (dark, light, mono)\n"
+	"                    or a theme file's path; also $WPROF_THEME\n"
+	"  --bench-keys SCRIPT  replay the keys in SCRIPT without a terminal\n"
+	"                    and print the time each one takes\n"
 	"  -h, --help        show this help\n"
 	"  --version         show the version\n"
 	"\n"
@@ -113,6 +120,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (errno || *end || !*v || d > UINT32_MAX)
 				usage_error("--depth takes a whole number, not '%s'", v);
 			o->depth = (uint32_t)d;
+		} else if (!strcmp(a, "--theme")) {
+			o->tui.theme = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--bench-keys")) {
+			o->bench_keys = option_value(argc, argv, &i);
 		} else if (a[0] == '-' && a[1]) {
 			usage_error("unknown option '%s'", a);
 		} else if (!o->file) {
@@ -181,10 +192,10 @@ int main(int argc, char **argv)
 	int status;
 	if (o.report) {
 		status = print_report(&o, &m);
+	} else if (o.bench_keys) {
+		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
 	} else {
-		fprintf(stderr, "wprof-tui: the interactive explorer is not built yet; "
-				"use --report VIEW\n");
-		status = EXIT_BAD_INPUT;
+		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);
 	return status;
