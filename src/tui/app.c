@@ -19,10 +19,10 @@ void app_init(struct app *a, const char *file, const struct model *m,
 	a->focus = NO_ID;
 	a->hidden = xcalloc(m->nframes + 1, 1);
 	a->page_rows = 20;
-	rules_init(&a->rules, m);
+	rules_init(&a->original_rules, m);
 	a->ctx = (struct view_context){
 		.model = m,
-		.rules = &a->rules,
+		.rules = &a->original_rules,
 		.rule = rule_default(m),
 		.type = m->default_type,
 		.sort = SORT_TOTAL,
@@ -36,9 +36,11 @@ void app_free(struct app *a)
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
 			view_close(&a->panes[k].view);
-	rules_free(&a->rules);
-	if (a->filtering)
+	rules_free(&a->original_rules);
+	if (a->filtering) {
+		rules_free(&a->filtered_rules);
 		model_free(&a->filtered);
+	}
 	free(a->hidden);
 }
 
@@ -141,7 +143,8 @@ static void remember_paths(struct pane *p, struct row_paths *out)
 	*out = (struct row_paths){ .selected = 0 };
 	struct remember r = { out, 0, p->selected };
 	walk_paths(&p->view, remember_row, &r);
-	qsort(out->expanded, out->nexpanded, sizeof(uint64_t), compare_u64);
+	if (out->nexpanded > 1)
+		qsort(out->expanded, out->nexpanded, sizeof(uint64_t), compare_u64);
 }
 
 struct restore {
@@ -154,7 +157,7 @@ static bool restore_row(struct view *v, size_t i, uint64_t path, void *data)
 	struct restore *r = data;
 	if (path == r->paths->selected)
 		*r->selected = i;
-	if (bsearch(&path, r->paths->expanded, r->paths->nexpanded,
+	if (r->paths->nexpanded && bsearch(&path, r->paths->expanded, r->paths->nexpanded,
 		    sizeof(uint64_t), compare_u64))
 		view_expand(v, i);
 	return true;
@@ -362,10 +365,10 @@ void app_cycle_rule(struct app *a)
 	do {
 		next = (enum rule)((next + 1) % RULE_COUNT);
 	} while (next == RULE_GPROF &&
-		 !rules_totals(&a->rules, RULE_GPROF, a->ctx.type)->total);
+		 !rules_totals(a->ctx.rules, RULE_GPROF, a->ctx.type)->total);
 	a->ctx.rule = next;
 	rebuild_all(a);
-	const struct totals *t = rules_totals(&a->rules, next, a->ctx.type);
+	const struct totals *t = rules_totals(a->ctx.rules, next, a->ctx.type);
 	if (t->total)
 		app_message(a, "rule: %s", rule_name(next));
 	else
@@ -450,14 +453,17 @@ static bool apply_filters(struct app *a)
 		app_message(a, "%s", why);
 		return false;
 	}
-	rules_free(&a->rules);
-	if (a->filtering)
+	if (a->filtering) {
+		rules_free(&a->filtered_rules);
 		model_free(&a->filtered);
+	}
 	a->filtering = wanted;
-	if (wanted)
+	if (wanted) {
 		a->filtered = next;
+		rules_init(&a->filtered_rules, &a->filtered);
+	}
 	a->ctx.model = wanted ? &a->filtered : a->original;
-	rules_init(&a->rules, a->ctx.model);
+	a->ctx.rules = wanted ? &a->filtered_rules : &a->original_rules;
 	uint32_t counts = model_count_type(a->ctx.model);
 	a->ctx.type = a->units == UNITS_SAMPLES && counts != NO_ID
 		? counts : a->ctx.model->default_type;

@@ -25,7 +25,9 @@ struct app {
 	const struct model *original;
 	struct model filtered; /* the model in use when `filtering` */
 	bool filtering;
-	struct rules rules;
+	/* Kept apart, so that clearing a filter finds the original's totals
+	 * already computed. */
+	struct rules original_rules, filtered_rules;
 	struct view_context ctx;
 	struct pane panes[VIEW_COUNT];
 	enum view_kind current;
