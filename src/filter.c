@@ -47,6 +47,40 @@ uint32_t model_count_type(const struct model *m)
 	return NO_ID;
 }
 
+/* Values are stored [item * ntypes + type]: one more type means new
+ * arrays with a wider stride. */
+static double *widen(const double *values, size_t items, unsigned ntypes)
+{
+	double *out = xcalloc(items * (ntypes + 1) + 1, sizeof(double));
+	for (size_t i = 0; i < items; i++)
+		memcpy(out + i * (ntypes + 1), values + i * ntypes, ntypes * sizeof(double));
+	return out;
+}
+
+uint32_t model_add_sample_counts(struct model *m)
+{
+	uint32_t existing = model_count_type(m);
+	if (existing != NO_ID || !m->nsamples || m->ntypes == MAX_SAMPLE_TYPES)
+		return existing;
+	unsigned nt = m->ntypes;
+	double *node_self = widen(m->node_self, m->nnodes, nt);
+	free(m->node_self);
+	m->node_self = node_self;
+	m->node_self_cap = m->nnodes * (nt + 1) + 1;
+	if (m->frame_self) {
+		double *frame_self = widen(m->frame_self, m->nframes, nt);
+		free(m->frame_self);
+		m->frame_self = frame_self;
+		m->frame_self_cap = m->nframes * (nt + 1) + 1;
+	}
+	m->types[nt].name = model_string(m, "samples", 7);
+	m->types[nt].unit = model_string(m, "count", 5);
+	m->ntypes = nt + 1;
+	for (size_t s = 0; s < m->nsamples; s++)
+		m->node_self[(size_t)m->sample_node[s] * m->ntypes + nt] += 1;
+	return nt;
+}
+
 /* through[v]: the focus function is on v's stack.  needed[v]: v or a
  * node below it is kept, so v is a node of the copy. */
 static void mark_nodes(const struct model *src, uint32_t focus,
@@ -69,8 +103,7 @@ static void mark_nodes(const struct model *src, uint32_t focus,
  * each duration to the first type, so that type's node values are not
  * copied separately when there are samples. */
 static void copy_values(const struct model *src, const uint32_t *map,
-			const uint8_t *through, uint32_t count_type,
-			struct model *out)
+			const uint8_t *through, struct model *out)
 {
 	unsigned first_copied = src->nsamples ? 1 : 0;
 	for (uint32_t v = 0; v < src->nnodes; v++) {
@@ -84,8 +117,6 @@ static void copy_values(const struct model *src, const uint32_t *map,
 		if (!through[v] || map[v] == NO_ID)
 			continue;
 		model_add_sample(out, map[v], src->sample_duration[s]);
-		if (count_type != NO_ID)
-			model_add_node_value(out, map[v], count_type, 1);
 	}
 }
 
@@ -98,9 +129,6 @@ bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 	}
 	model_init(out, src->format);
 	copy_header(src, out);
-	uint32_t count_type = NO_ID;
-	if (f->count_samples && src->nsamples && model_count_type(src) == NO_ID)
-		count_type = model_add_sample_type(out, "samples", "count");
 	copy_frames(src, out);
 
 	size_t n = src->nnodes;
@@ -120,7 +148,7 @@ bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 		else
 			map[v] = model_add_child(out, new_parent, frame);
 	}
-	copy_values(src, map, through, count_type, out);
+	copy_values(src, map, through, out);
 	for (size_t i = 0; i < src->nline_ticks; i++) {
 		const struct line_ticks *lt = &src->line_ticks[i];
 		uint32_t v = lt->node;

@@ -12,7 +12,6 @@
 struct stack_filter {
 	uint32_t focus;        /* keep only stacks through it; NO_ID: all */
 	const uint8_t *hidden; /* per frame: cut out of every stack; or NULL */
-	bool count_samples;    /* add a "samples" (count) type from the timeline */
 };
 
 /* Fills `out` (a new model) with the stacks of `src` that pass `f`.
@@ -22,5 +21,10 @@ bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 
 /* The sample type holding sample counts, or NO_ID when there is none. */
 uint32_t model_count_type(const struct model *m);
+
+/* Adds a "samples" (count) type counted from the timeline to a finished
+ * model that has samples but no count type, so that every view can show
+ * sample counts (the `u` key); returns the count type or NO_ID. */
+uint32_t model_add_sample_counts(struct model *m);
 
 #endif

@@ -101,6 +101,12 @@ static void focus_and_hide(struct app *a)
 	CHECK_CLOSE(row_named(a, "main")->total, 1000, "main through b");
 	CHECK_CLOSE(row_named(a, "leaf")->self, 1000, "leaf through b");
 	CHECK(!strcmp(app_selected_row(a) ? row_name(a, app_pane(a)->selected) : "", "b"));
+	app_cycle_units(a);
+	app_cycle_units(a); /* samples, counted while a focus is in force */
+	CHECK(a->units == UNITS_SAMPLES);
+	CHECK_CLOSE(row_named(a, "leaf")->self, 1, "leaf's one sample through b");
+	app_cycle_units(a);
+	CHECK(a->units == UNITS_TIME);
 	app_clear_filters(a);
 	CHECK_NAMES(a, "main a leaf b");
 

@@ -10,7 +10,7 @@
 
 /* ---- state ------------------------------------------------------------ */
 
-void app_init(struct app *a, const char *file, const struct model *m,
+void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first)
 {
 	memset(a, 0, sizeof(*a));
@@ -381,13 +381,13 @@ static bool apply_filters(struct app *a);
 void app_cycle_units(struct app *a)
 {
 	enum unit_mode next = (enum unit_mode)((a->units + 1) % UNITS_COUNT);
+	/* Counted when first asked for, to keep them off the first screen. */
+	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID &&
+	    model_add_sample_counts(a->original) != NO_ID && a->filtering)
+		apply_filters(a);
 	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {
-		a->count_samples = true;
-		if (!apply_filters(a) || model_count_type(a->ctx.model) == NO_ID) {
-			a->count_samples = false;
-			app_message(a, "this profile has no sample counts");
-			next = UNITS_TIME;
-		}
+		app_message(a, "this profile has no sample counts");
+		next = UNITS_TIME;
 	}
 	unsigned type = next == UNITS_SAMPLES ? model_count_type(a->ctx.model)
 					      : a->ctx.model->default_type;
@@ -445,10 +445,10 @@ void app_search_next(struct app *a, int direction, bool include_current)
 
 static bool apply_filters(struct app *a)
 {
-	bool wanted = a->focus != NO_ID || a->nhidden || a->count_samples;
+	bool wanted = a->focus != NO_ID || a->nhidden;
 	struct model next;
 	const char *why;
-	struct stack_filter f = { a->focus, a->hidden, a->count_samples };
+	struct stack_filter f = { a->focus, a->hidden };
 	if (wanted && !model_filter_stacks(a->original, &f, &next, &why)) {
 		app_message(a, "%s", why);
 		return false;

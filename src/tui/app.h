@@ -22,7 +22,7 @@ struct pane {
 
 struct app {
 	const char *file;
-	const struct model *original;
+	struct model *original; /* gains a sample count type on first `u` */
 	struct model filtered; /* the model in use when `filtering` */
 	bool filtering;
 	/* Kept apart, so that clearing a filter finds the original's totals
@@ -35,7 +35,6 @@ struct app {
 	uint32_t focus;   /* f: only stacks through this frame, NO_ID: all */
 	uint8_t *hidden;  /* i: per frame of the original */
 	size_t nhidden;
-	bool count_samples; /* the filtered copy carries sample counts */
 	char search[256];
 	bool searching;      /* the / prompt is open */
 	size_t search_origin; /* the row the search started from */
@@ -45,7 +44,7 @@ struct app {
 	bool quit;
 };
 
-void app_init(struct app *a, const char *file, const struct model *m,
+void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first);
 void app_free(struct app *a);
 

@@ -98,7 +98,7 @@ static void handle_key(struct app *a, int key)
 	}
 }
 
-int tui_run(const char *file, const struct model *m, const struct tui_options *o)
+int tui_run(const char *file, struct model *m, const struct tui_options *o)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
@@ -174,7 +174,7 @@ static void bench_line(struct app *a, const struct screen *s, const char *line,
 	       app_pane(a)->view.nrows);
 }
 
-int tui_bench_keys(const char *script, const char *file, const struct model *m,
+int tui_bench_keys(const char *script, const char *file, struct model *m,
 		   const struct tui_options *o)
 {
 	double start = now_ms();

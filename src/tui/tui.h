@@ -9,12 +9,12 @@ struct tui_options {
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */
-int tui_run(const char *file, const struct model *m, const struct tui_options *o);
+int tui_run(const char *file, struct model *m, const struct tui_options *o);
 
 /* Replays the keys of `script` (one per line: a key as the help names it,
  * or /TEXT to search) without a terminal and prints each one's time.
  * Returns the exit status. */
-int tui_bench_keys(const char *script, const char *file, const struct model *m,
+int tui_bench_keys(const char *script, const char *file, struct model *m,
 		   const struct tui_options *o);
 
 #endif
