@@ -150,6 +150,16 @@ static void format_cell(const struct app *a, double value, char *buf, size_t cap
 		format_value(a->ctx.model, a->ctx.type, value, buf, cap);
 }
 
+/* An element drawn over a row's base: on the selected row only its
+ * attributes join in, so the selection's colours run the whole line;
+ * elsewhere its colour pair replaces the base's (pairs cannot be or-ed). */
+static attr_t over(attr_t base, attr_t element, bool keep_base_colour)
+{
+	if (keep_base_colour || !(element & A_COLOR))
+		return base | (element & ~A_COLOR);
+	return (base & ~A_COLOR) | element;
+}
+
 static const char *tree_marker(const struct row *r, const struct screen *s)
 {
 	if (r->flags & ROW_EXPANDED)
@@ -168,7 +178,7 @@ static attr_t name_attr(const struct row *r, const struct screen *s)
 }
 
 static void draw_name(const struct app *a, const struct screen *s, int y, int x,
-		      const struct row *r, attr_t base)
+		      const struct row *r, attr_t base, bool selected)
 {
 	char name[1024], loc[1024];
 	int room = COLS - x;
@@ -182,11 +192,12 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		attrset(base);
 		mvhline(y, x, ' ', indent);
 		x += indent;
-		x += put_text(y, x, tree_marker(r, s), COLS - x, base | s->attr[EL_TREE]);
+		x += put_text(y, x, tree_marker(r, s), COLS - x,
+			      over(base, s->attr[EL_TREE], selected));
 	}
-	attr_t attr = base | name_attr(r, s);
-	if (app_row_matches(a, r))
-		attr |= s->attr[EL_MATCH];
+	attr_t attr = over(base, name_attr(r, s), selected);
+	if (app_row_matches(a, r)) /* a match shows even on the selected row */
+		attr = over(attr, s->attr[EL_MATCH], false);
 	app_frame_name(a, r->frame, name, sizeof(name));
 	bool primary = r->flags & ROW_PRIMARY;
 	if (primary)
@@ -199,7 +210,7 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		char safe[1024];
 		escape_text(loc, safe, sizeof(safe));
 		x += put_text(y, x, "  ", COLS - x, base);
-		put_text(y, x, safe, COLS - x, base | s->attr[EL_DIM]);
+		put_text(y, x, safe, COLS - x, over(base, s->attr[EL_DIM], selected));
 	}
 }
 
@@ -230,7 +241,7 @@ static void draw_row(const struct app *a, const struct screen *s, int y,
 	if (x < name_column(a))
 		x = name_column(a);
 	if (x < COLS)
-		draw_name(a, s, y, x, r, base);
+		draw_name(a, s, y, x, r, base, selected);
 }
 
 static int page_lines(void)
@@ -284,7 +295,7 @@ static void draw_status(const struct app *a, const struct screen *s)
 	} else if (!t->total) {
 		snprintf(text, sizeof(text), "%s gives no totals here: %s",
 			 rule_name(a->ctx.rule), t->why_not);
-		attr = s->attr[EL_NOT_APPLICABLE] | A_REVERSE;
+		attr = over(s->attr[EL_STATUS], s->attr[EL_NOT_APPLICABLE], false);
 	} else {
 		text[0] = 0;
 	}

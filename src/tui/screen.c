@@ -74,24 +74,34 @@ static void install_signals(void)
 		sigaction(crash_signals[i], &crash, NULL);
 }
 
-static short usable_colour(short c)
-{
-	return c < COLORS ? c : -1;
-}
-
-static void apply_theme(struct screen *s, const struct theme *t)
+static attr_t curses_attrs(unsigned theme_attrs)
 {
 	static const attr_t bits[] = { A_BOLD, A_DIM, A_REVERSE, A_UNDERLINE };
+	attr_t a = A_NORMAL;
+	for (unsigned b = 0; b < 4; b++)
+		if (theme_attrs & (1u << b))
+			a |= bits[b];
+	return a;
+}
+
+/* A colour the terminal lacks (a 256-colour theme on 8 colours) becomes
+ * the default, and the element gets the plain theme's attributes as well
+ * so that the selection and the status line still stand out. */
+static void apply_theme(struct screen *s, const struct theme *t)
+{
+	struct theme plain;
+	theme_plain(&plain);
 	for (int e = 0; e < EL_COUNT; e++) {
 		const struct theme_style *st = &t->style[e];
-		attr_t a = A_NORMAL;
-		for (unsigned b = 0; b < 4; b++)
-			if (st->attrs & (1u << b))
-				a |= bits[b];
+		attr_t a = curses_attrs(st->attrs);
 		if (s->colour && (st->colour_fg || st->colour_bg)) {
-			init_pair((short)(e + 1), usable_colour(st->fg),
-				  usable_colour(st->bg));
+			bool fg_ok = st->fg < COLORS, bg_ok = st->bg < COLORS;
+			init_pair((short)(e + 1), fg_ok ? st->fg : -1, bg_ok ? st->bg : -1);
 			a |= COLOR_PAIR(e + 1);
+			if (!fg_ok || !bg_ok)
+				a |= curses_attrs(plain.style[e].attrs);
+		} else if (!s->colour) {
+			a |= curses_attrs(plain.style[e].attrs);
 		}
 		s->attr[e] = a;
 	}
