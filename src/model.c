@@ -329,7 +329,8 @@ static void build_function_graph(struct model *m)
 			model_add_arc(m, p->frame,
 				      m->nodes[m->child_ids[i]].frame, 0, 0);
 	}
-	qsort(m->arcs, m->narcs, sizeof(*m->arcs), arc_by_callee);
+	if (m->narcs > 1) /* arcs is NULL when there are none */
+		qsort(m->arcs, m->narcs, sizeof(*m->arcs), arc_by_callee);
 	size_t out = 0;
 	for (size_t i = 0; i < m->narcs; i++) {
 		if (out && m->arcs[out - 1].caller == m->arcs[i].caller &&
@@ -358,7 +359,8 @@ static void build_function_graph(struct model *m)
 		m->callees_start[f + 1] += m->callees_start[f];
 	}
 	sort_arcs_base = m->arcs;
-	qsort(m->callees_arcs, out, sizeof(uint32_t), arc_index_by_caller);
+	if (out > 1)
+		qsort(m->callees_arcs, out, sizeof(uint32_t), arc_index_by_caller);
 }
 
 bool model_finish(struct model *m, uint32_t *cycle_node)
