@@ -99,24 +99,16 @@ static void mark_nodes(const struct model *src, uint32_t focus,
 	}
 }
 
-/* The timeline is copied sample by sample; model_add_sample also adds
- * each duration to the first type, so that type's node values are not
- * copied separately when there are samples. */
+/* Node values only: rules and views never read the timeline, and copying
+ * millions of samples would slow every f and i key down. */
 static void copy_values(const struct model *src, const uint32_t *map,
 			const uint8_t *through, struct model *out)
 {
-	unsigned first_copied = src->nsamples ? 1 : 0;
 	for (uint32_t v = 0; v < src->nnodes; v++) {
 		if (!through[v] || map[v] == NO_ID)
 			continue;
-		for (unsigned t = first_copied; t < src->ntypes; t++)
+		for (unsigned t = 0; t < src->ntypes; t++)
 			model_add_node_value(out, map[v], t, node_value(src, v, t));
-	}
-	for (size_t s = 0; s < src->nsamples; s++) {
-		uint32_t v = src->sample_node[s];
-		if (!through[v] || map[v] == NO_ID)
-			continue;
-		model_add_sample(out, map[v], src->sample_duration[s]);
 	}
 }
 

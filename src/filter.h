@@ -14,8 +14,9 @@ struct stack_filter {
 	const uint8_t *hidden; /* per frame: cut out of every stack; or NULL */
 };
 
-/* Fills `out` (a new model) with the stacks of `src` that pass `f`.
- * Needs whole stacks; otherwise returns false and says why in *why_not. */
+/* Fills `out` (a new model) with the stacks of `src` that pass `f`: the
+ * nodes and their values, without the timeline (no samples).  Needs
+ * whole stacks; otherwise returns false and says why in *why_not. */
 bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 			 struct model *out, const char **why_not);
 
