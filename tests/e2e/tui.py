@@ -311,6 +311,50 @@ def quit_signals():
         sane_after_signal(int(sig))
 
 
+def x10_mouse(button, x, y):
+    """An xterm (X10) mouse report, as terminals with kmous=\\E[M send it."""
+    return "\033[M" + chr(32 + button) + chr(33 + x) + chr(33 + y)
+
+
+def mouse():
+    p = Pane("worked-example.cpuprofile", env="TERM=screen")
+    p.press(["3"], r"1/4", "flat")
+    click = x10_mouse(0, 30, 5) + x10_mouse(3, 30, 5)
+    p.keys("-l", click)
+    p.wait_for(lambda s: "3/4  ? help" in s, "a click selects the third row")
+    p.keys("-l", x10_mouse(65, 30, 5))
+    p.wait_for(lambda s: "4/4  ? help" in s, "the wheel scrolls down")
+    p.keys("-l", x10_mouse(0, 3, 1) + x10_mouse(3, 3, 1))
+    p.wait_for(lambda s: "▸ main" in s, "a click on a tab opens its pane")
+    row = x10_mouse(0, 30, 3) + x10_mouse(3, 30, 3)
+    p.keys("-l", row + row)
+    p.wait_for(lambda s: "▾ main" in s, "a double click expands")
+    p.close()
+
+
+def suspend_and_resume():
+    """^Z hands a sane terminal to the shell; fg brings the screen back."""
+    session = "z%d" % os.getpid()
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+         "bash", "--norc", "--noprofile", "-i")
+    p = Pane.__new__(Pane)
+    p.name = session
+    p.wait_for(lambda s: "$" in s or "#" in s, "a shell prompt")
+    p.keys("%s %s" % (BINARY, os.path.join(DATA, "worked-example.cpuprofile")), "Enter")
+    p.wait_for(lambda s: "? help" in s, "the explorer")
+    p.keys("C-z")
+    p.wait_for(lambda s: "Stopped" in s, "the job stopped")
+    p.keys("stty -a | tr ' ' '\\n' | grep -x -e -icanon -e icanon -e echo -e -echo | tr '\\n' ' '; echo END",
+           "Enter")
+    s = p.wait_for(lambda s: re.search(r"^\S*icanon echo END", s, re.M), "stty after ^Z")
+    check(re.search(r"^icanon echo END", s, re.M), "terminal sane after ^Z")
+    p.keys("fg", "Enter")
+    p.wait_for(lambda s: "? help" in s and "1 top-down" in s, "the screen back after fg")
+    p.keys("q")
+    p.wait_for(lambda s: "? help" not in s, "quit after fg")
+    p.close()
+
+
 def ascii_under_lang_c():
     p = Pane("worked-example.cpuprofile", env="LANG=C LC_ALL=C")
     s = p.press(["Enter"], r"- main", "ASCII expanded marker")
@@ -337,7 +381,7 @@ tmux("new-session", "-d", "-s", "keep", "-x", "80", "-y", "24", "sleep", "3600")
 try:
     for t in [header_and_panes, expand_and_collapse, sort_keys, rules_cycle,
               rule_not_applicable, search, focus_and_hide, units_cycle,
-              flat_equals_report, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals,
+              flat_equals_report, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals, mouse, suspend_and_resume,
               ascii_under_lang_c, hostile_names]:
         test(t)
 finally:
