@@ -100,14 +100,14 @@ static void handle_key(struct app *a, int key)
 
 int tui_run(const char *file, struct model *m, const struct tui_options *o)
 {
+	struct theme theme;
+	if (!pick_theme(o, &theme))
+		return EXIT_BAD_INPUT;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
 				"--report VIEW prints without one\n");
 		return EXIT_BAD_INPUT;
 	}
-	struct theme theme;
-	if (!pick_theme(o, &theme))
-		return EXIT_BAD_INPUT;
 	struct app a;
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	struct screen s;
@@ -117,12 +117,17 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		fprintf(stderr, "wprof-tui: %s\n", err);
 		return EXIT_BAD_INPUT;
 	}
+	/* getch waits at most a moment, so that a quit signal is seen; the
+	 * screen is drawn again only when something happened. */
+	draw_app(&a, &s);
+	refresh();
 	while (!a.quit && !screen_quit_signal) {
+		int key = getch();
+		if (key == ERR)
+			continue;
+		handle_key(&a, key);
 		draw_app(&a, &s);
 		refresh();
-		int key = getch();
-		if (key != ERR)
-			handle_key(&a, key);
 	}
 	screen_close();
 	app_free(&a);

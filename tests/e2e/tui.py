@@ -355,6 +355,30 @@ def suspend_and_resume():
     p.close()
 
 
+def theme_errors():
+    """Themes are data: a missing or broken one is named, exit status 2."""
+    def run(*args, env=None):
+        return subprocess.run([BINARY] + list(args) + [os.path.join(DATA, "worked-example.cpuprofile")],
+                              capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    r = run("--theme", "no-such-theme")
+    check(r.returncode == 2 and "theme 'no-such-theme' not found" in r.stderr,
+          "a missing theme: %d %r" % (r.returncode, r.stderr))
+    bad = os.path.join(os.environ.get("TMPDIR", "/tmp"), "wprof-bad-%d.theme" % os.getpid())
+    with open(bad, "w") as f:
+        f.write("# fine\nselected = white on blue bold\nheader = purple\n")
+    r = run("--theme", bad)
+    os.unlink(bad)
+    check(r.returncode == 2 and ":3: 'purple' is not a colour" in r.stderr,
+          "a broken theme names its line: %r" % r.stderr)
+    env = dict(os.environ, WPROF_THEME="no-such-theme")
+    r = run(env=env)
+    check(r.returncode == 2 and "no-such-theme" in r.stderr, "WPROF_THEME is read")
+    for theme in ["dark", "light", "mono"]:
+        p = Pane("worked-example.cpuprofile", extra="--theme " + theme)
+        check("rule: exact" in p.screen(), "theme %s opens" % theme)
+        p.close()
+
+
 def ascii_under_lang_c():
     p = Pane("worked-example.cpuprofile", env="LANG=C LC_ALL=C")
     s = p.press(["Enter"], r"- main", "ASCII expanded marker")
@@ -381,7 +405,7 @@ tmux("new-session", "-d", "-s", "keep", "-x", "80", "-y", "24", "sleep", "3600")
 try:
     for t in [header_and_panes, expand_and_collapse, sort_keys, rules_cycle,
               rule_not_applicable, search, focus_and_hide, units_cycle,
-              flat_equals_report, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals, mouse, suspend_and_resume,
+              flat_equals_report, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals, mouse, suspend_and_resume, theme_errors,
               ascii_under_lang_c, hostile_names]:
         test(t)
 finally:
