@@ -186,12 +186,13 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		const char *prefix = r->flags & ROW_PRIMARY ? "" : "    ";
 		x += put_text(y, x, prefix, room, base);
 	} else if (a->current != VIEW_FLAT) {
-		int indent = 2 * (int)r->depth;
-		if (indent > room / 2)
-			indent = room / 2;
-		attrset(base);
-		mvhline(y, x, ' ', indent);
-		x += indent;
+		/* One guide a level, the name never pushed past half the room. */
+		int levels = (int)r->depth;
+		if (2 * levels > room / 2)
+			levels = room / 4;
+		attr_t guide = over(base, s->attr[EL_TREE], selected);
+		for (int k = 0; k < levels; k++)
+			x += put_text(y, x, s->utf8 ? "│ " : "| ", 2, guide);
 		x += put_text(y, x, tree_marker(r, s), COLS - x,
 			      over(base, s->attr[EL_TREE], selected));
 	}
