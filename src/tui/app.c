@@ -78,11 +78,6 @@ bool app_row_matches(const struct app *a, const struct row *r)
 	       strcasestr(model_str(m, m->frames[r->frame].name), a->search);
 }
 
-uint32_t app_value_type(const struct app *a)
-{
-	return a->ctx.type;
-}
-
 /* ---- keeping expansion and selection across a rebuild ---------------- */
 
 /* A row is named by the frames on its way down from the top level, so a

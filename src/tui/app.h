@@ -56,7 +56,6 @@ void app_message(struct app *a, const char *fmt, ...)
 const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
 			   size_t cap);
 bool app_row_matches(const struct app *a, const struct row *r);
-uint32_t app_value_type(const struct app *a);
 
 void app_show_pane(struct app *a, enum view_kind kind);
 void app_next_pane(struct app *a);
