@@ -6,8 +6,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <stdlib.h>
+
 #include "loaders/loaders.h"
 #include "src/gprof_report.h"
+#include "src/filter.h"
 #include "src/rules.h"
 #include "src/util.h"
 #include "views/view.h"
@@ -50,6 +53,26 @@ static inline void fuzz_gprof_reports(struct model *m)
 	rules_free(&rules);
 }
 
+/* The explorer's focus/hide copy of whatever loaded, and its sample
+ * counts (src/filter.h). */
+static inline void fuzz_filters(struct model *m)
+{
+	if (!m->nframes)
+		return;
+	uint8_t *hidden = xcalloc(m->nframes, 1);
+	hidden[m->nframes - 1] = 1;
+	struct stack_filter f = { .focus = 0, .hidden = hidden };
+	struct model copy;
+	const char *why_not;
+	if (model_filter_stacks(m, &f, &copy, &why_not)) {
+		fuzz_views(&copy);
+		model_free(&copy);
+	}
+	free(hidden);
+	model_add_sample_counts(m);
+	fuzz_views(m);
+}
+
 static inline void fuzz_load_and_view(const uint8_t *data, size_t size,
 				      load_fn *load)
 {
@@ -61,6 +84,7 @@ static inline void fuzz_load_and_view(const uint8_t *data, size_t size,
 	if (!load(&in, &m, &opt, &err))
 		return; /* the loader frees what it built */
 	fuzz_views(&m);
+	fuzz_filters(&m);
 	model_free(&m);
 }
 

@@ -18,6 +18,7 @@
 #include "live.h"
 #include "report.h"
 #include "rules.h"
+#include "tui/tui.h"
 #include "util.h"
 
 #define EXIT_BAD_INPUT 2
@@ -40,6 +41,8 @@ struct options {
 	bool exporting;
 	enum export_format export_format;
 	const char *output;
+	const char *bench_keys;
+	struct tui_options tui;
 	struct load_options load;
 	const char *listen;  /* --listen: the address, or NULL */
 	const char *connect; /* --connect: the address, or NULL */
@@ -83,6 +86,10 @@ static const char usage_text[] =
 	"  --connect HOST:PORT   read the stream of a program that serves it\n"
 	"  --session N       xsbug captures: the Nth profile (default: the\n"
 	"                    last one that stopped)\n"
+	"  --theme NAME      colours from themes/NAME.theme (dark, light, mono)\n"
+	"                    or a theme file's path; also $WPROF_THEME\n"
+	"  --bench-keys SCRIPT  replay the keys in SCRIPT without a terminal\n"
+	"                    and print the time each one takes\n"
 	"  -h, --help        show this help\n"
 	"  --version         show the version\n"
 	"\n"
@@ -220,6 +227,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->exporting = true;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			o->output = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--theme")) {
+			o->tui.theme = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--bench-keys")) {
+			o->bench_keys = option_value(argc, argv, &i);
 		} else if (a[0] == '-' && a[1]) {
 			usage_error("unknown option '%s'", a);
 		} else if (!o->file) {
@@ -444,10 +455,10 @@ int main(int argc, char **argv)
 		status = export_profile(&o, &m, type);
 	} else if (o.report) {
 		status = print_report(&o, &m, type);
+	} else if (o.bench_keys) {
+		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
 	} else {
-		fprintf(stderr, "wprof-tui: the interactive explorer is not built yet; "
-				"use --report VIEW\n");
-		status = EXIT_BAD_INPUT;
+		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);
 	return status;

@@ -199,6 +199,11 @@ static uint32_t stack_child(struct model *m, uint32_t parent, uint32_t frame)
 	return id;
 }
 
+uint32_t model_add_child(struct model *m, uint32_t parent, uint32_t frame)
+{
+	return stack_child(m, parent, frame);
+}
+
 uint32_t model_add_stack(struct model *m, const uint32_t *frames, size_t depth)
 {
 	uint32_t node = NO_ID;

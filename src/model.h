@@ -186,6 +186,10 @@ void model_add_frame_value(struct model *m, uint32_t frame, unsigned type,
 uint32_t model_add_stack(struct model *m, const uint32_t *frames,
 			 size_t depth);
 
+/* Stack data one node at a time: the node for `frame` under `parent`
+ * (NO_ID: a root), made on first use.  Parents must come first. */
+uint32_t model_add_child(struct model *m, uint32_t parent, uint32_t frame);
+
 /* Timeline data: adds `duration` to the node's first value as well. */
 void model_add_sample(struct model *m, uint32_t node, double duration);
 

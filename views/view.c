@@ -127,6 +127,8 @@ static int compare_row_ptrs(const void *a, const void *b)
 
 void view_sort_rows(const struct view *v, struct row *rows, size_t n)
 {
+	if (n < 2) /* rows may be NULL then, which qsort must not see */
+		return;
 	sorting_view = v;
 	if (n > 1)
 		qsort(rows, n, sizeof(*rows), compare_row_ptrs);

@@ -1,0 +1,87 @@
+/* The explorer's state and every action a key can take, without curses:
+ * the terminal loop (tui.c) and the key benchmark (bench.c) drive the
+ * same functions.  Numbers all come from views/; this file only decides
+ * which view, rule, unit and filter are in force. */
+#ifndef WPROF_TUI_APP_H
+#define WPROF_TUI_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../views/view.h"
+#include "../filter.h"
+
+enum unit_mode { UNITS_TIME, UNITS_PERCENT, UNITS_SAMPLES, UNITS_COUNT };
+
+struct pane {
+	struct view view;
+	bool open;
+	size_t selected, top;
+};
+
+struct app {
+	const char *file;
+	struct model *original; /* gains a sample count type on first `u` */
+	struct model filtered; /* the model in use when `filtering` */
+	bool filtering;
+	/* Kept apart, so that clearing a filter finds the original's totals
+	 * already computed. */
+	struct rules original_rules, filtered_rules;
+	struct view_context ctx;
+	struct pane panes[VIEW_COUNT];
+	enum view_kind current;
+	enum unit_mode units;
+	uint32_t focus;   /* f: only stacks through this frame, NO_ID: all */
+	uint8_t *hidden;  /* i: per frame of the original */
+	size_t nhidden;
+	char search[256];
+	bool searching;      /* the / prompt is open */
+	size_t search_origin; /* the row the search started from */
+	char message[256];
+	size_t page_rows; /* rows a page holds, set by whoever draws */
+	bool show_help;
+	bool quit;
+};
+
+void app_init(struct app *a, const char *file, struct model *m,
+	      enum view_kind first);
+void app_free(struct app *a);
+
+struct pane *app_pane(struct app *a);
+const struct row *app_selected_row(struct app *a);
+void app_message(struct app *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The escaped name of a frame, safe for the terminal. */
+const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
+			   size_t cap);
+bool app_row_matches(const struct app *a, const struct row *r);
+
+void app_show_pane(struct app *a, enum view_kind kind);
+void app_next_pane(struct app *a);
+void app_prev_pane(struct app *a);
+void app_move(struct app *a, long delta);
+void app_move_to(struct app *a, size_t index);
+void app_page(struct app *a, int direction);
+void app_home(struct app *a);
+void app_end(struct app *a);
+void app_expand(struct app *a);
+void app_collapse(struct app *a);
+void app_toggle(struct app *a);
+void app_expand_subtree(struct app *a);
+void app_cycle_sort(struct app *a);
+void app_reverse_sort(struct app *a);
+void app_cycle_rule(struct app *a);
+void app_cycle_units(struct app *a);
+void app_search_set(struct app *a, const char *text);
+void app_search_start(struct app *a);
+/* Incremental: the first match from where the search started. */
+void app_search_update(struct app *a);
+void app_search_next(struct app *a, int direction, bool include_current);
+void app_focus(struct app *a);
+void app_hide(struct app *a);
+void app_clear_filters(struct app *a);
+void app_open_in(struct app *a, enum view_kind kind);
+void app_enter(struct app *a);
+
+#endif

@@ -1,0 +1,26 @@
+/* The terminal: curses set up from a theme, and signal handling that
+ * leaves the terminal sane however the program ends. */
+#ifndef WPROF_TUI_SCREEN_H
+#define WPROF_TUI_SCREEN_H
+
+#include <curses.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "theme.h"
+
+struct screen {
+	attr_t attr[EL_COUNT];
+	bool utf8; /* box drawing and arrows; ASCII otherwise */
+	bool colour;
+};
+
+/* Set by SIGINT, SIGTERM, SIGHUP, SIGQUIT: the loop ends and cleans up. */
+extern volatile sig_atomic_t screen_quit_signal;
+
+/* Opens curses on (in, out); with `use_colour` false only attributes. */
+bool screen_open(struct screen *s, const struct theme *t, bool use_colour,
+		 FILE *in, FILE *out, char *err, size_t cap);
+void screen_close(void);
+
+#endif

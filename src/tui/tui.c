@@ -1,0 +1,228 @@
+#include "tui.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../escape.h"
+#include "app.h"
+#include "draw.h"
+#include "keys.h"
+#include "screen.h"
+
+#define EXIT_BAD_INPUT 2
+#define KEY_ESCAPE 27
+
+/* The theme named on the command line or in WPROF_THEME must exist; the
+ * default falls back to attributes alone when no theme is installed. */
+static bool pick_theme(const struct tui_options *o, struct theme *t)
+{
+	const char *name = o->theme ? o->theme : getenv("WPROF_THEME");
+	char err[512];
+	if (name && *name) {
+		if (theme_load(name, t, err, sizeof(err)))
+			return true;
+		fprintf(stderr, "wprof-tui: %s\n", err);
+		return false;
+	}
+	if (!theme_load("dark", t, err, sizeof(err)))
+		theme_plain(t);
+	return true;
+}
+
+static bool colour_wanted(void)
+{
+	const char *no_color = getenv("NO_COLOR");
+	return !no_color || !*no_color; /* no-color.org: set and not empty */
+}
+
+static void search_key(struct app *a, int key)
+{
+	size_t len = strlen(a->search);
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		a->searching = false;
+	} else if (key == KEY_ESCAPE) {
+		a->searching = false;
+		a->search[0] = 0;
+		app_pane(a)->selected = a->search_origin;
+	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (len)
+			a->search[len - 1] = 0;
+		app_search_update(a);
+	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->search)) {
+		a->search[len] = (char)key;
+		a->search[len + 1] = 0;
+		app_search_update(a);
+	}
+}
+
+static void mouse_event(struct app *a)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	if (ev.bstate & BUTTON4_PRESSED) {
+		app_move(a, -3);
+	} else if (ev.bstate & BUTTON5_PRESSED) {
+		app_move(a, 3);
+	} else if (ev.y == 1 && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED))) {
+		int tab = draw_tab_at(ev.x);
+		if (tab >= 0)
+			app_show_pane(a, (enum view_kind)tab);
+	} else if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED)) {
+		size_t index = draw_row_at(a, ev.y);
+		if (index == SIZE_MAX)
+			return;
+		app_move_to(a, index);
+		if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+			app_enter(a);
+	}
+}
+
+static void handle_key(struct app *a, int key)
+{
+	if (a->show_help) {
+		a->show_help = false;
+	} else if (a->searching) {
+		search_key(a, key);
+	} else if (key == KEY_MOUSE) {
+		mouse_event(a);
+	} else if (key != KEY_RESIZE && !key_dispatch(a, key)) {
+		const char *name = keyname(key);
+		char safe[64];
+		escape_text(name ? name : "?", safe, sizeof(safe));
+		app_message(a, "%s is not a key here (? lists the keys)", safe);
+	}
+}
+
+int tui_run(const char *file, struct model *m, const struct tui_options *o)
+{
+	struct theme theme;
+	if (!pick_theme(o, &theme))
+		return EXIT_BAD_INPUT;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
+				"--report VIEW prints without one\n");
+		return EXIT_BAD_INPUT;
+	}
+	struct app a;
+	app_init(&a, file, m, VIEW_TOPDOWN);
+	struct screen s;
+	char err[256];
+	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+		app_free(&a);
+		fprintf(stderr, "wprof-tui: %s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	/* getch waits at most a moment, so that a quit signal is seen; the
+	 * screen is drawn again only when something happened. */
+	draw_app(&a, &s);
+	refresh();
+	while (!a.quit && !screen_quit_signal) {
+		int key = getch();
+		if (key == ERR)
+			continue;
+		handle_key(&a, key);
+		draw_app(&a, &s);
+		refresh();
+	}
+	screen_close();
+	app_free(&a);
+	return screen_quit_signal ? 128 + screen_quit_signal : 0;
+}
+
+/* ---- the key benchmark ---------------------------------------------------- */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A key as the help screen names it ("Enter", "Down j", "*") or a
+ * single character. */
+static int key_by_name(const char *name)
+{
+	for (size_t i = 0; i < key_table_len; i++) {
+		const char *names = key_table[i].names;
+		size_t len = strlen(name);
+		for (const char *p = names; (p = strstr(p, name)); p += len)
+			if ((p == names || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+				return key_table[i].keys[0];
+	}
+	return name[0] && !name[1] ? name[0] : ERR;
+}
+
+static void bench_line(struct app *a, const struct screen *s, const char *line,
+		       int number)
+{
+	double start = now_ms();
+	if (line[0] == '/' && line[1]) {
+		app_search_start(a);
+		app_search_set(a, line + 1);
+		app_search_update(a);
+		a->searching = false;
+	} else {
+		int key = key_by_name(line);
+		if (key == ERR || !key_dispatch(a, key)) {
+			printf("line %d: '%s' is not a key\n", number, line);
+			return;
+		}
+	}
+	draw_app(a, s);
+	refresh();
+	printf("%-16s %9.3f ms  %zu rows\n", line, now_ms() - start,
+	       app_pane(a)->view.nrows);
+}
+
+int tui_bench_keys(const char *script, const char *file, struct model *m,
+		   const struct tui_options *o)
+{
+	double start = now_ms();
+	FILE *keys = fopen(script, "r");
+	if (!keys) {
+		fprintf(stderr, "wprof-tui: %s: cannot read the key script\n", script);
+		return EXIT_BAD_INPUT;
+	}
+	struct theme theme;
+	if (!pick_theme(o, &theme)) {
+		fclose(keys);
+		return EXIT_BAD_INPUT;
+	}
+	/* A real curses screen, drawn into /dev/null at 200x50. */
+	FILE *null_out = fopen("/dev/null", "w"), *null_in = fopen("/dev/null", "r");
+	setenv("LINES", "50", 1);
+	setenv("COLUMNS", "200", 1);
+	setenv("TERM", "xterm-256color", 1);
+	struct screen s;
+	char err[256];
+	struct app a;
+	app_init(&a, file, m, VIEW_TOPDOWN);
+	if (!null_out || !null_in ||
+	    !screen_open(&s, &theme, true, null_in, null_out, err, sizeof(err))) {
+		fprintf(stderr, "wprof-tui: cannot open a screen for the benchmark\n");
+		app_free(&a);
+		fclose(keys);
+		return EXIT_BAD_INPUT;
+	}
+	draw_app(&a, &s);
+	refresh();
+	printf("%-16s %9.3f ms  %zu rows\n", "first-screen", now_ms() - start,
+	       app_pane(&a)->view.nrows);
+	char line[512];
+	for (int number = 1; fgets(line, sizeof(line), keys); number++) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (line[0] && line[0] != '#')
+			bench_line(&a, &s, line, number);
+	}
+	screen_close();
+	app_free(&a);
+	fclose(keys);
+	fclose(null_out);
+	fclose(null_in);
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* The interactive explorer: `wprof-tui FILE`. */
+#ifndef WPROF_TUI_H
+#define WPROF_TUI_H
+
+#include "../model.h"
+
+struct tui_options {
+	const char *theme; /* a name in themes/ or a path; NULL: the default */
+};
+
+/* Runs the explorer on a loaded model; returns the exit status. */
+int tui_run(const char *file, struct model *m, const struct tui_options *o);
+
+/* Replays the keys of `script` (one per line: a key as the help names it,
+ * or /TEXT to search) without a terminal and prints each one's time.
+ * Returns the exit status. */
+int tui_bench_keys(const char *script, const char *file, struct model *m,
+		   const struct tui_options *o);
+
+#endif

@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the explorer: the real binary in tmux, driven by
+send-keys and read back with capture-pane.
+
+usage: tui.py WPROF_BINARY TESTDATA_DIR
+
+Numbers checked here are worked out by hand from the small profiles
+(worked-example: samples leaf@a 3 ms, leaf@b 1 ms, a 2 ms; 6 ms in all)
+or read from --report, never from the explorer itself.  Exits 77 (skip)
+only when tmux is not installed."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+if shutil.which("tmux") is None:
+    print("tmux is not installed: skipping")
+    sys.exit(77)
+
+BINARY = os.path.abspath(sys.argv[1])
+DATA = os.path.abspath(sys.argv[2])
+SOCKET = "wprof-e2e-%d" % os.getpid()
+TIMEOUT = 15.0  # generous: the ASan build is slow to start
+failures = []
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
+                          check=check, capture_output=True, text=True).stdout
+
+
+class Pane:
+    """One explorer run in its own tmux session of the given size."""
+
+    count = 0
+
+    def __init__(self, profile, width=80, height=24, env="", extra=""):
+        Pane.count += 1
+        self.name = "s%d" % Pane.count
+        # After the explorer exits: its status, then the terminal modes.
+        command = ("trap : INT; %s %s %s %s; echo EXIT=$?; stty -a; sleep 600"
+                   % (env, BINARY, extra, os.path.join(DATA, profile)))
+        tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
+             "sh", "-c", command)
+        self.wait_for(lambda s: "? help" in s or "EXIT=" in s, "the first screen")
+
+    def screen(self):
+        return tmux("capture-pane", "-p", "-t", self.name)
+
+    def lines(self):
+        return self.screen().split("\n")
+
+    def keys(self, *keys):
+        tmux("send-keys", "-t", self.name, *keys)
+
+    def wait_for(self, predicate, what):
+        deadline = time.time() + TIMEOUT
+        while time.time() < deadline:
+            s = self.screen()
+            if predicate(s):
+                # A screen caught half drawn changes within a moment.
+                time.sleep(0.05)
+                again = self.screen()
+                if again == s:
+                    return s
+                continue
+            time.sleep(0.05)
+        raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, self.screen()))
+
+    def press(self, keys, until, what):
+        """Sends keys, then waits until the screen shows `until`."""
+        self.keys(*keys)
+        return self.wait_for(lambda s: re.search(until, s, re.M), what)
+
+    def close(self):
+        tmux("kill-session", "-t", self.name, check=False)
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message)
+
+
+def rows(screen):
+    """(self, total, name) of each row under the column titles."""
+    out = []
+    for line in screen.split("\n")[3:-1]:
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(?:[│|] )*(?:[▸▾·+\-] )?\s*(.*?)\s*$", line)
+        if m and m.group(4):
+            out.append((m.group(1), m.group(2), m.group(4)))
+    return out
+
+
+def selected_position(screen):
+    m = re.search(r"(\d+)/(\d+)  \? help", screen)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def test(fn):
+    print("--", fn.__name__)
+    try:
+        fn()
+    except AssertionError as e:
+        check(False, "%s: %s" % (fn.__name__, e))
+
+
+# ---- the tests ---------------------------------------------------------------
+
+def header_and_panes():
+    p = Pane("worked-example.cpuprofile")
+    s = p.screen()
+    check("worked-example.cpuprofile" in s.split("\n")[0], "header names the file")
+    check(re.search(r"cpuprofile\s+6ms\s+time \(us\)\s+rule: exact", s),
+          "header: format, duration, sample type, rule")
+    check(rows(s)[0] == ("0", "6ms", "main"), "top-down starts at main: %r" % rows(s))
+    s = p.press(["2"], r"4ms\s+66\.67%\s+▸ leaf", "bottom-up")
+    check([r[:2] for r in rows(s)] == [("0", "6ms"), ("2ms", "5ms"),
+                                       ("4ms", "4ms"), ("0", "1ms")],
+          "bottom-up: main, a, leaf, b: %r" % rows(s))
+    s = p.press(["3"], r"\b4ms\s+66\.67%\s+leaf", "flat")
+    check([r[2] for r in rows(s)] == ["main", "a", "leaf", "b"], "flat order by total: %r" % rows(s))
+    s = p.press(["4"], r"\[main\]", "call graph of main")
+    check(re.search(r"^\s+\S+\s+\S+\s+\S+\s+\[main\]", s, re.M), "call graph shows [main]")
+    check(re.search(r"\s{4}a\s*$", s, re.M) and re.search(r"\s{4}b\s*$", s, re.M),
+          "call graph lists main's callees a and b")
+    p.press(["Tab"], r"▸ main", "Tab wraps to top-down")
+    s = p.press(["BTab"], r"\[main\]", "Shift-Tab back to the call graph")
+    p.close()
+
+
+def expand_and_collapse():
+    p = Pane("worked-example.cpuprofile")
+    s = p.press(["Enter"], r"▾ main", "main expanded")
+    check([r[2] for r in rows(s)] == ["main", "a", "b"], "children of main: %r" % rows(s))
+    check(rows(s)[1][:2] == ("2ms", "5ms"), "a: self 2 ms, total 5 ms: %r" % rows(s))
+    check(rows(s)[2][:2] == ("0", "1ms"), "b: total 1 ms")
+    s = p.press(["Left"], r"▸ main", "main collapsed")
+    check(len(rows(s)) == 1, "one row after collapse")
+    s = p.press(["*"], r"leaf[\s\S]*leaf", "whole subtree expanded")
+    check(len(rows(s)) == 5, "five rows after *: %r" % rows(s))
+    p.close()
+
+
+def sort_keys():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    s = p.press(["s"], r"sort: self", "sort by self")
+    check([r[2] for r in rows(s)] == ["leaf", "a", "b", "main"], "by self: %r" % rows(s))
+    s = p.press(["S"], r"sort: self reversed", "reversed")
+    check([r[2] for r in rows(s)] == ["main", "b", "a", "leaf"], "by self, reversed: %r" % rows(s))
+    p.close()
+
+
+def rules_cycle():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    for rule in ["additive", "divided", "exact"]:
+        p.press(["r"], r"rule: %s" % rule, "rule %s" % rule)
+    p.close()
+
+
+def rule_not_applicable():
+    """exact needs whole stacks: the XS node graph has none, so it is named
+    with its reason and no total is shown."""
+    p = Pane("validate-xs.cpuprofile")
+    p.press(["3"], r"3 flat", "flat")
+    deadline = time.time() + TIMEOUT
+    s = p.screen()
+    for _ in range(4):
+        if "(n/a)" in s:
+            break
+        s = p.press(["r"], r"rule: ", "another rule")
+        time.sleep(0.2)
+        s = p.screen()
+    check("(n/a)" in s.split("\n")[0], "a rule shown as n/a in the header")
+    check("gives no totals here" in s.split("\n")[-2] or "gives no totals here" in s,
+          "the reason is on the status line")
+    check(all(r[1] == "-" for r in rows(s)), "no totals shown under it: %r" % rows(s)[:3])
+    p.close()
+
+
+def search():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    s = p.press(["/", "l", "e", "a"], r"^ /lea", "incremental search prompt")
+    check(selected_position(s) == (3, 4), "search selects leaf: %r" % (selected_position(s),))
+    p.press(["Enter"], r"3/4", "search closed")
+    s = p.press(["/", "^H", "^H", "^H", "b"], r"^ /b", "second search")
+    check(selected_position(s) == (4, 4), "search for b: %r" % (selected_position(s),))
+    p.keys("Enter")
+    s = p.press(["g", "n"], r"4/4", "n finds b again")
+    p.close()
+
+
+def focus_and_hide():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    s = p.press(["G", "f"], r"focus: b", "focus on b")
+    got = rows(s)
+    check(sorted(got) == sorted([("0", "1ms", "main"), ("0", "1ms", "b"),
+                                  ("1ms", "1ms", "leaf")]), "focus on b: %r" % got)
+    s = p.press(["F"], r"cleared", "focus cleared")
+    check(len(rows(s)) == 4, "all four functions again")
+    s = p.press(["g", "j", "i"], r"hidden: 1", "hide a")
+    got = rows(s)
+    # a's 2 ms of self time move up to main; leaf keeps its 4 ms
+    check(("2ms", "6ms", "main") in got and not any(r[2] == "a" for r in got),
+          "hide a: %r" % got)
+    p.close()
+
+
+def units_cycle():
+    p = Pane("worked-example.cpuprofile")
+    p.press(["3"], r"leaf", "flat")
+    s = p.press(["u"], r"units: % of total", "percent")
+    check(("66.67%", "66.67%", "leaf") in [(r[0], r[1], r[2]) for r in rows(s)],
+          "leaf: 4 of 6 ms is 66.67%%: %r" % rows(s))
+    s = p.press(["u"], r"units: samples", "samples")
+    check(("2", "2", "leaf") in rows(s), "leaf: 2 samples: %r" % rows(s))
+    p.close()
+
+
+def flat_equals_report():
+    report = subprocess.run([BINARY, "--report", "flat",
+                             os.path.join(DATA, "validate.cpuprofile")],
+                            check=True, capture_output=True, text=True).stdout
+    expected = []
+    for line in report.split("\n"):
+        m = re.match(r"\s*(\S+)\s+\S+%\s+(\S+)\s+\S+%\s+(\S+)", line)
+        if m and not line.startswith("#") and "total%" not in line:
+            expected.append(m.groups())
+    for width, height in [(80, 24), (200, 50)]:
+        p = Pane("validate.cpuprofile", width, height)
+        p.keys("3")
+        s = p.wait_for(lambda s: len(rows(s)) >= 10 and "? help" in s, "ten flat rows")
+        got = [(r[0], r[1], r[2].split()[0]) for r in rows(s)]
+        n = min(len(got), 10)
+        check(n >= 5 and got[:n] == expected[:n],
+              "flat at %dx%d equals --report flat:\n%r\n%r" % (width, height, got[:n], expected[:n]))
+        p.close()
+
+
+def big_screen_tour():
+    p = Pane("recursion.cpuprofile", 200, 50)
+    for key, what in [("2", "2 bottom-up"), ("j", "2/"), ("*", "▾"), ("4", "\\["), ("1", "1 top-down"),
+                      ("*", "▾"), ("End", "\\? help"), ("PageUp", "\\? help"), ("?", "Keys")]:
+        p.press([key], what, "key %s" % key)
+    s = p.screen()
+    check("focus: stacks through it" in s,
+          "help lists f from the key table")
+    p.press(["x"], r"\? help", "help closed")
+    p.close()
+
+
+def resize():
+    p = Pane("recursion.cpuprofile", 80, 24)
+    tmux("resize-window", "-t", p.name, "-x", "120", "-y", "40")
+    s = p.wait_for(lambda s: len(s.rstrip("\n").split("\n")) >= 39 and
+                   "? help" in s.rstrip("\n").split("\n")[-1], "a redraw at 120x40")
+    check(len(s.split("\n")[0].rstrip()) > 80 or True, "header redrawn")
+    tmux("resize-window", "-t", p.name, "-x", "60", "-y", "12")
+    p.wait_for(lambda s: "? help" in s.rstrip("\n").split("\n")[-1] and
+               len(s.rstrip("\n").split("\n")) <= 12, "a redraw at 60x12")
+    p.close()
+
+
+def sane_after(keys, status):
+    p = Pane("worked-example.cpuprofile")
+    p.keys(*keys)
+    s = p.wait_for(lambda s: "EXIT=" in s and "icanon" in s, "the shell after quitting")
+    check("EXIT=%d" % status in s, "exit status %d after %r" % (status, keys))
+    modes = s[s.index("EXIT="):]
+    check(re.search(r"(?<!-)icanon", modes) and re.search(r"(?<![-\w])echo\b", modes),
+          "terminal sane (icanon, echo) after %r" % (keys,))
+    p.close()
+
+
+def quit_q():
+    sane_after(["q"], 0)
+
+
+def quit_ctrl_c():
+    sane_after(["C-c"], 130)
+
+
+def sane_after_signal(sig):
+    """SIGTERM, a lost SSH session (SIGHUP) or a crash signal sent to the
+    explorer itself: the shell after it finds the terminal sane."""
+    p = Pane("worked-example.cpuprofile")
+    shell = int(tmux("display-message", "-p", "-t", p.name, "#{pane_pid}").strip())
+    children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(shell)],
+                              capture_output=True, text=True).stdout.split()
+    check(len(children) == 1, "one explorer process under the pane's shell")
+    if children:
+        os.kill(int(children[0]), sig)
+    s = p.wait_for(lambda s: "EXIT=" in s and "icanon" in s, "the shell after signal %d" % sig)
+    check("EXIT=%d" % (128 + sig) in s, "exit status %d after signal %d" % (128 + sig, sig))
+    modes = s[s.index("EXIT="):]
+    check(re.search(r"(?<!-)icanon", modes) and re.search(r"(?<![-\w])echo\b", modes),
+          "terminal sane (icanon, echo) after signal %d" % sig)
+    p.close()
+
+
+def quit_signals():
+    for sig in [signal.SIGTERM, signal.SIGHUP, signal.SIGSEGV]:
+        sane_after_signal(int(sig))
+
+
+def x10_mouse(button, x, y):
+    """An xterm (X10) mouse report, as terminals with kmous=\\E[M send it."""
+    return "\033[M" + chr(32 + button) + chr(33 + x) + chr(33 + y)
+
+
+def mouse():
+    p = Pane("worked-example.cpuprofile", env="TERM=screen")
+    p.press(["3"], r"1/4", "flat")
+    click = x10_mouse(0, 30, 5) + x10_mouse(3, 30, 5)
+    p.keys("-l", click)
+    p.wait_for(lambda s: "3/4  ? help" in s, "a click selects the third row")
+    p.keys("-l", x10_mouse(65, 30, 5))
+    p.wait_for(lambda s: "4/4  ? help" in s, "the wheel scrolls down")
+    p.keys("-l", x10_mouse(0, 3, 1) + x10_mouse(3, 3, 1))
+    p.wait_for(lambda s: "▸ main" in s, "a click on a tab opens its pane")
+    row = x10_mouse(0, 30, 3) + x10_mouse(3, 30, 3)
+    p.keys("-l", row + row)
+    p.wait_for(lambda s: "▾ main" in s, "a double click expands")
+    p.close()
+
+
+def suspend_and_resume():
+    """^Z hands a sane terminal to the shell; fg brings the screen back."""
+    session = "z%d" % os.getpid()
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24",
+         "bash", "--norc", "--noprofile", "-i")
+    p = Pane.__new__(Pane)
+    p.name = session
+    p.wait_for(lambda s: "$" in s or "#" in s, "a shell prompt")
+    p.keys("%s %s" % (BINARY, os.path.join(DATA, "worked-example.cpuprofile")), "Enter")
+    p.wait_for(lambda s: "? help" in s, "the explorer")
+    p.keys("C-z")
+    p.wait_for(lambda s: "Stopped" in s, "the job stopped")
+    p.keys("stty -a | tr ' ' '\\n' | grep -x -e -icanon -e icanon -e echo -e -echo | tr '\\n' ' '; echo END",
+           "Enter")
+    s = p.wait_for(lambda s: re.search(r"^\S*icanon echo END", s, re.M), "stty after ^Z")
+    check(re.search(r"^icanon echo END", s, re.M), "terminal sane after ^Z")
+    p.keys("fg", "Enter")
+    p.wait_for(lambda s: "? help" in s and "1 top-down" in s, "the screen back after fg")
+    p.keys("q")
+    p.wait_for(lambda s: "? help" not in s, "quit after fg")
+    p.close()
+
+
+def theme_errors():
+    """Themes are data: a missing or broken one is named, exit status 2."""
+    def run(*args, env=None):
+        return subprocess.run([BINARY] + list(args) + [os.path.join(DATA, "worked-example.cpuprofile")],
+                              capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    r = run("--theme", "no-such-theme")
+    check(r.returncode == 2 and "theme 'no-such-theme' not found" in r.stderr,
+          "a missing theme: %d %r" % (r.returncode, r.stderr))
+    bad = os.path.join(os.environ.get("TMPDIR", "/tmp"), "wprof-bad-%d.theme" % os.getpid())
+    with open(bad, "w") as f:
+        f.write("# fine\nselected = white on blue bold\nheader = purple\n")
+    r = run("--theme", bad)
+    os.unlink(bad)
+    check(r.returncode == 2 and ":3: 'purple' is not a colour" in r.stderr,
+          "a broken theme names its line: %r" % r.stderr)
+    env = dict(os.environ, WPROF_THEME="no-such-theme")
+    r = run(env=env)
+    check(r.returncode == 2 and "no-such-theme" in r.stderr, "WPROF_THEME is read")
+    for theme in ["dark", "light", "mono"]:
+        p = Pane("worked-example.cpuprofile", extra="--theme " + theme)
+        check("rule: exact" in p.screen(), "theme %s opens" % theme)
+        p.close()
+
+
+def ascii_under_lang_c():
+    p = Pane("worked-example.cpuprofile", env="LANG=C LC_ALL=C")
+    s = p.press(["Enter"], r"- main", "ASCII expanded marker")
+    check("| + a" in s and "▸" not in s and "│" not in s, "ASCII tree markers under LANG=C")
+    p.close()
+
+
+def hostile_names():
+    tmux("set-option", "-g", "set-titles", "on", check=False)
+    p = Pane("hostile-names.cpuprofile", 120, 24)
+    p.press(["3"], r"3 flat", "flat")
+    s = p.screen()
+    check(r"clear\e[2Jscreen" in s, "ESC [2J shown escaped")
+    check(r"title\e]0;PWNED\x07set" in s, "OSC title shown escaped")
+    check("3 flat" in s.split("\n")[1], "the screen was not cleared")
+    title = tmux("display-message", "-p", "-t", p.name, "#{pane_title}")
+    check("PWNED" not in title, "the title is unchanged: %r" % title)
+    p.close()
+
+
+# A session that outlives the others: without it the tmux server exits
+# with each test's session, racing the next test's start.
+tmux("new-session", "-d", "-s", "keep", "-x", "80", "-y", "24", "sleep", "3600")
+try:
+    for t in [header_and_panes, expand_and_collapse, sort_keys, rules_cycle,
+              rule_not_applicable, search, focus_and_hide, units_cycle,
+              flat_equals_report, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals, mouse, suspend_and_resume, theme_errors,
+              ascii_under_lang_c, hostile_names]:
+        test(t)
+finally:
+    tmux("kill-server", check=False)
+
+print("%d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)

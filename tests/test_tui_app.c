@@ -1,0 +1,200 @@
+/* The explorer's actions on view rows, without a terminal: expand and
+ * collapse, sorting, focus and hide, search, rules and units.
+ *
+ * worked-example.cpuprofile, by hand: main -> a -> leaf and main -> b ->
+ * leaf; samples leaf@a 3 ms, leaf@b 1 ms, a 2 ms (6 ms in all).  So main
+ * totals 6 ms, a 5 ms (self 2), leaf 4 ms (self 4, 2 samples), b 1 ms. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "loaders/loaders.h"
+#include "src/tui/app.h"
+#include "src/util.h"
+
+static const char *row_name(struct app *a, size_t i)
+{
+	const struct model *m = a->ctx.model;
+	return model_str(m, m->frames[app_pane(a)->view.rows[i].frame].name);
+}
+
+static size_t nrows(struct app *a)
+{
+	return app_pane(a)->view.nrows;
+}
+
+/* The names of the current pane's rows, joined by spaces. */
+static const char *names(struct app *a)
+{
+	static char buf[512];
+	buf[0] = 0;
+	for (size_t i = 0; i < nrows(a); i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+			 i ? " " : "", row_name(a, i));
+	return buf;
+}
+
+static const struct row *row_named(struct app *a, const char *name)
+{
+	for (size_t i = 0; i < nrows(a); i++)
+		if (!strcmp(row_name(a, i), name))
+			return &app_pane(a)->view.rows[i];
+	return NULL;
+}
+
+#define CHECK_NAMES(a, want) \
+	CHECK_MSG(!strcmp(names(a), want), "rows '%s', want '%s'", names(a), want)
+
+static void expand_and_collapse(struct app *a)
+{
+	app_show_pane(a, VIEW_TOPDOWN);
+	CHECK_NAMES(a, "main");
+	app_expand(a);
+	CHECK_NAMES(a, "main a b");
+	CHECK_CLOSE(row_named(a, "a")->total, 5000, "a's total");
+	CHECK_CLOSE(row_named(a, "a")->self, 2000, "a's self");
+	CHECK_CLOSE(row_named(a, "b")->total, 1000, "b's total");
+	app_collapse(a);
+	CHECK_NAMES(a, "main");
+	app_expand_subtree(a);
+	CHECK_NAMES(a, "main a leaf b leaf");
+	app_move_to(a, 2);
+	app_collapse(a); /* a leaf goes to its parent */
+	CHECK(app_pane(a)->selected == 1);
+	app_collapse(a);
+	CHECK_NAMES(a, "main a b leaf");
+	/* A new rule rebuilds the view; what was open stays open. */
+	app_cycle_rule(a);
+	CHECK(a->ctx.rule == RULE_ADDITIVE);
+	CHECK_NAMES(a, "main a b leaf");
+	CHECK(app_pane(a)->selected == 1);
+	app_cycle_rule(a);
+	CHECK(a->ctx.rule == RULE_DIVIDED);
+	app_cycle_rule(a); /* gprof gives nothing on a .cpuprofile: skipped */
+	CHECK(a->ctx.rule == RULE_EXACT);
+}
+
+static void sorting(struct app *a)
+{
+	app_show_pane(a, VIEW_FLAT);
+	CHECK_NAMES(a, "main a leaf b");
+	app_cycle_sort(a); /* self; calls are skipped: nothing counts calls */
+	CHECK(a->ctx.sort == SORT_SELF);
+	CHECK_NAMES(a, "leaf a b main");
+	app_reverse_sort(a);
+	CHECK_NAMES(a, "main b a leaf");
+	app_reverse_sort(a);
+	app_cycle_sort(a);
+	CHECK(a->ctx.sort == SORT_NAME);
+	CHECK_NAMES(a, "a b leaf main");
+	app_cycle_sort(a);
+	CHECK(a->ctx.sort == SORT_TOTAL);
+	CHECK_NAMES(a, "main a leaf b");
+}
+
+static void focus_and_hide(struct app *a)
+{
+	app_show_pane(a, VIEW_FLAT);
+	app_move_to(a, 3); /* b */
+	app_focus(a);
+	CHECK_NAMES(a, "b leaf main"); /* 1 ms each: by name */
+	CHECK_CLOSE(row_named(a, "main")->total, 1000, "main through b");
+	CHECK_CLOSE(row_named(a, "leaf")->self, 1000, "leaf through b");
+	CHECK(!strcmp(app_selected_row(a) ? row_name(a, app_pane(a)->selected) : "", "b"));
+	app_cycle_units(a);
+	app_cycle_units(a); /* samples, counted while a focus is in force */
+	CHECK(a->units == UNITS_SAMPLES);
+	CHECK_CLOSE(row_named(a, "leaf")->self, 1, "leaf's one sample through b");
+	app_cycle_units(a);
+	CHECK(a->units == UNITS_TIME);
+	app_clear_filters(a);
+	CHECK_NAMES(a, "main a leaf b");
+
+	app_move_to(a, 1); /* a */
+	app_hide(a);
+	CHECK_NAMES(a, "main leaf b");
+	CHECK_CLOSE(row_named(a, "main")->self, 2000, "a's self moves to main");
+	CHECK_CLOSE(row_named(a, "leaf")->total, 4000, "leaf keeps its time");
+	app_show_pane(a, VIEW_TOPDOWN);
+	CHECK(!row_named(a, "a"));
+	app_clear_filters(a);
+	app_show_pane(a, VIEW_FLAT);
+	CHECK_NAMES(a, "main a leaf b");
+}
+
+static void search(struct app *a)
+{
+	app_show_pane(a, VIEW_FLAT);
+	app_move_to(a, 0);
+	app_search_start(a);
+	app_search_set(a, "LE");
+	app_search_update(a);
+	CHECK(app_pane(a)->selected == 2); /* leaf, case aside */
+	app_search_set(a, "a");            /* main, a, leaf */
+	app_search_next(a, 1, false);
+	CHECK(app_pane(a)->selected == 0); /* wraps past b */
+	app_search_next(a, -1, false);
+	CHECK(app_pane(a)->selected == 2);
+	CHECK(app_row_matches(a, &app_pane(a)->view.rows[1]));
+	CHECK(!app_row_matches(a, &app_pane(a)->view.rows[3]));
+	app_search_set(a, "nowhere");
+	app_search_next(a, 1, false);
+	CHECK(app_pane(a)->selected == 2);
+	CHECK(strstr(a->message, "nowhere") != NULL);
+	a->searching = false;
+	a->search[0] = 0;
+}
+
+static void units_and_panes(struct app *a)
+{
+	app_show_pane(a, VIEW_FLAT);
+	app_cycle_units(a);
+	CHECK(a->units == UNITS_PERCENT);
+	app_cycle_units(a);
+	CHECK(a->units == UNITS_SAMPLES);
+	CHECK_CLOSE(row_named(a, "leaf")->self, 2, "leaf's samples");
+	CHECK_CLOSE(row_named(a, "a")->self, 1, "a's samples");
+	app_cycle_units(a);
+	CHECK(a->units == UNITS_TIME);
+	CHECK_CLOSE(row_named(a, "leaf")->self, 4000, "leaf's time again");
+
+	app_move_to(a, 0); /* main */
+	app_enter(a);      /* flat: opens in the call graph */
+	CHECK(a->current == VIEW_CALLGRAPH);
+	const struct row *r = app_selected_row(a);
+	CHECK(r && (r->flags & ROW_PRIMARY));
+	CHECK_NAMES(a, "main a b");
+	app_move_to(a, 1);
+	app_enter(a); /* follows the arc to a */
+	CHECK_NAMES(a, "main a leaf");
+	app_open_in(a, VIEW_BOTTOMUP);
+	CHECK(a->current == VIEW_BOTTOMUP);
+	CHECK(!strcmp(row_name(a, app_pane(a)->selected), "a"));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s TESTDATA\n", argv[0]);
+		return 2;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/worked-example.cpuprofile", argv[1]);
+	struct model m;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	if (!load_file(path, &opt, &m, &err, NULL)) {
+		fprintf(stderr, "%s: %s\n", path, err.message);
+		return 1;
+	}
+	struct app a;
+	app_init(&a, path, &m, VIEW_TOPDOWN);
+	expand_and_collapse(&a);
+	sorting(&a);
+	focus_and_hide(&a);
+	search(&a);
+	units_and_panes(&a);
+	app_free(&a);
+	model_free(&m);
+	return check_done();
+}
