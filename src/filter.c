@@ -41,8 +41,11 @@ static void copy_header(const struct model *src, struct model *out)
 
 uint32_t model_count_type(const struct model *m)
 {
+	/* pprof CPU profiles carry one; a heap profile's alloc_objects is a
+	 * count too, but of objects, not of samples. */
 	for (unsigned t = 0; t < m->ntypes; t++)
-		if (!strings_cmp(&m->strings, m->types[t].unit, "count"))
+		if (!strings_cmp(&m->strings, m->types[t].unit, "count") &&
+		    !strings_cmp(&m->strings, m->types[t].name, "samples"))
 			return t;
 	return NO_ID;
 }

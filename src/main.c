@@ -456,8 +456,10 @@ int main(int argc, char **argv)
 	} else if (o.report) {
 		status = print_report(&o, &m, type);
 	} else if (o.bench_keys) {
+		o.tui.sample_type = type;
 		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
 	} else {
+		o.tui.sample_type = type;
 		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);

@@ -19,6 +19,7 @@ void app_init(struct app *a, const char *file, struct model *m,
 	a->focus = NO_ID;
 	a->hidden = xcalloc(m->nframes + 1, 1);
 	a->page_rows = 20;
+	a->value_type = m->default_type;
 	rules_init(&a->original_rules, m);
 	a->ctx = (struct view_context){
 		.model = m,
@@ -371,6 +372,38 @@ void app_cycle_rule(struct app *a)
 			    t->why_not);
 }
 
+void app_set_value_type(struct app *a, unsigned type)
+{
+	if (type >= a->ctx.model->ntypes || type == a->value_type)
+		return;
+	a->value_type = type;
+	if (a->units != UNITS_SAMPLES) {
+		a->ctx.type = type;
+		rebuild_all(a);
+	}
+}
+
+/* The sample types the file has, in order; the counts `u` adds are not
+ * one of them. */
+void app_cycle_sample_type(struct app *a)
+{
+	const struct model *m = a->ctx.model;
+	uint32_t counts = model_count_type(m);
+	unsigned next = a->value_type;
+	do
+		next = (next + 1) % m->ntypes;
+	while (next == counts && next != a->value_type);
+	if (next == a->value_type) {
+		app_message(a, "this profile has one sample type");
+		return;
+	}
+	app_set_value_type(a, next);
+	char name[128], unit[64];
+	escape_text(model_str(m, m->types[next].name), name, sizeof(name));
+	escape_text(model_str(m, m->types[next].unit), unit, sizeof(unit));
+	app_message(a, "sample type: %s (%s)", name, unit);
+}
+
 static bool apply_filters(struct app *a);
 
 void app_cycle_units(struct app *a)
@@ -385,7 +418,7 @@ void app_cycle_units(struct app *a)
 		next = UNITS_TIME;
 	}
 	unsigned type = next == UNITS_SAMPLES ? model_count_type(a->ctx.model)
-					      : a->ctx.model->default_type;
+					      : a->value_type;
 	a->units = next;
 	if (type != a->ctx.type) {
 		a->ctx.type = type;
@@ -461,7 +494,7 @@ static bool apply_filters(struct app *a)
 	a->ctx.rules = wanted ? &a->filtered_rules : &a->original_rules;
 	uint32_t counts = model_count_type(a->ctx.model);
 	a->ctx.type = a->units == UNITS_SAMPLES && counts != NO_ID
-		? counts : a->ctx.model->default_type;
+		? counts : a->value_type;
 	rebuild_all(a);
 	return true;
 }

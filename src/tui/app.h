@@ -32,6 +32,7 @@ struct app {
 	struct pane panes[VIEW_COUNT];
 	enum view_kind current;
 	enum unit_mode units;
+	unsigned value_type; /* the sample type values show: --sample-type or t */
 	uint32_t focus;   /* f: only stacks through this frame, NO_ID: all */
 	uint8_t *hidden;  /* i: per frame of the original */
 	size_t nhidden;
@@ -47,6 +48,9 @@ struct app {
 void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first);
 void app_free(struct app *a);
+/* Shows values of another sample type (pprof files have several). */
+void app_set_value_type(struct app *a, unsigned type);
+void app_cycle_sample_type(struct app *a);
 
 struct pane *app_pane(struct app *a);
 const struct row *app_selected_row(struct app *a);

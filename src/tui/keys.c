@@ -41,6 +41,7 @@ const struct key_binding key_table[] = {
 	{ { 'S' }, "S", "reverse the sort", app_reverse_sort },
 	{ { 'r' }, "r", "next rule", app_cycle_rule },
 	{ { 'u' }, "u", "units: time, %, samples", app_cycle_units },
+	{ { 't' }, "t", "next sample type (pprof)", app_cycle_sample_type },
 	{ { '/' }, "/", "search as you type", app_search_start },
 	{ { 'n' }, "n", "next match", search_forward },
 	{ { 'N' }, "N", "previous match", search_backward },

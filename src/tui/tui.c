@@ -110,6 +110,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	}
 	struct app a;
 	app_init(&a, file, m, VIEW_TOPDOWN);
+	app_set_value_type(&a, o->sample_type);
 	struct screen s;
 	char err[256];
 	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
@@ -202,6 +203,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	char err[256];
 	struct app a;
 	app_init(&a, file, m, VIEW_TOPDOWN);
+	app_set_value_type(&a, o->sample_type);
 	if (!null_out || !null_in ||
 	    !screen_open(&s, &theme, true, null_in, null_out, err, sizeof(err))) {
 		fprintf(stderr, "wprof-tui: cannot open a screen for the benchmark\n");

@@ -6,6 +6,7 @@
 
 struct tui_options {
 	const char *theme; /* a name in themes/ or a path; NULL: the default */
+	unsigned sample_type; /* as --sample-type chose, else the default */
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */

@@ -398,6 +398,24 @@ def hostile_names():
     p.close()
 
 
+def sample_types():
+    """t cycles heap.pprof's sample types (as --sample-type picks one); the
+    numbers are go tool pprof -top's (testdata/expected/heap.pprof.*)."""
+    p = Pane("heap.pprof", 200, 50)
+    s = p.screen()
+    check("inuse_space" in s.split("\n")[0], "heap.pprof opens on its default type")
+    p.keys("3")
+    s = p.press(["t"], r"alloc_objects", "the next sample type")
+    got = {r[2].split("  ")[0]: r for r in rows(s)}
+    check(got.get("main.small", ("",))[0] == "16723",
+          "alloc_objects: main.small self 16723 as pprof says: %r" % (got.get("main.small"),))
+    s = p.press(["t"], r"alloc_space", "the type after")
+    p.close()
+    p = Pane("heap.pprof", 200, 50, extra="--sample-type inuse_objects")
+    check("inuse_objects" in p.screen().split("\n")[0], "--sample-type reaches the explorer")
+    p.close()
+
+
 # A session that outlives the others: without it the tmux server exits
 # with each test's session, racing the next test's start.
 tmux("new-session", "-d", "-s", "keep", "-x", "80", "-y", "24", "sleep", "3600")
@@ -405,7 +423,7 @@ try:
     for t in [header_and_panes, expand_and_collapse, sort_keys, rules_cycle,
               rule_not_applicable, search, focus_and_hide, units_cycle,
               flat_equals_report, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals, mouse, suspend_and_resume, theme_errors,
-              ascii_under_lang_c, hostile_names]:
+              ascii_under_lang_c, hostile_names, sample_types]:
         test(t)
 finally:
     tmux("kill-server", check=False)
