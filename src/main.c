@@ -373,6 +373,26 @@ static bool receive_profile(const struct options *o, struct model *m,
 	return ok;
 }
 
+/* --listen/--connect on a terminal: the live explorer. */
+static int explore_live(const struct options *o)
+{
+	struct live *l = live_new(NULL);
+	char err[512];
+	const char *address = o->listen ? o->listen : o->connect;
+	bool ok = o->listen ? live_listen(l, address, err, sizeof(err))
+			    : live_connect(l, address, err, sizeof(err));
+	int status = EXIT_BAD_INPUT;
+	if (ok) {
+		status = tui_run_live(l, address, &o->tui);
+	} else {
+		char safe[600];
+		escape_text(err, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s\n", safe);
+	}
+	live_free(l);
+	return status;
+}
+
 static int print_diff(const struct options *o, struct rules *base,
 		      struct rules *new_side)
 {
@@ -436,11 +456,8 @@ int main(int argc, char **argv)
 	struct model m;
 	char engine[256];
 	if (o.listen || o.connect) {
-		if (!o.report && !o.exporting) {
-			fprintf(stderr, "wprof-tui: the interactive live view is not "
-					"built yet; use --report VIEW\n");
-			return EXIT_BAD_INPUT;
-		}
+		if (!o.report && !o.exporting)
+			return explore_live(&o);
 		if (!receive_profile(&o, &m, engine, sizeof(engine)))
 			return EXIT_BAD_INPUT;
 		o.file = engine;
