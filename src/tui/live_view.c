@@ -89,12 +89,13 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 		return false;
 	if (live_engine_take_news(v->live, v->shown))
 		v->news = true;
-	bool changed = notice_disconnect(v, a);
+	bool left = notice_disconnect(v, a), changed = left;
 	char before[sizeof(v->title)];
 	memcpy(before, v->title, sizeof(before));
 	update_title(v);
 	changed |= strcmp(before, v->title) != 0;
-	bool due = now_ms - v->last_refresh_ms >= LIVE_REFRESH_MS;
+	/* The last data comes with the news that the engine left. */
+	bool due = left || now_ms - v->last_refresh_ms >= LIVE_REFRESH_MS;
 	if (v->news && due && (!v->frozen || !v->started) && take_snapshot(v, a)) {
 		v->news = false;
 		v->last_refresh_ms = now_ms;
