@@ -193,11 +193,24 @@ def live_session(workdir):
 def streaming(engine):
     s = wait_for(r"^ live: fake", "the first snapshot")
     check("profiling" in s.split("\n")[0], "header says profiling: %r" % s.split("\n")[0])
-    s = press(["3"], r"^\s*\S+\s+\S+\s+\S+%\s+a\s+m\.js:2", "flat pane with a")
+    # Top-down: open (host) and main; they stay open across snapshots.
+    wait_for(r"▸ \(host\)", "(host) with calls below it")
+    press(["Enter"], r"▾ \(host\)", "(host) open")
+    press(["j", "Enter"], r"▾ main", "main open")
+    time.sleep(1.0)
+    s = screen()
+    check(re.search(r"▾ \(host\)", s) and re.search(r"▾ main", s) and
+          re.search(r"\sa\s+m\.js:2", s), "open rows stay open across snapshots")
+    check(position(s) == 2, "the cursor stays on main: %r" % position(s))
+    s = press(["3", "s"], r"sorted by self", "flat pane sorted by self")
+    time.sleep(0.6)
+    s = screen()
+    check("sort: self" in s.split("\n")[1], "the sort stays across snapshots")
+    check([row_at(s, i) for i in (1, 2)] == ["b", "a"], "by self: b, a first")
     # Down to a's row.
     names = [line for line in s.split("\n")[3:-1] if line.strip()]
     index = next(i for i, line in enumerate(names) if " a  m.js:2" in line) + 1
-    tmux("send-keys", "-t", "live", *(["j"] * (index - 1)))
+    tmux("send-keys", "-t", "live", "g", *(["j"] * (index - 1)))
     s = wait_for(r"\b%d/\d+  \? help" % index, "the cursor on a")
     first = micros(flat_rows(s)["a"][1])
     time.sleep(1.5)
