@@ -46,8 +46,10 @@ static void update_title(struct live_view *v)
 	if (count > 1)
 		snprintf(which, sizeof(which), " (%zu of %zu)", v->shown + 1, count);
 	/* Raw: the header escapes what it shows. */
-	snprintf(v->title, sizeof(v->title), "live: %s%s, %s%s",
+	snprintf(v->title, sizeof(v->title), "live: %s%s, %s%s%s",
 		 live_engine_name(v->live, v->shown), which, state,
+		 v->started && v->data_engine != v->shown
+			 ? ", no profile yet (the numbers are another engine's)" : "",
 		 v->frozen ? ", frozen (z)" : "");
 }
 
@@ -80,6 +82,8 @@ static bool take_snapshot(struct live_view *v, struct app *a)
 		model_free(&v->models[v->current]);
 	}
 	v->current = next;
+	v->data_engine = v->shown;
+	update_title(v);
 	return true;
 }
 

@@ -17,7 +17,8 @@
 struct live_view {
 	struct live *live;
 	const char *address; /* as given on the command line */
-	size_t shown;        /* the engine on screen */
+	size_t shown;        /* the engine chosen */
+	size_t data_engine;  /* the engine whose snapshot is on screen */
 	bool started;        /* the app holds a snapshot */
 	bool frozen;         /* z: snapshots wait */
 	bool news;           /* the shown engine changed since its snapshot */

@@ -95,7 +95,8 @@ class FakeEngine:
     """Logs in, waits for <go/>, streams until told to stop, keeping what
     wprof-tui sends it."""
 
-    def __init__(self, port):
+    def __init__(self, port, name=b"fake"):
+        self.name = name
         self.received = b""
         self.sent = 0
         self.stop = threading.Event()
@@ -113,7 +114,8 @@ class FakeEngine:
 
     def run(self):
         s = self.sock
-        s.sendall(b'\r\n<xsbug><login name="fake" value="fake engine"/></xsbug>\r\n')
+        s.sendall(b'\r\n<xsbug><login name="%s" value="fake engine"/></xsbug>\r\n'
+                  % self.name)
         while b"<go/>" not in self.received:
             if not self.read():
                 return
@@ -169,10 +171,17 @@ def live_session(workdir):
     tmux("new-session", "-d", "-s", "live", "-x", "100", "-y", "24", "sh", "-c", command)
     wait_for(r"waiting for an engine on " + re.escape(address), "the waiting screen")
     engine = FakeEngine(port)
+    other = None
     try:
         streaming(engine)
+        other = FakeEngine(port, b"other")
+        two_engines()
     finally:
         engine.stop.set()
+        if other:
+            other.stop.set()
+    if other:
+        other.disconnect()
     engine.disconnect()
     s = wait_for(r"disconnected; its data stays", "the disconnect on the status line")
     check("live: fake" in s.split("\n")[0] and "disconnected" in s.split("\n")[0],
@@ -241,6 +250,14 @@ def streaming(engine):
     s = press(["?"], r"live: start/stop profiling", "help lists the live keys")
     check("live: next engine" in s and "live: freeze/follow" in s, "help: e and z")
     press(["Escape"], r"\? help", "help closed")
+
+
+def two_engines():
+    """e shows the next engine that logged in, and back."""
+    s = wait_for(r"^ live: fake\S+ \(1 of 2\)", "a second engine in the header")
+    s = press(["e"], r"^ live: other\S+ \(2 of 2\), profiling  ", "the second engine shown")
+    check(position(s) is not None, "the panes stay usable: %r" % s.split("\n")[-2:])
+    press(["e"], r"^ live: fake\S+ \(1 of 2\)", "back to the first engine")
 
 
 def main():
