@@ -51,8 +51,8 @@ struct options {
 static const char usage_text[] =
 	"usage: wprof-tui [options] FILE\n"
 	"       wprof-tui --report flat --diff [options] BASE NEW\n"
-	"       wprof-tui --listen [HOST:]PORT --report VIEW [options]\n"
-	"       wprof-tui --connect HOST:PORT --report VIEW [options]\n"
+	"       wprof-tui --listen [HOST:]PORT [--report VIEW] [options]\n"
+	"       wprof-tui --connect HOST:PORT [--report VIEW] [options]\n"
 	"\n"
 	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile,\n"
 	"pprof (profile.proto, gzipped or not), GNU gmon.out (gprof), WasmProf\n"
@@ -80,9 +80,10 @@ static const char usage_text[] =
 	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
 	"                    a.out beside the file, as gprof)\n"
 	"  --listen [HOST:]PORT  wait for XS engines (xsbug protocol; default\n"
-	"                    127.0.0.1:5002, a bare port is loopback only);\n"
-	"                    with --report: profile the first engine that logs\n"
-	"                    in until it stops profiling or disconnects\n"
+	"                    127.0.0.1:5002, a bare port is loopback only) and\n"
+	"                    explore them live; with --report: profile the\n"
+	"                    first engine that logs in until it stops\n"
+	"                    profiling or disconnects\n"
 	"  --connect HOST:PORT   read the stream of a program that serves it\n"
 	"  --session N       xsbug captures: the Nth profile (default: the\n"
 	"                    last one that stopped)\n"
@@ -373,6 +374,26 @@ static bool receive_profile(const struct options *o, struct model *m,
 	return ok;
 }
 
+/* --listen/--connect on a terminal: the live explorer. */
+static int explore_live(const struct options *o)
+{
+	struct live *l = live_new(NULL);
+	char err[512];
+	const char *address = o->listen ? o->listen : o->connect;
+	bool ok = o->listen ? live_listen(l, address, err, sizeof(err))
+			    : live_connect(l, address, err, sizeof(err));
+	int status = EXIT_BAD_INPUT;
+	if (ok) {
+		status = tui_run_live(l, address, &o->tui);
+	} else {
+		char safe[600];
+		escape_text(err, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s\n", safe);
+	}
+	live_free(l);
+	return status;
+}
+
 static int print_diff(const struct options *o, struct rules *base,
 		      struct rules *new_side)
 {
@@ -436,11 +457,8 @@ int main(int argc, char **argv)
 	struct model m;
 	char engine[256];
 	if (o.listen || o.connect) {
-		if (!o.report && !o.exporting) {
-			fprintf(stderr, "wprof-tui: the interactive live view is not "
-					"built yet; use --report VIEW\n");
-			return EXIT_BAD_INPUT;
-		}
+		if (!o.report && !o.exporting)
+			return explore_live(&o);
 		if (!receive_profile(&o, &m, engine, sizeof(engine)))
 			return EXIT_BAD_INPUT;
 		o.file = engine;

@@ -172,6 +172,35 @@ static void units_and_panes(struct app *a)
 	CHECK(!strcmp(row_name(a, app_pane(a)->selected), "a"));
 }
 
+/* Live mode's refresh: worked-example-new.cpuprofile as the next snapshot
+ * of worked-example (by hand: main 7 ms; a self 1.5 ms, total 2.5 ms over
+ * leaf; b 2.5 ms, moved to another line, so another function; a new
+ * function c, self 2 ms; leaf's self 1 + 2.5 ms).  The open rows, the
+ * selected function and the sort (self, in every pane) stay. */
+static void replace_model(struct model *first, struct model *next)
+{
+	struct app a;
+	app_init(&a, "live", first, VIEW_TOPDOWN);
+	app_cycle_sort(&a); /* total -> self */
+	CHECK(a.ctx.sort == SORT_SELF);
+	app_expand(&a);
+	app_move_to(&a, 1);
+	app_expand(&a);
+	CHECK_NAMES(&a, "main a leaf b");
+	app_replace_model(&a, next);
+	CHECK(a.original == next && a.ctx.model == next);
+	CHECK_NAMES(&a, "main c a leaf b");
+	CHECK_MSG(app_selected_row(&a) && !strcmp(row_name(&a, app_pane(&a)->selected), "a"),
+		  "the cursor stays on a: row %zu", app_pane(&a)->selected);
+	CHECK_CLOSE(row_named(&a, "a")->total, 2500, "a's new total");
+	CHECK_CLOSE(row_named(&a, "c")->self, 2000, "the new function c");
+	app_show_pane(&a, VIEW_FLAT);
+	CHECK(a.ctx.sort == SORT_SELF);
+	CHECK_MSG(!strcmp(row_name(&a, 0), "leaf"), "flat by self: '%s'", names(&a));
+	CHECK_CLOSE(app_pane(&a)->view.rows[0].self, 3500, "leaf's new self");
+	app_free(&a);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -196,5 +225,17 @@ int main(int argc, char **argv)
 	units_and_panes(&a);
 	app_free(&a);
 	model_free(&m);
+
+	struct model first, next;
+	snprintf(path, sizeof(path), "%s/worked-example.cpuprofile", argv[1]);
+	bool loaded = load_file(path, &opt, &first, &err, NULL);
+	snprintf(path, sizeof(path), "%s/worked-example-new.cpuprofile", argv[1]);
+	if (!loaded || !load_file(path, &opt, &next, &err, NULL)) {
+		fprintf(stderr, "%s: %s\n", path, err.message);
+		return 1;
+	}
+	replace_model(&first, &next);
+	model_free(&first);
+	model_free(&next);
 	return check_done();
 }

@@ -89,9 +89,15 @@ struct row_paths {
 	uint64_t selected;
 };
 
-static uint64_t path_step(uint64_t parent, uint32_t frame)
+/* By the frame's name and place rather than its number: a live view's
+ * next snapshot numbers its frames afresh. */
+static uint64_t path_step(const struct model *m, uint64_t parent, uint32_t frame)
 {
-	return hash_mix(parent * 31 + frame + 1);
+	const struct frame *f = &m->frames[frame];
+	const char *name = model_str(m, f->name), *url = model_str(m, f->url);
+	uint64_t h = hash_bytes(name, strlen(name), parent * 31 + 1);
+	h = hash_bytes(url, strlen(url), h);
+	return hash_mix(h + (uint32_t)f->line);
 }
 
 /* Calls back with each row's path hash; returns false to stop early. */
@@ -104,7 +110,7 @@ static void walk_paths(struct view *v, bool (*visit)(struct view *, size_t,
 	for (size_t i = 0; i < v->nrows; i++) {
 		uint32_t d = v->rows[i].depth;
 		GROW(stack, cap, (size_t)d + 1);
-		stack[d] = path_step(d ? stack[d - 1] : 0, v->rows[i].frame);
+		stack[d] = path_step(v->ctx->model, d ? stack[d - 1] : 0, v->rows[i].frame);
 		if (!visit(v, i, stack[d], data))
 			break;
 	}
@@ -159,15 +165,21 @@ static bool restore_row(struct view *v, size_t i, uint64_t path, void *data)
 	return true;
 }
 
+/* Rebuilds the pane and frees the paths. */
+static void restore_paths(struct pane *p, struct row_paths *paths)
+{
+	view_rebuild(&p->view);
+	p->selected = 0;
+	struct restore r = { paths, &p->selected };
+	walk_paths(&p->view, restore_row, &r);
+	free(paths->expanded);
+}
+
 static void rebuild_pane(struct pane *p)
 {
 	struct row_paths paths;
 	remember_paths(p, &paths);
-	view_rebuild(&p->view);
-	p->selected = 0;
-	struct restore r = { &paths, &p->selected };
-	walk_paths(&p->view, restore_row, &r);
-	free(paths.expanded);
+	restore_paths(p, &paths);
 }
 
 static void rebuild_all(struct app *a)
@@ -471,7 +483,9 @@ void app_search_next(struct app *a, int direction, bool include_current)
 
 /* ---- focus and hide ------------------------------------------------------ */
 
-static bool apply_filters(struct app *a)
+/* Puts the filtered (or the original) model in force, without rebuilding
+ * the panes. */
+static bool use_filters(struct app *a)
 {
 	bool wanted = a->focus != NO_ID || a->nhidden;
 	struct model next;
@@ -495,6 +509,13 @@ static bool apply_filters(struct app *a)
 	uint32_t counts = model_count_type(a->ctx.model);
 	a->ctx.type = a->units == UNITS_SAMPLES && counts != NO_ID
 		? counts : a->value_type;
+	return true;
+}
+
+static bool apply_filters(struct app *a)
+{
+	if (!use_filters(a))
+		return false;
 	rebuild_all(a);
 	return true;
 }
@@ -580,4 +601,62 @@ void app_enter(struct app *a)
 		app_open_in(a, VIEW_CALLGRAPH);
 	else
 		app_toggle(a);
+}
+
+/* ---- live mode: the same profile, grown ----------------------------------- */
+
+/* The frame of `next` that is frame `id` of `old`, or NO_ID.  Snapshots of
+ * one engine append new frames, so the same number is the one to try. */
+static uint32_t same_frame(const struct model *old, const struct model *next,
+			   uint32_t id)
+{
+	if (id == NO_ID || id >= next->nframes)
+		return NO_ID;
+	const struct frame *f = &old->frames[id], *g = &next->frames[id];
+	bool same = !strcmp(model_str(old, f->name), model_str(next, g->name)) &&
+		    !strcmp(model_str(old, f->url), model_str(next, g->url)) &&
+		    f->line == g->line;
+	return same ? id : NO_ID;
+}
+
+static void carry_filters(struct app *a, const struct model *next)
+{
+	const struct model *old = a->original;
+	uint8_t *hidden = xcalloc(next->nframes + 1, 1);
+	size_t nhidden = 0;
+	for (uint32_t id = 0; id < old->nframes; id++) {
+		uint32_t same = a->hidden[id] ? same_frame(old, next, id) : NO_ID;
+		if (same != NO_ID) {
+			hidden[same] = 1;
+			nhidden++;
+		}
+	}
+	free(a->hidden);
+	a->hidden = hidden;
+	a->nhidden = nhidden;
+	a->focus = same_frame(old, next, a->focus);
+	a->ctx.focus_frame = same_frame(old, next, a->ctx.focus_frame);
+}
+
+void app_replace_model(struct app *a, struct model *next)
+{
+	struct row_paths paths[VIEW_COUNT];
+	for (int k = 0; k < VIEW_COUNT; k++)
+		if (a->panes[k].open)
+			remember_paths(&a->panes[k], &paths[k]);
+	carry_filters(a, next);
+	if (a->units == UNITS_SAMPLES && model_count_type(next) == NO_ID)
+		model_add_sample_counts(next);
+	rules_free(&a->original_rules);
+	rules_init(&a->original_rules, next);
+	a->original = next;
+	if (!use_filters(a)) { /* the focus left the new stacks: show them all */
+		a->focus = NO_ID;
+		memset(a->hidden, 0, next->nframes);
+		a->nhidden = 0;
+		use_filters(a);
+	}
+	for (int k = 0; k < VIEW_COUNT; k++)
+		if (a->panes[k].open)
+			restore_paths(&a->panes[k], &paths[k]);
 }

@@ -20,8 +20,11 @@ struct pane {
 	size_t selected, top;
 };
 
+struct live_view;
+
 struct app {
 	const char *file;
+	struct live_view *live; /* live mode's engines (live_view.c), or NULL */
 	struct model *original; /* gains a sample count type on first `u` */
 	struct model filtered; /* the model in use when `filtering` */
 	bool filtering;
@@ -87,5 +90,9 @@ void app_hide(struct app *a);
 void app_clear_filters(struct app *a);
 void app_open_in(struct app *a, enum view_kind kind);
 void app_enter(struct app *a);
+/* Live mode: puts `next`, a newer snapshot of the same profile, in place
+ * of the model in use, keeping each pane's sort, open rows and selected
+ * function.  The caller frees the model it replaces afterwards. */
+void app_replace_model(struct app *a, struct model *next);
 
 #endif

@@ -2,6 +2,8 @@
 
 #include <curses.h>
 
+#include "live_view.h"
+
 #define CONTROL_KEY(c) ((c) & 0x1f)
 
 static void pane_topdown(struct app *a) { app_show_pane(a, VIEW_TOPDOWN); }
@@ -50,6 +52,10 @@ const struct key_binding key_table[] = {
 	{ { 'F' }, "F", "clear focus and hide", app_clear_filters },
 	{ { 'c' }, "c", "open in call graph", open_callgraph },
 	{ { 'b' }, "b", "open in bottom-up", open_bottomup },
+	{ { 'p' }, "p", "live: start/stop profiling", live_view_toggle_profiling },
+	{ { 'z' }, "z", "live: freeze/follow", live_view_toggle_freeze },
+	{ { 'w' }, "w", "live: write .xsbug+.cpuprofile", live_view_write },
+	{ { 'e' }, "e", "live: next engine", live_view_next_engine },
 	{ { '?', KEY_F(1) }, "? F1", "this help", toggle_help },
 	{ { 'q', 'Q' }, "q", "quit", quit },
 };

@@ -1,6 +1,8 @@
 #include "tui.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "app.h"
 #include "draw.h"
 #include "keys.h"
+#include "live_view.h"
 #include "screen.h"
 
 #define EXIT_BAD_INPUT 2
@@ -132,6 +135,80 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	}
 	screen_close();
 	app_free(&a);
+	return screen_quit_signal ? 128 + screen_quit_signal : 0;
+}
+
+/* ---- live mode --------------------------------------------------------- */
+
+static double now_ms(void);
+
+/* Waits for the terminal or the network, whichever comes first, then
+ * reads what the network sent; input never waits on the network. */
+static void wait_for_input(struct live *l)
+{
+	struct pollfd fds[LIVE_MAX_PEERS + 2];
+	fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	size_t n = 1 + live_poll_fds(l, fds + 1, LIVE_MAX_PEERS + 1);
+	/* The timeout lets a due refresh and a quit signal be seen. */
+	int ready = poll(fds, n, LIVE_REFRESH_MS / 5);
+	if (ready > 0)
+		live_handle(l, fds + 1, n - 1);
+}
+
+static bool live_key(struct app *a, bool started, int key)
+{
+	if (started) {
+		handle_key(a, key);
+		return true;
+	}
+	if (key == 'q' || key == 'Q')
+		a->quit = true;
+	return key == KEY_RESIZE;
+}
+
+static void draw_live(struct app *a, const struct live_view *v,
+		      const struct screen *s)
+{
+	if (v->started)
+		draw_app(a, s);
+	else
+		live_view_draw_waiting(v);
+	refresh();
+}
+
+int tui_run_live(struct live *l, const char *address, const struct tui_options *o)
+{
+	struct theme theme;
+	if (!pick_theme(o, &theme))
+		return EXIT_BAD_INPUT;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "wprof-tui: the live view needs a terminal; "
+				"--report VIEW prints without one\n");
+		return EXIT_BAD_INPUT;
+	}
+	struct screen s;
+	char err[256];
+	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+		fprintf(stderr, "wprof-tui: %s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	timeout(0); /* poll() does the waiting */
+	struct live_view v;
+	live_view_init(&v, l, address);
+	struct app a = { .quit = false };
+	draw_live(&a, &v, &s);
+	while (!a.quit && !screen_quit_signal) {
+		wait_for_input(l);
+		bool changed = live_view_update(&v, &a, now_ms());
+		for (int key; !a.quit && (key = getch()) != ERR;)
+			changed |= live_key(&a, v.started, key);
+		if (changed)
+			draw_live(&a, &v, &s);
+	}
+	screen_close();
+	if (v.started)
+		app_free(&a);
+	live_view_free(&v);
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
 

@@ -12,6 +12,11 @@ struct tui_options {
 /* Runs the explorer on a loaded model; returns the exit status. */
 int tui_run(const char *file, struct model *m, const struct tui_options *o);
 
+struct live;
+/* Runs the explorer on live engines (--listen/--connect at `address`,
+ * already set up); returns the exit status. */
+int tui_run_live(struct live *l, const char *address, const struct tui_options *o);
+
 /* Replays the keys of `script` (one per line: a key as the help names it,
  * or /TEXT to search) without a terminal and prints each one's time.
  * Returns the exit status. */

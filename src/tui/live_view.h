@@ -1,0 +1,49 @@
+/* The explorer in live mode: which engine is shown, when its next
+ * snapshot replaces the model on screen, and the keys that talk to it
+ * (p, z, w, e).  The input loop (tui.c) polls the terminal and the live
+ * descriptors together and calls live_view_update after each wake. */
+#ifndef WPROF_TUI_LIVE_VIEW_H
+#define WPROF_TUI_LIVE_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../live.h"
+#include "app.h"
+
+/* A new snapshot at most this often, however fast the samples come. */
+#define LIVE_REFRESH_MS 250
+
+struct live_view {
+	struct live *live;
+	const char *address; /* as given on the command line */
+	size_t shown;        /* the engine chosen */
+	size_t data_engine;  /* the engine whose snapshot is on screen */
+	bool started;        /* the app holds a snapshot */
+	bool frozen;         /* z: snapshots wait */
+	bool news;           /* the shown engine changed since its snapshot */
+	bool was_connected;
+	double last_refresh_ms;
+	/* The snapshot in the app and the one replacing it. */
+	struct model models[2];
+	int current;
+	char title[512]; /* the app's header names this */
+};
+
+void live_view_init(struct live_view *v, struct live *l, const char *address);
+void live_view_free(struct live_view *v);
+
+/* Takes a new snapshot when one is due; starts the app (app_init) with the
+ * first.  True when the screen needs drawing again. */
+bool live_view_update(struct live_view *v, struct app *a, double now_ms);
+
+/* Before the first snapshot: who is awaited, and where. */
+void live_view_draw_waiting(const struct live_view *v);
+
+/* Key actions (keys.c); each says on the status line what it did. */
+void live_view_toggle_profiling(struct app *a);
+void live_view_toggle_freeze(struct app *a);
+void live_view_write(struct app *a);
+void live_view_next_engine(struct app *a);
+
+#endif

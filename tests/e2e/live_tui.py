@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""End-to-end test of the live explorer: the real binary in tmux with
+--listen, and a fake XS engine on loopback that logs in and streams
+samples for several seconds (a>main>(host) lasting 1000 us, then
+b>main>(host) lasting 3000 us, over and over).
+
+Checked: the waiting screen names the address; the flat pane's numbers
+grow while the engine streams and the cursor stays on its function; z
+freezes; p sends <stop-profiling/>; w writes both files; a disconnect
+keeps the data (hand-computed self time) and says so; q leaves the
+terminal sane.  Exits 77 (skip) only when tmux is not installed.
+
+usage: live_tui.py WPROF_BINARY"""
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+if shutil.which("tmux") is None:
+    print("tmux is not installed: skipping")
+    sys.exit(77)
+
+BINARY = os.path.abspath(sys.argv[1])
+SOCKET = "wprof-live-e2e-%d" % os.getpid()
+TIMEOUT = 15.0  # generous: the ASan build is slow to start
+failures = []
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
+                          check=check, capture_output=True, text=True).stdout
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message)
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "live")
+
+
+def wait_for(pattern, what):
+    deadline = time.time() + TIMEOUT
+    while time.time() < deadline:
+        s = screen()
+        if re.search(pattern, s, re.M):
+            return s
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, screen()))
+
+
+def press(keys, pattern, what):
+    tmux("send-keys", "-t", "live", *keys)
+    return wait_for(pattern, what)
+
+
+UNITS = {"us": 1, "ms": 1000, "s": 1000000}
+
+
+def micros(text):
+    m = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
+    return float(m.group(1)) * UNITS[m.group(2)] if m else 0.0
+
+
+def flat_rows(s):
+    """function name -> (self, total) text of each row under the titles."""
+    out = {}
+    for line in s.split("\n")[3:-1]:
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(.*?)\s*$", line)
+        if m:
+            out[m.group(4).split()[0]] = (m.group(1), m.group(2))
+    return out
+
+
+def position(s):
+    m = re.search(r"(\d+)/(\d+)  \? help", s)
+    return int(m.group(1)) if m else None
+
+
+def row_at(s, index):
+    """The name on the screen's row `index` (1-based, as the status counts)."""
+    names = [line for line in s.split("\n")[3:-1] if line.strip()]
+    m = re.match(r"\s*\S+\s+\S+\s+\S+\s+(\S+)", names[index - 1])
+    return m.group(1) if m else None
+
+
+class FakeEngine:
+    """Logs in, waits for <go/>, streams until told to stop, keeping what
+    wprof-tui sends it."""
+
+    def __init__(self, port, name=b"fake"):
+        self.name = name
+        self.received = b""
+        self.sent = 0
+        self.stop = threading.Event()
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        try:
+            more = self.sock.recv(4096)
+        except OSError:
+            more = b""
+        self.received += more
+        return more
+
+    def run(self):
+        s = self.sock
+        s.sendall(b'\r\n<xsbug><login name="%s" value="fake engine"/></xsbug>\r\n'
+                  % self.name)
+        while b"<go/>" not in self.received:
+            if not self.read():
+                return
+        threading.Thread(target=lambda: [None for _ in iter(self.read, b"")],
+                         daemon=True).start()
+        s.sendall(b'\r\n<xsbug><pt name="start" value="@0000000000001000"/></xsbug>\r\n'
+                  b'\r\n<xsbug><pr name="(host)" value="0"/></xsbug>\r\n'
+                  b'\r\n<xsbug><pr name="main" value="2" path="m.js" line="1"/></xsbug>\r\n'
+                  b'\r\n<xsbug><pr name="a" value="3" path="m.js" line="2"/></xsbug>\r\n'
+                  b'\r\n<xsbug><pr name="b" value="4" path="m.js" line="3"/></xsbug>\r\n')
+        delta = 500
+        while not self.stop.is_set():
+            batch = []
+            for _ in range(8):
+                leaf = "3" if self.sent % 2 == 0 else "4"
+                batch.append("%s,%s,2,0" % (base36(delta), leaf))
+                delta = 1000 if leaf == "3" else 3000
+                self.sent += 1
+            s.sendall(b"\r\n<xsbug><ps>" + ".".join(batch).encode() + b"</ps></xsbug>\r\n")
+            time.sleep(0.02)
+
+    def disconnect(self):
+        self.stop.set()
+        self.thread.join()
+        # Shut down first: the reading thread still holds the socket.
+        self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+
+
+def base36(n):
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    out = ""
+    while True:
+        out = digits[n % 36] + out
+        n //= 36
+        if not n:
+            return out
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def live_session(workdir):
+    port = free_port()
+    address = "127.0.0.1:%d" % port
+    command = ("cd %s; trap : INT; %s --listen %s; echo EXIT=$?; stty -a; sleep 600"
+               % (workdir, BINARY, address))
+    tmux("new-session", "-d", "-s", "live", "-x", "100", "-y", "24", "sh", "-c", command)
+    wait_for(r"waiting for an engine on " + re.escape(address), "the waiting screen")
+    engine = FakeEngine(port)
+    other = None
+    try:
+        streaming(engine)
+        other = FakeEngine(port, b"other")
+        two_engines()
+    finally:
+        engine.stop.set()
+        if other:
+            other.stop.set()
+    if other:
+        other.disconnect()
+    engine.disconnect()
+    s = wait_for(r"disconnected; its data stays", "the disconnect on the status line")
+    check("live: fake" in s.split("\n")[0] and "disconnected" in s.split("\n")[0],
+          "header: the engine, disconnected: %r" % s.split("\n")[0])
+    # Hand-computed: the samples alternate a, b, each a lasting 1000 us (the
+    # next sample's delta says so); shown to three digits.
+    pairs = engine.sent // 2
+    a_self = micros(flat_rows(s).get("a", ("", ""))[0])
+    check(abs(a_self - pairs * 1000) <= 0.005 * pairs * 1000,
+          "after the disconnect a's self is %d x 1000 us: %r" % (pairs, flat_rows(s)))
+    s = press(["q"], r"EXIT=", "the explorer to quit")
+    check("EXIT=0" in s, "q exits with status 0")
+    modes = s.split()
+    check("icanon" in modes and "echo" in modes and "-icanon" not in modes,
+          "terminal sane (icanon, echo) after q")
+
+
+def streaming(engine):
+    s = wait_for(r"^ live: fake", "the first snapshot")
+    check("profiling" in s.split("\n")[0], "header says profiling: %r" % s.split("\n")[0])
+    # Top-down: open (host) and main; they stay open across snapshots.
+    wait_for(r"▸ \(host\)", "(host) with calls below it")
+    press(["Enter"], r"▾ \(host\)", "(host) open")
+    press(["j", "Enter"], r"▾ main", "main open")
+    time.sleep(1.0)
+    s = screen()
+    check(re.search(r"▾ \(host\)", s) and re.search(r"▾ main", s) and
+          re.search(r"\sa\s+m\.js:2", s), "open rows stay open across snapshots")
+    check(position(s) == 2, "the cursor stays on main: %r" % position(s))
+    s = press(["3", "s"], r"sorted by self", "flat pane sorted by self")
+    time.sleep(0.6)
+    s = screen()
+    check("sort: self" in s.split("\n")[1], "the sort stays across snapshots")
+    check([row_at(s, i) for i in (1, 2)] == ["b", "a"], "by self: b, a first")
+    # Down to a's row.
+    names = [line for line in s.split("\n")[3:-1] if line.strip()]
+    index = next(i for i, line in enumerate(names) if " a  m.js:2" in line) + 1
+    tmux("send-keys", "-t", "live", "g", *(["j"] * (index - 1)))
+    s = wait_for(r"\b%d/\d+  \? help" % index, "the cursor on a")
+    first = micros(flat_rows(s)["a"][1])
+    time.sleep(1.5)
+    s = screen()
+    later = micros(flat_rows(s).get("a", ("", ""))[1])
+    check(later > first > 0, "a's total grows while streaming: %g then %g" % (first, later))
+    check(position(s) == index and row_at(s, index) == "a",
+          "the cursor stays on a: %r at %r" % (row_at(s, index), position(s)))
+    b_self = micros(flat_rows(s).get("b", ("", ""))[0])
+    check(abs(b_self - 3 * micros(flat_rows(s)["a"][0])) <= 0.02 * b_self + 3000,
+          "b's self is three times a's: %r" % flat_rows(s))
+
+    s = press(["z"], r"frozen", "freeze")
+    frozen = flat_rows(s)["a"]
+    time.sleep(1.0)
+    check(flat_rows(screen())["a"] == frozen, "frozen numbers stay")
+    s = press(["z"], r"following the engine again", "unfreeze")
+    time.sleep(0.6)
+    check(flat_rows(screen())["a"] != frozen, "unfrozen numbers move on")
+
+    press(["w"], r"wrote wprof-live-1-\S+\.xsbug and wprof-live-1-\S+\.cpuprofile",
+          "the written file names")
+    press(["p"], r"asked fake@\S+ to stop profiling", "p")
+    deadline = time.time() + TIMEOUT
+    while b"<stop-profiling/>" not in engine.received and time.time() < deadline:
+        time.sleep(0.05)
+    check(b"<stop-profiling/>" in engine.received, "p sent <stop-profiling/>")
+    s = press(["?"], r"live: start/stop profiling", "help lists the live keys")
+    check("live: next engine" in s and "live: freeze/follow" in s, "help: e and z")
+    press(["Escape"], r"\? help", "help closed")
+
+
+def two_engines():
+    """e shows the next engine that logged in, and back."""
+    s = wait_for(r"^ live: fake\S+ \(1 of 2\)", "a second engine in the header")
+    s = press(["e"], r"^ live: other\S+ \(2 of 2\), profiling  ", "the second engine shown")
+    check(position(s) is not None, "the panes stay usable: %r" % s.split("\n")[-2:])
+    press(["e"], r"^ live: fake\S+ \(1 of 2\)", "back to the first engine")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as workdir:
+        try:
+            live_session(workdir)
+        except AssertionError as e:
+            check(False, str(e))
+        finally:
+            tmux("kill-server", check=False)
+        written = sorted(os.listdir(workdir))
+        check(len(written) == 2 and written[0].endswith(".cpuprofile") and
+              written[1].endswith(".xsbug"), "w wrote two files: %r" % written)
+    if failures:
+        print("%d failures" % len(failures))
+        sys.exit(1)
+    print("ok")
+
+
+main()
