@@ -192,7 +192,8 @@ def live_session(workdir):
     a_self = micros(flat_rows(s).get("a", ("", ""))[0])
     check(abs(a_self - pairs * 1000) <= 0.005 * pairs * 1000,
           "after the disconnect a's self is %d x 1000 us: %r" % (pairs, flat_rows(s)))
-    s = press(["q"], r"EXIT=", "the explorer to quit")
+    # EXIT= comes before stty's modes: wait for both.
+    s = press(["q"], r"EXIT=[\s\S]*icanon", "the explorer to quit")
     check("EXIT=0" in s, "q exits with status 0")
     modes = s.split()
     check("icanon" in modes and "echo" in modes and "-icanon" not in modes,
