@@ -169,7 +169,7 @@ static void rebuild_pane(struct pane *p)
 	free(paths.expanded);
 }
 
-static void rebuild_all(struct app *a)
+void app_rebuild(struct app *a)
 {
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
@@ -362,7 +362,7 @@ void app_cycle_rule(struct app *a)
 	} while (next == RULE_GPROF &&
 		 !rules_totals(a->ctx.rules, RULE_GPROF, a->ctx.type)->total);
 	a->ctx.rule = next;
-	rebuild_all(a);
+	app_rebuild(a);
 	const struct totals *t = rules_totals(a->ctx.rules, next, a->ctx.type);
 	if (t->total)
 		app_message(a, "rule: %s", rule_name(next));
@@ -389,7 +389,7 @@ void app_cycle_units(struct app *a)
 	a->units = next;
 	if (type != a->ctx.type) {
 		a->ctx.type = type;
-		rebuild_all(a);
+		app_rebuild(a);
 	}
 	static const char *const names[UNITS_COUNT] = { "time", "% of total", "samples" };
 	if (next != UNITS_TIME || !a->message[0])
@@ -462,7 +462,7 @@ static bool apply_filters(struct app *a)
 	uint32_t counts = model_count_type(a->ctx.model);
 	a->ctx.type = a->units == UNITS_SAMPLES && counts != NO_ID
 		? counts : a->ctx.model->default_type;
-	rebuild_all(a);
+	app_rebuild(a);
 	return true;
 }
 

@@ -9,6 +9,7 @@
 
 #include "../escape.h"
 #include "app.h"
+#include "compare.h"
 #include "draw.h"
 #include "keys.h"
 #include "screen.h"
@@ -131,6 +132,48 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	}
 	screen_close();
 	app_free(&a);
+	return screen_quit_signal ? 128 + screen_quit_signal : 0;
+}
+
+int tui_run_compare(const char *const files[2], struct model *models[2],
+		    const struct tui_options *o)
+{
+	struct theme theme;
+	if (!pick_theme(o, &theme))
+		return EXIT_BAD_INPUT;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
+				"--report flat --diff prints without one\n");
+		return EXIT_BAD_INPUT;
+	}
+	struct compare c;
+	compare_init(&c, files, models);
+	struct screen s;
+	char err[256];
+	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+		compare_free(&c);
+		fprintf(stderr, "wprof-tui: %s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	draw_compare(&c, &s);
+	refresh();
+	struct app *active;
+	while (!(active = compare_active(&c))->quit && !screen_quit_signal) {
+		int key = getch();
+		if (key == ERR)
+			continue;
+		if (active->show_help)
+			active->show_help = false;
+		else if (active->searching)
+			search_key(active, key);
+		else if (key != KEY_RESIZE && key != KEY_MOUSE &&
+			 !key_dispatch_compare(&c, key))
+			app_message(active, "not a key here (? lists the keys)");
+		draw_compare(&c, &s);
+		refresh();
+	}
+	screen_close();
+	compare_free(&c);
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
 

@@ -11,6 +11,10 @@ struct tui_options {
 /* Runs the explorer on a loaded model; returns the exit status. */
 int tui_run(const char *file, struct model *m, const struct tui_options *o);
 
+/* `wprof-tui BASE NEW`: the two profiles side by side. */
+int tui_run_compare(const char *const files[2], struct model *models[2],
+		    const struct tui_options *o);
+
 /* Replays the keys of `script` (one per line: a key as the help names it,
  * or /TEXT to search) without a terminal and prints each one's time.
  * Returns the exit status. */
