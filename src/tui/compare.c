@@ -104,6 +104,21 @@ static void follow_cursor(struct compare *c)
 			    row == SIZE_MAX ? "" : " (its nearest caller is)");
 }
 
+/* The row under the cursor was opened or closed; `*` also opened the rows
+ * it added below it, each of which opens on the other side too. */
+static void follow_expansion(struct compare *c, const struct compare_before *before)
+{
+	struct view *from = &app_pane(compare_active(c))->view;
+	struct view *to = &app_pane(other(c))->view;
+	if (from->nrows == before->nrows)
+		return;
+	diff_mirror_expansion(&c->diff, c->active, from, before->selected, to);
+	size_t added = from->nrows > before->nrows ? from->nrows - before->nrows : 0;
+	for (size_t i = before->selected + 1; i <= before->selected + added; i++)
+		if (from->rows[i].flags & ROW_EXPANDED)
+			diff_mirror_expansion(&c->diff, c->active, from, i, to);
+}
+
 void compare_follow(struct compare *c, const struct compare_before *before)
 {
 	if (c->delta_layout || before->active != c->active)
@@ -114,10 +129,8 @@ void compare_follow(struct compare *c, const struct compare_before *before)
 		follow_focus(c);
 	if (a->current != o->current)
 		app_show_pane(o, a->current);
-	struct pane *p = app_pane(a);
-	if (a->current == before->pane && p->view.nrows != before->nrows)
-		diff_mirror_expansion(&c->diff, c->active, &p->view, before->selected,
-				      &app_pane(o)->view);
+	if (a->current == before->pane)
+		follow_expansion(c, before);
 	follow_cursor(c);
 }
 
