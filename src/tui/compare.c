@@ -141,13 +141,35 @@ void compare_other_side(struct compare *c)
 		    c->active == DIFF_BASE ? "base" : "new");
 }
 
+/* Back from the delta layout: the cursor on the function chosen there,
+ * where the pane shows it. */
+static void select_delta_function(struct compare *c)
+{
+	struct app *a = compare_active(c);
+	struct pane *p = app_pane(a);
+	const struct diff_row *r = c->selected < c->diff.nrows ? &c->diff.rows[c->selected]
+							       : NULL;
+	uint32_t frame = r ? r->frame[c->active] : NO_ID;
+	if (frame == NO_ID)
+		return;
+	for (size_t i = 0; i < p->view.nrows; i++)
+		if (p->view.rows[i].frame == frame) {
+			p->selected = i;
+			follow_cursor(c);
+			return;
+		}
+	app_message(a, "not shown in this pane (3: flat lists every function)");
+}
+
 /* Into the delta layout on the function under the cursor, and back. */
 void compare_toggle_layout(struct compare *c)
 {
 	struct app *a = compare_active(c);
 	c->delta_layout = !c->delta_layout;
-	if (!c->delta_layout)
+	if (!c->delta_layout) {
+		select_delta_function(c);
 		return;
+	}
 	const struct row *r = app_selected_row(a);
 	size_t row = r ? diff_find_row(&c->diff, c->active, r->frame) : SIZE_MAX;
 	c->selected = row == SIZE_MAX ? 0 : row;

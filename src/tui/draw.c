@@ -290,15 +290,26 @@ static void draw_rows(struct app *a, const struct screen *s)
 			 area.cols - 2, s->attr[EL_DIM]);
 }
 
+/* The cursor's place: row `selected` of `count`. */
+struct place {
+	size_t selected, count;
+};
+
+static struct place pane_place(const struct app *a)
+{
+	const struct pane *p = &a->panes[a->current];
+	return (struct place){ p->selected, p->view.nrows };
+}
+
 /* `note`: what to say when there is nothing else to say, or NULL. */
-static void draw_status(const struct app *a, const struct screen *s, const char *note)
+static void draw_status(const struct app *a, const struct screen *s,
+			struct place at, const char *note)
 {
 	int y = area.lines - 1;
 	fill_line(y, s->attr[EL_STATUS]);
-	const struct pane *p = &a->panes[a->current];
 	char where[64], text[600];
 	snprintf(where, sizeof(where), " %zu/%zu  ? help ",
-		 p->view.nrows ? p->selected + 1 : 0, p->view.nrows);
+		 at.count ? at.selected + 1 : 0, at.count);
 	int right = (int)strlen(where);
 	const struct totals *t;
 	rule_state(a, &t);
@@ -354,7 +365,7 @@ void draw_app(struct app *a, const struct screen *s)
 		draw_column_titles(a, s);
 		draw_rows(a, s);
 	}
-	draw_status(a, s, NULL);
+	draw_status(a, s, pane_place(a), NULL);
 	attrset(A_NORMAL);
 }
 
@@ -494,7 +505,9 @@ void draw_compare(struct compare *c, const struct screen *s)
 	snprintf(note, sizeof(note), "%s side%s", c->active == DIFF_BASE ? "base" : "new",
 		 stacked && !c->delta_layout
 		 ? "; too narrow for side by side: stacked (d: delta layout)" : "");
-	draw_status(active, s, note);
+	struct place at = c->delta_layout ? (struct place){ c->selected, c->diff.nrows }
+					  : pane_place(active);
+	draw_status(active, s, at, note);
 	attrset(A_NORMAL);
 }
 

@@ -135,6 +135,19 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
 
+/* While comparing, the wheel scrolls the active side or the delta layout;
+ * clicks would need to know which side they fell on, so they do nothing. */
+static void compare_mouse_event(struct compare *c)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP
+		: ev.bstate & BUTTON5_PRESSED ? KEY_DOWN : 0;
+	for (int step = 0; key && step < 3; step++)
+		key_dispatch_compare(c, key);
+}
+
 int tui_run_compare(const char *const files[2], struct model *models[2],
 		    const struct tui_options *o)
 {
@@ -162,13 +175,18 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 		int key = getch();
 		if (key == ERR)
 			continue;
-		if (active->show_help)
+		if (active->show_help) {
 			active->show_help = false;
-		else if (active->searching)
+		} else if (active->searching) {
+			struct compare_before before;
+			compare_remember(&c, &before);
 			search_key(active, key);
-		else if (key != KEY_RESIZE && key != KEY_MOUSE &&
-			 !key_dispatch_compare(&c, key))
+			compare_follow(&c, &before);
+		} else if (key == KEY_MOUSE) {
+			compare_mouse_event(&c);
+		} else if (key != KEY_RESIZE && !key_dispatch_compare(&c, key)) {
 			app_message(active, "not a key here (? lists the keys)");
+		}
 		draw_compare(&c, &s);
 		refresh();
 	}
