@@ -50,6 +50,7 @@ struct options {
 
 static const char usage_text[] =
 	"usage: wprof-tui [options] FILE\n"
+	"       wprof-tui [options] BASE NEW\n"
 	"       wprof-tui --report flat --diff [options] BASE NEW\n"
 	"       wprof-tui --listen [HOST:]PORT [--report VIEW] [options]\n"
 	"       wprof-tui --connect HOST:PORT [--report VIEW] [options]\n"
@@ -121,13 +122,14 @@ static bool sort_key_parse(const char *name, enum sort_key *out)
 	return false;
 }
 
-/* Two profiles are compared only where a comparison exists: the flat
- * report (the interactive split screen is not built yet). */
+/* Two profiles are compared where a comparison exists: the flat report
+ * and the explorer's split screen. */
 static void check_diff_options(const struct options *o)
 {
-	if (o->new_file && !o->diff)
+	if (o->new_file && !o->diff && (o->report || o->exporting || o->bench_keys))
 		usage_error("two profiles are compared with --report flat --diff "
-			    "BASE NEW ('%s' is one too many)", o->new_file);
+			    "BASE NEW or in the explorer ('%s' is one too many)",
+			    o->new_file);
 	if (!o->diff) {
 		if (o->normalize)
 			usage_error("%s", "--normalize goes with --diff");
@@ -445,6 +447,24 @@ static int compare_profiles(const struct options *o)
 	return status;
 }
 
+/* `wprof-tui BASE NEW`: the explorer's split screen. */
+static int explore_two(const struct options *o)
+{
+	struct model models[2];
+	if (!load_profile(o->file, &o->load, &models[0]))
+		return EXIT_BAD_INPUT;
+	if (!load_profile(o->new_file, &o->load, &models[1])) {
+		model_free(&models[0]);
+		return EXIT_BAD_INPUT;
+	}
+	const char *const files[2] = { o->file, o->new_file };
+	struct model *sides[2] = { &models[0], &models[1] };
+	int status = tui_run_compare(files, sides, &o->tui);
+	model_free(&models[0]);
+	model_free(&models[1]);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	/* Only the character type: numbers are read and written the C way. */
@@ -453,6 +473,8 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	if (o.diff)
 		return compare_profiles(&o);
+	if (o.new_file)
+		return explore_two(&o);
 
 	struct model m;
 	char engine[256];

@@ -182,7 +182,7 @@ static void rebuild_pane(struct pane *p)
 	restore_paths(p, &paths);
 }
 
-static void rebuild_all(struct app *a)
+void app_rebuild(struct app *a)
 {
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
@@ -375,7 +375,7 @@ void app_cycle_rule(struct app *a)
 	} while (next == RULE_GPROF &&
 		 !rules_totals(a->ctx.rules, RULE_GPROF, a->ctx.type)->total);
 	a->ctx.rule = next;
-	rebuild_all(a);
+	app_rebuild(a);
 	const struct totals *t = rules_totals(a->ctx.rules, next, a->ctx.type);
 	if (t->total)
 		app_message(a, "rule: %s", rule_name(next));
@@ -391,7 +391,7 @@ void app_set_value_type(struct app *a, unsigned type)
 	a->value_type = type;
 	if (a->units != UNITS_SAMPLES) {
 		a->ctx.type = type;
-		rebuild_all(a);
+		app_rebuild(a);
 	}
 }
 
@@ -434,7 +434,7 @@ void app_cycle_units(struct app *a)
 	a->units = next;
 	if (type != a->ctx.type) {
 		a->ctx.type = type;
-		rebuild_all(a);
+		app_rebuild(a);
 	}
 	static const char *const names[UNITS_COUNT] = { "time", "% of total", "samples" };
 	if (next != UNITS_TIME || !a->message[0])
@@ -516,7 +516,7 @@ static bool apply_filters(struct app *a)
 {
 	if (!use_filters(a))
 		return false;
-	rebuild_all(a);
+	app_rebuild(a);
 	return true;
 }
 

@@ -21,10 +21,12 @@ struct pane {
 };
 
 struct live_view;
+struct compare;
 
 struct app {
 	const char *file;
 	struct live_view *live; /* live mode's engines (live_view.c), or NULL */
+	struct compare *compare; /* the split screen this is a side of, or NULL */
 	struct model *original; /* gains a sample count type on first `u` */
 	struct model filtered; /* the model in use when `filtering` */
 	bool filtering;
@@ -64,6 +66,8 @@ const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
 			   size_t cap);
 bool app_row_matches(const struct app *a, const struct row *r);
 
+/* Rebuilds every open pane under the context, keeping what was open. */
+void app_rebuild(struct app *a);
 void app_show_pane(struct app *a, enum view_kind kind);
 void app_next_pane(struct app *a);
 void app_prev_pane(struct app *a);

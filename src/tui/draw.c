@@ -10,12 +10,27 @@
 #include "../util.h"
 #include "keys.h"
 
+/* Narrower than this, the split screen stacks its sides. */
+#define SIDE_BY_SIDE_COLS 120
+#define DELTA_WIDTH 10
+
 #define VALUE_WIDTH 9
 #define PERCENT_WIDTH 8
 
 static const char *const tab_titles[VIEW_COUNT] = {
 	"1 top-down", "2 bottom-up", "3 flat", "4 call graph",
 };
+
+/* The part of the screen being drawn: all of it, or one side of the
+ * split screen.  Lines and columns below count from its corner. */
+static struct area {
+	int y, x, lines, cols;
+} area;
+
+static void set_area(int y, int x, int lines, int cols)
+{
+	area = (struct area){ y, x, lines, cols };
+}
 
 /* Writes text at (y, x) in at most `max` columns; returns the columns
  * used.  Text is already escaped; bytes the locale cannot show are '?'. */
@@ -31,14 +46,14 @@ static int put_text(int y, int x, const char *s, int max, attr_t attr)
 		int width = n == (size_t)-1 || n == (size_t)-2 || n == 0 ? -1 : wcwidth(wc);
 		if (width < 0) {
 			memset(&st, 0, sizeof(st));
-			mvaddch(y, x + used, '?');
+			mvaddch(area.y + y, area.x + x + used, '?');
 			used++;
 			s++;
 			continue;
 		}
 		if (used + width > max)
 			break;
-		mvaddnwstr(y, x + used, &wc, 1);
+		mvaddnwstr(area.y + y, area.x + x + used, &wc, 1);
 		used += width;
 		s += n;
 	}
@@ -48,7 +63,7 @@ static int put_text(int y, int x, const char *s, int max, attr_t attr)
 static void fill_line(int y, attr_t attr)
 {
 	attrset(attr);
-	mvhline(y, 0, ' ', COLS);
+	mvhline(area.y + y, area.x, ' ', area.cols);
 }
 
 static const char *rule_state(const struct app *a, const struct totals **t)
@@ -72,7 +87,7 @@ static void draw_header(const struct app *a, const struct screen *s)
 	escape_text(a->file, file, sizeof(file));
 	fill_line(0, s->attr[EL_HEADER]);
 	int facts_width = (int)strlen(facts);
-	int room = COLS - facts_width - 1;
+	int room = area.cols - facts_width - 1;
 	const char *shown = file;
 	/* A long path loses its beginning: the file name matters most. */
 	while (room > 3 && (int)strlen(shown) > room)
@@ -80,7 +95,7 @@ static void draw_header(const struct app *a, const struct screen *s)
 	int x = 1;
 	if (room > 3)
 		x += put_text(0, x, shown, room, s->attr[EL_HEADER]);
-	put_text(0, x, facts, COLS - x, t->total ? s->attr[EL_HEADER]
+	put_text(0, x, facts, area.cols - x, t->total ? s->attr[EL_HEADER]
 						  : s->attr[EL_NOT_APPLICABLE]);
 }
 
@@ -92,7 +107,7 @@ static void draw_tabs(const struct app *a, const struct screen *s)
 		attr_t attr = k == (int)a->current ? s->attr[EL_TAB_ACTIVE] : s->attr[EL_TAB];
 		char title[32];
 		snprintf(title, sizeof(title), " %s ", tab_titles[k]);
-		x += put_text(1, x, title, COLS - x, attr) + 1;
+		x += put_text(1, x, title, area.cols - x, attr) + 1;
 	}
 	char extra[512], name[200];
 	int n = snprintf(extra, sizeof(extra), "sort: %s%s",
@@ -103,8 +118,8 @@ static void draw_tabs(const struct app *a, const struct screen *s)
 	if (a->nhidden)
 		snprintf(extra + n, sizeof(extra) - (size_t)n, "  hidden: %zu", a->nhidden);
 	int width = (int)strlen(extra);
-	if (x + 2 + width < COLS)
-		put_text(1, COLS - width - 1, extra, width, s->attr[EL_TAB]);
+	if (x + 2 + width < area.cols)
+		put_text(1, area.cols - width - 1, extra, width, s->attr[EL_TAB]);
 }
 
 static bool show_calls(const struct app *a)
@@ -134,8 +149,8 @@ static void draw_column_titles(const struct app *a, const struct screen *s)
 	if (show_calls(a))
 		snprintf(line + n, sizeof(line) - (size_t)n, "%*s ",
 			 VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_CALLS ? 2 : 0), calls);
-	int x = put_text(2, 0, line, COLS, s->attr[EL_COLUMNS]);
-	put_text(2, x, name, COLS - x, s->attr[EL_COLUMNS]);
+	int x = put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
+	put_text(2, x, name, area.cols - x, s->attr[EL_COLUMNS]);
 }
 
 static void format_cell(const struct app *a, double value, char *buf, size_t cap)
@@ -181,7 +196,7 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		      const struct row *r, attr_t base, bool selected)
 {
 	char name[1024], loc[1024];
-	int room = COLS - x;
+	int room = area.cols - x;
 	if (a->current == VIEW_CALLGRAPH) {
 		const char *prefix = r->flags & ROW_PRIMARY ? "" : "    ";
 		x += put_text(y, x, prefix, room, base);
@@ -193,7 +208,7 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		attr_t guide = over(base, s->attr[EL_TREE], selected);
 		for (int k = 0; k < levels; k++)
 			x += put_text(y, x, s->utf8 ? "│ " : "| ", 2, guide);
-		x += put_text(y, x, tree_marker(r, s), COLS - x,
+		x += put_text(y, x, tree_marker(r, s), area.cols - x,
 			      over(base, s->attr[EL_TREE], selected));
 	}
 	attr_t attr = over(base, name_attr(r, s), selected);
@@ -202,16 +217,16 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 	app_frame_name(a, r->frame, name, sizeof(name));
 	bool primary = r->flags & ROW_PRIMARY;
 	if (primary)
-		x += put_text(y, x, "[", COLS - x, attr);
-	x += put_text(y, x, name, COLS - x, attr);
+		x += put_text(y, x, "[", area.cols - x, attr);
+	x += put_text(y, x, name, area.cols - x, attr);
 	if (primary)
-		x += put_text(y, x, "]", COLS - x, attr);
+		x += put_text(y, x, "]", area.cols - x, attr);
 	format_location(a->ctx.model, r->frame, loc, sizeof(loc));
-	if (*loc && x + 2 < COLS) {
+	if (*loc && x + 2 < area.cols) {
 		char safe[1024];
 		escape_text(loc, safe, sizeof(safe));
-		x += put_text(y, x, "  ", COLS - x, base);
-		put_text(y, x, safe, COLS - x, over(base, s->attr[EL_DIM], selected));
+		x += put_text(y, x, "  ", area.cols - x, base);
+		put_text(y, x, safe, area.cols - x, over(base, s->attr[EL_DIM], selected));
 	}
 }
 
@@ -238,16 +253,16 @@ static void draw_row(const struct app *a, const struct screen *s, int y,
 			snprintf(calls, sizeof(calls), "%.0f", r->calls);
 		snprintf(cells + n, sizeof(cells) - (size_t)n, "%*s ", VALUE_WIDTH, calls);
 	}
-	int x = put_text(y, 0, cells, COLS, base);
+	int x = put_text(y, 0, cells, area.cols, base);
 	if (x < name_column(a))
 		x = name_column(a);
-	if (x < COLS)
+	if (x < area.cols)
 		draw_name(a, s, y, x, r, base, selected);
 }
 
 static int page_lines(void)
 {
-	int lines = LINES - DRAW_FIRST_ROW_LINE - 1;
+	int lines = area.lines - DRAW_FIRST_ROW_LINE - 1;
 	return lines > 0 ? lines : 0;
 }
 
@@ -272,17 +287,29 @@ static void draw_rows(struct app *a, const struct screen *s)
 	}
 	if (!p->view.nrows && page)
 		put_text(DRAW_FIRST_ROW_LINE, 2, "(no rows: nothing in this profile passes)",
-			 COLS - 2, s->attr[EL_DIM]);
+			 area.cols - 2, s->attr[EL_DIM]);
 }
 
-static void draw_status(const struct app *a, const struct screen *s)
+/* The cursor's place: row `selected` of `count`. */
+struct place {
+	size_t selected, count;
+};
+
+static struct place pane_place(const struct app *a)
 {
-	int y = LINES - 1;
-	fill_line(y, s->attr[EL_STATUS]);
 	const struct pane *p = &a->panes[a->current];
+	return (struct place){ p->selected, p->view.nrows };
+}
+
+/* `note`: what to say when there is nothing else to say, or NULL. */
+static void draw_status(const struct app *a, const struct screen *s,
+			struct place at, const char *note)
+{
+	int y = area.lines - 1;
+	fill_line(y, s->attr[EL_STATUS]);
 	char where[64], text[600];
 	snprintf(where, sizeof(where), " %zu/%zu  ? help ",
-		 p->view.nrows ? p->selected + 1 : 0, p->view.nrows);
+		 at.count ? at.selected + 1 : 0, at.count);
 	int right = (int)strlen(where);
 	const struct totals *t;
 	rule_state(a, &t);
@@ -298,28 +325,28 @@ static void draw_status(const struct app *a, const struct screen *s)
 			 rule_name(a->ctx.rule), t->why_not);
 		attr = over(s->attr[EL_STATUS], s->attr[EL_NOT_APPLICABLE], false);
 	} else {
-		text[0] = 0;
+		snprintf(text, sizeof(text), "%s", note ? note : "");
 	}
-	put_text(y, 1, text, COLS - right - 2, attr);
-	if (right < COLS)
-		put_text(y, COLS - right, where, right, s->attr[EL_STATUS]);
+	put_text(y, 1, text, area.cols - right - 2, attr);
+	if (right < area.cols)
+		put_text(y, area.cols - right, where, right, s->attr[EL_STATUS]);
 }
 
 static void draw_help(const struct screen *s)
 {
-	int top = DRAW_FIRST_ROW_LINE - 1, lines = LINES - top - 1;
-	for (int y = top; y < LINES - 1; y++)
+	int top = DRAW_FIRST_ROW_LINE - 1, lines = area.lines - top - 1;
+	for (int y = top; y < area.lines - 1; y++)
 		fill_line(y, s->attr[EL_NORMAL]);
-	put_text(top, 1, "Keys (any key closes this help)", COLS - 1, s->attr[EL_HEADER]);
+	put_text(top, 1, "Keys (any key closes this help)", area.cols - 1, s->attr[EL_HEADER]);
 	lines--;
 	if (lines <= 0)
 		return;
 	int columns = (int)((key_table_len + (size_t)lines - 1) / (size_t)lines);
-	int width = COLS / (columns ? columns : 1);
+	int width = area.cols / (columns ? columns : 1);
 	for (size_t i = 0; i < key_table_len; i++) {
 		int col = (int)(i / (size_t)lines), y = top + 1 + (int)(i % (size_t)lines);
 		int x = col * width;
-		if (x >= COLS)
+		if (x >= area.cols)
 			break;
 		int used = put_text(y, x + 1, key_table[i].names, 11, s->attr[EL_PRIMARY]);
 		(void)used;
@@ -329,6 +356,7 @@ static void draw_help(const struct screen *s)
 
 void draw_app(struct app *a, const struct screen *s)
 {
+	set_area(0, 0, LINES, COLS);
 	draw_header(a, s);
 	draw_tabs(a, s);
 	if (a->show_help) {
@@ -337,14 +365,156 @@ void draw_app(struct app *a, const struct screen *s)
 		draw_column_titles(a, s);
 		draw_rows(a, s);
 	}
-	draw_status(a, s);
+	draw_status(a, s, pane_place(a), NULL);
+	attrset(A_NORMAL);
+}
+
+/* ---- comparing two profiles ------------------------------------------ */
+
+static void draw_side(struct app *a, const struct screen *s)
+{
+	draw_header(a, s);
+	draw_tabs(a, s);
+	draw_column_titles(a, s);
+	draw_rows(a, s);
+}
+
+/* A value of the delta layout; a delta carries its sign. */
+static void delta_cell(const struct compare *c, double value, bool is_delta,
+		       char *buf, size_t cap)
+{
+	const struct diff *d = &c->diff;
+	if (isnan(value)) {
+		snprintf(buf, cap, "-");
+		return;
+	}
+	const char *sign = !is_delta ? "" : value > 0 ? "+" : value < 0 ? "-" : "";
+	size_t used = (size_t)snprintf(buf, cap, "%s", sign);
+	double magnitude = is_delta ? fabs(value) : value;
+	if (d->normalize)
+		snprintf(buf + used, cap - used, "%.2f%%", magnitude);
+	else
+		format_value(d->model[DIFF_BASE], d->type[DIFF_BASE], magnitude,
+			     buf + used, cap - used);
+}
+
+static const char *const side_marks[] = { " ", "-", "+" };
+
+/* '-': only in base, '+': only in new, ' ': in both. */
+static const char *one_sided_mark(const struct diff_row *r)
+{
+	bool base = diff_present(r, DIFF_BASE), new_side = diff_present(r, DIFF_NEW);
+	return side_marks[base && !new_side ? 1 : !base && new_side ? 2 : 0];
+}
+
+static void draw_delta_row(const struct compare *c, const struct screen *s, int y,
+			   const struct diff_row *r, bool selected)
+{
+	attr_t base = selected ? s->attr[EL_SELECTED] : s->attr[EL_NORMAL];
+	fill_line(y, base);
+	char b[32], n[32], delta[32], pct[32], cells[200], name[1024];
+	delta_cell(c, r->total[DIFF_BASE], false, b, sizeof(b));
+	delta_cell(c, r->total[DIFF_NEW], false, n, sizeof(n));
+	delta_cell(c, r->delta, true, delta, sizeof(delta));
+	if (isnan(r->delta_pct))
+		snprintf(pct, sizeof(pct), "-");
+	else
+		snprintf(pct, sizeof(pct), "%+.1f%%", r->delta_pct);
+	snprintf(cells, sizeof(cells), "%*s %*s ", VALUE_WIDTH, b, VALUE_WIDTH, n);
+	int x = put_text(y, 0, cells, area.cols, base);
+	/* A regression in the colour of "not applicable", an improvement in
+	 * the callees' green: the themes have no elements of their own yet. */
+	attr_t change = r->delta > 0 ? s->attr[EL_NOT_APPLICABLE]
+		      : r->delta < 0 ? s->attr[EL_CALLEE] : s->attr[EL_NORMAL];
+	snprintf(cells, sizeof(cells), "%*s %*s ", DELTA_WIDTH, delta, PERCENT_WIDTH, pct);
+	x += put_text(y, x, cells, area.cols - x, over(base, change, selected));
+	x += put_text(y, x, one_sided_mark(r), area.cols - x, base);
+	x += put_text(y, x, " ", area.cols - x, base);
+	enum diff_side side = diff_row_side(r);
+	const struct model *m = c->diff.model[side];
+	escape_text(model_str(m, m->frames[r->frame[side]].name), name, sizeof(name));
+	put_text(y, x, name, area.cols - x, over(base, s->attr[EL_NORMAL], selected));
+}
+
+static void draw_delta(struct compare *c, const struct screen *s)
+{
+	const struct diff *d = &c->diff;
+	char line[2048], files[2][512];
+	escape_text(c->side[DIFF_BASE].file, files[0], sizeof(files[0]));
+	escape_text(c->side[DIFF_NEW].file, files[1], sizeof(files[1]));
+	fill_line(0, s->attr[EL_HEADER]);
+	snprintf(line, sizeof(line), " %s -> %s  rule: %s", files[0], files[1],
+		 rule_name(d->rule));
+	put_text(0, 0, line, area.cols, s->attr[EL_HEADER]);
+	fill_line(1, s->attr[EL_TAB]);
+	snprintf(line, sizeof(line), " delta layout (d: split)  sort: %s%s  %s",
+		 diff_sort_name(d->sort), d->reversed ? " reversed" : "",
+		 d->normalize ? "normalized (% of each profile)" : "absolute");
+	put_text(1, 0, line, area.cols, s->attr[EL_TAB]);
+	fill_line(2, s->attr[EL_COLUMNS]);
+	snprintf(line, sizeof(line), "%*s %*s %*s %*s   name", VALUE_WIDTH, "base",
+		 VALUE_WIDTH, "new", DELTA_WIDTH, "delta", PERCENT_WIDTH, "delta%");
+	put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
+	size_t page = (size_t)page_lines();
+	c->page_rows = page ? page : 1;
+	if (c->selected < c->top)
+		c->top = c->selected;
+	else if (page && c->selected >= c->top + page)
+		c->top = c->selected - page + 1;
+	for (size_t i = 0; i < page; i++) {
+		size_t index = c->top + i;
+		int y = DRAW_FIRST_ROW_LINE + (int)i;
+		if (index < d->nrows)
+			draw_delta_row(c, s, y, &d->rows[index], index == c->selected);
+		else
+			fill_line(y, s->attr[EL_NORMAL]);
+	}
+}
+
+void draw_compare(struct compare *c, const struct screen *s)
+{
+	struct app *active = compare_active(c);
+	set_area(0, 0, LINES, COLS);
+	if (active->show_help) {
+		draw_header(active, s);
+		draw_tabs(active, s);
+		draw_help(s);
+	} else if (c->delta_layout) {
+		draw_delta(c, s);
+	}
+	bool stacked = COLS < SIDE_BY_SIDE_COLS;
+	if (!active->show_help && !c->delta_layout) {
+		/* Each side gets one line more than it shows: draw_rows keeps
+		 * the last line of its area for a status line. */
+		int rows = LINES - 1, cols = COLS;
+		int first_lines = stacked ? rows / 2 : rows;
+		int first_cols = stacked ? cols : (cols - 1) / 2;
+		set_area(0, 0, first_lines + 1, first_cols);
+		draw_side(&c->side[DIFF_BASE], s);
+		if (!stacked) {
+			attrset(s->attr[EL_TREE]);
+			mvvline(0, first_cols, ACS_VLINE, rows);
+		}
+		set_area(stacked ? first_lines : 0, stacked ? 0 : first_cols + 1,
+			 (stacked ? rows - first_lines : rows) + 1,
+			 stacked ? cols : cols - first_cols - 1);
+		draw_side(&c->side[DIFF_NEW], s);
+		set_area(0, 0, LINES, COLS);
+	}
+	char note[128];
+	snprintf(note, sizeof(note), "%s side%s", c->active == DIFF_BASE ? "base" : "new",
+		 stacked && !c->delta_layout
+		 ? "; too narrow for side by side: stacked (d: delta layout)" : "");
+	struct place at = c->delta_layout ? (struct place){ c->selected, c->diff.nrows }
+					  : pane_place(active);
+	draw_status(active, s, at, note);
 	attrset(A_NORMAL);
 }
 
 size_t draw_row_at(const struct app *a, int y)
 {
 	const struct pane *p = &a->panes[a->current];
-	if (y < DRAW_FIRST_ROW_LINE || y >= LINES - 1)
+	if (y < DRAW_FIRST_ROW_LINE || y >= area.lines - 1)
 		return SIZE_MAX;
 	size_t index = p->top + (size_t)(y - DRAW_FIRST_ROW_LINE);
 	return index < p->view.nrows ? index : SIZE_MAX;

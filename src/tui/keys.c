@@ -21,43 +21,88 @@ static void open_bottomup(struct app *a) { app_open_in(a, VIEW_BOTTOMUP); }
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
 
+static bool comparing(struct app *a)
+{
+	if (!a->compare)
+		app_message(a, "this key compares two profiles: wprof-tui BASE NEW");
+	return a->compare;
+}
+
+static void other_side(struct app *a)
+{
+	if (comparing(a))
+		compare_other_side(a->compare);
+}
+
+static void toggle_layout(struct app *a)
+{
+	if (comparing(a))
+		compare_toggle_layout(a->compare);
+}
+
+static void delta_down(struct compare *c) { compare_move(c, 1); }
+static void delta_up(struct compare *c) { compare_move(c, -1); }
+static void delta_page_down(struct compare *c) { compare_page(c, 1); }
+static void delta_page_up(struct compare *c) { compare_page(c, -1); }
+static void delta_home(struct compare *c) { compare_move_to(c, 0); }
+static void delta_end(struct compare *c) { compare_move_to(c, SIZE_MAX); }
+static void delta_help(struct compare *c) { toggle_help(compare_active(c)); }
+static void delta_quit(struct compare *c) { quit(compare_active(c)); }
+
 const struct key_binding key_table[] = {
-	{ { '1' }, "1", "top-down (call tree)", pane_topdown },
-	{ { '2' }, "2", "bottom-up (callers)", pane_bottomup },
-	{ { '3' }, "3", "flat (a row a function)", pane_flat },
-	{ { '4' }, "4", "call graph", pane_callgraph },
-	{ { '\t' }, "Tab", "next pane", app_next_pane },
-	{ { KEY_BTAB }, "Shift-Tab", "previous pane", app_prev_pane },
-	{ { KEY_DOWN, 'j', CONTROL_KEY('n') }, "Down j", "next row", move_down },
-	{ { KEY_UP, 'k', CONTROL_KEY('p') }, "Up k", "previous row", move_up },
-	{ { KEY_NPAGE, ' ', CONTROL_KEY('f') }, "PgDn Space", "next page", page_down },
-	{ { KEY_PPAGE, CONTROL_KEY('b') }, "PgUp", "previous page", page_up },
-	{ { KEY_HOME, 'g' }, "Home g", "first row", app_home },
-	{ { KEY_END, 'G' }, "End G", "last row", app_end },
-	{ { KEY_RIGHT, 'l' }, "Right l", "expand", app_expand },
-	{ { KEY_LEFT, 'h' }, "Left h", "collapse / go to parent", app_collapse },
+	{ { '1' }, "1", "top-down (call tree)", pane_topdown, NULL, false },
+	{ { '2' }, "2", "bottom-up (callers)", pane_bottomup, NULL, false },
+	{ { '3' }, "3", "flat (a row a function)", pane_flat, NULL, false },
+	{ { '4' }, "4", "call graph", pane_callgraph, NULL, false },
+	{ { '\t' }, "Tab", "next pane", app_next_pane, NULL, false },
+	{ { KEY_BTAB }, "Shift-Tab", "previous pane", app_prev_pane, NULL, false },
+	{ { KEY_DOWN, 'j', CONTROL_KEY('n') }, "Down j", "next row", move_down,
+	  delta_down, false },
+	{ { KEY_UP, 'k', CONTROL_KEY('p') }, "Up k", "previous row", move_up,
+	  delta_up, false },
+	{ { KEY_NPAGE, ' ', CONTROL_KEY('f') }, "PgDn Space", "next page", page_down,
+	  delta_page_down, false },
+	{ { KEY_PPAGE, CONTROL_KEY('b') }, "PgUp", "previous page", page_up,
+	  delta_page_up, false },
+	{ { KEY_HOME, 'g' }, "Home g", "first row", app_home, delta_home, false },
+	{ { KEY_END, 'G' }, "End G", "last row", app_end, delta_end, false },
+	{ { KEY_RIGHT, 'l' }, "Right l", "expand", app_expand, NULL, false },
+	{ { KEY_LEFT, 'h' }, "Left h", "collapse / go to parent", app_collapse,
+	  NULL, false },
 	{ { '\n', '\r', KEY_ENTER }, "Enter",
-	  "toggle, or open in graph", app_enter },
-	{ { '*' }, "*", "expand whole subtree", app_expand_subtree },
-	{ { 's' }, "s", "sort by the next column", app_cycle_sort },
-	{ { 'S' }, "S", "reverse the sort", app_reverse_sort },
-	{ { 'r' }, "r", "next rule", app_cycle_rule },
-	{ { 'u' }, "u", "units: time, %, samples", app_cycle_units },
-	{ { 't' }, "t", "next sample type (pprof)", app_cycle_sample_type },
-	{ { '/' }, "/", "search as you type", app_search_start },
-	{ { 'n' }, "n", "next match", search_forward },
-	{ { 'N' }, "N", "previous match", search_backward },
-	{ { 'f' }, "f", "focus: stacks through it", app_focus },
-	{ { 'i' }, "i", "hide it from all stacks", app_hide },
-	{ { 'F' }, "F", "clear focus and hide", app_clear_filters },
-	{ { 'c' }, "c", "open in call graph", open_callgraph },
-	{ { 'b' }, "b", "open in bottom-up", open_bottomup },
-	{ { 'p' }, "p", "live: start/stop profiling", live_view_toggle_profiling },
-	{ { 'z' }, "z", "live: freeze/follow", live_view_toggle_freeze },
-	{ { 'w' }, "w", "live: write .xsbug+.cpuprofile", live_view_write },
-	{ { 'e' }, "e", "live: next engine", live_view_next_engine },
-	{ { '?', KEY_F(1) }, "? F1", "this help", toggle_help },
-	{ { 'q', 'Q' }, "q", "quit", quit },
+	  "toggle, or open in graph", app_enter, NULL, false },
+	{ { '*' }, "*", "expand whole subtree", app_expand_subtree, NULL, false },
+	{ { 's' }, "s", "sort by the next column", app_cycle_sort,
+	  compare_cycle_sort, false },
+	{ { 'S' }, "S", "reverse the sort", app_reverse_sort,
+	  compare_reverse_sort, false },
+	{ { 'r' }, "r", "next rule (both sides)", app_cycle_rule,
+	  compare_cycle_rule, false },
+	{ { 'u' }, "u", "units: time, %, samples", app_cycle_units, NULL, false },
+	{ { 't' }, "t", "next sample type (pprof)", app_cycle_sample_type, NULL,
+	  false },
+	{ { '/' }, "/", "search as you type", app_search_start, NULL, false },
+	{ { 'n' }, "n", "next match / normalize",
+	  search_forward, compare_toggle_normalize, false },
+	{ { 'N' }, "N", "previous match", search_backward, NULL, false },
+	{ { 'f' }, "f", "focus: stacks through it", app_focus, NULL, true },
+	{ { 'i' }, "i", "hide it from all stacks", app_hide, NULL, true },
+	{ { 'F' }, "F", "clear focus and hide", app_clear_filters, NULL,
+	  true },
+	{ { 'c' }, "c", "open in call graph", open_callgraph, NULL, false },
+	{ { 'b' }, "b", "open in bottom-up", open_bottomup, NULL, false },
+	{ { 'p' }, "p", "live: start/stop profiling", live_view_toggle_profiling,
+	  NULL, true },
+	{ { 'z' }, "z", "live: freeze/follow", live_view_toggle_freeze, NULL, true },
+	{ { 'w' }, "w", "live: write .xsbug+.cpuprofile", live_view_write, NULL,
+	  true },
+	{ { 'e' }, "e", "live: next engine", live_view_next_engine, NULL, true },
+	{ { '?', KEY_F(1) }, "? F1", "this help", toggle_help, delta_help, false },
+	{ { 'q', 'Q' }, "q", "quit", quit, delta_quit, false },
+	{ { 'o' }, "o", "compare: other side", other_side, NULL,
+	  false },
+	{ { 'd' }, "d", "compare: delta layout", toggle_layout,
+	  compare_toggle_layout, false },
 };
 const size_t key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 
@@ -77,5 +122,29 @@ bool key_dispatch(struct app *a, int key)
 		return false;
 	a->message[0] = 0;
 	b->action(a);
+	return true;
+}
+
+bool key_dispatch_compare(struct compare *c, int key)
+{
+	const struct key_binding *b = key_lookup(key);
+	if (!b)
+		return false;
+	struct app *a = compare_active(c);
+	a->message[0] = 0;
+	if (c->delta_layout) {
+		if (b->delta_action)
+			b->delta_action(c);
+		else
+			app_message(a, "%s does nothing in the delta layout (d leaves it)",
+				    b->names);
+	} else if (b->one_profile) {
+		app_message(a, "focus and hide work on one profile at a time");
+	} else {
+		struct compare_before before;
+		compare_remember(c, &before);
+		b->action(a);
+		compare_follow(c, &before);
+	}
 	return true;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "app.h"
+#include "compare.h"
 
 #define KEYS_PER_BINDING 4
 
@@ -14,6 +15,10 @@ struct key_binding {
 	const char *names;          /* as the help screen shows them */
 	const char *help;
 	void (*action)(struct app *a);
+	/* What it does in the delta layout of `wprof-tui BASE NEW`; NULL:
+	 * nothing there. */
+	void (*delta_action)(struct compare *c);
+	bool one_profile; /* filters the model: not while comparing */
 };
 
 extern const struct key_binding key_table[];
@@ -23,5 +28,8 @@ extern const size_t key_table_len;
 const struct key_binding *key_lookup(int key);
 /* Runs the key's action; false when the key is not bound. */
 bool key_dispatch(struct app *a, int key);
+/* The same for `wprof-tui BASE NEW`: the key goes to the active side or
+ * the delta layout, and the other side follows. */
+bool key_dispatch_compare(struct compare *c, int key);
 
 #endif

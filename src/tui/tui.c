@@ -305,3 +305,63 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	fclose(null_in);
 	return 0;
 }
+
+/* While comparing, the wheel scrolls the active side or the delta layout;
+ * clicks would need to know which side they fell on, so they do nothing. */
+static void compare_mouse_event(struct compare *c)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP
+		: ev.bstate & BUTTON5_PRESSED ? KEY_DOWN : 0;
+	for (int step = 0; key && step < 3; step++)
+		key_dispatch_compare(c, key);
+}
+
+int tui_run_compare(const char *const files[2], struct model *models[2],
+		    const struct tui_options *o)
+{
+	struct theme theme;
+	if (!pick_theme(o, &theme))
+		return EXIT_BAD_INPUT;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
+				"--report flat --diff prints without one\n");
+		return EXIT_BAD_INPUT;
+	}
+	struct compare c;
+	compare_init(&c, files, models);
+	struct screen s;
+	char err[256];
+	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+		compare_free(&c);
+		fprintf(stderr, "wprof-tui: %s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	draw_compare(&c, &s);
+	refresh();
+	struct app *active;
+	while (!(active = compare_active(&c))->quit && !screen_quit_signal) {
+		int key = getch();
+		if (key == ERR)
+			continue;
+		if (active->show_help) {
+			active->show_help = false;
+		} else if (active->searching) {
+			struct compare_before before;
+			compare_remember(&c, &before);
+			search_key(active, key);
+			compare_follow(&c, &before);
+		} else if (key == KEY_MOUSE) {
+			compare_mouse_event(&c);
+		} else if (key != KEY_RESIZE && !key_dispatch_compare(&c, key)) {
+			app_message(active, "not a key here (? lists the keys)");
+		}
+		draw_compare(&c, &s);
+		refresh();
+	}
+	screen_close();
+	compare_free(&c);
+	return screen_quit_signal ? 128 + screen_quit_signal : 0;
+}

@@ -17,6 +17,10 @@ struct live;
  * already set up); returns the exit status. */
 int tui_run_live(struct live *l, const char *address, const struct tui_options *o);
 
+/* `wprof-tui BASE NEW`: the two profiles side by side. */
+int tui_run_compare(const char *const files[2], struct model *models[2],
+		    const struct tui_options *o);
+
 /* Replays the keys of `script` (one per line: a key as the help names it,
  * or /TEXT to search) without a terminal and prints each one's time.
  * Returns the exit status. */

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `wprof-tui BASE NEW`: the split screen and the delta
+layout, in tmux at 200x50 (side by side) and 80x24 (stacked).
+
+usage: compare.py WPROF_BINARY TESTDATA_DIR
+
+The profiles are worked-example.cpuprofile and its hand-edited run
+worked-example-new.cpuprofile; the numbers are the hand-worked ones of
+tests/test_diff.c (totals in ms, base -> new): main 6 -> 7, a 5 -> 2.5,
+leaf 4 -> 3.5, b 1 -> 2.5, c only in new 2.  Exits 77 (skip) only when
+tmux is not installed."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+if shutil.which("tmux") is None:
+    print("tmux is not installed: skipping")
+    sys.exit(77)
+
+BINARY = os.path.abspath(sys.argv[1])
+DATA = os.path.abspath(sys.argv[2])
+BASE = os.path.join(DATA, "worked-example.cpuprofile")
+NEW = os.path.join(DATA, "worked-example-new.cpuprofile")
+SOCKET = "wprof-compare-%d" % os.getpid()
+TIMEOUT = 15.0  # generous: the ASan build is slow to start
+failures = []
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
+                          check=check, capture_output=True, text=True).stdout
+
+
+class Pane:
+    """One `wprof-tui BASE NEW` in its own tmux session of the given size."""
+
+    count = 0
+
+    def __init__(self, width, height):
+        Pane.count += 1
+        self.name = "c%d" % Pane.count
+        command = ("%s %s %s; echo EXIT=$?; stty -a; sleep 600" % (BINARY, BASE, NEW))
+        tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
+             "sh", "-c", command)
+        self.wait_for(lambda s: "? help" in s or "EXIT=" in s, "the first screen")
+
+    def screen(self):
+        return tmux("capture-pane", "-p", "-t", self.name)
+
+    def wait_for(self, predicate, what):
+        deadline = time.time() + TIMEOUT
+        while time.time() < deadline:
+            s = self.screen()
+            if predicate(s):
+                time.sleep(0.05)  # a screen caught half drawn changes soon
+                if self.screen() == s:
+                    return s
+                continue
+            time.sleep(0.05)
+        raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, self.screen()))
+
+    def press(self, keys, until, what):
+        tmux("send-keys", "-t", self.name, *keys)
+        return self.wait_for(lambda s: re.search(until, s, re.M), what)
+
+    def close(self):
+        tmux("kill-session", "-t", self.name, check=False)
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message)
+
+
+def position(screen):
+    """The active side's cursor: (row, rows) from the status line."""
+    m = re.search(r"(\d+)/(\d+)  \? help", screen)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def delta_rows(screen):
+    """(base, new, delta, name) of each row of the delta layout."""
+    out = []
+    for line in screen.split("\n")[3:-1]:
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+[-+ ]\s(\S+)\s*$", line)
+        if m:
+            out.append((m.group(1), m.group(2), m.group(3), m.group(5)))
+    return out
+
+
+def both_files_shown(p, size):
+    s = p.screen()
+    check("worked-example.cpuprofile" in s and "worked-example-new.cpuprofile" in s,
+          "%s: both files named on screen" % size)
+
+
+def cursor_follows(p, size):
+    # Flat, by total: base main 6, a 5, leaf 4, b 1; new main 7, leaf 3.5,
+    # a 2.5, b 2.5, c 2.  leaf is row 3 of 4 on the base, 2 of 5 on new.
+    s = p.press(["3", "j", "j"], r"3/4  \? help", "leaf on the base side")
+    s = p.press(["o"], r"new side|keys move the new side", "the new side")
+    check(position(s) == (2, 5), "%s: the new side is on leaf too: %r"
+          % (size, position(s)))
+    s = p.press(["k", "o"], r"keys move the base side", "back on the base")
+    # k on new: main (1/5), and the base follows to main (1/4).
+    check(position(s) == (1, 4), "%s: the base side followed to main: %r"
+          % (size, position(s)))
+
+
+def expansion_follows(p, size, new_half):
+    """Opening main on the base opens it on the new side: c shows there."""
+    p.press(["1", "g", "Right"], r"▾ main", "main opened")
+    p.wait_for(lambda s: any(re.search(r"· c\s*$", new_half(line))
+                             for line in s.split("\n")),
+               "%s: main opened on the new side too" % size)
+
+
+def delta_layout(p, size):
+    s = p.press(["d"], r"delta layout", "the delta layout")
+    rows = delta_rows(s)
+    check(rows[:1] == [("5ms", "2.50ms", "-2.50ms", "a")],
+          "%s: |delta| puts a (-2.5 ms) first: %r" % (size, rows[:2]))
+    s = p.press(["s"], r"sort: regression", "sorted by regression")
+    rows = delta_rows(s)
+    check(rows[:2] == [("-", "2ms", "+2ms", "c"), ("1ms", "2.50ms", "+1.50ms", "b")],
+          "%s: the largest regression first (c +2, b +1.5): %r" % (size, rows[:2]))
+    # As shares: c 0 -> 2/7 = 28.57%, b 1/6 = 16.67% -> 2.5/7 = 35.71%.
+    s = p.press(["n"], r"normalized", "normalized")
+    rows = delta_rows(s)
+    check(rows[:2] == [("-", "28.57%", "+28.57%", "c"),
+                       ("16.67%", "35.71%", "+19.05%", "b")],
+          "%s: normalized shares: %r" % (size, rows[:2]))
+    s = p.press(["?"], r"Keys \(any key", "the help")
+    check("compare: delta layout" in s and "compare: other side" in s,
+          "%s: the help lists d and w" % size)
+    p.press(["Escape"], r"delta layout", "the help closed")
+
+
+def quits_sane(p, size):
+    s = p.press(["q"], r"EXIT=", "the shell")
+    s = p.wait_for(lambda s: "icanon" in s, "stty")
+    modes = s[s.index("EXIT="):]
+    check("EXIT=0" in s, "%s: q exits 0" % size)
+    check(re.search(r"(?<!-)icanon", modes) and re.search(r"(?<![-\w])echo\b", modes),
+          "%s: terminal sane (icanon, echo) after q" % size)
+
+
+def side_by_side():
+    p = Pane(200, 50)
+    both_files_shown(p, "200x50")
+    first = p.screen().split("\n")[0]
+    check(first.index("worked-example-new") > 100, "200x50: new is the right half")
+    cursor_follows(p, "200x50")
+    expansion_follows(p, "200x50", lambda line: line[100:])
+    delta_layout(p, "200x50")
+    quits_sane(p, "200x50")
+    p.close()
+
+
+def stacked():
+    p = Pane(80, 24)
+    s = p.screen()
+    both_files_shown(p, "80x24")
+    check("stacked" in s.split("\n")[-2] or "stacked" in s, "80x24: the status says stacked")
+    lines = s.split("\n")
+    check("worked-example.cpuprofile" in lines[0] and
+          any("worked-example-new" in line for line in lines[8:16]),
+          "80x24: base on top, new below")
+    cursor_follows(p, "80x24")
+    expansion_follows(p, "80x24", lambda line: line)
+    delta_layout(p, "80x24")
+    quits_sane(p, "80x24")
+    p.close()
+
+
+def test(fn):
+    print("--", fn.__name__)
+    try:
+        fn()
+    except AssertionError as e:
+        check(False, "%s: %s" % (fn.__name__, e))
+
+
+tmux("new-session", "-d", "-s", "keep", "-x", "80", "-y", "24", "sleep", "3600")
+try:
+    for t in [side_by_side, stacked]:
+        test(t)
+finally:
+    tmux("kill-server", check=False)
+
+print("%d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
