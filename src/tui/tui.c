@@ -1,7 +1,6 @@
 #include "tui.h"
 
 #include <curses.h>
-#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,7 +139,12 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 
 /* ---- live mode --------------------------------------------------------- */
 
-static double now_ms(void);
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* Waits for the terminal or the network, whichever comes first, then
  * reads what the network sent; input never waits on the network. */
@@ -213,13 +217,6 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
 }
 
 /* ---- the key benchmark ---------------------------------------------------- */
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* A key as the help screen names it ("Enter", "Down j", "*") or a
  * single character. */
