@@ -11,69 +11,22 @@ leaf 4 -> 3.5, b 1 -> 2.5, c only in new 2.  Exits 77 (skip) only when
 tmux is not installed."""
 import os
 import re
-import shutil
-import subprocess
 import sys
-import time
 
-if shutil.which("tmux") is None:
-    print("tmux is not installed: skipping")
-    sys.exit(77)
+from tmux_driver import Pane as Session, check, failures, run_tests
 
 BINARY = os.path.abspath(sys.argv[1])
 DATA = os.path.abspath(sys.argv[2])
 BASE = os.path.join(DATA, "worked-example.cpuprofile")
 NEW = os.path.join(DATA, "worked-example-new.cpuprofile")
-SOCKET = "wprof-compare-%d" % os.getpid()
-TIMEOUT = 15.0  # generous: the ASan build is slow to start
-failures = []
 
 
-def tmux(*args, check=True):
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
-                          check=check, capture_output=True, text=True).stdout
-
-
-class Pane:
+class Pane(Session):
     """One `wprof-tui BASE NEW` in its own tmux session of the given size."""
 
-    count = 0
-
     def __init__(self, width, height):
-        Pane.count += 1
-        self.name = "c%d" % Pane.count
-        command = ("%s %s %s; echo EXIT=$?; stty -a; sleep 600" % (BINARY, BASE, NEW))
-        tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
-             "sh", "-c", command)
-        self.wait_for(lambda s: "? help" in s or "EXIT=" in s, "the first screen")
-
-    def screen(self):
-        return tmux("capture-pane", "-p", "-t", self.name)
-
-    def wait_for(self, predicate, what):
-        deadline = time.time() + TIMEOUT
-        while time.time() < deadline:
-            s = self.screen()
-            if predicate(s):
-                time.sleep(0.05)  # a screen caught half drawn changes soon
-                if self.screen() == s:
-                    return s
-                continue
-            time.sleep(0.05)
-        raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, self.screen()))
-
-    def press(self, keys, until, what):
-        tmux("send-keys", "-t", self.name, *keys)
-        return self.wait_for(lambda s: re.search(until, s, re.M), what)
-
-    def close(self):
-        tmux("kill-session", "-t", self.name, check=False)
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message)
+        super().__init__("%s %s %s; echo EXIT=$?; stty -a; sleep 600" % (BINARY, BASE, NEW),
+                         width, height)
 
 
 def position(screen):
@@ -177,20 +130,7 @@ def stacked():
     p.close()
 
 
-def test(fn):
-    print("--", fn.__name__)
-    try:
-        fn()
-    except AssertionError as e:
-        check(False, "%s: %s" % (fn.__name__, e))
-
-
-tmux("new-session", "-d", "-s", "keep", "-x", "80", "-y", "24", "sleep", "3600")
-try:
-    for t in [side_by_side, stacked]:
-        test(t)
-finally:
-    tmux("kill-server", check=False)
+run_tests([side_by_side, stacked])
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

@@ -13,52 +13,28 @@ terminal sane.  Exits 77 (skip) only when tmux is not installed.
 usage: live_tui.py WPROF_BINARY"""
 import os
 import re
-import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-if shutil.which("tmux") is None:
-    print("tmux is not installed: skipping")
-    sys.exit(77)
+from tmux_driver import TIMEOUT, Pane, check, failures, tmux
 
 BINARY = os.path.abspath(sys.argv[1])
-SOCKET = "wprof-live-e2e-%d" % os.getpid()
-TIMEOUT = 15.0  # generous: the ASan build is slow to start
-failures = []
-
-
-def tmux(*args, check=True):
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
-                          check=check, capture_output=True, text=True).stdout
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message)
+live = None  # the explorer's session, once started
 
 
 def screen():
-    return tmux("capture-pane", "-p", "-t", "live")
+    return live.screen()
 
 
 def wait_for(pattern, what):
-    deadline = time.time() + TIMEOUT
-    while time.time() < deadline:
-        s = screen()
-        if re.search(pattern, s, re.M):
-            return s
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, screen()))
+    return live.wait_for(lambda s: re.search(pattern, s, re.M), what, stable=False)
 
 
 def press(keys, pattern, what):
-    tmux("send-keys", "-t", "live", *keys)
-    return wait_for(pattern, what)
+    return live.press(keys, pattern, what, stable=False)
 
 
 UNITS = {"us": 1, "ms": 1000, "s": 1000000}
@@ -168,8 +144,10 @@ def live_session(workdir):
     address = "127.0.0.1:%d" % port
     command = ("cd %s; trap : INT; %s --listen %s; echo EXIT=$?; stty -a; sleep 600"
                % (workdir, BINARY, address))
-    tmux("new-session", "-d", "-s", "live", "-x", "100", "-y", "24", "sh", "-c", command)
-    wait_for(r"waiting for an engine on " + re.escape(address), "the waiting screen")
+    global live
+    waiting = r"waiting for an engine on " + re.escape(address)
+    live = Pane(command, 100, 24, ready=lambda s: re.search(waiting, s),
+                what="the waiting screen")
     engine = FakeEngine(port)
     other = None
     try:
@@ -220,7 +198,7 @@ def streaming(engine):
     # Down to a's row.
     names = [line for line in s.split("\n")[3:-1] if line.strip()]
     index = next(i for i, line in enumerate(names) if " a  m.js:2" in line) + 1
-    tmux("send-keys", "-t", "live", "g", *(["j"] * (index - 1)))
+    live.keys("g", *(["j"] * (index - 1)))
     s = wait_for(r"\b%d/\d+  \? help" % index, "the cursor on a")
     first = micros(flat_rows(s)["a"][1])
     time.sleep(1.5)

@@ -10,79 +10,25 @@ or read from --report, never from the explorer itself.  Exits 77 (skip)
 only when tmux is not installed."""
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import time
 
-if shutil.which("tmux") is None:
-    print("tmux is not installed: skipping")
-    sys.exit(77)
+from tmux_driver import TIMEOUT, Pane as Session, check, failures, run_tests, tmux
 
 BINARY = os.path.abspath(sys.argv[1])
 DATA = os.path.abspath(sys.argv[2])
-SOCKET = "wprof-e2e-%d" % os.getpid()
-TIMEOUT = 15.0  # generous: the ASan build is slow to start
-failures = []
 
 
-def tmux(*args, check=True):
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
-                          check=check, capture_output=True, text=True).stdout
-
-
-class Pane:
-    """One explorer run in its own tmux session of the given size."""
-
-    count = 0
+class Pane(Session):
+    """One explorer run on a testdata profile; after it exits, its status
+    and then the terminal's modes."""
 
     def __init__(self, profile, width=80, height=24, env="", extra=""):
-        Pane.count += 1
-        self.name = "s%d" % Pane.count
-        # After the explorer exits: its status, then the terminal modes.
-        command = ("trap : INT; %s %s %s %s; echo EXIT=$?; stty -a; sleep 600"
-                   % (env, BINARY, extra, os.path.join(DATA, profile)))
-        tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
-             "sh", "-c", command)
-        self.wait_for(lambda s: "? help" in s or "EXIT=" in s, "the first screen")
-
-    def screen(self):
-        return tmux("capture-pane", "-p", "-t", self.name)
-
-    def lines(self):
-        return self.screen().split("\n")
-
-    def keys(self, *keys):
-        tmux("send-keys", "-t", self.name, *keys)
-
-    def wait_for(self, predicate, what):
-        deadline = time.time() + TIMEOUT
-        while time.time() < deadline:
-            s = self.screen()
-            if predicate(s):
-                # A screen caught half drawn changes within a moment.
-                time.sleep(0.05)
-                again = self.screen()
-                if again == s:
-                    return s
-                continue
-            time.sleep(0.05)
-        raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, self.screen()))
-
-    def press(self, keys, until, what):
-        """Sends keys, then waits until the screen shows `until`."""
-        self.keys(*keys)
-        return self.wait_for(lambda s: re.search(until, s, re.M), what)
-
-    def close(self):
-        tmux("kill-session", "-t", self.name, check=False)
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-        print("FAIL:", message)
+        super().__init__("trap : INT; %s %s %s %s; echo EXIT=$?; stty -a; sleep 600"
+                         % (env, BINARY, extra, os.path.join(DATA, profile)),
+                         width, height)
 
 
 def rows(screen):
@@ -98,14 +44,6 @@ def rows(screen):
 def selected_position(screen):
     m = re.search(r"(\d+)/(\d+)  \? help", screen)
     return (int(m.group(1)), int(m.group(2))) if m else None
-
-
-def test(fn):
-    print("--", fn.__name__)
-    try:
-        fn()
-    except AssertionError as e:
-        check(False, "%s: %s" % (fn.__name__, e))
 
 
 # ---- the tests ---------------------------------------------------------------
@@ -416,17 +354,10 @@ def sample_types():
     p.close()
 
 
-# A session that outlives the others: without it the tmux server exits
-# with each test's session, racing the next test's start.
-tmux("new-session", "-d", "-s", "keep", "-x", "80", "-y", "24", "sleep", "3600")
-try:
-    for t in [header_and_panes, expand_and_collapse, sort_keys, rules_cycle,
+run_tests([header_and_panes, expand_and_collapse, sort_keys, rules_cycle,
               rule_not_applicable, search, focus_and_hide, units_cycle,
               flat_equals_report, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals, mouse, suspend_and_resume, theme_errors,
-              ascii_under_lang_c, hostile_names, sample_types]:
-        test(t)
-finally:
-    tmux("kill-server", check=False)
+              ascii_under_lang_c, hostile_names, sample_types])
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

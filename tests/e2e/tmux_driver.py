@@ -1,0 +1,91 @@
+"""The tmux driver the explorer's end-to-end tests share: a private tmux
+server, sessions of a given size running a shell command, keys sent with
+send-keys and screens read back with capture-pane, and the checks' list of
+failures.  Importing it exits 77 (skip) when tmux is not installed."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+if shutil.which("tmux") is None:
+    print("tmux is not installed: skipping")
+    sys.exit(77)
+
+TIMEOUT = 15.0  # generous: the ASan build is slow to start
+SOCKET = "wprof-%s-%d" % (os.path.basename(sys.argv[0]).split(".")[0], os.getpid())
+failures = []
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
+                          check=check, capture_output=True, text=True).stdout
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message)
+
+
+def run_tests(tests):
+    """Each test in turn, an AssertionError (a timeout) failing only that
+    one, beside a session that keeps the server up between tests."""
+    tmux("new-session", "-d", "-s", "keep", "-x", "80", "-y", "24", "sleep", "3600")
+    try:
+        for fn in tests:
+            print("--", fn.__name__)
+            try:
+                fn()
+            except AssertionError as e:
+                check(False, "%s: %s" % (fn.__name__, e))
+    finally:
+        tmux("kill-server", check=False)
+
+
+class Pane:
+    """One tmux session of the given size running `command` in sh."""
+
+    count = 0
+
+    def __init__(self, command, width=80, height=24, ready=None, what="the first screen"):
+        Pane.count += 1
+        self.name = "p%d" % Pane.count
+        tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
+             "sh", "-c", command)
+        self.wait_for(ready or (lambda s: "? help" in s or "EXIT=" in s), what)
+
+    def screen(self):
+        return tmux("capture-pane", "-p", "-t", self.name)
+
+    def lines(self):
+        return self.screen().split("\n")
+
+    def keys(self, *keys):
+        tmux("send-keys", "-t", self.name, *keys)
+
+    def wait_for(self, predicate, what, stable=True):
+        """The first screen that satisfies predicate; with `stable`, one that
+        stays the same a moment (not caught half drawn).  A live screen that
+        keeps changing is taken as it is."""
+        deadline = time.time() + TIMEOUT
+        while time.time() < deadline:
+            s = self.screen()
+            if predicate(s):
+                if not stable:
+                    return s
+                time.sleep(0.05)
+                if self.screen() == s:
+                    return s
+                continue
+            time.sleep(0.05)
+        raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, self.screen()))
+
+    def press(self, keys, until, what, stable=True):
+        """Sends keys, then waits until the screen shows `until`."""
+        self.keys(*keys)
+        return self.wait_for(lambda s: re.search(until, s, re.M), what, stable)
+
+    def close(self):
+        tmux("kill-session", "-t", self.name, check=False)
