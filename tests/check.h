@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int check_failures, check_count;
 
@@ -43,6 +44,26 @@ static inline int close_enough(double got, double want)
 #define CHECK_CLOSE(got, want, ...)                                         \
 	CHECK_MSG(close_enough((got), (want)), "got %.10g, want %.10g: %s", \
 		  (double)(got), (double)(want), __VA_ARGS__)
+
+/* A whole file, NUL-terminated (its length in *len when len is not
+ * NULL); NULL when it cannot be read.  The caller frees it. */
+static inline char *check_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	rewind(f);
+	char *data = size < 0 ? NULL : malloc((size_t)size + 1);
+	size_t got = data ? fread(data, 1, (size_t)size, f) : 0;
+	fclose(f);
+	if (data)
+		data[got] = '\0';
+	if (len)
+		*len = got;
+	return data;
+}
 
 static inline int check_done(void)
 {

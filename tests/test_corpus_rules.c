@@ -9,21 +9,6 @@
 #include "src/rules.h"
 #include "src/util.h"
 
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	rewind(f);
-	char *text = xmalloc((size_t)len + 1);
-	size_t got = fread(text, 1, (size_t)len, f);
-	text[got] = '\0';
-	fclose(f);
-	return text;
-}
-
 /* The key the expected files use: "name url:line:column" for .cpuprofile
  * files, "name" for xsbug captures. */
 static void frame_key(const struct model *m, uint32_t f, bool with_place,
@@ -60,7 +45,7 @@ static void check_profile(const char *dir, const char *name, bool with_place)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(expected_path, sizeof(expected_path), "%s/expected/%s.rules.json",
 		 dir, name);
-	char *text = read_text(expected_path);
+	char *text = check_read_file(expected_path, NULL);
 	CHECK_MSG(text, "cannot read %s", expected_path);
 	if (!text)
 		return;

@@ -15,23 +15,6 @@
 static const char *testdata;
 static const char *this_program; /* an ELF executable that is not `validate` */
 
-static char *read_text(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *text = xmalloc((size_t)n + 1);
-	size_t got = fread(text, 1, (size_t)n, f);
-	text[got] = '\0';
-	fclose(f);
-	if (len)
-		*len = got;
-	return text;
-}
-
 static uint32_t frame_named(const struct model *m, const char *name)
 {
 	for (uint32_t f = 0; f < m->nframes; f++)
@@ -131,7 +114,7 @@ static void test_corpus_gmon(void)
 	snprintf(path, sizeof(path), "%s/gprof/gmon.out", testdata);
 	snprintf(exe, sizeof(exe), "%s/gprof/validate", testdata);
 	snprintf(expected_path, sizeof(expected_path), "%s/expected/validate.gprof.txt", testdata);
-	char *expected = read_text(expected_path, NULL);
+	char *expected = check_read_file(expected_path, NULL);
 	CHECK_MSG(expected, "cannot read %s", expected_path);
 	struct model m;
 	struct load_error err;
@@ -323,7 +306,7 @@ static void test_stream_split(void)
 	char path[1024];
 	size_t len;
 	snprintf(path, sizeof(path), "%s/arcs/thesis-main.arcs", testdata);
-	char *text = read_text(path, &len);
+	char *text = check_read_file(path, &len);
 	struct arcs_parser *p = arcs_parser_new();
 	struct load_error err;
 	bool ok = true;
@@ -390,7 +373,7 @@ static void test_bad_gmon(void)
 	snprintf(not_elf, sizeof(not_elf), "%s/arcs/thesis-main.arcs", testdata);
 	snprintf(path, sizeof(path), "%s/gprof/gmon.out", testdata);
 	size_t len;
-	char *good = read_text(path, &len);
+	char *good = check_read_file(path, &len);
 	uint8_t buf[256];
 
 	expect_failure(good, 22, exe, "histogram header cut short");

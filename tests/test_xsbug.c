@@ -9,20 +9,6 @@
 #include "src/util.h"
 #include "src/xsbug.h"
 
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	rewind(f);
-	char *data = xmalloc(*len + 1);
-	*len = fread(data, 1, *len, f);
-	fclose(f);
-	return data;
-}
-
 static struct xsbug_parser *feed_chunks(const char *data, size_t len,
 					size_t chunk,
 					const struct xsbug_limits *limits,
@@ -71,7 +57,7 @@ static void test_chunks(const char *dir)
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/validate.xsbug", dir);
 	size_t len;
-	char *data = read_file(path, &len);
+	char *data = check_read_file(path, &len);
 	CHECK_MSG(data, "cannot read %s", path);
 	if (!data)
 		return;

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from loopback import base36, free_port
 
 WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
 CAPTURE = open(os.path.join(TESTDATA, "validate.xsbug"), "rb").read()
@@ -25,14 +26,6 @@ def fail(what):
     global failures
     failures += 1
     print("FAIL", what)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def start_listener(*args):
@@ -148,16 +141,6 @@ def fake_engine(port, seconds, got_go):
     s.sendall(b'\r\n<xsbug><pt name="stop" value="@%016X"/></xsbug>\r\n' % t)
     s.close()
     got_go.append(sent)
-
-
-def base36(n):
-    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    out = ""
-    while True:
-        out = digits[n % 36] + out
-        n //= 36
-        if not n:
-            return out
 
 
 def fake():

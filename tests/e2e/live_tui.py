@@ -20,6 +20,7 @@ import threading
 import time
 
 from tmux_driver import TIMEOUT, Pane, check, failures, tmux
+from loopback import base36, free_port
 
 BINARY = os.path.abspath(sys.argv[1])
 live = None  # the explorer's session, once started
@@ -119,24 +120,6 @@ class FakeEngine:
         # Shut down first: the reading thread still holds the socket.
         self.sock.shutdown(socket.SHUT_RDWR)
         self.sock.close()
-
-
-def base36(n):
-    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    out = ""
-    while True:
-        out = digits[n % 36] + out
-        n //= 36
-        if not n:
-            return out
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def live_session(workdir):
