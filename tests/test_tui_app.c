@@ -172,6 +172,42 @@ static void units_and_panes(struct app *a)
 	CHECK(!strcmp(row_name(a, app_pane(a)->selected), "a"));
 }
 
+/* A new rule or unit renumbers the pane on screen in place (its rows and
+ * the cursor stay); a pane off screen catches up when it is shown. */
+static void panes_catch_up(struct app *a)
+{
+	app_show_pane(a, VIEW_FLAT);
+	app_show_pane(a, VIEW_TOPDOWN);
+	app_move_to(a, 0);
+	app_expand_subtree(a);
+	CHECK_NAMES(a, "main a leaf b leaf");
+	app_move_to(a, 4); /* leaf under b */
+	app_cycle_units(a);
+	app_cycle_units(a);
+	CHECK(a->units == UNITS_SAMPLES);
+	CHECK_NAMES(a, "main a leaf b leaf");
+	CHECK(app_pane(a)->selected == 4);
+	CHECK_CLOSE(app_selected_row(a)->total, 1, "one sample of leaf under b");
+	CHECK_CLOSE(row_named(a, "a")->total, 2, "a: one sample, one of leaf");
+	app_cycle_units(a);
+	CHECK(a->units == UNITS_TIME);
+	app_cycle_rule(a);
+	app_cycle_rule(a);
+	CHECK(a->ctx.rule == RULE_DIVIDED);
+	CHECK(a->panes[VIEW_FLAT].pending == PANE_NEW_VALUES);
+	app_show_pane(a, VIEW_FLAT);
+	CHECK(a->panes[VIEW_FLAT].pending == PANE_UP_TO_DATE);
+	/* divided by hand: leaf's 4 ms half to a, half to b. */
+	CHECK_CLOSE(row_named(a, "a")->total, 4000, "a under divided");
+	CHECK_CLOSE(row_named(a, "b")->total, 2000, "b under divided");
+	app_cycle_rule(a);
+	CHECK(a->ctx.rule == RULE_EXACT);
+	app_show_pane(a, VIEW_TOPDOWN);
+	CHECK_NAMES(a, "main a leaf b leaf");
+	app_move_to(a, 0);
+	app_collapse(a);
+}
+
 /* Live mode's refresh: worked-example-new.cpuprofile as the next snapshot
  * of worked-example (by hand: main 7 ms; a self 1.5 ms, total 2.5 ms over
  * leaf; b 2.5 ms, moved to another line, so another function; a new
@@ -223,6 +259,7 @@ int main(int argc, char **argv)
 	focus_and_hide(&a);
 	search(&a);
 	units_and_panes(&a);
+	panes_catch_up(&a);
 	app_free(&a);
 	model_free(&m);
 

@@ -199,9 +199,26 @@ static void topdown_children(struct view *v, size_t index, struct row **out,
 	}
 }
 
+/* A node row's numbers depend on the sample type only; a path row's on
+ * the rule as well, through the shares of its arcs. */
+static bool topdown_revalue(struct view *v)
+{
+	if (from_graph(v))
+		return false;
+	for (size_t i = 0; i < v->nrows; i++) {
+		struct row *r = &v->rows[i];
+		struct row fresh = node_row(v, r->item);
+		fresh.depth = r->depth;
+		fresh.flags |= r->flags & ROW_EXPANDED;
+		*r = fresh;
+	}
+	return true;
+}
+
 const struct view_ops topdown_ops = {
 	.name = "top-down",
 	.build = topdown_build,
 	.children = topdown_children,
 	.free_state = graph_free,
+	.revalue = topdown_revalue,
 };

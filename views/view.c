@@ -89,6 +89,17 @@ void view_rebuild(struct view *v)
 		view_sort(v);
 }
 
+bool view_revalue(struct view *v)
+{
+	if (!v->ops->revalue)
+		return false;
+	v->totals = rules_totals(v->ctx->rules, v->ctx->rule, v->ctx->type);
+	if (!v->ops->revalue(v))
+		return false;
+	view_sort(v);
+	return true;
+}
+
 /* ---- sorting ---------------------------------------------------------- */
 
 static const struct view *sorting_view;

@@ -59,6 +59,11 @@ struct view_ops {
 	void (*free_state)(struct view *v);
 	/* Views whose rows are not a plain tree order them themselves. */
 	void (*sort)(struct view *v);
+	/* Recomputes every row's numbers in place, for a new rule or sample
+	 * type over the same model; false when the rows themselves would be
+	 * different ones (the view is then rebuilt).  Optional: for panes
+	 * that can hold hundreds of thousands of open rows. */
+	bool (*revalue)(struct view *v);
 };
 
 struct view {
@@ -79,6 +84,9 @@ void view_open(struct view *v, enum view_kind kind, struct view_context *ctx);
 void view_close(struct view *v);
 /* Rebuilds from scratch (after a rule or sample type change). */
 void view_rebuild(struct view *v);
+/* New numbers for the same rows, sorted again: false when the view
+ * cannot, and must be rebuilt. */
+bool view_revalue(struct view *v);
 
 bool view_expand(struct view *v, size_t index);
 void view_collapse(struct view *v, size_t index);

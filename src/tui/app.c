@@ -10,6 +10,8 @@
 
 /* ---- state ------------------------------------------------------------ */
 
+static uint64_t *hash_frames(const struct model *m);
+
 void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first)
 {
@@ -18,6 +20,7 @@ void app_init(struct app *a, const char *file, struct model *m,
 	a->original = m;
 	a->focus = NO_ID;
 	a->hidden = xcalloc(m->nframes + 1, 1);
+	a->frame_keys = hash_frames(m);
 	a->page_rows = 20;
 	a->value_type = m->default_type;
 	rules_init(&a->original_rules, m);
@@ -43,6 +46,7 @@ void app_free(struct app *a)
 		model_free(&a->filtered);
 	}
 	free(a->hidden);
+	free(a->frame_keys);
 }
 
 struct pane *app_pane(struct app *a)
@@ -82,27 +86,31 @@ bool app_row_matches(const struct app *a, const struct row *r)
 /* ---- keeping expansion and selection across a rebuild ---------------- */
 
 /* A row is named by the frames on its way down from the top level, so a
- * view rebuilt under another rule or filter opens up where it was. */
-struct row_paths {
-	uint64_t *expanded;
-	size_t nexpanded;
-	uint64_t selected;
-};
-
-/* By the frame's name and place rather than its number: a live view's
- * next snapshot numbers its frames afresh. */
-static uint64_t path_step(const struct model *m, uint64_t parent, uint32_t frame)
+ * view rebuilt under another rule or filter opens up where it was.
+ * Frames are named by their name and place rather than their number: a
+ * live view's next snapshot numbers its frames afresh. */
+static uint64_t *hash_frames(const struct model *m)
 {
-	const struct frame *f = &m->frames[frame];
-	const char *name = model_str(m, f->name), *url = model_str(m, f->url);
-	uint64_t h = hash_bytes(name, strlen(name), parent * 31 + 1);
-	h = hash_bytes(url, strlen(url), h);
-	return hash_mix(h + (uint32_t)f->line);
+	uint64_t *keys = xmalloc((m->nframes + 1) * sizeof(uint64_t));
+	for (size_t id = 0; id < m->nframes; id++) {
+		const struct frame *f = &m->frames[id];
+		const char *name = model_str(m, f->name), *url = model_str(m, f->url);
+		uint64_t h = hash_bytes(name, strlen(name), 1);
+		h = hash_bytes(url, strlen(url), h);
+		keys[id] = hash_mix(h + (uint32_t)f->line);
+	}
+	return keys;
 }
 
-/* Calls back with each row's path hash; returns false to stop early. */
-static void walk_paths(struct view *v, bool (*visit)(struct view *, size_t,
-						    uint64_t, void *),
+static uint64_t path_step(const uint64_t *frame_keys, uint64_t parent,
+			  uint32_t frame)
+{
+	return hash_mix(parent * 0x9e3779b97f4a7c15ULL + frame_keys[frame]);
+}
+
+/* Calls back with each row's path hash. */
+static void walk_paths(struct view *v, const uint64_t *frame_keys,
+		       void (*visit)(struct view *, size_t, uint64_t, void *),
 		       void *data)
 {
 	uint64_t *stack = NULL;
@@ -110,43 +118,70 @@ static void walk_paths(struct view *v, bool (*visit)(struct view *, size_t,
 	for (size_t i = 0; i < v->nrows; i++) {
 		uint32_t d = v->rows[i].depth;
 		GROW(stack, cap, (size_t)d + 1);
-		stack[d] = path_step(v->ctx->model, d ? stack[d - 1] : 0, v->rows[i].frame);
-		if (!visit(v, i, stack[d], data))
-			break;
+		stack[d] = path_step(frame_keys, d ? stack[d - 1] : 0, v->rows[i].frame);
+		visit(v, i, stack[d], data);
 	}
 	free(stack);
 }
 
-struct remember {
-	struct row_paths *paths;
-	size_t cap, selected_index;
+/* The open rows' paths, as an open-addressing set (0: empty; a path
+ * hash of 0 is merely never found again). */
+struct row_paths {
+	uint64_t *expanded;
+	size_t size, count;
+	uint64_t selected;
 };
 
-static bool remember_row(struct view *v, size_t i, uint64_t path, void *data)
+static void paths_add(struct row_paths *p, uint64_t path)
+{
+	if ((p->count + 1) * 2 > p->size) {
+		struct row_paths bigger = { .size = p->size ? p->size * 2 : 64 };
+		bigger.expanded = xcalloc(bigger.size, sizeof(uint64_t));
+		for (size_t i = 0; i < p->size; i++)
+			if (p->expanded[i])
+				paths_add(&bigger, p->expanded[i]);
+		free(p->expanded);
+		p->expanded = bigger.expanded;
+		p->size = bigger.size;
+	}
+	size_t mask = p->size - 1, i = path & mask;
+	while (p->expanded[i] && p->expanded[i] != path)
+		i = (i + 1) & mask;
+	p->count += !p->expanded[i];
+	p->expanded[i] = path;
+}
+
+static bool paths_has(const struct row_paths *p, uint64_t path)
+{
+	if (!p->size || !path)
+		return false;
+	size_t mask = p->size - 1;
+	for (size_t i = path & mask; p->expanded[i]; i = (i + 1) & mask)
+		if (p->expanded[i] == path)
+			return true;
+	return false;
+}
+
+struct remember {
+	struct row_paths *paths;
+	size_t selected_index;
+};
+
+static void remember_row(struct view *v, size_t i, uint64_t path, void *data)
 {
 	struct remember *r = data;
-	if (v->rows[i].flags & ROW_EXPANDED) {
-		GROW(r->paths->expanded, r->cap, r->paths->nexpanded + 1);
-		r->paths->expanded[r->paths->nexpanded++] = path;
-	}
+	if ((v->rows[i].flags & ROW_EXPANDED) && path)
+		paths_add(r->paths, path);
 	if (i == r->selected_index)
 		r->paths->selected = path;
-	return true;
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-static void remember_paths(struct pane *p, struct row_paths *out)
+static void remember_paths(struct pane *p, const uint64_t *frame_keys,
+			   struct row_paths *out)
 {
 	*out = (struct row_paths){ .selected = 0 };
-	struct remember r = { out, 0, p->selected };
-	walk_paths(&p->view, remember_row, &r);
-	if (out->nexpanded > 1)
-		qsort(out->expanded, out->nexpanded, sizeof(uint64_t), compare_u64);
+	struct remember r = { out, p->selected };
+	walk_paths(&p->view, frame_keys, remember_row, &r);
 }
 
 struct restore {
@@ -154,39 +189,63 @@ struct restore {
 	size_t *selected;
 };
 
-static bool restore_row(struct view *v, size_t i, uint64_t path, void *data)
+/* Rows an expansion inserts follow their parent, so the walk reaches
+ * them next and can open them in turn. */
+static void restore_row(struct view *v, size_t i, uint64_t path, void *data)
 {
 	struct restore *r = data;
 	if (path == r->paths->selected)
 		*r->selected = i;
-	if (r->paths->nexpanded && bsearch(&path, r->paths->expanded, r->paths->nexpanded,
-		    sizeof(uint64_t), compare_u64))
+	if (paths_has(r->paths, path))
 		view_expand(v, i);
-	return true;
 }
 
 /* Rebuilds the pane and frees the paths. */
-static void restore_paths(struct pane *p, struct row_paths *paths)
+static void restore_paths(struct pane *p, const uint64_t *frame_keys,
+			  struct row_paths *paths)
 {
 	view_rebuild(&p->view);
 	p->selected = 0;
 	struct restore r = { paths, &p->selected };
-	walk_paths(&p->view, restore_row, &r);
+	walk_paths(&p->view, frame_keys, restore_row, &r);
 	free(paths->expanded);
 }
 
-static void rebuild_pane(struct pane *p)
+/* Same rows, new numbers: the selection follows its row through the
+ * new order.  A row's item names it within one view. */
+static bool revalue_pane(struct pane *p)
 {
-	struct row_paths paths;
-	remember_paths(p, &paths);
-	restore_paths(p, &paths);
+	const struct row *sel = p->selected < p->view.nrows
+		? &p->view.rows[p->selected] : NULL;
+	uint32_t item = sel ? sel->item : NO_ID, depth = sel ? sel->depth : 0;
+	if (!view_revalue(&p->view))
+		return false;
+	for (size_t i = 0; i < p->view.nrows; i++)
+		if (p->view.rows[i].item == item && p->view.rows[i].depth == depth) {
+			p->selected = i;
+			break;
+		}
+	return true;
 }
 
-void app_rebuild(struct app *a)
+static void bring_up_to_date(struct app *a, struct pane *p)
+{
+	if (p->pending == PANE_UP_TO_DATE)
+		return;
+	if (p->pending == PANE_NEW_ROWS || !revalue_pane(p)) {
+		struct row_paths paths;
+		remember_paths(p, a->frame_keys, &paths);
+		restore_paths(p, a->frame_keys, &paths);
+	}
+	p->pending = PANE_UP_TO_DATE;
+}
+
+void app_rebuild(struct app *a, enum pane_change what)
 {
 	for (int k = 0; k < VIEW_COUNT; k++)
-		if (a->panes[k].open)
-			rebuild_pane(&a->panes[k]);
+		if (a->panes[k].open && a->panes[k].pending < what)
+			a->panes[k].pending = what;
+	bring_up_to_date(a, app_pane(a));
 }
 
 /* ---- panes and moving ------------------------------------------------- */
@@ -208,6 +267,7 @@ void app_show_pane(struct app *a, enum view_kind kind)
 			a->ctx.focus_frame = r->frame;
 	}
 	a->current = kind;
+	bring_up_to_date(a, p);
 	if (!p->open) {
 		view_open(&p->view, kind, &a->ctx);
 		p->open = true;
@@ -325,11 +385,12 @@ static void resort_all(struct app *a)
 		struct pane *p = &a->panes[k];
 		if (!p->open)
 			continue;
-		if (p->view.ops->sort)
-			rebuild_pane(p); /* such views rebuild their rows to sort */
-		else
+		if (p->view.ops->sort) /* such views rebuild their rows to sort */
+			p->pending = PANE_NEW_ROWS;
+		else if (p->pending == PANE_UP_TO_DATE)
 			view_sort(&p->view);
 	}
+	bring_up_to_date(a, app_pane(a));
 }
 
 static void keep_selected_frame(struct app *a, uint32_t frame)
@@ -375,7 +436,7 @@ void app_cycle_rule(struct app *a)
 	} while (next == RULE_GPROF &&
 		 !rules_totals(a->ctx.rules, RULE_GPROF, a->ctx.type)->total);
 	a->ctx.rule = next;
-	app_rebuild(a);
+	app_rebuild(a, PANE_NEW_VALUES);
 	const struct totals *t = rules_totals(a->ctx.rules, next, a->ctx.type);
 	if (t->total)
 		app_message(a, "rule: %s", rule_name(next));
@@ -391,7 +452,7 @@ void app_set_value_type(struct app *a, unsigned type)
 	a->value_type = type;
 	if (a->units != UNITS_SAMPLES) {
 		a->ctx.type = type;
-		app_rebuild(a);
+		app_rebuild(a, PANE_NEW_VALUES);
 	}
 }
 
@@ -434,7 +495,7 @@ void app_cycle_units(struct app *a)
 	a->units = next;
 	if (type != a->ctx.type) {
 		a->ctx.type = type;
-		app_rebuild(a);
+		app_rebuild(a, PANE_NEW_VALUES);
 	}
 	static const char *const names[UNITS_COUNT] = { "time", "% of total", "samples" };
 	if (next != UNITS_TIME || !a->message[0])
@@ -516,7 +577,7 @@ static bool apply_filters(struct app *a)
 {
 	if (!use_filters(a))
 		return false;
-	app_rebuild(a);
+	app_rebuild(a, PANE_NEW_ROWS);
 	return true;
 }
 
@@ -643,8 +704,10 @@ void app_replace_model(struct app *a, struct model *next)
 	struct row_paths paths[VIEW_COUNT];
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
-			remember_paths(&a->panes[k], &paths[k]);
+			remember_paths(&a->panes[k], a->frame_keys, &paths[k]);
 	carry_filters(a, next);
+	free(a->frame_keys);
+	a->frame_keys = hash_frames(next);
 	if (a->units == UNITS_SAMPLES && model_count_type(next) == NO_ID)
 		model_add_sample_counts(next);
 	rules_free(&a->original_rules);
@@ -657,6 +720,8 @@ void app_replace_model(struct app *a, struct model *next)
 		use_filters(a);
 	}
 	for (int k = 0; k < VIEW_COUNT; k++)
-		if (a->panes[k].open)
-			restore_paths(&a->panes[k], &paths[k]);
+		if (a->panes[k].open) {
+			restore_paths(&a->panes[k], a->frame_keys, &paths[k]);
+			a->panes[k].pending = PANE_UP_TO_DATE;
+		}
 }

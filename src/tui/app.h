@@ -14,9 +14,15 @@
 
 enum unit_mode { UNITS_TIME, UNITS_PERCENT, UNITS_SAMPLES, UNITS_COUNT };
 
+/* What has changed under a pane since its rows were made.  Only the pane
+ * on screen is brought up to date at once; the others when shown, so
+ * that one key never pays for four panes. */
+enum pane_change { PANE_UP_TO_DATE, PANE_NEW_VALUES, PANE_NEW_ROWS };
+
 struct pane {
 	struct view view;
 	bool open;
+	enum pane_change pending;
 	size_t selected, top;
 };
 
@@ -28,6 +34,10 @@ struct app {
 	struct live_view *live; /* live mode's engines (live_view.c), or NULL */
 	struct compare *compare; /* the split screen this is a side of, or NULL */
 	struct model *original; /* gains a sample count type on first `u` */
+	/* Per frame of the original: its name, file and line hashed, to name
+	 * rows by their path across rebuilds (filtered copies keep the
+	 * original's frame numbers). */
+	uint64_t *frame_keys;
 	struct model filtered; /* the model in use when `filtering` */
 	bool filtering;
 	/* Kept apart, so that clearing a filter finds the original's totals
@@ -66,8 +76,10 @@ const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
 			   size_t cap);
 bool app_row_matches(const struct app *a, const struct row *r);
 
-/* Rebuilds every open pane under the context, keeping what was open. */
-void app_rebuild(struct app *a);
+/* After a change of the context: brings the pane on screen up to date,
+ * keeping what was open and selected, and the others when next shown.
+ * PANE_NEW_VALUES: same model, other rule or sample type. */
+void app_rebuild(struct app *a, enum pane_change what);
 void app_show_pane(struct app *a, enum view_kind kind);
 void app_next_pane(struct app *a);
 void app_prev_pane(struct app *a);

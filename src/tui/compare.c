@@ -18,7 +18,7 @@ void compare_init(struct compare *c, const char *const files[DIFF_SIDES],
 	for (int s = 0; s < DIFF_SIDES; s++)
 		if (c->side[s].ctx.rule != c->diff.rule) {
 			c->side[s].ctx.rule = c->diff.rule;
-			app_rebuild(&c->side[s]);
+			app_rebuild(&c->side[s], PANE_NEW_VALUES);
 		}
 	c->diff.normalize = !diff_comparable(&c->diff);
 	diff_build(&c->diff);
@@ -80,7 +80,7 @@ static void follow_settings(struct compare *c)
 	o->ctx.rule = a->ctx.rule;
 	o->ctx.sort = a->ctx.sort;
 	o->ctx.reversed = a->ctx.reversed;
-	app_rebuild(o);
+	app_rebuild(o, PANE_NEW_VALUES);
 	if (c->diff.rule != a->ctx.rule) {
 		c->diff.rule = a->ctx.rule;
 		diff_build(&c->diff);
