@@ -321,23 +321,23 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	return acyclic;
 }
 
-static int arc_by_callee(const void *a, const void *b)
+/* A stable counting sort of the arcs by one end: frame ids are small
+ * and dense, and a profile can have millions of arcs. */
+static void sort_arcs_by(struct model *m, bool by_callee)
 {
-	const struct arc *x = a, *y = b;
-	if (x->callee != y->callee)
-		return x->callee < y->callee ? -1 : 1;
-	return (x->caller > y->caller) - (x->caller < y->caller);
-}
-
-static const struct arc *sort_arcs_base;
-
-static int arc_index_by_caller(const void *a, const void *b)
-{
-	const struct arc *x = &sort_arcs_base[*(const uint32_t *)a];
-	const struct arc *y = &sort_arcs_base[*(const uint32_t *)b];
-	if (x->caller != y->caller)
-		return x->caller < y->caller ? -1 : 1;
-	return (x->callee > y->callee) - (x->callee < y->callee);
+	size_t nf = m->nframes, n = m->narcs;
+	uint32_t *next = xcalloc(nf + 2, sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+		next[(by_callee ? m->arcs[i].callee : m->arcs[i].caller) + 1]++;
+	for (size_t f = 0; f < nf; f++)
+		next[f + 1] += next[f];
+	struct arc *sorted = xmalloc((n + 1) * sizeof(*sorted));
+	for (size_t i = 0; i < n; i++)
+		sorted[next[by_callee ? m->arcs[i].callee : m->arcs[i].caller]++] = m->arcs[i];
+	free(m->arcs);
+	m->arcs = sorted;
+	m->arcs_cap = n + 1;
+	free(next);
 }
 
 /* The function graph: distinct caller -> callee pairs from the node
@@ -350,8 +350,8 @@ static void build_function_graph(struct model *m)
 			model_add_arc(m, p->frame,
 				      m->nodes[m->child_ids[i]].frame, 0, 0);
 	}
-	if (m->narcs > 1)
-		qsort(m->arcs, m->narcs, sizeof(*m->arcs), arc_by_callee);
+	sort_arcs_by(m, false);
+	sort_arcs_by(m, true); /* stable: (callee, caller) order */
 	size_t out = 0;
 	for (size_t i = 0; i < m->narcs; i++) {
 		if (out && m->arcs[out - 1].caller == m->arcs[i].caller &&
@@ -372,16 +372,18 @@ static void build_function_graph(struct model *m)
 	for (size_t i = 0; i < out; i++) {
 		m->callers_start[m->arcs[i].callee + 1]++;
 		m->callees_start[m->arcs[i].caller + 1]++;
-		m->callees_arcs[i] = (uint32_t)i;
 		m->frame_calls[m->arcs[i].callee] += m->arcs[i].count;
 	}
 	for (size_t f = 0; f < nf; f++) {
 		m->callers_start[f + 1] += m->callers_start[f];
 		m->callees_start[f + 1] += m->callees_start[f];
 	}
-	sort_arcs_base = m->arcs;
-	if (out > 1)
-		qsort(m->callees_arcs, out, sizeof(uint32_t), arc_index_by_caller);
+	/* Arcs come in callee order, so each caller's list does too. */
+	uint32_t *next = xmalloc((nf + 1) * sizeof(uint32_t));
+	memcpy(next, m->callees_start, (nf + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < out; i++)
+		m->callees_arcs[next[m->arcs[i].caller]++] = (uint32_t)i;
+	free(next);
 }
 
 bool model_finish(struct model *m, uint32_t *cycle_node)
