@@ -21,6 +21,7 @@
  * every share that can reach it has arrived.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ struct waiting {
 
 struct divided {
 	const struct model *m;
+	const atomic_bool *stop; /* asked to give up, or NULL */
 	unsigned long long steps;
 	double cutoff;
 	double *total, *arc_total;
@@ -61,6 +63,20 @@ struct divided {
 	struct waiting *at;  /* per function */
 	uint8_t *on_path;
 };
+
+static bool stop_asked(const struct divided *d)
+{
+	return d->stop && atomic_load_explicit(d->stop, memory_order_relaxed);
+}
+
+/* One more step of a walk; false once the walk must end (the step
+ * budget is spent, or the caller no longer wants the result). */
+static bool take_step(struct divided *d)
+{
+	if ((++d->steps & 0xffff) == 0 && stop_asked(d))
+		d->steps = MAX_WALK_STEPS + 1;
+	return d->steps <= MAX_WALK_STEPS;
+}
 
 static uint32_t ncallers(const struct model *m, uint32_t f)
 {
@@ -280,7 +296,7 @@ static void walk_component(struct divided *d, uint32_t start_f, double amount,
 	size_t sp = 0;
 	uint32_t f = start_f;
 	for (;;) {
-		if (++d->steps > MAX_WALK_STEPS)
+		if (!take_step(d))
 			return;
 		d->total[f] += amount;
 		uint32_t k = ncallers(m, f);
@@ -331,11 +347,13 @@ static void pass_component(struct divided *d, uint32_t comp)
 }
 
 bool divided_compute(const struct model *m, const double *self, double cutoff,
-		     double *total, double *arc_total, double *arc_self)
+		     double *total, double *arc_total, double *arc_self,
+		     const atomic_bool *stop)
 {
 	size_t nf = m->nframes;
 	struct divided d = {
 		.m = m,
+		.stop = stop,
 		.cutoff = cutoff,
 		.total = total,
 		.arc_total = arc_total,
@@ -363,7 +381,8 @@ bool divided_compute(const struct model *m, const double *self, double cutoff,
 			if (caller_at(m, a) != f)
 				arc_self[a] = self[f] / k;
 	}
-	for (uint32_t comp = d.ncomps; comp-- > 0 && d.steps <= MAX_WALK_STEPS;) {
+	for (uint32_t comp = d.ncomps;
+	     comp-- > 0 && d.steps <= MAX_WALK_STEPS && !stop_asked(&d);) {
 		if (comp_is_single(&d, comp))
 			pass_single(&d, d.members[d.comp_start[comp]]);
 		else
@@ -374,5 +393,5 @@ bool divided_compute(const struct model *m, const double *self, double cutoff,
 	free(d.comp_start);
 	free(d.at);
 	free(d.on_path);
-	return d.steps <= MAX_WALK_STEPS;
+	return d.steps <= MAX_WALK_STEPS && !stop_asked(&d);
 }

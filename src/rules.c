@@ -1,8 +1,10 @@
 #include "rules.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -42,21 +44,27 @@ void rules_init(struct rules *r, const struct model *m)
 	r->model = m;
 }
 
+static void free_totals(struct totals *t)
+{
+	free(t->total);
+	free(t->arc_total);
+	free(t->arc_self);
+	if (t->gprof) {
+		gprof_free(t->gprof);
+		free(t->gprof);
+	}
+	free(t);
+}
+
+static void stop_job(struct rules *r);
+
 void rules_free(struct rules *r)
 {
+	stop_job(r);
 	for (int rule = 0; rule < RULE_COUNT; rule++)
 		for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
-			struct totals *tt = r->cache[rule][t];
-			if (!tt)
-				continue;
-			free(tt->total);
-			free(tt->arc_total);
-			free(tt->arc_self);
-			if (tt->gprof) {
-				gprof_free(tt->gprof);
-				free(tt->gprof);
-			}
-			free(tt);
+			if (r->cache[rule][t])
+				free_totals(r->cache[rule][t]);
 		}
 	for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
 		free(r->node_total[t]);
@@ -242,14 +250,16 @@ static double divided_cutoff(const struct model *m, unsigned type,
 	return unit_is_time(m, type) ? 1.0 : profile_total * 1e-6;
 }
 
-static void compute_divided(struct rules *r, struct totals *t)
+static void divided_arrays(const struct model *m, struct totals *t)
 {
-	const struct model *m = r->model;
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
 	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
-	if (divided_compute(m, t->self, divided_cutoff(m, t->type, t->profile_total),
-			    t->total, t->arc_total, t->arc_self))
+}
+
+static void divided_result(struct totals *t, bool done)
+{
+	if (done)
 		return;
 	free(t->total);
 	free(t->arc_total);
@@ -257,6 +267,15 @@ static void compute_divided(struct rules *r, struct totals *t)
 	t->total = t->arc_total = t->arc_self = NULL;
 	t->why_not = "divided: the call graph has too many cyclic paths to walk "
 		     "(over 400 million steps)";
+}
+
+static void compute_divided(struct rules *r, struct totals *t)
+{
+	const struct model *m = r->model;
+	divided_arrays(m, t);
+	divided_result(t, divided_compute(m, t->self,
+					  divided_cutoff(m, t->type, t->profile_total),
+					  t->total, t->arc_total, t->arc_self, NULL));
 }
 
 static void compute_gprof(struct rules *r, struct totals *t)
@@ -285,12 +304,8 @@ static void compute_gprof(struct rules *r, struct totals *t)
 	}
 }
 
-const struct totals *rules_totals(struct rules *r, enum rule rule, unsigned type)
+static struct totals *new_totals(struct rules *r, enum rule rule, unsigned type)
 {
-	if (rule >= RULE_COUNT || type >= r->model->ntypes)
-		return NULL;
-	if (r->cache[rule][type])
-		return r->cache[rule][type];
 	const struct model *m = r->model;
 	struct totals *t = xcalloc(1, sizeof(*t));
 	t->rule = rule;
@@ -298,6 +313,136 @@ const struct totals *rules_totals(struct rules *r, enum rule rule, unsigned type
 	t->self = (double *)frame_self(r, type);
 	for (size_t f = 0; f < m->nframes; f++)
 		t->profile_total += t->self[f];
+	return t;
+}
+
+/* ---- divided on a thread of its own ------------------------------------ */
+
+struct divided_job {
+	pthread_t thread;
+	const struct model *model;
+	struct totals *t; /* the thread fills its arrays, nothing else */
+	double cutoff;
+	bool done_whole;
+	bool waited; /* the grace period below is given once */
+	atomic_bool stop, done;
+};
+
+/* Long enough that a small profile's divided looks instant, short enough
+ * that no key waits for a large one. */
+#define GRACE_MS 20
+
+static void *run_divided(void *arg)
+{
+	struct divided_job *j = arg;
+	j->done_whole = divided_compute(j->model, j->t->self, j->cutoff, j->t->total,
+					j->t->arc_total, j->t->arc_self, &j->stop);
+	atomic_store(&j->done, true);
+	return NULL;
+}
+
+static void start_job(struct rules *r)
+{
+	unsigned type = 0;
+	while (type < r->model->ntypes &&
+	       !(r->waiting[type].computing && !r->cache[RULE_DIVIDED][type]))
+		type++;
+	if (type == r->model->ntypes)
+		return;
+	struct divided_job *j = xcalloc(1, sizeof(*j));
+	j->model = r->model;
+	j->t = new_totals(r, RULE_DIVIDED, type);
+	j->cutoff = divided_cutoff(r->model, type, j->t->profile_total);
+	divided_arrays(r->model, j->t);
+	atomic_init(&j->stop, false);
+	atomic_init(&j->done, false);
+	if (pthread_create(&j->thread, NULL, run_divided, j) != 0) {
+		run_divided(j); /* no thread to be had: the caller waits */
+		j->thread = pthread_self();
+	}
+	r->job = j;
+}
+
+static void end_job(struct rules *r)
+{
+	struct divided_job *j = r->job;
+	if (!pthread_equal(j->thread, pthread_self()))
+		pthread_join(j->thread, NULL);
+	r->job = NULL;
+	if (atomic_load(&j->stop)) {
+		free_totals(j->t);
+	} else {
+		divided_result(j->t, j->done_whole);
+		r->cache[RULE_DIVIDED][j->t->type] = j->t;
+		r->news = true;
+	}
+	free(j);
+}
+
+static void stop_job(struct rules *r)
+{
+	if (!r->job)
+		return;
+	atomic_store(&r->job->stop, true);
+	end_job(r);
+}
+
+bool rules_poll(struct rules *r)
+{
+	if (r->job && atomic_load(&r->job->done)) {
+		end_job(r);
+		start_job(r);
+	}
+	bool news = r->news;
+	r->news = false;
+	return news;
+}
+
+bool rules_busy(const struct rules *r)
+{
+	return r->job != NULL;
+}
+
+void rules_start_divided(struct rules *r, unsigned type)
+{
+	if (!r->background || type >= r->model->ntypes || r->cache[RULE_DIVIDED][type])
+		return;
+	struct totals *w = &r->waiting[type];
+	if (!w->computing) {
+		struct totals *shape = new_totals(r, RULE_DIVIDED, type);
+		*w = *shape;
+		free(shape);
+		w->computing = true;
+		w->why_not = "divided is being computed; its numbers follow";
+	}
+	if (!r->job)
+		start_job(r);
+}
+
+static const struct totals *divided_in_background(struct rules *r, unsigned type)
+{
+	rules_start_divided(r, type);
+	struct totals *w = &r->waiting[type];
+	struct timespec ms = { 0, 1000000 };
+	for (int i = 0; i < GRACE_MS && !r->job->waited && !atomic_load(&r->job->done); i++)
+		nanosleep(&ms, NULL);
+	r->job->waited = true;
+	if (atomic_load(&r->job->done)) {
+		end_job(r);
+		start_job(r);
+	}
+	return r->cache[RULE_DIVIDED][type] ? r->cache[RULE_DIVIDED][type] : w;
+}
+
+const struct totals *rules_totals(struct rules *r, enum rule rule, unsigned type)
+{
+	if (rule >= RULE_COUNT || type >= r->model->ntypes)
+		return NULL;
+	if (r->cache[rule][type])
+		return r->cache[rule][type];
+	if (rule == RULE_DIVIDED && r->background)
+		return divided_in_background(r, type);
+	struct totals *t = new_totals(r, rule, type);
 	switch (rule) {
 	case RULE_EXACT:
 		compute_exact(r, t);

@@ -5,6 +5,7 @@
 #ifndef WPROF_RULES_H
 #define WPROF_RULES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "gprof.h"
@@ -18,6 +19,7 @@ struct totals {
 	double *self;      /* per frame, the same under every rule */
 	double *total;     /* per frame; NULL when the rule does not apply */
 	const char *why_not; /* why total is NULL, for the user */
+	bool computing;    /* total is NULL only until a thread finishes it */
 	/* Per arc (model->arcs): the part of the callee's total that this
 	 * rule gives to the caller, and the part of it that is the callee's
 	 * own self time.  NULL when the rule does not apply. */
@@ -30,9 +32,18 @@ struct totals {
 	struct gprof_graph *gprof;
 };
 
+struct divided_job;
+
 struct rules {
 	const struct model *model;
 	struct totals *cache[RULE_COUNT][MAX_SAMPLE_TYPES];
+	/* With `background` set, divided (exponential in the worst case) is
+	 * computed on a thread of its own, one sample type at a time; until
+	 * it is done its totals are the placeholder `waiting[type]`. */
+	bool background;
+	struct divided_job *job;
+	bool news; /* totals installed since rules_poll last said so */
+	struct totals waiting[MAX_SAMPLE_TYPES];
 	double *node_total[MAX_SAMPLE_TYPES]; /* node self + its subtree */
 	uint8_t *outermost; /* per node: no ancestor shares its frame */
 	double *frame_self[MAX_SAMPLE_TYPES];
@@ -43,6 +54,13 @@ void rules_free(struct rules *r);
 
 const struct totals *rules_totals(struct rules *r, enum rule rule,
 				  unsigned type);
+/* Starts computing divided for `type` on its thread (with `background`
+ * set), so that it may be ready before anyone asks. */
+void rules_start_divided(struct rules *r, unsigned type);
+/* Background work: installs what has finished and starts what is still
+ * wanted; true when new totals were installed. */
+bool rules_poll(struct rules *r);
+bool rules_busy(const struct rules *r);
 const double *rules_node_totals(struct rules *r, unsigned type);
 const uint8_t *rules_outermost(struct rules *r);
 
@@ -52,9 +70,10 @@ bool rule_parse(const char *name, enum rule *out);
 enum rule rule_default(const struct model *m);
 
 /* The xsbug rule on its own, for tests and the benchmark.  False when the
- * graph has too many cyclic paths to walk in reasonable time. */
+ * graph has too many cyclic paths to walk in reasonable time, or when
+ * `stop` (may be NULL) was set meanwhile. */
 bool divided_compute(const struct model *m, const double *self,
 		     double cutoff, double *total, double *arc_total,
-		     double *arc_self);
+		     double *arc_self, const atomic_bool *stop);
 
 #endif

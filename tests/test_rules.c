@@ -3,6 +3,7 @@
  * definition's own recursion on random graphs. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "loaders/loaders.h"
@@ -94,7 +95,7 @@ static void check_random_graphs(void)
 		double *got_arcs = xcalloc(m.narcs + 1, sizeof(double));
 		double *arc_self = xcalloc(m.narcs + 1, sizeof(double));
 		naive_divided(&m, self, 1.0, want, want_arcs);
-		divided_compute(&m, self, 1.0, got, got_arcs, arc_self);
+		divided_compute(&m, self, 1.0, got, got_arcs, arc_self, NULL);
 		for (uint32_t f = 0; f < nf; f++)
 			CHECK_CLOSE(got[f], want[f], "random graph function total");
 		for (uint32_t a = 0; a < m.narcs; a++)
@@ -342,6 +343,91 @@ static void check_stack_merging(void)
 	model_free(&m);
 }
 
+/* ---- divided on its own thread ----------------------------------------- */
+
+/* Functions 0..n-1, each calling every other, self 1e9 µs each: shares
+ * split n-1 ways stay above the cutoff for about eight levels, so the
+ * path walk runs for seconds. */
+static void make_clique(struct model *m, uint32_t n)
+{
+	model_init(m, "test");
+	model_add_sample_type(m, "time", "us");
+	for (uint32_t f = 0; f < n; f++) {
+		char name[16];
+		snprintf(name, sizeof(name), "f%u", f);
+		struct frame fr = { .name = model_string(m, name, strlen(name)),
+				    .url = STR_NONE, .extra = STR_NONE,
+				    .line = -1, .column = -1 };
+		model_intern_frame(m, &fr);
+	}
+	for (uint32_t f = 0; f < n; f++) {
+		model_add_frame_value(m, f, 0, 1e9);
+		for (uint32_t g = 0; g < n; g++)
+			if (g != f)
+				model_add_arc(m, f, g, 0, 0);
+	}
+	uint32_t cycle;
+	model_finish(m, &cycle);
+}
+
+static void wait_for_rules(struct rules *r, bool *news)
+{
+	struct timespec ms = { 0, 1000000 };
+	while (rules_busy(r)) {
+		nanosleep(&ms, NULL);
+		*news |= rules_poll(r);
+	}
+	*news |= rules_poll(r);
+}
+
+static void check_background(void)
+{
+	/* A small graph: the thread's numbers are the ones computed inline. */
+	struct model m;
+	make_clique(&m, 5);
+	struct rules inline_rules, threaded;
+	rules_init(&inline_rules, &m);
+	rules_init(&threaded, &m);
+	threaded.background = true;
+	const struct totals *want = rules_totals(&inline_rules, RULE_DIVIDED, 0);
+	rules_start_divided(&threaded, 0);
+	bool news = false;
+	wait_for_rules(&threaded, &news);
+	CHECK(news);
+	const struct totals *got = rules_totals(&threaded, RULE_DIVIDED, 0);
+	CHECK(got->total && !got->computing);
+	for (uint32_t f = 0; got->total && f < m.nframes; f++)
+		CHECK_CLOSE(got->total[f], want->total[f], "divided from the thread");
+	CHECK(!rules_poll(&threaded)); /* said once */
+	rules_free(&threaded);
+	rules_free(&inline_rules);
+	model_free(&m);
+
+	/* A slow one: asked for, it is being computed; freeing the rules
+	 * stops the thread, and a stopped walk gives no numbers. */
+	make_clique(&m, 14);
+	rules_init(&threaded, &m);
+	threaded.background = true;
+	const struct totals *t = rules_totals(&threaded, RULE_DIVIDED, 0);
+	CHECK(t->computing && !t->total && t->why_not);
+	CHECK(rules_busy(&threaded));
+	rules_free(&threaded);
+	double *self = xcalloc(m.nframes, sizeof(double));
+	double *total = xcalloc(m.nframes, sizeof(double));
+	double *arc_total = xcalloc(m.narcs, sizeof(double));
+	double *arc_self = xcalloc(m.narcs, sizeof(double));
+	for (uint32_t f = 0; f < m.nframes; f++)
+		self[f] = 1e9;
+	atomic_bool stop;
+	atomic_init(&stop, true);
+	CHECK(!divided_compute(&m, self, 1.0, total, arc_total, arc_self, &stop));
+	free(self);
+	free(total);
+	free(arc_total);
+	free(arc_self);
+	model_free(&m);
+}
+
 int main(void)
 {
 	check_stack_merging();
@@ -354,5 +440,6 @@ int main(void)
 	check_hit_counts();
 	check_empty();
 	check_graph_has_no_exact();
+	check_background();
 	return check_done();
 }

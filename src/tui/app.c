@@ -49,6 +49,32 @@ void app_free(struct app *a)
 	free(a->frame_keys);
 }
 
+void app_compute_in_background(struct app *a)
+{
+	a->background = true;
+	a->original_rules.background = true;
+	if (a->filtering)
+		a->filtered_rules.background = true;
+	rules_start_divided(a->ctx.rules, a->ctx.type);
+}
+
+bool app_poll(struct app *a)
+{
+	if (a->filtering) /* keeps the original's work going */
+		rules_poll(&a->original_rules);
+	if (!rules_poll(a->ctx.rules) || a->ctx.rule != RULE_DIVIDED)
+		return false;
+	app_rebuild(a, PANE_NEW_VALUES);
+	app_message(a, "rule: divided, computed");
+	return true;
+}
+
+bool app_busy(const struct app *a)
+{
+	return rules_busy(&a->original_rules) ||
+	       (a->filtering && rules_busy(&a->filtered_rules));
+}
+
 struct pane *app_pane(struct app *a)
 {
 	return &a->panes[a->current];
@@ -440,6 +466,9 @@ void app_cycle_rule(struct app *a)
 	const struct totals *t = rules_totals(a->ctx.rules, next, a->ctx.type);
 	if (t->total)
 		app_message(a, "rule: %s", rule_name(next));
+	else if (t->computing)
+		app_message(a, "rule: %s is being computed; its numbers follow",
+			    rule_name(next));
 	else
 		app_message(a, "rule: %s gives no totals here: %s", rule_name(next),
 			    t->why_not);
@@ -564,6 +593,7 @@ static bool use_filters(struct app *a)
 	if (wanted) {
 		a->filtered = next;
 		rules_init(&a->filtered_rules, &a->filtered);
+		a->filtered_rules.background = a->background;
 	}
 	a->ctx.model = wanted ? &a->filtered : a->original;
 	a->ctx.rules = wanted ? &a->filtered_rules : &a->original_rules;

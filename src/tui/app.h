@@ -40,6 +40,7 @@ struct app {
 	uint64_t *frame_keys;
 	struct model filtered; /* the model in use when `filtering` */
 	bool filtering;
+	bool background; /* slow rules are computed off the UI's thread */
 	/* Kept apart, so that clearing a filter finds the original's totals
 	 * already computed. */
 	struct rules original_rules, filtered_rules;
@@ -63,6 +64,12 @@ struct app {
 void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first);
 void app_free(struct app *a);
+/* From now on divided is computed on a thread of its own, starting at
+ * once; the panes show it when app_poll finds it done. */
+void app_compute_in_background(struct app *a);
+/* True when finished background work changed what the panes show. */
+bool app_poll(struct app *a);
+bool app_busy(const struct app *a);
 /* Shows values of another sample type (pprof files have several). */
 void app_set_value_type(struct app *a, unsigned type);
 void app_cycle_sample_type(struct app *a);

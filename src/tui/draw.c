@@ -83,7 +83,8 @@ static void draw_header(const struct app *a, const struct screen *s)
 		     duration, sizeof(duration));
 	snprintf(facts, sizeof(facts), "  %s  %s  %s (%s)  rule: %s%s", m->format,
 		 duration, model_str(m, m->types[type].name),
-		 model_str(m, m->types[type].unit), rule, t->total ? "" : " (n/a)");
+		 model_str(m, m->types[type].unit), rule,
+		 t->total ? "" : t->computing ? " (computing)" : " (n/a)");
 	escape_text(a->file, file, sizeof(file));
 	fill_line(0, s->attr[EL_HEADER]);
 	int facts_width = (int)strlen(facts);
@@ -320,6 +321,8 @@ static void draw_status(const struct app *a, const struct screen *s,
 		snprintf(text, sizeof(text), "/%s", safe);
 	} else if (a->message[0]) {
 		snprintf(text, sizeof(text), "%s", a->message);
+	} else if (!t->total && t->computing) {
+		snprintf(text, sizeof(text), "%s", t->why_not);
 	} else if (!t->total) {
 		snprintf(text, sizeof(text), "%s gives no totals here: %s",
 			 rule_name(a->ctx.rule), t->why_not);
