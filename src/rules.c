@@ -71,6 +71,8 @@ void rules_free(struct rules *r)
 		free(r->frame_self[t]);
 	}
 	free(r->outermost);
+	free(r->arc_outermost);
+	free(r->node_arc);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -127,10 +129,12 @@ static uint32_t find_arc(const struct model *m, uint32_t caller, uint32_t callee
 		       ? lo : NO_ID;
 }
 
-/* One depth-first walk of the call tree, keeping how often each frame and
- * each arc is on the current path: a node is outermost when its frame is
- * not already there, and an arc's exact total counts each sample once. */
-static void walk_tree(struct rules *r, const double *sub, double *arc_total)
+/* One depth-first walk of the call tree, the same for every sample
+ * type, keeping how often each frame and each arc is on the current
+ * path: a node is outermost when its frame is not already there, and its
+ * arc (from its parent's function to its own) likewise, so that exact
+ * counts each sample once per function and once per arc. */
+static void walk_tree(struct rules *r)
 {
 	const struct model *m = r->model;
 	uint32_t *frame_depth = xcalloc(m->nframes + 1, sizeof(uint32_t));
@@ -139,6 +143,7 @@ static void walk_tree(struct rules *r, const double *sub, double *arc_total)
 	struct { uint32_t node, next; } *stack = NULL;
 	size_t cap = 0;
 	r->outermost = xcalloc(m->nnodes + 1, 1);
+	r->arc_outermost = xcalloc(m->nnodes + 1, 1);
 
 	for (size_t root = 0; root < m->nnodes; root++) {
 		if (m->nodes[root].parent != NO_ID)
@@ -150,8 +155,7 @@ static void walk_tree(struct rules *r, const double *sub, double *arc_total)
 			const struct node *n = &m->nodes[v];
 			r->outermost[v] = frame_depth[n->frame]++ == 0;
 			uint32_t a = arc_of[v];
-			if (a != NO_ID && arc_depth[a]++ == 0 && arc_total)
-				arc_total[a] += sub[v];
+			r->arc_outermost[v] = a != NO_ID && arc_depth[a]++ == 0;
 			GROW(stack, cap, sp + 1);
 			stack[sp].node = v;
 			stack[sp++].next = n->child_start;
@@ -174,15 +178,15 @@ static void walk_tree(struct rules *r, const double *sub, double *arc_total)
 		}
 	}
 	free(stack);
-	free(arc_of);
 	free(arc_depth);
 	free(frame_depth);
+	r->node_arc = arc_of;
 }
 
 const uint8_t *rules_outermost(struct rules *r)
 {
 	if (!r->outermost && (r->model->caps & HAS_STACKS))
-		walk_tree(r, rules_node_totals(r, 0), NULL);
+		walk_tree(r);
 	return r->outermost;
 }
 
@@ -197,7 +201,9 @@ static void arc_sums_from_nodes(struct rules *r, unsigned type,
 		const struct node *pn = &m->nodes[p];
 		for (uint32_t i = pn->child_start; i < pn->child_end; i++) {
 			uint32_t v = m->child_ids[i];
-			uint32_t a = find_arc(m, pn->frame, m->nodes[v].frame);
+			/* In a tree the walk has found each node's arc already. */
+			uint32_t a = r->node_arc ? r->node_arc[v]
+				: find_arc(m, pn->frame, m->nodes[v].frame);
 			if (arc_total)
 				arc_total[a] += sub[v];
 			arc_self[a] += node_value(m, v, type);
@@ -215,14 +221,16 @@ static void compute_exact(struct rules *r, struct totals *t)
 		return;
 	}
 	const double *sub = rules_node_totals(r, t->type);
+	const uint8_t *outermost = rules_outermost(r);
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
 	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
-	free(r->outermost);
-	walk_tree(r, sub, t->arc_total);
-	for (size_t v = 0; v < m->nnodes; v++)
-		if (r->outermost[v])
+	for (size_t v = 0; v < m->nnodes; v++) {
+		if (outermost[v])
 			t->total[m->nodes[v].frame] += sub[v];
+		if (r->arc_outermost[v])
+			t->arc_total[r->node_arc[v]] += sub[v];
+	}
 	arc_sums_from_nodes(r, t->type, NULL, t->arc_self);
 }
 

@@ -45,7 +45,11 @@ struct rules {
 	bool news; /* totals installed since rules_poll last said so */
 	struct totals waiting[MAX_SAMPLE_TYPES];
 	double *node_total[MAX_SAMPLE_TYPES]; /* node self + its subtree */
-	uint8_t *outermost; /* per node: no ancestor shares its frame */
+	/* Per node of a call tree: no ancestor shares its frame; no ancestor
+	 * shares its arc; its arc (model->arcs), NO_ID for a root. */
+	uint8_t *outermost;
+	uint8_t *arc_outermost;
+	uint32_t *node_arc;
 	double *frame_self[MAX_SAMPLE_TYPES];
 };
 
