@@ -79,8 +79,14 @@ uint32_t model_add_sample_counts(struct model *m)
 	m->types[nt].name = model_string(m, "samples", 7);
 	m->types[nt].unit = model_string(m, "count", 5);
 	m->ntypes = nt + 1;
+	/* Counted apart first: four bytes a node stay in cache, where the
+	 * node values' wide rows would not. */
+	uint32_t *counts = xcalloc(m->nnodes + 1, sizeof(uint32_t));
 	for (size_t s = 0; s < m->nsamples; s++)
-		m->node_self[(size_t)m->sample_node[s] * m->ntypes + nt] += 1;
+		counts[m->sample_node[s]]++;
+	for (size_t v = 0; v < m->nnodes; v++)
+		m->node_self[v * m->ntypes + nt] = counts[v];
+	free(counts);
 	return nt;
 }
 
