@@ -1,11 +1,10 @@
 #include "rules.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "background.h"
 #include "util.h"
 
 static const char *const rule_names[RULE_COUNT] = {
@@ -327,26 +326,24 @@ static struct totals *new_totals(struct rules *r, enum rule rule, unsigned type)
 /* ---- divided on a thread of its own ------------------------------------ */
 
 struct divided_job {
-	pthread_t thread;
+	struct background work;
 	const struct model *model;
 	struct totals *t; /* the thread fills its arrays, nothing else */
 	double cutoff;
 	bool done_whole;
 	bool waited; /* the grace period below is given once */
-	atomic_bool stop, done;
+	atomic_bool stop;
 };
 
 /* Long enough that a small profile's divided looks instant, short enough
  * that no key waits for a large one. */
 #define GRACE_MS 20
 
-static void *run_divided(void *arg)
+static void run_divided(void *arg)
 {
 	struct divided_job *j = arg;
 	j->done_whole = divided_compute(j->model, j->t->self, j->cutoff, j->t->total,
 					j->t->arc_total, j->t->arc_self, &j->stop);
-	atomic_store(&j->done, true);
-	return NULL;
 }
 
 static void start_job(struct rules *r)
@@ -363,19 +360,15 @@ static void start_job(struct rules *r)
 	j->cutoff = divided_cutoff(r->model, type, j->t->profile_total);
 	divided_arrays(r->model, j->t);
 	atomic_init(&j->stop, false);
-	atomic_init(&j->done, false);
-	if (pthread_create(&j->thread, NULL, run_divided, j) != 0) {
-		run_divided(j); /* no thread to be had: the caller waits */
-		j->thread = pthread_self();
-	}
 	r->job = j;
+	background_start(&j->work, run_divided, j);
 }
 
+/* After the thread is gone: its totals go in the cache, unless they were
+ * no longer wanted. */
 static void end_job(struct rules *r)
 {
 	struct divided_job *j = r->job;
-	if (!pthread_equal(j->thread, pthread_self()))
-		pthread_join(j->thread, NULL);
 	r->job = NULL;
 	if (atomic_load(&j->stop)) {
 		free_totals(j->t);
@@ -392,15 +385,21 @@ static void stop_job(struct rules *r)
 	if (!r->job)
 		return;
 	atomic_store(&r->job->stop, true);
+	background_wait(&r->job->work);
 	end_job(r);
+}
+
+static void poll_job(struct rules *r, int grace_ms)
+{
+	if (r->job && background_done(&r->job->work, grace_ms)) {
+		end_job(r);
+		start_job(r);
+	}
 }
 
 bool rules_poll(struct rules *r)
 {
-	if (r->job && atomic_load(&r->job->done)) {
-		end_job(r);
-		start_job(r);
-	}
+	poll_job(r, 0);
 	bool news = r->news;
 	r->news = false;
 	return news;
@@ -430,15 +429,10 @@ void rules_start_divided(struct rules *r, unsigned type)
 static const struct totals *divided_in_background(struct rules *r, unsigned type)
 {
 	rules_start_divided(r, type);
-	struct totals *w = &r->waiting[type];
-	struct timespec ms = { 0, 1000000 };
-	for (int i = 0; i < GRACE_MS && !r->job->waited && !atomic_load(&r->job->done); i++)
-		nanosleep(&ms, NULL);
+	bool first_ask = !r->job->waited;
 	r->job->waited = true;
-	if (atomic_load(&r->job->done)) {
-		end_job(r);
-		start_job(r);
-	}
+	poll_job(r, first_ask ? GRACE_MS : 0);
+	const struct totals *w = &r->waiting[type];
 	return r->cache[RULE_DIVIDED][type] ? r->cache[RULE_DIVIDED][type] : w;
 }
 

@@ -1,0 +1,40 @@
+#include "background.h"
+
+#include <time.h>
+
+static void *trampoline(void *arg)
+{
+	struct background *b = arg;
+	b->run(b->arg);
+	atomic_store(&b->finished, true);
+	return NULL;
+}
+
+void background_start(struct background *b, void (*run)(void *arg), void *arg)
+{
+	b->run = run;
+	b->arg = arg;
+	b->joined = false;
+	atomic_init(&b->finished, false);
+	b->threaded = pthread_create(&b->thread, NULL, trampoline, b) == 0;
+	if (!b->threaded)
+		trampoline(b);
+}
+
+void background_wait(struct background *b)
+{
+	if (b->threaded && !b->joined)
+		pthread_join(b->thread, NULL);
+	b->joined = true;
+}
+
+bool background_done(struct background *b, int grace_ms)
+{
+	struct timespec ms = { 0, 1000000 };
+	for (int i = 0; i < grace_ms && !atomic_load(&b->finished); i++)
+		nanosleep(&ms, NULL);
+	if (!atomic_load(&b->finished))
+		return false;
+	background_wait(b);
+	return true;
+}

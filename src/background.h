@@ -1,0 +1,29 @@
+/* One piece of work on a thread of its own, for what would otherwise hold
+ * a key up: the divided rule, a filtered model.  The thread only writes
+ * what its job owns; the caller looks at that once background_done says
+ * the thread is gone. */
+#ifndef WPROF_BACKGROUND_H
+#define WPROF_BACKGROUND_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+struct background {
+	pthread_t thread;
+	bool threaded; /* false: the work ran inline, no thread to join */
+	bool joined;
+	void (*run)(void *arg);
+	void *arg;
+	atomic_bool finished;
+};
+
+/* Runs run(arg) on a new thread, or inline when none can be had. */
+void background_start(struct background *b, void (*run)(void *arg), void *arg);
+/* True (and the thread joined) once the work is over; never waits,
+ * except for up to grace_ms milliseconds. */
+bool background_done(struct background *b, int grace_ms);
+/* Waits for the work to end. */
+void background_wait(struct background *b);
+
+#endif
