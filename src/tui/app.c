@@ -5,12 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../background.h"
 #include "../escape.h"
 #include "../util.h"
 
 /* ---- state ------------------------------------------------------------ */
 
+/* A filtered copy of the original, with its own rules, and the filter
+ * it was made for. */
+struct filtered {
+	struct model model;
+	struct rules rules;
+	uint32_t focus;
+	uint8_t *hidden; /* per frame, NULL when nothing is hidden */
+};
+
 static uint64_t *hash_frames(const struct model *m);
+static void free_filtered(struct filtered *f);
+static bool poll_filter_job(struct app *a, int grace_ms);
+static void finish_filter_job(struct app *a);
+static void forget_filter_job(struct app *a);
+static bool apply_filters(struct app *a);
 
 void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first)
@@ -40,11 +55,9 @@ void app_free(struct app *a)
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
 			view_close(&a->panes[k].view);
+	forget_filter_job(a);
+	free_filtered(a->filtered);
 	rules_free(&a->original_rules);
-	if (a->filtering) {
-		rules_free(&a->filtered_rules);
-		model_free(&a->filtered);
-	}
 	free(a->hidden);
 	free(a->frame_keys);
 }
@@ -53,14 +66,16 @@ void app_compute_in_background(struct app *a)
 {
 	a->background = true;
 	a->original_rules.background = true;
-	if (a->filtering)
-		a->filtered_rules.background = true;
+	if (a->filtered)
+		a->filtered->rules.background = true;
 	rules_start_divided(a->ctx.rules, a->ctx.type);
 }
 
 bool app_poll(struct app *a)
 {
-	if (a->filtering) /* keeps the original's work going */
+	if (poll_filter_job(a, 0))
+		return true;
+	if (a->filtered) /* keeps the original's work going */
 		rules_poll(&a->original_rules);
 	if (!rules_poll(a->ctx.rules) || a->ctx.rule != RULE_DIVIDED)
 		return false;
@@ -71,8 +86,8 @@ bool app_poll(struct app *a)
 
 bool app_busy(const struct app *a)
 {
-	return rules_busy(&a->original_rules) ||
-	       (a->filtering && rules_busy(&a->filtered_rules));
+	return a->filter_job || rules_busy(&a->original_rules) ||
+	       (a->filtered && rules_busy(&a->filtered->rules));
 }
 
 struct pane *app_pane(struct app *a)
@@ -506,15 +521,15 @@ void app_cycle_sample_type(struct app *a)
 	app_message(a, "sample type: %s (%s)", name, unit);
 }
 
-static bool apply_filters(struct app *a);
-
 void app_cycle_units(struct app *a)
 {
 	enum unit_mode next = (enum unit_mode)((a->units + 1) % UNITS_COUNT);
 	/* Counted when first asked for, to keep them off the first screen. */
-	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID &&
-	    model_add_sample_counts(a->original) != NO_ID && a->filtering)
-		apply_filters(a);
+	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {
+		finish_filter_job(a); /* it reads the original */
+		if (model_add_sample_counts(a->original) != NO_ID && a->filtered)
+			apply_filters(a);
+	}
 	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {
 		app_message(a, "this profile has no sample counts");
 		next = UNITS_TIME;
@@ -573,38 +588,174 @@ void app_search_next(struct app *a, int direction, bool include_current)
 
 /* ---- focus and hide ------------------------------------------------------ */
 
-/* Puts the filtered (or the original) model in force, without rebuilding
- * the panes. */
-static bool use_filters(struct app *a)
+static struct filtered *make_filtered(const struct model *src, uint32_t focus,
+				      const uint8_t *hidden, size_t nhidden,
+				      const char **why_not)
 {
-	bool wanted = a->focus != NO_ID || a->nhidden;
-	struct model next;
-	const char *why;
-	struct stack_filter f = { a->focus, a->hidden };
-	if (wanted && !model_filter_stacks(a->original, &f, &next, &why)) {
-		app_message(a, "%s", why);
+	struct filtered *f = xcalloc(1, sizeof(*f));
+	struct stack_filter sf = { focus, nhidden ? hidden : NULL };
+	if (!model_filter_stacks(src, &sf, &f->model, why_not)) {
+		free(f);
+		return NULL;
+	}
+	rules_init(&f->rules, &f->model);
+	f->focus = focus;
+	if (nhidden) {
+		f->hidden = xmalloc(src->nframes + 1);
+		memcpy(f->hidden, hidden, src->nframes);
+	}
+	return f;
+}
+
+static void free_filtered(struct filtered *f)
+{
+	if (!f)
+		return;
+	rules_free(&f->rules);
+	model_free(&f->model);
+	free(f->hidden);
+	free(f);
+}
+
+static bool filter_wanted(const struct app *a)
+{
+	return a->focus != NO_ID || a->nhidden;
+}
+
+/* Whether `f` is what the focus and hidden functions now ask for. */
+static bool filter_is_current(const struct app *a, const struct filtered *f)
+{
+	if (f->focus != a->focus || !f->hidden != !a->nhidden)
 		return false;
-	}
-	if (a->filtering) {
-		rules_free(&a->filtered_rules);
-		model_free(&a->filtered);
-	}
-	a->filtering = wanted;
-	if (wanted) {
-		a->filtered = next;
-		rules_init(&a->filtered_rules, &a->filtered);
-		a->filtered_rules.background = a->background;
-	}
-	a->ctx.model = wanted ? &a->filtered : a->original;
-	a->ctx.rules = wanted ? &a->filtered_rules : &a->original_rules;
+	return !a->nhidden || !memcmp(f->hidden, a->hidden, a->original->nframes);
+}
+
+/* Puts `next` (NULL: the original) in force, without rebuilding the
+ * panes. */
+static void show_filtered(struct app *a, struct filtered *next)
+{
+	free_filtered(a->filtered);
+	a->filtered = next;
+	if (next)
+		next->rules.background = a->background;
+	a->ctx.model = next ? &next->model : a->original;
+	a->ctx.rules = next ? &next->rules : &a->original_rules;
 	uint32_t counts = model_count_type(a->ctx.model);
 	a->ctx.type = a->units == UNITS_SAMPLES && counts != NO_ID
 		? counts : a->value_type;
+}
+
+/* Makes the filtered model at once. */
+static bool use_filters(struct app *a)
+{
+	struct filtered *next = NULL;
+	const char *why;
+	if (filter_wanted(a) &&
+	    !(next = make_filtered(a->original, a->focus, a->hidden, a->nhidden, &why))) {
+		app_message(a, "%s", why);
+		return false;
+	}
+	show_filtered(a, next);
 	return true;
+}
+
+/* ---- focus and hide on a thread of their own ------------------------------ */
+
+/* Copying a model of half a million nodes takes longer than a key may:
+ * in the background the copy is made on a thread, and the panes keep
+ * showing what they showed until it is ready. */
+struct filter_job {
+	struct background work;
+	const struct model *src; /* the original: nothing changes it meanwhile */
+	uint32_t focus;
+	uint8_t *hidden;
+	size_t nhidden;
+	enum rule rule; /* computed ahead, so that the copy shows at once */
+	unsigned type;
+	struct filtered *made;
+};
+
+/* Long enough that a small profile filters as if at once. */
+#define FILTER_GRACE_MS 20
+
+static void run_filter_job(void *arg)
+{
+	struct filter_job *j = arg;
+	const char *why;
+	j->made = make_filtered(j->src, j->focus, j->hidden, j->nhidden, &why);
+	if (j->made && j->rule != RULE_DIVIDED) /* divided has its own thread */
+		rules_totals(&j->made->rules, j->rule, j->type);
+}
+
+static void start_filter_job(struct app *a)
+{
+	struct filter_job *j = xcalloc(1, sizeof(*j));
+	j->src = a->original;
+	j->focus = a->focus;
+	j->nhidden = a->nhidden;
+	j->hidden = xmalloc(a->original->nframes + 1);
+	memcpy(j->hidden, a->hidden, a->original->nframes);
+	j->rule = a->ctx.rule;
+	j->type = a->ctx.type;
+	a->filter_job = j;
+	background_start(&j->work, run_filter_job, j);
+}
+
+static void end_filter_job(struct app *a)
+{
+	free(a->filter_job->hidden);
+	free(a->filter_job);
+	a->filter_job = NULL;
+}
+
+/* Shows the finished copy if it is still the one wanted, or starts on the
+ * one that is; true when the panes changed. */
+static bool poll_filter_job(struct app *a, int grace_ms)
+{
+	if (!a->filter_job || !background_done(&a->filter_job->work, grace_ms))
+		return false;
+	struct filtered *made = a->filter_job->made;
+	end_filter_job(a);
+	if (made && filter_is_current(a, made)) {
+		show_filtered(a, made);
+		app_rebuild(a, PANE_NEW_ROWS);
+		return true;
+	}
+	free_filtered(made);
+	if (filter_wanted(a) && !(a->filtered && filter_is_current(a, a->filtered)))
+		start_filter_job(a);
+	return false;
+}
+
+static void finish_filter_job(struct app *a)
+{
+	if (!a->filter_job)
+		return;
+	background_wait(&a->filter_job->work);
+	poll_filter_job(a, 0);
+}
+
+static void forget_filter_job(struct app *a)
+{
+	if (!a->filter_job)
+		return;
+	background_wait(&a->filter_job->work);
+	free_filtered(a->filter_job->made);
+	end_filter_job(a);
 }
 
 static bool apply_filters(struct app *a)
 {
+	if (a->background && filter_wanted(a)) {
+		if (!(a->original->caps & HAS_STACKS)) {
+			app_message(a, "this profile has no whole stacks to filter");
+			return false;
+		}
+		if (!a->filter_job)
+			start_filter_job(a);
+		poll_filter_job(a, FILTER_GRACE_MS);
+		return true;
+	}
 	if (!use_filters(a))
 		return false;
 	app_rebuild(a, PANE_NEW_ROWS);
@@ -731,6 +882,7 @@ static void carry_filters(struct app *a, const struct model *next)
 
 void app_replace_model(struct app *a, struct model *next)
 {
+	forget_filter_job(a); /* made from the model going away */
 	struct row_paths paths[VIEW_COUNT];
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)

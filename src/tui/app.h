@@ -28,6 +28,8 @@ struct pane {
 
 struct live_view;
 struct compare;
+struct filtered;
+struct filter_job;
 
 struct app {
 	const char *file;
@@ -38,12 +40,12 @@ struct app {
 	 * rows by their path across rebuilds (filtered copies keep the
 	 * original's frame numbers). */
 	uint64_t *frame_keys;
-	struct model filtered; /* the model in use when `filtering` */
-	bool filtering;
+	struct filtered *filtered; /* in use while a focus or hide is */
+	struct filter_job *filter_job; /* the next one, being made */
 	bool background; /* slow rules are computed off the UI's thread */
-	/* Kept apart, so that clearing a filter finds the original's totals
-	 * already computed. */
-	struct rules original_rules, filtered_rules;
+	/* Kept apart from the filtered model's, so that clearing a filter
+	 * finds the original's totals already computed. */
+	struct rules original_rules;
 	struct view_context ctx;
 	struct pane panes[VIEW_COUNT];
 	enum view_kind current;
