@@ -222,26 +222,42 @@ static size_t subtree_end(const struct view *v, size_t index)
 	return i;
 }
 
-bool view_expand(struct view *v, size_t index)
+/* The children of row `index`, depth set and sorted, in *kids; marks the
+ * row open (or, with none, as having nothing to open).  Returns how many. */
+static size_t open_row(struct view *v, size_t index, struct row **kids)
 {
-	if (index >= v->nrows || !v->ops->children)
-		return false;
-	struct row *r = &v->rows[index];
-	if (!(r->flags & ROW_EXPANDABLE) || (r->flags & ROW_EXPANDED))
-		return false;
-	struct row *kids = NULL;
 	size_t nkids = 0, cap = 0;
-	v->ops->children(v, index, &kids, &nkids, &cap);
-	r = &v->rows[index];
+	*kids = NULL;
+	v->ops->children(v, index, kids, &nkids, &cap);
+	struct row *r = &v->rows[index];
 	r->flags |= ROW_EXPANDED;
 	if (!nkids) {
 		r->flags &= ~(uint32_t)ROW_EXPANDABLE;
+		return 0;
+	}
+	for (size_t i = 0; i < nkids; i++)
+		(*kids)[i].depth = r->depth + 1;
+	view_sort_rows(v, *kids, nkids);
+	return nkids;
+}
+
+static bool can_open(const struct view *v, size_t index)
+{
+	const struct row *r = &v->rows[index];
+	return v->ops->children && (r->flags & ROW_EXPANDABLE) &&
+	       !(r->flags & ROW_EXPANDED);
+}
+
+bool view_expand(struct view *v, size_t index)
+{
+	if (index >= v->nrows || !can_open(v, index))
+		return false;
+	struct row *kids;
+	size_t nkids = open_row(v, index, &kids);
+	if (!nkids) {
 		free(kids);
 		return false;
 	}
-	for (size_t i = 0; i < nkids; i++)
-		kids[i].depth = r->depth + 1;
-	view_sort_rows(v, kids, nkids);
 	GROW(v->rows, v->rows_cap, v->nrows + nkids);
 	memmove(&v->rows[index + 1 + nkids], &v->rows[index + 1],
 		(v->nrows - index - 1) * sizeof(struct row));
@@ -249,6 +265,37 @@ bool view_expand(struct view *v, size_t index)
 	v->nrows += nkids;
 	free(kids);
 	return true;
+}
+
+void view_rebuild_opening(struct view *v,
+			  bool (*open_it)(void *data, const struct row *r, size_t index),
+			  void *data)
+{
+	view_rebuild(v);
+	/* Rows still to place, the next one last; placing rows only ever at
+	 * the end never moves the ones placed before. */
+	struct row *todo = v->rows;
+	size_t ntodo = v->nrows, todo_cap = v->rows_cap;
+	for (size_t i = 0; i < ntodo / 2; i++) {
+		struct row t = todo[i];
+		todo[i] = todo[ntodo - 1 - i];
+		todo[ntodo - 1 - i] = t;
+	}
+	v->rows = NULL;
+	v->nrows = v->rows_cap = 0;
+	while (ntodo) {
+		size_t at = v->nrows;
+		view_append(&v->rows, &v->nrows, &v->rows_cap, &todo[--ntodo]);
+		if (!open_it(data, &v->rows[at], at) || !can_open(v, at))
+			continue;
+		struct row *kids;
+		size_t nkids = open_row(v, at, &kids);
+		GROW(todo, todo_cap, ntodo + nkids);
+		for (size_t k = nkids; k-- > 0;)
+			todo[ntodo++] = kids[k];
+		free(kids);
+	}
+	free(todo);
 }
 
 void view_collapse(struct view *v, size_t index)

@@ -89,6 +89,11 @@ void view_rebuild(struct view *v);
 bool view_revalue(struct view *v);
 
 bool view_expand(struct view *v, size_t index);
+/* Rebuilds the view and opens, in the same pass, each row for which
+ * open_it says so; rows are offered in the order they are shown. */
+void view_rebuild_opening(struct view *v,
+			  bool (*open_it)(void *data, const struct row *r, size_t index),
+			  void *data);
 void view_collapse(struct view *v, size_t index);
 /* Expands every row below `index` (SIZE_MAX: the whole view) down to
  * max_depth levels; stops adding rows past max_rows. */

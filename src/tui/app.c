@@ -227,28 +227,35 @@ static void remember_paths(struct pane *p, const uint64_t *frame_keys,
 
 struct restore {
 	const struct row_paths *paths;
+	const uint64_t *frame_keys;
+	uint64_t *stack; /* path hashes by depth */
+	size_t cap;
 	size_t *selected;
 };
 
-/* Rows an expansion inserts follow their parent, so the walk reaches
- * them next and can open them in turn. */
-static void restore_row(struct view *v, size_t i, uint64_t path, void *data)
+/* Rows come in the order they are shown, so a stack by depth names them
+ * as walk_paths does. */
+static bool reopen_row(void *data, const struct row *row, size_t index)
 {
 	struct restore *r = data;
+	uint32_t d = row->depth;
+	GROW(r->stack, r->cap, (size_t)d + 1);
+	uint64_t path = path_step(r->frame_keys, d ? r->stack[d - 1] : 0, row->frame);
+	r->stack[d] = path;
 	if (path == r->paths->selected)
-		*r->selected = i;
-	if (paths_has(r->paths, path))
-		view_expand(v, i);
+		*r->selected = index;
+	return paths_has(r->paths, path);
 }
 
 /* Rebuilds the pane and frees the paths. */
 static void restore_paths(struct pane *p, const uint64_t *frame_keys,
 			  struct row_paths *paths)
 {
-	view_rebuild(&p->view);
 	p->selected = 0;
-	struct restore r = { paths, &p->selected };
-	walk_paths(&p->view, frame_keys, restore_row, &r);
+	struct restore r = { .paths = paths, .frame_keys = frame_keys,
+			     .selected = &p->selected };
+	view_rebuild_opening(&p->view, reopen_row, &r);
+	free(r.stack);
 	free(paths->expanded);
 }
 
@@ -675,8 +682,10 @@ struct filter_job {
 	struct filtered *made;
 };
 
-/* Long enough that a small profile filters as if at once. */
+/* Long enough that a small profile filters as if at once; a copy of
+ * more nodes than this takes longer, and is not waited for at all. */
 #define FILTER_GRACE_MS 20
+#define FILTER_GRACE_NODES 100000
 
 static void run_filter_job(void *arg)
 {
@@ -753,12 +762,15 @@ static bool apply_filters(struct app *a)
 		}
 		if (!a->filter_job)
 			start_filter_job(a);
-		poll_filter_job(a, FILTER_GRACE_MS);
+		poll_filter_job(a, a->original->nnodes < FILTER_GRACE_NODES
+				   ? FILTER_GRACE_MS : 0);
 		return true;
 	}
+	bool was_filtered = a->filtered != NULL;
 	if (!use_filters(a))
 		return false;
-	app_rebuild(a, PANE_NEW_ROWS);
+	if (was_filtered || a->filtered) /* else the panes show it already */
+		app_rebuild(a, PANE_NEW_ROWS);
 	return true;
 }
 

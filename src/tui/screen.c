@@ -126,7 +126,7 @@ bool screen_open(struct screen *s, const struct theme *t, bool use_colour,
 	intrflush(stdscr, FALSE);
 	curs_set(0);
 	set_escdelay(25);
-	timeout(250);
+	timeout(SCREEN_WAIT_MS);
 	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
 		  BUTTON5_PRESSED, NULL);
 	s->colour = use_colour && has_colors();

@@ -15,6 +15,9 @@ struct screen {
 	bool colour;
 };
 
+/* How long getch waits for a key, so that a quit signal is seen. */
+#define SCREEN_WAIT_MS 250
+
 /* Set by SIGINT, SIGTERM, SIGHUP, SIGQUIT: the loop ends and cleans up. */
 extern volatile sig_atomic_t screen_quit_signal;
 

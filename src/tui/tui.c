@@ -126,6 +126,8 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	refresh();
 	app_compute_in_background(&a);
 	while (!a.quit && !screen_quit_signal) {
+		/* Background work shows as soon as it is done. */
+		timeout(app_busy(&a) ? 15 : SCREEN_WAIT_MS);
 		int key = getch();
 		if (key != ERR)
 			handle_key(&a, key);
@@ -238,7 +240,13 @@ static void bench_line(struct app *a, const struct screen *s, const char *line,
 		       int number)
 {
 	double start = now_ms();
-	if (line[0] == '/' && line[1]) {
+	if (!strcmp(line, "wait")) { /* until the background work is done */
+		struct timespec ms = { 0, 1000000 };
+		while (app_busy(a)) {
+			nanosleep(&ms, NULL);
+			app_poll(a);
+		}
+	} else if (line[0] == '/' && line[1]) {
 		app_search_start(a);
 		app_search_set(a, line + 1);
 		app_search_update(a);
