@@ -68,6 +68,10 @@ void app_compute_in_background(struct app *a)
 	a->original_rules.background = true;
 	if (a->filtered)
 		a->filtered->rules.background = true;
+	/* Counted now, after the first screen and before any thread reads
+	 * the model, so that `u` does not count millions of samples. */
+	if (!a->filtered && !a->filter_job)
+		model_add_sample_counts(a->original);
 	rules_start_divided(a->ctx.rules, a->ctx.type);
 }
 
@@ -531,7 +535,8 @@ void app_cycle_sample_type(struct app *a)
 void app_cycle_units(struct app *a)
 {
 	enum unit_mode next = (enum unit_mode)((a->units + 1) % UNITS_COUNT);
-	/* Counted when first asked for, to keep them off the first screen. */
+	/* Counted when first asked for (or after the first screen), to keep
+	 * them off it. */
 	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {
 		finish_filter_job(a); /* it reads the original */
 		if (model_add_sample_counts(a->original) != NO_ID && a->filtered)
