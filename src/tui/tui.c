@@ -265,22 +265,6 @@ static void bench_line(struct app *a, const struct screen *s, const char *line,
 	       app_pane(a)->view.nrows);
 }
 
-/* When the work left to the background is done, counted from the start
- * (a key meanwhile shows it as being computed). */
-static void bench_background(struct app *a, const struct screen *s, double start)
-{
-	struct timespec ms = { 0, 1000000 };
-	if (!app_busy(a))
-		return;
-	while (app_busy(a)) {
-		nanosleep(&ms, NULL);
-		app_poll(a);
-	}
-	draw_app(a, s);
-	refresh();
-	printf("%-16s %9.3f ms  after the start\n", "background-done", now_ms() - start);
-}
-
 int tui_bench_keys(const char *script, const char *file, struct model *m,
 		   const struct tui_options *o)
 {
@@ -323,7 +307,6 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 		if (line[0] && line[0] != '#')
 			bench_line(&a, &s, line, number);
 	}
-	bench_background(&a, &s, start);
 	screen_close();
 	app_free(&a);
 	fclose(keys);
