@@ -331,7 +331,6 @@ struct divided_job {
 	struct totals *t; /* the thread fills its arrays, nothing else */
 	double cutoff;
 	bool done_whole;
-	bool waited; /* the grace period below is given once */
 	atomic_bool stop;
 };
 
@@ -428,10 +427,10 @@ void rules_start_divided(struct rules *r, unsigned type)
 
 static const struct totals *divided_in_background(struct rules *r, unsigned type)
 {
+	/* A job started earlier (when the file opened) had its chance. */
+	bool starting = !r->job;
 	rules_start_divided(r, type);
-	bool first_ask = !r->job->waited;
-	r->job->waited = true;
-	poll_job(r, first_ask ? GRACE_MS : 0);
+	poll_job(r, starting ? GRACE_MS : 0);
 	const struct totals *w = &r->waiting[type];
 	return r->cache[RULE_DIVIDED][type] ? r->cache[RULE_DIVIDED][type] : w;
 }

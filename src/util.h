@@ -18,8 +18,13 @@ char *xstrdup(const char *s);
  * doubling the capacity (kept in *cap) to keep appends amortised O(1). */
 void grow_array(void **items, size_t *cap, size_t need, size_t size);
 
-#define GROW(items, cap, need) \
-	grow_array((void **)&(items), &(cap), (need), sizeof(*(items)))
+/* The check is inline: GROW runs once per element appended. */
+#define GROW(items, cap, need)                                                 \
+	do {                                                                   \
+		if ((need) > (cap))                                            \
+			grow_array((void **)&(items), &(cap), (need),          \
+				   sizeof(*(items)));                          \
+	} while (0)
 
 /* The index of `name` in a table of `count` names (entries may be NULL),
  * or -1: how every enum is read from the command line. */
