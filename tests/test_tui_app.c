@@ -208,6 +208,39 @@ static void panes_catch_up(struct app *a)
 	app_collapse(a);
 }
 
+/* With work in the background (as in the terminal), focus and hide
+ * give the same rows once the copy is made, and divided arrives. */
+static void in_background(struct model *m)
+{
+	struct app a;
+	app_init(&a, "background", m, VIEW_FLAT);
+	app_compute_in_background(&a);
+	while (app_busy(&a))
+		app_poll(&a);
+	app_move_to(&a, 3); /* b */
+	app_focus(&a);
+	while (app_busy(&a))
+		app_poll(&a);
+	CHECK_NAMES(&a, "b leaf main");
+	CHECK_CLOSE(row_named(&a, "main")->total, 1000, "main through b");
+	app_clear_filters(&a);
+	CHECK_NAMES(&a, "main a leaf b");
+	app_cycle_rule(&a);
+	app_cycle_rule(&a);
+	while (app_busy(&a))
+		app_poll(&a);
+	CHECK(a.ctx.rule == RULE_DIVIDED);
+	CHECK_CLOSE(row_named(&a, "a")->total, 4000, "a under divided");
+	app_move_to(&a, 1);
+	app_hide(&a); /* and at once F: the copy being made is not shown */
+	app_clear_filters(&a);
+	while (app_busy(&a))
+		app_poll(&a);
+	CHECK(!a.filtered);
+	CHECK_NAMES(&a, "main a leaf b");
+	app_free(&a);
+}
+
 /* Live mode's refresh: worked-example-new.cpuprofile as the next snapshot
  * of worked-example (by hand: main 7 ms; a self 1.5 ms, total 2.5 ms over
  * leaf; b 2.5 ms, moved to another line, so another function; a new
@@ -261,6 +294,7 @@ int main(int argc, char **argv)
 	units_and_panes(&a);
 	panes_catch_up(&a);
 	app_free(&a);
+	in_background(&m);
 	model_free(&m);
 
 	struct model first, next;

@@ -10,9 +10,12 @@ or read from --report, never from the explorer itself.  Exits 77 (skip)
 only when tmux is not installed."""
 import os
 import re
+import json
+import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 from tmux_driver import TIMEOUT, Pane as Session, check, failures, run_tests, tmux
@@ -180,6 +183,68 @@ def flat_equals_report():
         check(n >= 5 and got[:n] == expected[:n],
               "flat at %dx%d equals --report flat:\n%r\n%r" % (width, height, got[:n], expected[:n]))
         p.close()
+
+
+def report_flat(path, *args):
+    """(self, total, name) of each row of --report flat."""
+    report = subprocess.run([BINARY, "--report", "flat", *args, path],
+                            check=True, capture_output=True, text=True).stdout
+    out = []
+    for line in report.split("\n"):
+        m = re.match(r"\s*(\S+)\s+\S+%\s+(\S+)\s+\S+%\s+(\S+)", line)
+        if m and not line.startswith("#") and "total%" not in line:
+            out.append(m.groups())
+    return out
+
+
+def write_clique_profile(path, functions=18, depth=8, stacks=300):
+    """Stacks drawn from functions that all call one another, each sample
+    10 s long: divided walks its paths for about 1.5 s (optimised build)."""
+    rng = random.Random(3)
+    frame = lambda name, line: {"functionName": name, "scriptId": "1", "url": "clique.js",
+                                "lineNumber": line, "columnNumber": 0}
+    nodes = [{"id": 1, "callFrame": frame("(root)", -1), "children": []}]
+    made, samples = {}, []
+    for _ in range(stacks):
+        parent, last = nodes[0], None
+        for _ in range(depth):
+            f = rng.choice([g for g in range(functions) if g != last])
+            last = f
+            if (parent["id"], f) not in made:
+                node = {"id": len(nodes) + 1, "callFrame": frame("f%d" % f, f), "children": []}
+                nodes.append(node)
+                parent["children"].append(node["id"])
+                made[(parent["id"], f)] = node
+            parent = made[(parent["id"], f)]
+        samples.append(parent["id"])
+    with open(path, "w") as out:
+        json.dump({"nodes": nodes, "startTime": 0, "endTime": 10**7 * stacks,
+                   "samples": samples, "timeDeltas": [10**7] * stacks}, out)
+
+
+def divided_in_background():
+    """divided on a graph of cycles takes seconds: it is computed on a
+    thread of its own; meanwhile the header says so, no totals are shown
+    and keys go on; then the numbers are --report's."""
+    path = os.path.join(tempfile.mkdtemp(), "clique.cpuprofile")
+    write_clique_profile(path)
+    p = Pane(path, 120, 40)
+    p.press(["3"], r"3 flat", "flat")
+    p.press(["r"], r"rule: additive", "additive")
+    s = p.press(["r"], r"rule: divided \(computing\)", "divided being computed")
+    check(rows(s) and all(r[1] == "-" for r in rows(s)),
+          "no totals while divided is computed: %r" % rows(s)[:3])
+    s = p.press(["j"], r"2/\d+  \? help", "a key while divided is computed")
+    check("(computing)" in s.split("\n")[0], "still computing after a key")
+    deadline = time.time() + 20 * TIMEOUT  # the ASan build walks slowly
+    while "(computing)" in p.screen().split("\n")[0] and time.time() < deadline:
+        time.sleep(0.2)
+    s = p.wait_for(lambda s: "(computing)" not in s.split("\n")[0], "divided's numbers")
+    got = [(r[0], r[1], r[2].split()[0]) for r in rows(s)]
+    want = report_flat(path, "--rule", "divided")
+    check(got and got == want[:len(got)], "divided from the thread is --report's:\n%r\n%r"
+          % (got[:5], want[:5]))
+    p.close()
 
 
 def big_screen_tour():
@@ -356,7 +421,7 @@ def sample_types():
 
 run_tests([header_and_panes, expand_and_collapse, sort_keys, rules_cycle,
               rule_not_applicable, search, focus_and_hide, units_cycle,
-              flat_equals_report, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals, mouse, suspend_and_resume, theme_errors,
+              flat_equals_report, divided_in_background, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals, mouse, suspend_and_resume, theme_errors,
               ascii_under_lang_c, hostile_names, sample_types])
 
 print("%d failure(s)" % len(failures))
