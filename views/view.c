@@ -267,26 +267,20 @@ bool view_expand(struct view *v, size_t index)
 	return true;
 }
 
-void view_rebuild_opening(struct view *v,
-			  bool (*open_it)(void *data, const struct row *r, size_t index),
-			  void *data)
+/* Places the rows of `todo` (the next one last) after the rows the view
+ * has, opening those open_it chooses as it goes, while the view and what
+ * is still to place (plus `after` rows to come) stay under max_rows.
+ * Rows are only ever added at the end: none is moved.  Frees todo. */
+static void place_in_order(struct view *v, struct row *todo, size_t ntodo,
+			   size_t todo_cap, size_t after, size_t max_rows,
+			   bool (*open_it)(void *data, const struct row *r, size_t index),
+			   void *data)
 {
-	view_rebuild(v);
-	/* Rows still to place, the next one last; placing rows only ever at
-	 * the end never moves the ones placed before. */
-	struct row *todo = v->rows;
-	size_t ntodo = v->nrows, todo_cap = v->rows_cap;
-	for (size_t i = 0; i < ntodo / 2; i++) {
-		struct row t = todo[i];
-		todo[i] = todo[ntodo - 1 - i];
-		todo[ntodo - 1 - i] = t;
-	}
-	v->rows = NULL;
-	v->nrows = v->rows_cap = 0;
 	while (ntodo) {
 		size_t at = v->nrows;
 		view_append(&v->rows, &v->nrows, &v->rows_cap, &todo[--ntodo]);
-		if (!open_it(data, &v->rows[at], at) || !can_open(v, at))
+		if (!open_it(data, &v->rows[at], at) || !can_open(v, at) ||
+		    v->nrows + ntodo + after >= max_rows)
 			continue;
 		struct row *kids;
 		size_t nkids = open_row(v, at, &kids);
@@ -296,6 +290,26 @@ void view_rebuild_opening(struct view *v,
 		free(kids);
 	}
 	free(todo);
+}
+
+/* rows[from, to) as a to-do list for place_in_order. */
+static struct row *reversed(const struct row *rows, size_t from, size_t to)
+{
+	struct row *out = xmalloc((to - from + 1) * sizeof(*out));
+	for (size_t i = from; i < to; i++)
+		out[to - 1 - i] = rows[i];
+	return out;
+}
+
+void view_rebuild_opening(struct view *v,
+			  bool (*open_it)(void *data, const struct row *r, size_t index),
+			  void *data)
+{
+	view_rebuild(v);
+	size_t n = v->nrows;
+	struct row *todo = reversed(v->rows, 0, n);
+	v->nrows = 0;
+	place_in_order(v, todo, n, n + 1, 0, SIZE_MAX, open_it, data);
 }
 
 void view_collapse(struct view *v, size_t index)
@@ -309,19 +323,36 @@ void view_collapse(struct view *v, size_t index)
 	v->rows[index].flags &= ~(uint32_t)ROW_EXPANDED;
 }
 
+struct open_below {
+	uint32_t base, max_depth;
+};
+
+static bool open_below(void *data, const struct row *r, size_t index)
+{
+	const struct open_below *o = data;
+	(void)index;
+	return r->depth - o->base < o->max_depth;
+}
+
 void view_expand_all(struct view *v, size_t index, uint32_t max_depth,
 		     size_t max_rows)
 {
 	size_t start = index == SIZE_MAX ? 0 : index;
 	if (start >= v->nrows)
 		return;
-	uint32_t base = v->rows[start].depth;
-	/* Rows inserted by an expansion follow it, so one forward pass
-	 * reaches every descendant. */
-	for (size_t i = start; i < v->nrows && v->nrows < max_rows; i++) {
-		if (index != SIZE_MAX && i > start && v->rows[i].depth <= base)
-			break;
-		if (v->rows[i].depth - base < max_depth)
-			view_expand(v, i);
-	}
+	size_t end = index == SIZE_MAX ? v->nrows : subtree_end(v, start);
+	struct open_below o = { v->rows[start].depth, max_depth };
+	/* The subtree is placed again in one pass; rows open already keep
+	 * their children, which follow them in the list. */
+	size_t nafter = v->nrows - end;
+	struct row *after = xmalloc((nafter + 1) * sizeof(*after));
+	memcpy(after, &v->rows[end], nafter * sizeof(*after));
+	struct row *todo = reversed(v->rows, start, end);
+	v->nrows = start;
+	place_in_order(v, todo, end - start, end - start + 1, nafter, max_rows,
+		       open_below, &o);
+	GROW(v->rows, v->rows_cap, v->nrows + nafter);
+	memcpy(&v->rows[v->nrows], after, nafter * sizeof(*after));
+	v->nrows += nafter;
+	free(after);
 }
