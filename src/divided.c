@@ -388,6 +388,9 @@ bool divided_compute(const struct model *m, const double *self, double cutoff,
 		else
 			pass_component(&d, comp);
 	}
+	/* A walk cut short (out of steps, or stopped) leaves shares waiting. */
+	for (uint32_t f = 0; f < nf; f++)
+		release_pending(&d.at[f].pending);
 	free(d.comp);
 	free(d.members);
 	free(d.comp_start);
