@@ -42,7 +42,8 @@ void rules_init(struct rules *r, const struct model *m)
 	r->model = m;
 }
 
-void rules_free(struct rules *r)
+/* What the values decide; the shape's arrays stay. */
+static void free_values(struct rules *r)
 {
 	for (int rule = 0; rule < RULE_COUNT; rule++)
 		for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
@@ -57,13 +58,27 @@ void rules_free(struct rules *r)
 				free(tt->gprof);
 			}
 			free(tt);
+			r->cache[rule][t] = NULL;
 		}
 	for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
 		free(r->node_total[t]);
 		free(r->frame_self[t]);
+		r->node_total[t] = r->frame_self[t] = NULL;
 	}
+}
+
+void rules_free(struct rules *r)
+{
+	free_values(r);
 	free(r->outermost);
+	free(r->arc_outermost);
+	free(r->link_arc);
 	memset(r, 0, sizeof(*r));
+}
+
+void rules_values_changed(struct rules *r)
+{
+	free_values(r);
 }
 
 /* self(f): the value of the samples whose leaf is f. */
@@ -119,46 +134,66 @@ static uint32_t find_arc(const struct model *m, uint32_t caller, uint32_t callee
 		       ? lo : NO_ID;
 }
 
+/* The arc of every parent -> child link (child_ids[i]), looked up once
+ * for the model's shape: the lookups cost more than all the sums. */
+static const uint32_t *link_arcs(struct rules *r)
+{
+	if (r->link_arc)
+		return r->link_arc;
+	const struct model *m = r->model;
+	r->link_arc = xmalloc(((size_t)m->parents_start[m->nnodes] + 1) *
+			      sizeof(uint32_t));
+	for (size_t p = 0; p < m->nnodes; p++) {
+		const struct node *pn = &m->nodes[p];
+		for (uint32_t i = pn->child_start; i < pn->child_end; i++)
+			r->link_arc[i] = find_arc(m, pn->frame,
+						  m->nodes[m->child_ids[i]].frame);
+	}
+	return r->link_arc;
+}
+
 /* One depth-first walk of the call tree, keeping how often each frame and
  * each arc is on the current path: a node is outermost when its frame is
- * not already there, and an arc's exact total counts each sample once. */
-static void walk_tree(struct rules *r, const double *sub, double *arc_total)
+ * not already there, and its arc from the parent when that arc is not (so
+ * that an arc's exact total counts each sample once).  Both depend on the
+ * shape alone. */
+static void walk_tree(struct rules *r)
 {
 	const struct model *m = r->model;
+	const uint32_t *link_arc = link_arcs(r);
 	uint32_t *frame_depth = xcalloc(m->nframes + 1, sizeof(uint32_t));
 	uint32_t *arc_depth = xcalloc(m->narcs + 1, sizeof(uint32_t));
-	uint32_t *arc_of = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
-	struct { uint32_t node, next; } *stack = NULL;
+	struct { uint32_t node, arc, next; } *stack = NULL;
 	size_t cap = 0;
 	r->outermost = xcalloc(m->nnodes + 1, 1);
+	r->arc_outermost = xcalloc(m->nnodes + 1, 1);
 
 	for (size_t root = 0; root < m->nnodes; root++) {
 		if (m->nodes[root].parent != NO_ID)
 			continue;
 		size_t sp = 0;
-		uint32_t v = (uint32_t)root;
-		arc_of[v] = NO_ID;
+		uint32_t v = (uint32_t)root, a = NO_ID;
 		for (;;) {
 			const struct node *n = &m->nodes[v];
 			r->outermost[v] = frame_depth[n->frame]++ == 0;
-			uint32_t a = arc_of[v];
-			if (a != NO_ID && arc_depth[a]++ == 0 && arc_total)
-				arc_total[a] += sub[v];
+			r->arc_outermost[v] = a != NO_ID && arc_depth[a]++ == 0;
 			GROW(stack, cap, sp + 1);
 			stack[sp].node = v;
+			stack[sp].arc = a;
 			stack[sp++].next = n->child_start;
 			v = NO_ID;
 			while (sp && v == NO_ID) {
 				uint32_t p = stack[sp - 1].node;
 				const struct node *pn = &m->nodes[p];
 				if (stack[sp - 1].next < pn->child_end) {
-					v = m->child_ids[stack[sp - 1].next++];
-					arc_of[v] = find_arc(m, pn->frame, m->nodes[v].frame);
+					uint32_t i = stack[sp - 1].next++;
+					v = m->child_ids[i];
+					a = link_arc[i];
 					break;
 				}
 				frame_depth[pn->frame]--;
-				if (arc_of[p] != NO_ID)
-					arc_depth[arc_of[p]]--;
+				if (stack[sp - 1].arc != NO_ID)
+					arc_depth[stack[sp - 1].arc]--;
 				sp--;
 			}
 			if (v == NO_ID)
@@ -166,7 +201,6 @@ static void walk_tree(struct rules *r, const double *sub, double *arc_total)
 		}
 	}
 	free(stack);
-	free(arc_of);
 	free(arc_depth);
 	free(frame_depth);
 }
@@ -174,23 +208,25 @@ static void walk_tree(struct rules *r, const double *sub, double *arc_total)
 const uint8_t *rules_outermost(struct rules *r)
 {
 	if (!r->outermost && (r->model->caps & HAS_STACKS))
-		walk_tree(r, rules_node_totals(r, 0), NULL);
+		walk_tree(r);
 	return r->outermost;
 }
 
-/* Per arc, the self of the callee's nodes under that caller, and (for
- * additive) the callee's sub(v) under every parent node of that caller. */
+/* Per arc, the self of the callee's nodes under that caller, and the
+ * callee's sub(v) under every parent node of that caller (exact: only
+ * where the arc is outermost, `counted`). */
 static void arc_sums_from_nodes(struct rules *r, unsigned type,
-				double *arc_total, double *arc_self)
+				const uint8_t *counted, double *arc_total,
+				double *arc_self)
 {
 	const struct model *m = r->model;
 	const double *sub = rules_node_totals(r, type);
+	const uint32_t *link_arc = link_arcs(r);
 	for (size_t p = 0; p < m->nnodes; p++) {
 		const struct node *pn = &m->nodes[p];
 		for (uint32_t i = pn->child_start; i < pn->child_end; i++) {
-			uint32_t v = m->child_ids[i];
-			uint32_t a = find_arc(m, pn->frame, m->nodes[v].frame);
-			if (arc_total)
+			uint32_t v = m->child_ids[i], a = link_arc[i];
+			if (!counted || counted[v])
 				arc_total[a] += sub[v];
 			arc_self[a] += node_value(m, v, type);
 		}
@@ -207,15 +243,15 @@ static void compute_exact(struct rules *r, struct totals *t)
 		return;
 	}
 	const double *sub = rules_node_totals(r, t->type);
+	const uint8_t *outermost = rules_outermost(r);
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
 	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
-	free(r->outermost);
-	walk_tree(r, sub, t->arc_total);
 	for (size_t v = 0; v < m->nnodes; v++)
-		if (r->outermost[v])
+		if (outermost[v])
 			t->total[m->nodes[v].frame] += sub[v];
-	arc_sums_from_nodes(r, t->type, NULL, t->arc_self);
+	arc_sums_from_nodes(r, t->type, r->arc_outermost, t->arc_total,
+			    t->arc_self);
 }
 
 static void compute_additive(struct rules *r, struct totals *t)
@@ -231,7 +267,7 @@ static void compute_additive(struct rules *r, struct totals *t)
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
 	for (size_t v = 0; v < m->nnodes; v++)
 		t->total[m->nodes[v].frame] += sub[v];
-	arc_sums_from_nodes(r, t->type, t->arc_total, t->arc_self);
+	arc_sums_from_nodes(r, t->type, NULL, t->arc_total, t->arc_self);
 }
 
 /* Shares below 1 µs stop; for metrics that are not time, below a
