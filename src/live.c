@@ -492,18 +492,24 @@ bool live_engine_take_news(struct live *l, size_t i)
 	return news;
 }
 
-bool live_engine_snapshot(const struct live *l, size_t i, struct model *m)
+/* The table as of the last `print`; false before the first. */
+static bool arcs_model(const struct peer *p, struct model *m)
+{
+	struct load_error err;
+	return arcs_parser_model(p->arcs, m, &err);
+}
+
+enum live_refresh live_engine_refresh(const struct live *l, size_t i,
+				      struct xsbug_follower *f,
+				      struct model *shown, struct model *fresh)
 {
 	const struct peer *p = l->engines[i];
-	if (p->kind == PEER_ARCS) {
-		struct load_error err;
-		return arcs_parser_model(p->arcs, m, &err);
-	}
-	size_t n = xsbug_session_count(p->parser);
-	if (!n)
-		return false;
-	xsbug_session_totals(p->parser, n, m);
-	return true;
+	if (p->kind == PEER_ARCS)
+		return arcs_model(p, fresh) ? LIVE_NEW_MODEL : LIVE_NO_PROFILE;
+	if (!xsbug_follow(f, p->parser))
+		return LIVE_NO_PROFILE;
+	return xsbug_follower_model(f, shown, fresh) ? LIVE_NEW_MODEL
+						     : LIVE_NEW_VALUES;
 }
 
 bool live_engine_start_profiling(struct live *l, size_t i)
@@ -538,7 +544,7 @@ bool live_engine_write(const struct live *l, size_t i, const char *base,
 	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
 	if (n) /* with its timeline: the .cpuprofile keeps the samples */
 		xsbug_session_model(p->parser, n, &m);
-	else if (p->kind == PEER_XSBUG || !live_engine_snapshot(l, i, &m)) {
+	else if (p->kind == PEER_XSBUG || !arcs_model(p, &m)) {
 		snprintf(err, cap, "no profile yet");
 		return false;
 	}
@@ -592,7 +598,7 @@ bool live_wait_profile(struct live *l, struct model *m, char *who,
 	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
 	if (n) /* the whole session, with its timeline */
 		xsbug_session_model(p->parser, n, m);
-	else if (p->kind != PEER_XSBUG && live_engine_snapshot(l, 0, m))
+	else if (p->kind != PEER_XSBUG && arcs_model(p, m))
 		return true;
 	else
 		snprintf(err, cap, "the engine left without a profile");

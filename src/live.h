@@ -54,16 +54,28 @@ const struct xsbug_parser *live_engine_parser(const struct live *l, size_t i);
 
 /* Has anything that changes the model arrived since the last call? */
 bool live_engine_take_news(struct live *l, size_t i);
-/* A finished model of the engine's current (or last) session, without
- * its timeline (xsbug_session_totals), cheap to take at every refresh;
- * false when no profile has started yet. */
-bool live_engine_snapshot(const struct live *l, size_t i, struct model *m);
+/* What live_engine_refresh did. */
+enum live_refresh {
+	LIVE_NO_PROFILE, /* no profile has started yet */
+	LIVE_NEW_MODEL,  /* a new finished model in `fresh` */
+	LIVE_NEW_VALUES, /* `shown` got new numbers for the same stacks */
+};
+
+/* The engine's current (or last) session without its timeline, as
+ * `f` (the caller's, for this engine only) follows it: only new numbers
+ * for `shown`, the model it made last, when no new stack or function came
+ * (see xsbug_follower_model), so that a refresh costs little however
+ * long the session has run.  An arc stream: a new model of its table as
+ * of its last `print`. */
+enum live_refresh live_engine_refresh(const struct live *l, size_t i,
+				      struct xsbug_follower *f,
+				      struct model *shown, struct model *fresh);
 
 /* Commands to the engine; false when it is gone. */
 bool live_engine_start_profiling(struct live *l, size_t i);
 bool live_engine_stop_profiling(struct live *l, size_t i);
 
-/* Writes the session shown by live_engine_snapshot as BASE.xsbug and
+/* Writes the session live_engine_refresh follows as BASE.xsbug and
  * BASE.cpuprofile (an arc stream: BASE.cpuprofile only).  False with a
  * message in err. */
 bool live_engine_write(const struct live *l, size_t i, const char *base,

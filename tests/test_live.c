@@ -74,8 +74,10 @@ int main(void)
 	received(engine, "\r\n<start-profiling/>\r\n\r\n<go/>\r\n");
 	CHECK(live_engine_take_news(l, 0));
 	CHECK(!live_engine_take_news(l, 0));
-	struct model m;
-	CHECK(!live_engine_snapshot(l, 0, &m)); /* no profile started */
+	struct xsbug_follower *follower = xsbug_follower_new();
+	struct model m, unused;
+	/* no profile started */
+	CHECK(live_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NO_PROFILE);
 
 	/* Split inside a number: "A" + "," ... the samples last 10 and 4. */
 	send_text(engine, "\r\n<xsbug><pt name=\"start\" value=\"@0000000000000000\"/>"
@@ -85,16 +87,16 @@ int main(void)
 	send_text(engine, "A,5,0</ps></xsbug>\r\n");
 	pump(l, 3);
 	CHECK(live_engine_take_news(l, 0));
-	CHECK(live_engine_snapshot(l, 0, &m));
+	CHECK(live_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NEW_MODEL);
 	CHECK_CLOSE(self_of(&m, "f"), 10, "running: the last sample waits");
-	model_free(&m);
 
 	CHECK(live_engine_stop_profiling(l, 0));
 	pump(l, 2);
 	received(engine, "\r\n<stop-profiling/>\r\n");
 	send_text(engine, "<xsbug><pt name=\"stop\" value=\"@000000000000000F\"/></xsbug>");
 	pump(l, 3);
-	CHECK(live_engine_snapshot(l, 0, &m));
+	/* No new stack: the same model gets the new numbers. */
+	CHECK(live_engine_refresh(l, 0, follower, &m, &unused) == LIVE_NEW_VALUES);
 	CHECK_CLOSE(self_of(&m, "f"), 14, "stopped");
 	CHECK_CLOSE(m.duration, 15, "duration");
 	model_free(&m);
@@ -124,6 +126,7 @@ int main(void)
 	CHECK(live_engine_count(l) == 1);
 	CHECK(!live_engine_connected(l, 0));
 	CHECK(!live_engine_start_profiling(l, 0));
+	xsbug_follower_free(follower);
 	live_free(l);
 	return check_done();
 }

@@ -11,6 +11,7 @@
 #include "loaders/loaders.h"
 #include "src/tui/app.h"
 #include "src/util.h"
+#include "src/xsbug.h"
 
 static const char *row_name(struct app *a, size_t i)
 {
@@ -201,6 +202,65 @@ static void replace_model(struct model *first, struct model *next)
 	app_free(&a);
 }
 
+static void feed(struct xsbug_parser *p, const char *text)
+{
+	struct load_error err;
+	CHECK(xsbug_parser_feed(p, (const uint8_t *)text, strlen(text), &err));
+}
+
+#define MSG(body) "\r\n<xsbug>" body "</xsbug>\r\n"
+
+/* A live snapshot (the totals an xsbug follower makes, no timeline):
+ * leaf under a at 0, leaf under b at 3, a at 4, running; so leaf 3 + 1 ms
+ * in 2 samples, a's own sample waiting for its duration.  `u` shows the
+ * sample counts; the stop gives a its 2 ms, in place, and the open rows
+ * and the cursor stay. */
+static void live_snapshot(void)
+{
+	struct xsbug_parser *p = xsbug_parser_new(NULL);
+	feed(p, MSG("<pt name=\"start\" value=\"@0000000000000000\"/>")
+		MSG("<pr name=\"(host)\" value=\"0\"/>")
+		MSG("<pr name=\"main\" value=\"2\" path=\"t.js\" line=\"1\"/>")
+		MSG("<pr name=\"a\" value=\"3\" path=\"t.js\" line=\"2\"/>")
+		MSG("<pr name=\"b\" value=\"4\" path=\"t.js\" line=\"3\"/>")
+		MSG("<pr name=\"leaf\" value=\"5\" path=\"t.js\" line=\"4\"/>")
+		MSG("<ps>0,5,3,2,0.3,5,4,2,0.1,3,2,0</ps>"));
+	struct xsbug_follower *f = xsbug_follower_new();
+	struct model m, unused;
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &m));
+	struct app a;
+	app_init(&a, "live", &m, VIEW_FLAT);
+	app_cycle_units(&a);
+	app_cycle_units(&a);
+	CHECK(a.units == UNITS_SAMPLES);
+	CHECK_CLOSE(row_named(&a, "leaf")->self, 2, "leaf's samples");
+	CHECK_CLOSE(row_named(&a, "a")->self, 1, "a's sample");
+	app_cycle_units(&a);
+	CHECK_CLOSE(row_named(&a, "leaf")->self, 4, "leaf's time (µs)");
+
+	app_show_pane(&a, VIEW_TOPDOWN);
+	app_expand(&a);
+	app_move_to(&a, 1);
+	app_expand(&a);
+	app_move_to(&a, 2);
+	app_expand(&a);
+	CHECK_NAMES(&a, "(host) main a leaf b");
+	CHECK_CLOSE(row_named(&a, "a")->total, 3, "a while running");
+	feed(p, MSG("<pt name=\"stop\" value=\"@0000000000000006\"/>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(!xsbug_follower_model(f, &m, &unused));
+	app_values_changed(&a);
+	CHECK_NAMES(&a, "(host) main a leaf b");
+	CHECK_CLOSE(row_named(&a, "a")->total, 5, "a stopped");
+	CHECK_CLOSE(row_named(&a, "main")->total, 6, "main stopped");
+	CHECK(!strcmp(row_name(&a, app_pane(&a)->selected), "a"));
+	app_free(&a);
+	model_free(&m);
+	xsbug_follower_free(f);
+	xsbug_parser_free(p);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -235,6 +295,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	replace_model(&first, &next);
+	live_snapshot();
 	model_free(&first);
 	model_free(&next);
 	return check_done();

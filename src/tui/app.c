@@ -638,6 +638,14 @@ static void carry_filters(struct app *a, const struct model *next)
 	a->ctx.focus_frame = same_frame(old, next, a->ctx.focus_frame);
 }
 
+void app_values_changed(struct app *a)
+{
+	rules_values_changed(&a->original_rules);
+	if (a->filtering)
+		use_filters(a); /* the filtered copy takes the new values */
+	app_rebuild(a);
+}
+
 void app_replace_model(struct app *a, struct model *next)
 {
 	struct row_paths paths[VIEW_COUNT];

@@ -98,5 +98,9 @@ void app_enter(struct app *a);
  * of the model in use, keeping each pane's sort, open rows and selected
  * function.  The caller frees the model it replaces afterwards. */
 void app_replace_model(struct app *a, struct model *next);
+/* Live mode: the model in use got new values in place, for the same
+ * stacks (xsbug_follower_model); every number is computed again, what is
+ * open, selected and sorted stays. */
+void app_values_changed(struct app *a);
 
 #endif

@@ -6,18 +6,21 @@
 #include <time.h>
 
 #include "../escape.h"
+#include "../xsbug.h"
 
 void live_view_init(struct live_view *v, struct live *l, const char *address)
 {
 	memset(v, 0, sizeof(*v));
 	v->live = l;
 	v->address = address;
+	v->follower = xsbug_follower_new();
 }
 
 void live_view_free(struct live_view *v)
 {
 	if (v->started)
 		model_free(&v->models[v->current]);
+	xsbug_follower_free(v->follower);
 }
 
 static const char *engine_name(const struct live_view *v, char *buf, size_t cap)
@@ -68,11 +71,22 @@ static bool notice_disconnect(struct live_view *v, struct app *a)
 	return left;
 }
 
+/* The model on screen gets new numbers in place when the engine sent no
+ * new stack; a new model replaces it otherwise. */
 static bool take_snapshot(struct live_view *v, struct app *a)
 {
 	int next = v->started ? 1 - v->current : 0;
-	if (!live_engine_snapshot(v->live, v->shown, &v->models[next]))
+	struct model *shown = v->started && v->data_engine == v->shown
+		? &v->models[v->current] : NULL;
+	enum live_refresh got = live_engine_refresh(v->live, v->shown, v->follower,
+						    shown, &v->models[next]);
+	if (got == LIVE_NO_PROFILE)
 		return false;
+	if (got == LIVE_NEW_VALUES) {
+		app_values_changed(a);
+		update_title(v);
+		return true;
+	}
 	if (!v->started) {
 		v->started = true;
 		app_init(a, v->title, &v->models[next], VIEW_TOPDOWN);
@@ -199,6 +213,8 @@ void live_view_next_engine(struct app *a)
 		return;
 	}
 	v->shown = (v->shown + 1) % count;
+	xsbug_follower_free(v->follower); /* it follows one engine only */
+	v->follower = xsbug_follower_new();
 	v->was_connected = live_engine_connected(v->live, v->shown);
 	v->news = true;
 	v->last_refresh_ms = 0; /* the new engine at once */

@@ -24,6 +24,7 @@ struct live_view {
 	bool news;           /* the shown engine changed since its snapshot */
 	bool was_connected;
 	double last_refresh_ms;
+	struct xsbug_follower *follower; /* of the shown engine */
 	/* The snapshot in the app and the one replacing it. */
 	struct model models[2];
 	int current;
