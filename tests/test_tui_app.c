@@ -202,6 +202,33 @@ static void replace_model(struct model *first, struct model *next)
 	app_free(&a);
 }
 
+/* A live view's first snapshot may come before any sample: no stacks, so
+ * its default rule is divided; the next one, with stacks, brings exact,
+ * unless the rule was chosen with r. */
+static void rule_follows_data(struct model *full)
+{
+	struct model empty;
+	model_init(&empty, "xsbug");
+	model_add_sample_type(&empty, "time", "us");
+	uint32_t cycle;
+	model_finish(&empty, &cycle);
+	struct app a;
+	app_init(&a, "live", &empty, VIEW_TOPDOWN);
+	CHECK(a.ctx.rule == RULE_DIVIDED);
+	app_replace_model(&a, full);
+	CHECK(a.ctx.rule == RULE_EXACT);
+	app_free(&a);
+
+	app_init(&a, "live", &empty, VIEW_TOPDOWN);
+	app_cycle_rule(&a); /* divided -> gprof is skipped -> exact */
+	app_cycle_rule(&a); /* additive, chosen */
+	CHECK(a.ctx.rule == RULE_ADDITIVE);
+	app_replace_model(&a, full);
+	CHECK(a.ctx.rule == RULE_ADDITIVE);
+	app_free(&a);
+	model_free(&empty);
+}
+
 static void feed(struct xsbug_parser *p, const char *text)
 {
 	struct load_error err;
@@ -295,6 +322,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	replace_model(&first, &next);
+	rule_follows_data(&next);
 	live_snapshot();
 	model_free(&first);
 	model_free(&next);

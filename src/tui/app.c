@@ -375,6 +375,7 @@ void app_cycle_rule(struct app *a)
 	} while (next == RULE_GPROF &&
 		 !rules_totals(a->ctx.rules, RULE_GPROF, a->ctx.type)->total);
 	a->ctx.rule = next;
+	a->rule_chosen = true;
 	app_rebuild(a);
 	const struct totals *t = rules_totals(a->ctx.rules, next, a->ctx.type);
 	if (t->total)
@@ -658,6 +659,11 @@ void app_replace_model(struct app *a, struct model *next)
 	rules_free(&a->original_rules);
 	rules_init(&a->original_rules, next);
 	a->original = next;
+	/* A first snapshot without samples has no stacks, so its default
+	 * rule would be divided, slow on a big graph and not what stacks
+	 * call for. */
+	if (!a->rule_chosen)
+		a->ctx.rule = rule_default(next);
 	if (!use_filters(a)) { /* the focus left the new stacks: show them all */
 		a->focus = NO_ID;
 		memset(a->hidden, 0, next->nframes);

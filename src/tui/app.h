@@ -36,6 +36,7 @@ struct app {
 	struct view_context ctx;
 	struct pane panes[VIEW_COUNT];
 	enum view_kind current;
+	bool rule_chosen; /* with r; else the rule follows the data */
 	enum unit_mode units;
 	unsigned value_type; /* the sample type values show: --sample-type or t */
 	uint32_t focus;   /* f: only stacks through this frame, NO_ID: all */
