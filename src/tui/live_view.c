@@ -114,7 +114,7 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 		v->news = false;
 		/* On a steady beat: the next is due a period after this one was
 		 * due, not after it came (up to a wake-up late, LIVE_REFRESH_MS
-		 * / 5), so that they keep to 4 a second. */
+		 * / 5), so that they keep to 5 a second. */
 		bool on_beat = now_ms - v->last_refresh_ms < 2 * LIVE_REFRESH_MS;
 		v->last_refresh_ms = on_beat ? v->last_refresh_ms + LIVE_REFRESH_MS
 					     : now_ms;

@@ -12,7 +12,7 @@
 #include "app.h"
 
 /* A new snapshot at most this often, however fast the samples come. */
-#define LIVE_REFRESH_MS 250
+#define LIVE_REFRESH_MS 200
 
 struct live_view {
 	struct live *live;
