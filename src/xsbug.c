@@ -990,14 +990,16 @@ static void copy_records(struct xsbug_follower *f, const struct xsbug_parser *p)
 static void copy_session(struct xsbug_follower *f, const struct session *from)
 {
 	struct session *to = &f->copy->sessions[0];
-	GROW(to->ids, to->ids_cap, from->nids);
-	memcpy(to->ids + to->nids, from->ids + to->nids,
-	       (from->nids - to->nids) * sizeof(uint32_t));
-	to->nids = from->nids;
-	GROW(to->stacks, to->stacks_cap, from->nstacks);
-	memcpy(to->stacks, from->stacks, from->nstacks * sizeof(struct stack));
-	f->reshaped |= to->nstacks != from->nstacks;
-	to->nstacks = from->nstacks;
+	if (from->nstacks) { /* before the first sample it has no arrays */
+		GROW(to->ids, to->ids_cap, from->nids);
+		memcpy(to->ids + to->nids, from->ids + to->nids,
+		       (from->nids - to->nids) * sizeof(uint32_t));
+		GROW(to->stacks, to->stacks_cap, from->nstacks);
+		memcpy(to->stacks, from->stacks, from->nstacks * sizeof(struct stack));
+		f->reshaped |= to->nstacks != from->nstacks;
+		to->nids = from->nids;
+		to->nstacks = from->nstacks;
+	}
 	to->start = from->start;
 	to->stop = from->stop;
 	to->stopped = from->stopped;
