@@ -238,10 +238,11 @@ static void feed(struct xsbug_parser *p, const char *text)
 #define MSG(body) "\r\n<xsbug>" body "</xsbug>\r\n"
 
 /* A live snapshot (the totals an xsbug follower makes, no timeline):
- * leaf under a at 0, leaf under b at 3, a at 4, running; so leaf 3 + 1 ms
+ * leaf under a at 0, leaf under b at 3, a at 4, running; so leaf 3 + 1 µs
  * in 2 samples, a's own sample waiting for its duration.  `u` shows the
- * sample counts; the stop gives a its 2 ms, in place, and the open rows
- * and the cursor stay. */
+ * sample counts.  Leaf under a again at 6 gives a its 2 µs, in place (a 5,
+ * main 6), and the open rows and the cursor stay; then, focused on a, the
+ * stop at 9 gives that leaf 3 µs: a and main 8 in the filtered copy. */
 static void live_snapshot(void)
 {
 	struct xsbug_parser *p = xsbug_parser_new(NULL);
@@ -274,14 +275,25 @@ static void live_snapshot(void)
 	app_expand(&a);
 	CHECK_NAMES(&a, "(host) main a leaf b");
 	CHECK_CLOSE(row_named(&a, "a")->total, 3, "a while running");
-	feed(p, MSG("<pt name=\"stop\" value=\"@0000000000000006\"/>"));
+	feed(p, MSG("<ps>2,5,3,2,0</ps>"));
 	CHECK(xsbug_follow(f, p));
 	CHECK(!xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
 	CHECK_NAMES(&a, "(host) main a leaf b");
-	CHECK_CLOSE(row_named(&a, "a")->total, 5, "a stopped");
-	CHECK_CLOSE(row_named(&a, "main")->total, 6, "main stopped");
+	CHECK_CLOSE(row_named(&a, "a")->total, 5, "a after its own sample");
+	CHECK_CLOSE(row_named(&a, "main")->total, 6, "main after a's sample");
 	CHECK(!strcmp(row_name(&a, app_pane(&a)->selected), "a"));
+
+	app_focus(&a);
+	CHECK_NAMES(&a, "(host) main a leaf");
+	feed(p, MSG("<pt name=\"stop\" value=\"@0000000000000009\"/>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(!xsbug_follower_model(f, &m, &unused));
+	app_values_changed(&a);
+	CHECK(a.filtering);
+	CHECK_NAMES(&a, "(host) main a leaf");
+	CHECK_CLOSE(row_named(&a, "a")->total, 8, "a stopped, focused");
+	CHECK_CLOSE(row_named(&a, "main")->total, 8, "main stopped, focused");
 	app_free(&a);
 	model_free(&m);
 	xsbug_follower_free(f);
