@@ -42,8 +42,8 @@ void rules_init(struct rules *r, const struct model *m)
 	r->model = m;
 }
 
-/* What the values decide; the shape's arrays stay. */
-static void free_values(struct rules *r)
+/* Frees what the values decide; the shape's arrays stay. */
+void rules_values_changed(struct rules *r)
 {
 	for (int rule = 0; rule < RULE_COUNT; rule++)
 		for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
@@ -69,16 +69,11 @@ static void free_values(struct rules *r)
 
 void rules_free(struct rules *r)
 {
-	free_values(r);
+	rules_values_changed(r);
 	free(r->outermost);
 	free(r->arc_outermost);
 	free(r->link_arc);
 	memset(r, 0, sizeof(*r));
-}
-
-void rules_values_changed(struct rules *r)
-{
-	free_values(r);
 }
 
 /* self(f): the value of the samples whose leaf is f. */

@@ -38,7 +38,7 @@ struct rules {
 	struct totals *cache[RULE_COUNT][MAX_SAMPLE_TYPES];
 	double *node_total[MAX_SAMPLE_TYPES]; /* node self + its subtree */
 	double *frame_self[MAX_SAMPLE_TYPES];
-	/* The shape's: */
+	/* What the shape alone decides, kept by rules_values_changed: */
 	uint8_t *outermost; /* per node: no ancestor shares its frame */
 	uint8_t *arc_outermost; /* per node: nor does its arc from the parent */
 	uint32_t *link_arc; /* per child_ids entry: its parent -> child arc */

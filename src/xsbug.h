@@ -5,8 +5,8 @@
  * bytes may arrive split anywhere, even inside a base-36 number.
  *
  * Samples are folded as they arrive into the distinct stacks of their
- * profile session, each with its summed duration, plus a timeline of a
- * few bytes a sample; the raw text is never kept.  A finished model of
+ * profile session, each with its summed duration and sample count, plus a
+ * timeline of a few bytes a sample; the raw text is never kept.  A finished model of
  * any session can be made at any time (a live view asks for snapshots). */
 #ifndef WPROF_XSBUG_H
 #define WPROF_XSBUG_H
