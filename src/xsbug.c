@@ -870,13 +870,19 @@ static void set_times(const struct session *s, struct model *m)
 		m->duration = m->end_time - m->start_time;
 }
 
-/* Each distinct stack's summed duration and count on its leaf node. */
+/* Each distinct stack's summed duration and count on its leaf node; two
+ * stacks whose functions look alike (the same name and place under
+ * different ids) share one, so the values are summed. */
 static void set_stack_values(const struct session *s, const uint32_t *leaf,
 			     struct model *m)
 {
 	for (size_t k = 0; k < s->nstacks; k++) {
-		model_set_node_value(m, leaf[k], TYPE_TIME, s->stacks[k].total);
-		model_set_node_value(m, leaf[k], TYPE_COUNT,
+		model_set_node_value(m, leaf[k], TYPE_TIME, 0);
+		model_set_node_value(m, leaf[k], TYPE_COUNT, 0);
+	}
+	for (size_t k = 0; k < s->nstacks; k++) {
+		model_add_node_value(m, leaf[k], TYPE_TIME, s->stacks[k].total);
+		model_add_node_value(m, leaf[k], TYPE_COUNT,
 				     (double)s->stacks[k].count);
 	}
 }

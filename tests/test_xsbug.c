@@ -245,6 +245,31 @@ static void test_follower(void)
 	xsbug_parser_free(p);
 }
 
+/* Two ids for functions that look alike (name and place) are one
+ * function, one node: the follower sums their stacks as the timeline
+ * does.  g (40) at 1, g (41) at 3, stop at 8: 2 + 5 µs, 2 samples. */
+static void test_follower_alike(void)
+{
+	struct xsbug_parser *p = xsbug_parser_new(NULL);
+	feed_text(p, MSG("<pt name=\"start\" value=\"@0000000000000000\"/>")
+		     MSG("<pr name=\"g\" value=\"40\" path=\"x.js\" line=\"9\"/>")
+		     MSG("<pr name=\"g\" value=\"41\" path=\"x.js\" line=\"9\"/>")
+		     MSG("<ps>1,14,0.2,15,0</ps>")
+		     MSG("<pt name=\"stop\" value=\"@0000000000000008\"/>"));
+	struct xsbug_follower *f = xsbug_follower_new();
+	struct model m, timeline;
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &m));
+	xsbug_session_model(p, 1, &timeline);
+	CHECK_CLOSE(self_of(&timeline, "g"), 7, "g from the timeline");
+	CHECK_CLOSE(self_of(&m, "g"), 7, "g from the follower");
+	CHECK_CLOSE(count_of(&m, "g"), 2, "g's samples");
+	model_free(&m);
+	model_free(&timeline);
+	xsbug_follower_free(f);
+	xsbug_parser_free(p);
+}
+
 /* Garbage between, before and inside messages is skipped; two sessions. */
 static void test_garbage_and_sessions(void)
 {
@@ -323,6 +348,7 @@ int main(int argc, char **argv)
 	test_chunks(dir);
 	test_durations();
 	test_follower();
+	test_follower_alike();
 	test_garbage_and_sessions();
 	test_limits();
 	return check_done();
