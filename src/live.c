@@ -1,10 +1,13 @@
 /* Live mode (live.h): non-blocking sockets, one xsbug parser per peer,
- * commands queued in a small bounded buffer per peer. */
+ * commands queued in a small bounded buffer per peer; one lock between
+ * the thread that serves the sockets and the one that asks. */
 #include "live.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -40,6 +43,10 @@ struct peer {
 	uint64_t seen_generation;
 };
 
+/* Peers, engines and parsers are changed only by whoever serves the
+ * sockets (the server thread, or the caller's own loop), under `lock`,
+ * which the asking side takes to read them.  Peers are freed by the
+ * server only, engines never before live_free. */
 struct live {
 	FILE *log;
 	int listen_fd;
@@ -48,8 +55,23 @@ struct live {
 	size_t npeers;
 	struct peer *engines[LIVE_MAX_PEERS]; /* in login order */
 	size_t nengines;
-	uint8_t *readbuf;
+	uint8_t *readbuf; /* the server's */
+	pthread_mutex_t lock;
+	bool serving;  /* live_serve's thread runs */
+	bool stopping; /* it is asked to end */
+	pthread_t server;
+	int wake[2];   /* a byte wakes the server's poll(): a command, the end */
 };
+
+static void lock(struct live *l)
+{
+	pthread_mutex_lock(&l->lock);
+}
+
+static void unlock(struct live *l)
+{
+	pthread_mutex_unlock(&l->lock);
+}
 
 struct live *live_new(FILE *log)
 {
@@ -57,6 +79,8 @@ struct live *live_new(FILE *log)
 	l->log = log;
 	l->listen_fd = -1;
 	l->readbuf = xmalloc(READ_CHUNK);
+	pthread_mutex_init(&l->lock, NULL);
+	l->wake[0] = l->wake[1] = -1;
 	return l;
 }
 
@@ -75,10 +99,36 @@ static void peer_free(struct peer *p)
 	free(p);
 }
 
+static void wake_server(struct live *l)
+{
+	if (!l->serving)
+		return;
+	/* When the pipe is full, the server is being woken already. */
+	ssize_t ignored = write(l->wake[1], "", 1);
+	(void)ignored;
+}
+
+static void stop_server(struct live *l)
+{
+	if (!l->serving)
+		return;
+	lock(l);
+	l->stopping = true;
+	unlock(l);
+	wake_server(l);
+	pthread_join(l->server, NULL);
+	l->serving = false;
+}
+
 void live_free(struct live *l)
 {
 	if (!l)
 		return;
+	stop_server(l);
+	for (int end = 0; end < 2; end++)
+		if (l->wake[end] >= 0)
+			close(l->wake[end]);
+	pthread_mutex_destroy(&l->lock);
 	for (size_t i = 0; i < l->npeers; i++)
 		peer_free(l->peers[i]);
 	if (l->listen_fd >= 0)
@@ -233,7 +283,7 @@ bool live_connect(struct live *l, const char *address, char *err, size_t cap)
 
 /* ---- the loop --------------------------------------------------------- */
 
-size_t live_poll_fds(const struct live *l, struct pollfd *fds, size_t cap)
+static size_t poll_fds(const struct live *l, struct pollfd *fds, size_t cap)
 {
 	size_t n = 0;
 	if (l->listen_fd >= 0 && n < cap)
@@ -247,6 +297,14 @@ size_t live_poll_fds(const struct live *l, struct pollfd *fds, size_t cap)
 			events |= POLLOUT;
 		fds[n++] = (struct pollfd){ .fd = p->fd, .events = events };
 	}
+	return n;
+}
+
+size_t live_poll_fds(struct live *l, struct pollfd *fds, size_t cap)
+{
+	lock(l);
+	size_t n = poll_fds(l, fds, cap);
+	unlock(l);
 	return n;
 }
 
@@ -381,10 +439,22 @@ static void on_eof(struct live *l, struct peer *p)
 	peer_close(p);
 }
 
+/* Only the server reads and closes the sockets, so the lock is let go
+ * meanwhile: the other side takes its snapshots between two chunks. */
+static ssize_t receive(struct live *l, int fd)
+{
+	unlock(l);
+	ssize_t got = recv(fd, l->readbuf, READ_CHUNK, 0);
+	int saved = errno;
+	lock(l);
+	errno = saved;
+	return got;
+}
+
 static void read_peer(struct live *l, struct peer *p)
 {
 	for (size_t budget = 0; budget < READ_BUDGET && p->fd >= 0;) {
-		ssize_t got = recv(p->fd, l->readbuf, READ_CHUNK, 0);
+		ssize_t got = receive(l, p->fd);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -435,6 +505,7 @@ static struct peer *peer_of_fd(const struct live *l, int fd)
 
 void live_handle(struct live *l, const struct pollfd *fds, size_t n)
 {
+	lock(l);
 	for (size_t i = 0; i < n; i++) {
 		if (!fds[i].revents)
 			continue;
@@ -453,67 +524,157 @@ void live_handle(struct live *l, const struct pollfd *fds, size_t n)
 	for (size_t i = 0; i < l->npeers; i++)
 		flush_out(l, l->peers[i]);
 	reap(l);
+	unlock(l);
+}
+
+/* The server thread: the sockets and the wake pipe, until live_free. */
+static void *serve(void *arg)
+{
+	struct live *l = arg;
+	struct pollfd fds[LIVE_MAX_PEERS + 2];
+	for (;;) {
+		lock(l);
+		bool stopping = l->stopping;
+		size_t n = poll_fds(l, fds + 1, LIVE_MAX_PEERS + 1);
+		unlock(l);
+		if (stopping)
+			return NULL;
+		fds[0] = (struct pollfd){ .fd = l->wake[0], .events = POLLIN };
+		if (poll(fds, n + 1, -1) < 0 && errno != EINTR)
+			return NULL; /* out of memory: the engines then wait */
+		char drain[64];
+		if (fds[0].revents)
+			while (read(l->wake[0], drain, sizeof(drain)) > 0)
+				continue;
+		live_handle(l, fds + 1, n);
+	}
+}
+
+bool live_serve(struct live *l, char *err, size_t cap)
+{
+	if (pipe2(l->wake, O_CLOEXEC | O_NONBLOCK)) {
+		snprintf(err, cap, "pipe: %s", strerror(errno));
+		return false;
+	}
+	/* Signals are the caller's to see: the thread blocks them all. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&l->server, NULL, serve, l);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		snprintf(err, cap, "cannot start the network thread: %s", strerror(rc));
+		return false;
+	}
+	l->serving = true;
+	return true;
 }
 
 /* ---- engines ---------------------------------------------------------- */
 
-size_t live_engine_count(const struct live *l)
+size_t live_engine_count(struct live *l)
 {
-	return l->nengines;
+	lock(l);
+	size_t n = l->nengines;
+	unlock(l);
+	return n;
 }
 
-const char *live_engine_name(const struct live *l, size_t i)
+/* Returns with the lock held: the caller reads, then unlocks. */
+static struct peer *lock_engine(struct live *l, size_t i)
 {
-	return l->engines[i]->name;
+	lock(l);
+	return l->engines[i];
 }
 
-bool live_engine_connected(const struct live *l, size_t i)
+/* Written once, before the engine is counted: it stays as it is. */
+const char *live_engine_name(struct live *l, size_t i)
 {
-	return l->engines[i]->fd >= 0;
+	const char *name = lock_engine(l, i)->name;
+	unlock(l);
+	return name;
 }
 
-const char *live_engine_status(const struct live *l, size_t i)
+bool live_engine_connected(struct live *l, size_t i)
 {
-	return l->engines[i]->status;
+	bool connected = lock_engine(l, i)->fd >= 0;
+	unlock(l);
+	return connected;
 }
 
-const struct xsbug_parser *live_engine_parser(const struct live *l, size_t i)
+void live_engine_status(struct live *l, size_t i, char *out, size_t cap)
 {
-	return l->engines[i]->parser;
+	snprintf(out, cap, "%s", lock_engine(l, i)->status);
+	unlock(l);
+}
+
+bool live_engine_sends_arcs(struct live *l, size_t i)
+{
+	bool arcs = lock_engine(l, i)->kind == PEER_ARCS;
+	unlock(l);
+	return arcs;
+}
+
+bool live_engine_profiling(struct live *l, size_t i)
+{
+	const struct peer *p = lock_engine(l, i);
+	bool profiling = p->kind == PEER_XSBUG && xsbug_profiling(p->parser);
+	unlock(l);
+	return profiling;
 }
 
 bool live_engine_take_news(struct live *l, size_t i)
 {
-	struct peer *p = l->engines[i];
+	struct peer *p = lock_engine(l, i);
 	uint64_t g = p->kind == PEER_ARCS ? arcs_parser_prints(p->arcs)
 					  : xsbug_generation(p->parser);
 	bool news = g != p->seen_generation;
 	p->seen_generation = g;
+	unlock(l);
 	return news;
 }
 
-bool live_engine_snapshot(const struct live *l, size_t i, struct model *m)
+/* The table as of the last `print`; false before the first. */
+static bool arcs_model(const struct peer *p, struct model *m)
 {
-	const struct peer *p = l->engines[i];
-	if (p->kind == PEER_ARCS) {
-		struct load_error err;
-		return arcs_parser_model(p->arcs, m, &err);
-	}
-	size_t n = xsbug_session_count(p->parser);
-	if (!n)
-		return false;
-	xsbug_session_totals(p->parser, n, m);
-	return true;
+	struct load_error err;
+	return arcs_parser_model(p->arcs, m, &err);
+}
+
+/* Arc tables are small: made under the lock.  A session's stacks are
+ * copied under it, the model is made after. */
+enum live_refresh live_engine_refresh(struct live *l, size_t i,
+				      struct xsbug_follower *f,
+				      struct model *shown, struct model *fresh)
+{
+	const struct peer *p = lock_engine(l, i);
+	bool arcs = p->kind == PEER_ARCS;
+	bool got = arcs ? arcs_model(p, fresh) : xsbug_follow(f, p->parser);
+	unlock(l);
+	if (!got)
+		return LIVE_NO_PROFILE;
+	if (arcs)
+		return LIVE_NEW_MODEL;
+	return xsbug_follower_model(f, shown, fresh) ? LIVE_NEW_MODEL
+						     : LIVE_NEW_VALUES;
+}
+
+static bool command(struct live *l, size_t i, const char *text)
+{
+	bool queued = send_command(lock_engine(l, i), text);
+	unlock(l);
+	wake_server(l);
+	return queued;
 }
 
 bool live_engine_start_profiling(struct live *l, size_t i)
 {
-	return send_command(l->engines[i], "\r\n<start-profiling/>\r\n");
+	return command(l, i, "\r\n<start-profiling/>\r\n");
 }
 
 bool live_engine_stop_profiling(struct live *l, size_t i)
 {
-	return send_command(l->engines[i], "\r\n<stop-profiling/>\r\n");
+	return command(l, i, "\r\n<stop-profiling/>\r\n");
 }
 
 static bool write_capture(const struct xsbug_parser *parser, const char *base,
@@ -530,15 +691,14 @@ static bool write_capture(const struct xsbug_parser *parser, const char *base,
 	return ok;
 }
 
-bool live_engine_write(const struct live *l, size_t i, const char *base,
-		       char *err, size_t cap)
+static bool write_engine(const struct peer *p, const char *base, char *err,
+			 size_t cap)
 {
-	const struct peer *p = l->engines[i];
 	struct model m;
 	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
 	if (n) /* with its timeline: the .cpuprofile keeps the samples */
 		xsbug_session_model(p->parser, n, &m);
-	else if (p->kind == PEER_XSBUG || !live_engine_snapshot(l, i, &m)) {
+	else if (p->kind == PEER_XSBUG || !arcs_model(p, &m)) {
 		snprintf(err, cap, "no profile yet");
 		return false;
 	}
@@ -561,6 +721,16 @@ bool live_engine_write(const struct live *l, size_t i, const char *base,
 	if (!ok)
 		snprintf(err, cap, "%s: %s", path, why);
 	model_free(&m);
+	return ok;
+}
+
+/* Under the lock all along: the engine waits meanwhile. */
+bool live_engine_write(struct live *l, size_t i, const char *base,
+		       char *err, size_t cap)
+{
+	const struct peer *p = lock_engine(l, i);
+	bool ok = write_engine(p, base, err, cap);
+	unlock(l);
 	return ok;
 }
 
@@ -592,7 +762,7 @@ bool live_wait_profile(struct live *l, struct model *m, char *who,
 	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
 	if (n) /* the whole session, with its timeline */
 		xsbug_session_model(p->parser, n, m);
-	else if (p->kind != PEER_XSBUG && live_engine_snapshot(l, 0, m))
+	else if (p->kind != PEER_XSBUG && arcs_model(p, m))
 		return true;
 	else
 		snprintf(err, cap, "the engine left without a profile");

@@ -2,9 +2,15 @@
  * or WasmProf arc lines) stream their profiles to wprof-tui over TCP
  * while they run.
  *
- * One poll() loop, owned by the caller (the TUI's, or live_wait_profile
- * for --report): live_poll_fds says what to watch, live_handle reads what
- * is ready.  Each peer has its own stream parser, so memory per peer is
+ * The sockets are served either by a thread of their own (live_serve:
+ * the explorer, whose keys and refreshes then never wait on the network
+ * nor hold up the reading), or by the caller's poll() loop
+ * (live_wait_profile for --report, tests): live_poll_fds says what to
+ * watch, live_handle reads what is ready.  The engine functions below may
+ * be called from another thread than the server's; they take its lock,
+ * which the server lets go between two chunks of at most 64 KiB.
+ *
+ * Each peer has its own stream parser, so memory per peer is
  * bounded by the parser's limits plus its distinct stacks; a peer that
  * breaks a limit is dropped with a message, the others go on.  An engine
  * that logs in is answered at once so that it runs, with profiling on. */
@@ -37,43 +43,63 @@ int live_listen_port(const struct live *l);
 /* Dials a program that serves its stream instead of dialing out. */
 bool live_connect(struct live *l, const char *address, char *err, size_t cap);
 
-/* The descriptors to poll (at most LIVE_MAX_PEERS + 1). */
-size_t live_poll_fds(const struct live *l, struct pollfd *fds, size_t cap);
-/* Reads, accepts and writes whatever poll() said is ready; never blocks. */
+/* Serves the sockets on a thread of its own until live_free; after
+ * live_listen or live_connect.  False with a message in err. */
+bool live_serve(struct live *l, char *err, size_t cap);
+
+/* Without live_serve: the descriptors to poll (at most LIVE_MAX_PEERS +
+ * 1), and reading, accepting and writing whatever poll() said is ready;
+ * never blocks. */
+size_t live_poll_fds(struct live *l, struct pollfd *fds, size_t cap);
 void live_handle(struct live *l, const struct pollfd *fds, size_t n);
 
 /* Engines are peers that logged in (arc streams: that sent `print`), in
  * the order they did. */
-size_t live_engine_count(const struct live *l);
-const char *live_engine_name(const struct live *l, size_t i); /* login + peer */
-bool live_engine_connected(const struct live *l, size_t i);
+size_t live_engine_count(struct live *l);
+const char *live_engine_name(struct live *l, size_t i); /* login + peer */
+bool live_engine_connected(struct live *l, size_t i);
 /* The last thing worth telling about the engine ("" when none). */
-const char *live_engine_status(const struct live *l, size_t i);
-/* NULL for an arc stream. */
-const struct xsbug_parser *live_engine_parser(const struct live *l, size_t i);
+void live_engine_status(struct live *l, size_t i, char *out, size_t cap);
+/* An arc stream, which cannot be told to profile? */
+bool live_engine_sends_arcs(struct live *l, size_t i);
+/* Is an xsbug engine's profile running (started, not stopped)? */
+bool live_engine_profiling(struct live *l, size_t i);
 
 /* Has anything that changes the model arrived since the last call? */
 bool live_engine_take_news(struct live *l, size_t i);
-/* A finished model of the engine's current (or last) session, without
- * its timeline (xsbug_session_totals), cheap to take at every refresh;
- * false when no profile has started yet. */
-bool live_engine_snapshot(const struct live *l, size_t i, struct model *m);
+/* What live_engine_refresh did. */
+enum live_refresh {
+	LIVE_NO_PROFILE, /* no profile has started yet */
+	LIVE_NEW_MODEL,  /* a new finished model in `fresh` */
+	LIVE_NEW_VALUES, /* `shown` got new numbers for the same stacks */
+};
+
+/* The engine's current (or last) session without its timeline, as
+ * `f` (the caller's, for this engine only) follows it: only new numbers
+ * for `shown`, the model it made last, when no new stack or function came
+ * (see xsbug_follower_model), so that a refresh costs little however
+ * long the session has run.  An arc stream: a new model of its table as
+ * of its last `print`. */
+enum live_refresh live_engine_refresh(struct live *l, size_t i,
+				      struct xsbug_follower *f,
+				      struct model *shown, struct model *fresh);
 
 /* Commands to the engine; false when it is gone. */
 bool live_engine_start_profiling(struct live *l, size_t i);
 bool live_engine_stop_profiling(struct live *l, size_t i);
 
-/* Writes the session shown by live_engine_snapshot as BASE.xsbug and
+/* Writes the session live_engine_refresh follows as BASE.xsbug and
  * BASE.cpuprofile (an arc stream: BASE.cpuprofile only).  False with a
  * message in err. */
-bool live_engine_write(const struct live *l, size_t i, const char *base,
+bool live_engine_write(struct live *l, size_t i, const char *base,
 		       char *err, size_t cap);
 
 /* For --report without a terminal: waits for the first engine that logs
  * in and profiles until it stops profiling or disconnects; then *m is
  * the model of its last session and `who` names the engine.  Peers that
  * never log in or send garbage do not count.  False (with err) when the
- * engine left without any profile. */
+ * engine left without any profile.  It serves the sockets itself: not
+ * after live_serve. */
 bool live_wait_profile(struct live *l, struct model *m, char *who,
 		       size_t who_cap, char *err, size_t cap);
 

@@ -154,6 +154,12 @@ void model_add_node_value(struct model *m, uint32_t node, unsigned type,
 	m->node_self[(size_t)node * m->ntypes + type] += value;
 }
 
+void model_set_node_value(struct model *m, uint32_t node, unsigned type,
+			  double value)
+{
+	m->node_self[(size_t)node * m->ntypes + type] = value;
+}
+
 void model_add_frame_value(struct model *m, uint32_t frame, unsigned type,
 			   double value)
 {

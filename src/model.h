@@ -176,6 +176,9 @@ uint32_t model_add_node(struct model *m, uint32_t frame);
 void model_add_edge(struct model *m, uint32_t parent, uint32_t child);
 void model_add_node_value(struct model *m, uint32_t node, unsigned type,
 			  double value);
+/* Replaces a value, for a model whose numbers are refreshed in place. */
+void model_set_node_value(struct model *m, uint32_t node, unsigned type,
+			  double value);
 
 /* For data without nodes: self value measured for a function. */
 void model_add_frame_value(struct model *m, uint32_t frame, unsigned type,

@@ -57,21 +57,32 @@ static void free_totals(struct totals *t)
 
 static void stop_job(struct rules *r);
 
-void rules_free(struct rules *r)
+/* Frees what the values decide; the shape's arrays stay.  Work on a
+ * thread was for the old values: it stops. */
+void rules_values_changed(struct rules *r)
 {
 	stop_job(r);
 	for (int rule = 0; rule < RULE_COUNT; rule++)
 		for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
 			if (r->cache[rule][t])
 				free_totals(r->cache[rule][t]);
+			r->cache[rule][t] = NULL;
 		}
 	for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
 		free(r->node_total[t]);
 		free(r->frame_self[t]);
+		r->node_total[t] = r->frame_self[t] = NULL;
 	}
+	/* Their self arrays are gone: divided is asked for anew. */
+	memset(r->waiting, 0, sizeof(r->waiting));
+}
+
+void rules_free(struct rules *r)
+{
+	rules_values_changed(r);
 	free(r->outermost);
 	free(r->arc_outermost);
-	free(r->node_arc);
+	free(r->link_arc);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -128,18 +139,36 @@ static uint32_t find_arc(const struct model *m, uint32_t caller, uint32_t callee
 		       ? lo : NO_ID;
 }
 
-/* One depth-first walk of the call tree, the same for every sample
- * type, keeping how often each frame and each arc is on the current
- * path: a node is outermost when its frame is not already there, and its
- * arc (from its parent's function to its own) likewise, so that exact
- * counts each sample once per function and once per arc. */
+/* The arc of every parent -> child link (child_ids[i]), looked up once
+ * for the model's shape: the lookups cost more than all the sums. */
+static const uint32_t *link_arcs(struct rules *r)
+{
+	if (r->link_arc)
+		return r->link_arc;
+	const struct model *m = r->model;
+	r->link_arc = xmalloc(((size_t)m->parents_start[m->nnodes] + 1) *
+			      sizeof(uint32_t));
+	for (size_t p = 0; p < m->nnodes; p++) {
+		const struct node *pn = &m->nodes[p];
+		for (uint32_t i = pn->child_start; i < pn->child_end; i++)
+			r->link_arc[i] = find_arc(m, pn->frame,
+						  m->nodes[m->child_ids[i]].frame);
+	}
+	return r->link_arc;
+}
+
+/* One depth-first walk of the call tree, keeping how often each frame and
+ * each arc is on the current path: a node is outermost when its frame is
+ * not already there, and its arc from the parent when that arc is not (so
+ * that an arc's exact total counts each sample once).  Both depend on the
+ * shape alone. */
 static void walk_tree(struct rules *r)
 {
 	const struct model *m = r->model;
+	const uint32_t *link_arc = link_arcs(r);
 	uint32_t *frame_depth = xcalloc(m->nframes + 1, sizeof(uint32_t));
 	uint32_t *arc_depth = xcalloc(m->narcs + 1, sizeof(uint32_t));
-	uint32_t *arc_of = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
-	struct { uint32_t node, next; } *stack = NULL;
+	struct { uint32_t node, arc, next; } *stack = NULL;
 	size_t cap = 0;
 	r->outermost = xcalloc(m->nnodes + 1, 1);
 	r->arc_outermost = xcalloc(m->nnodes + 1, 1);
@@ -148,28 +177,28 @@ static void walk_tree(struct rules *r)
 		if (m->nodes[root].parent != NO_ID)
 			continue;
 		size_t sp = 0;
-		uint32_t v = (uint32_t)root;
-		arc_of[v] = NO_ID;
+		uint32_t v = (uint32_t)root, a = NO_ID;
 		for (;;) {
 			const struct node *n = &m->nodes[v];
 			r->outermost[v] = frame_depth[n->frame]++ == 0;
-			uint32_t a = arc_of[v];
 			r->arc_outermost[v] = a != NO_ID && arc_depth[a]++ == 0;
 			GROW(stack, cap, sp + 1);
 			stack[sp].node = v;
+			stack[sp].arc = a;
 			stack[sp++].next = n->child_start;
 			v = NO_ID;
 			while (sp && v == NO_ID) {
 				uint32_t p = stack[sp - 1].node;
 				const struct node *pn = &m->nodes[p];
 				if (stack[sp - 1].next < pn->child_end) {
-					v = m->child_ids[stack[sp - 1].next++];
-					arc_of[v] = find_arc(m, pn->frame, m->nodes[v].frame);
+					uint32_t i = stack[sp - 1].next++;
+					v = m->child_ids[i];
+					a = link_arc[i];
 					break;
 				}
 				frame_depth[pn->frame]--;
-				if (arc_of[p] != NO_ID)
-					arc_depth[arc_of[p]]--;
+				if (stack[sp - 1].arc != NO_ID)
+					arc_depth[stack[sp - 1].arc]--;
 				sp--;
 			}
 			if (v == NO_ID)
@@ -179,7 +208,6 @@ static void walk_tree(struct rules *r)
 	free(stack);
 	free(arc_depth);
 	free(frame_depth);
-	r->node_arc = arc_of;
 }
 
 const uint8_t *rules_outermost(struct rules *r)
@@ -189,21 +217,21 @@ const uint8_t *rules_outermost(struct rules *r)
 	return r->outermost;
 }
 
-/* Per arc, the self of the callee's nodes under that caller, and (for
- * additive) the callee's sub(v) under every parent node of that caller. */
+/* Per arc, the self of the callee's nodes under that caller, and the
+ * callee's sub(v) under every parent node of that caller (exact: only
+ * where the arc is outermost, `counted`). */
 static void arc_sums_from_nodes(struct rules *r, unsigned type,
-				double *arc_total, double *arc_self)
+				const uint8_t *counted, double *arc_total,
+				double *arc_self)
 {
 	const struct model *m = r->model;
 	const double *sub = rules_node_totals(r, type);
+	const uint32_t *link_arc = link_arcs(r);
 	for (size_t p = 0; p < m->nnodes; p++) {
 		const struct node *pn = &m->nodes[p];
 		for (uint32_t i = pn->child_start; i < pn->child_end; i++) {
-			uint32_t v = m->child_ids[i];
-			/* In a tree the walk has found each node's arc already. */
-			uint32_t a = r->node_arc ? r->node_arc[v]
-				: find_arc(m, pn->frame, m->nodes[v].frame);
-			if (arc_total)
+			uint32_t v = m->child_ids[i], a = link_arc[i];
+			if (!counted || counted[v])
 				arc_total[a] += sub[v];
 			arc_self[a] += node_value(m, v, type);
 		}
@@ -224,13 +252,11 @@ static void compute_exact(struct rules *r, struct totals *t)
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
 	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
-	for (size_t v = 0; v < m->nnodes; v++) {
+	for (size_t v = 0; v < m->nnodes; v++)
 		if (outermost[v])
 			t->total[m->nodes[v].frame] += sub[v];
-		if (r->arc_outermost[v])
-			t->arc_total[r->node_arc[v]] += sub[v];
-	}
-	arc_sums_from_nodes(r, t->type, NULL, t->arc_self);
+	arc_sums_from_nodes(r, t->type, r->arc_outermost, t->arc_total,
+			    t->arc_self);
 }
 
 static void compute_additive(struct rules *r, struct totals *t)
@@ -246,7 +272,7 @@ static void compute_additive(struct rules *r, struct totals *t)
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
 	for (size_t v = 0; v < m->nnodes; v++)
 		t->total[m->nodes[v].frame] += sub[v];
-	arc_sums_from_nodes(r, t->type, t->arc_total, t->arc_self);
+	arc_sums_from_nodes(r, t->type, NULL, t->arc_total, t->arc_self);
 }
 
 /* Shares below 1 µs stop; for metrics that are not time, below a

@@ -1,7 +1,10 @@
 /* The rules: self and total time per function, computed from the model
  * exactly as ../shared/spec/time-rules.md defines them (docs/time-rules.md
  * says it in this project's words).  Results are cached per
- * (rule, sample type); the model is never changed. */
+ * (rule, sample type); the rules never change the model.  When its owner
+ * changes the model's values in place (a live snapshot of the same
+ * stacks), rules_values_changed drops what the values decide and keeps
+ * what the shape alone does, the costly part. */
 #ifndef WPROF_RULES_H
 #define WPROF_RULES_H
 
@@ -45,16 +48,17 @@ struct rules {
 	bool news; /* totals installed since rules_poll last said so */
 	struct totals waiting[MAX_SAMPLE_TYPES];
 	double *node_total[MAX_SAMPLE_TYPES]; /* node self + its subtree */
-	/* Per node of a call tree: no ancestor shares its frame; no ancestor
-	 * shares its arc; its arc (model->arcs), NO_ID for a root. */
-	uint8_t *outermost;
-	uint8_t *arc_outermost;
-	uint32_t *node_arc;
 	double *frame_self[MAX_SAMPLE_TYPES];
+	/* What the shape alone decides, kept by rules_values_changed: */
+	uint8_t *outermost; /* per node: no ancestor shares its frame */
+	uint8_t *arc_outermost; /* per node: nor does its arc from the parent */
+	uint32_t *link_arc; /* per child_ids entry: its parent -> child arc */
 };
 
 void rules_init(struct rules *r, const struct model *m);
 void rules_free(struct rules *r);
+/* The model's values changed, its nodes, frames and arcs did not. */
+void rules_values_changed(struct rules *r);
 
 const struct totals *rules_totals(struct rules *r, enum rule rule,
 				  unsigned type);

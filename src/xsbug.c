@@ -32,7 +32,8 @@ struct record {
 /* Distinct stacks of one session: ids leaf first, in one pool. */
 struct stack {
 	uint32_t offset, depth;
-	double total; /* the durations of its samples, known so far */
+	double total;   /* the durations of its samples, known so far */
+	uint64_t count; /* its samples */
 };
 
 struct session {
@@ -84,6 +85,7 @@ struct xsbug_parser {
 	size_t nrecords, records_cap;
 	uint32_t *record_index; /* open addressing by id */
 	size_t record_index_size;
+	uint64_t records_changed; /* grows with every record set */
 
 	struct session *sessions;
 	size_t nsessions, sessions_cap;
@@ -187,6 +189,7 @@ static void set_record(struct xsbug_parser *p, const struct record *rec)
 	if ((p->nrecords + 1) * 2 > p->record_index_size)
 		grow_record_index(p);
 	uint32_t *slot = record_slot(p, rec->id);
+	p->records_changed++;
 	if (*slot != NO_ID) {
 		struct record *old = &p->records[*slot];
 		free(old->name);
@@ -502,7 +505,8 @@ static uint32_t intern_stack(struct session *s, const uint32_t *ids,
 	GROW(s->ids, s->ids_cap, s->nids + depth);
 	memcpy(s->ids + s->nids, ids, depth * sizeof(uint32_t));
 	GROW(s->stacks, s->stacks_cap, s->nstacks + 1);
-	s->stacks[s->nstacks] = (struct stack){ (uint32_t)s->nids, (uint32_t)depth, 0 };
+	s->stacks[s->nstacks] = (struct stack){ .offset = (uint32_t)s->nids,
+						.depth = (uint32_t)depth };
 	s->nids += depth;
 	*slot = (uint32_t)s->nstacks;
 	return (uint32_t)s->nstacks++;
@@ -526,7 +530,9 @@ static void fold_sample(struct xsbug_parser *p, uint64_t delta,
 	if (old_cap != s->samples_cap)
 		s->sample_duration = xrealloc(s->sample_duration,
 					      s->samples_cap * sizeof(double));
-	s->sample_stack[s->nsamples] = intern_stack(s, ids, depth, hash);
+	uint32_t stack = intern_stack(s, ids, depth, hash);
+	s->stacks[stack].count++;
+	s->sample_stack[s->nsamples] = stack;
 	s->sample_duration[s->nsamples++] = 0;
 	s->pending = true;
 	p->generation++;
@@ -841,35 +847,75 @@ static void adopt_timeline(const struct session *s, const uint32_t *leaf,
 	model_adopt_samples(m, nodes, durations, s->nsamples);
 }
 
+/* The first value type of every xsbug model; totals models (live
+ * snapshots, without a timeline to count from) carry sample counts as the
+ * second, so that `u` can show them. */
+enum { TYPE_TIME, TYPE_COUNT };
+
+static double summed_durations(const struct session *s)
+{
+	double sum = 0;
+	for (size_t k = 0; k < s->nstacks; k++)
+		sum += s->stacks[k].total;
+	return sum;
+}
+
+/* A running session ends at its last sample. */
+static void set_times(const struct session *s, struct model *m)
+{
+	m->start_time = (double)s->start;
+	m->end_time = s->stopped ? (double)s->stop : (double)s->last_time;
+	m->duration = s->stopped ? m->end_time - m->start_time : summed_durations(s);
+	if (m->duration <= 0 && m->end_time > m->start_time)
+		m->duration = m->end_time - m->start_time;
+}
+
+/* Each distinct stack's summed duration and count on its leaf node; two
+ * stacks whose functions look alike (the same name and place under
+ * different ids) share one, so the values are summed. */
+static void set_stack_values(const struct session *s, const uint32_t *leaf,
+			     struct model *m)
+{
+	for (size_t k = 0; k < s->nstacks; k++) {
+		model_set_node_value(m, leaf[k], TYPE_TIME, 0);
+		model_set_node_value(m, leaf[k], TYPE_COUNT, 0);
+	}
+	for (size_t k = 0; k < s->nstacks; k++) {
+		model_add_node_value(m, leaf[k], TYPE_TIME, s->stacks[k].total);
+		model_add_node_value(m, leaf[k], TYPE_COUNT,
+				     (double)s->stacks[k].count);
+	}
+}
+
+/* With the timeline, or (timeline false) with each stack's totals; `leaf`
+ * (nstacks entries, or NULL) receives each stack's leaf node. */
 static void build_model(const struct xsbug_parser *p, size_t n,
-			struct model *m, bool timeline)
+			struct model *m, bool timeline, uint32_t *leaf)
 {
 	const struct session *s = &p->sessions[n - 1];
 	model_init(m, "xsbug");
 	model_add_sample_type(m, "time", "us");
+	if (!timeline)
+		model_add_sample_type(m, "samples", "count");
 	/* Every record becomes a function, sampled or not, as in xsbug. */
 	for (size_t r = 0; r < p->nrecords; r++)
 		frame_of(p, m, p->records[r].id);
-	uint32_t *leaf = xmalloc((s->nstacks + 1) * sizeof(uint32_t));
+	uint32_t *leaves = leaf ? leaf : xmalloc((s->nstacks + 1) * sizeof(uint32_t));
 	uint32_t *frames = xmalloc((p->limits.max_depth + 1) * sizeof(uint32_t));
 	for (size_t k = 0; k < s->nstacks; k++) {
 		const struct stack *st = &s->stacks[k];
 		for (uint32_t d = 0; d < st->depth; d++)
 			frames[d] = frame_of(p, m, s->ids[st->offset + d]);
-		leaf[k] = model_add_stack(m, frames, st->depth);
-		if (!timeline)
-			model_add_node_value(m, leaf[k], 0, st->total);
+		leaves[k] = model_add_stack(m, frames, st->depth);
 	}
 	free(frames);
-	double sum = 0;
-	for (size_t k = 0; k < s->nstacks; k++)
-		sum += s->stacks[k].total;
 	if (timeline)
-		adopt_timeline(s, leaf, m);
-	free(leaf);
-	m->start_time = (double)s->start;
-	m->end_time = s->stopped ? (double)s->stop : (double)s->last_time;
-	m->duration = s->stopped ? m->end_time - m->start_time : sum;
+		adopt_timeline(s, leaves, m);
+	else
+		set_stack_values(s, leaves, m);
+	if (leaves != leaf)
+		free(leaves);
+	set_times(s, m);
 	uint32_t cycle;
 	model_finish(m, &cycle); /* merged stacks form a tree: no cycle */
 }
@@ -877,13 +923,123 @@ static void build_model(const struct xsbug_parser *p, size_t n,
 void xsbug_session_model(const struct xsbug_parser *p, size_t n,
 			 struct model *m)
 {
-	build_model(p, n, m, true);
+	build_model(p, n, m, true, NULL);
 }
 
-void xsbug_session_totals(const struct xsbug_parser *p, size_t n,
-			  struct model *m)
+/* ---- following a session that grows ------------------------------------ */
+
+struct xsbug_follower {
+	const struct xsbug_parser *source;
+	size_t session;           /* the source's session copied (1-based) */
+	uint64_t records_changed; /* the source's, when its records were copied */
+	/* The source's records and that one session's stacks, with their
+	 * totals and counts; never fed, so it has no timeline. */
+	struct xsbug_parser *copy;
+	bool reshaped;            /* new stacks or records since `built` */
+	const struct model *built; /* the model last built, which `leaf` maps */
+	uint32_t *leaf;           /* per stack of `built`, its leaf node */
+};
+
+struct xsbug_follower *xsbug_follower_new(void)
 {
-	build_model(p, n, m, false);
+	return xcalloc(1, sizeof(struct xsbug_follower));
+}
+
+void xsbug_follower_free(struct xsbug_follower *f)
+{
+	if (!f)
+		return;
+	xsbug_parser_free(f->copy);
+	free(f->leaf);
+	free(f);
+}
+
+/* Another parser or another session: everything is copied again (the
+ * caller then copies the records). */
+static void restart(struct xsbug_follower *f, const struct xsbug_parser *p)
+{
+	xsbug_parser_free(f->copy);
+	f->copy = xsbug_parser_new(&p->limits);
+	f->copy->sessions = xcalloc(1, sizeof(struct session));
+	f->copy->nsessions = f->copy->sessions_cap = 1;
+	f->source = p;
+	f->session = p->nsessions;
+}
+
+static char *copy_text(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void copy_records(struct xsbug_follower *f, const struct xsbug_parser *p)
+{
+	struct xsbug_parser *c = f->copy;
+	for (size_t r = 0; r < c->nrecords; r++) {
+		free(c->records[r].name);
+		free(c->records[r].path);
+	}
+	c->nrecords = 0;
+	if (c->record_index)
+		memset(c->record_index, 0xff, c->record_index_size * sizeof(uint32_t));
+	for (size_t r = 0; r < p->nrecords; r++) {
+		struct record rec = p->records[r];
+		rec.name = copy_text(rec.name);
+		rec.path = copy_text(rec.path);
+		set_record(c, &rec);
+	}
+	f->records_changed = p->records_changed;
+	f->reshaped = true;
+}
+
+/* Stacks are only ever appended: the new ones and their ids are copied,
+ * and every stack's total and count. */
+static void copy_session(struct xsbug_follower *f, const struct session *from)
+{
+	struct session *to = &f->copy->sessions[0];
+	if (from->nstacks) { /* before the first sample it has no arrays */
+		GROW(to->ids, to->ids_cap, from->nids);
+		memcpy(to->ids + to->nids, from->ids + to->nids,
+		       (from->nids - to->nids) * sizeof(uint32_t));
+		GROW(to->stacks, to->stacks_cap, from->nstacks);
+		memcpy(to->stacks, from->stacks, from->nstacks * sizeof(struct stack));
+		f->reshaped |= to->nstacks != from->nstacks;
+		to->nids = from->nids;
+		to->nstacks = from->nstacks;
+	}
+	to->start = from->start;
+	to->stop = from->stop;
+	to->stopped = from->stopped;
+	to->last_time = from->last_time;
+	to->nsamples = from->nsamples;
+}
+
+bool xsbug_follow(struct xsbug_follower *f, const struct xsbug_parser *p)
+{
+	if (!p->nsessions)
+		return false;
+	bool other = f->source != p || f->session != p->nsessions;
+	if (other)
+		restart(f, p);
+	if (other || f->records_changed != p->records_changed)
+		copy_records(f, p);
+	copy_session(f, &p->sessions[p->nsessions - 1]);
+	return true;
+}
+
+bool xsbug_follower_model(struct xsbug_follower *f, struct model *shown,
+			  struct model *fresh)
+{
+	const struct session *s = &f->copy->sessions[0];
+	if (shown && shown == f->built && !f->reshaped) {
+		set_stack_values(s, f->leaf, shown);
+		set_times(s, shown);
+		return false;
+	}
+	f->leaf = xrealloc(f->leaf, (s->nstacks + 1) * sizeof(uint32_t));
+	build_model(f->copy, 1, fresh, false, f->leaf);
+	f->built = fresh;
+	f->reshaped = false;
+	return true;
 }
 
 /* ---- captures --------------------------------------------------------- */

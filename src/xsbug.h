@@ -5,8 +5,8 @@
  * bytes may arrive split anywhere, even inside a base-36 number.
  *
  * Samples are folded as they arrive into the distinct stacks of their
- * profile session, each with its summed duration, plus a timeline of a
- * few bytes a sample; the raw text is never kept.  A finished model of
+ * profile session, each with its summed duration and sample count, plus a
+ * timeline of a few bytes a sample; the raw text is never kept.  A finished model of
  * any session can be made at any time (a live view asks for snapshots). */
 #ifndef WPROF_XSBUG_H
 #define WPROF_XSBUG_H
@@ -77,11 +77,30 @@ size_t xsbug_pick_session(const struct xsbug_parser *p, int session,
 void xsbug_session_model(const struct xsbug_parser *p, size_t n,
 			 struct model *m);
 
-/* The same numbers without the timeline (no samples, only each distinct
- * stack's summed duration): cheap enough to take several times a second
- * however long the session has run. */
-void xsbug_session_totals(const struct xsbug_parser *p, size_t n,
-			  struct model *m);
+/* Following the last session of a parser that grows (a live view): the
+ * follower keeps its own copy of the session's distinct stacks and the
+ * records, brought up to date by xsbug_follow with only what is new plus
+ * each stack's total and count (a few bytes a stack), so that a caller
+ * whose parser another thread feeds holds its lock only that long; models
+ * are then made from the copy alone.  They have no timeline: the values
+ * are each stack's summed duration ("time", us) and sample count
+ * ("samples", count). */
+struct xsbug_follower;
+
+struct xsbug_follower *xsbug_follower_new(void);
+void xsbug_follower_free(struct xsbug_follower *f);
+
+/* Copies what is new; false when p has no session yet.  Another parser
+ * or a new session is copied whole. */
+bool xsbug_follow(struct xsbug_follower *f, const struct xsbug_parser *p);
+
+/* When `shown` is the model this follower built last and no stack or
+ * record came since, only its values and times change, in place, and the
+ * result is false: its nodes, frames and arcs stay, so what depends on
+ * them alone stays valid (rules_values_changed).  Otherwise builds a new
+ * finished model into `fresh` and returns true. */
+bool xsbug_follower_model(struct xsbug_follower *f, struct model *shown,
+			  struct model *fresh);
 
 /* Writes session n as an xsbug capture that loads to the same numbers:
  * login, start, the records it uses, its samples, stop. */

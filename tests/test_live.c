@@ -1,4 +1,5 @@
-/* The live API as the TUI drives it, over a loopback socket: the login is
+/* The live API over a loopback socket, served by the caller's loop and
+ * then by the server thread as the explorer has it: the login is
  * answered, news and snapshots follow the stream, commands reach the
  * engine, and the session written out loads to the same numbers. */
 #include <arpa/inet.h>
@@ -50,9 +51,82 @@ static double self_of(const struct model *m, const char *name)
 static void received(int fd, const char *want)
 {
 	char buf[256];
+	struct pollfd in = { .fd = fd, .events = POLLIN };
+	poll(&in, 1, 5000); /* a server thread answers in its own time */
 	ssize_t got = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
 	buf[got > 0 ? got : 0] = '\0';
 	CHECK_MSG(!strcmp(buf, want), "engine got '%s'", buf);
+}
+
+/* Up to 5 s for the server thread to have read what was sent. */
+#define WAIT_FOR(cond)                                                  \
+	for (int waited = 0; !(cond) && waited < 500; waited++)         \
+		usleep(10000)
+
+/* A refresh as the live view takes it: the new model replaces the one
+ * shown, or the one shown gets new numbers. */
+static enum live_refresh refresh(struct live *l, struct xsbug_follower *f,
+				 struct model models[2], int *shown)
+{
+	int next = *shown < 0 ? 0 : 1 - *shown;
+	enum live_refresh got = live_engine_refresh(
+		l, 0, f, *shown < 0 ? NULL : &models[*shown], &models[next]);
+	if (got == LIVE_NEW_MODEL) {
+		if (*shown >= 0)
+			model_free(&models[*shown]);
+		*shown = next;
+	}
+	return got;
+}
+
+/* The explorer's way: the server thread reads while this one refreshes
+ * between the engine's messages.  10 000 samples of f, 1 µs apart, the
+ * last until the stop 1 µs later: f 10 000 µs, the profile 10 001 µs. */
+static void test_served(void)
+{
+	struct live *l = live_new(NULL);
+	char err[256];
+	CHECK(live_listen(l, "127.0.0.1:0", err, sizeof(err)));
+	CHECK(live_serve(l, err, sizeof(err)));
+	int engine = dial(live_listen_port(l));
+	send_text(engine, "\r\n<xsbug><login name=\"eng\" value=\"v\"/></xsbug>\r\n");
+	WAIT_FOR(live_engine_count(l) == 1);
+	CHECK(live_engine_count(l) == 1);
+	received(engine, "\r\n<start-profiling/>\r\n\r\n<go/>\r\n");
+	send_text(engine, "\r\n<xsbug><pt name=\"start\" value=\"@0000000000000000\"/>"
+			  "</xsbug>\r\n<xsbug><pr name=\"f\" value=\"5\"/></xsbug>");
+	WAIT_FOR(live_engine_profiling(l, 0));
+	CHECK(live_engine_profiling(l, 0));
+	struct xsbug_follower *follower = xsbug_follower_new();
+	struct model models[2];
+	int shown = -1;
+	size_t in_place = 0;
+	for (int batch = 0; batch < 50; batch++) {
+		char text[2048] = "<xsbug><ps>1,5,0";
+		for (int i = 1; i < 200; i++)
+			strcat(text, ".1,5,0");
+		strcat(text, "</ps></xsbug>");
+		send_text(engine, text);
+		WAIT_FOR(live_engine_take_news(l, 0));
+		in_place += refresh(l, follower, models, &shown) == LIVE_NEW_VALUES;
+	}
+	CHECK(live_engine_stop_profiling(l, 0)); /* wakes the server to send it */
+	received(engine, "\r\n<stop-profiling/>\r\n");
+	send_text(engine, "<xsbug><pt name=\"stop\" value=\"@0000000000002711\"/></xsbug>");
+	close(engine);
+	WAIT_FOR(!live_engine_connected(l, 0));
+	CHECK(!live_engine_connected(l, 0));
+	CHECK(!live_engine_profiling(l, 0));
+	in_place += refresh(l, follower, models, &shown) == LIVE_NEW_VALUES;
+	CHECK_MSG(in_place > 0, "no refresh in place");
+	CHECK(shown >= 0);
+	if (shown >= 0) {
+		CHECK_CLOSE(self_of(&models[shown], "f"), 10000, "served: f");
+		CHECK_CLOSE(models[shown].duration, 10001, "served: duration");
+		model_free(&models[shown]);
+	}
+	xsbug_follower_free(follower);
+	live_free(l);
 }
 
 int main(void)
@@ -74,8 +148,10 @@ int main(void)
 	received(engine, "\r\n<start-profiling/>\r\n\r\n<go/>\r\n");
 	CHECK(live_engine_take_news(l, 0));
 	CHECK(!live_engine_take_news(l, 0));
-	struct model m;
-	CHECK(!live_engine_snapshot(l, 0, &m)); /* no profile started */
+	struct xsbug_follower *follower = xsbug_follower_new();
+	struct model m, unused;
+	/* no profile started */
+	CHECK(live_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NO_PROFILE);
 
 	/* Split inside a number: "A" + "," ... the samples last 10 and 4. */
 	send_text(engine, "\r\n<xsbug><pt name=\"start\" value=\"@0000000000000000\"/>"
@@ -85,16 +161,16 @@ int main(void)
 	send_text(engine, "A,5,0</ps></xsbug>\r\n");
 	pump(l, 3);
 	CHECK(live_engine_take_news(l, 0));
-	CHECK(live_engine_snapshot(l, 0, &m));
+	CHECK(live_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NEW_MODEL);
 	CHECK_CLOSE(self_of(&m, "f"), 10, "running: the last sample waits");
-	model_free(&m);
 
 	CHECK(live_engine_stop_profiling(l, 0));
 	pump(l, 2);
 	received(engine, "\r\n<stop-profiling/>\r\n");
 	send_text(engine, "<xsbug><pt name=\"stop\" value=\"@000000000000000F\"/></xsbug>");
 	pump(l, 3);
-	CHECK(live_engine_snapshot(l, 0, &m));
+	/* No new stack: the same model gets the new numbers. */
+	CHECK(live_engine_refresh(l, 0, follower, &m, &unused) == LIVE_NEW_VALUES);
 	CHECK_CLOSE(self_of(&m, "f"), 14, "stopped");
 	CHECK_CLOSE(m.duration, 15, "duration");
 	model_free(&m);
@@ -124,6 +200,8 @@ int main(void)
 	CHECK(live_engine_count(l) == 1);
 	CHECK(!live_engine_connected(l, 0));
 	CHECK(!live_engine_start_profiling(l, 0));
+	xsbug_follower_free(follower);
 	live_free(l);
+	test_served();
 	return check_done();
 }

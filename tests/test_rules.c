@@ -304,6 +304,65 @@ static void check_graph_has_no_exact(void)
 	check_profile("XS graph", json, rows, ARRAY_LEN(rows));
 }
 
+/* The same numbers from rules that kept the shape's arrays as from fresh
+ * ones, arc by arc. */
+static void check_same_totals(struct rules *kept, const struct model *m,
+			      enum rule rule)
+{
+	struct rules fresh;
+	rules_init(&fresh, m);
+	const struct totals *got = rules_totals(kept, rule, 0);
+	const struct totals *want = rules_totals(&fresh, rule, 0);
+	const char *what = rule_name(rule);
+	for (uint32_t f = 0; f < m->nframes; f++) {
+		CHECK_CLOSE(got->self[f], want->self[f], what);
+		CHECK_CLOSE(got->total[f], want->total[f], what);
+	}
+	for (uint32_t a = 0; a < m->narcs; a++) {
+		CHECK_CLOSE(got->arc_total[a], want->arc_total[a], what);
+		CHECK_CLOSE(got->arc_self[a], want->arc_self[a], what);
+	}
+	rules_free(&fresh);
+}
+
+/* Values changed in place (a live snapshot of the same stacks): main >
+ * fib > fib > fib at 1 ms each, then the innermost fib's value becomes
+ * 3 ms.  By hand: sub is then n2 5 ms, n3 4 ms, n4 3 ms; exact: main 6,
+ * fib 5; the arc fib -> fib counts n3 only (n4's is not outermost): 4. */
+static void check_values_changed(void)
+{
+	static const char json[] = "{\"nodes\":["
+		NODE(1, "main", 0, "2") "," NODE(2, "fib", 1, "3") ","
+		NODE(3, "fib", 1, "4") "," NODE(4, "fib", 1, "")
+		"],\"startTime\":0,\"endTime\":4000,\"samples\":[1,2,3,4],"
+		"\"timeDeltas\":[0,1000,1000,1000]}";
+	struct model m;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	CHECK(load_memory(json, strlen(json), "values", &opt, &m, &err));
+	struct rules rules;
+	rules_init(&rules, &m);
+	static const enum rule all[] = { RULE_EXACT, RULE_ADDITIVE, RULE_DIVIDED };
+	for (size_t i = 0; i < ARRAY_LEN(all); i++)
+		rules_totals(&rules, all[i], 0);
+	uint32_t fib = frame_named(&m, "fib"), main_frame = frame_named(&m, "main");
+	for (uint32_t v = 0; v < m.nnodes; v++)
+		if (m.nodes[v].frame == fib && m.nodes[v].child_start == m.nodes[v].child_end)
+			m.node_self[(size_t)v * m.ntypes] = 3000;
+	rules_values_changed(&rules);
+	const struct totals *t = rules_totals(&rules, RULE_EXACT, 0);
+	CHECK_CLOSE(t->total[main_frame], 6000, "main after the change");
+	CHECK_CLOSE(t->total[fib], 5000, "fib after the change");
+	CHECK_CLOSE(t->self[fib], 5000, "fib's self after the change");
+	for (uint32_t a = 0; a < m.narcs; a++)
+		if (m.arcs[a].caller == fib && m.arcs[a].callee == fib)
+			CHECK_CLOSE(t->arc_total[a], 4000, "fib -> fib");
+	for (size_t i = 0; i < ARRAY_LEN(all); i++)
+		check_same_totals(&rules, &m, all[i]);
+	rules_free(&rules);
+	model_free(&m);
+}
+
 /* Stack data merges into a tree: the same path is one node, and the
  * node index keeps working as it grows. */
 static void check_stack_merging(void)
@@ -441,5 +500,6 @@ int main(void)
 	check_empty();
 	check_graph_has_no_exact();
 	check_background();
+	check_values_changed();
 	return check_done();
 }

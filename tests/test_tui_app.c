@@ -11,6 +11,7 @@
 #include "loaders/loaders.h"
 #include "src/tui/app.h"
 #include "src/util.h"
+#include "src/xsbug.h"
 
 static const char *row_name(struct app *a, size_t i)
 {
@@ -270,6 +271,104 @@ static void replace_model(struct model *first, struct model *next)
 	app_free(&a);
 }
 
+/* A live view's first snapshot may come before any sample: no stacks, so
+ * its default rule is divided; the next one, with stacks, brings exact,
+ * unless the rule was chosen with r. */
+static void rule_follows_data(struct model *full)
+{
+	struct model empty;
+	model_init(&empty, "xsbug");
+	model_add_sample_type(&empty, "time", "us");
+	uint32_t cycle;
+	model_finish(&empty, &cycle);
+	struct app a;
+	app_init(&a, "live", &empty, VIEW_TOPDOWN);
+	CHECK(a.ctx.rule == RULE_DIVIDED);
+	app_replace_model(&a, full);
+	CHECK(a.ctx.rule == RULE_EXACT);
+	app_free(&a);
+
+	app_init(&a, "live", &empty, VIEW_TOPDOWN);
+	app_cycle_rule(&a); /* divided -> gprof is skipped -> exact */
+	app_cycle_rule(&a); /* additive, chosen */
+	CHECK(a.ctx.rule == RULE_ADDITIVE);
+	app_replace_model(&a, full);
+	CHECK(a.ctx.rule == RULE_ADDITIVE);
+	app_free(&a);
+	model_free(&empty);
+}
+
+static void feed(struct xsbug_parser *p, const char *text)
+{
+	struct load_error err;
+	CHECK(xsbug_parser_feed(p, (const uint8_t *)text, strlen(text), &err));
+}
+
+#define MSG(body) "\r\n<xsbug>" body "</xsbug>\r\n"
+
+/* A live snapshot (the totals an xsbug follower makes, no timeline):
+ * leaf under a at 0, leaf under b at 3, a at 4, running; so leaf 3 + 1 µs
+ * in 2 samples, a's own sample waiting for its duration.  `u` shows the
+ * sample counts.  Leaf under a again at 6 gives a its 2 µs, in place (a 5,
+ * main 6), and the open rows and the cursor stay; then, focused on a, the
+ * stop at 9 gives that leaf 3 µs: a and main 8 in the filtered copy. */
+static void live_snapshot(void)
+{
+	struct xsbug_parser *p = xsbug_parser_new(NULL);
+	feed(p, MSG("<pt name=\"start\" value=\"@0000000000000000\"/>")
+		MSG("<pr name=\"(host)\" value=\"0\"/>")
+		MSG("<pr name=\"main\" value=\"2\" path=\"t.js\" line=\"1\"/>")
+		MSG("<pr name=\"a\" value=\"3\" path=\"t.js\" line=\"2\"/>")
+		MSG("<pr name=\"b\" value=\"4\" path=\"t.js\" line=\"3\"/>")
+		MSG("<pr name=\"leaf\" value=\"5\" path=\"t.js\" line=\"4\"/>")
+		MSG("<ps>0,5,3,2,0.3,5,4,2,0.1,3,2,0</ps>"));
+	struct xsbug_follower *f = xsbug_follower_new();
+	struct model m, unused;
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &m));
+	struct app a;
+	app_init(&a, "live", &m, VIEW_FLAT);
+	app_cycle_units(&a);
+	app_cycle_units(&a);
+	CHECK(a.units == UNITS_SAMPLES);
+	CHECK_CLOSE(row_named(&a, "leaf")->self, 2, "leaf's samples");
+	CHECK_CLOSE(row_named(&a, "a")->self, 1, "a's sample");
+	app_cycle_units(&a);
+	CHECK_CLOSE(row_named(&a, "leaf")->self, 4, "leaf's time (µs)");
+
+	app_show_pane(&a, VIEW_TOPDOWN);
+	app_expand(&a);
+	app_move_to(&a, 1);
+	app_expand(&a);
+	app_move_to(&a, 2);
+	app_expand(&a);
+	CHECK_NAMES(&a, "(host) main a leaf b");
+	CHECK_CLOSE(row_named(&a, "a")->total, 3, "a while running");
+	feed(p, MSG("<ps>2,5,3,2,0</ps>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(!xsbug_follower_model(f, &m, &unused));
+	app_values_changed(&a);
+	CHECK_NAMES(&a, "(host) main a leaf b");
+	CHECK_CLOSE(row_named(&a, "a")->total, 5, "a after its own sample");
+	CHECK_CLOSE(row_named(&a, "main")->total, 6, "main after a's sample");
+	CHECK(!strcmp(row_name(&a, app_pane(&a)->selected), "a"));
+
+	app_focus(&a);
+	CHECK_NAMES(&a, "(host) main a leaf");
+	feed(p, MSG("<pt name=\"stop\" value=\"@0000000000000009\"/>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(!xsbug_follower_model(f, &m, &unused));
+	app_values_changed(&a);
+	CHECK(a.filtered != NULL);
+	CHECK_NAMES(&a, "(host) main a leaf");
+	CHECK_CLOSE(row_named(&a, "a")->total, 8, "a stopped, focused");
+	CHECK_CLOSE(row_named(&a, "main")->total, 8, "main stopped, focused");
+	app_free(&a);
+	model_free(&m);
+	xsbug_follower_free(f);
+	xsbug_parser_free(p);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -306,6 +405,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	replace_model(&first, &next);
+	rule_follows_data(&next);
+	live_snapshot();
 	model_free(&first);
 	model_free(&next);
 	return check_done();

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "src/filter.h"
 #include "src/rules.h"
 #include "src/util.h"
 #include "src/xsbug.h"
@@ -73,17 +74,26 @@ static void test_chunks(const char *dir)
 		check_same_model(&whole, &m, chunks[i]);
 		model_free(&m);
 	}
-	/* Without the timeline (live snapshots): the same values per node. */
+	/* Without the timeline (live snapshots): the same values per node,
+	 * and the sample counts the timeline gives. */
 	struct load_error err;
 	bool ok;
 	struct xsbug_parser *p = feed_chunks(data, len, 65536, NULL, &err, &ok);
+	struct xsbug_follower *f = xsbug_follower_new();
 	struct model totals;
-	xsbug_session_totals(p, 1, &totals);
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &totals));
+	uint32_t counts = model_add_sample_counts(&whole);
 	CHECK(totals.nsamples == 0 && totals.nnodes == whole.nnodes);
-	for (size_t v = 0; v < whole.nnodes && totals.nnodes == whole.nnodes; v++)
+	CHECK(model_count_type(&totals) == counts);
+	for (size_t v = 0; v < whole.nnodes && totals.nnodes == whole.nnodes; v++) {
 		CHECK(node_value(&totals, (uint32_t)v, 0) == node_value(&whole, (uint32_t)v, 0));
+		CHECK(node_value(&totals, (uint32_t)v, counts) ==
+		      node_value(&whole, (uint32_t)v, counts));
+	}
 	CHECK(totals.duration == whole.duration);
 	model_free(&totals);
+	xsbug_follower_free(f);
 	xsbug_parser_free(p);
 	model_free(&whole);
 	free(data);
@@ -149,6 +159,115 @@ static void test_durations(void)
 	model_free(&m);
 	xsbug_parser_free(p);
 	free(text);
+}
+
+static double count_of(const struct model *m, const char *name)
+{
+	uint32_t counts = model_count_type(m);
+	double sum = 0;
+	for (size_t v = 0; counts != NO_ID && v < m->nnodes; v++)
+		if (!strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name))
+			sum += node_value(m, (uint32_t)v, counts);
+	return sum;
+}
+
+/* The follower's model, refreshed in place, against one built afresh
+ * from the same parser: the same nodes, values and times. */
+static void check_like_fresh(const struct model *m, const struct xsbug_parser *p)
+{
+	struct xsbug_follower *f = xsbug_follower_new();
+	struct model fresh;
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &fresh));
+	CHECK(m->nnodes == fresh.nnodes && m->ntypes == fresh.ntypes);
+	for (size_t v = 0; v < m->nnodes && m->nnodes == fresh.nnodes; v++)
+		for (unsigned t = 0; t < m->ntypes; t++)
+			CHECK(node_value(m, (uint32_t)v, t) == node_value(&fresh, (uint32_t)v, t));
+	CHECK(m->duration == fresh.duration && m->end_time == fresh.end_time);
+	model_free(&fresh);
+	xsbug_follower_free(f);
+}
+
+static void feed_text(struct xsbug_parser *p, const char *text)
+{
+	struct load_error err;
+	CHECK(xsbug_parser_feed(p, (const uint8_t *)text, strlen(text), &err));
+}
+
+/* A live view's refreshes: new numbers in place while no stack or record
+ * is new, a new model when one is, or when a new session starts.
+ * start 0x100; a at +10, b at +5 (a: 5), a at +3 (b: 3), c under a at
+ * +2 (a: 5 + 2), stop 4 later (c: 4). */
+static void test_follower(void)
+{
+	struct xsbug_parser *p = xsbug_parser_new(NULL);
+	struct xsbug_follower *f = xsbug_follower_new();
+	struct model models[2];
+	CHECK(!xsbug_follow(f, p)); /* no session yet */
+	feed_text(p, MSG("<pt name=\"start\" value=\"@0000000000000100\"/>")
+		     MSG("<pr name=\"(host)\" value=\"0\"/>")
+		     MSG("<pr name=\"a\" value=\"36\" path=\"x.js\" line=\"3\"/>")
+		     MSG("<pr name=\"b\" value=\"37\"/>")
+		     MSG("<ps>A,10,0.5,11,10,0</ps>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &models[0]));
+	CHECK_CLOSE(self_of(&models[0], "a"), 5, "a, b running");
+	CHECK_CLOSE(count_of(&models[0], "b"), 1, "b's samples");
+
+	feed_text(p, MSG("<ps>3,10,0</ps>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(!xsbug_follower_model(f, &models[0], &models[1])); /* in place */
+	CHECK_CLOSE(self_of(&models[0], "b"), 3, "b, a running again");
+	CHECK_CLOSE(count_of(&models[0], "a"), 2, "a's samples");
+	check_like_fresh(&models[0], p);
+
+	feed_text(p, MSG("<pr name=\"c\" value=\"38\"/>") MSG("<ps>2,12,10,0</ps>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, &models[0], &models[1])); /* a new stack */
+	model_free(&models[0]);
+	CHECK_CLOSE(self_of(&models[1], "a"), 7, "a with c's first sample");
+	CHECK_CLOSE(count_of(&models[1], "c"), 1, "c's samples");
+
+	feed_text(p, MSG("<pt name=\"stop\" value=\"@0000000000000118\"/>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(!xsbug_follower_model(f, &models[1], &models[0]));
+	CHECK_CLOSE(self_of(&models[1], "c"), 4, "c stopped");
+	CHECK_CLOSE(models[1].duration, 0x18, "duration");
+	check_like_fresh(&models[1], p);
+
+	feed_text(p, MSG("<pt name=\"start\" value=\"@0000000000000200\"/>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, &models[1], &models[0])); /* a new session */
+	CHECK_CLOSE(count_of(&models[0], "a"), 0, "nothing sampled yet");
+	model_free(&models[0]);
+	model_free(&models[1]);
+	xsbug_follower_free(f);
+	xsbug_parser_free(p);
+}
+
+/* Two ids for functions that look alike (name and place) are one
+ * function, one node: the follower sums their stacks as the timeline
+ * does.  g (40) at 1, g (41) at 3, stop at 8: 2 + 5 µs, 2 samples. */
+static void test_follower_alike(void)
+{
+	struct xsbug_parser *p = xsbug_parser_new(NULL);
+	feed_text(p, MSG("<pt name=\"start\" value=\"@0000000000000000\"/>")
+		     MSG("<pr name=\"g\" value=\"40\" path=\"x.js\" line=\"9\"/>")
+		     MSG("<pr name=\"g\" value=\"41\" path=\"x.js\" line=\"9\"/>")
+		     MSG("<ps>1,14,0.2,15,0</ps>")
+		     MSG("<pt name=\"stop\" value=\"@0000000000000008\"/>"));
+	struct xsbug_follower *f = xsbug_follower_new();
+	struct model m, timeline;
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &m));
+	xsbug_session_model(p, 1, &timeline);
+	CHECK_CLOSE(self_of(&timeline, "g"), 7, "g from the timeline");
+	CHECK_CLOSE(self_of(&m, "g"), 7, "g from the follower");
+	CHECK_CLOSE(count_of(&m, "g"), 2, "g's samples");
+	model_free(&m);
+	model_free(&timeline);
+	xsbug_follower_free(f);
+	xsbug_parser_free(p);
 }
 
 /* Garbage between, before and inside messages is skipped; two sessions. */
@@ -228,6 +347,8 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "testdata";
 	test_chunks(dir);
 	test_durations();
+	test_follower();
+	test_follower_alike();
 	test_garbage_and_sessions();
 	test_limits();
 	return check_done();

@@ -491,6 +491,7 @@ void app_cycle_rule(struct app *a)
 	} while (next == RULE_GPROF &&
 		 !rules_totals(a->ctx.rules, RULE_GPROF, a->ctx.type)->total);
 	a->ctx.rule = next;
+	a->rule_chosen = true;
 	app_rebuild(a, PANE_NEW_VALUES);
 	const struct totals *t = rules_totals(a->ctx.rules, next, a->ctx.type);
 	if (t->total)
@@ -900,6 +901,16 @@ static void carry_filters(struct app *a, const struct model *next)
 	a->ctx.focus_frame = same_frame(old, next, a->ctx.focus_frame);
 }
 
+void app_values_changed(struct app *a)
+{
+	forget_filter_job(a); /* made from the old values */
+	rules_values_changed(&a->original_rules);
+	bool filtered = a->filtered != NULL;
+	if (filtered)
+		use_filters(a); /* the filtered copy takes the new values */
+	app_rebuild(a, filtered ? PANE_NEW_ROWS : PANE_NEW_VALUES);
+}
+
 void app_replace_model(struct app *a, struct model *next)
 {
 	forget_filter_job(a); /* made from the model going away */
@@ -915,6 +926,11 @@ void app_replace_model(struct app *a, struct model *next)
 	rules_free(&a->original_rules);
 	rules_init(&a->original_rules, next);
 	a->original = next;
+	/* A first snapshot without samples has no stacks, so its default
+	 * rule would be divided, slow on a big graph and not what stacks
+	 * call for. */
+	if (!a->rule_chosen)
+		a->ctx.rule = rule_default(next);
 	if (!use_filters(a)) { /* the focus left the new stacks: show them all */
 		a->focus = NO_ID;
 		memset(a->hidden, 0, next->nframes);

@@ -49,6 +49,7 @@ struct app {
 	struct view_context ctx;
 	struct pane panes[VIEW_COUNT];
 	enum view_kind current;
+	bool rule_chosen; /* with r; else the rule follows the data */
 	enum unit_mode units;
 	unsigned value_type; /* the sample type values show: --sample-type or t */
 	uint32_t focus;   /* f: only stacks through this frame, NO_ID: all */
@@ -119,5 +120,9 @@ void app_enter(struct app *a);
  * of the model in use, keeping each pane's sort, open rows and selected
  * function.  The caller frees the model it replaces afterwards. */
 void app_replace_model(struct app *a, struct model *next);
+/* Live mode: the model in use got new values in place, for the same
+ * stacks (xsbug_follower_model); every number is computed again, what is
+ * open, selected and sorted stays. */
+void app_values_changed(struct app *a);
 
 #endif

@@ -6,18 +6,21 @@
 #include <time.h>
 
 #include "../escape.h"
+#include "../xsbug.h"
 
 void live_view_init(struct live_view *v, struct live *l, const char *address)
 {
 	memset(v, 0, sizeof(*v));
 	v->live = l;
 	v->address = address;
+	v->follower = xsbug_follower_new();
 }
 
 void live_view_free(struct live_view *v)
 {
 	if (v->started)
 		model_free(&v->models[v->current]);
+	xsbug_follower_free(v->follower);
 }
 
 static const char *engine_name(const struct live_view *v, char *buf, size_t cap)
@@ -26,18 +29,13 @@ static const char *engine_name(const struct live_view *v, char *buf, size_t cap)
 	return buf;
 }
 
-/* NULL for an arc stream, which cannot be told to profile. */
-static const struct xsbug_parser *shown_parser(const struct live_view *v)
-{
-	return live_engine_parser(v->live, v->shown);
-}
-
 static void update_title(struct live_view *v)
 {
 	const char *state;
 	if (!live_engine_connected(v->live, v->shown))
 		state = "disconnected";
-	else if (shown_parser(v) && !xsbug_profiling(shown_parser(v)))
+	else if (!live_engine_sends_arcs(v->live, v->shown) &&
+		 !live_engine_profiling(v->live, v->shown))
 		state = "not profiling";
 	else
 		state = "profiling";
@@ -60,19 +58,31 @@ static bool notice_disconnect(struct live_view *v, struct app *a)
 	bool left = v->was_connected && !connected;
 	v->was_connected = connected;
 	if (left && v->started) {
-		char name[256], status[512];
-		escape_text(live_engine_status(v->live, v->shown), status, sizeof(status));
+		char name[256], raw[400], status[512];
+		live_engine_status(v->live, v->shown, raw, sizeof(raw));
+		escape_text(raw, status, sizeof(status));
 		app_message(a, "%s disconnected; its data stays (%s)",
 			    engine_name(v, name, sizeof(name)), status);
 	}
 	return left;
 }
 
+/* The model on screen gets new numbers in place when the engine sent no
+ * new stack; a new model replaces it otherwise. */
 static bool take_snapshot(struct live_view *v, struct app *a)
 {
 	int next = v->started ? 1 - v->current : 0;
-	if (!live_engine_snapshot(v->live, v->shown, &v->models[next]))
+	struct model *shown = v->started && v->data_engine == v->shown
+		? &v->models[v->current] : NULL;
+	enum live_refresh got = live_engine_refresh(v->live, v->shown, v->follower,
+						    shown, &v->models[next]);
+	if (got == LIVE_NO_PROFILE)
 		return false;
+	if (got == LIVE_NEW_VALUES) {
+		app_values_changed(a);
+		update_title(v);
+		return true;
+	}
 	if (!v->started) {
 		v->started = true;
 		app_init(a, v->title, &v->models[next], VIEW_TOPDOWN);
@@ -102,7 +112,12 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 	bool due = left || now_ms - v->last_refresh_ms >= LIVE_REFRESH_MS;
 	if (v->news && due && (!v->frozen || !v->started) && take_snapshot(v, a)) {
 		v->news = false;
-		v->last_refresh_ms = now_ms;
+		/* On a steady beat: the next is due a period after this one was
+		 * due, not after it came (up to a wake-up late, LIVE_REFRESH_MS
+		 * / 5), so that they keep to 5 a second. */
+		bool on_beat = now_ms - v->last_refresh_ms < 2 * LIVE_REFRESH_MS;
+		v->last_refresh_ms = on_beat ? v->last_refresh_ms + LIVE_REFRESH_MS
+					     : now_ms;
 		changed = true;
 	}
 	return changed;
@@ -139,14 +154,13 @@ void live_view_toggle_profiling(struct app *a)
 	struct live_view *v = live_of(a);
 	if (!v)
 		return;
-	const struct xsbug_parser *parser = shown_parser(v);
 	char name[256];
 	engine_name(v, name, sizeof(name));
-	if (!parser) {
+	if (live_engine_sends_arcs(v->live, v->shown)) {
 		app_message(a, "%s sends arcs; it cannot be told to profile", name);
 		return;
 	}
-	bool start = !xsbug_profiling(parser);
+	bool start = !live_engine_profiling(v->live, v->shown);
 	bool sent = start ? live_engine_start_profiling(v->live, v->shown)
 			  : live_engine_stop_profiling(v->live, v->shown);
 	if (!sent)
@@ -181,7 +195,7 @@ void live_view_write(struct app *a)
 		char safe[512];
 		escape_text(err, safe, sizeof(safe));
 		app_message(a, "cannot write %s: %s", base, safe);
-	} else if (shown_parser(v)) {
+	} else if (!live_engine_sends_arcs(v->live, v->shown)) {
 		app_message(a, "wrote %s.xsbug and %s.cpuprofile", base, base);
 	} else {
 		app_message(a, "wrote %s.cpuprofile", base);
@@ -199,6 +213,8 @@ void live_view_next_engine(struct app *a)
 		return;
 	}
 	v->shown = (v->shown + 1) % count;
+	xsbug_follower_free(v->follower); /* it follows one engine only */
+	v->follower = xsbug_follower_new();
 	v->was_connected = live_engine_connected(v->live, v->shown);
 	v->news = true;
 	v->last_refresh_ms = 0; /* the new engine at once */

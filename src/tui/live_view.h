@@ -1,7 +1,8 @@
 /* The explorer in live mode: which engine is shown, when its next
- * snapshot replaces the model on screen, and the keys that talk to it
- * (p, z, w, e).  The input loop (tui.c) polls the terminal and the live
- * descriptors together and calls live_view_update after each wake. */
+ * snapshot refreshes the model on screen, and the keys that talk to it
+ * (p, z, w, e).  The network has a thread of its own (live_serve); the
+ * input loop (tui.c) waits for keys and calls live_view_update after each
+ * wake. */
 #ifndef WPROF_TUI_LIVE_VIEW_H
 #define WPROF_TUI_LIVE_VIEW_H
 
@@ -11,8 +12,8 @@
 #include "../live.h"
 #include "app.h"
 
-/* A new snapshot at most this often, however fast the samples come. */
-#define LIVE_REFRESH_MS 250
+/* A new snapshot this often while samples come, however fast. */
+#define LIVE_REFRESH_MS 200
 
 struct live_view {
 	struct live *live;
@@ -24,6 +25,7 @@ struct live_view {
 	bool news;           /* the shown engine changed since its snapshot */
 	bool was_connected;
 	double last_refresh_ms;
+	struct xsbug_follower *follower; /* of the shown engine */
 	/* The snapshot in the app and the one replacing it. */
 	struct model models[2];
 	int current;

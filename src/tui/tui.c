@@ -150,17 +150,13 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Waits for the terminal or the network, whichever comes first, then
- * reads what the network sent; input never waits on the network. */
-static void wait_for_input(struct live *l)
+/* The network has a thread of its own (live_serve): this one waits for
+ * keys only, and a short while, so that a due refresh, an engine that
+ * logs in and a quit signal are seen. */
+static void wait_for_keys(void)
 {
-	struct pollfd fds[LIVE_MAX_PEERS + 2];
-	fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
-	size_t n = 1 + live_poll_fds(l, fds + 1, LIVE_MAX_PEERS + 1);
-	/* The timeout lets a due refresh and a quit signal be seen. */
-	int ready = poll(fds, n, LIVE_REFRESH_MS / 5);
-	if (ready > 0)
-		live_handle(l, fds + 1, n - 1);
+	struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
+	poll(&in, 1, LIVE_REFRESH_MS / 5);
 }
 
 static bool live_key(struct app *a, bool started, int key)
@@ -196,7 +192,8 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
 	}
 	struct screen s;
 	char err[256];
-	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+	if (!live_serve(l, err, sizeof(err)) ||
+	    !screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
 		fprintf(stderr, "wprof-tui: %s\n", err);
 		return EXIT_BAD_INPUT;
 	}
@@ -206,7 +203,7 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
 	struct app a = { .quit = false };
 	draw_live(&a, &v, &s);
 	while (!a.quit && !screen_quit_signal) {
-		wait_for_input(l);
+		wait_for_keys();
 		bool changed = live_view_update(&v, &a, now_ms());
 		for (int key; !a.quit && (key = getch()) != ERR;)
 			changed |= live_key(&a, v.started, key);

@@ -5,10 +5,10 @@ samples for several seconds (a>main>(host) lasting 1000 us, then
 b>main>(host) lasting 3000 us, over and over).
 
 Checked: the waiting screen names the address; the flat pane's numbers
-grow while the engine streams and the cursor stays on its function; z
-freezes; p sends <stop-profiling/>; w writes both files; a disconnect
-keeps the data (hand-computed self time) and says so; q leaves the
-terminal sane.  Exits 77 (skip) only when tmux is not installed.
+grow while the engine streams and the cursor stays on its function; u
+shows sample counts (a and b alike); z freezes; p sends
+<stop-profiling/>; w writes both files; a disconnect keeps the data
+(hand-computed self time) and says so; q leaves the terminal sane.  Exits 77 (skip) only when tmux is not installed.
 
 usage: live_tui.py WPROF_BINARY"""
 import os
@@ -193,6 +193,15 @@ def streaming(engine):
     b_self = micros(flat_rows(s).get("b", ("", ""))[0])
     check(abs(b_self - 3 * micros(flat_rows(s)["a"][0])) <= 0.02 * b_self + 3000,
           "b's self is three times a's: %r" % flat_rows(s))
+
+    # u twice: sample counts, which the snapshots carry; a and b alternate.
+    s = press(["u", "u"], r"units: samples", "u twice: sample counts")
+    counts = flat_rows(s)
+    a_count, b_count = counts["a"][0], counts["b"][0]
+    check(a_count.isdigit() and b_count.isdigit() and
+          int(a_count) - int(b_count) in (0, 1) and int(b_count) > 0,
+          "a and b counted alike: %r" % counts)
+    press(["u"], r"units: time", "u back to time")
 
     s = press(["z"], r"frozen", "freeze")
     frozen = flat_rows(s)["a"]
