@@ -691,46 +691,56 @@ static bool write_capture(const struct xsbug_parser *parser, const char *base,
 	return ok;
 }
 
-static bool write_engine(const struct peer *p, const char *base, char *err,
-			 size_t cap)
+/* What needs the parser: the session as a model (with its timeline,
+ * so that the .cpuprofile keeps the samples) and the .xsbug capture. */
+static bool take_session(const struct peer *p, const char *base,
+			 struct model *m, char *err, size_t cap)
 {
-	struct model m;
 	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
-	if (n) /* with its timeline: the .cpuprofile keeps the samples */
-		xsbug_session_model(p->parser, n, &m);
-	else if (p->kind == PEER_XSBUG || !arcs_model(p, &m)) {
+	if (n)
+		xsbug_session_model(p->parser, n, m);
+	else if (p->kind == PEER_XSBUG || !arcs_model(p, m)) {
 		snprintf(err, cap, "no profile yet");
 		return false;
 	}
 	if (p->kind == PEER_XSBUG && !write_capture(p->parser, base, err, cap)) {
-		model_free(&m);
+		model_free(m);
 		return false;
 	}
-	char path[4096];
+	return true;
+}
+
+static bool write_cpuprofile(const struct model *m, const char *base,
+			     char *err, size_t cap)
+{
+	char path[4096], why[256];
 	snprintf(path, sizeof(path), "%s.cpuprofile", base);
-	bool ok;
-	char why[256];
 	/* The caller owns the screen: the export's notes go nowhere. */
 	FILE *quiet = fopen("/dev/null", "w");
-	ok = quiet && export_model(&m, 0, EXPORT_CPUPROFILE, path, quiet, why,
-				   sizeof(why));
+	bool ok = quiet && export_model(m, 0, EXPORT_CPUPROFILE, path, quiet, why,
+					sizeof(why));
 	if (!quiet)
 		snprintf(why, sizeof(why), "%s", strerror(errno));
 	else
 		fclose(quiet);
 	if (!ok)
 		snprintf(err, cap, "%s: %s", path, why);
-	model_free(&m);
 	return ok;
 }
 
-/* Under the lock all along: the engine waits meanwhile. */
+/* The engine waits while the session is read under the lock, not while
+ * the .cpuprofile is written. */
 bool live_engine_write(struct live *l, size_t i, const char *base,
 		       char *err, size_t cap)
 {
+	struct model m;
 	const struct peer *p = lock_engine(l, i);
-	bool ok = write_engine(p, base, err, cap);
+	bool ok = take_session(p, base, &m, err, cap);
 	unlock(l);
+	if (!ok)
+		return false;
+	ok = write_cpuprofile(&m, base, err, cap);
+	model_free(&m);
 	return ok;
 }
 
