@@ -150,26 +150,21 @@ static uint64_t *hash_frames(const struct model *m)
 	return keys;
 }
 
-static uint64_t path_step(const uint64_t *frame_keys, uint64_t parent,
-			  uint32_t frame)
-{
-	return hash_mix(parent * 0x9e3779b97f4a7c15ULL + frame_keys[frame]);
-}
+/* Rows come in the order they are shown, so a stack of path hashes by
+ * depth names each row from its parent's name. */
+struct path_walk {
+	const uint64_t *frame_keys;
+	uint64_t *by_depth;
+	size_t cap;
+};
 
-/* Calls back with each row's path hash. */
-static void walk_paths(struct view *v, const uint64_t *frame_keys,
-		       void (*visit)(struct view *, size_t, uint64_t, void *),
-		       void *data)
+static uint64_t path_of(struct path_walk *w, const struct row *row)
 {
-	uint64_t *stack = NULL;
-	size_t cap = 0;
-	for (size_t i = 0; i < v->nrows; i++) {
-		uint32_t d = v->rows[i].depth;
-		GROW(stack, cap, (size_t)d + 1);
-		stack[d] = path_step(frame_keys, d ? stack[d - 1] : 0, v->rows[i].frame);
-		visit(v, i, stack[d], data);
-	}
-	free(stack);
+	uint32_t d = row->depth;
+	GROW(w->by_depth, w->cap, (size_t)d + 1);
+	uint64_t parent = d ? w->by_depth[d - 1] : 0;
+	w->by_depth[d] = hash_mix(parent * 0x9e3779b97f4a7c15ULL + w->frame_keys[row->frame]);
+	return w->by_depth[d];
 }
 
 /* The open rows' paths, as an open-addressing set (0: empty; a path
@@ -210,45 +205,32 @@ static bool paths_has(const struct row_paths *p, uint64_t path)
 	return false;
 }
 
-struct remember {
-	struct row_paths *paths;
-	size_t selected_index;
-};
-
-static void remember_row(struct view *v, size_t i, uint64_t path, void *data)
-{
-	struct remember *r = data;
-	if ((v->rows[i].flags & ROW_EXPANDED) && path)
-		paths_add(r->paths, path);
-	if (i == r->selected_index)
-		r->paths->selected = path;
-}
-
 static void remember_paths(struct pane *p, const uint64_t *frame_keys,
 			   struct row_paths *out)
 {
 	*out = (struct row_paths){ .selected = 0 };
-	struct remember r = { out, p->selected };
-	walk_paths(&p->view, frame_keys, remember_row, &r);
+	struct path_walk w = { .frame_keys = frame_keys };
+	for (size_t i = 0; i < p->view.nrows; i++) {
+		const struct row *row = &p->view.rows[i];
+		uint64_t path = path_of(&w, row);
+		if ((row->flags & ROW_EXPANDED) && path)
+			paths_add(out, path);
+		if (i == p->selected)
+			out->selected = path;
+	}
+	free(w.by_depth);
 }
 
 struct restore {
 	const struct row_paths *paths;
-	const uint64_t *frame_keys;
-	uint64_t *stack; /* path hashes by depth */
-	size_t cap;
+	struct path_walk walk;
 	size_t *selected;
 };
 
-/* Rows come in the order they are shown, so a stack by depth names them
- * as walk_paths does. */
 static bool reopen_row(void *data, const struct row *row, size_t index)
 {
 	struct restore *r = data;
-	uint32_t d = row->depth;
-	GROW(r->stack, r->cap, (size_t)d + 1);
-	uint64_t path = path_step(r->frame_keys, d ? r->stack[d - 1] : 0, row->frame);
-	r->stack[d] = path;
+	uint64_t path = path_of(&r->walk, row);
 	if (path == r->paths->selected)
 		*r->selected = index;
 	return paths_has(r->paths, path);
@@ -259,10 +241,10 @@ static void restore_paths(struct pane *p, const uint64_t *frame_keys,
 			  struct row_paths *paths)
 {
 	p->selected = 0;
-	struct restore r = { .paths = paths, .frame_keys = frame_keys,
+	struct restore r = { .paths = paths, .walk = { .frame_keys = frame_keys },
 			     .selected = &p->selected };
 	view_rebuild_opening(&p->view, reopen_row, &r);
-	free(r.stack);
+	free(r.walk.by_depth);
 	free(paths->expanded);
 }
 
