@@ -337,15 +337,20 @@ static void compute_gprof(struct rules *r, struct totals *t)
 	}
 }
 
-static struct totals *new_totals(struct rules *r, enum rule rule, unsigned type)
+static void init_totals(struct rules *r, struct totals *t, enum rule rule,
+			unsigned type)
 {
 	const struct model *m = r->model;
-	struct totals *t = xcalloc(1, sizeof(*t));
-	t->rule = rule;
-	t->type = type;
+	*t = (struct totals){ .rule = rule, .type = type };
 	t->self = (double *)frame_self(r, type);
 	for (size_t f = 0; f < m->nframes; f++)
 		t->profile_total += t->self[f];
+}
+
+static struct totals *new_totals(struct rules *r, enum rule rule, unsigned type)
+{
+	struct totals *t = xmalloc(sizeof(*t));
+	init_totals(r, t, rule, type);
 	return t;
 }
 
@@ -441,9 +446,7 @@ void rules_start_divided(struct rules *r, unsigned type)
 		return;
 	struct totals *w = &r->waiting[type];
 	if (!w->computing) {
-		struct totals *shape = new_totals(r, RULE_DIVIDED, type);
-		*w = *shape;
-		free(shape);
+		init_totals(r, w, RULE_DIVIDED, type);
 		w->computing = true;
 		w->why_not = "divided is being computed; its numbers follow";
 	}
