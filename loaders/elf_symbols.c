@@ -158,6 +158,34 @@ void executable_free(struct executable *x)
 	for (size_t i = 0; i < x->nsyms; i++)
 		free(x->syms[i].name);
 	free(x->syms);
+	free(x->segments);
+}
+
+static void read_segments(Elf *elf, struct executable *x)
+{
+	size_t n;
+	if (elf_getphdrnum(elf, &n))
+		return;
+	x->segments = xcalloc(n ? n : 1, sizeof(*x->segments));
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			x->segments[x->nsegments++] = (struct load_segment){
+				ph.p_offset, ph.p_vaddr, ph.p_filesz };
+	}
+}
+
+bool executable_vaddr_of_offset(const struct executable *x, uint64_t offset,
+				uint64_t *vaddr)
+{
+	for (size_t i = 0; i < x->nsegments; i++) {
+		const struct load_segment *s = &x->segments[i];
+		if (offset >= s->offset && offset - s->offset < s->filesz) {
+			*vaddr = offset - s->offset + s->vaddr;
+			return true;
+		}
+	}
+	return false;
 }
 
 bool read_executable(struct executable *x, struct load_error *err)
@@ -177,6 +205,8 @@ bool read_executable(struct executable *x, struct load_error *err)
 	} else {
 		x->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 		x->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+		x->position_independent = eh.e_type == ET_DYN;
+		read_segments(elf, x);
 		finalize_symbols(x);
 		ok = x->nsyms > 0 ||
 		     load_fail(err, "executable %s has no function symbols", x->path);

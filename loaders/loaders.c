@@ -11,6 +11,8 @@ static const struct loader loaders[] = {
 	{ "gmon.out", sniff_gmon, load_gmon },
 	{ "WasmProf arcs", sniff_arcs, load_arcs },
 	{ "xsbug stream", sniff_xsbug, load_xsbug },
+	{ "gperftools CPU profile", sniff_gperftools, load_gperftools },
+	{ "legacy pprof text", sniff_pprof_legacy, load_pprof_legacy },
 	/* Last: a raw protocol buffer is told only by how well it parses. */
 	{ "pprof", sniff_pprof, load_pprof },
 };

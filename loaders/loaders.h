@@ -15,7 +15,7 @@ struct load_error {
 };
 
 struct load_options {
-	const char *exe;         /* gmon.out: the executable */
+	const char *exe;         /* gmon.out, gperftools, legacy pprof: the executable */
 	const char *sample_type; /* pprof: name or index */
 	int session;             /* xsbug captures: which profile, -1 last */
 };
@@ -54,5 +54,9 @@ load_fn load_arcs;
 bool sniff_arcs(const uint8_t *head, size_t len);
 load_fn load_xsbug;
 bool sniff_xsbug(const uint8_t *head, size_t len);
+load_fn load_gperftools;
+bool sniff_gperftools(const uint8_t *head, size_t len);
+load_fn load_pprof_legacy;
+bool sniff_pprof_legacy(const uint8_t *head, size_t len);
 
 #endif

@@ -1,0 +1,242 @@
+/* Frames for code addresses (see addresses.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/util.h"
+#include "addresses.h"
+
+bool address_frames_init(struct address_frames *af, struct model *m,
+			 const char *exe, struct load_error *err)
+{
+	*af = (struct address_frames){ .m = m, .exe = { .path = exe } };
+	return !exe || read_executable(&af->exe, err);
+}
+
+void address_frames_free(struct address_frames *af)
+{
+	if (af->exe.path)
+		executable_free(&af->exe);
+	for (size_t i = 0; i < af->nmaps; i++)
+		free(af->maps[i].file);
+	free(af->maps);
+	for (size_t i = 0; i < af->nnames; i++)
+		free(af->names[i].name);
+	free(af->names);
+	free(af->keys);
+	free(af->frames);
+}
+
+static const char *skip_spaces(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* A hex number up to `stop` (or a space); NULL when there is none. */
+static const char *hex_field(const char *p, const char *end, char stop,
+			     uint64_t *out)
+{
+	const char *start = p;
+	uint64_t v = 0;
+	for (; p < end && *p != stop && *p != ' ' && *p != '\t'; p++) {
+		int d = *p >= '0' && *p <= '9' ? *p - '0'
+			: *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+			: *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
+		if (d < 0 || v >> 60)
+			return NULL;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (p == start)
+		return NULL;
+	*out = v;
+	return p;
+}
+
+/* "start-limit perms offset dev inode [path]", as pprof's procMapsRE. */
+bool address_frames_add_maps_line(struct address_frames *af,
+				  const char *line, size_t len)
+{
+	const char *end = line + len, *p = skip_spaces(line, end);
+	struct mapping map = { 0 };
+	uint64_t dev;
+	if (!(p = hex_field(p, end, '-', &map.start)) || p == end || *p++ != '-' ||
+	    !(p = hex_field(p, end, ' ', &map.limit)))
+		return false;
+	p = skip_spaces(p, end);
+	const char *perms = p;
+	while (p < end && strchr("-rwxps", *p))
+		p++;
+	if (p == perms)
+		return false;
+	bool executable = memchr(perms, 'x', (size_t)(p - perms)) != NULL;
+	p = skip_spaces(p, end);
+	if (!(p = hex_field(p, end, ' ', &map.offset)))
+		return false;
+	p = skip_spaces(p, end);
+	if (!(p = hex_field(p, end, ':', &dev)) || p == end || *p++ != ':' ||
+	    !(p = hex_field(p, end, ' ', &dev)))
+		return false;
+	p = skip_spaces(p, end);
+	if (!(p = hex_field(p, end, ' ', &dev)))
+		return false;
+	p = skip_spaces(p, end);
+	const char *path_end = p;
+	while (path_end < end && *path_end != ' ' && *path_end != '\t' &&
+	       *path_end != '\r')
+		path_end++;
+	if (!executable || map.limit <= map.start)
+		return true;
+	map.file = xmalloc((size_t)(path_end - p) + 1);
+	memcpy(map.file, p, (size_t)(path_end - p));
+	map.file[path_end - p] = '\0';
+	GROW(af->maps, af->maps_cap, af->nmaps + 1);
+	af->maps[af->nmaps++] = map;
+	return true;
+}
+
+void address_frames_add_name(struct address_frames *af, uint64_t addr,
+			     const char *name, size_t len)
+{
+	char *copy = xmalloc(len + 1);
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	GROW(af->names, af->names_cap, af->nnames + 1);
+	af->names[af->nnames++] = (struct named_address){ addr, copy };
+	af->names_sorted = false;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct named_address *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The executable's mapping: the one of the same file name, else the
+ * first (the main program comes first in /proc/self/maps). */
+static void prepare(struct address_frames *af)
+{
+	if (!af->names_sorted && af->nnames > 1)
+		qsort(af->names, af->nnames, sizeof(*af->names), by_addr);
+	af->names_sorted = true;
+	if (!af->exe.path || af->exe_mapping || !af->nmaps)
+		return;
+	af->exe_mapping = &af->maps[0];
+	for (size_t i = 0; i < af->nmaps; i++)
+		if (!strcmp(base_name(af->maps[i].file), base_name(af->exe.path))) {
+			af->exe_mapping = &af->maps[i];
+			break;
+		}
+}
+
+static const struct mapping *mapping_of(const struct address_frames *af,
+					uint64_t addr)
+{
+	for (size_t i = 0; i < af->nmaps; i++)
+		if (addr >= af->maps[i].start && addr < af->maps[i].limit)
+			return &af->maps[i];
+	return NULL;
+}
+
+/* The executable's symbol for addr: its own link-time addresses when
+ * the profile has no mappings or the program is not position
+ * independent, else through the mapping's file offset. */
+static const char *exe_symbol(struct address_frames *af,
+			      const struct mapping *map, uint64_t addr)
+{
+	uint64_t vaddr = addr;
+	if (af->exe_mapping) {
+		if (!map || strcmp(map->file, af->exe_mapping->file))
+			return NULL;
+		if (af->exe.position_independent &&
+		    !executable_vaddr_of_offset(&af->exe, addr - map->start + map->offset,
+						&vaddr))
+			return NULL;
+	}
+	const struct symbol *s = symbol_at(&af->exe, vaddr);
+	return s ? s->name : NULL;
+}
+
+/* The `--- symbol` name of the greatest address at or below addr. */
+static const char *listed_name(const struct address_frames *af, uint64_t addr)
+{
+	size_t lo = 0, hi = af->nnames;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (af->names[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? af->names[lo - 1].name : NULL;
+}
+
+static uint32_t make_frame(struct address_frames *af, uint64_t addr)
+{
+	const struct mapping *map = mapping_of(af, addr);
+	const char *name = af->exe.path ? exe_symbol(af, map, addr) : NULL;
+	if (!name)
+		name = listed_name(af, addr);
+	char hex[24];
+	if (!name) {
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
+		name = hex;
+	}
+	const char *file = map ? map->file : "";
+	struct frame f = {
+		.name = model_string(af->m, name, strlen(name)),
+		.url = model_string(af->m, file, strlen(file)),
+		.extra = STR_NONE, .line = -1, .column = -1, .kind = KIND_NATIVE,
+	};
+	return model_intern_frame(af->m, &f);
+}
+
+static size_t slot_of(const struct address_frames *af, uint64_t addr)
+{
+	size_t i = (size_t)hash_mix(addr + 1) & (af->slots - 1);
+	while (af->frames[i] != NO_ID && af->keys[i] != addr)
+		i = (i + 1) & (af->slots - 1);
+	return i;
+}
+
+static void grow_cache(struct address_frames *af)
+{
+	uint64_t *keys = af->keys;
+	uint32_t *frames = af->frames;
+	size_t old = af->slots;
+	af->slots = old ? old * 2 : 1024;
+	af->keys = xmalloc(af->slots * sizeof(*af->keys));
+	af->frames = xmalloc(af->slots * sizeof(*af->frames));
+	memset(af->frames, 0xff, af->slots * sizeof(*af->frames));
+	for (size_t i = 0; i < old; i++)
+		if (frames[i] != NO_ID) {
+			size_t j = slot_of(af, keys[i]);
+			af->keys[j] = keys[i];
+			af->frames[j] = frames[i];
+		}
+	free(keys);
+	free(frames);
+}
+
+uint32_t address_frame(struct address_frames *af, uint64_t addr)
+{
+	if (2 * (af->used + 1) > af->slots) {
+		prepare(af);
+		grow_cache(af);
+	}
+	size_t i = slot_of(af, addr);
+	if (af->frames[i] == NO_ID) {
+		af->keys[i] = addr;
+		af->frames[i] = make_frame(af, addr);
+		af->used++;
+	}
+	return af->frames[i];
+}
