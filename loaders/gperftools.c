@@ -177,6 +177,10 @@ bool gperftools_read(struct legacy_profile *p, const uint8_t *data, size_t len,
 	static const char *const names[] = { "samples", "cpu" };
 	static const char *const units[] = { "count", "microseconds" };
 	legacy_build(p, names, units, 2, (double)period);
+	double cpu = 0;
+	for (size_t i = 0; i < p->nsamples; i++)
+		cpu += p->samples[i].values[1];
+	p->m->duration = cpu;
 	return true;
 }
 

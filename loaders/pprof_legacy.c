@@ -508,8 +508,9 @@ static bool read_symbols(struct legacy_profile *p, struct text_reader *r)
 		const char *digits = c.p;
 		for (; c.p < c.end && strchr("0123456789abcdefABCDEF", *c.p); c.p++)
 			addr = addr << 4 | (uint64_t)(*c.p <= '9' ? *c.p - '0' : (*c.p | 0x20) - 'a' + 10);
+		size_t ndigits = (size_t)(c.p - digits);
 		skip_blanks(&c);
-		if (c.p == digits || c.p - digits > 16 || c.p == c.end)
+		if (!ndigits || ndigits > 16 || c.p == c.end)
 			return legacy_fail(p, r->line_at, "expected '0xADDRESS name' in the symbol section");
 		address_frames_add_name(&p->af, addr, c.p, (size_t)(c.end - c.p));
 	}

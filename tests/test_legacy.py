@@ -1,0 +1,515 @@
+#!/usr/bin/env python3
+"""Legacy pprof forms (text profiles, the gperftools binary CPU profile)
+end to end through the wprof-tui binary.
+
+    test_legacy.py WPROF TESTDATA top        corpus files vs go tool pprof -top (committed)
+    test_legacy.py WPROF TESTDATA hand       hand-written files vs numbers worked by hand
+    test_legacy.py WPROF TESTDATA go         every file vs go tool pprof run now (77: no go)
+    test_legacy.py WPROF TESTDATA exe        programs built and profiled now, --exe (77: no gcc)
+    test_legacy.py WPROF TESTDATA roundtrip  export to pprof/cpuprofile/folded and back
+    test_legacy.py WPROF TESTDATA bad        broken input: format, byte offset, exit 2
+
+Unsymbolized addresses are compared with `go tool pprof -top -addresses`,
+whose rows name each address ("000000000042ed43 [binary]"); wprof-tui names
+such a frame "0x42ed43"."""
+import json
+import math
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
+LEGACY = os.path.join(TESTDATA, "legacy")
+failures = []
+
+HEAP_TYPES = ["alloc_objects", "alloc_space", "inuse_objects", "inuse_space"]
+# file, sample types, whether go names rows by address
+GO_FILES = [("gobench.heap", HEAP_TYPES, True), ("cppbench.cpu", ["samples", "cpu"], True),
+            ("contention.txt", ["contentions", "delay"], True),
+            ("threadcreate.txt", ["threadcreate"], True),
+            ("growthz.txt", ["objects", "space"], True),
+            ("java-heapz.txt", ["inuse_objects", "inuse_space"], False),
+            ("java-contentionz.txt", ["contentions", "delay"], False)]
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg, file=sys.stderr)
+
+
+# ---- go tool pprof -top output ---------------------------------------------------
+
+TIME_US = {"ns": 1e-3, "us": 1, "\u00b5s": 1, "ms": 1e3, "s": 1e6, "mins": 60e6, "hrs": 3600e6}
+BYTES = {"B": 1, "kB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}
+
+
+def parse_value(text):
+    """'1.50s' -> (1500000.0 us, tolerance): pprof prints %.2f, '.00' trimmed."""
+    if text == "0":
+        return 0.0, 0.0
+    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)([a-zA-Z\u00b5]*)", text)
+    number, decimals, unit = m.groups()
+    scale = TIME_US.get(unit) or BYTES.get(unit) or (1 if unit == "" else None)
+    places = len(decimals) if decimals else 2
+    return float(number) * scale, 0.5 * 10 ** -places * scale * 1.0001
+
+
+def row_name(name, by_address):
+    if not by_address:
+        return name
+    return "0x%x" % int(name.split()[0], 16)
+
+
+def parse_top(text, by_address):
+    rows, total, in_rows = {}, None, False
+    for line in text.splitlines():
+        m = re.search(r"accounting for .*, .* of (\S+) total", line)
+        if m:
+            total = parse_value(m.group(1))
+        if re.match(r"\s+flat\s+flat%\s+sum%\s+cum\s+cum%", line):
+            in_rows = True
+            continue
+        if in_rows and line.strip():
+            flat, _, _, cum, _, name = line.split(None, 5)
+            rows[row_name(name, by_address)] = parse_value(flat) + parse_value(cum)
+    return rows, total
+
+
+def run(args, check=True):
+    p = subprocess.run([WPROF] + args, capture_output=True, text=True)
+    if check and p.returncode != 0:
+        fail(f"wprof-tui {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return p
+
+
+def flat_report(path, sample_type=None, extra=()):
+    args = ["--report", "flat", "--rule", "exact", "--format", "json", path, *extra]
+    if sample_type is not None:
+        args += ["--sample-type", sample_type]
+    p = run(args)
+    return json.loads(p.stdout) if p.returncode == 0 else None
+
+
+def compare_with_top(label, report, top_text, by_address=True, total_offset=0.0):
+    """Every go row equals ours; we show no row go does not.  total_offset:
+    what go counts in its total that has no row (a sample without a stack,
+    which wprof-tui leaves out of the total, docs/pprof.md)."""
+    expected, total = parse_top(top_text, by_address)
+    if not expected:
+        fail(f"{label}: no rows in go tool pprof's output")
+    got = {}
+    for r in report["rows"]:
+        got.setdefault(r["name"], []).append(r)
+    if total and abs(report["profile_total"] + total_offset - total[0]) > total[1]:
+        fail(f"{label}: profile total {report['profile_total']} + {total_offset} != {total[0]}")
+    for name, (flat, flat_tol, cum, cum_tol) in expected.items():
+        rows = got.get(name)
+        if not rows or len(rows) != 1:
+            fail(f"{label}: {name}: {len(rows or [])} rows, want 1")
+            continue
+        if abs(rows[0]["self"] - flat) > flat_tol:
+            fail(f"{label}: {name}: self {rows[0]['self']} != flat {flat}")
+        if abs(rows[0]["total"] - cum) > cum_tol:
+            fail(f"{label}: {name}: total {rows[0]['total']} != cum {cum}")
+    for name, rows in got.items():
+        if name not in expected and any(r["self"] or r["total"] for r in rows):
+            fail(f"{label}: {name} is not in go tool pprof's output")
+
+
+def unsample(count, size, rate):
+    """pprof's scaleHeapSample, by hand: a sample of average size S was
+    kept with probability 1 - exp(-S/rate)."""
+    if count == 0 or size == 0:
+        return 0, 0
+    scale = 1 / (1 - math.exp(-(size / count) / rate))
+    return int(count * scale), int(size * scale)
+
+
+def gobench_stackless(sample_type):
+    """gobench.heap's '1: 288 [2: 296] @' sample has no stack: go counts it
+    in the total only.  heap/1048576 means a rate of 524288."""
+    inuse, alloc = unsample(1, 288, 524288), unsample(2, 296, 524288)
+    return {"inuse_objects": inuse[0], "inuse_space": inuse[1],
+            "alloc_objects": alloc[0], "alloc_space": alloc[1]}.get(sample_type, 0)
+
+
+def test_top():
+    for name, types, by_address in GO_FILES[:2]:
+        corpus = {"gobench.heap": "legacy-gobench.heap", "cppbench.cpu": "gperftools-cppbench.cpu"}[name]
+        for t in types:
+            with open(os.path.join(TESTDATA, "expected", f"{corpus}.{t}.top.txt")) as f:
+                top = f.read()
+            report = flat_report(os.path.join(LEGACY, name), t)
+            if report:
+                offset = gobench_stackless(t) if name == "gobench.heap" else 0
+                compare_with_top(f"{name} ({t})", report, top, by_address, offset)
+    # The default type is the last, as pprof's.
+    for name, want in (("gobench.heap", "inuse_space"), ("cppbench.cpu", "cpu"),
+                       ("contention.txt", "delay")):
+        report = flat_report(os.path.join(LEGACY, name))
+        if report and report["sample_type"] != want:
+            fail(f"{name}: default sample type {report['sample_type']}, want {want}")
+
+
+# ---- hand-written files, numbers worked by hand ------------------------------------------
+
+def rows_of(report):
+    return {r["name"]: (r["self"], r["total"]) for r in report["rows"]}
+
+
+def expect(label, path, sample_type, want, extra=()):
+    report = flat_report(path, sample_type, extra)
+    if report is None:
+        return None
+    got = rows_of(report)
+    for name, (self_, total) in want.items():
+        g = got.get(name)
+        if not g or abs(g[0] - self_) > 1e-6 or abs(g[1] - total) > 1e-6:
+            fail(f"{label}: {name}: got {g}, want {(self_, total)}")
+    extra_rows = [n for n, v in got.items() if n not in want and any(v)]
+    if extra_rows:
+        fail(f"{label}: unexpected rows {extra_rows}")
+    return report
+
+
+def test_hand():
+    L = lambda name: os.path.join(LEGACY, name)  # noqa: E731
+    # contention: delay cycles * period / (cycles per ns); every address
+    # one back.  2000*10/2 = 10000 ns, 1000*10/2 = 5000 ns, 500*10/2 = 2500 ns.
+    expect("contention delay", L("contention.txt"), "delay",
+           {"0x401004": (15, 15), "0x402004": (0, 10), "0x403004": (0, 5),
+            "0x404004": (2.5, 2.5)})
+    expect("contention count", L("contention.txt"), "contentions",
+           {"0x401004": (40, 40), "0x402004": (0, 30), "0x403004": (0, 10),
+            "0x404004": (20, 20)})
+    expect("threadcreate", L("threadcreate.txt"), None,
+           {"0x43a1b0": (3, 3), "0x401000": (0, 2), "0x402000": (0, 1)})
+    expect("growthz", L("growthz.txt"), "space",
+           {"0x401000": (3072, 3072), "0x402000": (0, 1024), "0x403000": (0, 2048)})
+    # Java heapz: "bytes count @ stack", unsampled at 512 KiB.
+    grow, array = unsample(1, 1048576, 524288), unsample(4, 262144, 524288)
+    expect("java heapz", L("java-heapz.txt"), "inuse_space",
+           {"com.example.Cache.grow": (grow[1], grow[1]),
+            "java.util.ArrayList.<init>": (array[1], array[1]),
+            "com.example.Main.main": (0, grow[1] + array[1])})
+    report = flat_report(L("java-heapz.txt"))
+    if report:
+        urls = {r["name"]: r["url"] for r in report["rows"]}
+        if urls.get("com.example.Cache.grow") != "Cache.java":
+            fail(f"java heapz: file of Cache.grow is {urls.get('com.example.Cache.grow')!r}")
+    # Java contentionz: both values times the sampling period (100), in
+    # the resolution's unit (microseconds).
+    expect("java contentionz", L("java-contentionz.txt"), "delay",
+           {"java.lang.Object.wait": (1500, 1500), "com.example.Pool.take": (0, 1400),
+            "com.example.Worker.run": (0, 100)})
+    # A --- symbol section names addresses by the nearest symbol below.
+    expect("symbol section", L("symbols.heap"), "inuse_space",
+           {"main": (0, 3072), "alloc_buffer": (2048, 2048), "parse_input": (1024, 1024)})
+    expect("symbol section", L("symbols.heap"), "alloc_space",
+           {"main": (0, 5120), "alloc_buffer": (3072, 3072), "parse_input": (2048, 2048)})
+    # gobench.heap's largest sample: "1: 524288 [3: 1572864]" at heap/1048576,
+    # rate 524288, scales by 1/(1-e^-1).
+    count, size = unsample(1, 524288, 524288)
+    if (count, size) != (1, 829411):  # 524288 / (1 - 1/e)
+        fail(f"unsampling by hand: {(count, size)}")
+    # cppbench.cpu: period 10000 us (the 4th header word, 0x2710); the
+    # hottest address has 542 samples.
+    report = flat_report(L("cppbench.cpu"), "cpu")
+    if report:
+        got = rows_of(report)
+        if got.get("0x42ed43") != (5420000, 5420000):
+            fail(f"cppbench.cpu: 0x42ed43 {got.get('0x42ed43')}, want 542 x 10 ms")
+    # The same profile in 32-bit big-endian words reads the same.
+    test_word_layouts()
+
+
+def cpu_profile(records, period=10000, size=8, endian="<", maps=""):
+    fmt = endian + ("Q" if size == 8 else "I")
+    words = [0, 3, 0, period, 0]
+    for count, stack in records:
+        words += [count, len(stack), *stack]
+    words += [0, 1, 0]
+    return b"".join(struct.pack(fmt, w) for w in words) + maps.encode()
+
+
+MAPS = "00400000-00500000 r-xp 00000000 08:01 42 /usr/bin/busy\n"
+
+
+def test_word_layouts():
+    # Stacks leaf first; the callers are taken one back.  By hand: 0x401010
+    # 3 samples of 10 ms under 0x403000 (one back: 0x402fff), 0x402010 one
+    # under 0x405000; both under 0x404000.
+    records = [(3, [0x401010, 0x403000, 0x404000]), (1, [0x402010, 0x405000, 0x404000])]
+    want = {"0x401010": (30000, 30000), "0x402010": (10000, 10000),
+            "0x402fff": (0, 30000), "0x404fff": (0, 10000), "0x403fff": (0, 40000)}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (4, 8):
+            for endian in "<>":
+                path = os.path.join(tmp, f"busy-{size}{endian}.prof")
+                with open(path, "wb") as f:
+                    f.write(cpu_profile(records, size=size, endian=endian, maps=MAPS))
+                report = expect(f"gperftools {size * 8}-bit {endian}", path, "cpu", want)
+                if report and report["rows"][0]["url"] != "/usr/bin/busy":
+                    fail(f"gperftools: mapping file {report['rows'][0]['url']!r}")
+        # The signal handler's frame (0x409000, second in 40 of 41 samples:
+        # all but 41/32) goes from those samples, and a leaf repeated (one
+        # back after the adjustment) goes too, as pprof does.
+        records = [(1, [0x401010, 0x409000, 0x403000])] * 20 + \
+            [(1, [0x401010, 0x409000, 0x405000])] * 20 + \
+            [(2, [0x402010, 0x402010, 0x409000, 0x403000])]
+        path = os.path.join(tmp, "handler.prof")
+        with open(path, "wb") as f:
+            f.write(cpu_profile(records, maps=MAPS))
+        expect("gperftools handler frame", path, "samples",
+               {"0x401010": (40, 40), "0x402010": (2, 2), "0x402fff": (0, 22),
+                "0x404fff": (0, 20), "0x408fff": (0, 2)})
+
+
+# ---- go tool pprof now ------------------------------------------------------------------------
+
+def go_env(tmp):
+    return dict(os.environ, PPROF_TMPDIR=tmp, HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"))
+
+
+def go_top(go, tmp, path, sample_type, by_address, extra=()):
+    args = [go, "tool", "pprof", "-top", "-nodecount=100000", "-nodefraction=0",
+            "-edgefraction=0", "-sample_index=" + sample_type, *extra]
+    if by_address:
+        args.append("-addresses")
+    p = subprocess.run(args + [path], capture_output=True, text=True, env=go_env(tmp))
+    if p.returncode != 0:
+        fail(f"go tool pprof {path}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def test_go(tmp):
+    go = shutil.which("go")
+    if not go:
+        print("go is not installed: skipped")
+        sys.exit(77)
+    for name, types, by_address in GO_FILES:
+        path = os.path.join(LEGACY, name)
+        for t in types:
+            report = flat_report(path, t)
+            if report:
+                offset = gobench_stackless(t) if name == "gobench.heap" else 0
+                compare_with_top(f"go: {name} ({t})", report,
+                                 go_top(go, tmp, path, t, by_address), by_address, offset)
+    # The hand-made CPU profiles of test_hand, in every word layout, and
+    # the handler-frame heuristics: go agrees with the numbers by hand.
+    records = [(1, [0x401010, 0x409000, 0x403000])] * 20 + \
+        [(1, [0x401010, 0x409000, 0x405000])] * 20 + \
+        [(2, [0x402010, 0x402010, 0x409000, 0x403000])]
+    for size in (4, 8):
+        for endian in "<>":
+            path = os.path.join(tmp, f"handler-{size}{endian}.prof")
+            with open(path, "wb") as f:
+                f.write(cpu_profile(records, size=size, endian=endian, maps=MAPS))
+            for t in ("samples", "cpu"):
+                report = flat_report(path, t)
+                if report:
+                    compare_with_top(f"go: handler-{size}{endian} ({t})", report,
+                                     go_top(go, tmp, path, t, True))
+
+
+# ---- programs built and profiled now ----------------------------------------------------------
+
+BUSY_C = r"""
+#include <stdlib.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void spin_a(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i * i; }
+__attribute__((noinline)) void spin_b(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink ^= i + (sink << 1); }
+__attribute__((noinline)) void work(int rounds) { for (int r = 0; r < rounds; r++) { spin_a(3000000); spin_b(1000000); } }
+int main(int argc, char **argv) { work(argc > 1 ? atoi(argv[1]) : 60); return 0; }
+"""
+
+
+def libprofiler():
+    for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"):
+        for n in ("libprofiler.so.0", "libprofiler.so"):
+            if os.path.exists(os.path.join(d, n)):
+                return os.path.join(d, n)
+    return None
+
+
+def test_exe(tmp):
+    gcc, nm = shutil.which("gcc"), shutil.which("nm")
+    if not gcc or not nm:
+        print("gcc or nm is not installed: skipped")
+        sys.exit(77)
+    src = os.path.join(tmp, "busy.c")
+    with open(src, "w") as f:
+        f.write(BUSY_C)
+    # A legacy heap profile of a non-PIE program, addresses inside its
+    # functions: --exe names them (the memory map says which file).
+    exe = os.path.join(tmp, "busy-nopie")
+    subprocess.run([gcc, "-O1", "-g", "-no-pie", "-fno-pie", "-o", exe, src], check=True)
+    syms = {}
+    for line in subprocess.run([nm, exe], capture_output=True, text=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "Tt":
+            syms[parts[2]] = int(parts[0], 16)
+    heap = os.path.join(tmp, "busy.heap")
+    with open(heap, "w") as f:
+        f.write("heap profile: 2: 3072 [2: 3072] @ heapprofile\n")
+        f.write(f"1: 1024 [1: 1024] @ 0x{syms['spin_a'] + 5:x} 0x{syms['work'] + 9:x} 0x{syms['main'] + 9:x}\n")
+        f.write(f"1: 2048 [1: 2048] @ 0x{syms['spin_b'] + 5:x} 0x{syms['work'] + 20:x} 0x{syms['main'] + 9:x}\n")
+        f.write(f"\nMAPPED_LIBRARIES:\n00400000-00500000 r-xp 00000000 08:01 42 {exe}\n")
+    expect("heap --exe", heap, "space",
+           {"spin_a": (1024, 1024), "spin_b": (2048, 2048), "work": (0, 3072),
+            "main": (0, 3072)}, ["--exe", exe])
+    test_gperftools_program(tmp, gcc, src)
+
+
+def test_gperftools_program(tmp, gcc, src):
+    lib = libprofiler()
+    if not lib:
+        print("gperftools' libprofiler is not installed: the real CPU profile is skipped")
+        return
+    exe = os.path.join(tmp, "busy-pie")  # Debian's gcc makes PIE by default
+    subprocess.run([gcc, "-O1", "-g", "-fpie", "-pie", "-o", exe, src], check=True)
+    prof = os.path.join(tmp, "busy.prof")
+    env = dict(os.environ, CPUPROFILE=prof, CPUPROFILE_FREQUENCY="1000", LD_PRELOAD=lib)
+    subprocess.run([exe, "40"], env=env, check=True)
+    report = flat_report(prof, "samples", ["--exe", exe])
+    if not report:
+        return
+    got = rows_of(report)
+    samples = sum(r["self"] for r in report["rows"])
+    # spin_a runs three times as many iterations of a cheaper loop than
+    # spin_b: both must be there, named, and together nearly all samples.
+    a, b = got.get("spin_a", (0, 0))[0], got.get("spin_b", (0, 0))[0]
+    if samples < 20 or a == 0 or b == 0 or a + b < 0.8 * samples:
+        fail(f"gperftools program: spin_a {a}, spin_b {b} of {samples} samples: {sorted(got.items())[:10]}")
+    if got.get("work", (0, 0))[1] < a + b or got.get("main", (0, 0))[1] < a + b:
+        fail(f"gperftools program: work/main totals {got.get('work')}, {got.get('main')} below {a + b}")
+    go = shutil.which("go")
+    if go:
+        # go tool pprof symbolizes from the binary named in the profile's
+        # memory map: the program's own functions must agree.
+        top, _ = parse_top(go_top(go, tmp, prof, "samples", False), False)
+        for name in ("spin_a", "spin_b", "work", "main"):
+            if name in top and name in got:
+                flat, _, cum, _ = top[name]
+                if (flat, cum) != got[name]:
+                    fail(f"gperftools program vs go: {name}: {got[name]} != {(flat, cum)}")
+            elif name in ("spin_a", "spin_b"):
+                fail(f"gperftools program vs go: {name} missing ({name in top}, {name in got})")
+
+
+# ---- round trips --------------------------------------------------------------------------------
+
+def same_rows(label, before, after):
+    b, a = rows_of(before), rows_of(after)
+    for name, (self_, total) in b.items():
+        g = a.get(name)
+        if not g or abs(g[0] - self_) > 1e-6 * max(1, abs(self_)) or \
+           abs(g[1] - total) > 1e-6 * max(1, abs(total)):
+            fail(f"{label}: {name}: {g} after, {(self_, total)} before")
+    if not b:
+        fail(f"{label}: nothing compared")
+
+
+def test_roundtrip(tmp):
+    cases = [(name, types) for name, types, _ in GO_FILES] + [("symbols.heap", ["inuse_space"])]
+    for name, types in cases:
+        src = os.path.join(LEGACY, name)
+        back = os.path.join(tmp, name + ".pb.gz")
+        if run(["--export", "pprof", "-o", back, src]).returncode == 0:
+            for t in types:
+                same_rows(f"{name} ({t}) -> pprof", flat_report(src, t), flat_report(back, t))
+        t = types[-1]
+        cpu = os.path.join(tmp, name + ".cpuprofile")
+        if run(["--export", "cpuprofile", "-o", cpu, src, "--sample-type", t]).returncode == 0:
+            same_rows(f"{name} ({t}) -> cpuprofile", flat_report(src, t), flat_report(cpu))
+        folded = os.path.join(tmp, name + ".folded")
+        if run(["--export", "folded", "-o", folded, src, "--sample-type", t]).returncode == 0:
+            check_folded(f"{name} ({t}) -> folded", flat_report(src, t), folded)
+
+
+def check_folded(label, report, path):
+    """Self per leaf from the lines; and, where wprof-tui reads folded
+    stacks, the same flat report back."""
+    self_by_leaf = {}
+    with open(path) as f:
+        for line in f:
+            stack, value = line.rstrip("\n").rsplit(" ", 1)
+            leaf = stack.split(";")[-1]
+            self_by_leaf[leaf] = self_by_leaf.get(leaf, 0) + float(value)
+    for r in report["rows"]:
+        if abs(self_by_leaf.get(r["name"], 0) - r["self"]) > 1e-6 * max(1, r["self"]):
+            fail(f"{label}: {r['name']}: {self_by_leaf.get(r['name'])} != {r['self']}")
+    p = run(["--report", "flat", "--rule", "exact", "--format", "json", path], check=False)
+    if p.returncode == 0:
+        same_rows(label + " read back", report, json.loads(p.stdout))
+
+
+# ---- bad input -------------------------------------------------------------------------------------
+
+def test_bad(tmp):
+    with open(os.path.join(LEGACY, "cppbench.cpu"), "rb") as f:
+        cpu = f.read()
+    cases = {
+        # 40 header bytes, then record 2's stack claims more than is left.
+        "cut.cpu": (cpu[:100], "gperftools CPU profile, byte 40: a stack of 11 addresses runs past"),
+        "huge-depth.cpu": (cpu_profile([(1, [1])])[:40] + struct.pack("<QQ", 1, 1 << 60),
+                           "gperftools CPU profile, byte 40: a stack of"),
+        "odd-tail.cpu": (cpu_profile([(1, [0x401000])])[:-24] + b"\x01\x02\x03",
+                         "gperftools CPU profile, byte 64: record cut short"),
+        "bad-heap-line.heap": (b"heap profile: 1: 2 [3: 4] @ heap/1024\n1: 2 [3: 4] @ 0x1\nrubbish\n",
+                               "legacy heap profile, byte 56: expected 'N: N [N: N] @ 0x...'"),
+        "zero-count.heap": (b"heap profile: 1: 2 [3: 4] @ heap_v2/1024\n0: 16 [0: 0] @ 0x10\n",
+                            "legacy heap profile, byte 41: inuse count is 0 but inuse bytes is 16"),
+        "kind.heap": (b"heap profile: 1: 2 [3: 4] @ heapy\n", "unknown heap profile kind 'heapy'"),
+        "overflow.heap": (b"heap profile: 1: 2 [3: 4] @ heap\n1: 99999999999999999999 [3: 4] @ 0x1\n",
+                          "legacy heap profile, byte 33: expected"),
+        "attribute.txt": (b"--- contention ---\nflavour = 3\n", "legacy contention profile, byte 19: unknown attribute 'flavour'"),
+        "contention-line.txt": (b"--- contention ---\ncycles/second = 10\n12 @ 0x1\n",
+                                "legacy contention profile, byte 38: expected 'N N @ 0x...'"),
+        "java-format.txt": (b"--- heapz 1 ---\nformat = cpp\n", "Java heapz profile, byte 16: format 'cpp'"),
+        "java-zero.txt": (b"--- heapz 1 ---\nformat = java\nresolution = bytes\n 16 0 @ 0x1\n",
+                          "Java heapz profile, byte 50: a heap sample's count must not be 0"),
+        "symbols.txt": (b"--- symbol\n0xzz main\n---\n--- heap\n", "legacy pprof profile, byte 11: expected '0xADDRESS name'"),
+        "symbols-only.txt": (b"--- symbol\n0x10 main\n---\n", "expected '--- KIND' after the symbol section"),
+        "count.txt": (b"goroutine profile: total 1\n1 @ 0x1\nzz\n", "legacy count profile, byte 35: expected 'N @ 0x...'"),
+    }
+    for name, (data, words) in cases.items():
+        path = os.path.join(tmp, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        p = run(["--report", "flat", path], check=False)
+        prefix = f"wprof-tui: {path}: "
+        if p.returncode != 2 or not p.stderr.startswith(prefix) or words not in p.stderr:
+            fail(f"{name}: exit {p.returncode}, stderr {p.stderr.strip()!r} (want exit 2 and {words!r})")
+    p = run(["--report", "flat", "--exe", "/nonexistent/prog", os.path.join(LEGACY, "cppbench.cpu")], check=False)
+    if p.returncode != 2 or "/nonexistent/prog" not in p.stderr:
+        fail(f"missing --exe: exit {p.returncode}, {p.stderr.strip()!r}")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        if WHAT == "top":
+            test_top()
+        elif WHAT == "hand":
+            test_hand()
+        elif WHAT == "go":
+            test_go(tmp)
+        elif WHAT == "exe":
+            test_exe(tmp)
+        elif WHAT == "roundtrip":
+            test_roundtrip(tmp)
+        elif WHAT == "bad":
+            test_bad(tmp)
+        else:
+            sys.exit("unknown test " + WHAT)
+    if failures:
+        print(f"{len(failures)} failures", file=sys.stderr)
+        sys.exit(1)
+    print("ok")
+
+
+main()
