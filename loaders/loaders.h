@@ -18,6 +18,7 @@ struct load_options {
 	const char *exe;         /* gmon.out, gperftools, legacy pprof: the executable */
 	const char *sample_type; /* pprof: name or index */
 	int session;             /* xsbug captures: which profile, -1 last */
+	const char *thread;      /* speedscope: a profile's name or number */
 };
 
 /* Fills *m (which it initialises) and finishes it; on failure it frees
@@ -54,6 +55,8 @@ load_fn load_arcs;
 bool sniff_arcs(const uint8_t *head, size_t len);
 load_fn load_xsbug;
 bool sniff_xsbug(const uint8_t *head, size_t len);
+load_fn load_speedscope;
+bool sniff_speedscope(const uint8_t *head, size_t len);
 load_fn load_gperftools;
 bool sniff_gperftools(const uint8_t *head, size_t len);
 load_fn load_pprof_legacy;

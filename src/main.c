@@ -79,7 +79,11 @@ static const char usage_text[] =
 	"                    cpuprofile (V8 JSON) or folded (flame graph stacks)\n"
 	"  -o FILE           where --export writes\n"
 	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
-	"                    a.out beside the file, as gprof)\n"
+	"                    a.out beside the file, as gprof); gperftools and\n"
+	"                    legacy pprof profiles: names for their addresses\n"
+	"  --thread NAME|N   speedscope files: the profile of that name, or\n"
+	"                    the Nth (default: activeProfileIndex, else the\n"
+	"                    first)\n"
 	"  --listen [HOST:]PORT  wait for XS engines (xsbug protocol; default\n"
 	"                    127.0.0.1:5002, a bare port is loopback only) and\n"
 	"                    explore them live; with --report: profile the\n"
@@ -197,6 +201,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->normalize = true;
 		} else if (!strcmp(a, "--exe")) {
 			o->load.exe = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--thread")) {
+			o->load.thread = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--reverse")) {
 			o->reversed = true;
 		} else if (!strcmp(a, "--depth")) {

@@ -1,0 +1,627 @@
+/* speedscope's own JSON format (src/lib/file-format-spec.ts upstream),
+ * what py-spy, rbspy, dotnet-trace and others write:
+ *
+ *   { "$schema": "https://www.speedscope.app/file-format-schema.json",
+ *     "shared": { "frames": [ { "name", "file"?, "line"?, "col"? } ] },
+ *     "profiles": [ sampled or evented ], "activeProfileIndex"?: N,
+ *     "name"?, "exporter"? }
+ *   sampled: { "type": "sampled", "name", "unit", "startValue", "endValue",
+ *              "samples": [[frame index, ... root first]], "weights": [w] }
+ *   evented: { "type": "evented", "name", "unit", "startValue", "endValue",
+ *              "events": [ { "type": "O"|"C", "at": t, "frame": i } ] }
+ *
+ * Keys come in any order (py-spy writes "profiles" before "shared"), so
+ * every profile is read, then one becomes the model: the one --thread
+ * names (a profile name, or its number from 1), else activeProfileIndex
+ * (what speedscope shows first), else the first.
+ *
+ * Units nanoseconds..seconds become one "time" type in µs; a sampled
+ * profile in time has a timeline (each sample lasts its weight, in file
+ * order).  An evented profile gives exact stacks: the time between two
+ * events belongs to the frame open on top; time with nothing open is not
+ * shown.  "bytes" is a bytes type, "none" a count. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/units.h"
+#include "../src/util.h"
+#include "json.h"
+#include "loaders.h"
+
+#define SCHEMA "https://www.speedscope.app/file-format-schema.json"
+#define FORMAT "speedscope JSON"
+#define MAX_INDEX 4294967294.0
+
+struct ss_frame {
+	str_t name, file;
+	int32_t line, col;
+};
+
+struct ss_event {
+	double at;
+	uint32_t frame;
+	bool open;
+	uint64_t offset;
+};
+
+struct ss_profile {
+	char *name;
+	bool evented;
+	char unit[16];
+	double start, end;
+	bool have_start, have_end;
+	uint64_t offset;
+	/* Stacks, root first, end to end: sample i is
+	 * frames[starts[i]..starts[i + 1]). */
+	uint32_t *frames;
+	size_t nframes, frames_cap;
+	size_t *starts;
+	uint64_t *sample_offsets;
+	size_t nsamples, starts_cap, offsets_cap;
+	double *weights;
+	size_t nweights, weights_cap;
+	uint64_t weights_offset;
+	struct ss_event *events;
+	size_t nevents, events_cap;
+};
+
+struct ss_loader {
+	struct json j;
+	struct model *m;
+	struct load_error *err;
+	struct ss_frame *frames;
+	size_t nframes, frames_cap;
+	struct ss_profile *profiles;
+	size_t nprofiles, profiles_cap;
+	bool have_schema;
+	double active;
+	str_t exporter;
+};
+
+bool sniff_speedscope(const uint8_t *head, size_t len)
+{
+	return memmem(head, len, "\"$schema\"", 9) &&
+	       memmem(head, len, "speedscope.app/file-format-schema.json", 38);
+}
+
+static bool fail(struct ss_loader *L, uint64_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static bool fail(struct ss_loader *L, uint64_t at, const char *fmt, ...)
+{
+	char what[240];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return load_fail(L->err, FORMAT ", byte %llu: %s", (unsigned long long)at, what);
+}
+
+static bool json_failed(struct ss_loader *L)
+{
+	return fail(L, L->j.error_offset, "%s", L->j.error);
+}
+
+static bool next(struct ss_loader *L, enum json_token *t)
+{
+	*t = json_next(&L->j);
+	return *t != JSON_ERROR || json_failed(L);
+}
+
+static bool expect(struct ss_loader *L, enum json_token want, const char *what)
+{
+	enum json_token t;
+	if (!next(L, &t))
+		return false;
+	return t == want || fail(L, L->j.token_offset, "expected %s", what);
+}
+
+static bool skip_value(struct ss_loader *L)
+{
+	return json_skip(&L->j, json_next(&L->j)) || json_failed(L);
+}
+
+static bool number(struct ss_loader *L, const char *what, double *out)
+{
+	enum json_token t;
+	if (!next(L, &t))
+		return false;
+	if (t != JSON_NUMBER || !isfinite(L->j.num))
+		return fail(L, L->j.token_offset, "%s is not a number", what);
+	*out = L->j.num;
+	return true;
+}
+
+static bool index_value(struct ss_loader *L, enum json_token t, const char *what,
+			uint32_t *out)
+{
+	double v = L->j.num;
+	if (t != JSON_NUMBER || v < 0 || v > MAX_INDEX || v != floor(v))
+		return fail(L, L->j.token_offset, "%s is not a frame index", what);
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* A string into buf (cut to its size); JSON null is "". */
+static bool string(struct ss_loader *L, const char *what, char *buf, size_t cap)
+{
+	enum json_token t;
+	if (!next(L, &t))
+		return false;
+	if (t == JSON_NULL) {
+		buf[0] = '\0';
+		return true;
+	}
+	if (t != JSON_STRING)
+		return fail(L, L->j.token_offset, "%s is not a string", what);
+	snprintf(buf, cap, "%.*s", (int)(L->j.str_len < cap ? L->j.str_len : cap - 1), L->j.str);
+	return true;
+}
+
+static bool model_text(struct ss_loader *L, const char *what, str_t *out)
+{
+	enum json_token t;
+	if (!next(L, &t))
+		return false;
+	if (t == JSON_NULL) {
+		*out = model_string(L->m, "", 0);
+		return true;
+	}
+	if (t != JSON_STRING)
+		return fail(L, L->j.token_offset, "%s is not a string", what);
+	*out = model_string(L->m, L->j.str, L->j.str_len);
+	return true;
+}
+
+/* ---- shared.frames ---------------------------------------------------------- */
+
+static bool read_line_number(struct ss_loader *L, const char *what, int32_t *out)
+{
+	double v;
+	if (!number(L, what, &v))
+		return false;
+	*out = v >= 0 && v < 2147483647.0 ? (int32_t)v : -1;
+	return true;
+}
+
+static bool read_frame(struct ss_loader *L)
+{
+	uint64_t at = L->j.token_offset;
+	struct ss_frame f = { STR_NONE, model_string(L->m, "", 0), -1, -1 };
+	enum json_token t;
+	while (next(L, &t) && t == JSON_KEY) {
+		bool ok = !strcmp(L->j.str, "name") ? model_text(L, "frame name", &f.name)
+			: !strcmp(L->j.str, "file") ? model_text(L, "frame file", &f.file)
+			: !strcmp(L->j.str, "line") ? read_line_number(L, "frame line", &f.line)
+			: !strcmp(L->j.str, "col") ? read_line_number(L, "frame col", &f.col)
+			: skip_value(L);
+		if (!ok)
+			return false;
+	}
+	if (t == JSON_ERROR)
+		return false;
+	if (f.name == STR_NONE)
+		return fail(L, at, "frame %zu has no name", L->nframes);
+	GROW(L->frames, L->frames_cap, L->nframes + 1);
+	L->frames[L->nframes++] = f;
+	return true;
+}
+
+static bool read_shared(struct ss_loader *L)
+{
+	enum json_token t;
+	if (!expect(L, JSON_OBJECT, "an object for \"shared\""))
+		return false;
+	while (next(L, &t) && t == JSON_KEY) {
+		if (strcmp(L->j.str, "frames")) {
+			if (!skip_value(L))
+				return false;
+			continue;
+		}
+		if (!expect(L, JSON_ARRAY, "an array of frames"))
+			return false;
+		while (next(L, &t) && t == JSON_OBJECT)
+			if (!read_frame(L))
+				return false;
+		if (t != JSON_ARRAY_END)
+			return t != JSON_ERROR && fail(L, L->j.token_offset, "expected a frame object");
+	}
+	return t == JSON_OBJECT_END;
+}
+
+/* ---- profiles ------------------------------------------------------------------ */
+
+static bool read_samples(struct ss_loader *L, struct ss_profile *p)
+{
+	enum json_token t;
+	if (!expect(L, JSON_ARRAY, "an array of samples"))
+		return false;
+	while (next(L, &t) && t == JSON_ARRAY) {
+		GROW(p->starts, p->starts_cap, p->nsamples + 2);
+		GROW(p->sample_offsets, p->offsets_cap, p->nsamples + 1);
+		p->sample_offsets[p->nsamples] = L->j.token_offset;
+		p->starts[p->nsamples++] = p->nframes;
+		while (next(L, &t) && t != JSON_ARRAY_END) {
+			GROW(p->frames, p->frames_cap, p->nframes + 1);
+			if (!index_value(L, t, "a sample's frame", &p->frames[p->nframes++]))
+				return false;
+		}
+		if (t == JSON_ERROR)
+			return false;
+	}
+	if (t != JSON_ARRAY_END)
+		return t != JSON_ERROR && fail(L, L->j.token_offset, "expected a sample (an array of frame indexes)");
+	return true;
+}
+
+static bool read_weights(struct ss_loader *L, struct ss_profile *p)
+{
+	enum json_token t;
+	p->weights_offset = L->j.token_offset;
+	if (!expect(L, JSON_ARRAY, "an array of weights"))
+		return false;
+	while (next(L, &t) && t == JSON_NUMBER) {
+		if (!isfinite(L->j.num) || L->j.num < 0)
+			return fail(L, L->j.token_offset, "weight %g is not a number of 0 or more", L->j.num);
+		GROW(p->weights, p->weights_cap, p->nweights + 1);
+		p->weights[p->nweights++] = L->j.num;
+	}
+	if (t != JSON_ARRAY_END)
+		return t != JSON_ERROR && fail(L, L->j.token_offset, "expected a weight (a number)");
+	return true;
+}
+
+static bool read_event(struct ss_loader *L, struct ss_profile *p)
+{
+	struct ss_event e = { .offset = L->j.token_offset, .at = NAN, .frame = UINT32_MAX };
+	char type[4] = "";
+	enum json_token t;
+	while (next(L, &t) && t == JSON_KEY) {
+		bool ok;
+		if (!strcmp(L->j.str, "type"))
+			ok = string(L, "event type", type, sizeof(type));
+		else if (!strcmp(L->j.str, "at"))
+			ok = number(L, "event time", &e.at);
+		else if (!strcmp(L->j.str, "frame"))
+			ok = next(L, &t) && index_value(L, t, "an event's frame", &e.frame);
+		else
+			ok = skip_value(L);
+		if (!ok)
+			return false;
+	}
+	if (t == JSON_ERROR)
+		return false;
+	if (strcmp(type, "O") && strcmp(type, "C"))
+		return fail(L, e.offset, "event type '%s' (only \"O\" and \"C\" are known)", type);
+	if (isnan(e.at) || e.frame == UINT32_MAX)
+		return fail(L, e.offset, "event without \"at\" or \"frame\"");
+	e.open = type[0] == 'O';
+	GROW(p->events, p->events_cap, p->nevents + 1);
+	p->events[p->nevents++] = e;
+	return true;
+}
+
+static bool read_events(struct ss_loader *L, struct ss_profile *p)
+{
+	enum json_token t;
+	if (!expect(L, JSON_ARRAY, "an array of events"))
+		return false;
+	while (next(L, &t) && t == JSON_OBJECT)
+		if (!read_event(L, p))
+			return false;
+	if (t != JSON_ARRAY_END)
+		return t != JSON_ERROR && fail(L, L->j.token_offset, "expected an event object");
+	return true;
+}
+
+static bool read_profile_key(struct ss_loader *L, struct ss_profile *p,
+			     char *type)
+{
+	const char *key = L->j.str;
+	if (!strcmp(key, "type"))
+		return string(L, "profile type", type, 16);
+	if (!strcmp(key, "name")) {
+		char name[256];
+		if (!string(L, "profile name", name, sizeof(name)))
+			return false;
+		free(p->name);
+		p->name = xstrdup(name);
+		return true;
+	}
+	if (!strcmp(key, "unit"))
+		return string(L, "unit", p->unit, sizeof(p->unit));
+	if (!strcmp(key, "startValue"))
+		return (p->have_start = true) && number(L, "startValue", &p->start);
+	if (!strcmp(key, "endValue"))
+		return (p->have_end = true) && number(L, "endValue", &p->end);
+	if (!strcmp(key, "samples"))
+		return read_samples(L, p);
+	if (!strcmp(key, "weights"))
+		return read_weights(L, p);
+	if (!strcmp(key, "events"))
+		return read_events(L, p);
+	return skip_value(L);
+}
+
+static bool read_profile(struct ss_loader *L)
+{
+	GROW(L->profiles, L->profiles_cap, L->nprofiles + 1);
+	struct ss_profile *p = &L->profiles[L->nprofiles++];
+	*p = (struct ss_profile){ .offset = L->j.token_offset };
+	char type[16] = "";
+	enum json_token t;
+	while (next(L, &t) && t == JSON_KEY)
+		if (!read_profile_key(L, p, type))
+			return false;
+	if (t == JSON_ERROR)
+		return false;
+	if (strcmp(type, "sampled") && strcmp(type, "evented"))
+		return fail(L, p->offset, "profile %zu: type '%s' (only \"sampled\" and \"evented\" are known)",
+			    L->nprofiles, type);
+	p->evented = type[0] == 'e';
+	if (!p->evented && p->nweights != p->nsamples)
+		return fail(L, p->weights_offset, "profile %zu: %zu weights for %zu samples",
+			    L->nprofiles, p->nweights, p->nsamples);
+	if (p->starts)
+		p->starts[p->nsamples] = p->nframes;
+	return true;
+}
+
+static bool read_profiles(struct ss_loader *L)
+{
+	enum json_token t;
+	if (!expect(L, JSON_ARRAY, "an array of profiles"))
+		return false;
+	while (next(L, &t) && t == JSON_OBJECT)
+		if (!read_profile(L))
+			return false;
+	if (t != JSON_ARRAY_END)
+		return t != JSON_ERROR && fail(L, L->j.token_offset, "expected a profile object");
+	return true;
+}
+
+/* A number, or null for none. */
+static bool active_index(struct ss_loader *L)
+{
+	enum json_token t;
+	if (!next(L, &t))
+		return false;
+	if (t == JSON_NULL)
+		return true;
+	if (t != JSON_NUMBER || !isfinite(L->j.num))
+		return fail(L, L->j.token_offset, "activeProfileIndex is not a number");
+	L->active = L->j.num;
+	return true;
+}
+
+static bool read_file(struct ss_loader *L)
+{
+	enum json_token t;
+	if (!expect(L, JSON_OBJECT, "a JSON object"))
+		return false;
+	while (next(L, &t) && t == JSON_KEY) {
+		bool ok;
+		if (!strcmp(L->j.str, "$schema")) {
+			char schema[96];
+			ok = string(L, "$schema", schema, sizeof(schema));
+			if (ok && strcmp(schema, SCHEMA))
+				return fail(L, L->j.token_offset, "$schema is not speedscope's (" SCHEMA ")");
+			L->have_schema = true;
+		} else if (!strcmp(L->j.str, "shared")) {
+			ok = read_shared(L);
+		} else if (!strcmp(L->j.str, "profiles")) {
+			ok = read_profiles(L);
+		} else if (!strcmp(L->j.str, "activeProfileIndex")) {
+			ok = active_index(L);
+		} else if (!strcmp(L->j.str, "exporter")) {
+			ok = model_text(L, "exporter", &L->exporter);
+		} else {
+			ok = skip_value(L);
+		}
+		if (!ok)
+			return false;
+	}
+	if (t == JSON_ERROR)
+		return false;
+	if (!next(L, &t))
+		return false;
+	if (t != JSON_END)
+		return fail(L, L->j.token_offset, "data after the end of the file's object");
+	if (!L->have_schema)
+		return fail(L, 0, "no \"$schema\" key");
+	return L->nprofiles || fail(L, 0, "no profiles");
+}
+
+/* ---- the model ------------------------------------------------------------------- */
+
+/* --thread: a profile's name, or its number from 1. */
+static bool pick_profile(struct ss_loader *L, const char *wanted, size_t *out)
+{
+	*out = L->active >= 0 && L->active < (double)L->nprofiles ? (size_t)L->active : 0;
+	if (!wanted)
+		return true;
+	for (size_t i = 0; i < L->nprofiles; i++)
+		if (L->profiles[i].name && !strcmp(L->profiles[i].name, wanted)) {
+			*out = i;
+			return true;
+		}
+	char *end;
+	unsigned long n = strtoul(wanted, &end, 10);
+	if (*wanted && !*end && n >= 1 && n <= L->nprofiles) {
+		*out = n - 1;
+		return true;
+	}
+	char names[200] = "";
+	for (size_t i = 0; i < L->nprofiles && strlen(names) < sizeof(names) - 40; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%zu '%s'",
+			 i ? ", " : "", i + 1, L->profiles[i].name ? L->profiles[i].name : "");
+	return load_fail(L->err, FORMAT ": no profile '%s' (--thread takes a name or a number: %s)",
+			 wanted, names);
+}
+
+static uint32_t frame_id(struct ss_loader *L, uint32_t *ids, uint32_t index)
+{
+	if (ids[index] == NO_ID) {
+		const struct ss_frame *s = &L->frames[index];
+		struct frame f = {
+			.name = s->name, .url = s->file, .extra = STR_NONE,
+			.line = s->line, .column = s->col,
+			.kind = *model_str(L->m, s->file) ? KIND_JS : KIND_NATIVE,
+		};
+		ids[index] = model_intern_frame(L->m, &f);
+	}
+	return ids[index];
+}
+
+static bool check_frames(struct ss_loader *L, const struct ss_profile *p)
+{
+	for (size_t i = 0; i < p->nsamples; i++)
+		for (size_t k = p->starts[i]; k < p->starts[i + 1]; k++)
+			if (p->frames[k] >= L->nframes)
+				return fail(L, p->sample_offsets[i], "frame %u of a sample is not in shared.frames (%zu frames)",
+					    p->frames[k], L->nframes);
+	for (size_t i = 0; i < p->nevents; i++)
+		if (p->events[i].frame >= L->nframes)
+			return fail(L, p->events[i].offset, "frame %u of an event is not in shared.frames (%zu frames)",
+				    p->events[i].frame, L->nframes);
+	return true;
+}
+
+static void build_sampled(struct ss_loader *L, const struct ss_profile *p,
+			  uint32_t *ids, const struct unit_scale *scale, bool time)
+{
+	uint32_t *stack = NULL;
+	size_t cap = 0;
+	for (size_t i = 0; i < p->nsamples; i++) {
+		size_t depth = p->starts[i + 1] - p->starts[i];
+		if (!depth)
+			continue; /* nothing to show it under */
+		GROW(stack, cap, depth);
+		for (size_t k = 0; k < depth; k++)
+			stack[depth - 1 - k] = frame_id(L, ids, p->frames[p->starts[i] + k]);
+		uint32_t leaf = model_add_stack(L->m, stack, depth);
+		double value = unit_scale_apply(scale, p->weights[i]);
+		if (time)
+			model_add_sample(L->m, leaf, value);
+		else
+			model_add_node_value(L->m, leaf, 0, value);
+	}
+	free(stack);
+}
+
+struct open_frame {
+	uint32_t frame, node;
+};
+
+static bool build_evented(struct ss_loader *L, const struct ss_profile *p,
+			  uint32_t *ids, const struct unit_scale *scale, bool time)
+{
+	struct open_frame *stack = NULL;
+	size_t depth = 0, cap = 0;
+	double last = p->nevents ? p->events[0].at : 0;
+	bool ok = true;
+	for (size_t i = 0; ok && i < p->nevents; i++) {
+		const struct ss_event *e = &p->events[i];
+		if (e->at < last) {
+			ok = fail(L, e->offset, "event at %g comes after one at %g", e->at, last);
+			break;
+		}
+		double value = unit_scale_apply(scale, e->at - last);
+		if (depth && value > 0) {
+			if (time)
+				model_add_sample(L->m, stack[depth - 1].node, value);
+			else
+				model_add_node_value(L->m, stack[depth - 1].node, 0, value);
+		}
+		last = e->at;
+		if (e->open) {
+			GROW(stack, cap, depth + 1);
+			uint32_t frame = frame_id(L, ids, e->frame);
+			stack[depth] = (struct open_frame){
+				frame, model_add_child(L->m, depth ? stack[depth - 1].node : NO_ID, frame) };
+			depth++;
+		} else if (!depth || stack[depth - 1].frame != frame_id(L, ids, e->frame)) {
+			ok = fail(L, e->offset, "closes frame %u, which is not the innermost open frame",
+				  e->frame);
+		} else {
+			depth--;
+		}
+	}
+	/* Frames still open at the end last until endValue. */
+	if (ok && depth && p->have_end && p->end > last) {
+		double value = unit_scale_apply(scale, p->end - last);
+		if (time)
+			model_add_sample(L->m, stack[depth - 1].node, value);
+		else
+			model_add_node_value(L->m, stack[depth - 1].node, 0, value);
+	}
+	free(stack);
+	return ok;
+}
+
+static bool build_model(struct ss_loader *L, const char *wanted)
+{
+	size_t which;
+	if (!pick_profile(L, wanted, &which))
+		return false;
+	const struct ss_profile *p = &L->profiles[which];
+	if (!check_frames(L, p))
+		return false;
+	struct unit_scale scale = unit_scale_of(p->unit);
+	bool time = scale.unit && !strcmp(scale.unit, "us");
+	if (scale.unit)
+		model_add_sample_type(L->m, time ? "time" : "space", scale.unit);
+	else
+		model_add_sample_type(L->m, p->evented ? "value" : "samples", "count");
+	uint32_t *ids = xmalloc((L->nframes ? L->nframes : 1) * sizeof(*ids));
+	memset(ids, 0xff, (L->nframes ? L->nframes : 1) * sizeof(*ids));
+	bool ok = true;
+	if (p->evented)
+		ok = build_evented(L, p, ids, &scale, time);
+	else
+		build_sampled(L, p, ids, &scale, time);
+	free(ids);
+	if (!ok)
+		return false;
+	if (time && p->have_start && p->have_end && p->end >= p->start) {
+		L->m->start_time = unit_scale_apply(&scale, p->start);
+		L->m->end_time = unit_scale_apply(&scale, p->end);
+	}
+	if (L->exporter != STR_NONE)
+		L->m->comment = L->exporter;
+	uint32_t unused;
+	model_finish(L->m, &unused); /* a tree made of stacks: cannot fail */
+	return true;
+}
+
+static void loader_free(struct ss_loader *L)
+{
+	json_free(&L->j);
+	free(L->frames);
+	for (size_t i = 0; i < L->nprofiles; i++) {
+		struct ss_profile *p = &L->profiles[i];
+		free(p->name);
+		free(p->frames);
+		free(p->starts);
+		free(p->sample_offsets);
+		free(p->weights);
+		free(p->events);
+	}
+	free(L->profiles);
+}
+
+bool load_speedscope(struct input *in, struct model *m,
+		     const struct load_options *opt, struct load_error *err)
+{
+	struct ss_loader L = { .m = m, .err = err, .active = -1, .exporter = STR_NONE };
+	model_init(m, "speedscope");
+	json_init(&L.j, in);
+	bool ok = read_file(&L) && build_model(&L, opt->thread);
+	loader_free(&L);
+	if (!ok)
+		model_free(m);
+	return ok;
+}
