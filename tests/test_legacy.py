@@ -225,11 +225,18 @@ def test_hand():
             fail(f"cppbench.cpu: 0x42ed43 {got.get('0x42ed43')}, want 542 x 10 ms")
     # The same profile in 32-bit big-endian words reads the same.
     test_word_layouts()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "java.prof")
+        with open(path, "wb") as f:
+            f.write(cpu_profile(JAVA_RECORDS, maps=JAVA_NAMES, java=True))
+        expect("java cpu", path, "cpu", {"com.example.A.run": (30000, 30000),
+                                         "STUB": (10000, 10000),
+                                         "com.example.Main.main": (0, 40000)})
 
 
-def cpu_profile(records, period=10000, size=8, endian="<", maps=""):
+def cpu_profile(records, period=10000, size=8, endian="<", maps="", java=False):
     fmt = endian + ("Q" if size == 8 else "I")
-    words = [0, 3, 0, period, 0]
+    words = [0, 3, 1 if java else 0, period, 0]
     for count, stack in records:
         words += [count, len(stack), *stack]
     words += [0, 1, 0]
@@ -237,6 +244,12 @@ def cpu_profile(records, period=10000, size=8, endian="<", maps=""):
 
 
 MAPS = "00400000-00500000 r-xp 00000000 08:01 42 /usr/bin/busy\n"
+# A Java CPU profile: ids instead of pcs (kept as they are, no handler
+# frame removed), named by the lines after the trailer.
+JAVA_RECORDS = [(3, [1, 2]), (1, [3, 2])]
+JAVA_NAMES = ("0x0000000000000001 com.example.A.run (A.java:3)\n"
+              "0x0000000000000002 com.example.Main.main (Main.java:9)\n"
+              "0x0000000000000003 generated stub/JIT\n")
 
 
 def test_word_layouts():
@@ -304,6 +317,12 @@ def test_go(tmp):
     records = [(1, [0x401010, 0x409000, 0x403000])] * 20 + \
         [(1, [0x401010, 0x409000, 0x405000])] * 20 + \
         [(2, [0x402010, 0x402010, 0x409000, 0x403000])]
+    path = os.path.join(tmp, "java.prof")
+    with open(path, "wb") as f:
+        f.write(cpu_profile(JAVA_RECORDS, maps=JAVA_NAMES, java=True))
+    report = flat_report(path, "cpu")
+    if report:
+        compare_with_top("go: java cpu", report, go_top(go, tmp, path, "cpu", False), False)
     for size in (4, 8):
         for endian in "<>":
             path = os.path.join(tmp, f"handler-{size}{endian}.prof")
@@ -374,7 +393,7 @@ def test_gperftools_program(tmp, gcc, src):
     subprocess.run([gcc, "-O1", "-g", "-fpie", "-pie", "-o", exe, src], check=True)
     prof = os.path.join(tmp, "busy.prof")
     env = dict(os.environ, CPUPROFILE=prof, CPUPROFILE_FREQUENCY="1000", LD_PRELOAD=lib)
-    subprocess.run([exe, "40"], env=env, check=True)
+    subprocess.run([exe, "200"], env=env, check=True, capture_output=True)
     report = flat_report(prof, "samples", ["--exe", exe])
     if not report:
         return
