@@ -229,6 +229,16 @@ def test_hand():
         path = os.path.join(tmp, "java.prof")
         with open(path, "wb") as f:
             f.write(cpu_profile(JAVA_RECORDS, maps=JAVA_NAMES, java=True))
+        # pprof's --raw form: a symbol section, then the binary profile.
+        raw = os.path.join(tmp, "raw.prof")
+        symbols = ("--- symbol\nbinary=/usr/bin/busy\n0x401000 leaf_a\n0x402000 leaf_b\n"
+                   "0x402f00 mid_a\n0x403f00 top\n0x404f00 mid_b\n---\n--- profile\n")
+        with open(raw, "wb") as f:
+            f.write(symbols.encode() + cpu_profile(
+                [(3, [0x401010, 0x403000, 0x404000]), (1, [0x402010, 0x405000, 0x404000])]))
+        expect("symbols + binary cpu", raw, "cpu",
+               {"leaf_a": (30000, 30000), "leaf_b": (10000, 10000), "mid_a": (0, 30000),
+                "mid_b": (0, 10000), "top": (0, 40000)})
         expect("java cpu", path, "cpu", {"com.example.A.run": (30000, 30000),
                                          "STUB": (10000, 10000),
                                          "com.example.Main.main": (0, 40000)})
