@@ -12,19 +12,19 @@ end to end through the wprof-tui binary.
 Unsymbolized addresses are compared with `go tool pprof -top -addresses`,
 whose rows name each address ("000000000042ed43 [binary]"); wprof-tui names
 such a frame "0x42ed43"."""
-import json
 import math
 import os
-import re
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 
+from profile_checks import Checks, parse_top, rows_of
+
 WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
 LEGACY = os.path.join(TESTDATA, "legacy")
-failures = []
+C = Checks(WPROF)
 
 HEAP_TYPES = ["alloc_objects", "alloc_space", "inuse_objects", "inuse_space"]
 # file, sample types, whether go names rows by address
@@ -36,88 +36,8 @@ GO_FILES = [("gobench.heap", HEAP_TYPES, True), ("cppbench.cpu", ["samples", "cp
             ("java-contentionz.txt", ["contentions", "delay"], False)]
 
 
-def fail(msg):
-    failures.append(msg)
-    print("FAIL:", msg, file=sys.stderr)
-
-
-# ---- go tool pprof -top output ---------------------------------------------------
-
-TIME_US = {"ns": 1e-3, "us": 1, "\u00b5s": 1, "ms": 1e3, "s": 1e6, "mins": 60e6, "hrs": 3600e6}
-BYTES = {"B": 1, "kB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}
-
-
-def parse_value(text):
-    """'1.50s' -> (1500000.0 us, tolerance): pprof prints %.2f, '.00' trimmed."""
-    if text == "0":
-        return 0.0, 0.0
-    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)([a-zA-Z\u00b5]*)", text)
-    number, decimals, unit = m.groups()
-    scale = TIME_US.get(unit) or BYTES.get(unit) or (1 if unit == "" else None)
-    places = len(decimals) if decimals else 2
-    return float(number) * scale, 0.5 * 10 ** -places * scale * 1.0001
-
-
-def row_name(name, by_address):
-    if not by_address:
-        return name
-    return "0x%x" % int(name.split()[0], 16)
-
-
-def parse_top(text, by_address):
-    rows, total, in_rows = {}, None, False
-    for line in text.splitlines():
-        m = re.search(r"accounting for .*, .* of (\S+) total", line)
-        if m:
-            total = parse_value(m.group(1))
-        if re.match(r"\s+flat\s+flat%\s+sum%\s+cum\s+cum%", line):
-            in_rows = True
-            continue
-        if in_rows and line.strip():
-            flat, _, _, cum, _, name = line.split(None, 5)
-            rows[row_name(name, by_address)] = parse_value(flat) + parse_value(cum)
-    return rows, total
-
-
-def run(args, check=True):
-    p = subprocess.run([WPROF] + args, capture_output=True, text=True)
-    if check and p.returncode != 0:
-        fail(f"wprof-tui {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
-    return p
-
-
 def flat_report(path, sample_type=None, extra=()):
-    args = ["--report", "flat", "--rule", "exact", "--format", "json", path, *extra]
-    if sample_type is not None:
-        args += ["--sample-type", sample_type]
-    p = run(args)
-    return json.loads(p.stdout) if p.returncode == 0 else None
-
-
-def compare_with_top(label, report, top_text, by_address=True, total_offset=0.0):
-    """Every go row equals ours; we show no row go does not.  total_offset:
-    what go counts in its total that has no row (a sample without a stack,
-    which wprof-tui leaves out of the total, docs/pprof.md)."""
-    expected, total = parse_top(top_text, by_address)
-    if not expected:
-        fail(f"{label}: no rows in go tool pprof's output")
-    got = {}
-    for r in report["rows"]:
-        got.setdefault(r["name"], []).append(r)
-    if total and abs(report["profile_total"] + total_offset - total[0]) > total[1]:
-        fail(f"{label}: profile total {report['profile_total']} + {total_offset} != {total[0]}")
-    for name, (flat, flat_tol, cum, cum_tol) in expected.items():
-        rows = got.get(name)
-        if not rows or len(rows) != 1:
-            fail(f"{label}: {name}: {len(rows or [])} rows, want 1")
-            continue
-        if abs(rows[0]["self"] - flat) > flat_tol:
-            fail(f"{label}: {name}: self {rows[0]['self']} != flat {flat}")
-        if abs(rows[0]["total"] - cum) > cum_tol:
-            fail(f"{label}: {name}: total {rows[0]['total']} != cum {cum}")
-    for name, rows in got.items():
-        if name not in expected and any(r["self"] or r["total"] for r in rows):
-            fail(f"{label}: {name} is not in go tool pprof's output")
+    return C.report(path, *extra, sample_type=sample_type)
 
 
 def unsample(count, size, rate):
@@ -146,33 +66,20 @@ def test_top():
             report = flat_report(os.path.join(LEGACY, name), t)
             if report:
                 offset = gobench_stackless(t) if name == "gobench.heap" else 0
-                compare_with_top(f"{name} ({t})", report, top, by_address, offset)
+                C.compare_with_top(f"{name} ({t})", report, top, by_address, offset)
     # The default type is the last, as pprof's.
     for name, want in (("gobench.heap", "inuse_space"), ("cppbench.cpu", "cpu"),
                        ("contention.txt", "delay")):
         report = flat_report(os.path.join(LEGACY, name))
         if report and report["sample_type"] != want:
-            fail(f"{name}: default sample type {report['sample_type']}, want {want}")
+            C.fail(f"{name}: default sample type {report['sample_type']}, want {want}")
 
 
 # ---- hand-written files, numbers worked by hand ------------------------------------------
 
-def rows_of(report):
-    return {r["name"]: (r["self"], r["total"]) for r in report["rows"]}
-
-
 def expect(label, path, sample_type, want, extra=()):
     report = flat_report(path, sample_type, extra)
-    if report is None:
-        return None
-    got = rows_of(report)
-    for name, (self_, total) in want.items():
-        g = got.get(name)
-        if not g or abs(g[0] - self_) > 1e-6 or abs(g[1] - total) > 1e-6:
-            fail(f"{label}: {name}: got {g}, want {(self_, total)}")
-    extra_rows = [n for n, v in got.items() if n not in want and any(v)]
-    if extra_rows:
-        fail(f"{label}: unexpected rows {extra_rows}")
+    C.expect(label, report, want)
     return report
 
 
@@ -200,7 +107,7 @@ def test_hand():
     if report:
         urls = {r["name"]: r["url"] for r in report["rows"]}
         if urls.get("com.example.Cache.grow") != "Cache.java":
-            fail(f"java heapz: file of Cache.grow is {urls.get('com.example.Cache.grow')!r}")
+            C.fail(f"java heapz: file of Cache.grow is {urls.get('com.example.Cache.grow')!r}")
     # Java contentionz: both values times the sampling period (100), in
     # the resolution's unit (microseconds).
     expect("java contentionz", L("java-contentionz.txt"), "delay",
@@ -215,14 +122,14 @@ def test_hand():
     # rate 524288, scales by 1/(1-e^-1).
     count, size = unsample(1, 524288, 524288)
     if (count, size) != (1, 829411):  # 524288 / (1 - 1/e)
-        fail(f"unsampling by hand: {(count, size)}")
+        C.fail(f"unsampling by hand: {(count, size)}")
     # cppbench.cpu: period 10000 us (the 4th header word, 0x2710); the
     # hottest address has 542 samples.
     report = flat_report(L("cppbench.cpu"), "cpu")
     if report:
         got = rows_of(report)
         if got.get("0x42ed43") != (5420000, 5420000):
-            fail(f"cppbench.cpu: 0x42ed43 {got.get('0x42ed43')}, want 542 x 10 ms")
+            C.fail(f"cppbench.cpu: 0x42ed43 {got.get('0x42ed43')}, want 542 x 10 ms")
     # The same profile in 32-bit big-endian words reads the same.
     test_word_layouts()
     with tempfile.TemporaryDirectory() as tmp:
@@ -277,7 +184,7 @@ def test_word_layouts():
                     f.write(cpu_profile(records, size=size, endian=endian, maps=MAPS))
                 report = expect(f"gperftools {size * 8}-bit {endian}", path, "cpu", want)
                 if report and report["rows"][0]["url"] != "/usr/bin/busy":
-                    fail(f"gperftools: mapping file {report['rows'][0]['url']!r}")
+                    C.fail(f"gperftools: mapping file {report['rows'][0]['url']!r}")
         # The signal handler's frame (0x409000, second in 40 of 41 samples:
         # all but 41/32) goes from those samples, and a leaf repeated (one
         # back after the adjustment) goes too, as pprof does.
@@ -305,7 +212,7 @@ def go_top(go, tmp, path, sample_type, by_address, extra=()):
         args.append("-addresses")
     p = subprocess.run(args + [path], capture_output=True, text=True, env=go_env(tmp))
     if p.returncode != 0:
-        fail(f"go tool pprof {path}: {p.stderr.strip()}")
+        C.fail(f"go tool pprof {path}: {p.stderr.strip()}")
     return p.stdout
 
 
@@ -320,8 +227,8 @@ def test_go(tmp):
             report = flat_report(path, t)
             if report:
                 offset = gobench_stackless(t) if name == "gobench.heap" else 0
-                compare_with_top(f"go: {name} ({t})", report,
-                                 go_top(go, tmp, path, t, by_address), by_address, offset)
+                C.compare_with_top(f"go: {name} ({t})", report,
+                                   go_top(go, tmp, path, t, by_address), by_address, offset)
     # The hand-made CPU profiles of test_hand, in every word layout, and
     # the handler-frame heuristics: go agrees with the numbers by hand.
     records = [(1, [0x401010, 0x409000, 0x403000])] * 20 + \
@@ -332,7 +239,7 @@ def test_go(tmp):
         f.write(cpu_profile(JAVA_RECORDS, maps=JAVA_NAMES, java=True))
     report = flat_report(path, "cpu")
     if report:
-        compare_with_top("go: java cpu", report, go_top(go, tmp, path, "cpu", False), False)
+        C.compare_with_top("go: java cpu", report, go_top(go, tmp, path, "cpu", False), False)
     for size in (4, 8):
         for endian in "<>":
             path = os.path.join(tmp, f"handler-{size}{endian}.prof")
@@ -341,8 +248,8 @@ def test_go(tmp):
             for t in ("samples", "cpu"):
                 report = flat_report(path, t)
                 if report:
-                    compare_with_top(f"go: handler-{size}{endian} ({t})", report,
-                                     go_top(go, tmp, path, t, True))
+                    C.compare_with_top(f"go: handler-{size}{endian} ({t})", report,
+                                       go_top(go, tmp, path, t, True), True)
 
 
 # ---- programs built and profiled now ----------------------------------------------------------
@@ -413,9 +320,9 @@ def test_gperftools_program(tmp, gcc, src):
     # spin_b: both must be there, named, and together nearly all samples.
     a, b = got.get("spin_a", (0, 0))[0], got.get("spin_b", (0, 0))[0]
     if samples < 20 or a == 0 or b == 0 or a + b < 0.8 * samples:
-        fail(f"gperftools program: spin_a {a}, spin_b {b} of {samples} samples: {sorted(got.items())[:10]}")
+        C.fail(f"gperftools program: spin_a {a}, spin_b {b} of {samples} samples: {sorted(got.items())[:10]}")
     if got.get("work", (0, 0))[1] < a + b or got.get("main", (0, 0))[1] < a + b:
-        fail(f"gperftools program: work/main totals {got.get('work')}, {got.get('main')} below {a + b}")
+        C.fail(f"gperftools program: work/main totals {got.get('work')}, {got.get('main')} below {a + b}")
     go = shutil.which("go")
     if go:
         # go tool pprof symbolizes from the binary named in the profile's
@@ -425,56 +332,25 @@ def test_gperftools_program(tmp, gcc, src):
             if name in top and name in got:
                 flat, _, cum, _ = top[name]
                 if (flat, cum) != got[name]:
-                    fail(f"gperftools program vs go: {name}: {got[name]} != {(flat, cum)}")
+                    C.fail(f"gperftools program vs go: {name}: {got[name]} != {(flat, cum)}")
             elif name in ("spin_a", "spin_b"):
-                fail(f"gperftools program vs go: {name} missing ({name in top}, {name in got})")
+                C.fail(f"gperftools program vs go: {name} missing ({name in top}, {name in got})")
 
 
 # ---- round trips --------------------------------------------------------------------------------
-
-def same_rows(label, before, after):
-    b, a = rows_of(before), rows_of(after)
-    for name, (self_, total) in b.items():
-        g = a.get(name)
-        if not g or abs(g[0] - self_) > 1e-6 * max(1, abs(self_)) or \
-           abs(g[1] - total) > 1e-6 * max(1, abs(total)):
-            fail(f"{label}: {name}: {g} after, {(self_, total)} before")
-    if not b:
-        fail(f"{label}: nothing compared")
-
 
 def test_roundtrip(tmp):
     cases = [(name, types) for name, types, _ in GO_FILES] + [("symbols.heap", ["inuse_space"])]
     for name, types in cases:
         src = os.path.join(LEGACY, name)
+        # pprof keeps every type; .cpuprofile and folded the chosen one.
         back = os.path.join(tmp, name + ".pb.gz")
-        if run(["--export", "pprof", "-o", back, src]).returncode == 0:
+        if C.run(["--export", "pprof", "-o", back, src]).returncode == 0:
             for t in types:
-                same_rows(f"{name} ({t}) -> pprof", flat_report(src, t), flat_report(back, t))
+                C.same_rows(f"{name} ({t}) -> pprof", flat_report(src, t), flat_report(back, t))
         t = types[-1]
-        cpu = os.path.join(tmp, name + ".cpuprofile")
-        if run(["--export", "cpuprofile", "-o", cpu, src, "--sample-type", t]).returncode == 0:
-            same_rows(f"{name} ({t}) -> cpuprofile", flat_report(src, t), flat_report(cpu))
-        folded = os.path.join(tmp, name + ".folded")
-        if run(["--export", "folded", "-o", folded, src, "--sample-type", t]).returncode == 0:
-            check_folded(f"{name} ({t}) -> folded", flat_report(src, t), folded)
-
-
-def check_folded(label, report, path):
-    """Self per leaf from the lines; and, where wprof-tui reads folded
-    stacks, the same flat report back."""
-    self_by_leaf = {}
-    with open(path) as f:
-        for line in f:
-            stack, value = line.rstrip("\n").rsplit(" ", 1)
-            leaf = stack.split(";")[-1]
-            self_by_leaf[leaf] = self_by_leaf.get(leaf, 0) + float(value)
-    for r in report["rows"]:
-        if abs(self_by_leaf.get(r["name"], 0) - r["self"]) > 1e-6 * max(1, r["self"]):
-            fail(f"{label}: {r['name']}: {self_by_leaf.get(r['name'])} != {r['self']}")
-    p = run(["--report", "flat", "--rule", "exact", "--format", "json", path], check=False)
-    if p.returncode == 0:
-        same_rows(label + " read back", report, json.loads(p.stdout))
+        C.roundtrip(f"{name} ({t})", src, flat_report(src, t), tmp,
+                    ["--sample-type", t], ["--sample-type", t])
 
 
 # ---- bad input -------------------------------------------------------------------------------------
@@ -506,17 +382,10 @@ def test_bad(tmp):
         "symbols-only.txt": (b"--- symbol\n0x10 main\n---\n", "expected '--- KIND' after the symbol section"),
         "count.txt": (b"goroutine profile: total 1\n1 @ 0x1\nzz\n", "legacy count profile, byte 35: expected 'N @ 0x...'"),
     }
-    for name, (data, words) in cases.items():
-        path = os.path.join(tmp, name)
-        with open(path, "wb") as f:
-            f.write(data)
-        p = run(["--report", "flat", path], check=False)
-        prefix = f"wprof-tui: {path}: "
-        if p.returncode != 2 or not p.stderr.startswith(prefix) or words not in p.stderr:
-            fail(f"{name}: exit {p.returncode}, stderr {p.stderr.strip()!r} (want exit 2 and {words!r})")
-    p = run(["--report", "flat", "--exe", "/nonexistent/prog", os.path.join(LEGACY, "cppbench.cpu")], check=False)
+    C.bad_inputs(tmp, cases)
+    p = C.run(["--report", "flat", "--exe", "/nonexistent/prog", os.path.join(LEGACY, "cppbench.cpu")], check=False)
     if p.returncode != 2 or "/nonexistent/prog" not in p.stderr:
-        fail(f"missing --exe: exit {p.returncode}, {p.stderr.strip()!r}")
+        C.fail(f"missing --exe: exit {p.returncode}, {p.stderr.strip()!r}")
 
 
 def main():
@@ -535,10 +404,7 @@ def main():
             test_bad(tmp)
         else:
             sys.exit("unknown test " + WHAT)
-    if failures:
-        print(f"{len(failures)} failures", file=sys.stderr)
-        sys.exit(1)
-    print("ok")
+    C.finish()
 
 
 main()

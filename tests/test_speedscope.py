@@ -7,50 +7,25 @@
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from profile_checks import Checks, rows_of
 
 WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
 DIR = os.path.join(TESTDATA, "speedscope")
 PYSPY = os.path.join(DIR, "pyspy.speedscope.json")
 EVENTED = os.path.join(DIR, "evented.speedscope.json")
 SCHEMA = "https://www.speedscope.app/file-format-schema.json"
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL:", msg, file=sys.stderr)
-
-
-def run(args, check=True):
-    p = subprocess.run([WPROF] + args, capture_output=True, text=True)
-    if check and p.returncode != 0:
-        fail(f"wprof-tui {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
-    return p
+C = Checks(WPROF)
 
 
 def report(path, *extra, view="flat"):
-    p = run(["--report", view, "--rule", "exact", "--format", "json", path, *extra])
-    return json.loads(p.stdout) if p.returncode == 0 else None
-
-
-def rows_of(rep):
-    return {r["name"]: (r["self"], r["total"]) for r in rep["rows"]}
+    return C.report(path, *extra, view=view)
 
 
 def expect(label, rep, want):
-    if rep is None:
-        return
-    got = rows_of(rep)
-    for name, (self_, total) in want.items():
-        g = got.get(name)
-        if not g or abs(g[0] - self_) > 1e-6 or abs(g[1] - total) > 1e-6:
-            fail(f"{label}: {name}: got {g}, want {(self_, total)}")
-    extra = [n for n, v in got.items() if n not in want and any(v)]
-    if extra:
-        fail(f"{label}: unexpected rows {extra}")
+    C.expect(label, rep, want)
 
 
 # By hand from the files (µs).  pyspy: MainThread's samples (root first,
@@ -73,7 +48,7 @@ def test_numbers():
     expect("py-spy --thread name", report(PYSPY, "--thread", 'Process 4242 Thread 4250 "worker"'), WORKER)
     rep = report(PYSPY)
     if rep and (rep["samples"] != 5 or abs(rep["duration"] - 60000) > 1e-6):
-        fail(f"py-spy: {rep['samples']} samples over {rep['duration']} us, want 5 over 60000")
+        C.fail(f"py-spy: {rep['samples']} samples over {rep['duration']} us, want 5 over 60000")
     # activeProfileIndex 1 is the default; --thread 1 is the first.
     expect("evented default", report(EVENTED), RECURSION)
     expect("evented --thread 1", report(EVENTED, "--thread", "1"), CALLS)
@@ -91,10 +66,10 @@ def test_numbers():
         walk(rep["rows"], [])
         want = {"a": 10000, "a;b": 4000, "a;b;c": 2000, "a;c": 3000}
         if paths != want:
-            fail(f"evented top-down: {paths}, want {want}")
-    p = run(["--report", "flat", EVENTED, "--thread", "nope"], check=False)
+            C.fail(f"evented top-down: {paths}, want {want}")
+    p = C.run(["--report", "flat", EVENTED, "--thread", "nope"], check=False)
     if p.returncode != 2 or "1 'calls', 2 'recursion'" not in p.stderr:
-        fail(f"unknown --thread: exit {p.returncode}, {p.stderr.strip()!r}")
+        C.fail(f"unknown --thread: exit {p.returncode}, {p.stderr.strip()!r}")
     # Units: bytes are a bytes type, none a count.
     with tempfile.TemporaryDirectory() as tmp:
         for unit, want_unit in (("bytes", "bytes"), ("none", "count"), ("nanoseconds", "us")):
@@ -105,7 +80,7 @@ def test_numbers():
                                        "samples": [[0], [0]], "weights": [1000, 3000]}]})
             rep = report(path)
             if rep and (rep["unit"] != want_unit or rows_of(rep)["f"][0] != (4 if unit == "nanoseconds" else 4000)):
-                fail(f"unit {unit}: {rep['unit']}, {rows_of(rep)}")
+                C.fail(f"unit {unit}: {rep['unit']}, {rows_of(rep)}")
 
 
 def write(path, doc):
@@ -115,43 +90,10 @@ def write(path, doc):
 
 # ---- round trips ------------------------------------------------------------------------
 
-def same_rows(label, before, after):
-    b, a = rows_of(before), rows_of(after)
-    for name, (self_, total) in b.items():
-        g = a.get(name)
-        if not g or abs(g[0] - self_) > 1e-6 * max(1, self_) or abs(g[1] - total) > 1e-6 * max(1, total):
-            fail(f"{label}: {name}: {g} after, {(self_, total)} before")
-    if not b:
-        fail(f"{label}: nothing compared")
-
-
 def test_roundtrip(tmp):
     for src, thread in ((PYSPY, "1"), (PYSPY, "2"), (EVENTED, "1"), (EVENTED, "2")):
-        before = report(src, "--thread", thread)
-        for fmt in ("pprof", "cpuprofile", "folded"):
-            out = os.path.join(tmp, f"{os.path.basename(src)}.{thread}.{fmt}")
-            if run(["--export", fmt, "-o", out, src, "--thread", thread]).returncode:
-                continue
-            label = f"{os.path.basename(src)} --thread {thread} -> {fmt}"
-            if fmt == "folded":
-                check_folded(label, before, out)
-            else:
-                same_rows(label, before, report(out))
-
-
-def check_folded(label, before, path):
-    self_by_leaf = {}
-    with open(path) as f:
-        for line in f:
-            stack, value = line.rstrip("\n").rsplit(" ", 1)
-            leaf = stack.split(";")[-1]
-            self_by_leaf[leaf] = self_by_leaf.get(leaf, 0) + float(value)
-    for name, (self_, _) in rows_of(before).items():
-        if abs(self_by_leaf.get(name, 0) - self_) > 1e-6 * max(1, self_):
-            fail(f"{label}: {name}: {self_by_leaf.get(name)} != {self_}")
-    p = run(["--report", "flat", "--rule", "exact", "--format", "json", path], check=False)
-    if p.returncode == 0:  # where wprof-tui reads folded stacks
-        same_rows(label + " read back", before, json.loads(p.stdout))
+        C.roundtrip(f"{os.path.basename(src)} --thread {thread}", src,
+                    report(src, "--thread", thread), tmp, ["--thread", thread])
 
 
 # ---- bad input ----------------------------------------------------------------------------
@@ -182,14 +124,7 @@ def test_bad(tmp):
         "schema.json": ('{"$schema":"https://www.speedscope.app/file-format-schema.json.x","profiles":[]}',
                         "$schema is not speedscope's"),
     }
-    for name, (data, words) in cases.items():
-        path = os.path.join(tmp, name)
-        with open(path, "w") as f:
-            f.write(data)
-        p = run(["--report", "flat", path], check=False)
-        prefix = f"wprof-tui: {path}: "
-        if p.returncode != 2 or not p.stderr.startswith(prefix) or words not in p.stderr:
-            fail(f"{name}: exit {p.returncode}, stderr {p.stderr.strip()!r} (want exit 2 and {words!r})")
+    C.bad_inputs(tmp, cases)
 
 
 def main():
@@ -202,10 +137,7 @@ def main():
             test_bad(tmp)
         else:
             sys.exit("unknown test " + WHAT)
-    if failures:
-        print(f"{len(failures)} failures", file=sys.stderr)
-        sys.exit(1)
-    print("ok")
+    C.finish()
 
 
 main()
