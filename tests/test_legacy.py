@@ -6,6 +6,7 @@ end to end through the wprof-tui binary.
     test_legacy.py WPROF TESTDATA hand       hand-written files vs numbers worked by hand
     test_legacy.py WPROF TESTDATA go         every file vs go tool pprof run now (77: no go)
     test_legacy.py WPROF TESTDATA exe        programs built and profiled now, --exe (77: no gcc)
+    test_legacy.py WPROF TESTDATA goprog     Go's own legacy profiles written now (77: no go)
     test_legacy.py WPROF TESTDATA roundtrip  export to pprof/cpuprofile/folded and back
     test_legacy.py WPROF TESTDATA bad        broken input: format, byte offset, exit 2
 
@@ -337,6 +338,76 @@ def test_gperftools_program(tmp, gcc, src):
                 C.fail(f"gperftools program vs go: {name} missing ({name in top}, {name in got})")
 
 
+# ---- Go's own legacy text profiles, written now -----------------------------------------
+
+GO_PROFILES = {"heap": HEAP_TYPES, "mutex": ["contentions", "delay"],
+               "block": ["contentions", "delay"], "goroutine": ["goroutine"]}
+
+
+def comment_functions(path):
+    """Go writes '#\t0xPC\tfunction+0xOFF\tfile:line' under each sample:
+    the truth for what names each (already adjusted) pc."""
+    names = {}
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) >= 3 and parts[0] == "#" and parts[1].startswith("0x"):
+                names[int(parts[1], 16)] = parts[2].rsplit("+", 1)[0]
+    return names
+
+
+def test_goprog(tmp):
+    go = shutil.which("go")
+    if not go:
+        print("go is not installed: skipped")
+        sys.exit(77)
+    prog = os.path.join(tmp, "profiles")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "legacy", "profiles.go")
+    env = dict(os.environ)
+    env.setdefault("GOCACHE", os.path.join(tmp, "gocache"))
+    subprocess.run([go, "build", "-o", prog, src], check=True, env=env, cwd=tmp)
+    out = os.path.join(tmp, "out")
+    os.mkdir(out)
+    subprocess.run([prog, out], check=True)
+    for name, types in GO_PROFILES.items():
+        path = os.path.join(out, name + ".txt")
+        for t in types:
+            report = flat_report(path, t)
+            if report:
+                C.compare_with_top(f"go {name} ({t})", report, go_top(go, tmp, path, t, True), True)
+    # --exe: the program's ELF symbols name the addresses.  go tool pprof,
+    # given the program, names them from its own tables (which also know
+    # inlined calls and other spellings, like runtime.goexit for the
+    # symbol runtime.goexit.abi0): main.allocate and main.main agree.
+    heap = os.path.join(out, "heap.txt")
+    for t in HEAP_TYPES:
+        report = flat_report(heap, t, ["--exe", prog])
+        if not report:
+            continue
+        ours = rows_of(report)
+        top, _ = parse_top(go_top(go, tmp, heap, t, False, [prog]))
+        for fn in ("main.allocate", "main.main"):
+            if fn not in top or fn not in ours:
+                C.fail(f"go heap --exe ({t}): {fn} missing (go: {fn in top}, ours: {fn in ours})")
+                continue
+            flat, flat_tol, cum, cum_tol = top[fn]
+            if abs(ours[fn][0] - flat) > flat_tol or abs(ours[fn][1] - cum) > cum_tol:
+                C.fail(f"go heap --exe ({t}): {fn}: {ours[fn]} != go's {(flat, cum)}")
+    # Every pc Go's comments put in a main.* function gets that name.
+    truth = {pc: fn for name in GO_PROFILES
+             for pc, fn in comment_functions(os.path.join(out, name + ".txt")).items()
+             if fn.startswith("main.")}
+    if len(truth) < 3:
+        C.fail(f"go comments name only {len(truth)} main.* pcs")
+    for pc, fn in truth.items():
+        one = os.path.join(tmp, f"pc-{pc:x}.txt")
+        with open(one, "w") as f:
+            f.write(f"goroutine profile: total 1\n1 @ 0x{pc + 1:x}\n")
+        report = flat_report(one, None, ["--exe", prog])
+        if report and [r["name"] for r in report["rows"]] != [fn]:
+            C.fail(f"0x{pc:x}: {[r['name'] for r in report['rows']]}, Go says {fn}")
+
+
 # ---- round trips --------------------------------------------------------------------------------
 
 def test_roundtrip(tmp):
@@ -398,6 +469,8 @@ def main():
             test_go(tmp)
         elif WHAT == "exe":
             test_exe(tmp)
+        elif WHAT == "goprog":
+            test_goprog(tmp)
         elif WHAT == "roundtrip":
             test_roundtrip(tmp)
         elif WHAT == "bad":
