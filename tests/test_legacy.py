@@ -33,6 +33,7 @@ GO_FILES = [("gobench.heap", HEAP_TYPES, True), ("cppbench.cpu", ["samples", "cp
             ("contention.txt", ["contentions", "delay"], True),
             ("threadcreate.txt", ["threadcreate"], True),
             ("growthz.txt", ["objects", "space"], True),
+            ("heap_v2.heap", HEAP_TYPES, True),
             ("java-heapz.txt", ["inuse_objects", "inuse_space"], False),
             ("java-contentionz.txt", ["contentions", "delay"], False)]
 
@@ -98,6 +99,13 @@ def test_hand():
            {"0x43a1b0": (3, 3), "0x401000": (0, 2), "0x402000": (0, 1)})
     expect("growthz", L("growthz.txt"), "space",
            {"0x401000": (3072, 3072), "0x402000": (0, 1024), "0x403000": (0, 2048)})
+    # heap_v2/512: each sample unsampled at rate 512 (heap/N would be N/2).
+    a, b = unsample(1, 100, 512), unsample(1, 200, 512)
+    expect("heap_v2 inuse", L("heap_v2.heap"), "inuse_space",
+           {"0x401000": (a[1], a[1]), "0x403000": (b[1], b[1]), "0x402000": (0, a[1] + b[1])})
+    a, b = unsample(2, 300, 512), unsample(1, 400, 512)
+    expect("heap_v2 alloc", L("heap_v2.heap"), "alloc_objects",
+           {"0x401000": (a[0], a[0]), "0x403000": (b[0], b[0]), "0x402000": (0, a[0] + b[0])})
     # Java heapz: "bytes count @ stack", unsampled at 512 KiB.
     grow, array = unsample(1, 1048576, 524288), unsample(4, 262144, 524288)
     expect("java heapz", L("java-heapz.txt"), "inuse_space",
