@@ -7,6 +7,8 @@
 
 /* In order of preference: the first whose sniff says yes loads. */
 static const struct loader loaders[] = {
+	/* Before cpuprofile: both are JSON objects; a trace names traceEvents. */
+	{ "Chrome trace", sniff_trace, load_trace },
 	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
 	{ "gmon.out", sniff_gmon, load_gmon },
 	{ "WasmProf arcs", sniff_arcs, load_arcs },

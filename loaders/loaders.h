@@ -18,6 +18,7 @@ struct load_options {
 	const char *exe;         /* gmon.out: the executable */
 	const char *sample_type; /* pprof: name or index */
 	int session;             /* xsbug captures: which profile, -1 last */
+	const char *thread;      /* traces: thread name, tid or profile id */
 };
 
 /* Fills *m (which it initialises) and finishes it; on failure it frees
@@ -54,5 +55,7 @@ load_fn load_arcs;
 bool sniff_arcs(const uint8_t *head, size_t len);
 load_fn load_xsbug;
 bool sniff_xsbug(const uint8_t *head, size_t len);
+load_fn load_trace;
+bool sniff_trace(const uint8_t *head, size_t len);
 
 #endif

@@ -88,6 +88,9 @@ static const char usage_text[] =
 	"  --connect HOST:PORT   read the stream of a program that serves it\n"
 	"  --session N       xsbug captures: the Nth profile (default: the\n"
 	"                    last one that stopped)\n"
+	"  --thread NAME|TID  traces: the thread whose profile to show, by\n"
+	"                    name, tid or profile id (default: the busiest\n"
+	"                    CrRendererMain, else the busiest thread)\n"
 	"  --theme NAME      colours from themes/NAME.theme (dark, light, mono)\n"
 	"                    or a theme file's path; also $WPROF_THEME\n"
 	"  --bench-keys SCRIPT  replay the keys in SCRIPT without a terminal\n"
@@ -221,6 +224,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (errno || *end || !*v || n < 1 || n > INT32_MAX)
 				usage_error("--session takes a number from 1, not '%s'", v);
 			o->load.session = (int)n;
+		} else if (!strcmp(a, "--thread")) {
+			o->load.thread = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--sample-type")) {
 			o->load.sample_type = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--export")) {
