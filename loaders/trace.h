@@ -85,7 +85,9 @@ struct trace {
 	struct model *m;
 	struct trace_profile *profiles;
 	size_t nprofiles, profiles_cap;
-	struct trace_name *threads, *processes;
+	uint32_t *profile_index; /* (pid, id) -> profile, open addressing */
+	size_t profile_index_size;
+	struct trace_name *threads, *processes; /* sorted once read */
 	size_t nthreads, threads_cap, nprocesses, processes_cap;
 	uint64_t end_offset;
 };

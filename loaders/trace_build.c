@@ -39,11 +39,43 @@ void trace_free(struct trace *t)
 		free(t->profiles[i].chunks);
 	}
 	free(t->profiles);
+	free(t->profile_index);
 	free_names(t->threads, t->nthreads);
 	free_names(t->processes, t->nprocesses);
 }
 
 /* ---- collecting events ---------------------------------------------- */
+
+static size_t profile_slot(const struct trace *t, int64_t pid, const char *id)
+{
+	uint64_t h = hash_bytes(id, strlen(id), hash_mix((uint64_t)pid));
+	size_t mask = t->profile_index_size - 1, i = h & mask;
+	for (; t->profile_index[i] != NO_ID; i = (i + 1) & mask) {
+		const struct trace_profile *p = &t->profiles[t->profile_index[i]];
+		if (p->pid == pid && !strcmp(p->id, id))
+			break;
+	}
+	return i;
+}
+
+/* CpuProfile events have no id: they are never looked up. */
+static void index_profile(struct trace *t, uint32_t which)
+{
+	if (!*t->profiles[which].id)
+		return;
+	if (2 * (t->nprofiles + 1) > t->profile_index_size) {
+		free(t->profile_index);
+		t->profile_index_size = t->profile_index_size ? 2 * t->profile_index_size : 64;
+		t->profile_index = xmalloc(t->profile_index_size * sizeof(uint32_t));
+		memset(t->profile_index, 0xff, t->profile_index_size * sizeof(uint32_t));
+		for (uint32_t i = 0; i < t->nprofiles; i++)
+			if (*t->profiles[i].id && i != which)
+				t->profile_index[profile_slot(t, t->profiles[i].pid,
+							      t->profiles[i].id)] = i;
+	}
+	const struct trace_profile *p = &t->profiles[which];
+	t->profile_index[profile_slot(t, p->pid, p->id)] = which;
+}
 
 static struct trace_profile *new_profile(struct trace *t,
 					 const struct trace_event_facts *f)
@@ -55,6 +87,7 @@ static struct trace_profile *new_profile(struct trace *t,
 	p->tid = f->tid;
 	snprintf(p->id, sizeof(p->id), "%s", f->id);
 	p->offset = f->offset;
+	index_profile(t, (uint32_t)(t->nprofiles - 1));
 	return p;
 }
 
@@ -64,10 +97,11 @@ static struct trace_profile *new_profile(struct trace *t,
 static struct trace_profile *profile_for(struct trace *t,
 					 const struct trace_event_facts *f)
 {
-	for (size_t i = t->nprofiles; i-- > 0;)
-		if (t->profiles[i].pid == f->pid && *f->id &&
-		    !strcmp(t->profiles[i].id, f->id))
+	if (t->profile_index_size && *f->id) {
+		uint32_t i = t->profile_index[profile_slot(t, f->pid, f->id)];
+		if (i != NO_ID)
 			return &t->profiles[i];
+	}
 	return new_profile(t, f);
 }
 
@@ -118,14 +152,35 @@ static bool append_chunk(struct trace_profile *p, const struct trace_event_facts
 static void add_name(struct trace_name **names, size_t *n, size_t *cap,
 		     int64_t pid, int64_t tid, const char *name)
 {
-	for (size_t i = 0; i < *n; i++)
-		if ((*names)[i].pid == pid && (*names)[i].tid == tid) {
-			free((*names)[i].name);
-			(*names)[i].name = xstrdup(name);
-			return;
-		}
 	GROW(*names, *cap, *n + 1);
 	(*names)[(*n)++] = (struct trace_name){ pid, tid, xstrdup(name) };
+}
+
+/* By (pid, tid), stably: a thread named twice keeps its last name. */
+static int by_ids(const void *a, const void *b)
+{
+	const struct trace_name *x = *(const struct trace_name *const *)a;
+	const struct trace_name *y = *(const struct trace_name *const *)b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void sort_names(struct trace_name *names, size_t n)
+{
+	struct trace_name **order = xmalloc((n + 1) * sizeof(*order));
+	struct trace_name *copy = xmalloc((n + 1) * sizeof(*copy));
+	for (size_t i = 0; i < n; i++)
+		order[i] = &names[i];
+	qsort(order, n, sizeof(*order), by_ids);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = *order[i];
+	if (n)
+		memcpy(names, copy, n * sizeof(*copy));
+	free(order);
+	free(copy);
 }
 
 bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
@@ -398,12 +453,21 @@ static bool prepare(const struct trace *t, struct trace_profile *p,
 
 /* ---- which thread --------------------------------------------------- */
 
+/* The last name given to (pid, tid), in names sorted by sort_names. */
 static const char *name_of(const struct trace_name *names, size_t n, int64_t pid,
 			   int64_t tid)
 {
-	for (size_t i = 0; i < n; i++)
-		if (names[i].pid == pid && names[i].tid == tid)
-			return names[i].name;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct trace_name *x = &names[mid];
+		if (x->pid < pid || (x->pid == pid && x->tid <= tid))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && names[lo - 1].pid == pid && names[lo - 1].tid == tid)
+		return names[lo - 1].name;
 	return NULL;
 }
 
@@ -625,6 +689,8 @@ static bool make_model(struct trace *t, struct trace_profile *p, struct load_err
 
 bool trace_build(struct trace *t, const char *wanted, struct load_error *err)
 {
+	sort_names(t->threads, t->nthreads);
+	sort_names(t->processes, t->nprocesses);
 	for (size_t i = 0; i < t->nprofiles; i++)
 		if (!prepare(t, &t->profiles[i], err))
 			return false;
