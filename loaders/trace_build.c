@@ -370,15 +370,40 @@ static bool resolve_samples(const struct trace *t, struct trace_profile *p,
 	return true;
 }
 
+/* Insertion: V8's rare negative deltas leave the samples nearly in
+ * order, so this is linear in practice; false (with the arrays still a
+ * permutation of themselves) once it has moved too much. */
+static bool insertion_sort(struct trace_data *d)
+{
+	size_t n = d->nsamples, moves = 0;
+	for (size_t i = 1; i < n; i++) {
+		double time = d->deltas[i];
+		uint32_t sample = d->samples[i];
+		int32_t line = d->lines ? d->lines[i] : 0;
+		size_t j = i;
+		for (; j > 0 && d->deltas[j - 1] > time; j--) {
+			d->deltas[j] = d->deltas[j - 1];
+			d->samples[j] = d->samples[j - 1];
+			if (d->lines)
+				d->lines[j] = d->lines[j - 1];
+			moves++;
+		}
+		d->deltas[j] = time;
+		d->samples[j] = sample;
+		if (d->lines)
+			d->lines[j] = line;
+		if (moves > 8 * n + 1024)
+			return false;
+	}
+	return true;
+}
+
 /* A stable sort of the samples by time (V8 can send negative deltas),
  * through a permutation so the three arrays move together. */
 static void sort_samples(struct trace_data *d)
 {
 	size_t n = d->nsamples;
-	bool sorted = true;
-	for (size_t i = 1; i < n && sorted; i++)
-		sorted = d->deltas[i - 1] <= d->deltas[i];
-	if (sorted)
+	if (insertion_sort(d))
 		return;
 	size_t *order = xmalloc(n * sizeof(size_t)), *tmp = xmalloc(n * sizeof(size_t));
 	for (size_t i = 0; i < n; i++)
