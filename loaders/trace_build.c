@@ -523,14 +523,19 @@ static void describe(const struct trace *t, const struct trace_profile *p,
 		 thread_has_several(t, p) ? p->id : "");
 }
 
+/* By name, tid, profile id, or as described (the explorer's T names the
+ * next thread by what the header lists). */
 static bool matches(const struct trace *t, const struct trace_profile *p,
 		    const char *wanted)
 {
 	const char *name = thread_name(t, p);
-	char tid[32];
-	snprintf(tid, sizeof(tid), "%lld", (long long)p->tid);
-	return (name && !strcmp(name, wanted)) || !strcmp(tid, wanted) ||
-	       (*p->id && !strcmp(p->id, wanted));
+	char text[200];
+	snprintf(text, sizeof(text), "%lld", (long long)p->tid);
+	if ((name && !strcmp(name, wanted)) || !strcmp(text, wanted) ||
+	    (*p->id && !strcmp(p->id, wanted)))
+		return true;
+	describe(t, p, text, sizeof(text));
+	return !strcmp(text, wanted);
 }
 
 static bool is_renderer_main(const struct trace *t, const struct trace_profile *p)
@@ -560,14 +565,15 @@ static struct trace_profile *choose(struct trace *t, const char *wanted)
 	return best;
 }
 
-/* "a; b; c" of the profiles other than `shown` (all when NULL). */
+/* "a; b; c" of the profiles other than `shown` (all when NULL), from the
+ * one after it round to the one before, so that the first is the next. */
 static void list_others(const struct trace *t, const struct trace_profile *shown,
 			char *out, size_t size)
 {
-	size_t used = 0;
+	size_t used = 0, first = shown ? (size_t)(shown - t->profiles) + 1 : 0;
 	out[0] = '\0';
-	for (size_t i = 0; i < t->nprofiles && used + 1 < size; i++) {
-		const struct trace_profile *p = &t->profiles[i];
+	for (size_t k = 0; k < t->nprofiles && used + 1 < size; k++) {
+		const struct trace_profile *p = &t->profiles[(first + k) % t->nprofiles];
 		if (p == shown || !p->data.nsamples)
 			continue;
 		char who[200];
