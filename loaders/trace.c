@@ -349,44 +349,41 @@ static bool read_nodes(struct trace_reader *R, struct trace_data *p)
 
 /* ---- the long arrays ------------------------------------------------ */
 
-static bool read_samples(struct trace_reader *R, struct trace_data *p)
+enum array_kind { SAMPLES, DELTAS, LINES };
+
+static bool keep_number(struct trace_reader *R, struct trace_data *p,
+			enum array_kind kind)
 {
-	if (!expect(R, JSON_ARRAY, "an array for samples"))
-		return false;
-	for (;;) {
-		enum json_token t;
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_ARRAY_END)
-			return true;
-		if (t != JSON_NUMBER || R->j.num < 0 || R->j.num > MAX_NODE_ID ||
-		    R->j.num != floor(R->j.num))
+	double v = R->j.num;
+	switch (kind) {
+	case SAMPLES:
+		if (v < 0 || v > MAX_NODE_ID || v != floor(v))
 			return fail_here(R, "a sample is not a node id");
 		GROW(p->samples, p->samples_cap, p->nsamples + 1);
-		p->samples[p->nsamples++] = (uint32_t)R->j.num;
-	}
-}
-
-static bool read_deltas(struct trace_reader *R, struct trace_data *p)
-{
-	if (!expect(R, JSON_ARRAY, "an array for timeDeltas"))
-		return false;
-	for (;;) {
-		enum json_token t;
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_ARRAY_END)
-			return true;
-		if (t != JSON_NUMBER || fabs(R->j.num) > MAX_ABS_DELTA)
-			return fail_here(R, "a time delta is not a number of µs");
+		p->samples[p->nsamples++] = (uint32_t)v;
+		return true;
+	case DELTAS:
+		if (fabs(v) > MAX_ABS_DELTA)
+			return fail_here(R, "a time delta is out of range");
 		GROW(p->deltas, p->deltas_cap, p->ndeltas + 1);
-		p->deltas[p->ndeltas++] = R->j.num;
+		p->deltas[p->ndeltas++] = v;
+		return true;
+	case LINES:
+		GROW(p->lines, p->lines_cap, p->nlines + 1);
+		p->lines[p->nlines++] = read_line_value(v);
+		return true;
 	}
+	return true;
 }
 
-static bool read_lines(struct trace_reader *R, struct trace_data *p)
+/* samples, timeDeltas or lines: millions of numbers, read without a tree. */
+static bool read_numbers(struct trace_reader *R, struct trace_data *p,
+			 enum array_kind kind)
 {
-	if (!expect(R, JSON_ARRAY, "an array for lines"))
+	static const char *const names[] = { "samples", "timeDeltas", "lines" };
+	char what[48];
+	snprintf(what, sizeof(what), "an array of numbers for %s", names[kind]);
+	if (!expect(R, JSON_ARRAY, what))
 		return false;
 	for (;;) {
 		enum json_token t;
@@ -394,10 +391,12 @@ static bool read_lines(struct trace_reader *R, struct trace_data *p)
 			return false;
 		if (t == JSON_ARRAY_END)
 			return true;
-		if (t != JSON_NUMBER)
-			return fail_here(R, "a sample line is not a number");
-		GROW(p->lines, p->lines_cap, p->nlines + 1);
-		p->lines[p->nlines++] = read_line_value(R->j.num);
+		if (t != JSON_NUMBER) {
+			snprintf(what, sizeof(what), "%s holds a non-number", names[kind]);
+			return fail_here(R, what);
+		}
+		if (!keep_number(R, p, kind))
+			return false;
 	}
 }
 
@@ -410,48 +409,20 @@ static bool read_time(struct trace_reader *R, const char *what, double *out,
 	return read_number(R, what, MAX_ABS_TIME, out);
 }
 
-/* args.data.cpuProfile: a chunk's nodes and samples, or a whole
- * .cpuprofile in a CpuProfile event. */
-static bool read_cpu_profile(struct trace_reader *R)
-{
-	struct event *ev = &R->ev;
-	if (!expect(R, JSON_OBJECT, "an object for cpuProfile"))
-		return false;
-	for (;;) {
-		enum json_token t;
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_OBJECT_END)
-			return true;
-		const char *key = R->j.str;
-		bool ok;
-		if (!strcmp(key, "nodes"))
-			ok = read_nodes(R, &ev->data);
-		else if (!strcmp(key, "samples"))
-			ok = read_samples(R, &ev->data);
-		else if (!strcmp(key, "timeDeltas"))
-			ok = read_deltas(R, &ev->data);
-		else if (!strcmp(key, "lines"))
-			ok = read_lines(R, &ev->data);
-		else if (!strcmp(key, "startTime"))
-			ok = read_time(R, "startTime", &ev->start, &ev->has_start);
-		else if (!strcmp(key, "endTime"))
-			ok = read_time(R, "endTime", &ev->end, &ev->has_end);
-		else
-			ok = skip_value(R);
-		if (!ok)
-			return false;
-	}
-}
-
-static bool read_data(struct trace_reader *R)
+/* args.data, or args.data.cpuProfile within it (`inner`): a chunk's
+ * nodes, samples, deltas and lines, or a whole .cpuprofile in a
+ * CpuProfile event.  Anything else in them is skipped. */
+static bool read_profile_fields(struct trace_reader *R, bool inner)
 {
 	struct event *ev = &R->ev;
 	enum json_token t;
 	if (!next_token(R, &t))
 		return false;
-	if (t != JSON_OBJECT)
+	if (t != JSON_OBJECT) {
+		if (inner)
+			return fail_here(R, "expected an object for cpuProfile");
 		return json_skip(&R->j, t) || json_error(R);
+	}
 	for (;;) {
 		if (!next_token(R, &t))
 			return false;
@@ -459,12 +430,16 @@ static bool read_data(struct trace_reader *R)
 			return true;
 		const char *key = R->j.str;
 		bool ok;
-		if (!strcmp(key, "cpuProfile"))
-			ok = read_cpu_profile(R);
+		if (!strcmp(key, "cpuProfile") && !inner)
+			ok = read_profile_fields(R, true);
+		else if (!strcmp(key, "nodes") && inner)
+			ok = read_nodes(R, &ev->data);
+		else if (!strcmp(key, "samples") && inner)
+			ok = read_numbers(R, &ev->data, SAMPLES);
 		else if (!strcmp(key, "timeDeltas"))
-			ok = read_deltas(R, &ev->data);
+			ok = read_numbers(R, &ev->data, DELTAS);
 		else if (!strcmp(key, "lines"))
-			ok = read_lines(R, &ev->data);
+			ok = read_numbers(R, &ev->data, LINES);
 		else if (!strcmp(key, "startTime"))
 			ok = read_time(R, "startTime", &ev->start, &ev->has_start);
 		else if (!strcmp(key, "endTime"))
@@ -491,7 +466,7 @@ static bool read_args(struct trace_reader *R)
 			return true;
 		bool ok;
 		if (!strcmp(R->j.str, "data")) {
-			ok = read_data(R);
+			ok = read_profile_fields(R, false);
 		} else if (!strcmp(R->j.str, "name")) {
 			ok = next_token(R, &t);
 			if (ok && t == JSON_STRING) {

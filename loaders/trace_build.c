@@ -242,6 +242,29 @@ static int by_chunk_time(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
+/* Puts the samples (with their deltas and lines) in `order`, which
+ * lists where each comes from. */
+static void permute_samples(struct trace_data *d, const size_t *order)
+{
+	size_t n = d->nsamples;
+	double *deltas = xmalloc((n + 1) * sizeof(double));
+	uint32_t *samples = xmalloc((n + 1) * sizeof(uint32_t));
+	int32_t *lines = d->lines ? xmalloc((n + 1) * sizeof(int32_t)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		deltas[i] = d->deltas[order[i]];
+		samples[i] = d->samples[order[i]];
+		if (lines)
+			lines[i] = d->lines[order[i]];
+	}
+	free(d->deltas);
+	free(d->samples);
+	free(d->lines);
+	d->deltas = deltas;
+	d->samples = samples;
+	d->lines = lines;
+	d->samples_cap = d->deltas_cap = d->lines_cap = n + 1;
+}
+
 /* Deltas run from one chunk into the next, in the order the sampler
  * sent them: by event time (file order among equal times), as DevTools
  * sorts a trace's events before it reads them. */
@@ -253,27 +276,17 @@ static void order_chunks(struct trace_profile *p)
 	if (sorted)
 		return;
 	qsort(p->chunks, p->nchunks, sizeof(*p->chunks), by_chunk_time);
-	struct trace_data *d = &p->data;
-	uint32_t *samples = xmalloc((d->nsamples + 1) * sizeof(uint32_t));
-	double *deltas = xmalloc((d->nsamples + 1) * sizeof(double));
-	int32_t *lines = d->lines ? xmalloc((d->nsamples + 1) * sizeof(int32_t)) : NULL;
+	size_t *order = xmalloc((p->data.nsamples + 1) * sizeof(size_t));
 	size_t k = 0;
 	for (size_t c = 0; c < p->nchunks; c++) {
 		struct trace_chunk *ch = &p->chunks[c];
-		memcpy(samples + k, d->samples + ch->first, ch->count * sizeof(uint32_t));
-		memcpy(deltas + k, d->deltas + ch->first, ch->count * sizeof(double));
-		if (lines)
-			memcpy(lines + k, d->lines + ch->first, ch->count * sizeof(int32_t));
+		for (size_t i = 0; i < ch->count; i++)
+			order[k + i] = ch->first + i;
 		ch->first = k;
 		k += ch->count;
 	}
-	free(d->samples);
-	free(d->deltas);
-	free(d->lines);
-	d->samples = samples;
-	d->deltas = deltas;
-	d->lines = lines;
-	d->samples_cap = d->deltas_cap = d->lines_cap = d->nsamples + 1;
+	permute_samples(&p->data, order);
+	free(order);
 }
 
 /* Node id -> index.  V8 numbers nodes 1..N, so a table indexed by id
@@ -423,24 +436,9 @@ static void sort_samples(struct trace_data *d)
 		order = tmp;
 		tmp = swap;
 	}
-	double *times = xmalloc((n + 1) * sizeof(double));
-	uint32_t *samples = xmalloc((n + 1) * sizeof(uint32_t));
-	int32_t *lines = d->lines ? xmalloc((n + 1) * sizeof(int32_t)) : NULL;
-	for (size_t i = 0; i < n; i++) {
-		times[i] = d->deltas[order[i]];
-		samples[i] = d->samples[order[i]];
-		if (lines)
-			lines[i] = d->lines[order[i]];
-	}
+	permute_samples(d, order);
 	free(order);
 	free(tmp);
-	free(d->deltas);
-	free(d->samples);
-	free(d->lines);
-	d->deltas = times;
-	d->samples = samples;
-	d->lines = lines;
-	d->samples_cap = d->deltas_cap = d->lines_cap = n + 1;
 }
 
 /* Samples in time order with their durations (next time - this, as

@@ -328,7 +328,7 @@ def bad():
         ("node without id", chunk % (b'[{"callFrame":{}}]', b"[1]", b"[1]"),
          ["trace-event JSON", "without an id", "byte"]),
         ("delta not a number", chunk % (b"[" + root + b"]", b"[1]", b'["x"]'),
-         ["trace-event JSON", "time delta", "byte"]),
+         ["trace-event JSON", "timeDeltas holds a non-number", "byte"]),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for name, data, words in cases:
