@@ -66,6 +66,13 @@ bool sniff_trace(const uint8_t *head, size_t len)
 	}
 	if (i >= len || head[i] != '{')
 		return false;
+	/* DevTools' own saves open with "metadata", which can be long; a
+	 * .cpuprofile has no such key. */
+	static const char metadata[] = "\"metadata\"";
+	for (i++; i < len && strchr(" \n\r\t", head[i]) && head[i]; i++)
+		;
+	if (len - i >= sizeof(metadata) - 1 && !memcmp(head + i, metadata, sizeof(metadata) - 1))
+		return true;
 	static const char key[] = "\"traceEvents\"";
 	for (; i + sizeof(key) - 1 <= len; i++)
 		if (!memcmp(head + i, key, sizeof(key) - 1))

@@ -113,6 +113,12 @@ def hand():
                 f.write("[\n" + ",\n".join(json.dumps(e) for e in events) + tail)
             rows, _ = flat(path)
             check(by_name(rows) == HAND_MAIN, "array form ending %r" % tail)
+        # DevTools' saves open with a "metadata" object, maybe a long one.
+        doc = json.load(open(HAND))
+        path = os.path.join(tmp, "metadata-first.json")
+        with open(path, "w") as f:
+            json.dump({"metadata": {"notes": "x" * 5000}, "traceEvents": doc["traceEvents"]}, f)
+        check(by_name(flat(path)[0]) == HAND_MAIN, "long metadata before traceEvents")
         # .json.gz: read once the input layer inflates every format (the
         # gzip work of issue 13); until then only .cpuprofile.gz is known.
         gz = os.path.join(tmp, "hand.json.gz")
