@@ -9,6 +9,8 @@
 static const struct loader loaders[] = {
 	/* Before cpuprofile, which takes any JSON object. */
 	{ "speedscope JSON", sniff_speedscope, load_speedscope },
+	/* Before cpuprofile: both are JSON objects; a trace names traceEvents. */
+	{ "Chrome trace", sniff_trace, load_trace },
 	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
 	{ "gmon.out", sniff_gmon, load_gmon },
 	{ "WasmProf arcs", sniff_arcs, load_arcs },

@@ -18,7 +18,9 @@ struct load_options {
 	const char *exe;         /* gmon.out, gperftools, legacy pprof: the executable */
 	const char *sample_type; /* pprof: name or index */
 	int session;             /* xsbug captures: which profile, -1 last */
-	const char *thread;      /* speedscope: a profile's name or number */
+	/* traces: thread name, tid or profile id; speedscope: a profile's
+	 * name or number */
+	const char *thread;
 };
 
 /* Fills *m (which it initialises) and finishes it; on failure it frees
@@ -61,5 +63,7 @@ load_fn load_gperftools;
 bool sniff_gperftools(const uint8_t *head, size_t len);
 load_fn load_pprof_legacy;
 bool sniff_pprof_legacy(const uint8_t *head, size_t len);
+load_fn load_trace;
+bool sniff_trace(const uint8_t *head, size_t len);
 
 #endif

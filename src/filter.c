@@ -36,6 +36,8 @@ static void copy_header(const struct model *src, struct model *out)
 	out->duration = src->duration;
 	out->period = src->period;
 	out->comment = copy_string(src, out, src->comment);
+	out->thread = copy_string(src, out, src->thread);
+	out->other_threads = copy_string(src, out, src->other_threads);
 	out->lines_zero_based = src->lines_zero_based;
 }
 

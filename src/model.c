@@ -10,6 +10,8 @@ void model_init(struct model *m, const char *format)
 	memset(m, 0, sizeof(*m));
 	m->format = format;
 	m->comment = STR_NONE;
+	m->thread = STR_NONE;
+	m->other_threads = STR_NONE;
 	strings_init(&m->strings);
 }
 

@@ -154,6 +154,9 @@ struct model {
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
 	str_t comment;
+	/* Files with a profile per thread (traces): the one shown, and the
+	 * others ("a; b"), STR_NONE when the file has one profile. */
+	str_t thread, other_threads;
 	bool lines_zero_based; /* .cpuprofile: shown one higher */
 	bool finished;
 };

@@ -53,6 +53,14 @@ static void text_header(FILE *out, const struct report *rep)
 	escape_text(rep->file, safe, sizeof(safe));
 	fprintf(out, "# wprof-tui %s report\n", view_kind_name(rep->kind));
 	fprintf(out, "# file: %s   format: %s\n", safe, m->format);
+	if (m->thread != STR_NONE) {
+		escape_text(model_str(m, m->thread), safe, sizeof(safe));
+		fprintf(out, "# thread: %s\n", safe);
+	}
+	if (*model_str(m, m->other_threads)) {
+		escape_text(model_str(m, m->other_threads), safe, sizeof(safe));
+		fprintf(out, "# other threads: %s\n", safe);
+	}
 	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
 		duration, m->nsamples, model_str(m, m->types[type].name),
 		model_str(m, m->types[type].unit));
@@ -214,6 +222,12 @@ void json_profile_fields(FILE *out, const struct model *m, unsigned type,
 	json_string(out, model_str(m, m->types[type].unit));
 	fputs(",\"duration\":", out);
 	json_number(out, m->duration);
+	if (m->thread != STR_NONE) {
+		fputs(",\"thread\":", out);
+		json_string(out, model_str(m, m->thread));
+		fputs(",\"other_threads\":", out);
+		json_string(out, model_str(m, m->other_threads));
+	}
 	fprintf(out, ",\"samples\":%zu,\"profile_total\":", m->nsamples);
 	json_number(out, t->profile_total);
 	if (!t->total) {

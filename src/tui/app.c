@@ -499,6 +499,14 @@ void app_set_value_type(struct app *a, unsigned type)
 
 /* The sample types the file has, in order; the counts `u` adds are not
  * one of them. */
+void app_next_thread(struct app *a)
+{
+	if (!*model_str(a->original, a->original->other_threads))
+		app_message(a, "T: no other thread has a profile in this file");
+	else
+		a->next_thread = true;
+}
+
 void app_cycle_sample_type(struct app *a)
 {
 	const struct model *m = a->ctx.model;

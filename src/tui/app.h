@@ -61,6 +61,7 @@ struct app {
 	char message[256];
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
+	bool next_thread; /* T: the explorer loads the trace's next thread */
 	bool quit;
 };
 
@@ -76,6 +77,8 @@ bool app_busy(const struct app *a);
 /* Shows values of another sample type (pprof files have several). */
 void app_set_value_type(struct app *a, unsigned type);
 void app_cycle_sample_type(struct app *a);
+/* Traces: asks for the next thread's profile (tui_run loads it). */
+void app_next_thread(struct app *a);
 
 struct pane *app_pane(struct app *a);
 const struct row *app_selected_row(struct app *a);

@@ -81,8 +81,13 @@ static void draw_header(const struct app *a, const struct screen *s)
 	char duration[32], facts[512], file[1024];
 	format_value(m, 0, unit_kind_of(m, 0) == UNIT_TIME_US ? m->duration : NAN,
 		     duration, sizeof(duration));
-	snprintf(facts, sizeof(facts), "  %s  %s  %s (%s)  rule: %s%s", m->format,
-		 duration, model_str(m, m->types[type].name),
+	char thread[160] = "";
+	if (m->thread != STR_NONE) {
+		thread[0] = ' ';
+		escape_text(model_str(m, m->thread), thread + 1, sizeof(thread) - 1);
+	}
+	snprintf(facts, sizeof(facts), "  %s%s  %s  %s (%s)  rule: %s%s", m->format,
+		 thread, duration, model_str(m, m->types[type].name),
 		 model_str(m, m->types[type].unit), rule,
 		 t->total ? "" : t->computing ? " (computing)" : " (n/a)");
 	escape_text(a->file, file, sizeof(file));

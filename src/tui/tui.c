@@ -8,7 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../loaders/loaders.h"
 #include "../escape.h"
+#include "../util.h"
 #include "app.h"
 #include "draw.h"
 #include "keys.h"
@@ -100,6 +102,41 @@ static void handle_key(struct app *a, int key)
 	}
 }
 
+/* T: the next thread the header lists (the first of the others) is
+ * loaded from the file again and replaces the model on screen. */
+static void switch_thread(struct app *a, struct model **loaded)
+{
+	a->next_thread = false;
+	const char *others = model_str(a->original, a->original->other_threads);
+	const char *end = strstr(others, "; ");
+	char next[256];
+	snprintf(next, sizeof(next), "%.*s", end ? (int)(end - others) : (int)strlen(others),
+		 others);
+	struct load_options opt = { .session = -1, .thread = next };
+	struct model *m = xmalloc(sizeof(*m));
+	struct load_error err;
+	if (!load_file(a->file, &opt, m, &err, NULL)) {
+		free(m);
+		char safe[sizeof(err.message)];
+		escape_text(err.message, safe, sizeof(safe));
+		app_message(a, "%s", safe);
+		return;
+	}
+	const char *file = a->file;
+	enum view_kind pane = a->current;
+	app_free(a);
+	if (*loaded) {
+		model_free(*loaded);
+		free(*loaded);
+	}
+	*loaded = m;
+	app_init(a, file, m, pane);
+	app_compute_in_background(a);
+	char safe[sizeof(next)];
+	escape_text(next, safe, sizeof(safe));
+	app_message(a, "thread: %s", safe);
+}
+
 int tui_run(const char *file, struct model *m, const struct tui_options *o)
 {
 	struct theme theme;
@@ -111,6 +148,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		return EXIT_BAD_INPUT;
 	}
 	struct app a;
+	struct model *loaded = NULL; /* a thread T loaded, ours to free */
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
 	struct screen s;
@@ -131,6 +169,8 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		int key = getch();
 		if (key != ERR)
 			handle_key(&a, key);
+		if (a.next_thread)
+			switch_thread(&a, &loaded);
 		if (app_poll(&a) || key != ERR) {
 			draw_app(&a, &s);
 			refresh();
@@ -138,6 +178,10 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	}
 	screen_close();
 	app_free(&a);
+	if (loaded) {
+		model_free(loaded);
+		free(loaded);
+	}
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
 

@@ -29,7 +29,7 @@ CASES = [
     ("truncated JSON", VALID[: len(VALID) // 2], ["at byte"]),
     ("corrupt JSON", VALID[:5000] + b"@#!" + VALID[5000:], ["at byte 500"]),
     ("not JSON", b"hello, world\n", ["not a profile"]),
-    ("JSON, not a profile", b'{"traceEvents":[]}', ["not a .cpuprofile"]),
+    ("JSON, not a profile", b'{"traceEvents":[]}', ["trace-event JSON", "no CPU profile"]),
     ("JSON array", b"[1,2,3]", ["not a profile"]),
     ("child id nowhere", profile([node(1, "main", "99")]).encode(), ["child id 99"]),
     ("sample id nowhere", profile([node(1, "main")], samples="[77]").encode(),

@@ -1,0 +1,690 @@
+/* Chrome / Edge / Node trace-event JSON: the files Chrome's Performance
+ * panel saves and `node --trace-events-enabled` writes (docs/formats.md).
+ *
+ * A trace holds events of every kind; the CPU profiles in it are
+ * `Profile` + `ProfileChunk` events (V8's sampler sends a profile in
+ * pieces: nodes, sample node ids and time deltas per chunk) or, in older
+ * traces, one `CpuProfile` event with a whole .cpuprofile.  Several
+ * threads may each have a profile.  The file is read as a stream of JSON
+ * tokens, keeping only the profiles' nodes, samples and deltas; the
+ * thread shown is chosen once everything is read (trace_build.c), and
+ * only its profile becomes the model. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/util.h"
+#include "json.h"
+#include "loaders.h"
+#include "trace.h"
+
+/* Times beyond these are not from a clock: reject rather than mislead. */
+#define MAX_ABS_TIME 1e17
+#define MAX_ABS_DELTA 1e12
+#define MAX_TICKS 1e12
+#define MAX_NODE_ID 4294967294.0 /* V8's node ids are unsigned 32-bit */
+#define MAX_PROCESS_ID 9007199254740992.0
+
+
+/* One event as it is read: its keys come in any order (Chrome sorts
+ * them, so "args" comes before "name"), so what the data is for is
+ * decided only at the event's end. */
+struct event {
+	enum trace_event_kind kind;
+	uint64_t offset;
+	int64_t pid, tid;
+	double ts;
+	char id[TRACE_ID_MAX];
+	char *arg_name; /* args.name, for metadata */
+	size_t arg_name_cap;
+	bool has_arg_name;
+	double start, end;
+	bool has_start, has_end;
+	struct trace_data data; /* nodes, edges, samples, ... of this event */
+};
+
+struct trace_reader {
+	struct json j;
+	struct input *in;
+	struct trace *t;
+	struct load_error *err;
+	struct event ev;
+};
+
+bool sniff_trace(const uint8_t *head, size_t len)
+{
+	size_t i = 0;
+	if (len >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < len && strchr(" \n\r\t", head[i]) && head[i])
+		i++;
+	if (i < len && head[i] == '[') {
+		for (i++; i < len && strchr(" \n\r\t", head[i]) && head[i]; i++)
+			;
+		return i < len && (head[i] == '{' || head[i] == ']');
+	}
+	if (i >= len || head[i] != '{')
+		return false;
+	/* DevTools' own saves open with "metadata", which can be long; a
+	 * .cpuprofile has no such key. */
+	static const char metadata[] = "\"metadata\"";
+	for (i++; i < len && strchr(" \n\r\t", head[i]) && head[i]; i++)
+		;
+	if (len - i >= sizeof(metadata) - 1 && !memcmp(head + i, metadata, sizeof(metadata) - 1))
+		return true;
+	static const char key[] = "\"traceEvents\"";
+	for (; i + sizeof(key) - 1 <= len; i++)
+		if (!memcmp(head + i, key, sizeof(key) - 1))
+			return true;
+	return false;
+}
+
+static bool json_error(struct trace_reader *R)
+{
+	return load_fail(R->err, "trace-event JSON: %s at byte %llu", R->j.error,
+			 (unsigned long long)R->j.error_offset);
+}
+
+static bool fail_here(struct trace_reader *R, const char *what)
+{
+	return load_fail(R->err, "trace-event JSON: %s at byte %llu", what,
+			 (unsigned long long)R->j.token_offset);
+}
+
+static bool next_token(struct trace_reader *R, enum json_token *t)
+{
+	*t = json_next(&R->j);
+	return *t != JSON_ERROR || json_error(R);
+}
+
+static bool skip_value(struct trace_reader *R)
+{
+	return json_skip(&R->j, json_next(&R->j)) || json_error(R);
+}
+
+static bool expect(struct trace_reader *R, enum json_token want, const char *what)
+{
+	enum json_token t;
+	if (!next_token(R, &t))
+		return false;
+	if (t != want) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "expected %s", what);
+		return fail_here(R, msg);
+	}
+	return true;
+}
+
+static bool read_number(struct trace_reader *R, const char *what, double limit,
+			double *out)
+{
+	enum json_token t;
+	char msg[128];
+	if (!next_token(R, &t))
+		return false;
+	if (t != JSON_NUMBER) {
+		snprintf(msg, sizeof(msg), "%s is not a number", what);
+		return fail_here(R, msg);
+	}
+	if (fabs(R->j.num) > limit) {
+		snprintf(msg, sizeof(msg), "%s %g is out of range", what, R->j.num);
+		return fail_here(R, msg);
+	}
+	*out = R->j.num;
+	return true;
+}
+
+static bool read_node_id(struct trace_reader *R, const char *what, uint32_t *out)
+{
+	double v;
+	if (!read_number(R, what, MAX_NODE_ID, &v))
+		return false;
+	if (v < 0 || v != floor(v)) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "%s %g is not a node id", what, v);
+		return fail_here(R, msg);
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+static int32_t read_line_value(double v)
+{
+	return v < -1 || v != floor(v) ? -1 : v > 2147483647.0 ? 2147483647 : (int32_t)v;
+}
+
+/* pid and tid are numbers in every trace met so far; a string (some
+ * converters write them so) is read as its number when it is one. */
+static bool read_process_id(struct trace_reader *R, int64_t *out)
+{
+	enum json_token t;
+	if (!next_token(R, &t))
+		return false;
+	double v;
+	if (t == JSON_NUMBER)
+		v = R->j.num;
+	else if (t == JSON_STRING)
+		v = strtod(R->j.str, NULL);
+	else
+		return json_skip(&R->j, t) || json_error(R);
+	if (fabs(v) <= MAX_PROCESS_ID)
+		*out = (int64_t)v;
+	return true;
+}
+
+static bool read_string(struct trace_reader *R, const char *what, str_t *out)
+{
+	enum json_token t;
+	if (!next_token(R, &t))
+		return false;
+	if (t == JSON_NULL) {
+		*out = model_string(R->t->m, "", 0);
+		return true;
+	}
+	if (t != JSON_STRING) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "%s is not a string", what);
+		return fail_here(R, msg);
+	}
+	*out = model_string(R->t->m, R->j.str, R->j.str_len);
+	return true;
+}
+
+/* ---- profile nodes -------------------------------------------------- */
+
+static bool read_call_frame(struct trace_reader *R, struct trace_node *n)
+{
+	if (!expect(R, JSON_OBJECT, "an object for callFrame"))
+		return false;
+	for (;;) {
+		enum json_token t;
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_OBJECT_END)
+			return true;
+		const char *key = R->j.str;
+		double v;
+		bool ok;
+		if (!strcmp(key, "functionName")) {
+			ok = read_string(R, "functionName", &n->name);
+		} else if (!strcmp(key, "url")) {
+			ok = read_string(R, "url", &n->url);
+		} else if (!strcmp(key, "lineNumber")) {
+			ok = read_number(R, "lineNumber", 1e10, &v);
+			n->line = read_line_value(v);
+		} else if (!strcmp(key, "columnNumber")) {
+			ok = read_number(R, "columnNumber", 1e10, &v);
+			n->column = read_line_value(v);
+		} else {
+			ok = skip_value(R);
+		}
+		if (!ok)
+			return false;
+	}
+}
+
+static bool read_children(struct trace_reader *R, struct trace_data *p)
+{
+	if (!expect(R, JSON_ARRAY, "an array for children"))
+		return false;
+	for (;;) {
+		enum json_token t;
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t != JSON_NUMBER || R->j.num < 0 || R->j.num > MAX_NODE_ID ||
+		    R->j.num != floor(R->j.num))
+			return fail_here(R, "a child is not a node id");
+		/* The parent is this node, whose id may come later. */
+		GROW(p->edges, p->edges_cap, p->nedges + 1);
+		p->edges[p->nedges++] = (struct trace_edge){
+			0, (uint32_t)R->j.num, R->j.token_offset
+		};
+	}
+}
+
+static bool read_position_ticks(struct trace_reader *R, struct trace_data *p,
+				size_t node)
+{
+	if (!expect(R, JSON_ARRAY, "an array for positionTicks"))
+		return false;
+	for (;;) {
+		enum json_token t;
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t != JSON_OBJECT)
+			return fail_here(R, "a positionTicks entry is not an object");
+		struct trace_ticks tk = { (uint32_t)node, -1, 0 };
+		while (next_token(R, &t) && t == JSON_KEY) {
+			double v;
+			bool ok;
+			if (!strcmp(R->j.str, "line")) {
+				ok = read_number(R, "positionTicks line", 1e10, &v);
+				tk.line = read_line_value(v);
+			} else if (!strcmp(R->j.str, "ticks")) {
+				ok = read_number(R, "positionTicks ticks", MAX_TICKS, &tk.ticks);
+			} else {
+				ok = skip_value(R);
+			}
+			if (!ok)
+				return false;
+		}
+		if (t != JSON_OBJECT_END)
+			return t == JSON_ERROR ? false : fail_here(R, "expected a key");
+		GROW(p->ticks, p->ticks_cap, p->nticks + 1);
+		p->ticks[p->nticks++] = tk;
+	}
+}
+
+/* Ticks name their node by its index in `nodes` while the node is read;
+ * trace_prepare turns it into the node's id-resolved index. */
+static bool read_node(struct trace_reader *R, struct trace_data *p)
+{
+	uint64_t at = R->j.token_offset;
+	size_t first_edge = p->nedges;
+	size_t index = p->nnodes;
+	GROW(p->nodes, p->nodes_cap, p->nnodes + 1);
+	struct trace_node n = {
+		.name = model_string(R->t->m, "", 0),
+		.url = model_string(R->t->m, "", 0),
+		.line = -1,
+		.column = -1,
+	};
+	bool has_id = false, has_parent = false;
+	uint32_t parent = 0;
+	uint64_t parent_at = 0;
+	for (;;) {
+		enum json_token t;
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_OBJECT_END)
+			break;
+		const char *key = R->j.str;
+		bool ok;
+		if (!strcmp(key, "id")) {
+			ok = read_node_id(R, "node id", &n.id);
+			has_id = true;
+		} else if (!strcmp(key, "parent")) {
+			ok = read_node_id(R, "parent", &parent);
+			parent_at = R->j.token_offset;
+			has_parent = true;
+		} else if (!strcmp(key, "callFrame")) {
+			ok = read_call_frame(R, &n);
+		} else if (!strcmp(key, "children")) {
+			ok = read_children(R, p);
+		} else if (!strcmp(key, "positionTicks")) {
+			ok = read_position_ticks(R, p, index);
+		} else {
+			ok = skip_value(R);
+		}
+		if (!ok)
+			return false;
+	}
+	if (!has_id)
+		return load_fail(R->err, "trace-event JSON: a profile node without an id at byte %llu",
+				 (unsigned long long)at);
+	for (size_t e = first_edge; e < p->nedges; e++)
+		p->edges[e].parent = n.id;
+	if (has_parent) {
+		GROW(p->edges, p->edges_cap, p->nedges + 1);
+		p->edges[p->nedges++] = (struct trace_edge){ parent, n.id, parent_at };
+	}
+	p->nodes[p->nnodes++] = n;
+	return true;
+}
+
+static bool read_nodes(struct trace_reader *R, struct trace_data *p)
+{
+	if (!expect(R, JSON_ARRAY, "an array for nodes"))
+		return false;
+	for (;;) {
+		enum json_token t;
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t != JSON_OBJECT)
+			return fail_here(R, "a profile node is not an object");
+		if (!read_node(R, p))
+			return false;
+	}
+}
+
+/* ---- the long arrays ------------------------------------------------ */
+
+enum array_kind { SAMPLES, DELTAS, LINES };
+
+static bool keep_number(struct trace_reader *R, struct trace_data *p,
+			enum array_kind kind)
+{
+	double v = R->j.num;
+	switch (kind) {
+	case SAMPLES:
+		if (v < 0 || v > MAX_NODE_ID || v != floor(v))
+			return fail_here(R, "a sample is not a node id");
+		GROW(p->samples, p->samples_cap, p->nsamples + 1);
+		p->samples[p->nsamples++] = (uint32_t)v;
+		return true;
+	case DELTAS:
+		if (fabs(v) > MAX_ABS_DELTA)
+			return fail_here(R, "a time delta is out of range");
+		GROW(p->deltas, p->deltas_cap, p->ndeltas + 1);
+		p->deltas[p->ndeltas++] = v;
+		return true;
+	case LINES:
+		GROW(p->lines, p->lines_cap, p->nlines + 1);
+		p->lines[p->nlines++] = read_line_value(v);
+		return true;
+	}
+	return true;
+}
+
+/* samples, timeDeltas or lines: millions of numbers, read without a tree. */
+static bool read_numbers(struct trace_reader *R, struct trace_data *p,
+			 enum array_kind kind)
+{
+	static const char *const names[] = { "samples", "timeDeltas", "lines" };
+	char what[48];
+	snprintf(what, sizeof(what), "an array of numbers for %s", names[kind]);
+	if (!expect(R, JSON_ARRAY, what))
+		return false;
+	for (;;) {
+		enum json_token t;
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t != JSON_NUMBER) {
+			snprintf(what, sizeof(what), "%s holds a non-number", names[kind]);
+			return fail_here(R, what);
+		}
+		if (!keep_number(R, p, kind))
+			return false;
+	}
+}
+
+/* ---- args ----------------------------------------------------------- */
+
+static bool read_time(struct trace_reader *R, const char *what, double *out,
+		      bool *has)
+{
+	*has = true;
+	return read_number(R, what, MAX_ABS_TIME, out);
+}
+
+/* args.data, or args.data.cpuProfile within it (`inner`): a chunk's
+ * nodes, samples, deltas and lines, or a whole .cpuprofile in a
+ * CpuProfile event.  Anything else in them is skipped. */
+static bool read_profile_fields(struct trace_reader *R, bool inner)
+{
+	struct event *ev = &R->ev;
+	enum json_token t;
+	if (!next_token(R, &t))
+		return false;
+	if (t != JSON_OBJECT) {
+		if (inner)
+			return fail_here(R, "expected an object for cpuProfile");
+		return json_skip(&R->j, t) || json_error(R);
+	}
+	for (;;) {
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_OBJECT_END)
+			return true;
+		const char *key = R->j.str;
+		bool ok;
+		if (!strcmp(key, "cpuProfile") && !inner)
+			ok = read_profile_fields(R, true);
+		else if (!strcmp(key, "nodes") && inner)
+			ok = read_nodes(R, &ev->data);
+		else if (!strcmp(key, "samples") && inner)
+			ok = read_numbers(R, &ev->data, SAMPLES);
+		else if (!strcmp(key, "timeDeltas"))
+			ok = read_numbers(R, &ev->data, DELTAS);
+		else if (!strcmp(key, "lines"))
+			ok = read_numbers(R, &ev->data, LINES);
+		else if (!strcmp(key, "startTime"))
+			ok = read_time(R, "startTime", &ev->start, &ev->has_start);
+		else if (!strcmp(key, "endTime"))
+			ok = read_time(R, "endTime", &ev->end, &ev->has_end);
+		else
+			ok = skip_value(R);
+		if (!ok)
+			return false;
+	}
+}
+
+static bool read_args(struct trace_reader *R)
+{
+	struct event *ev = &R->ev;
+	enum json_token t;
+	if (!next_token(R, &t))
+		return false;
+	if (t != JSON_OBJECT)
+		return json_skip(&R->j, t) || json_error(R);
+	for (;;) {
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_OBJECT_END)
+			return true;
+		bool ok;
+		if (!strcmp(R->j.str, "data")) {
+			ok = read_profile_fields(R, false);
+		} else if (!strcmp(R->j.str, "name")) {
+			ok = next_token(R, &t);
+			if (ok && t == JSON_STRING) {
+				GROW(ev->arg_name, ev->arg_name_cap, R->j.str_len + 1);
+				memcpy(ev->arg_name, R->j.str, R->j.str_len + 1);
+				ev->has_arg_name = true;
+			} else if (ok) {
+				ok = json_skip(&R->j, t) || json_error(R);
+			}
+		} else {
+			ok = skip_value(R);
+		}
+		if (!ok)
+			return false;
+	}
+}
+
+/* ---- events --------------------------------------------------------- */
+
+static enum trace_event_kind kind_of_event(const char *name)
+{
+	static const struct {
+		const char *name;
+		enum trace_event_kind kind;
+	} kinds[] = {
+		{ "Profile", TRACE_PROFILE },
+		{ "ProfileChunk", TRACE_CHUNK },
+		{ "CpuProfile", TRACE_CPU_PROFILE },
+		{ "thread_name", TRACE_THREAD_NAME },
+		{ "process_name", TRACE_PROCESS_NAME },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(kinds); i++)
+		if (!strcmp(name, kinds[i].name))
+			return kinds[i].kind;
+	return TRACE_OTHER;
+}
+
+/* Profile ids are strings ("0x2") in Chrome and Node; a number is
+ * written out so that both forms compare alike. */
+static bool read_event_id(struct trace_reader *R)
+{
+	enum json_token t;
+	if (!next_token(R, &t))
+		return false;
+	if (t == JSON_STRING)
+		snprintf(R->ev.id, sizeof(R->ev.id), "%s", R->j.str);
+	else if (t == JSON_NUMBER)
+		snprintf(R->ev.id, sizeof(R->ev.id), "0x%llx",
+			 (unsigned long long)(R->j.num >= 0 && R->j.num < 1.8e19 ? R->j.num : 0));
+	else
+		return json_skip(&R->j, t) || json_error(R);
+	return true;
+}
+
+static void reset_event(struct event *ev, uint64_t offset)
+{
+	struct trace_data keep = ev->data;
+	char *name = ev->arg_name;
+	size_t name_cap = ev->arg_name_cap;
+	memset(ev, 0, sizeof(*ev));
+	ev->offset = offset;
+	ev->data = keep;
+	ev->data.nnodes = ev->data.nedges = ev->data.nticks = 0;
+	ev->data.nsamples = ev->data.ndeltas = ev->data.nlines = 0;
+	ev->arg_name = name;
+	ev->arg_name_cap = name_cap;
+}
+
+static bool read_event(struct trace_reader *R)
+{
+	struct event *ev = &R->ev;
+	reset_event(ev, R->j.token_offset);
+	for (;;) {
+		enum json_token t;
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_OBJECT_END)
+			break;
+		const char *key = R->j.str;
+		bool ok;
+		if (!strcmp(key, "name")) {
+			ok = next_token(R, &t);
+			if (ok && t == JSON_STRING)
+				ev->kind = kind_of_event(R->j.str);
+			else if (ok)
+				ok = json_skip(&R->j, t) || json_error(R);
+		} else if (!strcmp(key, "pid")) {
+			ok = read_process_id(R, &ev->pid);
+		} else if (!strcmp(key, "tid")) {
+			ok = read_process_id(R, &ev->tid);
+		} else if (!strcmp(key, "ts")) {
+			ok = next_token(R, &t);
+			if (ok && t == JSON_NUMBER && fabs(R->j.num) <= MAX_ABS_TIME)
+				ev->ts = R->j.num;
+			else if (ok)
+				ok = json_skip(&R->j, t) || json_error(R);
+		} else if (!strcmp(key, "id")) {
+			ok = read_event_id(R);
+		} else if (!strcmp(key, "args")) {
+			ok = read_args(R);
+		} else {
+			ok = skip_value(R);
+		}
+		if (!ok)
+			return false;
+	}
+	return trace_add_event_data(R->t, ev->kind, &(struct trace_event_facts){
+					    .offset = ev->offset, .pid = ev->pid, .tid = ev->tid,
+					    .ts = ev->ts, .id = ev->id,
+					    .name = ev->has_arg_name ? ev->arg_name : NULL,
+					    .start = ev->start, .has_start = ev->has_start,
+					    .end = ev->end, .has_end = ev->has_end,
+				    },
+				    &ev->data, R->err);
+}
+
+/* Chrome's JSON array form may end without its "]" (a trace cut off
+ * while being written is still a trace): nothing but white space, or
+ * one comma and white space, after the last event. */
+static bool only_blank_left(struct input *in)
+{
+	size_t k = 0;
+	bool comma = false;
+	for (;;) {
+		if (input_fill(in, k + 1) < k + 1)
+			return true;
+		uint8_t c = in->buf[in->pos + k];
+		if (c == ',' && !comma)
+			comma = true;
+		else if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+			return false;
+		k++;
+	}
+}
+
+static bool read_events(struct trace_reader *R, bool *ended_open)
+{
+	for (;;) {
+		if (ended_open && only_blank_left(R->in)) {
+			*ended_open = true;
+			return true;
+		}
+		enum json_token t;
+		if (!next_token(R, &t))
+			return false;
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t != JSON_OBJECT)
+			return fail_here(R, "an event is not an object");
+		if (!read_event(R))
+			return false;
+	}
+}
+
+static bool read_document(struct trace_reader *R)
+{
+	enum json_token t;
+	if (!next_token(R, &t))
+		return false;
+	if (t == JSON_ARRAY) {
+		bool ended_open = false;
+		if (!read_events(R, &ended_open))
+			return false;
+		if (ended_open)
+			return true;
+	} else if (t == JSON_OBJECT) {
+		bool seen = false;
+		for (;;) {
+			if (!next_token(R, &t))
+				return false;
+			if (t == JSON_OBJECT_END)
+				break;
+			if (!strcmp(R->j.str, "traceEvents")) {
+				seen = true;
+				if (!expect(R, JSON_ARRAY, "an array for traceEvents") ||
+				    !read_events(R, NULL))
+					return false;
+			} else if (!skip_value(R)) {
+				return false;
+			}
+		}
+		if (!seen)
+			return load_fail(R->err, "trace-event JSON: no \"traceEvents\" in the object");
+	} else {
+		return fail_here(R, "expected an array of events or {\"traceEvents\": ...}");
+	}
+	if (!next_token(R, &t))
+		return false;
+	return t == JSON_END || fail_here(R, "more data after the trace");
+}
+
+bool load_trace(struct input *in, struct model *m, const struct load_options *opt,
+		struct load_error *err)
+{
+	struct trace t;
+	struct trace_reader R = { .in = in, .err = err, .t = &t };
+	model_init(m, "trace");
+	m->lines_zero_based = true;
+	trace_init(&t, m);
+	json_init(&R.j, in);
+	if (input_fill(in, 3) >= 3 && !memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3))
+		in->pos += 3;
+	bool ok = read_document(&R);
+	if (ok)
+		t.end_offset = input_offset(in);
+	ok = ok && trace_build(&t, opt ? opt->thread : NULL, err);
+	json_free(&R.j);
+	trace_data_free(&R.ev.data);
+	free(R.ev.arg_name);
+	trace_free(&t);
+	if (!ok)
+		model_free(m);
+	return ok;
+}

@@ -1,0 +1,119 @@
+/* The CPU profiles of a trace-event file, between reading (trace.c: JSON
+ * events in) and the model (trace_build.c: one thread's profile out). */
+#ifndef WPROF_TRACE_H
+#define WPROF_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../src/model.h"
+#include "loaders.h"
+
+#define TRACE_ID_MAX 40
+
+enum trace_event_kind {
+	TRACE_OTHER,
+	TRACE_PROFILE,	   /* a chunked profile begins: its thread, startTime */
+	TRACE_CHUNK,	   /* nodes, samples, deltas and lines of one */
+	TRACE_CPU_PROFILE, /* older Chrome: a whole .cpuprofile */
+	TRACE_THREAD_NAME, /* metadata (ph "M") */
+	TRACE_PROCESS_NAME,
+};
+
+struct trace_node {
+	uint32_t id;
+	str_t name, url;
+	int32_t line, column; /* 0-based as written, -1 when unknown */
+};
+
+/* A parent -> child edge as the file states it (by node ids): from a
+ * "parent" field, a "children" list, or both. */
+struct trace_edge {
+	uint32_t parent, child;
+	uint64_t offset;
+};
+
+struct trace_ticks {
+	uint32_t node; /* index into the nodes */
+	int32_t line;  /* 1-based */
+	double ticks;
+};
+
+/* What one event carries, or all events of one profile together. */
+struct trace_data {
+	struct trace_node *nodes;
+	size_t nnodes, nodes_cap;
+	struct trace_edge *edges;
+	size_t nedges, edges_cap;
+	struct trace_ticks *ticks;
+	size_t nticks, ticks_cap;
+	uint32_t *samples; /* node ids, then node indexes once prepared */
+	size_t nsamples, samples_cap;
+	double *deltas; /* µs, then times, then durations once prepared */
+	size_t ndeltas, deltas_cap;
+	int32_t *lines; /* per sample, 0 when unknown; NULL when none */
+	size_t nlines, lines_cap;
+};
+
+struct trace_chunk {
+	double ts;
+	uint64_t offset;
+	size_t first, count; /* its samples in the profile's arrays */
+};
+
+/* One CPU profile: V8 profiles one thread at a time, so this is also
+ * one thread's profile (a thread can have several). */
+struct trace_profile {
+	int64_t pid, tid;
+	char id[TRACE_ID_MAX];
+	bool has_profile_event; /* the tid is the Profile event's */
+	double start, end;
+	bool has_start, has_end;
+	uint64_t offset; /* the first event that named it */
+	struct trace_data data;
+	struct trace_chunk *chunks;
+	size_t nchunks, chunks_cap;
+	double busy; /* µs of samples not (idle), once prepared */
+};
+
+struct trace_name {
+	int64_t pid, tid; /* tid unused for process names */
+	char *name;
+};
+
+struct trace {
+	struct model *m;
+	struct trace_profile *profiles;
+	size_t nprofiles, profiles_cap;
+	uint32_t *profile_index; /* (pid, id) -> profile, open addressing */
+	size_t profile_index_size;
+	struct trace_name *threads, *processes; /* sorted once read */
+	size_t nthreads, threads_cap, nprocesses, processes_cap;
+	uint64_t end_offset;
+};
+
+struct trace_event_facts {
+	uint64_t offset;
+	int64_t pid, tid;
+	double ts;
+	const char *id;
+	const char *name; /* args.name, NULL when none */
+	double start, end;
+	bool has_start, has_end;
+};
+
+void trace_init(struct trace *t, struct model *m);
+void trace_free(struct trace *t);
+void trace_data_free(struct trace_data *d);
+
+/* Keeps what an event says about the profiles (the data's arrays are
+ * copied; the caller reuses them). */
+bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
+			  const struct trace_event_facts *facts,
+			  const struct trace_data *data, struct load_error *err);
+
+/* After the last event: picks the thread (`wanted`, a name, tid or
+ * profile id, or NULL for DevTools' choice) and fills the model. */
+bool trace_build(struct trace *t, const char *wanted, struct load_error *err);
+
+#endif

@@ -1,0 +1,737 @@
+/* From the profiles of a trace to one model: chunks put in order and
+ * joined, sample times as DevTools computes them, the thread chosen as
+ * DevTools chooses it, and that thread's profile made the model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/util.h"
+#include "trace.h"
+
+void trace_init(struct trace *t, struct model *m)
+{
+	memset(t, 0, sizeof(*t));
+	t->m = m;
+}
+
+void trace_data_free(struct trace_data *d)
+{
+	free(d->nodes);
+	free(d->edges);
+	free(d->ticks);
+	free(d->samples);
+	free(d->deltas);
+	free(d->lines);
+	memset(d, 0, sizeof(*d));
+}
+
+static void free_names(struct trace_name *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i].name);
+	free(names);
+}
+
+void trace_free(struct trace *t)
+{
+	for (size_t i = 0; i < t->nprofiles; i++) {
+		trace_data_free(&t->profiles[i].data);
+		free(t->profiles[i].chunks);
+	}
+	free(t->profiles);
+	free(t->profile_index);
+	free_names(t->threads, t->nthreads);
+	free_names(t->processes, t->nprocesses);
+}
+
+/* ---- collecting events ---------------------------------------------- */
+
+static size_t profile_slot(const struct trace *t, int64_t pid, const char *id)
+{
+	uint64_t h = hash_bytes(id, strlen(id), hash_mix((uint64_t)pid));
+	size_t mask = t->profile_index_size - 1, i = h & mask;
+	for (; t->profile_index[i] != NO_ID; i = (i + 1) & mask) {
+		const struct trace_profile *p = &t->profiles[t->profile_index[i]];
+		if (p->pid == pid && !strcmp(p->id, id))
+			break;
+	}
+	return i;
+}
+
+/* CpuProfile events have no id: they are never looked up. */
+static void index_profile(struct trace *t, uint32_t which)
+{
+	if (!*t->profiles[which].id)
+		return;
+	if (2 * (t->nprofiles + 1) > t->profile_index_size) {
+		free(t->profile_index);
+		t->profile_index_size = t->profile_index_size ? 2 * t->profile_index_size : 64;
+		t->profile_index = xmalloc(t->profile_index_size * sizeof(uint32_t));
+		memset(t->profile_index, 0xff, t->profile_index_size * sizeof(uint32_t));
+		for (uint32_t i = 0; i < t->nprofiles; i++)
+			if (*t->profiles[i].id && i != which)
+				t->profile_index[profile_slot(t, t->profiles[i].pid,
+							      t->profiles[i].id)] = i;
+	}
+	const struct trace_profile *p = &t->profiles[which];
+	t->profile_index[profile_slot(t, p->pid, p->id)] = which;
+}
+
+static struct trace_profile *new_profile(struct trace *t,
+					 const struct trace_event_facts *f)
+{
+	GROW(t->profiles, t->profiles_cap, t->nprofiles + 1);
+	struct trace_profile *p = &t->profiles[t->nprofiles++];
+	memset(p, 0, sizeof(*p));
+	p->pid = f->pid;
+	p->tid = f->tid;
+	snprintf(p->id, sizeof(p->id), "%s", f->id);
+	p->offset = f->offset;
+	index_profile(t, (uint32_t)(t->nprofiles - 1));
+	return p;
+}
+
+/* Chunks belong to the Profile event with the same process and id; the
+ * chunks may come from the sampler's own thread, or before the Profile
+ * event when events are out of order. */
+static struct trace_profile *profile_for(struct trace *t,
+					 const struct trace_event_facts *f)
+{
+	if (t->profile_index_size && *f->id) {
+		uint32_t i = t->profile_index[profile_slot(t, f->pid, f->id)];
+		if (i != NO_ID)
+			return &t->profiles[i];
+	}
+	return new_profile(t, f);
+}
+
+#define APPEND(to, n, cap, from, count)                                        \
+	do {                                                                   \
+		GROW(to, cap, (n) + (count));                                  \
+		if (count)                                                     \
+			memcpy((to) + (n), from, (count) * sizeof(*(to)));     \
+		(n) += (count);                                                \
+	} while (0)
+
+static bool append_chunk(struct trace_profile *p, const struct trace_event_facts *f,
+			 const struct trace_data *d, struct load_error *err)
+{
+	if (d->nsamples != d->ndeltas)
+		return load_fail(err, "trace-event JSON: the profile event at byte %llu has "
+				 "%zu samples but %zu timeDeltas",
+				 (unsigned long long)f->offset, d->nsamples, d->ndeltas);
+	struct trace_data *to = &p->data;
+	size_t first_node = to->nnodes, first_sample = to->nsamples;
+	APPEND(to->nodes, to->nnodes, to->nodes_cap, d->nodes, d->nnodes);
+	APPEND(to->edges, to->nedges, to->edges_cap, d->edges, d->nedges);
+	size_t first_tick = to->nticks;
+	APPEND(to->ticks, to->nticks, to->ticks_cap, d->ticks, d->nticks);
+	for (size_t i = first_tick; i < to->nticks; i++)
+		to->ticks[i].node += (uint32_t)first_node;
+	APPEND(to->samples, to->nsamples, to->samples_cap, d->samples, d->nsamples);
+	APPEND(to->deltas, to->ndeltas, to->deltas_cap, d->deltas, d->ndeltas);
+	/* Lines are per sample; chunks without them count as line 0. */
+	if (d->nlines || to->lines) {
+		GROW(to->lines, to->lines_cap, to->nsamples + 1);
+		memset(to->lines + to->nlines, 0,
+		       (to->nsamples - to->nlines) * sizeof(int32_t));
+		size_t n = d->nlines < d->nsamples ? d->nlines : d->nsamples;
+		if (n)
+			memcpy(to->lines + first_sample, d->lines, n * sizeof(int32_t));
+		to->nlines = to->nsamples;
+	}
+	if (!d->nsamples && !d->nnodes)
+		return true;
+	GROW(p->chunks, p->chunks_cap, p->nchunks + 1);
+	p->chunks[p->nchunks++] = (struct trace_chunk){
+		f->ts, f->offset, first_sample, d->nsamples
+	};
+	return true;
+}
+
+static void add_name(struct trace_name **names, size_t *n, size_t *cap,
+		     int64_t pid, int64_t tid, const char *name)
+{
+	GROW(*names, *cap, *n + 1);
+	(*names)[(*n)++] = (struct trace_name){ pid, tid, xstrdup(name) };
+}
+
+/* By (pid, tid), stably: a thread named twice keeps its last name. */
+static int by_ids(const void *a, const void *b)
+{
+	const struct trace_name *x = *(const struct trace_name *const *)a;
+	const struct trace_name *y = *(const struct trace_name *const *)b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void sort_names(struct trace_name *names, size_t n)
+{
+	struct trace_name **order = xmalloc((n + 1) * sizeof(*order));
+	struct trace_name *copy = xmalloc((n + 1) * sizeof(*copy));
+	for (size_t i = 0; i < n; i++)
+		order[i] = &names[i];
+	qsort(order, n, sizeof(*order), by_ids);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = *order[i];
+	if (n)
+		memcpy(names, copy, n * sizeof(*copy));
+	free(order);
+	free(copy);
+}
+
+bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
+			  const struct trace_event_facts *f,
+			  const struct trace_data *d, struct load_error *err)
+{
+	struct trace_profile *p;
+	switch (kind) {
+	case TRACE_PROFILE:
+		p = profile_for(t, f);
+		p->tid = f->tid;
+		p->has_profile_event = true;
+		p->start = f->has_start ? f->start : f->ts;
+		p->has_start = true;
+		if (f->offset < p->offset)
+			p->offset = f->offset;
+		return append_chunk(p, f, d, err);
+	case TRACE_CHUNK:
+		p = profile_for(t, f);
+		if (!p->has_profile_event)
+			p->tid = f->tid;
+		if (f->has_end) {
+			p->end = f->end;
+			p->has_end = true;
+		}
+		return append_chunk(p, f, d, err);
+	case TRACE_CPU_PROFILE:
+		p = new_profile(t, &(struct trace_event_facts){
+			.offset = f->offset, .pid = f->pid, .tid = f->tid, .id = "" });
+		p->has_profile_event = true;
+		p->start = f->has_start ? f->start : f->ts;
+		p->has_start = true;
+		p->end = f->end;
+		p->has_end = f->has_end;
+		return append_chunk(p, f, d, err);
+	case TRACE_THREAD_NAME:
+		if (f->name)
+			add_name(&t->threads, &t->nthreads, &t->threads_cap, f->pid,
+				 f->tid, f->name);
+		return true;
+	case TRACE_PROCESS_NAME:
+		if (f->name)
+			add_name(&t->processes, &t->nprocesses, &t->processes_cap,
+				 f->pid, 0, f->name);
+		return true;
+	case TRACE_OTHER:
+		return true;
+	}
+	return true;
+}
+
+/* ---- one profile's samples in time order ---------------------------- */
+
+static int by_chunk_time(const void *a, const void *b)
+{
+	const struct trace_chunk *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Puts the samples (with their deltas and lines) in `order`, which
+ * lists where each comes from. */
+static void permute_samples(struct trace_data *d, const size_t *order)
+{
+	size_t n = d->nsamples;
+	double *deltas = xmalloc((n + 1) * sizeof(double));
+	uint32_t *samples = xmalloc((n + 1) * sizeof(uint32_t));
+	int32_t *lines = d->lines ? xmalloc((n + 1) * sizeof(int32_t)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		deltas[i] = d->deltas[order[i]];
+		samples[i] = d->samples[order[i]];
+		if (lines)
+			lines[i] = d->lines[order[i]];
+	}
+	free(d->deltas);
+	free(d->samples);
+	free(d->lines);
+	d->deltas = deltas;
+	d->samples = samples;
+	d->lines = lines;
+	d->samples_cap = d->deltas_cap = d->lines_cap = n + 1;
+}
+
+/* Deltas run from one chunk into the next, in the order the sampler
+ * sent them: by event time (file order among equal times), as DevTools
+ * sorts a trace's events before it reads them. */
+static void order_chunks(struct trace_profile *p)
+{
+	bool sorted = true;
+	for (size_t c = 1; c < p->nchunks && sorted; c++)
+		sorted = by_chunk_time(&p->chunks[c - 1], &p->chunks[c]) <= 0;
+	if (sorted)
+		return;
+	qsort(p->chunks, p->nchunks, sizeof(*p->chunks), by_chunk_time);
+	size_t *order = xmalloc((p->data.nsamples + 1) * sizeof(size_t));
+	size_t k = 0;
+	for (size_t c = 0; c < p->nchunks; c++) {
+		struct trace_chunk *ch = &p->chunks[c];
+		for (size_t i = 0; i < ch->count; i++)
+			order[k + i] = ch->first + i;
+		ch->first = k;
+		k += ch->count;
+	}
+	permute_samples(&p->data, order);
+	free(order);
+}
+
+/* Node id -> index.  V8 numbers nodes 1..N, so a table indexed by id
+ * does; scattered ids go through a sorted list. */
+struct id_index {
+	uint32_t *dense; /* dense[id], NO_ID where none */
+	size_t dense_size;
+	uint64_t *sorted; /* id << 32 | index */
+	size_t n;
+};
+
+static uint32_t find_node(const struct id_index *x, uint32_t id)
+{
+	if (x->dense)
+		return id < x->dense_size ? x->dense[id] : NO_ID;
+	size_t lo = 0, hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t at = (uint32_t)(x->sorted[mid] >> 32);
+		if (at == id)
+			return (uint32_t)x->sorted[mid];
+		if (at < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NO_ID;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void describe(const struct trace *t, const struct trace_profile *p,
+		     char *out, size_t size);
+
+static bool index_ids(const struct trace *t, const struct trace_profile *p,
+		      struct id_index *x, struct load_error *err)
+{
+	const struct trace_data *d = &p->data;
+	uint32_t highest = 0;
+	for (size_t i = 0; i < d->nnodes; i++)
+		if (d->nodes[i].id > highest)
+			highest = d->nodes[i].id;
+	memset(x, 0, sizeof(*x));
+	uint32_t twice = NO_ID;
+	if (highest < 4 * d->nnodes + 1024) {
+		x->dense_size = (size_t)highest + 1;
+		x->dense = xmalloc(x->dense_size * sizeof(uint32_t));
+		memset(x->dense, 0xff, x->dense_size * sizeof(uint32_t));
+		for (size_t i = 0; i < d->nnodes; i++) {
+			uint32_t *slot = &x->dense[d->nodes[i].id];
+			if (*slot != NO_ID)
+				twice = d->nodes[i].id;
+			*slot = (uint32_t)i;
+		}
+	} else {
+		x->n = d->nnodes;
+		x->sorted = xmalloc((x->n + 1) * sizeof(uint64_t));
+		for (size_t i = 0; i < d->nnodes; i++)
+			x->sorted[i] = (uint64_t)d->nodes[i].id << 32 | i;
+		qsort(x->sorted, x->n, sizeof(uint64_t), by_u64);
+		for (size_t i = 1; i < x->n; i++)
+			if (x->sorted[i] >> 32 == x->sorted[i - 1] >> 32)
+				twice = (uint32_t)(x->sorted[i] >> 32);
+	}
+	if (twice == NO_ID)
+		return true;
+	char who[160];
+	describe(t, p, who, sizeof(who));
+	return load_fail(err, "trace-event JSON: %s: node id %u appears twice", who, twice);
+}
+
+static bool resolve_samples(const struct trace *t, struct trace_profile *p,
+			    const struct id_index *x, struct load_error *err)
+{
+	struct trace_data *d = &p->data;
+	for (size_t c = 0; c < p->nchunks; c++) {
+		const struct trace_chunk *ch = &p->chunks[c];
+		for (size_t i = ch->first; i < ch->first + ch->count; i++) {
+			uint32_t node = find_node(x, d->samples[i]);
+			if (node == NO_ID) {
+				char who[160];
+				describe(t, p, who, sizeof(who));
+				return load_fail(err, "trace-event JSON: %s: a sample names node id %u, "
+						 "which no node has (event at byte %llu)", who,
+						 d->samples[i], (unsigned long long)ch->offset);
+			}
+			d->samples[i] = node;
+		}
+	}
+	return true;
+}
+
+/* Insertion: V8's rare negative deltas leave the samples nearly in
+ * order, so this is linear in practice; false (with the arrays still a
+ * permutation of themselves) once it has moved too much. */
+static bool insertion_sort(struct trace_data *d)
+{
+	size_t n = d->nsamples, moves = 0;
+	for (size_t i = 1; i < n; i++) {
+		double time = d->deltas[i];
+		uint32_t sample = d->samples[i];
+		int32_t line = d->lines ? d->lines[i] : 0;
+		size_t j = i;
+		for (; j > 0 && d->deltas[j - 1] > time; j--) {
+			d->deltas[j] = d->deltas[j - 1];
+			d->samples[j] = d->samples[j - 1];
+			if (d->lines)
+				d->lines[j] = d->lines[j - 1];
+			moves++;
+		}
+		d->deltas[j] = time;
+		d->samples[j] = sample;
+		if (d->lines)
+			d->lines[j] = line;
+		if (moves > 8 * n + 1024)
+			return false;
+	}
+	return true;
+}
+
+/* A stable sort of the samples by time (V8 can send negative deltas),
+ * through a permutation so the three arrays move together. */
+static void sort_samples(struct trace_data *d)
+{
+	size_t n = d->nsamples;
+	if (insertion_sort(d))
+		return;
+	size_t *order = xmalloc(n * sizeof(size_t)), *tmp = xmalloc(n * sizeof(size_t));
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid || b < hi) {
+				bool take_a = b == hi ||
+					(a < mid && d->deltas[order[a]] <= d->deltas[order[b]]);
+				tmp[k++] = take_a ? order[a++] : order[b++];
+			}
+		}
+		size_t *swap = order;
+		order = tmp;
+		tmp = swap;
+	}
+	permute_samples(d, order);
+	free(order);
+	free(tmp);
+}
+
+/* Samples in time order with their durations (next time - this, as
+ * DevTools; the last lasts until the profile's endTime, which is its
+ * own time when the trace gives none), and how busy the thread was. */
+static bool prepare(const struct trace *t, struct trace_profile *p,
+		    struct load_error *err)
+{
+	struct trace_data *d = &p->data;
+	order_chunks(p);
+	struct id_index x;
+	if (!index_ids(t, p, &x, err) || !resolve_samples(t, p, &x, err)) {
+		free(x.dense);
+		free(x.sorted);
+		return false;
+	}
+	free(x.dense);
+	free(x.sorted);
+	double time = p->start;
+	for (size_t i = 0; i < d->nsamples; i++)
+		d->deltas[i] = time += d->deltas[i];
+	if (!p->has_end)
+		p->end = time;
+	sort_samples(d);
+	str_t idle = model_string(t->m, "(idle)", 6);
+	p->busy = 0;
+	for (size_t i = 0; i < d->nsamples; i++) {
+		double next = i + 1 < d->nsamples ? d->deltas[i + 1] : p->end;
+		d->deltas[i] = next > d->deltas[i] ? next - d->deltas[i] : 0;
+		if (d->nodes[d->samples[i]].name != idle)
+			p->busy += d->deltas[i];
+	}
+	return true;
+}
+
+/* ---- which thread --------------------------------------------------- */
+
+/* The last name given to (pid, tid), in names sorted by sort_names. */
+static const char *name_of(const struct trace_name *names, size_t n, int64_t pid,
+			   int64_t tid)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct trace_name *x = &names[mid];
+		if (x->pid < pid || (x->pid == pid && x->tid <= tid))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && names[lo - 1].pid == pid && names[lo - 1].tid == tid)
+		return names[lo - 1].name;
+	return NULL;
+}
+
+static const char *thread_name(const struct trace *t, const struct trace_profile *p)
+{
+	return name_of(t->threads, t->nthreads, p->pid, p->tid);
+}
+
+static bool thread_has_several(const struct trace *t, const struct trace_profile *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nprofiles; i++)
+		n += t->profiles[i].pid == p->pid && t->profiles[i].tid == p->tid;
+	return n > 1;
+}
+
+/* "CrRendererMain (Renderer pid 6543, tid 259)", with the profile id
+ * when the thread has more than one. */
+static void describe(const struct trace *t, const struct trace_profile *p,
+		     char *out, size_t size)
+{
+	const char *thread = thread_name(t, p);
+	const char *process = name_of(t->processes, t->nprocesses, p->pid, 0);
+	snprintf(out, size, "%s (%s%spid %lld, tid %lld%s%s)",
+		 thread ? thread : "thread", process ? process : "",
+		 process ? " " : "", (long long)p->pid, (long long)p->tid,
+		 thread_has_several(t, p) && *p->id ? ", profile " : "",
+		 thread_has_several(t, p) ? p->id : "");
+}
+
+/* By name, tid, profile id, or as described (the explorer's T names the
+ * next thread by what the header lists). */
+static bool matches(const struct trace *t, const struct trace_profile *p,
+		    const char *wanted)
+{
+	const char *name = thread_name(t, p);
+	char text[200];
+	snprintf(text, sizeof(text), "%lld", (long long)p->tid);
+	if ((name && !strcmp(name, wanted)) || !strcmp(text, wanted) ||
+	    (*p->id && !strcmp(p->id, wanted)))
+		return true;
+	describe(t, p, text, sizeof(text));
+	return !strcmp(text, wanted);
+}
+
+static bool is_renderer_main(const struct trace *t, const struct trace_profile *p)
+{
+	const char *name = thread_name(t, p);
+	return name && !strcmp(name, "CrRendererMain");
+}
+
+/* The busiest profile among those `wanted` names; without a name, the
+ * busiest renderer main thread (DevTools opens that one), else the
+ * busiest thread. */
+static struct trace_profile *choose(struct trace *t, const char *wanted)
+{
+	struct trace_profile *best = NULL;
+	bool best_main = false;
+	for (size_t i = 0; i < t->nprofiles; i++) {
+		struct trace_profile *p = &t->profiles[i];
+		if (!p->data.nsamples || (wanted && !matches(t, p, wanted)))
+			continue;
+		bool main = is_renderer_main(t, p);
+		if (!best || (main && !best_main) ||
+		    (main == best_main && p->busy > best->busy)) {
+			best = p;
+			best_main = main;
+		}
+	}
+	return best;
+}
+
+/* "a; b; c" of the profiles other than `shown` (all when NULL), from the
+ * one after it round to the one before, so that the first is the next. */
+static void list_others(const struct trace *t, const struct trace_profile *shown,
+			char *out, size_t size)
+{
+	size_t used = 0, first = shown ? (size_t)(shown - t->profiles) + 1 : 0;
+	out[0] = '\0';
+	for (size_t k = 0; k < t->nprofiles && used + 1 < size; k++) {
+		const struct trace_profile *p = &t->profiles[(first + k) % t->nprofiles];
+		if (p == shown || !p->data.nsamples)
+			continue;
+		char who[200];
+		describe(t, p, who, sizeof(who));
+		int n = snprintf(out + used, size - used, "%s%s", used ? "; " : "", who);
+		if (n > 0)
+			used += (size_t)n;
+	}
+}
+
+/* ---- the model ------------------------------------------------------ */
+
+static enum frame_kind kind_of(const char *name, const char *url, int32_t line)
+{
+	static const struct {
+		const char *name;
+		enum frame_kind kind;
+	} meta[] = {
+		{ "(root)", KIND_ROOT },	    { "(program)", KIND_PROGRAM },
+		{ "(idle)", KIND_IDLE },	    { "(garbage collector)", KIND_GC },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(meta); i++)
+		if (!strcmp(name, meta[i].name))
+			return meta[i].kind;
+	if (!strncmp(url, "wasm://", 7) || strstr(name, "wasm-function"))
+		return KIND_WASM;
+	if (!*url && line < 0)
+		return KIND_NATIVE;
+	return KIND_JS;
+}
+
+static void add_nodes(struct model *m, const struct trace_data *d)
+{
+	str_t anonymous = model_string(m, "(anonymous)", 11);
+	for (size_t i = 0; i < d->nnodes; i++) {
+		const struct trace_node *n = &d->nodes[i];
+		const char *name = model_str(m, n->name);
+		struct frame f = {
+			.name = *name ? n->name : anonymous,
+			.url = n->url,
+			.extra = STR_NONE,
+			.line = n->line,
+			.column = n->column,
+			.kind = (uint8_t)kind_of(name, model_str(m, n->url), n->line),
+		};
+		model_add_node(m, model_intern_frame(m, &f)); /* node == index */
+	}
+}
+
+static int by_child_then_parent(const void *a, const void *b)
+{
+	const struct trace_edge *x = a, *y = b;
+	if (x->child != y->child)
+		return x->child < y->child ? -1 : 1;
+	return x->parent < y->parent ? -1 : x->parent > y->parent;
+}
+
+/* Each edge once, whether the file states it by "parent", by
+ * "children" or by both; a node under two parents is not a tree. */
+static bool add_edges(struct model *m, struct trace_data *d, const struct id_index *x,
+		      const char *who, struct load_error *err)
+{
+	for (size_t e = 0; e < d->nedges; e++) {
+		struct trace_edge *edge = &d->edges[e];
+		uint32_t parent = find_node(x, edge->parent);
+		uint32_t child = find_node(x, edge->child);
+		if (parent == NO_ID || child == NO_ID)
+			return load_fail(err, "trace-event JSON: %s: an edge %u -> %u names a node "
+					 "no chunk has (byte %llu)", who, edge->parent,
+					 edge->child, (unsigned long long)edge->offset);
+		edge->parent = parent;
+		edge->child = child;
+	}
+	qsort(d->edges, d->nedges, sizeof(*d->edges), by_child_then_parent);
+	for (size_t e = 0; e < d->nedges; e++) {
+		const struct trace_edge *edge = &d->edges[e];
+		if (e && edge->child == d->edges[e - 1].child) {
+			if (edge->parent == d->edges[e - 1].parent)
+				continue;
+			return load_fail(err, "trace-event JSON: %s: node %u has two parents, %u "
+					 "and %u (byte %llu)", who, d->nodes[edge->child].id,
+					 d->nodes[d->edges[e - 1].parent].id,
+					 d->nodes[edge->parent].id,
+					 (unsigned long long)edge->offset);
+		}
+		model_add_edge(m, edge->parent, edge->child);
+	}
+	return true;
+}
+
+/* positionTicks as written, and the chunks' per-sample lines counted
+ * into ticks by (node, line). */
+static void add_line_ticks(struct model *m, const struct trace_data *d)
+{
+	for (size_t i = 0; i < d->nticks; i++)
+		model_add_line_ticks(m, d->ticks[i].node, d->ticks[i].line,
+				     d->ticks[i].ticks);
+	if (!d->lines)
+		return;
+	uint64_t *keys = xmalloc((d->nsamples + 1) * sizeof(uint64_t));
+	size_t n = 0;
+	for (size_t i = 0; i < d->nsamples; i++)
+		if (d->lines[i] > 0)
+			keys[n++] = (uint64_t)d->samples[i] << 32 | (uint32_t)d->lines[i];
+	qsort(keys, n, sizeof(uint64_t), by_u64);
+	for (size_t i = 0, run; i < n; i += run) {
+		for (run = 1; i + run < n && keys[i + run] == keys[i]; run++)
+			;
+		model_add_line_ticks(m, (uint32_t)(keys[i] >> 32), (int32_t)(uint32_t)keys[i],
+				     (double)run);
+	}
+	free(keys);
+}
+
+static bool make_model(struct trace *t, struct trace_profile *p, struct load_error *err)
+{
+	struct model *m = t->m;
+	struct trace_data *d = &p->data;
+	char who[200], others[1024];
+	describe(t, p, who, sizeof(who));
+	list_others(t, p, others, sizeof(others));
+	model_add_sample_type(m, "time", "us");
+	add_nodes(m, d);
+	struct id_index x;
+	bool ok = index_ids(t, p, &x, err) && add_edges(m, d, &x, who, err);
+	free(x.dense);
+	free(x.sorted);
+	if (!ok)
+		return false;
+	add_line_ticks(m, d);
+	model_adopt_samples(m, d->samples, d->deltas, d->nsamples);
+	d->samples = NULL;
+	d->deltas = NULL;
+	m->start_time = p->start;
+	m->end_time = p->end;
+	m->thread = model_string(m, who, strlen(who));
+	m->other_threads = model_string(m, others, strlen(others));
+	uint32_t cycle_node;
+	if (!model_finish(m, &cycle_node))
+		return load_fail(err, "trace-event JSON: %s: node %u is on a cycle of children "
+				 "(a tree is required)", who, d->nodes[cycle_node].id);
+	return true;
+}
+
+bool trace_build(struct trace *t, const char *wanted, struct load_error *err)
+{
+	sort_names(t->threads, t->nthreads);
+	sort_names(t->processes, t->nprocesses);
+	for (size_t i = 0; i < t->nprofiles; i++)
+		if (!prepare(t, &t->profiles[i], err))
+			return false;
+	struct trace_profile *p = choose(t, wanted);
+	if (p)
+		return make_model(t, p, err);
+	char all[260];
+	list_others(t, NULL, all, sizeof(all));
+	if (!*all)
+		return load_fail(err, "trace-event JSON: no CPU profile in the trace (no "
+				 "ProfileChunk or CpuProfile event with samples; read to byte %llu)",
+				 (unsigned long long)t->end_offset);
+	return load_fail(err, "trace-event JSON: no thread \"%.40s\" with a CPU profile; "
+			 "the trace has: %s", wanted, all);
+}

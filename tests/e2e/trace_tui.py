@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""The explorer on a trace with three profiled threads (testdata/trace/
+hand.json), in tmux: the header names the thread, T loads the next one
+(the first of the others the report lists), round to the first again.
+Exits 77 (skip) only when tmux is not installed.
+
+usage: trace_tui.py WPROF_BINARY TESTDATA_DIR"""
+import os
+import sys
+
+from tmux_driver import Pane, check, failures, run_tests
+
+BINARY = os.path.abspath(sys.argv[1])
+TRACE = os.path.join(os.path.abspath(sys.argv[2]), "trace", "hand.json")
+
+
+def header(screen):
+    return screen.split("\n")[0]
+
+
+def cycle_threads():
+    p = Pane("%s %s; echo EXIT=$?; sleep 600" % (BINARY, TRACE), 160, 30)
+    try:
+        s = p.screen()
+        check("CrRendererMain (Renderer pid 1, tid 10)" in header(s),
+              "the busiest renderer main thread first: %r" % header(s))
+        # Its functions (docs/formats.md's worked example); T keeps the pane.
+        s = p.press(["3"], r" leaf ", "the flat pane")
+        check(" main " in s and " a " in s, "its functions are shown")
+        s = p.press(["T"], r"Worker \(Renderer pid 1, tid 20\)", "T: the worker")
+        check(" work " in s and " main " not in s, "the worker's tree: %s" % s)
+        s = p.press(["T"], r"^ .*CrRendererMain \(pid 2, tid 10\)", "T: the other renderer")
+        s = p.press(["T"], r"^ .*CrRendererMain \(Renderer pid 1, tid 10\)",
+                    "T: round to the first")
+        check(" main " in s, "the first thread's tree again")
+        s = p.press(["?"], r"next thread", "help lists T")
+        p.keys("q")
+        p.keys("q")
+        s = p.wait_for(lambda s: "EXIT=" in s, "exit")
+        check("EXIT=0" in s, "exit status 0")
+    finally:
+        p.close()
+
+
+def one_thread():
+    # A .cpuprofile has one profile: T says so and changes nothing.
+    data = os.path.join(os.path.dirname(TRACE), "..", "worked-example.cpuprofile")
+    p = Pane("%s %s; echo EXIT=$?; sleep 600" % (BINARY, data), 120, 30)
+    try:
+        p.press(["T"], r"no other thread", "T on a single profile")
+    finally:
+        p.close()
+
+
+run_tests([cycle_threads, one_thread])
+print("trace_tui: %s" % ("FAILED %d" % len(failures) if failures else "ok"))
+sys.exit(1 if failures else 0)
