@@ -40,9 +40,9 @@ struct session {
 	uint64_t start, stop;
 	bool stopped;
 	bool suspended;
+	uint64_t suspended_at;
+	uint64_t time_suspended; /* between suspends and their resumes */
 	uint64_t clock;       /* the time the next delta counts from */
-	bool pending;         /* the last sample waits for its duration */
-	uint64_t first_delta; /* start to the first sample */
 	uint64_t last_time;   /* t_n */
 
 	uint32_t *ids;
@@ -371,20 +371,16 @@ static struct session *current(struct xsbug_parser *p)
 	return &p->sessions[p->nsessions - 1];
 }
 
-/* The last sample lasts until `t` (stop or suspend). */
-/* The last sample's duration is known now. */
-static void set_last_duration(struct session *s, double duration)
+/* A profile cannot end before it began, nor before its samples; the
+ * times come from a clock of the engine's that a peer can send wrong. */
+static bool stop_in_order(struct xsbug_parser *p, const struct session *s,
+			  uint64_t stop, struct load_error *err)
 {
-	s->sample_duration[s->nsamples - 1] = duration;
-	s->stacks[s->sample_stack[s->nsamples - 1]].total += duration;
-	s->pending = false;
-}
-
-/* The last sample lasts until `t` (stop or suspend). */
-static void close_pending(struct session *s, uint64_t t)
-{
-	if (s->pending)
-		set_last_duration(s, t > s->last_time ? (double)(t - s->last_time) : 0);
+	if (stop < s->start)
+		return fail(p, err, "profile stop time before its start time");
+	if (stop < s->last_time)
+		return fail(p, err, "profile stop time before its last sample");
+	return true;
 }
 
 static bool on_time(struct xsbug_parser *p, const struct element *e,
@@ -397,7 +393,8 @@ static bool on_time(struct xsbug_parser *p, const struct element *e,
 	struct session *s = current(p);
 	if (name_is(name->value, name->value_len, "start")) {
 		if (s) { /* a start without stop: the old one ends here */
-			close_pending(s, t);
+			if (!stop_in_order(p, s, t, err))
+				return false;
 			s->stopped = true;
 			s->stop = t;
 		}
@@ -409,16 +406,19 @@ static bool on_time(struct xsbug_parser *p, const struct element *e,
 	} else if (!s) {
 		return true;
 	} else if (name_is(name->value, name->value_len, "stop")) {
-		close_pending(s, t);
+		if (!stop_in_order(p, s, t, err))
+			return false;
 		s->stop = t;
 		s->stopped = true;
 	} else if (name_is(name->value, name->value_len, "suspend")) {
 		/* Time suspended belongs to no sample. */
-		close_pending(s, t);
 		s->suspended = true;
+		s->suspended_at = t;
 	} else if (name_is(name->value, name->value_len, "resume")) {
+		if (s->suspended && t > s->suspended_at)
+			s->time_suspended += t - s->suspended_at;
 		s->suspended = false;
-		s->clock = t;
+		s->clock = t > s->clock ? t : s->clock;
 	}
 	p->generation++;
 	return true;
@@ -512,19 +512,19 @@ static uint32_t intern_stack(struct session *s, const uint32_t *ids,
 	return (uint32_t)s->nstacks++;
 }
 
-/* One whole sample: the previous one lasted until it (time-rules.md). */
+/* One whole sample: it lasts the delta it carries, the time its stack
+ * just ran (time-rules.md: the engine samples at the first check after
+ * its deadline). */
 static void fold_sample(struct xsbug_parser *p, uint64_t delta,
 			const uint32_t *ids, size_t depth, uint64_t hash)
 {
 	struct session *s = current(p);
 	if (!s)
 		return; /* samples outside start…stop count for nothing */
-	uint64_t t = s->clock + delta;
-	if (s->pending)
-		set_last_duration(s, (double)delta);
-	else if (!s->nsamples)
-		s->first_delta = delta;
-	s->clock = s->last_time = t;
+	/* Saturated: a delta that wraps the clock is no time at all. */
+	if (delta > UINT64_MAX - s->clock)
+		delta = UINT64_MAX - s->clock;
+	s->clock = s->last_time = s->clock + delta;
 	size_t old_cap = s->samples_cap;
 	GROW(s->sample_stack, s->samples_cap, s->nsamples + 1);
 	if (old_cap != s->samples_cap)
@@ -532,9 +532,9 @@ static void fold_sample(struct xsbug_parser *p, uint64_t delta,
 					      s->samples_cap * sizeof(double));
 	uint32_t stack = intern_stack(s, ids, depth, hash);
 	s->stacks[stack].count++;
+	s->stacks[stack].total += (double)delta;
 	s->sample_stack[s->nsamples] = stack;
-	s->sample_duration[s->nsamples++] = 0;
-	s->pending = true;
+	s->sample_duration[s->nsamples++] = (double)delta;
 	p->generation++;
 }
 
@@ -860,14 +860,22 @@ static double summed_durations(const struct session *s)
 	return sum;
 }
 
-/* A running session ends at its last sample. */
+/* A stopped session lasts from start to stop, less the time it was
+ * suspended (time-rules.md); a running one until its last sample: the
+ * sum of its samples.  stop_in_order keeps both from going negative. */
+static double session_duration(const struct session *s)
+{
+	if (!s->stopped)
+		return summed_durations(s);
+	uint64_t span = s->stop - s->start;
+	return (double)(span > s->time_suspended ? span - s->time_suspended : 0);
+}
+
 static void set_times(const struct session *s, struct model *m)
 {
 	m->start_time = (double)s->start;
 	m->end_time = s->stopped ? (double)s->stop : (double)s->last_time;
-	m->duration = s->stopped ? m->end_time - m->start_time : summed_durations(s);
-	if (m->duration <= 0 && m->end_time > m->start_time)
-		m->duration = m->end_time - m->start_time;
+	m->duration = session_duration(s);
 }
 
 /* Each distinct stack's summed duration and count on its leaf node; two
@@ -909,6 +917,10 @@ static void build_model(const struct xsbug_parser *p, size_t n,
 		leaves[k] = model_add_stack(m, frames, st->depth);
 	}
 	free(frames);
+	/* The order the divided rule walks callees in: the samples'. */
+	m->first_leaves = xmalloc((s->nstacks + 1) * sizeof(uint32_t));
+	memcpy(m->first_leaves, leaves, s->nstacks * sizeof(uint32_t));
+	m->nfirst_leaves = s->nstacks;
 	if (timeline)
 		adopt_timeline(s, leaves, m);
 	else
@@ -1009,6 +1021,7 @@ static void copy_session(struct xsbug_follower *f, const struct session *from)
 	to->start = from->start;
 	to->stop = from->stop;
 	to->stopped = from->stopped;
+	to->time_suspended = from->time_suspended;
 	to->last_time = from->last_time;
 	to->nsamples = from->nsamples;
 }
@@ -1087,16 +1100,14 @@ static void write_records(const struct xsbug_parser *p, FILE *out)
 	}
 }
 
-/* Deltas are rebuilt from the durations, so that a suspended stretch
- * (which no sample owns) drops out and the numbers stay the same. */
+/* A sample's delta is its duration; a suspended stretch, which no sample
+ * owns, drops out of the capture and of its duration alike. */
 static void write_samples(const struct session *s, FILE *out)
 {
 	const size_t per_message = 8;
 	for (size_t i = 0; i < s->nsamples; i++) {
 		fputs(i % per_message ? "." : "\r\n<xsbug><ps>", out);
-		uint64_t delta = i ? (uint64_t)s->sample_duration[i - 1]
-				   : s->first_delta;
-		write_base36(out, delta);
+		write_base36(out, (uint64_t)s->sample_duration[i]);
 		const struct stack *st = &s->stacks[s->sample_stack[i]];
 		for (uint32_t d = 0; d < st->depth; d++) {
 			fputc(',', out);
@@ -1119,9 +1130,7 @@ bool xsbug_write_session(const struct xsbug_parser *p, size_t n, FILE *out)
 		     "\"/></xsbug>\r\n", s->start);
 	write_records(p, out);
 	write_samples(s, out);
-	uint64_t stop = s->first_delta + s->start;
-	for (size_t i = 0; i < s->nsamples; i++)
-		stop += (uint64_t)s->sample_duration[i];
+	uint64_t stop = s->start + (uint64_t)session_duration(s);
 	fprintf(out, "\r\n<xsbug><pt name=\"stop\" value=\"@%016" PRIX64
 		     "\"/></xsbug>\r\n", stop);
 	return !ferror(out);

@@ -115,8 +115,9 @@ static double self_of(const struct model *m, const char *name)
 #define MSG(body) "\r\n<xsbug>" body "</xsbug>\r\n"
 
 /* start 0x100; samples at +10 (a), +5 (b), suspend at 0x100+25, resume
- * at 0x100+100, sample +3 (a), stop at +110:
- *   a: 5 (to b) + 7 (103 to stop 110) = 12;  b: 25 − 15 = 10. */
+ * at 0x100+100, sample +3 (a), stop at +110.  A sample lasts the delta
+ * it carries: a 10 + 3 = 13, b 5; the profile lasts 110 less the 75
+ * suspended = 35. */
 static const char timed[] =
 	MSG("<login name=\"t\" value=\"v\"/>")
 	MSG("<pt name=\"start\" value=\"@0000000000000100\"/>")
@@ -139,9 +140,9 @@ static void test_durations(void)
 	CHECK(!strcmp(xsbug_login_name(p), "t"));
 	struct model m;
 	xsbug_session_model(p, 1, &m);
-	CHECK_CLOSE(self_of(&m, "a"), 12, "a");
-	CHECK_CLOSE(self_of(&m, "b&c"), 10, "b&c");
-	CHECK_CLOSE(m.duration, 110, "duration");
+	CHECK_CLOSE(self_of(&m, "a"), 13, "a");
+	CHECK_CLOSE(self_of(&m, "b&c"), 5, "b&c");
+	CHECK_CLOSE(m.duration, 35, "duration");
 	model_free(&m);
 
 	/* Written out and read back: the same numbers. */
@@ -154,8 +155,9 @@ static void test_durations(void)
 	p = feed_chunks(text, text_len, 5, NULL, &err, &ok);
 	CHECK(ok);
 	xsbug_session_model(p, 1, &m);
-	CHECK_CLOSE(self_of(&m, "a"), 12, "a again");
-	CHECK_CLOSE(self_of(&m, "b&c"), 10, "b&c again");
+	CHECK_CLOSE(self_of(&m, "a"), 13, "a again");
+	CHECK_CLOSE(self_of(&m, "b&c"), 5, "b&c again");
+	CHECK_CLOSE(m.duration, 35, "duration again");
 	model_free(&m);
 	xsbug_parser_free(p);
 	free(text);
@@ -196,8 +198,8 @@ static void feed_text(struct xsbug_parser *p, const char *text)
 
 /* A live view's refreshes: new numbers in place while no stack or record
  * is new, a new model when one is, or when a new session starts.
- * start 0x100; a at +10, b at +5 (a: 5), a at +3 (b: 3), c under a at
- * +2 (a: 5 + 2), stop 4 later (c: 4). */
+ * start 0x100; a at +10, b at +5, a at +3, c under a at +2, stop 4
+ * later: each sample lasts its delta, a 10 + 3, b 5, c 2. */
 static void test_follower(void)
 {
 	struct xsbug_parser *p = xsbug_parser_new(NULL);
@@ -211,13 +213,14 @@ static void test_follower(void)
 		     MSG("<ps>A,10,0.5,11,10,0</ps>"));
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &models[0]));
-	CHECK_CLOSE(self_of(&models[0], "a"), 5, "a, b running");
+	CHECK_CLOSE(self_of(&models[0], "a"), 10, "a, b running");
 	CHECK_CLOSE(count_of(&models[0], "b"), 1, "b's samples");
 
 	feed_text(p, MSG("<ps>3,10,0</ps>"));
 	CHECK(xsbug_follow(f, p));
 	CHECK(!xsbug_follower_model(f, &models[0], &models[1])); /* in place */
-	CHECK_CLOSE(self_of(&models[0], "b"), 3, "b, a running again");
+	CHECK_CLOSE(self_of(&models[0], "b"), 5, "b, a running again");
+	CHECK_CLOSE(self_of(&models[0], "a"), 13, "a running again");
 	CHECK_CLOSE(count_of(&models[0], "a"), 2, "a's samples");
 	check_like_fresh(&models[0], p);
 
@@ -225,13 +228,14 @@ static void test_follower(void)
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, &models[0], &models[1])); /* a new stack */
 	model_free(&models[0]);
-	CHECK_CLOSE(self_of(&models[1], "a"), 7, "a with c's first sample");
+	CHECK_CLOSE(self_of(&models[1], "a"), 13, "a with c's first sample");
+	CHECK_CLOSE(self_of(&models[1], "c"), 2, "c's first sample");
 	CHECK_CLOSE(count_of(&models[1], "c"), 1, "c's samples");
 
 	feed_text(p, MSG("<pt name=\"stop\" value=\"@0000000000000118\"/>"));
 	CHECK(xsbug_follow(f, p));
 	CHECK(!xsbug_follower_model(f, &models[1], &models[0]));
-	CHECK_CLOSE(self_of(&models[1], "c"), 4, "c stopped");
+	CHECK_CLOSE(self_of(&models[1], "c"), 2, "c stopped");
 	CHECK_CLOSE(models[1].duration, 0x18, "duration");
 	check_like_fresh(&models[1], p);
 
@@ -247,7 +251,7 @@ static void test_follower(void)
 
 /* Two ids for functions that look alike (name and place) are one
  * function, one node: the follower sums their stacks as the timeline
- * does.  g (40) at 1, g (41) at 3, stop at 8: 2 + 5 µs, 2 samples. */
+ * does.  g (40) at 1, g (41) at 3, stop at 8: 1 + 2 µs, 2 samples. */
 static void test_follower_alike(void)
 {
 	struct xsbug_parser *p = xsbug_parser_new(NULL);
@@ -261,8 +265,8 @@ static void test_follower_alike(void)
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &m));
 	xsbug_session_model(p, 1, &timeline);
-	CHECK_CLOSE(self_of(&timeline, "g"), 7, "g from the timeline");
-	CHECK_CLOSE(self_of(&m, "g"), 7, "g from the follower");
+	CHECK_CLOSE(self_of(&timeline, "g"), 3, "g from the timeline");
+	CHECK_CLOSE(self_of(&m, "g"), 3, "g from the follower");
 	CHECK_CLOSE(count_of(&m, "g"), 2, "g's samples");
 	model_free(&m);
 	model_free(&timeline);
@@ -294,15 +298,90 @@ static void test_garbage_and_sessions(void)
 	CHECK(xsbug_pick_session(p, -1, &err) == 2);
 	CHECK(xsbug_pick_session(p, 4, &err) == 0);
 	struct model m;
-	/* Session 1: t = 1 and 5 (4 later), stop 16: a = 4 + 11. */
+	/* Session 1: deltas 1 and 4, stop 16: a = 1 + 4 of 16. */
 	xsbug_session_model(p, 1, &m);
-	CHECK_CLOSE(self_of(&m, "a"), 15, "session 1");
+	CHECK_CLOSE(self_of(&m, "a"), 5, "session 1");
+	CHECK_CLOSE(m.duration, 16, "session 1 duration");
 	model_free(&m);
-	/* Session 2: t = 0x101, 0x103, stop 0x108: 2 + 5. */
+	/* Session 2: deltas 1 and 2, stop 0x108: a = 1 + 2 of 8. */
 	xsbug_session_model(p, 2, &m);
-	CHECK_CLOSE(self_of(&m, "a"), 7, "session 2");
+	CHECK_CLOSE(self_of(&m, "a"), 3, "session 2");
 	model_free(&m);
 	xsbug_parser_free(p);
+}
+
+static double divided_of(const struct model *m, const char *name)
+{
+	struct rules rules;
+	rules_init(&rules, m);
+	const struct totals *t = rules_totals(&rules, RULE_DIVIDED, 0);
+	double v = NAN;
+	for (uint32_t f = 0; f < m->nframes; f++)
+		if (!strcmp(model_str(m, m->frames[f].name), name))
+			v = t->total[f];
+	rules_free(&rules);
+	return v;
+}
+
+static const char divided_records[] =
+	MSG("<pt name=\"start\" value=\"@0000000000000000\"/>")
+	MSG("<pr name=\"(host)\" value=\"0\"/>")
+	MSG("<pr name=\"a\" value=\"36\"/>") MSG("<pr name=\"b\" value=\"37\"/>")
+	MSG("<pr name=\"c\" value=\"38\"/>");
+
+/* divided on a stream: the cycles go as the engine's file profiler
+ * removes them, walking callees in the order the samples show them,
+ * within a sample from the leaf up; the saved model and the follower's
+ * agree.  want: a, b, c, (host) from `samples` worked by hand. */
+static void check_stream_divided(const char *what, const char *samples,
+				 const double want[4])
+{
+	static const char *const names[] = { "a", "b", "c", "(host)" };
+	struct xsbug_parser *p = xsbug_parser_new(NULL);
+	feed_text(p, divided_records);
+	feed_text(p, samples);
+	feed_text(p, MSG("<pt name=\"stop\" value=\"@0000000000000100\"/>"));
+	struct model saved, followed;
+	xsbug_session_model(p, 1, &saved);
+	struct xsbug_follower *f = xsbug_follower_new();
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &followed));
+	for (int i = 0; i < 4; i++) {
+		char label[96];
+		snprintf(label, sizeof(label), "%s: %s", what, names[i]);
+		CHECK_CLOSE(divided_of(&saved, names[i]), want[i], label);
+		CHECK_CLOSE(divided_of(&followed, names[i]), want[i], label);
+	}
+	model_free(&saved);
+	model_free(&followed);
+	xsbug_follower_free(f);
+	xsbug_parser_free(p);
+}
+
+static void test_divided(void)
+{
+	/* host > a > b > a for 4 µs, then host > b for 6.  host's callees
+	 * in order: a, b.  The walk: host, a, b; b's callee a is on the
+	 * walk (b -> a goes); host -> b stays.  callers(a) = {host},
+	 * callers(b) = {a, host}.  a's 4 to host; b's 6: 3 to a (then to
+	 * host), 3 to host.  a 7, b 6, host 10. */
+	check_stream_divided("a first", MSG("<ps>4,10,11,10,0.6,11,0</ps>"),
+			     (const double[]){ 7, 6, 0, 10 });
+	/* The same samples the other way round: host's callees b, a; the
+	 * walk host, b, a drops a -> b.  callers(b) = {host}, callers(a) =
+	 * {b, host}.  a's 4: 2 to b (then host), 2 to host.  a 4, b 8. */
+	check_stream_divided("b first", MSG("<ps>6,11,0.4,10,11,10,0</ps>"),
+			     (const double[]){ 4, 8, 0, 10 });
+	/* One sample host > c > a > b > c > b > a, 8 µs in a.  From the leaf
+	 * up the arcs come b->a, c->b, b->c, a->b, c->a, host->c: c's
+	 * callees are b then a, b's are a then c.  The walk host, c, b, a
+	 * drops a -> b (b on the walk), then b -> c; c -> a stays.
+	 * callers(a) = {b, c}, callers(b) = {c}, callers(c) = {host}.
+	 * a's 8: 4 to b (then 4 to c, 4 to host), 4 to c (then host).
+	 * a 8, b 4, c 8, host 8.  (Root down, c -> a would come first and
+	 * b would get nothing.) */
+	check_stream_divided("leaf up", MSG("<ps>8,10,11,12,11,10,12,0</ps>"),
+			     (const double[]){ 8, 4, 8, 8 });
 }
 
 static void expect_limit(const char *text, size_t len,
@@ -347,6 +426,7 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "testdata";
 	test_chunks(dir);
 	test_durations();
+	test_divided();
 	test_follower();
 	test_follower_alike();
 	test_garbage_and_sessions();
