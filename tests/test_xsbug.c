@@ -384,6 +384,47 @@ static void test_divided(void)
 			     (const double[]){ 8, 4, 8, 8 });
 }
 
+/* A clock that runs backwards (issue 17): a stop before the start, or
+ * before the last sample, is an error at the stop's byte, never a
+ * negative duration. */
+static void test_stop_out_of_order(void)
+{
+	static const char *const cases[][2] = {
+		{ MSG("<pt name=\"start\" value=\"@0000000000001000\"/>")
+		  MSG("<ps>5,2,0</ps>")
+		  MSG("<pt name=\"stop\" value=\"@0000000000000010\"/>"),
+		  "stop time before its start" },
+		{ MSG("<pt name=\"start\" value=\"@0000000000001000\"/>")
+		  MSG("<ps>20,2,0</ps>")
+		  MSG("<pt name=\"stop\" value=\"@0000000000001010\"/>"),
+		  "stop time before its last sample" },
+		{ MSG("<pt name=\"start\" value=\"@0000000000001000\"/>")
+		  MSG("<pt name=\"start\" value=\"@0000000000000100\"/>"),
+		  "stop time before its start" },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		struct load_error err;
+		bool ok;
+		const char *text = cases[i][0];
+		struct xsbug_parser *p = feed_chunks(text, strlen(text), 7, NULL,
+						     &err, &ok);
+		CHECK_MSG(!ok && strstr(err.message, cases[i][1]) &&
+				  strstr(err.message, "byte "),
+			  "case %zu: got '%s'", i, ok ? "no error" : err.message);
+		xsbug_parser_free(p);
+	}
+	/* In order, the same stop is fine: 0x20 of 0x30 µs sampled. */
+	struct xsbug_parser *p = xsbug_parser_new(NULL);
+	feed_text(p, MSG("<pt name=\"start\" value=\"@0000000000001000\"/>")
+		     MSG("<ps>W,2,0</ps>")
+		     MSG("<pt name=\"stop\" value=\"@0000000000001030\"/>"));
+	struct model m;
+	xsbug_session_model(p, 1, &m);
+	CHECK_CLOSE(m.duration, 0x30, "in order");
+	model_free(&m);
+	xsbug_parser_free(p);
+}
+
 static void expect_limit(const char *text, size_t len,
 			 const struct xsbug_limits *limits, const char *what)
 {
@@ -427,6 +468,7 @@ int main(int argc, char **argv)
 	test_chunks(dir);
 	test_durations();
 	test_divided();
+	test_stop_out_of_order();
 	test_follower();
 	test_follower_alike();
 	test_garbage_and_sessions();
