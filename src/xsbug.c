@@ -59,6 +59,20 @@ struct session {
 
 enum lex_state { IN_TEXT, IN_TAG, IN_SAMPLES };
 
+/* Real engines write attribute values raw (a method named `q"x>` arrives
+ * as is): a quote only closes a value when what follows it is the end of
+ * the tag or another attribute (` name="`).  Until that is known, the
+ * bytes after a quote are the value's, provisionally. */
+enum value_state {
+	OUTSIDE,       /* between attributes: `>` ends the tag */
+	INSIDE,        /* in a value */
+	AFTER_QUOTE,   /* a quote: the value may have ended */
+	AFTER_SLASH,   /* quote, `/`: only `>` follows an ended value */
+	AFTER_SPACE,   /* quote, spaces: a name, or the end, would say so */
+	IN_NEXT_NAME,  /* quote, spaces, name characters: `=` next */
+	AFTER_EQUALS,  /* … `=`: a quote opens the next value */
+};
+
 struct xsbug_parser {
 	struct xsbug_limits limits;
 	enum lex_state state;
@@ -68,7 +82,8 @@ struct xsbug_parser {
 
 	char *tag; /* `<` … `>` of the element being read */
 	size_t tag_len;
-	bool tag_quoted;
+	enum value_state value; /* where the tag's attribute values stand */
+	char quote;             /* the open value's quote */
 
 	/* The sample being read: field 0 is the delta, then ids. */
 	uint64_t number;
@@ -204,7 +219,49 @@ static void set_record(struct xsbug_parser *p, const struct record *rec)
 
 /* ---- tags and attributes ---------------------------------------------- */
 
-/* Decodes the XML entities xsbug writes into names and paths. */
+/* The three bytes at s encode a UTF-16 surrogate (U+D800…U+DFFF) the
+ * way CESU-8 does; high: one of the first half. */
+static bool is_surrogate(const unsigned char *s, size_t left, bool high)
+{
+	return left >= 3 && s[0] == 0xED && (s[2] & 0xC0) == 0x80 &&
+	       (high ? (s[1] & 0xF0) == 0xA0 : (s[1] & 0xE0) == 0xA0);
+}
+
+/* XS engines send characters outside the basic plane as CESU-8, a
+ * surrogate pair of three bytes each (ED A0 BD ED B8 80 for U+1F600):
+ * each pair becomes its four-byte UTF-8 form, a surrogate without its
+ * pair U+FFFD.  In place: the text only shrinks. */
+static void cesu8_to_utf8(char *text)
+{
+	unsigned char *s = (unsigned char *)text, *out = s;
+	size_t len = strlen(text);
+	for (size_t i = 0; i < len;) {
+		if (!is_surrogate(s + i, len - i, false)) {
+			*out++ = s[i++];
+			continue;
+		}
+		if (is_surrogate(s + i, len - i, true) &&
+		    is_surrogate(s + i + 3, len - i - 3, false) &&
+		    (s[i + 4] & 0xF0) == 0xB0) {
+			uint32_t hi = ((s[i + 1] & 0x0Fu) << 6) | (s[i + 2] & 0x3Fu);
+			uint32_t lo = ((s[i + 4] & 0x0Fu) << 6) | (s[i + 5] & 0x3Fu);
+			uint32_t cp = 0x10000 + (hi << 10) + lo;
+			*out++ = (unsigned char)(0xF0 | (cp >> 18));
+			*out++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+			*out++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+			*out++ = (unsigned char)(0x80 | (cp & 0x3F));
+			i += 6;
+		} else {
+			memcpy(out, "\xEF\xBF\xBD", 3);
+			out += 3;
+			i += 3;
+		}
+	}
+	*out = '\0';
+}
+
+/* Decodes the XML entities xsbug writes into names and paths, and the
+ * CESU-8 real engines write. */
 static char *decode_text(const char *s, size_t len)
 {
 	char *out = xmalloc(len + 1);
@@ -244,6 +301,7 @@ static char *decode_text(const char *s, size_t len)
 		out[n++] = s[i++];
 	}
 	out[n] = '\0';
+	cesu8_to_utf8(out);
 	return out;
 }
 
@@ -276,6 +334,26 @@ static bool is_name_char(char c)
 	       c == '.';
 }
 
+/* Does the quote at s[i] end its value (enum value_state): is it followed
+ * by the end of the tag, or by spaces and `name="`? */
+static bool closes_value(const char *s, size_t len, size_t i)
+{
+	size_t j = i + 1;
+	if (j == len || (s[j] == '/' && j + 1 == len))
+		return true;
+	while (j < len && is_space(s[j]))
+		j++;
+	if (j == i + 1)
+		return false;
+	if (j == len || (s[j] == '/' && j + 1 == len))
+		return true;
+	size_t name = j;
+	while (j < len && is_name_char(s[j]))
+		j++;
+	return j > name && j + 1 < len && s[j] == '=' &&
+	       (s[j + 1] == '"' || s[j + 1] == '\'');
+}
+
 /* Splits "<name a="v" …/>" (without the brackets); false when it is not
  * well formed.  Attributes past MAX_ATTRIBUTES are not needed. */
 static bool split_element(const char *s, size_t len, struct element *e)
@@ -305,7 +383,7 @@ static bool split_element(const char *s, size_t len, struct element *e)
 		char quote = s[i + 1];
 		i += 2;
 		a.value = s + i;
-		while (i < len && s[i] != quote)
+		while (i < len && !(s[i] == quote && closes_value(s, len, i)))
 			i++;
 		if (i == len)
 			return false;
@@ -689,17 +767,69 @@ static bool on_tag(struct xsbug_parser *p, struct load_error *err)
 	return true; /* any other element: not ours */
 }
 
+/* The value state after byte c (enum value_state); *ends: c is the `>`
+ * that ends the tag. */
+static enum value_state next_value_state(enum value_state v, char quote,
+					 char c, bool *ends)
+{
+	*ends = false;
+	switch (v) {
+	case OUTSIDE:
+		*ends = c == '>';
+		return c == '"' || c == '\'' ? INSIDE : OUTSIDE;
+	case AFTER_QUOTE:
+	case AFTER_SLASH:
+		if (c == '>') {
+			*ends = true;
+			return OUTSIDE;
+		}
+		if (c == '/' && v == AFTER_QUOTE)
+			return AFTER_SLASH;
+		if (is_space(c) && v == AFTER_QUOTE)
+			return AFTER_SPACE;
+		break;
+	case AFTER_SPACE:
+		if (is_space(c))
+			return AFTER_SPACE;
+		if (is_name_char(c))
+			return IN_NEXT_NAME;
+		if (c == '/')
+			return AFTER_SLASH;
+		if (c == '>') {
+			*ends = true;
+			return OUTSIDE;
+		}
+		break;
+	case IN_NEXT_NAME:
+		if (is_name_char(c))
+			return IN_NEXT_NAME;
+		if (c == '=')
+			return AFTER_EQUALS;
+		break;
+	case AFTER_EQUALS:
+		if (c == '"' || c == '\'')
+			return INSIDE; /* the caller takes the new quote */
+		break;
+	case INSIDE:
+		break;
+	}
+	return c == quote ? AFTER_QUOTE : INSIDE; /* still the value's */
+}
+
 static bool read_tag_byte(struct xsbug_parser *p, uint8_t c,
 			  struct load_error *err)
 {
-	if (c == '<') { /* never inside a tag: garbage before it, start again */
+	/* Never between attributes: garbage before it, start again. */
+	if (c == '<' && p->value == OUTSIDE) {
 		p->tag_len = 0;
-		p->tag_quoted = false;
 		return true;
 	}
-	if (c == '"')
-		p->tag_quoted = !p->tag_quoted;
-	if (c == '>' && !p->tag_quoted) {
+	bool ends;
+	enum value_state was = p->value;
+	p->value = next_value_state(was, p->quote, (char)c, &ends);
+	if ((was == OUTSIDE || was == AFTER_EQUALS) && (c == '"' || c == '\''))
+		p->quote = (char)c;
+	if (ends) {
 		p->state = IN_TEXT;
 		return on_tag(p, err);
 	}
@@ -729,7 +859,7 @@ bool xsbug_parser_feed(struct xsbug_parser *p, const uint8_t *bytes,
 			if (c == '<') {
 				p->state = IN_TAG;
 				p->tag_len = 0;
-				p->tag_quoted = false;
+				p->value = OUTSIDE;
 			}
 		} else if (!read_tag_byte(p, c, err)) {
 			return false;

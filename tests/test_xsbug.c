@@ -425,6 +425,54 @@ static void test_stop_out_of_order(void)
 	xsbug_parser_free(p);
 }
 
+static bool has_name(const struct model *m, const char *name)
+{
+	for (uint32_t f = 0; f < m->nframes; f++)
+		if (!strcmp(model_str(m, m->frames[f].name), name))
+			return true;
+	return false;
+}
+
+/* Real engines write names raw: a quote ends a value only before the end
+ * of the tag or another attribute; `<` and `>` inside a value are the
+ * value's; the escaped form still works; CESU-8 becomes UTF-8.  Any chunk
+ * size gives the same. */
+static void test_raw_names(void)
+{
+	static const char text[] =
+		MSG("<pt name=\"start\" value=\"@0000000000000000\"/>")
+		MSG("<pr name=\"(host)\" value=\"0\"/>")
+		MSG("<pr name=\"a<b\" value=\"2\" path=\"/x.js\" line=\"5\"/>")
+		MSG("<pr name=\"q\"uote\" value=\"3\" path=\"/x.js\" line=\"6\"/>")
+		MSG("<pr name=\"x>y/>\" b\" value=\"4\"/>")
+		MSG("<pr name=\"esc&lt;&quot;&amp;\" value=\"5\"/>")
+		MSG("<pr name=\"\xed\xa0\xbd\xed\xb8\x80!\" value=\"6\"/>")
+		MSG("<pr name=\"lone\xed\xa0\xbd\" value=\"7\"/>")
+		MSG("<ps>1,2,0.2,3,0.3,4,0.4,5,0.5,6,0.6,7,0</ps>")
+		MSG("<pt name=\"stop\" value=\"@0000000000000020\"/>");
+	static const struct { const char *name; double self; } want[] = {
+		{ "a<b", 1 }, { "q\"uote", 2 }, { "x>y/>\" b", 3 },
+		{ "esc<\"&", 4 }, { "\xf0\x9f\x98\x80!", 5 },
+		{ "lone\xef\xbf\xbd", 6 },
+	};
+	static const size_t chunks[] = { 1, 3, 64, sizeof(text) };
+	for (size_t c = 0; c < ARRAY_LEN(chunks); c++) {
+		struct load_error err;
+		bool ok;
+		struct xsbug_parser *p = feed_chunks(text, sizeof(text) - 1,
+						     chunks[c], NULL, &err, &ok);
+		CHECK(ok);
+		struct model m;
+		xsbug_session_model(p, 1, &m);
+		for (size_t i = 0; i < ARRAY_LEN(want); i++)
+			CHECK_CLOSE(self_of(&m, want[i].name), want[i].self,
+				    want[i].name);
+		CHECK(!has_name(&m, "(unknown 2)") && m.nframes == 7);
+		model_free(&m);
+		xsbug_parser_free(p);
+	}
+}
+
 static void expect_limit(const char *text, size_t len,
 			 const struct xsbug_limits *limits, const char *what)
 {
@@ -469,6 +517,7 @@ int main(int argc, char **argv)
 	test_durations();
 	test_divided();
 	test_stop_out_of_order();
+	test_raw_names();
 	test_follower();
 	test_follower_alike();
 	test_garbage_and_sessions();
