@@ -16,6 +16,7 @@ const struct xsbug_limits xsbug_default_limits = {
 	.max_depth = 4096,
 	.max_records = 1u << 20,
 	.max_sessions = 10000,
+	.max_timeline = 65536,
 };
 
 #define HOST_ID 0u
@@ -27,6 +28,12 @@ struct record {
 	char *name;
 	char *path; /* NULL for native functions */
 	int32_t line;
+};
+
+struct timeline_entry {
+	uint32_t stack;
+	uint32_t count;  /* samples */
+	double duration; /* theirs, summed */
 };
 
 /* Distinct stacks of one session: ids leaf first, in one pool. */
@@ -52,9 +59,13 @@ struct session {
 	uint32_t *index; /* open addressing over stacks, NO_ID empty */
 	size_t index_size;
 
-	uint32_t *sample_stack;
-	double *sample_duration;
-	size_t nsamples, samples_cap;
+	/* The timeline: each entry stands for `per_entry` samples in a row
+	 * (the last for up to that many) and is charged to the stack that
+	 * took most of its time. */
+	struct timeline_entry *timeline;
+	size_t nentries, entries_cap;
+	uint64_t per_entry;
+	size_t nsamples;
 };
 
 enum lex_state { IN_TEXT, IN_TAG, IN_SAMPLES };
@@ -126,6 +137,8 @@ struct xsbug_parser *xsbug_parser_new(const struct xsbug_limits *limits)
 	init_digits();
 	struct xsbug_parser *p = xcalloc(1, sizeof(*p));
 	p->limits = limits ? *limits : xsbug_default_limits;
+	if (p->limits.max_timeline < 2)
+		p->limits.max_timeline = 2;
 	p->tag = xmalloc(p->limits.max_element + 1);
 	p->frames = xmalloc((p->limits.max_depth + 1) * sizeof(uint32_t));
 	return p;
@@ -136,8 +149,7 @@ static void session_free(struct session *s)
 	free(s->ids);
 	free(s->stacks);
 	free(s->index);
-	free(s->sample_stack);
-	free(s->sample_duration);
+	free(s->timeline);
 }
 
 void xsbug_parser_free(struct xsbug_parser *p)
@@ -480,7 +492,7 @@ static bool on_time(struct xsbug_parser *p, const struct element *e,
 			return fail(p, err, "too many profile sessions");
 		GROW(p->sessions, p->sessions_cap, p->nsessions + 1);
 		p->sessions[p->nsessions++] = (struct session){
-			.start = t, .clock = t, .stop = t };
+			.start = t, .clock = t, .stop = t, .per_entry = 1 };
 	} else if (!s) {
 		return true;
 	} else if (name_is(name->value, name->value_len, "stop")) {
@@ -590,6 +602,57 @@ static uint32_t intern_stack(struct session *s, const uint32_t *ids,
 	return (uint32_t)s->nstacks++;
 }
 
+/* b's samples follow a's: one entry, charged to the larger part. */
+static void merge_entries(struct timeline_entry *a, struct timeline_entry b)
+{
+	if (b.duration > a->duration)
+		a->stack = b.stack;
+	a->count += b.count;
+	a->duration += b.duration;
+}
+
+/* Neighbours merge in pairs: half as many entries, each for twice as
+ * many samples. */
+static void coarsen_timeline(struct session *s)
+{
+	size_t n = s->nentries;
+	for (size_t i = 0; i < n / 2; i++) {
+		struct timeline_entry merged = s->timeline[2 * i];
+		merge_entries(&merged, s->timeline[2 * i + 1]);
+		s->timeline[i] = merged;
+	}
+	if (n % 2) /* an odd one out stays, half full at the new size */
+		s->timeline[n / 2] = s->timeline[n - 1];
+	s->nentries = (n + 1) / 2;
+	s->per_entry *= 2;
+}
+
+static struct timeline_entry *last_entry(struct session *s)
+{
+	return s->nentries ? &s->timeline[s->nentries - 1] : NULL;
+}
+
+static void add_to_timeline(struct session *s, struct timeline_entry sample,
+			    size_t max_entries)
+{
+	struct timeline_entry *last = last_entry(s);
+	if ((!last || last->count >= s->per_entry) && s->nentries >= max_entries) {
+		coarsen_timeline(s);
+		last = last_entry(s);
+	}
+	if (last && last->count < s->per_entry) {
+		merge_entries(last, sample);
+		return;
+	}
+	if (s->nentries == s->entries_cap) {
+		size_t cap = s->entries_cap ? s->entries_cap * 2 : 256;
+		s->entries_cap = cap < max_entries ? cap : max_entries;
+		s->timeline = xrealloc(s->timeline,
+				       s->entries_cap * sizeof(*s->timeline));
+	}
+	s->timeline[s->nentries++] = sample;
+}
+
 /* One whole sample: it lasts the delta it carries, the time its stack
  * just ran (time-rules.md: the engine samples at the first check after
  * its deadline). */
@@ -603,16 +666,12 @@ static void fold_sample(struct xsbug_parser *p, uint64_t delta,
 	if (delta > UINT64_MAX - s->clock)
 		delta = UINT64_MAX - s->clock;
 	s->clock = s->last_time = s->clock + delta;
-	size_t old_cap = s->samples_cap;
-	GROW(s->sample_stack, s->samples_cap, s->nsamples + 1);
-	if (old_cap != s->samples_cap)
-		s->sample_duration = xrealloc(s->sample_duration,
-					      s->samples_cap * sizeof(double));
 	uint32_t stack = intern_stack(s, ids, depth, hash);
 	s->stacks[stack].count++;
 	s->stacks[stack].total += (double)delta;
-	s->sample_stack[s->nsamples] = stack;
-	s->sample_duration[s->nsamples++] = (double)delta;
+	add_to_timeline(s, (struct timeline_entry){ stack, 1, (double)delta },
+			p->limits.max_timeline);
+	s->nsamples++;
 	p->generation++;
 }
 
@@ -964,17 +1023,23 @@ static uint32_t frame_of(const struct xsbug_parser *p, struct model *m,
 	return model_intern_frame(m, &f);
 }
 
+/* Does the timeline still hold every sample, one entry each? */
+static bool timeline_exact(const struct session *s)
+{
+	return s->per_entry == 1;
+}
+
 /* The timeline: every sample with its duration, on its stack's leaf. */
 static void adopt_timeline(const struct session *s, const uint32_t *leaf,
 			   struct model *m)
 {
-	uint32_t *nodes = xmalloc((s->nsamples + 1) * sizeof(uint32_t));
-	double *durations = xmalloc((s->nsamples + 1) * sizeof(double));
-	for (size_t i = 0; i < s->nsamples; i++) {
-		nodes[i] = leaf[s->sample_stack[i]];
-		durations[i] = s->sample_duration[i];
+	uint32_t *nodes = xmalloc((s->nentries + 1) * sizeof(uint32_t));
+	double *durations = xmalloc((s->nentries + 1) * sizeof(double));
+	for (size_t i = 0; i < s->nentries; i++) {
+		nodes[i] = leaf[s->timeline[i].stack];
+		durations[i] = s->timeline[i].duration;
 	}
-	model_adopt_samples(m, nodes, durations, s->nsamples);
+	model_adopt_samples(m, nodes, durations, s->nentries);
 }
 
 /* The first value type of every xsbug model; totals models (live
@@ -1025,12 +1090,14 @@ static void set_stack_values(const struct session *s, const uint32_t *leaf,
 	}
 }
 
-/* With the timeline, or (timeline false) with each stack's totals; `leaf`
- * (nstacks entries, or NULL) receives each stack's leaf node. */
+/* With the timeline (while it holds every sample, when `timeline` is
+ * asked for), or with each stack's totals; `leaf` (nstacks entries, or
+ * NULL) receives each stack's leaf node. */
 static void build_model(const struct xsbug_parser *p, size_t n,
 			struct model *m, bool timeline, uint32_t *leaf)
 {
 	const struct session *s = &p->sessions[n - 1];
+	timeline = timeline && timeline_exact(s);
 	model_init(m, "xsbug");
 	model_add_sample_type(m, "time", "us");
 	if (!timeline)
@@ -1066,6 +1133,14 @@ void xsbug_session_model(const struct xsbug_parser *p, size_t n,
 			 struct model *m)
 {
 	build_model(p, n, m, true, NULL);
+}
+
+size_t xsbug_session_bytes(const struct xsbug_parser *p, size_t n)
+{
+	const struct session *s = &p->sessions[n - 1];
+	return s->ids_cap * sizeof(*s->ids) + s->stacks_cap * sizeof(*s->stacks) +
+	       s->index_size * sizeof(*s->index) +
+	       s->entries_cap * sizeof(*s->timeline);
 }
 
 /* ---- following a session that grows ------------------------------------ */
@@ -1230,21 +1305,40 @@ static void write_records(const struct xsbug_parser *p, FILE *out)
 	}
 }
 
-/* A sample's delta is its duration; a suspended stretch, which no sample
- * owns, drops out of the capture and of its duration alike. */
-static void write_samples(const struct session *s, FILE *out)
+static void write_sample(const struct session *s, uint32_t stack,
+			 uint64_t delta, size_t i, FILE *out)
 {
 	const size_t per_message = 8;
-	for (size_t i = 0; i < s->nsamples; i++) {
-		fputs(i % per_message ? "." : "\r\n<xsbug><ps>", out);
-		write_base36(out, (uint64_t)s->sample_duration[i]);
-		const struct stack *st = &s->stacks[s->sample_stack[i]];
-		for (uint32_t d = 0; d < st->depth; d++) {
-			fputc(',', out);
-			write_base36(out, s->ids[st->offset + d]);
-		}
-		if (i % per_message == per_message - 1 || i + 1 == s->nsamples)
-			fputs("</ps></xsbug>\r\n", out);
+	fputs(i % per_message ? "." : "\r\n<xsbug><ps>", out);
+	write_base36(out, delta);
+	const struct stack *st = &s->stacks[stack];
+	for (uint32_t d = 0; d < st->depth; d++) {
+		fputc(',', out);
+		write_base36(out, s->ids[st->offset + d]);
+	}
+	if (i % per_message == per_message - 1 || i + 1 == s->nsamples)
+		fputs("</ps></xsbug>\r\n", out);
+}
+
+/* A sample's delta is its duration; a suspended stretch, which no sample
+ * owns, drops out of the capture and of its duration alike.  A coarsened
+ * timeline no longer knows each sample: each stack's samples are written
+ * together instead, their integer deltas summing to its exact total. */
+static void write_samples(const struct session *s, FILE *out)
+{
+	size_t i = 0;
+	if (timeline_exact(s)) {
+		for (; i < s->nentries; i++)
+			write_sample(s, s->timeline[i].stack,
+				     (uint64_t)s->timeline[i].duration, i, out);
+		return;
+	}
+	for (uint32_t k = 0; k < s->nstacks; k++) {
+		uint64_t total = (uint64_t)s->stacks[k].total;
+		uint64_t count = s->stacks[k].count;
+		for (uint64_t c = 0; c < count; c++, i++)
+			write_sample(s, k, total / count + (c < total % count), i,
+				     out);
 	}
 }
 

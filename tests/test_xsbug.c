@@ -473,6 +473,65 @@ static void test_raw_names(void)
 	}
 }
 
+/* A long session: the stacks' totals and counts stay exact, and its
+ * memory stops growing once its timeline is full (64 entries here): the
+ * timeline coarsens instead.  Sample i: stack i % 3 (a; b under a; c
+ * under b under a), delta 1 + i % 7 µs. */
+static void test_bounded_session(void)
+{
+	struct xsbug_limits limits = xsbug_default_limits;
+	limits.max_timeline = 64;
+	struct xsbug_parser *p = xsbug_parser_new(&limits);
+	feed_text(p, divided_records);
+	static const char *const stacks[] = { "10,0", "11,10,0", "12,11,10,0" };
+	static const char *const names[] = { "a", "b", "c" };
+	double want_self[3] = { 0 }, want_count[3] = { 0 };
+	const size_t n = 100000;
+	size_t bytes_early = 0;
+	char text[256];
+	for (size_t i = 0; i < n; i += 8) {
+		size_t len = (size_t)snprintf(text, sizeof(text), "\r\n<xsbug><ps>");
+		for (size_t j = i; j < i + 8; j++) {
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%zu,%s",
+						j > i ? "." : "", 1 + j % 7, stacks[j % 3]);
+			want_self[j % 3] += (double)(1 + j % 7);
+			want_count[j % 3]++;
+		}
+		snprintf(text + len, sizeof(text) - len, "</ps></xsbug>\r\n");
+		feed_text(p, text);
+		if (i + 8 == 1000)
+			bytes_early = xsbug_session_bytes(p, 1);
+	}
+	feed_text(p, MSG("<pt name=\"stop\" value=\"@0000000000100000\"/>"));
+	size_t bytes = xsbug_session_bytes(p, 1);
+	CHECK_MSG(bytes == bytes_early && bytes < 4096,
+		  "%zu bytes after 1000 samples, %zu after %zu", bytes_early, bytes, n);
+	CHECK(xsbug_session_samples(p, 1) == n);
+
+	char *capture = NULL;
+	size_t capture_len = 0;
+	FILE *out = open_memstream(&capture, &capture_len);
+	CHECK(xsbug_write_session(p, 1, out));
+	fclose(out);
+	struct xsbug_parser *again = xsbug_parser_new(&limits);
+	struct load_error err;
+	CHECK(xsbug_parser_feed(again, (const uint8_t *)capture, capture_len, &err));
+	const struct xsbug_parser *parsers[] = { p, again };
+	for (size_t k = 0; k < ARRAY_LEN(parsers); k++) {
+		struct model m;
+		xsbug_session_model(parsers[k], 1, &m);
+		for (int f = 0; f < 3; f++) {
+			CHECK_CLOSE(self_of(&m, names[f]), want_self[f], names[f]);
+			CHECK_CLOSE(count_of(&m, names[f]), want_count[f], names[f]);
+		}
+		CHECK_CLOSE(m.duration, 0x100000, "duration");
+		model_free(&m);
+	}
+	xsbug_parser_free(again);
+	free(capture);
+	xsbug_parser_free(p);
+}
+
 static void expect_limit(const char *text, size_t len,
 			 const struct xsbug_limits *limits, const char *what)
 {
@@ -518,6 +577,7 @@ int main(int argc, char **argv)
 	test_divided();
 	test_stop_out_of_order();
 	test_raw_names();
+	test_bounded_session();
 	test_follower();
 	test_follower_alike();
 	test_garbage_and_sessions();
