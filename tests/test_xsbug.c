@@ -341,19 +341,28 @@ static void check_stream_divided(const char *what, const char *samples,
 	feed_text(p, divided_records);
 	feed_text(p, samples);
 	feed_text(p, MSG("<pt name=\"stop\" value=\"@0000000000000100\"/>"));
-	struct model saved, followed;
+	struct model saved, followed, focused;
 	xsbug_session_model(p, 1, &saved);
 	struct xsbug_follower *f = xsbug_follower_new();
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &followed));
+	/* The explorer's filtered copy, focused on the host: every stack. */
+	struct stack_filter all = { .focus = 0, .hidden = NULL };
+	for (uint32_t fr = 0; fr < saved.nframes; fr++)
+		if (saved.frames[fr].kind == KIND_ROOT)
+			all.focus = fr;
+	const char *why_not;
+	CHECK(model_filter_stacks(&saved, &all, &focused, &why_not));
 	for (int i = 0; i < 4; i++) {
 		char label[96];
 		snprintf(label, sizeof(label), "%s: %s", what, names[i]);
 		CHECK_CLOSE(divided_of(&saved, names[i]), want[i], label);
 		CHECK_CLOSE(divided_of(&followed, names[i]), want[i], label);
+		CHECK_CLOSE(divided_of(&focused, names[i]), want[i], label);
 	}
 	model_free(&saved);
 	model_free(&followed);
+	model_free(&focused);
 	xsbug_follower_free(f);
 	xsbug_parser_free(p);
 }
