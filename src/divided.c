@@ -141,7 +141,7 @@ enum walk_state { UNSEEN, ON_STACK, DONE };
 
 struct walk {
 	const struct model *m;
-	const uint32_t *callees;
+	uint32_t *callees; /* callees_in_order */
 	uint8_t *state;   /* per frame, enum walk_state */
 	uint8_t *kept;    /* per arc */
 	uint32_t *stack;  /* frames on the walk */
@@ -180,8 +180,9 @@ static void walk_from(struct walk *w, uint32_t root)
 	}
 }
 
-/* The root first (the frames of parentless nodes), then every function
- * in order of first appearance, then any the nodes do not show. */
+/* The root first (the first parentless node's frame), then every
+ * function in order of first appearance, then any the nodes do not show
+ * (call-arc data), by id. */
 static void remove_cycles(struct divided *d, uint8_t *kept)
 {
 	const struct model *m = d->m;
@@ -196,13 +197,15 @@ static void remove_cycles(struct divided *d, uint8_t *kept)
 		.order = d->order,
 	};
 	for (uint32_t v = 0; v < m->nnodes; v++)
-		if (m->nodes[v].parent == NO_ID)
+		if (m->nodes[v].parent == NO_ID) {
 			walk_from(&w, m->nodes[v].frame);
+			break;
+		}
 	for (uint32_t v = 0; v < m->nnodes; v++)
 		walk_from(&w, m->nodes[v].frame);
 	for (uint32_t f = 0; f < nf; f++)
 		walk_from(&w, f);
-	free((void *)w.callees);
+	free(w.callees);
 	free(w.state);
 	free(w.stack);
 	free(w.cursor);
