@@ -461,6 +461,12 @@ static struct session *current(struct xsbug_parser *p)
 	return &p->sessions[p->nsessions - 1];
 }
 
+/* Times from a peer can be anything: they stop at the largest. */
+static uint64_t add_saturated(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
 /* A profile cannot end before it began, nor before its samples; the
  * times come from a clock of the engine's that a peer can send wrong. */
 static bool stop_in_order(struct xsbug_parser *p, const struct session *s,
@@ -505,10 +511,14 @@ static bool on_time(struct xsbug_parser *p, const struct element *e,
 		s->suspended = true;
 		s->suspended_at = t;
 	} else if (name_is(name->value, name->value_len, "resume")) {
-		if (s->suspended && t > s->suspended_at)
-			s->time_suspended += t - s->suspended_at;
+		/* The engine leaves the suspended time out of the next delta
+		 * (xsProfile.c, fxResumeProfiler): the clock skips it. */
+		if (s->suspended && t > s->suspended_at) {
+			uint64_t away = t - s->suspended_at;
+			s->time_suspended = add_saturated(s->time_suspended, away);
+			s->clock = add_saturated(s->clock, away);
+		}
 		s->suspended = false;
-		s->clock = t > s->clock ? t : s->clock;
 	}
 	p->generation++;
 	return true;

@@ -163,6 +163,32 @@ static void test_durations(void)
 	free(text);
 }
 
+/* The engine leaves suspended time out of the next delta: a sample 100
+ * µs in, suspend at 150, resume at 1000, a sample 60 µs later (50 before
+ * the suspend, 10 after) at 1010, stop at 1020: not before the last
+ * sample.  a = 100 + 60; the profile lasts 1020 − 850 = 170. */
+static void test_resume(void)
+{
+	struct xsbug_parser *p = xsbug_parser_new(NULL);
+	struct load_error err;
+	static const char text[] =
+		MSG("<pt name=\"start\" value=\"@0000000000001000\"/>")
+		MSG("<pr name=\"a\" value=\"36\"/>")
+		MSG("<ps>2S,10,0</ps>")
+		MSG("<pt name=\"suspend\" value=\"@0000000000001096\"/>")
+		MSG("<pt name=\"resume\" value=\"@00000000000013E8\"/>")
+		MSG("<ps>1O,10,0</ps>")
+		MSG("<pt name=\"stop\" value=\"@00000000000013FC\"/>");
+	bool ok = xsbug_parser_feed(p, (const uint8_t *)text, strlen(text), &err);
+	CHECK_MSG(ok, "%s", ok ? "" : err.message);
+	struct model m;
+	xsbug_session_model(p, 1, &m);
+	CHECK_CLOSE(self_of(&m, "a"), 160, "a across a suspension");
+	CHECK_CLOSE(m.duration, 170, "duration less the suspension");
+	model_free(&m);
+	xsbug_parser_free(p);
+}
+
 static double count_of(const struct model *m, const char *name)
 {
 	uint32_t counts = model_count_type(m);
@@ -583,6 +609,7 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "testdata";
 	test_chunks(dir);
 	test_durations();
+	test_resume();
 	test_divided();
 	test_stop_out_of_order();
 	test_raw_names();
