@@ -1315,6 +1315,13 @@ static void write_records(const struct xsbug_parser *p, FILE *out)
 	}
 }
 
+/* Durations are sums of whole µs; past 2^64 (a hostile peer's) they
+ * stop at the largest. */
+static uint64_t whole_micros(double v)
+{
+	return v >= 0x1p64 ? UINT64_MAX : (uint64_t)v;
+}
+
 static void write_sample(const struct session *s, uint32_t stack,
 			 uint64_t delta, size_t i, FILE *out)
 {
@@ -1340,11 +1347,11 @@ static void write_samples(const struct session *s, FILE *out)
 	if (timeline_exact(s)) {
 		for (; i < s->nentries; i++)
 			write_sample(s, s->timeline[i].stack,
-				     (uint64_t)s->timeline[i].duration, i, out);
+				     whole_micros(s->timeline[i].duration), i, out);
 		return;
 	}
 	for (uint32_t k = 0; k < s->nstacks; k++) {
-		uint64_t total = (uint64_t)s->stacks[k].total;
+		uint64_t total = whole_micros(s->stacks[k].total);
 		uint64_t count = s->stacks[k].count;
 		for (uint64_t c = 0; c < count; c++, i++)
 			write_sample(s, k, total / count + (c < total % count), i,
@@ -1364,7 +1371,7 @@ bool xsbug_write_session(const struct xsbug_parser *p, size_t n, FILE *out)
 		     "\"/></xsbug>\r\n", s->start);
 	write_records(p, out);
 	write_samples(s, out);
-	uint64_t stop = s->start + (uint64_t)session_duration(s);
+	uint64_t stop = add_saturated(s->start, whole_micros(session_duration(s)));
 	fprintf(out, "\r\n<xsbug><pt name=\"stop\" value=\"@%016" PRIX64
 		     "\"/></xsbug>\r\n", stop);
 	return !ferror(out);
