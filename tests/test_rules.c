@@ -307,6 +307,30 @@ static void check_mutual_recursion(void)
 	check_profile("mutual recursion", json, rows, ARRAY_LEN(rows));
 }
 
+/* A .cpuprofile's cycles go in node order, whatever the samples' order:
+ * main lists a before b, so the walk is main, a, b and drops b -> a
+ * although the first sample is main > b.  Samples: main > b 6 ms, then
+ * main > a > b > a 4 ms (until endTime).
+ *   callers(a) = {main}, callers(b) = {a, main}.
+ *   divided: a's 4000 to main; b's 6000: 3000 to a (then main), 3000 to
+ *   main.  a 7000, b 6000, main 10000.  (Sample order would walk main, b,
+ *   a and give a 4000, b 8000.)
+ *   exact: a 4000, b 10000; additive: a 4000 + 4000, b 4000 + 6000. */
+static void check_node_order(void)
+{
+	static const char json[] = "{\"nodes\":["
+		NODE(1, "main", 0, "2,4") "," NODE(2, "a", 1, "3") ","
+		NODE(3, "b", 2, "5") "," NODE(4, "b", 2, "") "," NODE(5, "a", 1, "")
+		"],\"startTime\":0,\"endTime\":10000,\"samples\":[4,5],"
+		"\"timeDeltas\":[0,6000]}";
+	static const struct expected_row rows[] = {
+		{ "main", 0, 10000, 10000, 10000 },
+		{ "a", 4000, 4000, 8000, 7000 },
+		{ "b", 6000, 10000, 10000, 6000 },
+	};
+	check_profile("node order", json, rows, ARRAY_LEN(rows));
+}
+
 /* The worked example of time-rules.md: a DAG where leaf has two callers. */
 static void check_dag(void)
 {
@@ -593,6 +617,7 @@ int main(void)
 	check_random_streams();
 	check_recursion();
 	check_mutual_recursion();
+	check_node_order();
 	check_dag();
 	check_one_sample();
 	check_negative_delta();
