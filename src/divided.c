@@ -1,24 +1,20 @@
 /* The `divided` rule (xsbug's ProfilePane), computed fast.
  *
- * The definition (time-rules.md) walks every simple path up the caller
- * graph from every function with self time, halving shares at each
- * function with two callers, and dropping a share once it falls below the
- * cutoff.  Walking paths one by one explodes on real graphs, so:
+ * The definition (time-rules.md) first removes the cycles of the function
+ * graph as the XS file profiler does before it saves a .cpuprofile
+ * (xsProfile.c, fxRemoveProfilerCycle): a depth-first walk from the root
+ * over each function's callees, in the order the data first shows them,
+ * drops every arc to a function still on the walk's stack.  Then every
+ * function's self time is divided evenly among its callers, recursively,
+ * until a share falls below the cutoff.
  *
- *  - Callers form a graph whose strongly connected components (SCCs) are
- *    the only places where the path matters (a caller already on the path
- *    lies in the same SCC).  Outside them a share's future depends only on
- *    the function it reached and its amount, so shares wait at a function
- *    until all of its callees are done and then move on together.
- *  - Past a threshold M(f) a share can never be cut anywhere above f, and
- *    all such shares add up linearly into one bucket per function.
- *  - A share too small to pass f's own cutoff is counted at f at once and
- *    never stored: most shares end that way.
- *  - Inside an SCC with several functions, shares are walked path by path
- *    as the definition says.
- *
- * Components are visited callees first, so a function is finished once
- * every share that can reach it has arrived.
+ * What is left is a DAG, so a share's future depends only on the
+ * function it reached and its amount: shares wait at a function until all
+ * of its callees are done (the walk's post-order gives that order) and
+ * then move on together.  Past a threshold M(f) a share can never be cut
+ * anywhere above f, and all such shares add up linearly into one bucket
+ * per function; a share too small to pass f's own cutoff is counted at f
+ * at once and never stored: most shares end that way.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -46,22 +42,17 @@ struct waiting {
 	struct shares pending;
 };
 
-/* Walking an SCC path by path is exponential in the worst case; past this
- * many steps the rule gives up and says so rather than hang. */
-#define MAX_WALK_STEPS 400000000ULL
-
 struct divided {
 	const struct model *m;
 	const atomic_bool *stop; /* asked to give up, or NULL */
-	unsigned long long steps;
 	double cutoff;
 	double *total, *arc_total;
-	uint32_t *comp;      /* per frame: its SCC, numbered callers first */
-	uint32_t *members;   /* frames grouped by SCC */
-	uint32_t *comp_start;
-	uint32_t ncomps;
-	struct waiting *at;  /* per function */
-	uint8_t *on_path;
+	/* The callers left once the cycles are gone: arc indexes (into
+	 * m->arcs) caller_arcs[callers_start[f]..callers_start[f+1]). */
+	uint32_t *callers_start;
+	uint32_t *caller_arcs;
+	uint32_t *order; /* every frame, each after all of its callees */
+	struct waiting *at;
 };
 
 static bool stop_asked(const struct divided *d)
@@ -69,149 +60,244 @@ static bool stop_asked(const struct divided *d)
 	return d->stop && atomic_load_explicit(d->stop, memory_order_relaxed);
 }
 
-/* One more step of a walk; false once the walk must end (the step
- * budget is spent, or the caller no longer wants the result). */
-static bool take_step(struct divided *d)
+/* ---- the graph without its cycles ------------------------------------- */
+
+/* The arc caller -> callee; arcs are sorted by (callee, caller). */
+static uint32_t find_arc(const struct model *m, uint32_t caller, uint32_t callee)
 {
-	if ((++d->steps & 0xffff) == 0 && stop_asked(d))
-		d->steps = MAX_WALK_STEPS + 1;
-	return d->steps <= MAX_WALK_STEPS;
+	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m->arcs[mid].caller < caller)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
+		       ? lo : NO_ID;
 }
 
-static uint32_t ncallers(const struct model *m, uint32_t f)
+struct ranking {
+	uint32_t *rank; /* per arc: when the data first shows it, NO_ID yet */
+	uint32_t next;
+};
+
+static void see_arc(const struct model *m, struct ranking *r, uint32_t caller,
+		    uint32_t callee)
 {
-	return m->callers_start[f + 1] - m->callers_start[f];
+	uint32_t a = find_arc(m, caller, callee);
+	if (a != NO_ID && r->rank[a] == NO_ID)
+		r->rank[a] = r->next++;
 }
 
-static uint32_t caller_at(const struct model *m, uint32_t arc)
+/* Streams: sample order, and within a sample from the leaf up. */
+static void rank_from_stacks(const struct model *m, struct ranking *r)
 {
-	return m->arcs[arc].caller;
+	for (size_t i = 0; i < m->nfirst_leaves; i++)
+		for (uint32_t v = m->first_leaves[i]; m->nodes[v].parent != NO_ID;
+		     v = m->nodes[v].parent)
+			see_arc(m, r, m->nodes[m->nodes[v].parent].frame,
+				m->nodes[v].frame);
 }
 
-/* Tarjan's algorithm without recursion, on edges f -> caller(f).  An SCC
- * is numbered after every SCC it reaches, so callers get lower numbers. */
-static void find_components(struct divided *d)
+/* Files: node order, each node's children as listed. */
+static void rank_from_nodes(const struct model *m, struct ranking *r)
 {
-	const struct model *m = d->m;
-	uint32_t nf = (uint32_t)m->nframes;
-	uint32_t *index = xmalloc((nf + 1) * sizeof(uint32_t));
-	uint32_t *low = xmalloc((nf + 1) * sizeof(uint32_t));
-	uint32_t *stack = xmalloc((nf + 1) * sizeof(uint32_t));
-	uint32_t *walk = xmalloc((nf + 1) * sizeof(uint32_t));
-	uint32_t *cursor = xmalloc((nf + 1) * sizeof(uint32_t));
-	uint8_t *stacked = xcalloc(nf + 1, 1);
-	memset(index, 0xff, (nf + 1) * sizeof(uint32_t));
-	uint32_t next_index = 0, sp = 0, nmembers = 0;
-	d->ncomps = 0;
+	for (uint32_t v = 0; v < m->nnodes; v++) {
+		const struct node *p = &m->nodes[v];
+		for (uint32_t i = p->child_start; i < p->child_end; i++)
+			see_arc(m, r, p->frame, m->nodes[m->child_ids[i]].frame);
+	}
+}
 
-	for (uint32_t root = 0; root < nf; root++) {
-		if (index[root] != NO_ID)
+/* Each function's callees (arc indexes, grouped as m->callees_start
+ * says) in the order the data first shows them; arcs no node or sample
+ * shows (call-arc data) come after, by callee. */
+static uint32_t *callees_in_order(const struct model *m)
+{
+	struct ranking r = { xmalloc((m->narcs + 1) * sizeof(uint32_t)), 0 };
+	memset(r.rank, 0xff, (m->narcs + 1) * sizeof(uint32_t));
+	if (m->first_leaves)
+		rank_from_stacks(m, &r);
+	rank_from_nodes(m, &r);
+	uint32_t *by_rank = xmalloc((m->narcs + 1) * sizeof(uint32_t));
+	for (uint32_t a = 0; a < m->narcs; a++) {
+		if (r.rank[a] == NO_ID)
+			r.rank[a] = r.next++;
+		by_rank[r.rank[a]] = a;
+	}
+	uint32_t *next = xmalloc((m->nframes + 1) * sizeof(uint32_t));
+	memcpy(next, m->callees_start, (m->nframes + 1) * sizeof(uint32_t));
+	uint32_t *callees = xmalloc((m->narcs + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i < m->narcs; i++)
+		callees[next[m->arcs[by_rank[i]].caller]++] = by_rank[i];
+	free(next);
+	free(by_rank);
+	free(r.rank);
+	return callees;
+}
+
+enum walk_state { UNSEEN, ON_STACK, DONE };
+
+struct walk {
+	const struct model *m;
+	uint32_t *callees; /* callees_in_order */
+	uint8_t *state;   /* per frame, enum walk_state */
+	uint8_t *kept;    /* per arc */
+	uint32_t *stack;  /* frames on the walk */
+	uint32_t *cursor; /* per frame on the walk: its next callee */
+	uint32_t *order;
+	uint32_t norder;
+};
+
+/* Depth first from `root`, without recursion (a stack can be as deep as
+ * the graph); frames are put in `order` once their callees are done. */
+static void walk_from(struct walk *w, uint32_t root)
+{
+	const struct model *m = w->m;
+	if (w->state[root] != UNSEEN)
+		return;
+	size_t sp = 0;
+	w->stack[sp++] = root;
+	w->state[root] = ON_STACK;
+	w->cursor[root] = m->callees_start[root];
+	while (sp) {
+		uint32_t f = w->stack[sp - 1];
+		if (w->cursor[f] == m->callees_start[f + 1]) {
+			w->state[f] = DONE;
+			w->order[w->norder++] = f;
+			sp--;
 			continue;
-		uint32_t wp = 0;
-		walk[wp++] = root;
-		index[root] = low[root] = next_index++;
-		cursor[root] = m->callers_start[root];
-		stack[sp++] = root;
-		stacked[root] = 1;
-		while (wp) {
-			uint32_t v = walk[wp - 1];
-			if (cursor[v] < m->callers_start[v + 1]) {
-				uint32_t c = caller_at(m, cursor[v]++);
-				if (index[c] == NO_ID) {
-					index[c] = low[c] = next_index++;
-					cursor[c] = m->callers_start[c];
-					stack[sp++] = c;
-					stacked[c] = 1;
-					walk[wp++] = c;
-				} else if (stacked[c] && index[c] < low[v]) {
-					low[v] = index[c];
-				}
-				continue;
-			}
-			wp--;
-			if (wp && low[v] < low[walk[wp - 1]])
-				low[walk[wp - 1]] = low[v];
-			if (low[v] != index[v])
-				continue;
-			d->comp_start[d->ncomps] = nmembers;
-			uint32_t x;
-			do {
-				x = stack[--sp];
-				stacked[x] = 0;
-				d->comp[x] = d->ncomps;
-				d->members[nmembers++] = x;
-			} while (x != v);
-			d->ncomps++;
+		}
+		uint32_t a = w->callees[w->cursor[f]++];
+		uint32_t c = m->arcs[a].callee;
+		w->kept[a] = w->state[c] != ON_STACK;
+		if (w->state[c] == UNSEEN) {
+			w->stack[sp++] = c;
+			w->state[c] = ON_STACK;
+			w->cursor[c] = m->callees_start[c];
 		}
 	}
-	d->comp_start[d->ncomps] = nmembers;
-	free(index);
-	free(low);
-	free(stack);
-	free(walk);
-	free(cursor);
-	free(stacked);
 }
 
-static bool comp_is_single(const struct divided *d, uint32_t comp)
-{
-	return d->comp_start[comp + 1] - d->comp_start[comp] == 1;
-}
-
-/* M(f) = k(f) * max(cutoff, M(caller)) over callers other than f itself:
- * a share that large passes every cutoff above f.  Infinite where an SCC
- * of several functions lies above, since paths matter there. */
-static void find_linear_thresholds(struct divided *d)
+/* The root first (the first parentless node's frame), then every
+ * function in order of first appearance, then any the nodes do not show
+ * (call-arc data), by id. */
+static void remove_cycles(struct divided *d, uint8_t *kept)
 {
 	const struct model *m = d->m;
-	for (uint32_t comp = 0; comp < d->ncomps; comp++) {
-		uint32_t start = d->comp_start[comp];
-		if (!comp_is_single(d, comp)) {
-			for (uint32_t i = start; i < d->comp_start[comp + 1]; i++)
-				d->at[d->members[i]].linear_at = INFINITY;
-			continue;
+	size_t nf = m->nframes;
+	struct walk w = {
+		.m = m,
+		.callees = callees_in_order(m),
+		.state = xcalloc(nf + 1, 1),
+		.kept = kept,
+		.stack = xmalloc((nf + 1) * sizeof(uint32_t)),
+		.cursor = xmalloc((nf + 1) * sizeof(uint32_t)),
+		.order = d->order,
+	};
+	for (uint32_t v = 0; v < m->nnodes; v++)
+		if (m->nodes[v].parent == NO_ID) {
+			walk_from(&w, m->nodes[v].frame);
+			break;
 		}
-		uint32_t f = d->members[start];
-		uint32_t k = ncallers(m, f);
+	for (uint32_t v = 0; v < m->nnodes; v++)
+		walk_from(&w, m->nodes[v].frame);
+	for (uint32_t f = 0; f < nf; f++)
+		walk_from(&w, f);
+	free(w.callees);
+	free(w.state);
+	free(w.stack);
+	free(w.cursor);
+}
+
+static void keep_callers(struct divided *d)
+{
+	const struct model *m = d->m;
+	size_t nf = m->nframes;
+	uint8_t *kept = xcalloc(m->narcs + 1, 1);
+	remove_cycles(d, kept);
+	d->callers_start = xcalloc(nf + 2, sizeof(uint32_t));
+	d->caller_arcs = xmalloc((m->narcs + 1) * sizeof(uint32_t));
+	uint32_t n = 0;
+	for (uint32_t f = 0; f < nf; f++) {
+		d->callers_start[f] = n;
+		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++)
+			if (kept[a])
+				d->caller_arcs[n++] = a;
+	}
+	d->callers_start[nf] = n;
+	free(kept);
+}
+
+static uint32_t ncallers(const struct divided *d, uint32_t f)
+{
+	return d->callers_start[f + 1] - d->callers_start[f];
+}
+
+static uint32_t caller_at(const struct divided *d, uint32_t i)
+{
+	return d->m->arcs[d->caller_arcs[i]].caller;
+}
+
+/* ---- shares ----------------------------------------------------------- */
+
+/* M(f) = k(f) * max(cutoff, M(caller)): a share that large passes every
+ * cutoff above f.  Callers first: the walk's order backwards. */
+static void find_linear_thresholds(struct divided *d)
+{
+	for (size_t i = d->m->nframes; i-- > 0;) {
+		uint32_t f = d->order[i];
+		uint32_t k = ncallers(d, f);
 		double need = d->cutoff;
-		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
-			uint32_t c = caller_at(m, a);
-			if (c != f && d->at[c].linear_at > need)
-				need = d->at[c].linear_at;
-		}
+		for (uint32_t j = d->callers_start[f]; j < d->callers_start[f + 1]; j++)
+			if (d->at[caller_at(d, j)].linear_at > need)
+				need = d->at[caller_at(d, j)].linear_at;
 		d->at[f].linear_at = k ? k * need : 0;
 	}
 }
 
+/* A share at f below k(f) * cutoff stops at f; one below k(f) * cutoff *
+ * k(c) for every caller c stops at the callers. */
+static void find_death_thresholds(struct divided *d)
+{
+	for (uint32_t f = 0; f < d->m->nframes; f++) {
+		double least = INFINITY;
+		for (uint32_t j = d->callers_start[f]; j < d->callers_start[f + 1]; j++) {
+			uint32_t kc = ncallers(d, caller_at(d, j));
+			if (kc && kc < least)
+				least = kc;
+		}
+		d->at[f].leaves_at = ncallers(d, f) * d->cutoff;
+		d->at[f].dies_below = d->at[f].leaves_at * least;
+	}
+}
+
 /* Shares that end one level up, summed: they count at f, and each caller
- * but f itself gets its part, which goes no further. */
+ * gets its part, which goes no further. */
 static void settle_ended(struct divided *d, uint32_t f)
 {
-	const struct model *m = d->m;
 	struct waiting *w = &d->at[f];
-	uint32_t k = ncallers(m, f);
+	uint32_t k = ncallers(d, f);
 	d->total[f] += w->ends_here + w->ends_above;
 	if (!k || !(w->ends_above > 0))
 		return;
 	double part = w->ends_above / k;
-	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
-		uint32_t c = caller_at(m, a);
-		if (c == f)
-			continue;
-		d->total[c] += part;
-		d->arc_total[a] += part;
+	for (uint32_t j = d->callers_start[f]; j < d->callers_start[f + 1]; j++) {
+		d->total[caller_at(d, j)] += part;
+		d->arc_total[d->caller_arcs[j]] += part;
 	}
 }
 
 static void add_share(struct divided *d, uint32_t f, double amount)
 {
-	if (amount >= d->at[f].linear_at) {
-		d->at[f].linear += amount;
+	struct waiting *w = &d->at[f];
+	if (amount >= w->linear_at) {
+		w->linear += amount;
 		return;
 	}
 	/* Most shares are small and end within two steps: they are only
 	 * summed, never stored. */
-	struct waiting *w = &d->at[f];
 	if (amount < w->dies_below) {
 		if (amount < w->leaves_at)
 			w->ends_here += amount;
@@ -224,41 +310,22 @@ static void add_share(struct divided *d, uint32_t f, double amount)
 	s->amounts[s->n++] = amount;
 }
 
-/* A share at f below k(f) * cutoff stops at f; one below k(f) * cutoff *
- * k(c) for every caller c stops at the callers. */
-static void find_death_thresholds(struct divided *d)
-{
-	const struct model *m = d->m;
-	for (uint32_t f = 0; f < m->nframes; f++) {
-		double least = INFINITY;
-		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
-			uint32_t c = caller_at(m, a);
-			uint32_t kc = ncallers(m, c);
-			if (c != f && kc && kc < least)
-				least = kc;
-		}
-		d->at[f].leaves_at = ncallers(m, f) * d->cutoff;
-		d->at[f].dies_below = d->at[f].leaves_at * least;
-	}
-}
-
 static void release_pending(struct shares *s)
 {
 	free(s->amounts);
 	memset(s, 0, sizeof(*s));
 }
 
-/* A function alone in its SCC: no path can come back to it, so every
- * share it holds goes on to each caller (but itself) divided by k. */
-static void pass_single(struct divided *d, uint32_t f)
+/* Every share that can reach f has arrived: each goes on to every
+ * caller, divided by k. */
+static void pass_on(struct divided *d, uint32_t f)
 {
-	const struct model *m = d->m;
 	struct shares *s = &d->at[f].pending;
 	settle_ended(d, f);
 	d->total[f] += d->at[f].linear;
 	for (size_t i = 0; i < s->n; i++)
 		d->total[f] += s->amounts[i];
-	uint32_t k = ncallers(m, f);
+	uint32_t k = ncallers(d, f);
 	if (!k) {
 		release_pending(s);
 		return;
@@ -267,10 +334,9 @@ static void pass_single(struct divided *d, uint32_t f)
 	for (size_t i = 0; i < s->n; i++)
 		s->amounts[i] /= k;
 	double whole = d->at[f].linear / k;
-	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
-		uint32_t c = caller_at(m, a);
-		if (c == f)
-			continue; /* f is on its own path: the share is dropped */
+	for (uint32_t j = d->callers_start[f];
+	     j < d->callers_start[f + 1] && !stop_asked(d); j++) {
+		uint32_t c = caller_at(d, j), a = d->caller_arcs[j];
 		d->at[c].linear += whole;
 		d->arc_total[a] += whole;
 		for (size_t i = 0; i < s->n; i++) {
@@ -279,71 +345,6 @@ static void pass_single(struct divided *d, uint32_t f)
 		}
 	}
 	release_pending(s);
-}
-
-struct step {
-	uint32_t f;
-	uint32_t next_arc;
-	double amount; /* what each caller of f receives */
-};
-
-/* Inside an SCC of several functions: the definition, path by path, with
- * an explicit stack (an SCC can be as deep as the whole graph). */
-static void walk_component(struct divided *d, uint32_t start_f, double amount,
-			   struct step **stack, size_t *cap)
-{
-	const struct model *m = d->m;
-	size_t sp = 0;
-	uint32_t f = start_f;
-	for (;;) {
-		if (!take_step(d))
-			return;
-		d->total[f] += amount;
-		uint32_t k = ncallers(m, f);
-		if (k && amount / k >= d->cutoff) {
-			GROW(*stack, *cap, sp + 1);
-			(*stack)[sp++] = (struct step){ f, m->callers_start[f],
-							amount / k };
-			d->on_path[f] = 1;
-		}
-		f = NO_ID;
-		while (sp && f == NO_ID) {
-			struct step *top = &(*stack)[sp - 1];
-			if (top->next_arc == m->callers_start[top->f + 1]) {
-				d->on_path[top->f] = 0;
-				sp--;
-				continue;
-			}
-			uint32_t a = top->next_arc++;
-			uint32_t c = caller_at(m, a);
-			if (d->on_path[c])
-				continue;
-			d->arc_total[a] += top->amount;
-			if (d->comp[c] == d->comp[top->f]) {
-				f = c;
-				amount = top->amount;
-			} else {
-				add_share(d, c, top->amount);
-			}
-		}
-		if (f == NO_ID)
-			return;
-	}
-}
-
-static void pass_component(struct divided *d, uint32_t comp)
-{
-	struct step *stack = NULL;
-	size_t cap = 0;
-	for (uint32_t i = d->comp_start[comp]; i < d->comp_start[comp + 1]; i++) {
-		uint32_t f = d->members[i];
-		struct shares *s = &d->at[f].pending;
-		settle_ended(d, f);
-		for (size_t j = 0; j < s->n; j++)
-			walk_component(d, f, s->amounts[j], &stack, &cap);
-		release_pending(s);
-	}
-	free(stack);
 }
 
 bool divided_compute(const struct model *m, const double *self, double cutoff,
@@ -357,16 +358,13 @@ bool divided_compute(const struct model *m, const double *self, double cutoff,
 		.cutoff = cutoff,
 		.total = total,
 		.arc_total = arc_total,
-		.comp = xmalloc((nf + 1) * sizeof(uint32_t)),
-		.members = xmalloc((nf + 1) * sizeof(uint32_t)),
-		.comp_start = xmalloc((nf + 2) * sizeof(uint32_t)),
+		.order = xmalloc((nf + 1) * sizeof(uint32_t)),
 		.at = xcalloc(nf + 1, sizeof(struct waiting)),
-		.on_path = xcalloc(nf + 1, 1),
 	};
 	memset(total, 0, nf * sizeof(double));
 	memset(arc_total, 0, m->narcs * sizeof(double));
 	memset(arc_self, 0, m->narcs * sizeof(double));
-	find_components(&d);
+	keep_callers(&d);
 	find_linear_thresholds(&d);
 	find_death_thresholds(&d);
 
@@ -374,27 +372,21 @@ bool divided_compute(const struct model *m, const double *self, double cutoff,
 		if (!(self[f] > 0))
 			continue;
 		add_share(&d, f, self[f]);
-		uint32_t k = ncallers(m, f);
+		uint32_t k = ncallers(&d, f);
 		if (!k || self[f] / k < cutoff)
 			continue;
-		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++)
-			if (caller_at(m, a) != f)
-				arc_self[a] = self[f] / k;
+		for (uint32_t j = d.callers_start[f]; j < d.callers_start[f + 1]; j++)
+			arc_self[d.caller_arcs[j]] = self[f] / k;
 	}
-	for (uint32_t comp = d.ncomps;
-	     comp-- > 0 && d.steps <= MAX_WALK_STEPS && !stop_asked(&d);) {
-		if (comp_is_single(&d, comp))
-			pass_single(&d, d.members[d.comp_start[comp]]);
-		else
-			pass_component(&d, comp);
-	}
-	/* A walk cut short (out of steps, or stopped) leaves shares waiting. */
+	for (size_t i = 0; i < nf && !stop_asked(&d); i++)
+		pass_on(&d, d.order[i]);
+	bool stopped = stop_asked(&d);
+	/* A pass cut short leaves shares waiting. */
 	for (uint32_t f = 0; f < nf; f++)
 		release_pending(&d.at[f].pending);
-	free(d.comp);
-	free(d.members);
-	free(d.comp_start);
+	free(d.order);
 	free(d.at);
-	free(d.on_path);
-	return d.steps <= MAX_WALK_STEPS && !stop_asked(&d);
+	free(d.callers_start);
+	free(d.caller_arcs);
+	return !stopped;
 }

@@ -123,6 +123,21 @@ static void copy_values(const struct model *src, const uint32_t *map,
 	}
 }
 
+/* A stream's stacks in the order they first came, for the divided rule's
+ * walk (model.h), as far as the copy keeps them. */
+static void copy_first_leaves(const struct model *src, const uint32_t *map,
+			      const uint8_t *through, struct model *out)
+{
+	if (!src->first_leaves)
+		return;
+	out->first_leaves = xmalloc((src->nfirst_leaves + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < src->nfirst_leaves; i++) {
+		uint32_t v = src->first_leaves[i];
+		if (through[v] && map[v] != NO_ID)
+			out->first_leaves[out->nfirst_leaves++] = map[v];
+	}
+}
+
 bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 			 struct model *out, const char **why_not)
 {
@@ -152,6 +167,7 @@ bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 			map[v] = model_add_child(out, new_parent, frame);
 	}
 	copy_values(src, map, through, out);
+	copy_first_leaves(src, map, through, out);
 	for (size_t i = 0; i < src->nline_ticks; i++) {
 		const struct line_ticks *lt = &src->line_ticks[i];
 		uint32_t v = lt->node;

@@ -29,6 +29,7 @@ void model_free(struct model *m)
 	free(m->edges);
 	free(m->node_self);
 	free(m->frame_self);
+	free(m->first_leaves);
 	free(m->sample_node);
 	free(m->sample_duration);
 	free(m->arcs);

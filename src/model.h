@@ -131,6 +131,12 @@ struct model {
 	double *frame_self; /* [frame * ntypes + type], NULL when unused */
 	size_t frame_self_cap;
 
+	/* Streams: the leaf node of every distinct stack, in the order the
+	 * stacks first came (NULL otherwise).  The divided rule walks the
+	 * callees of a function in the order the samples first show them. */
+	uint32_t *first_leaves;
+	size_t nfirst_leaves;
+
 	/* Timeline: one entry per sample, in time order. */
 	uint32_t *sample_node;
 	double *sample_duration;

@@ -290,25 +290,12 @@ static void divided_arrays(const struct model *m, struct totals *t)
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
 }
 
-static void divided_result(struct totals *t, bool done)
-{
-	if (done)
-		return;
-	free(t->total);
-	free(t->arc_total);
-	free(t->arc_self);
-	t->total = t->arc_total = t->arc_self = NULL;
-	t->why_not = "divided: the call graph has too many cyclic paths to walk "
-		     "(over 400 million steps)";
-}
-
 static void compute_divided(struct rules *r, struct totals *t)
 {
 	const struct model *m = r->model;
 	divided_arrays(m, t);
-	divided_result(t, divided_compute(m, t->self,
-					  divided_cutoff(m, t->type, t->profile_total),
-					  t->total, t->arc_total, t->arc_self, NULL));
+	divided_compute(m, t->self, divided_cutoff(m, t->type, t->profile_total),
+			t->total, t->arc_total, t->arc_self, NULL);
 }
 
 static void compute_gprof(struct rules *r, struct totals *t)
@@ -361,7 +348,6 @@ struct divided_job {
 	const struct model *model;
 	struct totals *t; /* the thread fills its arrays, nothing else */
 	double cutoff;
-	bool done_whole;
 	atomic_bool stop;
 };
 
@@ -372,7 +358,7 @@ struct divided_job {
 static void run_divided(void *arg)
 {
 	struct divided_job *j = arg;
-	j->done_whole = divided_compute(j->model, j->t->self, j->cutoff, j->t->total,
+	divided_compute(j->model, j->t->self, j->cutoff, j->t->total,
 					j->t->arc_total, j->t->arc_self, &j->stop);
 }
 
@@ -403,7 +389,6 @@ static void end_job(struct rules *r)
 	if (atomic_load(&j->stop)) {
 		free_totals(j->t);
 	} else {
-		divided_result(j->t, j->done_whole);
 		r->cache[RULE_DIVIDED][j->t->type] = j->t;
 		r->news = true;
 	}

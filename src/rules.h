@@ -40,7 +40,7 @@ struct divided_job;
 struct rules {
 	const struct model *model;
 	struct totals *cache[RULE_COUNT][MAX_SAMPLE_TYPES];
-	/* With `background` set, divided (exponential in the worst case) is
+	/* With `background` set, divided (seconds on a large graph) is
 	 * computed on a thread of its own, one sample type at a time; until
 	 * it is done its totals are the placeholder `waiting[type]`. */
 	bool background;
@@ -77,9 +77,8 @@ bool rule_parse(const char *name, enum rule *out);
 /* The rule a user starts with: exact where stacks allow it. */
 enum rule rule_default(const struct model *m);
 
-/* The xsbug rule on its own, for tests and the benchmark.  False when the
- * graph has too many cyclic paths to walk in reasonable time, or when
- * `stop` (may be NULL) was set meanwhile. */
+/* The xsbug rule on its own, for tests and the benchmark.  False when
+ * `stop` (may be NULL) was set meanwhile: the numbers are then partial. */
 bool divided_compute(const struct model *m, const double *self,
 		     double cutoff, double *total, double *arc_total,
 		     double *arc_self, const atomic_bool *stop);

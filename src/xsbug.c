@@ -16,6 +16,7 @@ const struct xsbug_limits xsbug_default_limits = {
 	.max_depth = 4096,
 	.max_records = 1u << 20,
 	.max_sessions = 10000,
+	.max_timeline = 65536,
 };
 
 #define HOST_ID 0u
@@ -29,6 +30,12 @@ struct record {
 	int32_t line;
 };
 
+struct timeline_entry {
+	uint32_t stack;
+	uint32_t count;  /* samples */
+	double duration; /* theirs, summed */
+};
+
 /* Distinct stacks of one session: ids leaf first, in one pool. */
 struct stack {
 	uint32_t offset, depth;
@@ -40,9 +47,9 @@ struct session {
 	uint64_t start, stop;
 	bool stopped;
 	bool suspended;
+	uint64_t suspended_at;
+	uint64_t time_suspended; /* between suspends and their resumes */
 	uint64_t clock;       /* the time the next delta counts from */
-	bool pending;         /* the last sample waits for its duration */
-	uint64_t first_delta; /* start to the first sample */
 	uint64_t last_time;   /* t_n */
 
 	uint32_t *ids;
@@ -52,12 +59,30 @@ struct session {
 	uint32_t *index; /* open addressing over stacks, NO_ID empty */
 	size_t index_size;
 
-	uint32_t *sample_stack;
-	double *sample_duration;
-	size_t nsamples, samples_cap;
+	/* The timeline: each entry stands for `per_entry` samples in a row
+	 * (the last for up to that many) and is charged to the stack that
+	 * took most of its time. */
+	struct timeline_entry *timeline;
+	size_t nentries, entries_cap;
+	uint64_t per_entry;
+	size_t nsamples;
 };
 
 enum lex_state { IN_TEXT, IN_TAG, IN_SAMPLES };
+
+/* Real engines write attribute values raw (a method named `q"x>` arrives
+ * as is): a quote only closes a value when what follows it is the end of
+ * the tag or another attribute (` name="`).  Until that is known, the
+ * bytes after a quote are the value's, provisionally. */
+enum value_state {
+	OUTSIDE,       /* between attributes: `>` ends the tag */
+	INSIDE,        /* in a value */
+	AFTER_QUOTE,   /* a quote: the value may have ended */
+	AFTER_SLASH,   /* quote, `/`: only `>` follows an ended value */
+	AFTER_SPACE,   /* quote, spaces: a name, or the end, would say so */
+	IN_NEXT_NAME,  /* quote, spaces, name characters: `=` next */
+	AFTER_EQUALS,  /* … `=`: a quote opens the next value */
+};
 
 struct xsbug_parser {
 	struct xsbug_limits limits;
@@ -68,7 +93,8 @@ struct xsbug_parser {
 
 	char *tag; /* `<` … `>` of the element being read */
 	size_t tag_len;
-	bool tag_quoted;
+	enum value_state value; /* where the tag's attribute values stand */
+	char quote;             /* the open value's quote */
 
 	/* The sample being read: field 0 is the delta, then ids. */
 	uint64_t number;
@@ -111,6 +137,8 @@ struct xsbug_parser *xsbug_parser_new(const struct xsbug_limits *limits)
 	init_digits();
 	struct xsbug_parser *p = xcalloc(1, sizeof(*p));
 	p->limits = limits ? *limits : xsbug_default_limits;
+	if (p->limits.max_timeline < 2)
+		p->limits.max_timeline = 2;
 	p->tag = xmalloc(p->limits.max_element + 1);
 	p->frames = xmalloc((p->limits.max_depth + 1) * sizeof(uint32_t));
 	return p;
@@ -121,8 +149,7 @@ static void session_free(struct session *s)
 	free(s->ids);
 	free(s->stacks);
 	free(s->index);
-	free(s->sample_stack);
-	free(s->sample_duration);
+	free(s->timeline);
 }
 
 void xsbug_parser_free(struct xsbug_parser *p)
@@ -204,7 +231,49 @@ static void set_record(struct xsbug_parser *p, const struct record *rec)
 
 /* ---- tags and attributes ---------------------------------------------- */
 
-/* Decodes the XML entities xsbug writes into names and paths. */
+/* The three bytes at s encode a UTF-16 surrogate (U+D800…U+DFFF) the
+ * way CESU-8 does; high: one of the first half. */
+static bool is_surrogate(const unsigned char *s, size_t left, bool high)
+{
+	return left >= 3 && s[0] == 0xED && (s[2] & 0xC0) == 0x80 &&
+	       (high ? (s[1] & 0xF0) == 0xA0 : (s[1] & 0xE0) == 0xA0);
+}
+
+/* XS engines send characters outside the basic plane as CESU-8, a
+ * surrogate pair of three bytes each (ED A0 BD ED B8 80 for U+1F600):
+ * each pair becomes its four-byte UTF-8 form, a surrogate without its
+ * pair U+FFFD.  In place: the text only shrinks. */
+static void cesu8_to_utf8(char *text)
+{
+	unsigned char *s = (unsigned char *)text, *out = s;
+	size_t len = strlen(text);
+	for (size_t i = 0; i < len;) {
+		if (!is_surrogate(s + i, len - i, false)) {
+			*out++ = s[i++];
+			continue;
+		}
+		if (is_surrogate(s + i, len - i, true) &&
+		    is_surrogate(s + i + 3, len - i - 3, false) &&
+		    (s[i + 4] & 0xF0) == 0xB0) {
+			uint32_t hi = ((s[i + 1] & 0x0Fu) << 6) | (s[i + 2] & 0x3Fu);
+			uint32_t lo = ((s[i + 4] & 0x0Fu) << 6) | (s[i + 5] & 0x3Fu);
+			uint32_t cp = 0x10000 + (hi << 10) + lo;
+			*out++ = (unsigned char)(0xF0 | (cp >> 18));
+			*out++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+			*out++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+			*out++ = (unsigned char)(0x80 | (cp & 0x3F));
+			i += 6;
+		} else {
+			memcpy(out, "\xEF\xBF\xBD", 3);
+			out += 3;
+			i += 3;
+		}
+	}
+	*out = '\0';
+}
+
+/* Decodes the XML entities xsbug writes into names and paths, and the
+ * CESU-8 real engines write. */
 static char *decode_text(const char *s, size_t len)
 {
 	char *out = xmalloc(len + 1);
@@ -244,6 +313,7 @@ static char *decode_text(const char *s, size_t len)
 		out[n++] = s[i++];
 	}
 	out[n] = '\0';
+	cesu8_to_utf8(out);
 	return out;
 }
 
@@ -276,6 +346,26 @@ static bool is_name_char(char c)
 	       c == '.';
 }
 
+/* Does the quote at s[i] end its value (enum value_state): is it followed
+ * by the end of the tag, or by spaces and `name="`? */
+static bool closes_value(const char *s, size_t len, size_t i)
+{
+	size_t j = i + 1;
+	if (j == len || (s[j] == '/' && j + 1 == len))
+		return true;
+	while (j < len && is_space(s[j]))
+		j++;
+	if (j == i + 1)
+		return false;
+	if (j == len || (s[j] == '/' && j + 1 == len))
+		return true;
+	size_t name = j;
+	while (j < len && is_name_char(s[j]))
+		j++;
+	return j > name && j + 1 < len && s[j] == '=' &&
+	       (s[j + 1] == '"' || s[j + 1] == '\'');
+}
+
 /* Splits "<name a="v" …/>" (without the brackets); false when it is not
  * well formed.  Attributes past MAX_ATTRIBUTES are not needed. */
 static bool split_element(const char *s, size_t len, struct element *e)
@@ -305,7 +395,7 @@ static bool split_element(const char *s, size_t len, struct element *e)
 		char quote = s[i + 1];
 		i += 2;
 		a.value = s + i;
-		while (i < len && s[i] != quote)
+		while (i < len && !(s[i] == quote && closes_value(s, len, i)))
 			i++;
 		if (i == len)
 			return false;
@@ -371,20 +461,22 @@ static struct session *current(struct xsbug_parser *p)
 	return &p->sessions[p->nsessions - 1];
 }
 
-/* The last sample lasts until `t` (stop or suspend). */
-/* The last sample's duration is known now. */
-static void set_last_duration(struct session *s, double duration)
+/* Times from a peer can be anything: they stop at the largest. */
+static uint64_t add_saturated(uint64_t a, uint64_t b)
 {
-	s->sample_duration[s->nsamples - 1] = duration;
-	s->stacks[s->sample_stack[s->nsamples - 1]].total += duration;
-	s->pending = false;
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-/* The last sample lasts until `t` (stop or suspend). */
-static void close_pending(struct session *s, uint64_t t)
+/* A profile cannot end before it began, nor before its samples; the
+ * times come from a clock of the engine's that a peer can send wrong. */
+static bool stop_in_order(struct xsbug_parser *p, const struct session *s,
+			  uint64_t stop, struct load_error *err)
 {
-	if (s->pending)
-		set_last_duration(s, t > s->last_time ? (double)(t - s->last_time) : 0);
+	if (stop < s->start)
+		return fail(p, err, "profile stop time before its start time");
+	if (stop < s->last_time)
+		return fail(p, err, "profile stop time before its last sample");
+	return true;
 }
 
 static bool on_time(struct xsbug_parser *p, const struct element *e,
@@ -397,7 +489,8 @@ static bool on_time(struct xsbug_parser *p, const struct element *e,
 	struct session *s = current(p);
 	if (name_is(name->value, name->value_len, "start")) {
 		if (s) { /* a start without stop: the old one ends here */
-			close_pending(s, t);
+			if (!stop_in_order(p, s, t, err))
+				return false;
 			s->stopped = true;
 			s->stop = t;
 		}
@@ -405,20 +498,27 @@ static bool on_time(struct xsbug_parser *p, const struct element *e,
 			return fail(p, err, "too many profile sessions");
 		GROW(p->sessions, p->sessions_cap, p->nsessions + 1);
 		p->sessions[p->nsessions++] = (struct session){
-			.start = t, .clock = t, .stop = t };
+			.start = t, .clock = t, .stop = t, .per_entry = 1 };
 	} else if (!s) {
 		return true;
 	} else if (name_is(name->value, name->value_len, "stop")) {
-		close_pending(s, t);
+		if (!stop_in_order(p, s, t, err))
+			return false;
 		s->stop = t;
 		s->stopped = true;
 	} else if (name_is(name->value, name->value_len, "suspend")) {
 		/* Time suspended belongs to no sample. */
-		close_pending(s, t);
 		s->suspended = true;
+		s->suspended_at = t;
 	} else if (name_is(name->value, name->value_len, "resume")) {
+		/* The engine leaves the suspended time out of the next delta
+		 * (xsProfile.c, fxResumeProfiler): the clock skips it. */
+		if (s->suspended && t > s->suspended_at) {
+			uint64_t away = t - s->suspended_at;
+			s->time_suspended = add_saturated(s->time_suspended, away);
+			s->clock = add_saturated(s->clock, away);
+		}
 		s->suspended = false;
-		s->clock = t;
 	}
 	p->generation++;
 	return true;
@@ -512,29 +612,76 @@ static uint32_t intern_stack(struct session *s, const uint32_t *ids,
 	return (uint32_t)s->nstacks++;
 }
 
-/* One whole sample: the previous one lasted until it (time-rules.md). */
+/* b's samples follow a's: one entry, charged to the larger part. */
+static void merge_entries(struct timeline_entry *a, struct timeline_entry b)
+{
+	if (b.duration > a->duration)
+		a->stack = b.stack;
+	a->count += b.count;
+	a->duration += b.duration;
+}
+
+/* Neighbours merge in pairs: half as many entries, each for twice as
+ * many samples. */
+static void coarsen_timeline(struct session *s)
+{
+	size_t n = s->nentries;
+	for (size_t i = 0; i < n / 2; i++) {
+		struct timeline_entry merged = s->timeline[2 * i];
+		merge_entries(&merged, s->timeline[2 * i + 1]);
+		s->timeline[i] = merged;
+	}
+	if (n % 2) /* an odd one out stays, half full at the new size */
+		s->timeline[n / 2] = s->timeline[n - 1];
+	s->nentries = (n + 1) / 2;
+	s->per_entry *= 2;
+}
+
+static struct timeline_entry *last_entry(struct session *s)
+{
+	return s->nentries ? &s->timeline[s->nentries - 1] : NULL;
+}
+
+static void add_to_timeline(struct session *s, struct timeline_entry sample,
+			    size_t max_entries)
+{
+	struct timeline_entry *last = last_entry(s);
+	if ((!last || last->count >= s->per_entry) && s->nentries >= max_entries) {
+		coarsen_timeline(s);
+		last = last_entry(s);
+	}
+	if (last && last->count < s->per_entry) {
+		merge_entries(last, sample);
+		return;
+	}
+	if (s->nentries == s->entries_cap) {
+		size_t cap = s->entries_cap ? s->entries_cap * 2 : 256;
+		s->entries_cap = cap < max_entries ? cap : max_entries;
+		s->timeline = xrealloc(s->timeline,
+				       s->entries_cap * sizeof(*s->timeline));
+	}
+	s->timeline[s->nentries++] = sample;
+}
+
+/* One whole sample: it lasts the delta it carries, the time its stack
+ * just ran (time-rules.md: the engine samples at the first check after
+ * its deadline). */
 static void fold_sample(struct xsbug_parser *p, uint64_t delta,
 			const uint32_t *ids, size_t depth, uint64_t hash)
 {
 	struct session *s = current(p);
 	if (!s)
 		return; /* samples outside start…stop count for nothing */
-	uint64_t t = s->clock + delta;
-	if (s->pending)
-		set_last_duration(s, (double)delta);
-	else if (!s->nsamples)
-		s->first_delta = delta;
-	s->clock = s->last_time = t;
-	size_t old_cap = s->samples_cap;
-	GROW(s->sample_stack, s->samples_cap, s->nsamples + 1);
-	if (old_cap != s->samples_cap)
-		s->sample_duration = xrealloc(s->sample_duration,
-					      s->samples_cap * sizeof(double));
+	/* Saturated: a delta that wraps the clock is no time at all. */
+	if (delta > UINT64_MAX - s->clock)
+		delta = UINT64_MAX - s->clock;
+	s->clock = s->last_time = s->clock + delta;
 	uint32_t stack = intern_stack(s, ids, depth, hash);
 	s->stacks[stack].count++;
-	s->sample_stack[s->nsamples] = stack;
-	s->sample_duration[s->nsamples++] = 0;
-	s->pending = true;
+	s->stacks[stack].total += (double)delta;
+	add_to_timeline(s, (struct timeline_entry){ stack, 1, (double)delta },
+			p->limits.max_timeline);
+	s->nsamples++;
 	p->generation++;
 }
 
@@ -689,17 +836,69 @@ static bool on_tag(struct xsbug_parser *p, struct load_error *err)
 	return true; /* any other element: not ours */
 }
 
+/* The value state after byte c (enum value_state); *ends: c is the `>`
+ * that ends the tag. */
+static enum value_state next_value_state(enum value_state v, char quote,
+					 char c, bool *ends)
+{
+	*ends = false;
+	switch (v) {
+	case OUTSIDE:
+		*ends = c == '>';
+		return c == '"' || c == '\'' ? INSIDE : OUTSIDE;
+	case AFTER_QUOTE:
+	case AFTER_SLASH:
+		if (c == '>') {
+			*ends = true;
+			return OUTSIDE;
+		}
+		if (c == '/' && v == AFTER_QUOTE)
+			return AFTER_SLASH;
+		if (is_space(c) && v == AFTER_QUOTE)
+			return AFTER_SPACE;
+		break;
+	case AFTER_SPACE:
+		if (is_space(c))
+			return AFTER_SPACE;
+		if (is_name_char(c))
+			return IN_NEXT_NAME;
+		if (c == '/')
+			return AFTER_SLASH;
+		if (c == '>') {
+			*ends = true;
+			return OUTSIDE;
+		}
+		break;
+	case IN_NEXT_NAME:
+		if (is_name_char(c))
+			return IN_NEXT_NAME;
+		if (c == '=')
+			return AFTER_EQUALS;
+		break;
+	case AFTER_EQUALS:
+		if (c == '"' || c == '\'')
+			return INSIDE; /* the caller takes the new quote */
+		break;
+	case INSIDE:
+		break;
+	}
+	return c == quote ? AFTER_QUOTE : INSIDE; /* still the value's */
+}
+
 static bool read_tag_byte(struct xsbug_parser *p, uint8_t c,
 			  struct load_error *err)
 {
-	if (c == '<') { /* never inside a tag: garbage before it, start again */
+	/* Never between attributes: garbage before it, start again. */
+	if (c == '<' && p->value == OUTSIDE) {
 		p->tag_len = 0;
-		p->tag_quoted = false;
 		return true;
 	}
-	if (c == '"')
-		p->tag_quoted = !p->tag_quoted;
-	if (c == '>' && !p->tag_quoted) {
+	bool ends;
+	enum value_state was = p->value;
+	p->value = next_value_state(was, p->quote, (char)c, &ends);
+	if ((was == OUTSIDE || was == AFTER_EQUALS) && (c == '"' || c == '\''))
+		p->quote = (char)c;
+	if (ends) {
 		p->state = IN_TEXT;
 		return on_tag(p, err);
 	}
@@ -729,7 +928,7 @@ bool xsbug_parser_feed(struct xsbug_parser *p, const uint8_t *bytes,
 			if (c == '<') {
 				p->state = IN_TAG;
 				p->tag_len = 0;
-				p->tag_quoted = false;
+				p->value = OUTSIDE;
 			}
 		} else if (!read_tag_byte(p, c, err)) {
 			return false;
@@ -834,17 +1033,23 @@ static uint32_t frame_of(const struct xsbug_parser *p, struct model *m,
 	return model_intern_frame(m, &f);
 }
 
+/* Does the timeline still hold every sample, one entry each? */
+static bool timeline_exact(const struct session *s)
+{
+	return s->per_entry == 1;
+}
+
 /* The timeline: every sample with its duration, on its stack's leaf. */
 static void adopt_timeline(const struct session *s, const uint32_t *leaf,
 			   struct model *m)
 {
-	uint32_t *nodes = xmalloc((s->nsamples + 1) * sizeof(uint32_t));
-	double *durations = xmalloc((s->nsamples + 1) * sizeof(double));
-	for (size_t i = 0; i < s->nsamples; i++) {
-		nodes[i] = leaf[s->sample_stack[i]];
-		durations[i] = s->sample_duration[i];
+	uint32_t *nodes = xmalloc((s->nentries + 1) * sizeof(uint32_t));
+	double *durations = xmalloc((s->nentries + 1) * sizeof(double));
+	for (size_t i = 0; i < s->nentries; i++) {
+		nodes[i] = leaf[s->timeline[i].stack];
+		durations[i] = s->timeline[i].duration;
 	}
-	model_adopt_samples(m, nodes, durations, s->nsamples);
+	model_adopt_samples(m, nodes, durations, s->nentries);
 }
 
 /* The first value type of every xsbug model; totals models (live
@@ -860,14 +1065,22 @@ static double summed_durations(const struct session *s)
 	return sum;
 }
 
-/* A running session ends at its last sample. */
+/* A stopped session lasts from start to stop, less the time it was
+ * suspended (time-rules.md); a running one until its last sample: the
+ * sum of its samples.  stop_in_order keeps both from going negative. */
+static double session_duration(const struct session *s)
+{
+	if (!s->stopped)
+		return summed_durations(s);
+	uint64_t span = s->stop - s->start;
+	return (double)(span > s->time_suspended ? span - s->time_suspended : 0);
+}
+
 static void set_times(const struct session *s, struct model *m)
 {
 	m->start_time = (double)s->start;
 	m->end_time = s->stopped ? (double)s->stop : (double)s->last_time;
-	m->duration = s->stopped ? m->end_time - m->start_time : summed_durations(s);
-	if (m->duration <= 0 && m->end_time > m->start_time)
-		m->duration = m->end_time - m->start_time;
+	m->duration = session_duration(s);
 }
 
 /* Each distinct stack's summed duration and count on its leaf node; two
@@ -887,12 +1100,14 @@ static void set_stack_values(const struct session *s, const uint32_t *leaf,
 	}
 }
 
-/* With the timeline, or (timeline false) with each stack's totals; `leaf`
- * (nstacks entries, or NULL) receives each stack's leaf node. */
+/* With the timeline (while it holds every sample, when `timeline` is
+ * asked for), or with each stack's totals; `leaf` (nstacks entries, or
+ * NULL) receives each stack's leaf node. */
 static void build_model(const struct xsbug_parser *p, size_t n,
 			struct model *m, bool timeline, uint32_t *leaf)
 {
 	const struct session *s = &p->sessions[n - 1];
+	timeline = timeline && timeline_exact(s);
 	model_init(m, "xsbug");
 	model_add_sample_type(m, "time", "us");
 	if (!timeline)
@@ -909,6 +1124,10 @@ static void build_model(const struct xsbug_parser *p, size_t n,
 		leaves[k] = model_add_stack(m, frames, st->depth);
 	}
 	free(frames);
+	/* The order the divided rule walks callees in: the samples'. */
+	m->first_leaves = xmalloc((s->nstacks + 1) * sizeof(uint32_t));
+	memcpy(m->first_leaves, leaves, s->nstacks * sizeof(uint32_t));
+	m->nfirst_leaves = s->nstacks;
 	if (timeline)
 		adopt_timeline(s, leaves, m);
 	else
@@ -924,6 +1143,14 @@ void xsbug_session_model(const struct xsbug_parser *p, size_t n,
 			 struct model *m)
 {
 	build_model(p, n, m, true, NULL);
+}
+
+size_t xsbug_session_bytes(const struct xsbug_parser *p, size_t n)
+{
+	const struct session *s = &p->sessions[n - 1];
+	return s->ids_cap * sizeof(*s->ids) + s->stacks_cap * sizeof(*s->stacks) +
+	       s->index_size * sizeof(*s->index) +
+	       s->entries_cap * sizeof(*s->timeline);
 }
 
 /* ---- following a session that grows ------------------------------------ */
@@ -1009,6 +1236,7 @@ static void copy_session(struct xsbug_follower *f, const struct session *from)
 	to->start = from->start;
 	to->stop = from->stop;
 	to->stopped = from->stopped;
+	to->time_suspended = from->time_suspended;
 	to->last_time = from->last_time;
 	to->nsamples = from->nsamples;
 }
@@ -1087,23 +1315,47 @@ static void write_records(const struct xsbug_parser *p, FILE *out)
 	}
 }
 
-/* Deltas are rebuilt from the durations, so that a suspended stretch
- * (which no sample owns) drops out and the numbers stay the same. */
-static void write_samples(const struct session *s, FILE *out)
+/* Durations are sums of whole µs; past 2^64 (a hostile peer's) they
+ * stop at the largest. */
+static uint64_t whole_micros(double v)
+{
+	return v >= 0x1p64 ? UINT64_MAX : (uint64_t)v;
+}
+
+static void write_sample(const struct session *s, uint32_t stack,
+			 uint64_t delta, size_t i, FILE *out)
 {
 	const size_t per_message = 8;
-	for (size_t i = 0; i < s->nsamples; i++) {
-		fputs(i % per_message ? "." : "\r\n<xsbug><ps>", out);
-		uint64_t delta = i ? (uint64_t)s->sample_duration[i - 1]
-				   : s->first_delta;
-		write_base36(out, delta);
-		const struct stack *st = &s->stacks[s->sample_stack[i]];
-		for (uint32_t d = 0; d < st->depth; d++) {
-			fputc(',', out);
-			write_base36(out, s->ids[st->offset + d]);
-		}
-		if (i % per_message == per_message - 1 || i + 1 == s->nsamples)
-			fputs("</ps></xsbug>\r\n", out);
+	fputs(i % per_message ? "." : "\r\n<xsbug><ps>", out);
+	write_base36(out, delta);
+	const struct stack *st = &s->stacks[stack];
+	for (uint32_t d = 0; d < st->depth; d++) {
+		fputc(',', out);
+		write_base36(out, s->ids[st->offset + d]);
+	}
+	if (i % per_message == per_message - 1 || i + 1 == s->nsamples)
+		fputs("</ps></xsbug>\r\n", out);
+}
+
+/* A sample's delta is its duration; a suspended stretch, which no sample
+ * owns, drops out of the capture and of its duration alike.  A coarsened
+ * timeline no longer knows each sample: each stack's samples are written
+ * together instead, their integer deltas summing to its exact total. */
+static void write_samples(const struct session *s, FILE *out)
+{
+	size_t i = 0;
+	if (timeline_exact(s)) {
+		for (; i < s->nentries; i++)
+			write_sample(s, s->timeline[i].stack,
+				     whole_micros(s->timeline[i].duration), i, out);
+		return;
+	}
+	for (uint32_t k = 0; k < s->nstacks; k++) {
+		uint64_t total = whole_micros(s->stacks[k].total);
+		uint64_t count = s->stacks[k].count;
+		for (uint64_t c = 0; c < count; c++, i++)
+			write_sample(s, k, total / count + (c < total % count), i,
+				     out);
 	}
 }
 
@@ -1119,9 +1371,7 @@ bool xsbug_write_session(const struct xsbug_parser *p, size_t n, FILE *out)
 		     "\"/></xsbug>\r\n", s->start);
 	write_records(p, out);
 	write_samples(s, out);
-	uint64_t stop = s->first_delta + s->start;
-	for (size_t i = 0; i < s->nsamples; i++)
-		stop += (uint64_t)s->sample_duration[i];
+	uint64_t stop = add_saturated(s->start, whole_micros(session_duration(s)));
 	fprintf(out, "\r\n<xsbug><pt name=\"stop\" value=\"@%016" PRIX64
 		     "\"/></xsbug>\r\n", stop);
 	return !ferror(out);

@@ -6,8 +6,11 @@
  *
  * Samples are folded as they arrive into the distinct stacks of their
  * profile session, each with its summed duration and sample count, plus a
- * timeline of a few bytes a sample; the raw text is never kept.  A finished model of
- * any session can be made at any time (a live view asks for snapshots). */
+ * timeline of at most max_timeline entries, one a sample until it fills,
+ * then coarser; the raw text is never kept.  A session's memory is thus
+ * bounded by its distinct stacks plus a fixed timeline.  A finished model
+ * of any session can be made at any time (a live view asks for
+ * snapshots). */
 #ifndef WPROF_XSBUG_H
 #define WPROF_XSBUG_H
 
@@ -28,6 +31,10 @@ struct xsbug_limits {
 	size_t max_depth;     /* frames in one sample */
 	size_t max_records;   /* distinct profile records */
 	size_t max_sessions;  /* start…stop profiles in one stream */
+	/* Timeline entries of one session (even, at least 2): past this many
+	 * samples, neighbouring entries merge in pairs, so that each then
+	 * stands for twice as many samples.  Stacks' totals stay exact. */
+	size_t max_timeline;
 };
 
 extern const struct xsbug_limits xsbug_default_limits;
@@ -73,9 +80,16 @@ size_t xsbug_pick_session(const struct xsbug_parser *p, int session,
 			  struct load_error *err);
 
 /* A finished model of session n (1-based).  A session still running ends
- * at its last sample. */
+ * at its last sample.  Its values are the stacks' exact totals; it has
+ * the timeline of every sample while the session's timeline holds one
+ * entry a sample, and none once that has coarsened (the values are then
+ * each stack's duration, "time", and sample count, "samples"). */
 void xsbug_session_model(const struct xsbug_parser *p, size_t n,
 			 struct model *m);
+
+/* Bytes session n holds (its stacks, their index and its timeline), for
+ * tests of the bound. */
+size_t xsbug_session_bytes(const struct xsbug_parser *p, size_t n);
 
 /* Following the last session of a parser that grows (a live view): the
  * follower keeps its own copy of the session's distinct stacks and the
@@ -103,7 +117,9 @@ bool xsbug_follower_model(struct xsbug_follower *f, struct model *shown,
 			  struct model *fresh);
 
 /* Writes session n as an xsbug capture that loads to the same numbers:
- * login, start, the records it uses, its samples, stop. */
+ * login, start, the records it uses, its samples, stop.  Once the
+ * timeline has coarsened, each stack's samples are written together in
+ * the order the stacks first came, their deltas summing to its total. */
 bool xsbug_write_session(const struct xsbug_parser *p, size_t n, FILE *out);
 
 #endif

@@ -229,8 +229,9 @@ static void check_two_engines(void)
 		return;
 	struct diff d;
 	diff_init(&d, &v8.rules, &xs.rules);
-	/* The XS file has no whole stacks: start with a rule both can do. */
-	CHECK(d.rule == RULE_ADDITIVE);
+	/* The XS file has no whole stacks, only a function graph: divided,
+	 * under which an XS stream and the engine's file agree. */
+	CHECK(d.rule == RULE_DIVIDED);
 	diff_build(&d);
 	const struct model *mb = &v8.model, *mn = &xs.model;
 
@@ -355,6 +356,63 @@ static void check_pairing_steps(void)
 	diff_free(&d);
 	close_side(&a);
 	close_side(&b);
+}
+
+/* XS names a constructor `Vec` in its file profiler and
+ * `Vec.prototype.Vec` in its stream, at the same file and line: paired by
+ * place.  Two functions on one line pair nothing that way, nor do
+ * natives without a place. */
+static void check_pairing_by_place(void)
+{
+	static const char *const base_functions[][3] = {
+		{ "Vec", "v.js", "3" }, { "a", "v.js", "8" }, { "b", "v.js", "8" },
+		{ "gone", "", "-1" },
+	};
+	static const char *const new_functions[][3] = {
+		{ "Vec.prototype.Vec", "v.js", "3" }, { "x", "v.js", "8" },
+		{ "lost", "", "-1" },
+	};
+	struct side a, b;
+	hand_model(&a.model, base_functions, ARRAY_LEN(base_functions));
+	hand_model(&b.model, new_functions, ARRAY_LEN(new_functions));
+	rules_init(&a.rules, &a.model);
+	rules_init(&b.rules, &b.model);
+	struct diff d;
+	diff_init(&d, &a.rules, &b.rules);
+	uint32_t vec = frame_named(&a.model, "Vec");
+	CHECK(diff_match(&d, DIFF_BASE, vec) ==
+	      frame_named(&b.model, "Vec.prototype.Vec"));
+	CHECK(diff_match_how(&d, DIFF_BASE, vec) == MATCH_URL_LINE);
+	CHECK(!strcmp(diff_match_name(MATCH_URL_LINE), "url+line"));
+	CHECK(diff_match(&d, DIFF_NEW, frame_named(&b.model, "x")) == NO_ID);
+	CHECK(diff_match(&d, DIFF_NEW, frame_named(&b.model, "lost")) == NO_ID);
+	diff_build(&d);
+	const struct diff_row *r = row_named(&d, "Vec");
+	CHECK(r && r->self[DIFF_BASE] == 1 && r->self[DIFF_NEW] == 1);
+	diff_free(&d);
+	close_side(&a);
+	close_side(&b);
+}
+
+/* The rule both support best: exact between a stream capture and a V8
+ * file (both have stacks), divided against an XS function graph. */
+static void check_rule_both_support(void)
+{
+	struct side stream, v8, graph;
+	if (!open_side(&stream, "validate.xsbug") ||
+	    !open_side(&v8, "validate.cpuprofile") ||
+	    !open_side(&graph, "validate-xs.cpuprofile"))
+		return;
+	struct diff d;
+	diff_init(&d, &stream.rules, &v8.rules);
+	CHECK(d.rule == RULE_EXACT);
+	diff_free(&d);
+	diff_init(&d, &graph.rules, &stream.rules);
+	CHECK(d.rule == RULE_DIVIDED);
+	diff_free(&d);
+	close_side(&stream);
+	close_side(&v8);
+	close_side(&graph);
 }
 
 /* Time against bytes: only shares of each profile compare. */
@@ -537,6 +595,8 @@ int main(int argc, char **argv)
 	check_hand_edited_run();
 	check_two_engines();
 	check_pairing_steps();
+	check_pairing_by_place();
+	check_rule_both_support();
 	check_units();
 	check_mirroring();
 	check_mirror_engines();

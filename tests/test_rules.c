@@ -12,41 +12,81 @@
 
 /* ---- the definition, transcribed ------------------------------------ */
 
+#define MAX_NAIVE 24
+
 struct naive {
 	const struct model *m;
 	double cutoff;
 	double *total, *arc_total;
-	uint8_t *on_path;
+	/* callees[f]: f's callees in the order the data first shows them */
+	uint32_t callees[MAX_NAIVE][MAX_NAIVE], ncallees[MAX_NAIVE];
+	uint8_t state[MAX_NAIVE]; /* 0 not walked, 1 on the walk, 2 done */
+	bool kept[MAX_NAIVE][MAX_NAIVE]; /* [caller][callee] */
 };
+
+static void see_callee(struct naive *n, uint32_t caller, uint32_t callee)
+{
+	for (uint32_t i = 0; i < n->ncallees[caller]; i++)
+		if (n->callees[caller][i] == callee)
+			return;
+	n->callees[caller][n->ncallees[caller]++] = callee;
+}
+
+/* fxRemoveProfilerCycle: an arc to a function on the walk is dropped. */
+static void remove_cycle(struct naive *n, uint32_t f)
+{
+	n->state[f] = 1;
+	for (uint32_t i = 0; i < n->ncallees[f]; i++) {
+		uint32_t c = n->callees[f][i];
+		if (n->state[c] == 1)
+			continue;
+		n->kept[f][c] = true;
+		if (n->state[c] == 0)
+			remove_cycle(n, c);
+	}
+	n->state[f] = 2;
+}
+
+static uint32_t arc_of(const struct model *m, uint32_t caller, uint32_t callee)
+{
+	for (uint32_t a = 0; a < m->narcs; a++)
+		if (m->arcs[a].caller == caller && m->arcs[a].callee == callee)
+			return a;
+	return NO_ID;
+}
 
 static void propagate(struct naive *n, uint32_t f, double d)
 {
-	if (n->on_path[f])
-		return;
 	n->total[f] += d;
-	const struct model *m = n->m;
-	uint32_t k = m->callers_start[f + 1] - m->callers_start[f];
+	uint32_t k = 0;
+	for (uint32_t c = 0; c < n->m->nframes; c++)
+		k += n->kept[c][f];
 	if (k > 0 && d / k >= n->cutoff) {
-		n->on_path[f] = 1;
-		for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
-			if (!n->on_path[m->arcs[a].caller])
-				n->arc_total[a] += d / k;
-			propagate(n, m->arcs[a].caller, d / k);
+		for (uint32_t c = 0; c < n->m->nframes; c++) {
+			if (!n->kept[c][f])
+				continue;
+			n->arc_total[arc_of(n->m, c, f)] += d / k;
+			propagate(n, c, d / k);
 		}
-		n->on_path[f] = 0;
 	}
 }
 
-static void naive_divided(const struct model *m, const double *self, double cutoff,
+/* `root` first, then the others by id (their order of appearance). */
+static void naive_divided(struct naive *n, uint32_t root, const double *self,
 			  double *total, double *arc_total)
 {
-	struct naive n = { m, cutoff, total, arc_total, xcalloc(m->nframes, 1) };
+	const struct model *m = n->m;
+	n->total = total;
+	n->arc_total = arc_total;
 	memset(total, 0, m->nframes * sizeof(double));
 	memset(arc_total, 0, m->narcs * sizeof(double));
+	remove_cycle(n, root);
+	for (uint32_t f = 0; f < m->nframes; f++)
+		if (!n->state[f])
+			remove_cycle(n, f);
 	for (uint32_t h = 0; h < m->nframes; h++)
 		if (self[h] > 0)
-			propagate(&n, h, self[h]);
-	free(n.on_path);
+			propagate(n, h, self[h]);
 }
 
 static uint32_t rng = 12345;
@@ -57,22 +97,56 @@ static uint32_t next_random(uint32_t below)
 	return (rng >> 8) % below;
 }
 
-/* Random caller graphs: cycles, self-loops, shared callers, and self
- * values around the cutoff so that cuts happen everywhere. */
-static void check_random_graphs(void)
+static void add_frames(struct model *m, uint32_t nf)
 {
-	for (int round = 0; round < 400; round++) {
+	for (uint32_t f = 0; f < nf; f++) {
+		char name[16];
+		snprintf(name, sizeof(name), "f%u", f);
+		struct frame fr = { .name = model_string(m, name, strlen(name)),
+				    .url = STR_NONE, .extra = STR_NONE,
+				    .line = -1, .column = -1 };
+		model_intern_frame(m, &fr);
+	}
+}
+
+static void compare_with_naive(struct naive *n, uint32_t root, const double *self)
+{
+	const struct model *m = n->m;
+	uint32_t nf = (uint32_t)m->nframes;
+	double *want = xcalloc(nf, sizeof(double));
+	double *got = xcalloc(nf, sizeof(double));
+	double *want_arcs = xcalloc(m->narcs + 1, sizeof(double));
+	double *got_arcs = xcalloc(m->narcs + 1, sizeof(double));
+	double *arc_self = xcalloc(m->narcs + 1, sizeof(double));
+	naive_divided(n, root, self, want, want_arcs);
+	divided_compute(m, self, n->cutoff, got, got_arcs, arc_self, NULL);
+	for (uint32_t f = 0; f < nf; f++)
+		CHECK_CLOSE(got[f], want[f], "random graph function total");
+	for (uint32_t a = 0; a < m->narcs; a++)
+		CHECK_CLOSE(got_arcs[a], want_arcs[a], "random graph arc total");
+	free(want);
+	free(got);
+	free(want_arcs);
+	free(got_arcs);
+	free(arc_self);
+}
+
+/* Self values around the cutoff, so that cuts happen everywhere. */
+static double random_self(void)
+{
+	uint32_t r = next_random(4);
+	return r == 0 ? 0 : r == 1 ? next_random(40) / 8.0 : next_random(100000) / 7.0;
+}
+
+/* Call-arc data: cycles, self-loops, shared callers; no data says which
+ * callee came first, so callees are walked by id. */
+static void check_random_arc_graphs(void)
+{
+	for (int round = 0; round < 300; round++) {
 		struct model m;
 		model_init(&m, "test");
 		uint32_t nf = 3 + next_random(18);
-		for (uint32_t f = 0; f < nf; f++) {
-			char name[16];
-			snprintf(name, sizeof(name), "f%u", f);
-			struct frame fr = { .name = model_string(&m, name, strlen(name)),
-					    .url = STR_NONE, .extra = STR_NONE,
-					    .line = -1, .column = -1 };
-			model_intern_frame(&m, &fr);
-		}
+		add_frames(&m, nf);
 		uint32_t narcs = next_random(nf * 3);
 		for (uint32_t i = 0; i < narcs; i++) {
 			uint32_t callee = next_random(nf);
@@ -83,29 +157,56 @@ static void check_random_graphs(void)
 		}
 		uint32_t cycle_node;
 		model_finish(&m, &cycle_node);
+		struct naive *n = xcalloc(1, sizeof(*n));
+		n->m = &m;
+		n->cutoff = 1.0;
+		for (uint32_t caller = 0; caller < nf; caller++)
+			for (uint32_t callee = 0; callee < nf; callee++)
+				if (arc_of(&m, caller, callee) != NO_ID)
+					see_callee(n, caller, callee);
 		double *self = xcalloc(nf, sizeof(double));
-		for (uint32_t f = 0; f < nf; f++) {
-			uint32_t r = next_random(4);
-			self[f] = r == 0 ? 0 : r == 1 ? next_random(40) / 8.0
-						       : next_random(100000) / 7.0;
-		}
-		double *want = xcalloc(nf, sizeof(double));
-		double *got = xcalloc(nf, sizeof(double));
-		double *want_arcs = xcalloc(m.narcs + 1, sizeof(double));
-		double *got_arcs = xcalloc(m.narcs + 1, sizeof(double));
-		double *arc_self = xcalloc(m.narcs + 1, sizeof(double));
-		naive_divided(&m, self, 1.0, want, want_arcs);
-		divided_compute(&m, self, 1.0, got, got_arcs, arc_self, NULL);
 		for (uint32_t f = 0; f < nf; f++)
-			CHECK_CLOSE(got[f], want[f], "random graph function total");
-		for (uint32_t a = 0; a < m.narcs; a++)
-			CHECK_CLOSE(got_arcs[a], want_arcs[a], "random graph arc total");
+			self[f] = random_self();
+		compare_with_naive(n, 0, self);
 		free(self);
-		free(want);
-		free(got);
-		free(want_arcs);
-		free(got_arcs);
-		free(arc_self);
+		free(n);
+		model_free(&m);
+	}
+}
+
+/* Stream data: random stacks under f0 (the host) with direct and mutual
+ * recursion; callees are walked in sample order, each stack leaf up. */
+static void check_random_streams(void)
+{
+	for (int round = 0; round < 300; round++) {
+		struct model m;
+		model_init(&m, "xsbug");
+		uint32_t nf = 3 + next_random(18);
+		add_frames(&m, nf);
+		struct naive *n = xcalloc(1, sizeof(*n));
+		n->m = &m;
+		n->cutoff = 1.0;
+		uint32_t nsamples = 1 + next_random(30);
+		m.first_leaves = xmalloc(nsamples * sizeof(uint32_t));
+		for (uint32_t s = 0; s < nsamples; s++) {
+			uint32_t stack[8], depth = 1 + next_random(7);
+			for (uint32_t i = 0; i + 1 < depth; i++)
+				stack[i] = 1 + next_random(nf - 1);
+			stack[depth - 1] = 0;
+			for (uint32_t i = 0; i + 1 < depth; i++)
+				see_callee(n, stack[i + 1], stack[i]);
+			uint32_t leaf = model_add_stack(&m, stack, depth);
+			m.first_leaves[m.nfirst_leaves++] = leaf;
+			model_add_sample(&m, leaf, random_self());
+		}
+		uint32_t cycle_node;
+		model_finish(&m, &cycle_node);
+		double *self = xcalloc(nf, sizeof(double));
+		for (uint32_t v = 0; v < m.nnodes; v++)
+			self[m.nodes[v].frame] += node_value(&m, v, 0);
+		compare_with_naive(n, 0, self);
+		free(self);
+		free(n);
 		model_free(&m);
 	}
 }
@@ -164,7 +265,7 @@ static void check_profile(const char *what, const char *json,
 
 /* main > fib > fib > fib, samples 1 ms in each fib node and 1 ms in main:
  * exact counts each sample once, additive counts nested nodes again, and
- * divided drops fib's share to itself (fib's callers: main and fib). */
+ * divided drops the arc fib -> fib with the cycles (fib's callers: main). */
 static void check_recursion(void)
 {
 	static const char json[] = "{\"nodes\":["
@@ -173,10 +274,10 @@ static void check_recursion(void)
 		"],\"startTime\":0,\"endTime\":4000,\"samples\":[1,2,3,4],"
 		"\"timeDeltas\":[0,1000,1000,1000]}";
 	/* fib self 3000; sub: node2 3000, node3 2000, node4 1000.
-	 * divided: fib 3000 split over 2 callers: 1500 to main, 1500 to
-	 * itself (dropped); main = 1000 + 1500. */
+	 * divided: the walk from main reaches fib, whose callee fib is on the
+	 * walk: that arc goes.  fib's 3000 all go to main; main = 1000 + 3000. */
 	static const struct expected_row rows[] = {
-		{ "main", 1000, 4000, 4000, 2500 },
+		{ "main", 1000, 4000, 4000, 4000 },
 		{ "fib", 3000, 3000, 6000, 3000 },
 	};
 	check_profile("recursion", json, rows, ARRAY_LEN(rows));
@@ -193,19 +294,41 @@ static void check_mutual_recursion(void)
 	/* sub: n1 5000, n2 4000, n3 3000, n4 2000, n5 1000.
 	 * exact: a 4000 (outermost n2), b 3000 (n3).
 	 * additive: a 4000+2000, b 3000+1000.
-	 * divided: callers(a) = {main, b}, callers(b) = {a}, callers(main) = {}.
-	 *   a's 2000: a += 2000; 1000 -> main; 1000 -> b: b += 1000, b's one
-	 *     caller is a, on the path: stop.
-	 *   b's 2000: b += 2000; 2000 -> a: a += 2000; 1000 -> main; 1000 -> b
-	 *     (on the path, dropped).
-	 *   main's 1000: main += 1000.
-	 *   a = 4000, b = 3000, main = 1000 + 1000 + 1000 = 3000. */
+	 * divided: the walk goes main -> a -> b, and b's callee a is on the
+	 * walk: the arc b -> a goes.  callers(a) = {main}, callers(b) = {a}.
+	 *   b's 2000: b += 2000; 2000 -> a: a += 2000; 2000 -> main.
+	 *   a's 2000: a += 2000; 2000 -> main.  main's 1000: main += 1000.
+	 *   b = 2000, a = 4000, main = 1000 + 2000 + 2000 = 5000. */
 	static const struct expected_row rows[] = {
-		{ "main", 1000, 5000, 5000, 3000 },
+		{ "main", 1000, 5000, 5000, 5000 },
 		{ "a", 2000, 4000, 6000, 4000 },
-		{ "b", 2000, 3000, 4000, 3000 },
+		{ "b", 2000, 3000, 4000, 2000 },
 	};
 	check_profile("mutual recursion", json, rows, ARRAY_LEN(rows));
+}
+
+/* A .cpuprofile's cycles go in node order, whatever the samples' order:
+ * main lists a before b, so the walk is main, a, b and drops b -> a
+ * although the first sample is main > b.  Samples: main > b 6 ms, then
+ * main > a > b > a 4 ms (until endTime).
+ *   callers(a) = {main}, callers(b) = {a, main}.
+ *   divided: a's 4000 to main; b's 6000: 3000 to a (then main), 3000 to
+ *   main.  a 7000, b 6000, main 10000.  (Sample order would walk main, b,
+ *   a and give a 4000, b 8000.)
+ *   exact: a 4000, b 10000; additive: a 4000 + 4000, b 4000 + 6000. */
+static void check_node_order(void)
+{
+	static const char json[] = "{\"nodes\":["
+		NODE(1, "main", 0, "2,4") "," NODE(2, "a", 1, "3") ","
+		NODE(3, "b", 2, "5") "," NODE(4, "b", 2, "") "," NODE(5, "a", 1, "")
+		"],\"startTime\":0,\"endTime\":10000,\"samples\":[4,5],"
+		"\"timeDeltas\":[0,6000]}";
+	static const struct expected_row rows[] = {
+		{ "main", 0, 10000, 10000, 10000 },
+		{ "a", 4000, 4000, 8000, 7000 },
+		{ "b", 6000, 10000, 10000, 6000 },
+	};
+	check_profile("node order", json, rows, ARRAY_LEN(rows));
 }
 
 /* The worked example of time-rules.md: a DAG where leaf has two callers. */
@@ -404,9 +527,9 @@ static void check_stack_merging(void)
 
 /* ---- divided on its own thread ----------------------------------------- */
 
-/* Functions 0..n-1, each calling every other, self 1e9 µs each: shares
- * split n-1 ways stay above the cutoff for about eight levels, so the
- * path walk runs for seconds. */
+/* Functions 0..n-1, each calling every other, self 1e9 µs each: without
+ * its cycles f_j has the j callers f_0..f_j-1, and with n = 40 about a
+ * second of shares above the cutoff go down every decreasing path. */
 static void make_clique(struct model *m, uint32_t n)
 {
 	model_init(m, "test");
@@ -464,7 +587,7 @@ static void check_background(void)
 
 	/* A slow one: asked for, it is being computed; freeing the rules
 	 * stops the thread, and a stopped walk gives no numbers. */
-	make_clique(&m, 14);
+	make_clique(&m, 40);
 	rules_init(&threaded, &m);
 	threaded.background = true;
 	const struct totals *t = rules_totals(&threaded, RULE_DIVIDED, 0);
@@ -490,9 +613,11 @@ static void check_background(void)
 int main(void)
 {
 	check_stack_merging();
-	check_random_graphs();
+	check_random_arc_graphs();
+	check_random_streams();
 	check_recursion();
 	check_mutual_recursion();
+	check_node_order();
 	check_dag();
 	check_one_sample();
 	check_negative_delta();

@@ -306,12 +306,12 @@ static void feed(struct xsbug_parser *p, const char *text)
 
 #define MSG(body) "\r\n<xsbug>" body "</xsbug>\r\n"
 
-/* A live snapshot (the totals an xsbug follower makes, no timeline):
- * leaf under a at 0, leaf under b at 3, a at 4, running; so leaf 3 + 1 µs
- * in 2 samples, a's own sample waiting for its duration.  `u` shows the
- * sample counts.  Leaf under a again at 6 gives a its 2 µs, in place (a 5,
- * main 6), and the open rows and the cursor stay; then, focused on a, the
- * stop at 9 gives that leaf 3 µs: a and main 8 in the filtered copy. */
+/* A live snapshot (the totals an xsbug follower makes, no timeline), a
+ * sample lasting its delta: leaf under a 5 µs, leaf under b 3, a's own 1,
+ * running; so leaf 8 µs in 2 samples, a 6, b 3.  `u` shows the sample
+ * counts.  Leaf under a again for 2 gives a 8 and main 11 in place, and the
+ * open rows and the cursor stay; then, focused on a, leaf under a for 4
+ * more: a and main 12 in the filtered copy. */
 static void live_snapshot(void)
 {
 	struct xsbug_parser *p = xsbug_parser_new(NULL);
@@ -321,7 +321,7 @@ static void live_snapshot(void)
 		MSG("<pr name=\"a\" value=\"3\" path=\"t.js\" line=\"2\"/>")
 		MSG("<pr name=\"b\" value=\"4\" path=\"t.js\" line=\"3\"/>")
 		MSG("<pr name=\"leaf\" value=\"5\" path=\"t.js\" line=\"4\"/>")
-		MSG("<ps>0,5,3,2,0.3,5,4,2,0.1,3,2,0</ps>"));
+		MSG("<ps>5,5,3,2,0.3,5,4,2,0.1,3,2,0</ps>"));
 	struct xsbug_follower *f = xsbug_follower_new();
 	struct model m, unused;
 	CHECK(xsbug_follow(f, p));
@@ -334,7 +334,7 @@ static void live_snapshot(void)
 	CHECK_CLOSE(row_named(&a, "leaf")->self, 2, "leaf's samples");
 	CHECK_CLOSE(row_named(&a, "a")->self, 1, "a's sample");
 	app_cycle_units(&a);
-	CHECK_CLOSE(row_named(&a, "leaf")->self, 4, "leaf's time (µs)");
+	CHECK_CLOSE(row_named(&a, "leaf")->self, 8, "leaf's time (µs)");
 
 	app_show_pane(&a, VIEW_TOPDOWN);
 	app_expand(&a);
@@ -343,26 +343,26 @@ static void live_snapshot(void)
 	app_move_to(&a, 2);
 	app_expand(&a);
 	CHECK_NAMES(&a, "(host) main a leaf b");
-	CHECK_CLOSE(row_named(&a, "a")->total, 3, "a while running");
+	CHECK_CLOSE(row_named(&a, "a")->total, 6, "a while running");
 	feed(p, MSG("<ps>2,5,3,2,0</ps>"));
 	CHECK(xsbug_follow(f, p));
 	CHECK(!xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
 	CHECK_NAMES(&a, "(host) main a leaf b");
-	CHECK_CLOSE(row_named(&a, "a")->total, 5, "a after its own sample");
-	CHECK_CLOSE(row_named(&a, "main")->total, 6, "main after a's sample");
+	CHECK_CLOSE(row_named(&a, "a")->total, 8, "a after a new sample");
+	CHECK_CLOSE(row_named(&a, "main")->total, 11, "main after a new sample");
 	CHECK(!strcmp(row_name(&a, app_pane(&a)->selected), "a"));
 
 	app_focus(&a);
 	CHECK_NAMES(&a, "(host) main a leaf");
-	feed(p, MSG("<pt name=\"stop\" value=\"@0000000000000009\"/>"));
+	feed(p, MSG("<ps>4,5,3,2,0</ps>"));
 	CHECK(xsbug_follow(f, p));
 	CHECK(!xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
 	CHECK(a.filtered != NULL);
 	CHECK_NAMES(&a, "(host) main a leaf");
-	CHECK_CLOSE(row_named(&a, "a")->total, 8, "a stopped, focused");
-	CHECK_CLOSE(row_named(&a, "main")->total, 8, "main stopped, focused");
+	CHECK_CLOSE(row_named(&a, "a")->total, 12, "a focused");
+	CHECK_CLOSE(row_named(&a, "main")->total, 12, "main focused");
 	app_free(&a);
 	model_free(&m);
 	xsbug_follower_free(f);

@@ -13,6 +13,7 @@ static const char *const match_names[MATCH_COUNT] = {
 	[MATCH_SAME] = "same",
 	[MATCH_NAME_URL_LINE] = "name+url+line",
 	[MATCH_NAME_URL] = "name+url",
+	[MATCH_URL_LINE] = "url+line",
 	[MATCH_NAME] = "name",
 	[MATCH_KIND] = "kind",
 };
@@ -71,6 +72,11 @@ static int compare_keys(const struct model *ma, uint32_t fa,
 	const struct frame *a = &ma->frames[fa], *b = &mb->frames[fb];
 	if (step == MATCH_KIND)
 		return compare_ints(a->kind, b->kind);
+	if (step == MATCH_URL_LINE) {
+		int order = strcmp(model_str(ma, a->url), model_str(mb, b->url));
+		return order ? order : compare_ints(shown_place(ma, a->line),
+						    shown_place(mb, b->line));
+	}
 	int order = strcmp(model_str(ma, a->name), model_str(mb, b->name));
 	if (order || step == MATCH_NAME)
 		return order;
@@ -92,6 +98,17 @@ static int compare_frame_keys(const void *a, const void *b)
 			    *(const uint32_t *)b, sorting_step);
 }
 
+/* Does frame f take part in `step`?  Pairing by place needs one. */
+static bool takes_part(const struct model *m, uint32_t f, enum diff_match step)
+{
+	const struct frame *fr = &m->frames[f];
+	if (step == MATCH_KIND)
+		return engine_entry(fr);
+	if (step == MATCH_URL_LINE)
+		return fr->line >= 0 && *model_str(m, fr->url);
+	return true;
+}
+
 /* The frames of a side still unpaired that take part in `step`, sorted
  * by its key. */
 static size_t unpaired_frames(const struct diff *d, enum diff_side s,
@@ -100,8 +117,7 @@ static size_t unpaired_frames(const struct diff *d, enum diff_side s,
 	const struct model *m = d->model[s];
 	size_t n = 0;
 	for (uint32_t f = 0; f < m->nframes; f++)
-		if (d->match[s][f] == NO_ID &&
-		    (step != MATCH_KIND || engine_entry(&m->frames[f])))
+		if (d->match[s][f] == NO_ID && takes_part(m, f, step))
 			out[n++] = f;
 	sorting_model = m;
 	sorting_step = step;
@@ -197,26 +213,41 @@ enum diff_match diff_match_how(const struct diff *d, enum diff_side side,
 
 /* ---- rule and units ---------------------------------------------------- */
 
-static bool both_give_totals(struct diff *d, enum rule rule)
+/* What the data supports, as the rules say (rules.c): decided from the
+ * capabilities alone, so that a rule computed on a thread counts too. */
+static bool rule_applies(const struct model *m, enum rule rule)
 {
-	for (int s = 0; s < DIFF_SIDES; s++)
-		if (!rules_totals(d->rules[s], rule, d->type[s])->total)
-			return false;
-	return true;
+	switch (rule) {
+	case RULE_EXACT:
+		return m->caps & HAS_STACKS;
+	case RULE_GPROF:
+		return m->caps & HAS_CALL_COUNTS;
+	case RULE_ADDITIVE:
+		return m->caps & HAS_NODES;
+	default:
+		return true;
+	}
 }
 
+/* The rule both sides support best: exact where both have stacks (a live
+ * capture and a file alike), gprof between two sets of call arcs.  With
+ * an XS node graph on a side, divided: the one rule under which a stream
+ * and the file the engine saves for the same run agree (time-rules.md),
+ * where additive counts a shared callee under each parent. */
 enum rule diff_default_rule(struct diff *d)
 {
+	const struct model *mb = d->model[DIFF_BASE], *mn = d->model[DIFF_NEW];
+	bool graph = (mb->caps | mn->caps) & HAS_NODE_GRAPH;
 	const enum rule candidates[] = {
-		rule_default(d->model[DIFF_BASE]),
-		rule_default(d->model[DIFF_NEW]),
-		RULE_ADDITIVE,
+		RULE_EXACT,
+		RULE_GPROF,
+		graph ? RULE_DIVIDED : RULE_ADDITIVE,
 		RULE_DIVIDED,
 	};
 	for (size_t i = 0; i < ARRAY_LEN(candidates); i++)
-		if (both_give_totals(d, candidates[i]))
+		if (rule_applies(mb, candidates[i]) && rule_applies(mn, candidates[i]))
 			return candidates[i];
-	return candidates[0];
+	return RULE_DIVIDED;
 }
 
 bool diff_comparable(const struct diff *d)

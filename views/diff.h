@@ -11,8 +11,11 @@
  *      0-based places meet pprof's 1-based ones);
  *   2. name, url and line: the same, from a format without columns;
  *   3. name and url: the function moved within its file;
- *   4. name alone: another file or another engine (V8 vs XS urls);
- *   5. the engine's own entries by kind: the root ((root) in V8, (host)
+ *   4. url and line, the name aside: one function the engines name
+ *      differently (XS calls a constructor `Vec` in its file profiler and
+ *      `Vec.prototype.Vec` in its stream);
+ *   5. name alone: another file or another engine (V8 vs XS urls);
+ *   6. the engine's own entries by kind: the root ((root) in V8, (host)
  *      in XS), (program), (idle), the garbage collector.
  * A key held by several unpaired functions on a side is ambiguous and
  * pairs nothing in that step; what is left unpaired is one-sided.
@@ -39,6 +42,7 @@ enum diff_match {
 	MATCH_SAME,
 	MATCH_NAME_URL_LINE,
 	MATCH_NAME_URL,
+	MATCH_URL_LINE,
 	MATCH_NAME,
 	MATCH_KIND,
 	MATCH_COUNT
@@ -94,8 +98,9 @@ struct diff {
 void diff_init(struct diff *d, struct rules *base, struct rules *new_side);
 void diff_free(struct diff *d);
 
-/* The rule to start with: each side's default when the other side can
- * give totals under it too, else one that both can. */
+/* The rule to start with, the one both sides support best: exact where
+ * both have stacks, gprof between call arcs, divided against an XS
+ * function graph, else additive. */
 enum rule diff_default_rule(struct diff *d);
 
 /* Values of different units (time against bytes) only compare as shares

@@ -63,6 +63,20 @@ CASES = [
      ["escape", "at byte"]),
 ]
 
+
+def regression(name):
+    with open(os.path.join(TESTDATA, "fuzz-regressions", name), "rb") as f:
+        return f.read()
+
+
+# An xsbug profile whose clock runs backwards: never a negative duration.
+CASES += [
+    ("xsbug stop before start", regression("xsbug-stop-before-start.xsbug"),
+     ["byte 322", "stop time before its start"]),
+    ("xsbug stop before its samples", regression("xsbug-stop-before-last-sample.xsbug"),
+     ["byte 322", "stop time before its last sample"]),
+]
+
 with tempfile.TemporaryDirectory() as tmp:
     for name, data, words in CASES:
         path = os.path.join(tmp, name.replace(" ", "-") + ".cpuprofile")

@@ -123,21 +123,20 @@ def fake_engine(port, seconds, got_go):
               b'\r\n<xsbug><pr name="main" value="2" path="m.js" line="1"/></xsbug>\r\n'
               b'\r\n<xsbug><pr name="a" value="3" path="m.js" line="2"/></xsbug>\r\n'
               b'\r\n<xsbug><pr name="b" value="4" path="m.js" line="3"/></xsbug>\r\n')
-    # Sample k: delta (first 500, then the previous one's duration).
+    # A sample lasts the delta it carries: a 1000 µs, b 3000 µs.
     end = time.time() + seconds
     sent = 0
-    delta = 500
     while time.time() < end:
         batch = []
         for _ in range(8):
             leaf = "3" if sent % 2 == 0 else "4"
-            batch.append("%s,%s,2,0" % (base36(delta), leaf))
             delta = 1000 if leaf == "3" else 3000
+            batch.append("%s,%s,2,0" % (base36(delta), leaf))
             sent += 1
         s.sendall(b"\r\n<xsbug><ps>" + ".".join(batch).encode() + b"</ps></xsbug>\r\n")
         time.sleep(0.01)
-    # The last sample (b) lasts until stop: 3000 µs again.
-    t = 0x1000 + 500 + (sent // 2) * 4000 - 3000 + 3000
+    # Stopped 500 µs after the last sample: time that is no sample's.
+    t = 0x1000 + (sent // 2) * 4000 + 500
     s.sendall(b'\r\n<xsbug><pt name="stop" value="@%016X"/></xsbug>\r\n' % t)
     s.close()
     got_go.append(sent)

@@ -103,13 +103,12 @@ class FakeEngine:
                   b'\r\n<xsbug><pr name="main" value="2" path="m.js" line="1"/></xsbug>\r\n'
                   b'\r\n<xsbug><pr name="a" value="3" path="m.js" line="2"/></xsbug>\r\n'
                   b'\r\n<xsbug><pr name="b" value="4" path="m.js" line="3"/></xsbug>\r\n')
-        delta = 500
         while not self.stop.is_set():
             batch = []
             for _ in range(8):
                 leaf = "3" if self.sent % 2 == 0 else "4"
+                delta = 1000 if leaf == "3" else 3000  # a sample's own time
                 batch.append("%s,%s,2,0" % (base36(delta), leaf))
-                delta = 1000 if leaf == "3" else 3000
                 self.sent += 1
             s.sendall(b"\r\n<xsbug><ps>" + ".".join(batch).encode() + b"</ps></xsbug>\r\n")
             time.sleep(0.02)
@@ -148,7 +147,7 @@ def live_session(workdir):
     check("live: fake" in s.split("\n")[0] and "disconnected" in s.split("\n")[0],
           "header: the engine, disconnected: %r" % s.split("\n")[0])
     # Hand-computed: the samples alternate a, b, each a lasting 1000 us (the
-    # next sample's delta says so); shown to three digits.
+    # delta it carries); shown to three digits.
     pairs = engine.sent // 2
     a_self = micros(flat_rows(s).get("a", ("", ""))[0])
     check(abs(a_self - pairs * 1000) <= 0.005 * pairs * 1000,

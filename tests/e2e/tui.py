@@ -11,7 +11,6 @@ only when tmux is not installed."""
 import os
 import re
 import json
-import random
 import signal
 import subprocess
 import sys
@@ -190,33 +189,34 @@ def flat_equals_report():
         p.close()
 
 
-def write_clique_profile(path, functions=18, depth=8, stacks=300):
-    """Stacks drawn from functions that all call one another, each sample
-    10 s long: divided walks its paths for about 1.5 s (optimised build)."""
-    rng = random.Random(3)
+def write_clique_profile(path, functions=45, each=10**7):
+    """Every function calls every later one (root > f_i > f_j for all
+    i < j, each sample 10 s): without cycles to drop, f_j still has j + 1
+    callers, and divided carries shares down every decreasing path for
+    about 2 s (debug build)."""
     frame = lambda name, line: {"functionName": name, "scriptId": "1", "url": "clique.js",
                                 "lineNumber": line, "columnNumber": 0}
     nodes = [{"id": 1, "callFrame": frame("(root)", -1), "children": []}]
     made, samples = {}, []
-    for _ in range(stacks):
-        parent, last = nodes[0], None
-        for _ in range(depth):
-            f = rng.choice([g for g in range(functions) if g != last])
-            last = f
-            if (parent["id"], f) not in made:
-                node = {"id": len(nodes) + 1, "callFrame": frame("f%d" % f, f), "children": []}
-                nodes.append(node)
-                parent["children"].append(node["id"])
-                made[(parent["id"], f)] = node
-            parent = made[(parent["id"], f)]
-        samples.append(parent["id"])
+
+    def child(parent, f):
+        if (parent["id"], f) not in made:
+            node = {"id": len(nodes) + 1, "callFrame": frame("f%d" % f, f), "children": []}
+            nodes.append(node)
+            parent["children"].append(node["id"])
+            made[(parent["id"], f)] = node
+        return made[(parent["id"], f)]
+
+    for i in range(functions):
+        for j in range(i + 1, functions):
+            samples.append(child(child(nodes[0], i), j)["id"])
     with open(path, "w") as out:
-        json.dump({"nodes": nodes, "startTime": 0, "endTime": 10**7 * stacks,
-                   "samples": samples, "timeDeltas": [10**7] * stacks}, out)
+        json.dump({"nodes": nodes, "startTime": 0, "endTime": each * len(samples),
+                   "samples": samples, "timeDeltas": [each] * len(samples)}, out)
 
 
 def divided_in_background():
-    """divided on a graph of cycles takes seconds: it is computed on a
+    """divided on a graph of many paths takes seconds: it is computed on a
     thread of its own; meanwhile the header says so, no totals are shown
     and keys go on; then the numbers are --report's."""
     path = os.path.join(tempfile.mkdtemp(), "clique.cpuprofile")

@@ -72,5 +72,28 @@ with tempfile.TemporaryDirectory() as tmp:
     if r.returncode != 2 or b"--session" not in r.stderr:
         fail("--session 0: %d %r" % (r.returncode, r.stderr))
 
+# Names as real engines send them (raw `<`, `"`, `&`; CESU-8 outside the
+# basic plane): the JSON report is valid UTF-8 and names them rightly.
+# Self times summed by hand from the captures' deltas (time-rules.md).
+NAMES = {
+    "unescaped-names.xsbug": {"plain": 245126, "computed": 226042, "a<b": 258804,
+                              'q"uote': 239481, "amp&er": 251022, "[sym]": 253898},
+    "cesu8-names.xsbug": {"caf\u00e9_\u00fcn\u00ef_\U0001F600": 388615, "getter": 309514,
+                          "Symbol.for": 289561, "(anonymous-646)": 273821},
+}
+for capture, want in NAMES.items():
+    r = run(os.path.join(TESTDATA, capture))
+    try:
+        rows = json.loads(r.stdout.decode("utf-8"))["rows"]
+    except (UnicodeDecodeError, ValueError, KeyError) as e:
+        fail("%s: not valid UTF-8 JSON: %s" % (capture, e))
+        continue
+    got = {row["name"]: row["self"] for row in rows}
+    for name, self_time in want.items():
+        if got.get(name) != self_time:
+            fail("%s: %r self %r, want %d" % (capture, name, got.get(name), self_time))
+    if any(name.startswith("(unknown") for name in got):
+        fail("%s: unknown records: %r" % (capture, sorted(got)))
+
 print("%d failed" % failures)
 sys.exit(1 if failures else 0)
