@@ -83,7 +83,6 @@ struct live {
 	bool stopping; /* it is asked to end */
 	pthread_t server;
 	int wake[2];   /* a byte wakes the server's poll(): a command, the end */
-	const struct peer *reported; /* by live_wait_profile */
 };
 
 static void lock(struct live *l)
@@ -1026,7 +1025,7 @@ bool live_wait_profile(struct live *l, struct model *m, char *who,
 			tell(l, l->engines[0], STREAMS_NOTHING);
 		}
 	}
-	const struct peer *p = l->reported = l->engines[0];
+	const struct peer *p = l->engines[0];
 	snprintf(who, who_cap, "%s", p->name);
 	size_t n = p->kind == PEER_XSBUG ? shown_session(p->parser) : 0;
 	if (n) /* the whole session, with its timeline */
@@ -1041,8 +1040,9 @@ bool live_wait_profile(struct live *l, struct model *m, char *who,
 }
 
 /* Peers that connected but have not logged in yet may be engines: they
- * are given this long to do so.  The engine reported is not waited for:
- * it stopped profiling, which an xst does as its program ends. */
+ * are given this long to do so.  The engine reported is waited for too:
+ * an xst stops profiling as its program ends and leaves at once, but one
+ * stopped at a break runs on. */
 #define LOGIN_GRACE_MS 1000.0
 
 static bool someone_to_serve(struct live *l, double since)
@@ -1051,7 +1051,7 @@ static bool someone_to_serve(struct live *l, double since)
 	bool engines = false, newcomers = false;
 	for (size_t i = 0; i < l->npeers; i++) {
 		const struct peer *p = l->peers[i];
-		engines |= p->fd >= 0 && p->engine && p != l->reported;
+		engines |= p->fd >= 0 && p->engine;
 		newcomers |= p->fd >= 0 && !p->engine;
 	}
 	unlock(l);

@@ -42,10 +42,9 @@ struct live *live_new(FILE *log);
  * ignores SIGPIPE only while it connects), so ask before. */
 void live_free(struct live *l);
 /* For --report, after the profile it reports: takes no new engine and
- * serves the others still connected (releasing them at breaks) until they
- * leave, so that none is killed by the socket closing under it.  The one
- * reported has stopped profiling (an xst does as its program ends) and is
- * not waited for. */
+ * serves the engines still connected, the one reported included
+ * (releasing them at breaks), until they leave, so that none is killed by
+ * the socket closing under it. */
 void live_finish(struct live *l);
 
 /* "[HOST:]PORT" ("[::1]:PORT" for IPv6).  A bare port listens on the
