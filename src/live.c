@@ -882,8 +882,11 @@ enum live_refresh live_engine_refresh(struct live *l, size_t i,
 {
 	const struct peer *p = lock_engine(l, i);
 	bool arcs = p->kind == PEER_ARCS;
+	size_t n = arcs ? 0 : shown_session(p->parser);
+	/* Without samples, a model would have no stacks, and other rules. */
 	bool got = arcs ? arcs_model(p, fresh)
-			: xsbug_follow_session(f, p->parser, shown_session(p->parser));
+			: xsbug_session_samples(p->parser, n) &&
+				  xsbug_follow_session(f, p->parser, n);
 	unlock(l);
 	if (!got)
 		return LIVE_NO_PROFILE;

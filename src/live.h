@@ -120,8 +120,8 @@ enum live_refresh {
 	LIVE_NEW_VALUES, /* `shown` got new numbers for the same stacks */
 };
 
-/* The engine's last session with samples (or its last one) without its
- * timeline, as
+/* The engine's last session with samples (none before its first
+ * sample: LIVE_NO_PROFILE) without its timeline, as
  * `f` (the caller's, for this engine only) follows it: only new numbers
  * for `shown`, the model it made last, when no new stack or function came
  * (see xsbug_follower_model), so that a refresh costs little however

@@ -94,8 +94,8 @@ static bool notice_news(struct live_view *v, struct app *a, double now_ms)
 			       "-DmxInstrument=1", name);
 	} else if (breaks != v->seen_breaks) {
 		escape_text(raw, safe, sizeof(safe));
-		app_message(a, "%s stopped at %s: released it, wprof-tui is not a "
-			       "debugger", name, safe);
+		app_message(a, "wprof-tui is not a debugger: released %s at %s",
+			    name, safe);
 		v->break_news_until = now_ms + BREAK_NEWS_MS;
 	} else if (live_engine_log_line(v->live, v->shown, logs - 1, &when, raw,
 					sizeof(raw))) {
@@ -141,8 +141,11 @@ static bool take_snapshot(struct live_view *v, struct app *a)
 		return true;
 	}
 	if (!v->started) {
+		char said[sizeof(a->message)]; /* before the first snapshot */
+		memcpy(said, a->message, sizeof(said));
 		v->started = true;
 		app_init(a, v->title, &v->models[next], VIEW_TOPDOWN);
+		memcpy(a->message, said, sizeof(said));
 		a->live = v;
 	} else {
 		app_replace_model(a, &v->models[next]);
