@@ -134,7 +134,8 @@ static void test_served(void)
  * kept, the last LIVE_LOG_LINES of them; p is asked once and shown as
  * requested until the engine confirms; a profile stopped at a break ends
  * there (start 0, a sample of f 16 µs in, suspend at 0x20, stop 1 s later:
- * 32 µs, not 1 s; f 16 µs under either duration rule). */
+ * 32 µs, not 1 s; f 16 µs under either duration rule), and stays the one
+ * shown and written when a new profile starts without samples. */
 static void test_breaks_and_logs(void)
 {
 	struct live *l = live_new(NULL);
@@ -185,6 +186,22 @@ static void test_breaks_and_logs(void)
 	CHECK_CLOSE(self_of(&m, "f"), 16, "f from its sample to the suspend");
 	model_free(&m);
 	xsbug_follower_free(follower);
+	char base[] = "/tmp/wprof-live-XXXXXX";
+	int tmp = mkstemp(base);
+	close(tmp);
+	CHECK(live_engine_write(l, 0, base, err, sizeof(err)));
+	static const char *const exts[] = { ".xsbug", ".cpuprofile" };
+	for (size_t i = 0; i < ARRAY_LEN(exts); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "%s%s", base, exts[i]);
+		struct load_error lerr;
+		struct load_options opt = { .session = -1 };
+		CHECK_MSG(load_file(path, &opt, &m, &lerr, NULL), "%s", path);
+		CHECK_CLOSE(self_of(&m, "f"), 16, path);
+		model_free(&m);
+		unlink(path);
+	}
+	unlink(base);
 
 	/* 1005 log lines, entities decoded, the place when named. */
 	for (int i = 0; i < 1005; i++) {
