@@ -58,6 +58,28 @@ static void received(int fd, const char *want)
 	CHECK_MSG(!strcmp(buf, want), "engine got '%s'", buf);
 }
 
+/* Engine 0's session written by w loads, both files, with f's self. */
+static void check_written(struct live *l, double f_self)
+{
+	char base[] = "/tmp/wprof-live-XXXXXX", err[256];
+	int tmp = mkstemp(base);
+	close(tmp);
+	CHECK_MSG(live_engine_write(l, 0, base, err, sizeof(err)), "%s", err);
+	static const char *const exts[] = { ".xsbug", ".cpuprofile" };
+	for (size_t i = 0; i < ARRAY_LEN(exts); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "%s%s", base, exts[i]);
+		struct load_error lerr;
+		struct load_options opt = { .session = -1 };
+		struct model m;
+		CHECK_MSG(load_file(path, &opt, &m, &lerr, NULL), "%s", path);
+		CHECK_CLOSE(self_of(&m, "f"), f_self, path);
+		model_free(&m);
+		unlink(path);
+	}
+	unlink(base);
+}
+
 /* Up to 5 s for the server thread to have read what was sent. */
 #define WAIT_FOR(cond)                                                  \
 	for (int waited = 0; !(cond) && waited < 500; waited++)         \
@@ -186,22 +208,7 @@ static void test_breaks_and_logs(void)
 	CHECK_CLOSE(self_of(&m, "f"), 16, "f from its sample to the suspend");
 	model_free(&m);
 	xsbug_follower_free(follower);
-	char base[] = "/tmp/wprof-live-XXXXXX";
-	int tmp = mkstemp(base);
-	close(tmp);
-	CHECK(live_engine_write(l, 0, base, err, sizeof(err)));
-	static const char *const exts[] = { ".xsbug", ".cpuprofile" };
-	for (size_t i = 0; i < ARRAY_LEN(exts); i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "%s%s", base, exts[i]);
-		struct load_error lerr;
-		struct load_options opt = { .session = -1 };
-		CHECK_MSG(load_file(path, &opt, &m, &lerr, NULL), "%s", path);
-		CHECK_CLOSE(self_of(&m, "f"), 16, path);
-		model_free(&m);
-		unlink(path);
-	}
-	unlink(base);
+	check_written(l, 16);
 
 	/* 1005 log lines, entities decoded, the place when named. */
 	for (int i = 0; i < 1005; i++) {
@@ -296,22 +303,7 @@ int main(void)
 	model_free(&m);
 
 	/* The session written out loads to the same numbers. */
-	char base[] = "/tmp/wprof-live-XXXXXX";
-	int tmp = mkstemp(base);
-	close(tmp);
-	CHECK(live_engine_write(l, 0, base, err, sizeof(err)));
-	static const char *const exts[] = { ".xsbug", ".cpuprofile" };
-	for (size_t i = 0; i < ARRAY_LEN(exts); i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "%s%s", base, exts[i]);
-		struct load_error lerr;
-		struct load_options opt = { .session = -1 };
-		CHECK_MSG(load_file(path, &opt, &m, &lerr, NULL), "%s", path);
-		CHECK_CLOSE(self_of(&m, "f"), 14, path);
-		model_free(&m);
-		unlink(path);
-	}
-	unlink(base);
+	check_written(l, 14);
 
 	/* Disconnected: the engine stays, with what it sent. */
 	close(engine);
