@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../loaders/arcs.h"
+#include "escape.h"
 #include "export.h"
 #include "util.h"
 
@@ -24,16 +26,21 @@
  * the others (nor the TUI's keys). */
 #define READ_BUDGET (1024 * 1024)
 
+/* An engine that logged in and started no profile within this long
+ * streams nothing (an xst built with mxProfile). */
+#define SILENT_AFTER_MS 2000.0
+
 /* What a peer speaks, told by its first byte that is not white space:
  * `<` for the xsbug protocol, anything else for WasmProf arc lines. */
 enum peer_kind { PEER_UNKNOWN, PEER_XSBUG, PEER_ARCS };
 
 struct peer {
+	struct live *live;
 	int fd; /* -1 once closed */
 	enum peer_kind kind;
 	char address[ADDRESS_CAP];
 	char name[ADDRESS_CAP + 96]; /* login name and address, once logged in */
-	char status[400];
+	char status[800];
 	struct xsbug_parser *parser; /* PEER_XSBUG */
 	struct arcs_parser *arcs;    /* PEER_ARCS */
 	char out[OUT_CAP];
@@ -41,6 +48,21 @@ struct peer {
 	bool greeted;
 	bool engine; /* logged in */
 	uint64_t seen_generation;
+	double login_ms; /* monotonic */
+	/* Profiling asked of the engine and not yet confirmed by its `start`
+	 * or `stop` time: an xst reads its socket only at a break. */
+	enum live_request request;
+	/* Breaks: each is answered <go/> at once.  `suspended` from the
+	 * break until the engine sends anything else or leaves. */
+	uint64_t breaks;
+	bool suspended;
+	uint64_t break_generation;
+	char break_where[300];
+	char break_text[200];
+	/* The program's trace() output and the engine's warnings, the last
+	 * LIVE_LOG_LINES of them (logs[n % LIVE_LOG_LINES] is the n-th). */
+	struct live_log_line *logs;
+	uint64_t nlogs;
 };
 
 /* Peers, engines and parsers are changed only by whoever serves the
@@ -73,6 +95,13 @@ static void unlock(struct live *l)
 	pthread_mutex_unlock(&l->lock);
 }
 
+static double monotonic_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 struct live *live_new(FILE *log)
 {
 	struct live *l = xcalloc(1, sizeof(*l));
@@ -94,6 +123,10 @@ static void peer_close(struct peer *p)
 static void peer_free(struct peer *p)
 {
 	peer_close(p);
+	if (p->logs)
+		for (size_t k = 0; k < LIVE_LOG_LINES; k++)
+			free(p->logs[k].text);
+	free(p->logs);
 	xsbug_parser_free(p->parser);
 	arcs_parser_free(p->arcs);
 	free(p);
@@ -108,6 +141,8 @@ static void wake_server(struct live *l)
 	(void)ignored;
 }
 
+static void flush_out(struct live *l, struct peer *p);
+
 static void stop_server(struct live *l)
 {
 	if (!l->serving)
@@ -120,11 +155,27 @@ static void stop_server(struct live *l)
 	l->serving = false;
 }
 
+/* Commands still queued (a <go/> above all: an engine left at a break
+ * whose socket closes spins at full speed) are written before the
+ * sockets close; they are a few bytes, which the socket takes at once. */
+static void flush_before_closing(struct live *l)
+{
+	for (size_t i = 0; i < l->npeers; i++) {
+		struct peer *p = l->peers[i];
+		for (int tries = 0; p->out_len && p->fd >= 0 && tries < 100; tries++) {
+			struct pollfd out = { .fd = p->fd, .events = POLLOUT };
+			poll(&out, 1, 10);
+			flush_out(l, p);
+		}
+	}
+}
+
 void live_free(struct live *l)
 {
 	if (!l)
 		return;
 	stop_server(l);
+	flush_before_closing(l);
 	for (int end = 0; end < 2; end++)
 		if (l->wake[end] >= 0)
 			close(l->wake[end]);
@@ -137,12 +188,21 @@ void live_free(struct live *l)
 	free(l);
 }
 
+/* Engines send what they like: what reaches a terminal is escaped. */
+static void tell(struct live *l, const struct peer *p, const char *text)
+{
+	if (!l->log)
+		return;
+	char safe[1200];
+	escape_text(text, safe, sizeof(safe));
+	fprintf(l->log, "wprof-tui: %s: %s\n", p->engine ? p->name : p->address,
+		safe);
+}
+
 static void say(struct live *l, struct peer *p, const char *fmt, const char *what)
 {
 	snprintf(p->status, sizeof(p->status), fmt, what);
-	if (l->log)
-		fprintf(l->log, "wprof-tui: %s: %s\n",
-			p->engine ? p->name : p->address, p->status);
+	tell(l, p, p->status);
 }
 
 /* ---- addresses -------------------------------------------------------- */
@@ -211,6 +271,22 @@ static void describe(const struct sockaddr *sa, socklen_t len, char *out,
 		snprintf(out, cap, "%s:%s", host, port);
 }
 
+/* A burst of engines connecting at once must not overflow the queue of
+ * pending connections (one that does waits a second for its SYN to be
+ * sent again): the system's maximum, which listen() caps larger values
+ * to anyway. */
+static int listen_backlog(void)
+{
+	int n = 0;
+	FILE *f = fopen("/proc/sys/net/core/somaxconn", "r");
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n > 0 ? n : SOMAXCONN;
+}
+
 bool live_listen(struct live *l, const char *address, char *err, size_t cap)
 {
 	struct addrinfo *res = resolve(address, true, err, cap);
@@ -221,7 +297,7 @@ bool live_listen(struct live *l, const char *address, char *err, size_t cap)
 	if (fd >= 0)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) ||
-	    listen(fd, 64)) {
+	    listen(fd, listen_backlog())) {
 		snprintf(err, cap, "cannot listen on %s: %s", address, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -248,6 +324,7 @@ int live_listen_port(const struct live *l)
 static struct peer *add_peer(struct live *l, int fd, const char *address)
 {
 	struct peer *p = xcalloc(1, sizeof(*p));
+	p->live = l;
 	p->fd = fd;
 	snprintf(p->address, sizeof(p->address), "%s", address);
 	l->peers[l->npeers++] = p;
@@ -349,6 +426,7 @@ static void become_engine(struct live *l, struct peer *p, const char *login)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
 	snprintf(p->name, sizeof(p->name), "%s@%s", safe, p->address);
+	p->login_ms = monotonic_ms();
 	l->engines[l->nengines++] = p;
 }
 
@@ -373,6 +451,72 @@ static void arcs_printed(struct live *l, struct peer *p)
 	say(l, p, "%s", "sent WasmProf arcs");
 }
 
+/* ---- breaks and logs ---------------------------------------------------- */
+
+static void where_of(const struct xsbug_message *m, char *out, size_t cap)
+{
+	if (m->path && m->line >= 0)
+		snprintf(out, cap, "%s:%d", m->path, (int)m->line);
+	else
+		snprintf(out, cap, "%s", m->path ? m->path : "");
+}
+
+/* A `debugger` statement (or a breakpoint, or an exception it was told to
+ * stop at: wprof-tui sets none) stops the engine until its debugger says
+ * <go/>; an engine left there waits forever, and one whose socket then
+ * closes spins.  wprof-tui is not a debugger: it answers at once. */
+static void on_break(struct peer *p, const struct xsbug_message *m)
+{
+	struct live *l = p->live;
+	bool released = send_command(p, "\r\n<go/>\r\n");
+	p->breaks++;
+	p->suspended = true;
+	p->break_generation = xsbug_generation(p->parser);
+	where_of(m, p->break_where, sizeof(p->break_where));
+	const char *text = m->text;
+	if (text[0] == '#' && text[1] == ' ') /* "# Break: debugger!" */
+		text += 2;
+	snprintf(p->break_text, sizeof(p->break_text), "%s", text);
+	char line[sizeof(p->status)];
+	snprintf(line, sizeof(line), "stopped at %s (%s); %s", p->break_where,
+		 p->break_text, released
+			? "released it: wprof-tui profiles, it is not a debugger"
+			: "cannot release it: it reads no commands");
+	snprintf(p->status, sizeof(p->status), "%s", line);
+	tell(l, p, line);
+}
+
+static void on_log(struct peer *p, const struct xsbug_message *m)
+{
+	char where[300], line[1400];
+	where_of(m, where, sizeof(where));
+	const char *text = m->text;
+	if (text[0] == '#' && text[1] == ' ') /* "# Exception: …" */
+		text += 2;
+	snprintf(line, sizeof(line), "%s%s%s%s", where, where[0] ? ": " : "",
+		 text, m->cut ? "…" : "");
+	if (!p->logs)
+		p->logs = xcalloc(LIVE_LOG_LINES, sizeof(*p->logs));
+	struct live_log_line *slot = &p->logs[p->nlogs++ % LIVE_LOG_LINES];
+	free(slot->text);
+	slot->text = xstrdup(line);
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	slot->when = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	p->suspended = false; /* it runs */
+	char said[1410];
+	snprintf(said, sizeof(said), "log: %s", line);
+	tell(p->live, p, said);
+}
+
+static void on_message(void *ctx, const struct xsbug_message *m)
+{
+	if (m->is_break)
+		on_break(ctx, m);
+	else
+		on_log(ctx, m);
+}
+
 static bool choose_kind(struct peer *p, const uint8_t *bytes, size_t len)
 {
 	for (size_t i = 0; i < len && p->kind == PEER_UNKNOWN; i++) {
@@ -382,6 +526,7 @@ static bool choose_kind(struct peer *p, const uint8_t *bytes, size_t len)
 		if (bytes[i] == '<') {
 			p->kind = PEER_XSBUG;
 			p->parser = xsbug_parser_new(NULL);
+			xsbug_parser_on_message(p->parser, on_message, p);
 		} else {
 			p->kind = PEER_ARCS;
 			p->arcs = arcs_parser_new();
@@ -405,6 +550,12 @@ static bool feed_peer(struct live *l, struct peer *p, const uint8_t *bytes,
 	if (!xsbug_parser_feed(p->parser, bytes, len, err))
 		return false;
 	greet(l, p);
+	/* Anything after a break but a log says the engine runs again. */
+	if (p->suspended && xsbug_generation(p->parser) != p->break_generation)
+		p->suspended = false;
+	if (p->request != LIVE_REQUEST_NONE &&
+	    xsbug_profiling(p->parser) == (p->request == LIVE_REQUEST_START))
+		p->request = LIVE_REQUEST_NONE;
 	return true;
 }
 
@@ -437,6 +588,8 @@ static void on_eof(struct live *l, struct peer *p)
 	say(l, p, "%s", whole ? "disconnected"
 			      : "disconnected mid-message; keeping what arrived");
 	peer_close(p);
+	p->suspended = false;
+	p->request = LIVE_REQUEST_NONE;
 }
 
 /* Only the server reads and closes the sockets, so the lock is let go
@@ -623,6 +776,74 @@ bool live_engine_profiling(struct live *l, size_t i)
 	return profiling;
 }
 
+size_t live_engines_connected(struct live *l)
+{
+	lock(l);
+	size_t n = 0;
+	for (size_t i = 0; i < l->nengines; i++)
+		n += l->engines[i]->fd >= 0;
+	unlock(l);
+	return n;
+}
+
+enum live_request live_engine_request(struct live *l, size_t i)
+{
+	enum live_request r = lock_engine(l, i)->request;
+	unlock(l);
+	return r;
+}
+
+bool live_engine_suspended_at(struct live *l, size_t i, char *where, size_t cap)
+{
+	const struct peer *p = lock_engine(l, i);
+	bool suspended = p->suspended;
+	snprintf(where, cap, "%s", suspended ? p->break_where : "");
+	unlock(l);
+	return suspended;
+}
+
+uint64_t live_engine_breaks(struct live *l, size_t i, char *last, size_t cap)
+{
+	const struct peer *p = lock_engine(l, i);
+	uint64_t n = p->breaks;
+	snprintf(last, cap, "%s (%s)", p->break_where, p->break_text);
+	unlock(l);
+	return n;
+}
+
+uint64_t live_engine_log_count(struct live *l, size_t i)
+{
+	uint64_t n = lock_engine(l, i)->nlogs;
+	unlock(l);
+	return n;
+}
+
+bool live_engine_log_line(struct live *l, size_t i, uint64_t n, double *when,
+			  char *text, size_t cap)
+{
+	const struct peer *p = lock_engine(l, i);
+	bool kept = n < p->nlogs && p->nlogs - n <= LIVE_LOG_LINES;
+	if (kept) {
+		const struct live_log_line *line = &p->logs[n % LIVE_LOG_LINES];
+		*when = line->when;
+		snprintf(text, cap, "%s", line->text);
+	}
+	unlock(l);
+	return kept;
+}
+
+/* An xsbug engine starts its profile as soon as it reads the
+ * <start-profiling/> its login is answered with; one built with the file
+ * profiler (mxProfile) sends nothing. */
+bool live_engine_streams_nothing(struct live *l, size_t i)
+{
+	const struct peer *p = lock_engine(l, i);
+	bool silent = p->kind == PEER_XSBUG && !xsbug_session_count(p->parser) &&
+		      (p->fd < 0 || monotonic_ms() - p->login_ms >= SILENT_AFTER_MS);
+	unlock(l);
+	return silent;
+}
+
 bool live_engine_take_news(struct live *l, size_t i)
 {
 	struct peer *p = lock_engine(l, i);
@@ -632,6 +853,18 @@ bool live_engine_take_news(struct live *l, size_t i)
 	p->seen_generation = g;
 	unlock(l);
 	return news;
+}
+
+/* The session shown and written: the last one with samples, so that a
+ * profile just started (or stopped before its first sample) does not
+ * hide the one that has data. */
+static size_t shown_session(const struct xsbug_parser *parser)
+{
+	size_t n = xsbug_session_count(parser);
+	for (size_t k = n; k >= 1; k--)
+		if (xsbug_session_samples(parser, k))
+			return k;
+	return n;
 }
 
 /* The table as of the last `print`; false before the first. */
@@ -649,7 +882,11 @@ enum live_refresh live_engine_refresh(struct live *l, size_t i,
 {
 	const struct peer *p = lock_engine(l, i);
 	bool arcs = p->kind == PEER_ARCS;
-	bool got = arcs ? arcs_model(p, fresh) : xsbug_follow(f, p->parser);
+	size_t n = arcs ? 0 : shown_session(p->parser);
+	/* Without samples, a model would have no stacks, and other rules. */
+	bool got = arcs ? arcs_model(p, fresh)
+			: xsbug_session_samples(p->parser, n) &&
+				  xsbug_follow_session(f, p->parser, n);
 	unlock(l);
 	if (!got)
 		return LIVE_NO_PROFILE;
@@ -659,9 +896,16 @@ enum live_refresh live_engine_refresh(struct live *l, size_t i,
 						     : LIVE_NEW_VALUES;
 }
 
-static bool command(struct live *l, size_t i, const char *text)
+/* A request already waiting for the engine's answer is not sent again:
+ * an xst reads them all at its next break. */
+static bool command(struct live *l, size_t i, enum live_request request,
+		    const char *text)
 {
-	bool queued = send_command(lock_engine(l, i), text);
+	struct peer *p = lock_engine(l, i);
+	bool queued = p->fd >= 0 &&
+		      (p->request == request || send_command(p, text));
+	if (queued)
+		p->request = request;
 	unlock(l);
 	wake_server(l);
 	return queued;
@@ -669,21 +913,21 @@ static bool command(struct live *l, size_t i, const char *text)
 
 bool live_engine_start_profiling(struct live *l, size_t i)
 {
-	return command(l, i, "\r\n<start-profiling/>\r\n");
+	return command(l, i, LIVE_REQUEST_START, "\r\n<start-profiling/>\r\n");
 }
 
 bool live_engine_stop_profiling(struct live *l, size_t i)
 {
-	return command(l, i, "\r\n<stop-profiling/>\r\n");
+	return command(l, i, LIVE_REQUEST_STOP, "\r\n<stop-profiling/>\r\n");
 }
 
-static bool write_capture(const struct xsbug_parser *parser, const char *base,
-			  char *err, size_t cap)
+static bool write_capture(const struct xsbug_parser *parser, size_t n,
+			  const char *base, char *err, size_t cap)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s.xsbug", base);
 	FILE *f = fopen(path, "wb");
-	bool ok = f && xsbug_write_session(parser, xsbug_session_count(parser), f);
+	bool ok = f && xsbug_write_session(parser, n, f);
 	if (f && fclose(f))
 		ok = false;
 	if (!ok)
@@ -696,14 +940,14 @@ static bool write_capture(const struct xsbug_parser *parser, const char *base,
 static bool take_session(const struct peer *p, const char *base,
 			 struct model *m, char *err, size_t cap)
 {
-	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
-	if (n)
+	size_t n = p->kind == PEER_XSBUG ? shown_session(p->parser) : 0;
+	if (n && xsbug_session_samples(p->parser, n))
 		xsbug_session_model(p->parser, n, m);
 	else if (p->kind == PEER_XSBUG || !arcs_model(p, m)) {
-		snprintf(err, cap, "no profile yet");
+		snprintf(err, cap, "no samples yet");
 		return false;
 	}
-	if (p->kind == PEER_XSBUG && !write_capture(p->parser, base, err, cap)) {
+	if (p->kind == PEER_XSBUG && !write_capture(p->parser, n, base, err, cap)) {
 		model_free(m);
 		return false;
 	}
@@ -755,26 +999,79 @@ static bool profile_done(const struct peer *p)
 	return n && xsbug_session_stopped(p->parser, n);
 }
 
+#define STREAMS_NOTHING "logged in but sent no profile: an xst built with " \
+	"mxProfile (the stock makefile) writes XS-*.cpuprofile files and " \
+	"streams nothing; build it with -DmxInstrument=1 (docs/live.md)"
+
+/* One poll() and what it found; false with err when poll fails. */
+static bool serve_once(struct live *l, int timeout_ms, char *err, size_t cap)
+{
+	struct pollfd fds[LIVE_MAX_PEERS + 1];
+	size_t n = live_poll_fds(l, fds, ARRAY_LEN(fds));
+	if (poll(fds, n, timeout_ms) < 0 && errno != EINTR) {
+		snprintf(err, cap, "poll: %s", strerror(errno));
+		return false;
+	}
+	live_handle(l, fds, n);
+	return true;
+}
+
 bool live_wait_profile(struct live *l, struct model *m, char *who,
 		       size_t who_cap, char *err, size_t cap)
 {
-	struct pollfd fds[LIVE_MAX_PEERS + 1];
+	bool told = false;
 	while (!l->nengines || !profile_done(l->engines[0])) {
-		size_t n = live_poll_fds(l, fds, ARRAY_LEN(fds));
-		if (poll(fds, n, -1) < 0 && errno != EINTR) {
-			snprintf(err, cap, "poll: %s", strerror(errno));
+		if (!serve_once(l, 500, err, cap))
 			return false;
+		if (l->nengines && !told && live_engine_streams_nothing(l, 0)) {
+			told = true;
+			tell(l, l->engines[0], STREAMS_NOTHING);
 		}
-		live_handle(l, fds, n);
 	}
 	const struct peer *p = l->engines[0];
 	snprintf(who, who_cap, "%s", p->name);
-	size_t n = p->kind == PEER_XSBUG ? xsbug_session_count(p->parser) : 0;
+	size_t n = p->kind == PEER_XSBUG ? shown_session(p->parser) : 0;
 	if (n) /* the whole session, with its timeline */
 		xsbug_session_model(p->parser, n, m);
 	else if (p->kind != PEER_XSBUG && arcs_model(p, m))
 		return true;
+	else if (p->kind == PEER_XSBUG && xsbug_login_name(p->parser))
+		snprintf(err, cap, "%s: " STREAMS_NOTHING, p->name);
 	else
 		snprintf(err, cap, "the engine left without a profile");
 	return n != 0;
+}
+
+/* Peers that connected but have not logged in yet may be engines: they
+ * are given this long to do so.  The engine reported is waited for too:
+ * an xst stops profiling as its program ends and leaves at once, but one
+ * stopped at a break runs on. */
+#define LOGIN_GRACE_MS 1000.0
+
+static bool someone_to_serve(struct live *l, double since)
+{
+	lock(l);
+	bool engines = false, newcomers = false;
+	for (size_t i = 0; i < l->npeers; i++) {
+		const struct peer *p = l->peers[i];
+		engines |= p->fd >= 0 && p->engine;
+		newcomers |= p->fd >= 0 && !p->engine;
+	}
+	unlock(l);
+	return engines || (newcomers && monotonic_ms() - since < LOGIN_GRACE_MS);
+}
+
+void live_finish(struct live *l)
+{
+	lock(l);
+	if (l->listen_fd >= 0) { /* those already queued are served too */
+		accept_peers(l);
+		close(l->listen_fd);
+		l->listen_fd = -1;
+	}
+	unlock(l);
+	double since = monotonic_ms();
+	char err[128];
+	while (someone_to_serve(l, since) && serve_once(l, 100, err, sizeof(err)))
+		continue;
 }

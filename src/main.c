@@ -366,9 +366,11 @@ static bool load_profile(const char *file, const struct load_options *opt,
 	return false;
 }
 
-/* --listen/--connect without a terminal: the first engine's profile. */
+/* --listen/--connect without a terminal: the first engine's profile;
+ * *served keeps the others, to be served until they finish (live_finish)
+ * once the report is out. */
 static bool receive_profile(const struct options *o, struct model *m,
-			    char *engine, size_t cap)
+			    char *engine, size_t cap, struct live **served)
 {
 	struct live *l = live_new(stderr);
 	char err[512];
@@ -376,7 +378,7 @@ static bool receive_profile(const struct options *o, struct model *m,
 			    : live_connect(l, o->connect, err, sizeof(err));
 	if (ok)
 		ok = live_wait_profile(l, m, engine, cap, err, sizeof(err));
-	live_free(l);
+	*served = l;
 	if (!ok) {
 		char safe[600];
 		escape_text(err, safe, sizeof(safe));
@@ -487,11 +489,16 @@ int main(int argc, char **argv)
 
 	struct model m;
 	char engine[256];
+	struct live *served = NULL;
 	if (o.listen || o.connect) {
 		if (!o.report && !o.exporting)
 			return explore_live(&o);
-		if (!receive_profile(&o, &m, engine, sizeof(engine)))
+		bool received = receive_profile(&o, &m, engine, sizeof(engine), &served);
+		if (!received) {
+			live_finish(served);
+			live_free(served);
 			return EXIT_BAD_INPUT;
+		}
 		o.file = engine;
 	} else if (!load_profile(o.file, &o.load, &m)) {
 		return EXIT_BAD_INPUT;
@@ -512,5 +519,10 @@ int main(int argc, char **argv)
 		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);
+	if (served) {
+		fflush(stdout); /* the report is out before the others end */
+		live_finish(served);
+		live_free(served);
+	}
 	return status;
 }

@@ -84,6 +84,19 @@ enum value_state {
 	AFTER_EQUALS,  /* … `=`: a quote opens the next value */
 };
 
+/* The text of a `<log>` (the program's trace() output) or a `<break>`
+ * being read, bounded: a longer one is cut. */
+#define MESSAGE_TEXT_MAX 1024
+
+struct message_text {
+	bool reading, is_break;
+	char *path;
+	int32_t line;
+	char text[MESSAGE_TEXT_MAX];
+	size_t len;
+	bool cut;
+};
+
 struct xsbug_parser {
 	struct xsbug_limits limits;
 	enum lex_state state;
@@ -115,6 +128,10 @@ struct xsbug_parser {
 
 	struct session *sessions;
 	size_t nsessions, sessions_cap;
+
+	struct message_text message;
+	xsbug_message_fn on_message;
+	void *on_message_ctx;
 };
 
 static uint8_t digit_value[256];
@@ -167,6 +184,7 @@ void xsbug_parser_free(struct xsbug_parser *p)
 	free(p->sessions);
 	free(p->login_name);
 	free(p->login_value);
+	free(p->message.path);
 	free(p->tag);
 	free(p->frames);
 	free(p);
@@ -502,6 +520,10 @@ static bool on_time(struct xsbug_parser *p, const struct element *e,
 	} else if (!s) {
 		return true;
 	} else if (name_is(name->value, name->value_len, "stop")) {
+		/* Stopped while suspended (at a break): the session ended where
+		 * it was suspended, the wait is no one's time. */
+		if (s->suspended && t > s->suspended_at)
+			t = s->suspended_at;
 		if (!stop_in_order(p, s, t, err))
 			return false;
 		s->stop = t;
@@ -809,6 +831,66 @@ static bool attributes_fit(const struct xsbug_parser *p, const struct element *e
 	return true;
 }
 
+/* ---- logs and breaks --------------------------------------------------- */
+
+void xsbug_parser_on_message(struct xsbug_parser *p, xsbug_message_fn fn,
+			     void *ctx)
+{
+	p->on_message = fn;
+	p->on_message_ctx = ctx;
+}
+
+static void keep_message_byte(struct message_text *m, uint8_t c)
+{
+	if (m->len < sizeof(m->text))
+		m->text[m->len++] = (char)c;
+	else
+		m->cut = true;
+}
+
+static void deliver_message(struct xsbug_parser *p)
+{
+	struct message_text *m = &p->message;
+	m->reading = false;
+	if (!p->on_message)
+		return;
+	char *text = decode_text(m->text, m->len);
+	size_t len = strlen(text);
+	while (len && is_space(text[len - 1]))
+		text[--len] = '\0';
+	struct xsbug_message msg = { .is_break = m->is_break, .text = text,
+				     .cut = m->cut, .path = m->path,
+				     .line = m->line };
+	p->on_message(p->on_message_ctx, &msg);
+	free(text);
+}
+
+/* `<log path=… line=…>TEXT</log>`, `<break path=… line=…>TEXT</break>`:
+ * the text is read up to the closing tag (or at once when empty). */
+static void begin_message(struct xsbug_parser *p, const struct element *e)
+{
+	struct message_text *m = &p->message;
+	const struct attribute *path = attribute(e, "path");
+	uint64_t line;
+	free(m->path);
+	m->path = path ? decode_text(path->value, path->value_len) : NULL;
+	m->line = parse_decimal(attribute(e, "line"), INT32_MAX, &line)
+			? (int32_t)line : -1;
+	m->is_break = e->name_len == strlen("break");
+	m->reading = true;
+	m->len = 0;
+	m->cut = false;
+	if (p->tag_len && p->tag[p->tag_len - 1] == '/')
+		deliver_message(p);
+}
+
+static void end_message(struct xsbug_parser *p, const struct element *e)
+{
+	if (p->message.reading &&
+	    name_is(e->name, e->name_len, p->message.is_break ? "break" : "log"))
+		deliver_message(p);
+}
+
 /* A whole tag is in p->tag (without `<` and `>`). */
 static bool on_tag(struct xsbug_parser *p, struct load_error *err)
 {
@@ -817,8 +899,13 @@ static bool on_tag(struct xsbug_parser *p, struct load_error *err)
 		return true; /* garbage: skipped */
 	if (!attributes_fit(p, &e))
 		return fail(p, err, "attribute value longer than the limit");
-	if (e.closing)
+	if (e.closing) {
+		end_message(p, &e);
 		return true;
+	}
+	if (name_is(e.name, e.name_len, "log") ||
+	    name_is(e.name, e.name_len, "break"))
+		begin_message(p, &e);
 	if (name_is(e.name, e.name_len, "ps")) {
 		bool empty = p->tag_len && p->tag[p->tag_len - 1] == '/';
 		if (!empty) {
@@ -929,6 +1016,8 @@ bool xsbug_parser_feed(struct xsbug_parser *p, const uint8_t *bytes,
 				p->state = IN_TAG;
 				p->tag_len = 0;
 				p->value = OUTSIDE;
+			} else if (p->message.reading) {
+				keep_message_byte(&p->message, c);
 			}
 		} else if (!read_tag_byte(p, c, err)) {
 			return false;
@@ -1183,14 +1272,15 @@ void xsbug_follower_free(struct xsbug_follower *f)
 
 /* Another parser or another session: everything is copied again (the
  * caller then copies the records). */
-static void restart(struct xsbug_follower *f, const struct xsbug_parser *p)
+static void restart(struct xsbug_follower *f, const struct xsbug_parser *p,
+		    size_t n)
 {
 	xsbug_parser_free(f->copy);
 	f->copy = xsbug_parser_new(&p->limits);
 	f->copy->sessions = xcalloc(1, sizeof(struct session));
 	f->copy->nsessions = f->copy->sessions_cap = 1;
 	f->source = p;
-	f->session = p->nsessions;
+	f->session = n;
 }
 
 static char *copy_text(const char *s)
@@ -1243,14 +1333,20 @@ static void copy_session(struct xsbug_follower *f, const struct session *from)
 
 bool xsbug_follow(struct xsbug_follower *f, const struct xsbug_parser *p)
 {
-	if (!p->nsessions)
+	return xsbug_follow_session(f, p, p->nsessions);
+}
+
+bool xsbug_follow_session(struct xsbug_follower *f,
+			  const struct xsbug_parser *p, size_t n)
+{
+	if (n < 1 || n > p->nsessions)
 		return false;
-	bool other = f->source != p || f->session != p->nsessions;
+	bool other = f->source != p || f->session != n;
 	if (other)
-		restart(f, p);
+		restart(f, p, n);
 	if (other || f->records_changed != p->records_changed)
 		copy_records(f, p);
-	copy_session(f, &p->sessions[p->nsessions - 1]);
+	copy_session(f, &p->sessions[n - 1]);
 	return true;
 }
 

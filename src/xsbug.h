@@ -104,9 +104,12 @@ struct xsbug_follower;
 struct xsbug_follower *xsbug_follower_new(void);
 void xsbug_follower_free(struct xsbug_follower *f);
 
-/* Copies what is new; false when p has no session yet.  Another parser
- * or a new session is copied whole. */
+/* Copies what is new of p's last session; false when p has no session
+ * yet.  Another parser or another session is copied whole. */
 bool xsbug_follow(struct xsbug_follower *f, const struct xsbug_parser *p);
+/* The same for session n (1-based); false when there is none. */
+bool xsbug_follow_session(struct xsbug_follower *f,
+			  const struct xsbug_parser *p, size_t n);
 
 /* When `shown` is the model this follower built last and no stack or
  * record came since, only its values and times change, in place, and the
@@ -115,6 +118,24 @@ bool xsbug_follow(struct xsbug_follower *f, const struct xsbug_parser *p);
  * finished model into `fresh` and returns true. */
 bool xsbug_follower_model(struct xsbug_follower *f, struct model *shown,
 			  struct model *fresh);
+
+/* `<log>` (the program's trace() output, the engine's warnings) and
+ * `<break>` (a `debugger` statement, a breakpoint, an exception the
+ * engine was told to stop at: it then waits for `<go/>`), told as they
+ * end.  The text is decoded, without its trailing white space, and cut
+ * at 1 KiB (cut true). */
+struct xsbug_message {
+	bool is_break;
+	const char *text;
+	bool cut;
+	const char *path; /* NULL when the engine names none */
+	int32_t line;     /* -1 when none */
+};
+typedef void (*xsbug_message_fn)(void *ctx, const struct xsbug_message *m);
+
+/* fn is called from xsbug_parser_feed; NULL: messages are skipped. */
+void xsbug_parser_on_message(struct xsbug_parser *p, xsbug_message_fn fn,
+			     void *ctx);
 
 /* Writes session n as an xsbug capture that loads to the same numbers:
  * login, start, the records it uses, its samples, stop.  Once the

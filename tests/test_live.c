@@ -58,6 +58,28 @@ static void received(int fd, const char *want)
 	CHECK_MSG(!strcmp(buf, want), "engine got '%s'", buf);
 }
 
+/* Engine 0's session written by w loads, both files, with f's self. */
+static void check_written(struct live *l, double f_self)
+{
+	char base[] = "/tmp/wprof-live-XXXXXX", err[256];
+	int tmp = mkstemp(base);
+	close(tmp);
+	CHECK_MSG(live_engine_write(l, 0, base, err, sizeof(err)), "%s", err);
+	static const char *const exts[] = { ".xsbug", ".cpuprofile" };
+	for (size_t i = 0; i < ARRAY_LEN(exts); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "%s%s", base, exts[i]);
+		struct load_error lerr;
+		struct load_options opt = { .session = -1 };
+		struct model m;
+		CHECK_MSG(load_file(path, &opt, &m, &lerr, NULL), "%s", path);
+		CHECK_CLOSE(self_of(&m, "f"), f_self, path);
+		model_free(&m);
+		unlink(path);
+	}
+	unlink(base);
+}
+
 /* Up to 5 s for the server thread to have read what was sent. */
 #define WAIT_FOR(cond)                                                  \
 	for (int waited = 0; !(cond) && waited < 500; waited++)         \
@@ -129,6 +151,111 @@ static void test_served(void)
 	live_free(l);
 }
 
+/* A `debugger` statement: the engine gets <go/> and nothing else, is
+ * suspended at its place until it sends anything else; its log lines are
+ * kept, the last LIVE_LOG_LINES of them; p is asked once and shown as
+ * requested until the engine confirms; a profile stopped at a break ends
+ * there (start 0, a sample of f 16 µs in, suspend at 0x20, stop 1 s later:
+ * 32 µs, not 1 s; f 16 µs under either duration rule), and stays the one
+ * shown and written when a new profile starts without samples. */
+static void test_breaks_and_logs(void)
+{
+	struct live *l = live_new(NULL);
+	char err[256], where[300], text[1500];
+	CHECK(live_listen(l, "127.0.0.1:0", err, sizeof(err)));
+	int engine = dial(live_listen_port(l));
+	send_text(engine, "\r\n<xsbug><login name=\"eng\" value=\"v\"/></xsbug>\r\n"
+			  "\r\n<xsbug><pt name=\"start\" value=\"@0000000000000000\"/>"
+			  "</xsbug>\r\n<xsbug><pr name=\"f\" value=\"5\"/></xsbug>"
+			  "<xsbug><ps>G,5,0</ps></xsbug>\r\n");
+	pump(l, 3);
+	received(engine, "\r\n<start-profiling/>\r\n\r\n<go/>\r\n");
+	CHECK(!live_engine_suspended_at(l, 0, where, sizeof(where)));
+	send_text(engine, "\r\n<xsbug><pt name=\"suspend\" value=\"@0000000000000020\"/>"
+			  "</xsbug>\r\n\r\n<xsbug><frames/><break path=\"a&amp;b.js\" "
+			  "line=\"6\"># Break: debugger!\n</break></xsbug>\r\n");
+	pump(l, 3);
+	received(engine, "\r\n<go/>\r\n");
+	CHECK(live_engine_suspended_at(l, 0, where, sizeof(where)));
+	CHECK_MSG(!strcmp(where, "a&b.js:6"), "suspended at '%s'", where);
+	CHECK(live_engine_breaks(l, 0, text, sizeof(text)) == 1);
+	CHECK_MSG(!strcmp(text, "a&b.js:6 (Break: debugger!)"), "break '%s'", text);
+
+	/* p while it sits there: asked once, however often pressed. */
+	CHECK(live_engine_stop_profiling(l, 0));
+	CHECK(live_engine_stop_profiling(l, 0));
+	CHECK(live_engine_request(l, 0) == LIVE_REQUEST_STOP);
+	pump(l, 2);
+	received(engine, "\r\n<stop-profiling/>\r\n");
+	send_text(engine, "\r\n<xsbug><pt name=\"stop\" value=\"@0000000000100020\"/>"
+			  "</xsbug>\r\n");
+	pump(l, 3);
+	CHECK(live_engine_request(l, 0) == LIVE_REQUEST_NONE);
+	CHECK(!live_engine_suspended_at(l, 0, where, sizeof(where)));
+	/* p again starts a profile with no sample yet: the one with data
+	 * stays shown and is the one written. */
+	CHECK(live_engine_start_profiling(l, 0));
+	pump(l, 2);
+	received(engine, "\r\n<start-profiling/>\r\n");
+	send_text(engine, "\r\n<xsbug><pt name=\"start\" value=\"@0000000000200000\"/>"
+			  "</xsbug>\r\n");
+	pump(l, 3);
+	CHECK(live_engine_request(l, 0) == LIVE_REQUEST_NONE);
+	struct xsbug_follower *follower = xsbug_follower_new();
+	struct model m;
+	CHECK(live_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NEW_MODEL);
+	CHECK_CLOSE(m.duration, 32, "stopped at a break: to the suspend");
+	CHECK_CLOSE(self_of(&m, "f"), 16, "f from its sample to the suspend");
+	model_free(&m);
+	xsbug_follower_free(follower);
+	check_written(l, 16);
+
+	/* 1005 log lines, entities decoded, the place when named. */
+	for (int i = 0; i < 1005; i++) {
+		char line[200];
+		snprintf(line, sizeof(line), "\r\n<xsbug><log>line %d &#60;&#38;&#10;"
+			 "</log></xsbug>\r\n", i);
+		send_text(engine, line);
+	}
+	send_text(engine, "\r\n<xsbug><log path=\"m.js\" line=\"12\"># Exception: "
+			  "throw!\n</log></xsbug>\r\n");
+	pump(l, 5);
+	CHECK(live_engine_log_count(l, 0) == 1006);
+	double when;
+	CHECK(!live_engine_log_line(l, 0, 5, &when, text, sizeof(text)));
+	CHECK(live_engine_log_line(l, 0, 6, &when, text, sizeof(text)));
+	CHECK_MSG(!strcmp(text, "line 6 <&"), "log '%s'", text);
+	CHECK(when > 1e9);
+	CHECK(live_engine_log_line(l, 0, 1005, &when, text, sizeof(text)));
+	CHECK_MSG(!strcmp(text, "m.js:12: Exception: throw!"), "log '%s'", text);
+	CHECK(!live_engine_log_line(l, 0, 1006, &when, text, sizeof(text)));
+	CHECK(!live_engine_streams_nothing(l, 0));
+
+	/* Still connected: live_free writes what is queued before closing. */
+	CHECK(live_engines_connected(l) == 1);
+	close(engine);
+	live_free(l);
+}
+
+/* An engine that logs in and starts no profile (an xst built with
+ * mxProfile) is told apart once it leaves. */
+static void test_streams_nothing(void)
+{
+	struct live *l = live_new(NULL);
+	char err[256];
+	CHECK(live_listen(l, "127.0.0.1:0", err, sizeof(err)));
+	int engine = dial(live_listen_port(l));
+	send_text(engine, "\r\n<xsbug><login name=\"xst\" value=\"v\"/></xsbug>\r\n");
+	pump(l, 3);
+	CHECK(live_engine_count(l) == 1);
+	CHECK(!live_engine_streams_nothing(l, 0)); /* it has just logged in */
+	close(engine);
+	pump(l, 3);
+	CHECK(live_engine_streams_nothing(l, 0));
+	CHECK(live_engines_connected(l) == 0);
+	live_free(l);
+}
+
 int main(void)
 {
 	struct live *l = live_new(NULL);
@@ -177,22 +304,7 @@ int main(void)
 	model_free(&m);
 
 	/* The session written out loads to the same numbers. */
-	char base[] = "/tmp/wprof-live-XXXXXX";
-	int tmp = mkstemp(base);
-	close(tmp);
-	CHECK(live_engine_write(l, 0, base, err, sizeof(err)));
-	static const char *const exts[] = { ".xsbug", ".cpuprofile" };
-	for (size_t i = 0; i < ARRAY_LEN(exts); i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "%s%s", base, exts[i]);
-		struct load_error lerr;
-		struct load_options opt = { .session = -1 };
-		CHECK_MSG(load_file(path, &opt, &m, &lerr, NULL), "%s", path);
-		CHECK_CLOSE(self_of(&m, "f"), 11, path);
-		model_free(&m);
-		unlink(path);
-	}
-	unlink(base);
+	check_written(l, 11);
 
 	/* Disconnected: the engine stays, with what it sent. */
 	close(engine);
@@ -204,5 +316,7 @@ int main(void)
 	xsbug_follower_free(follower);
 	live_free(l);
 	test_served();
+	test_breaks_and_logs();
+	test_streams_nothing();
 	return check_done();
 }

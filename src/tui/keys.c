@@ -98,6 +98,7 @@ const struct key_binding key_table[] = {
 	{ { 'w' }, "w", "live: write .xsbug+.cpuprofile", live_view_write, NULL,
 	  true },
 	{ { 'e' }, "e", "live: next engine", live_view_next_engine, NULL, true },
+	{ { 'L' }, "L", "live: the engine's log", live_view_toggle_log, NULL, true },
 	{ { '?', KEY_F(1) }, "? F1", "this help", toggle_help, delta_help, false },
 	{ { 'q', 'Q' }, "q", "quit", quit, delta_quit, false },
 	{ { 'o' }, "o", "compare: other side", other_side, NULL,

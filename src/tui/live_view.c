@@ -7,6 +7,7 @@
 
 #include "../escape.h"
 #include "../xsbug.h"
+#include "draw.h"
 
 void live_view_init(struct live_view *v, struct live *l, const char *address)
 {
@@ -29,16 +30,33 @@ static const char *engine_name(const struct live_view *v, char *buf, size_t cap)
 	return buf;
 }
 
+/* What the engine does now: "profiling", "stop requested" (still
+ * profiling), "suspended at FILE:LINE"…; raw (the header escapes what it
+ * shows). */
+static void engine_state(const struct live_view *v, char *out, size_t cap)
+{
+	char where[300];
+	enum live_request request = live_engine_request(v->live, v->shown);
+	if (!live_engine_connected(v->live, v->shown))
+		snprintf(out, cap, "disconnected");
+	else if (live_engine_suspended_at(v->live, v->shown, where, sizeof(where)))
+		snprintf(out, cap, "suspended at %s", where);
+	else if (live_engine_streams_nothing(v->live, v->shown))
+		snprintf(out, cap, "sends no profile (an mxProfile build?)");
+	else if (request != LIVE_REQUEST_NONE)
+		snprintf(out, cap, "%s requested",
+			 request == LIVE_REQUEST_STOP ? "stop" : "start");
+	else
+		snprintf(out, cap, "%s",
+			 live_engine_sends_arcs(v->live, v->shown) ||
+				 live_engine_profiling(v->live, v->shown)
+				 ? "profiling" : "not profiling");
+}
+
 static void update_title(struct live_view *v)
 {
-	const char *state;
-	if (!live_engine_connected(v->live, v->shown))
-		state = "disconnected";
-	else if (!live_engine_sends_arcs(v->live, v->shown) &&
-		 !live_engine_profiling(v->live, v->shown))
-		state = "not profiling";
-	else
-		state = "profiling";
+	char state[400];
+	engine_state(v, state, sizeof(state));
 	size_t count = live_engine_count(v->live);
 	char which[32] = "";
 	if (count > 1)
@@ -49,6 +67,45 @@ static void update_title(struct live_view *v)
 		 v->started && v->data_engine != v->shown
 			 ? ", no profile yet (the numbers are another engine's)" : "",
 		 v->frozen ? ", frozen (z)" : "");
+}
+
+/* Breaks, log lines and an engine that streams nothing are said on the
+ * status line as they come; a question waiting for its answer stays, and
+ * so does the news of a break for a while, however fast the logs come. */
+#define BREAK_NEWS_MS 3000.0
+
+static bool notice_news(struct live_view *v, struct app *a, double now_ms)
+{
+	char name[256], raw[1400], safe[1400];
+	engine_name(v, name, sizeof(name));
+	uint64_t breaks = live_engine_breaks(v->live, v->shown, raw, sizeof(raw));
+	uint64_t logs = live_engine_log_count(v->live, v->shown);
+	bool silent = !v->told_streams_nothing &&
+		      live_engine_streams_nothing(v->live, v->shown);
+	bool news = breaks != v->seen_breaks || logs != v->seen_logs || silent;
+	bool break_shown = now_ms < v->break_news_until && a->message[0];
+	if (!news || v->quit_asked ||
+	    (break_shown && breaks == v->seen_breaks && !silent))
+		return false;
+	double when;
+	if (silent) {
+		app_message(a, "%s logged in but sends no profile: a stock xst "
+			       "(mxProfile) streams nothing; build it with "
+			       "-DmxInstrument=1", name);
+	} else if (breaks != v->seen_breaks) {
+		escape_text(raw, safe, sizeof(safe));
+		app_message(a, "wprof-tui is not a debugger: released %s at %s",
+			    name, safe);
+		v->break_news_until = now_ms + BREAK_NEWS_MS;
+	} else if (live_engine_log_line(v->live, v->shown, logs - 1, &when, raw,
+					sizeof(raw))) {
+		escape_text(raw, safe, sizeof(safe));
+		app_message(a, "log: %s  (L lists them)", safe);
+	}
+	v->told_streams_nothing |= silent;
+	v->seen_breaks = breaks;
+	v->seen_logs = logs;
+	return true;
 }
 
 /* An engine that leaves keeps its data on screen; the status line says so. */
@@ -84,8 +141,11 @@ static bool take_snapshot(struct live_view *v, struct app *a)
 		return true;
 	}
 	if (!v->started) {
+		char said[sizeof(a->message)]; /* before the first snapshot */
+		memcpy(said, a->message, sizeof(said));
 		v->started = true;
 		app_init(a, v->title, &v->models[next], VIEW_TOPDOWN);
+		memcpy(a->message, said, sizeof(said));
 		a->live = v;
 	} else {
 		app_replace_model(a, &v->models[next]);
@@ -104,6 +164,7 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 	if (live_engine_take_news(v->live, v->shown))
 		v->news = true;
 	bool left = notice_disconnect(v, a), changed = left;
+	changed |= notice_news(v, a, now_ms);
 	char before[sizeof(v->title)];
 	memcpy(before, v->title, sizeof(before));
 	update_title(v);
@@ -123,21 +184,67 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 	return changed;
 }
 
-void live_view_draw_waiting(const struct live_view *v)
+void live_view_draw_waiting(const struct live_view *v, const char *message)
 {
-	char address[256], line[512];
+	char address[256], line[700];
 	escape_text(v->address, address, sizeof(address));
 	erase();
 	mvaddnstr(0, 1, "wprof-tui live", COLS - 1);
 	if (live_engine_count(v->live)) {
-		char name[256];
-		snprintf(line, sizeof(line), "%s logged in; waiting for its first samples",
-			 engine_name(v, name, sizeof(name)));
+		char name[256], state[400], safe[400];
+		engine_state(v, state, sizeof(state));
+		escape_text(state, safe, sizeof(safe));
+		snprintf(line, sizeof(line), "%s logged in (%s); waiting for its first samples",
+			 engine_name(v, name, sizeof(name)), safe);
 	} else {
 		snprintf(line, sizeof(line), "waiting for an engine on %s", address);
 	}
 	mvaddnstr(2, 1, line, COLS - 1);
-	mvaddnstr(4, 1, "q quits", COLS - 1);
+	mvaddnstr(4, 1, message[0] ? message : "q quits", COLS - 1);
+}
+
+void live_view_draw_log(const struct live_view *v)
+{
+	int top = DRAW_FIRST_ROW_LINE - 1, rows = LINES - top - 2;
+	for (int y = top; y < LINES - 1; y++) {
+		move(y, 0);
+		clrtoeol();
+	}
+	uint64_t count = live_engine_log_count(v->live, v->shown);
+	char name[256], line[1600], raw[1400], safe[1400];
+	snprintf(line, sizeof(line), "Log of %s: %llu line%s (the last %d kept; "
+		 "any key closes this)", engine_name(v, name, sizeof(name)),
+		 (unsigned long long)count, count == 1 ? "" : "s", LIVE_LOG_LINES);
+	attrset(A_BOLD);
+	mvaddnstr(top, 1, line, COLS - 2);
+	attrset(A_NORMAL);
+	uint64_t first = count > (uint64_t)rows ? count - (uint64_t)rows : 0;
+	for (uint64_t n = first; rows > 0 && n < count; n++) {
+		double when;
+		if (!live_engine_log_line(v->live, v->shown, n, &when, raw, sizeof(raw)))
+			continue;
+		time_t seconds = (time_t)when;
+		struct tm tm;
+		localtime_r(&seconds, &tm);
+		char stamp[32];
+		strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
+		escape_text(raw, safe, sizeof(safe));
+		snprintf(line, sizeof(line), "%s.%03d  %s", stamp,
+			 (int)((when - (double)seconds) * 1000), safe);
+		mvaddnstr(top + 1 + (int)(n - first), 1, line, COLS - 2);
+	}
+}
+
+bool live_view_may_quit(struct live_view *v, struct app *a)
+{
+	size_t connected = live_engines_connected(v->live);
+	if (!connected || v->quit_asked)
+		return true;
+	v->quit_asked = true;
+	app_message(a, "%zu engine%s still connected: quitting ends %s; q again "
+		       "to quit", connected, connected == 1 ? "" : "s",
+		    connected == 1 ? "it" : "them");
+	return false;
 }
 
 /* ---- keys ------------------------------------------------------------------ */
@@ -161,12 +268,18 @@ void live_view_toggle_profiling(struct app *a)
 		return;
 	}
 	bool start = !live_engine_profiling(v->live, v->shown);
+	bool again = live_engine_request(v->live, v->shown) ==
+		     (start ? LIVE_REQUEST_START : LIVE_REQUEST_STOP);
 	bool sent = start ? live_engine_start_profiling(v->live, v->shown)
 			  : live_engine_stop_profiling(v->live, v->shown);
+	update_title(v);
 	if (!sent)
 		app_message(a, "%s is gone", name);
 	else
-		app_message(a, "asked %s to %s profiling", name, start ? "start" : "stop");
+		app_message(a, "%s %s to %s profiling: shown when it does (a "
+			       "running xst reads it only at a break or its end)",
+			    again ? "still waiting for" : "asked", name,
+			    start ? "start" : "stop");
 }
 
 void live_view_toggle_freeze(struct app *a)
@@ -202,6 +315,13 @@ void live_view_write(struct app *a)
 	}
 }
 
+void live_view_toggle_log(struct app *a)
+{
+	struct live_view *v = live_of(a);
+	if (v)
+		v->show_log = !v->show_log;
+}
+
 void live_view_next_engine(struct app *a)
 {
 	struct live_view *v = live_of(a);
@@ -216,6 +336,9 @@ void live_view_next_engine(struct app *a)
 	xsbug_follower_free(v->follower); /* it follows one engine only */
 	v->follower = xsbug_follower_new();
 	v->was_connected = live_engine_connected(v->live, v->shown);
+	v->seen_breaks = live_engine_breaks(v->live, v->shown, NULL, 0);
+	v->seen_logs = live_engine_log_count(v->live, v->shown);
+	v->told_streams_nothing = false;
 	v->news = true;
 	v->last_refresh_ms = 0; /* the new engine at once */
 	update_title(v);

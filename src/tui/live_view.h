@@ -26,6 +26,11 @@ struct live_view {
 	bool was_connected;
 	double last_refresh_ms;
 	struct xsbug_follower *follower; /* of the shown engine */
+	uint64_t seen_breaks, seen_logs; /* of the shown engine, told so far */
+	bool told_streams_nothing;
+	double break_news_until; /* ms: log lines wait to be said till then */
+	bool show_log;   /* L: the log lines over the panes */
+	bool quit_asked; /* q with engines connected: the next q quits */
 	/* The snapshot in the app and the one replacing it. */
 	struct model models[2];
 	int current;
@@ -39,13 +44,22 @@ void live_view_free(struct live_view *v);
  * first.  True when the screen needs drawing again. */
 bool live_view_update(struct live_view *v, struct app *a, double now_ms);
 
-/* Before the first snapshot: who is awaited, and where. */
-void live_view_draw_waiting(const struct live_view *v);
+/* Before the first snapshot: who is awaited, and where; `message`, the
+ * last thing said (or ""). */
+void live_view_draw_waiting(const struct live_view *v, const char *message);
+/* L: the shown engine's log lines, the newest last, over the panes. */
+void live_view_draw_log(const struct live_view *v);
+
+/* q: true when it may quit now; with engines still connected, the first
+ * q only says what quitting does (closing the socket under a running
+ * xst kills it), any other key forgets it. */
+bool live_view_may_quit(struct live_view *v, struct app *a);
 
 /* Key actions (keys.c); each says on the status line what it did. */
 void live_view_toggle_profiling(struct app *a);
 void live_view_toggle_freeze(struct app *a);
 void live_view_write(struct app *a);
 void live_view_next_engine(struct app *a);
+void live_view_toggle_log(struct app *a);
 
 #endif

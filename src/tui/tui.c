@@ -203,15 +203,29 @@ static void wait_for_keys(void)
 	poll(&in, 1, LIVE_REFRESH_MS / 5);
 }
 
-static bool live_key(struct app *a, bool started, int key)
+/* q asks first while engines are connected (live_view_may_quit); the
+ * log, like the help, closes with any key. */
+static bool live_key(struct app *a, struct live_view *v, int key)
 {
-	if (started) {
-		handle_key(a, key);
+	bool asked = v->quit_asked;
+	v->quit_asked = false;
+	if (key == KEY_RESIZE)
+		return true;
+	if (v->show_log && !a->searching) {
+		v->show_log = false;
 		return true;
 	}
-	if (key == 'q' || key == 'Q')
-		a->quit = true;
-	return key == KEY_RESIZE;
+	if ((key == 'q' || key == 'Q') && !a->searching && !a->show_help) {
+		v->quit_asked = asked;
+		a->quit = live_view_may_quit(v, a);
+		return true;
+	}
+	if (asked)
+		a->message[0] = 0;
+	if (!v->started)
+		return asked;
+	handle_key(a, key);
+	return true;
 }
 
 static void draw_live(struct app *a, const struct live_view *v,
@@ -220,7 +234,9 @@ static void draw_live(struct app *a, const struct live_view *v,
 	if (v->started)
 		draw_app(a, s);
 	else
-		live_view_draw_waiting(v);
+		live_view_draw_waiting(v, a->message);
+	if (v->show_log)
+		live_view_draw_log(v);
 	refresh();
 }
 
@@ -250,7 +266,7 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
 		wait_for_keys();
 		bool changed = live_view_update(&v, &a, now_ms());
 		for (int key; !a.quit && (key = getch()) != ERR;)
-			changed |= live_key(&a, v.started, key);
+			changed |= live_key(&a, &v, key);
 		if (changed)
 			draw_live(&a, &v, &s);
 	}

@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from loopback import base36, free_port
@@ -246,8 +247,18 @@ def connect():
     conn, _ = server.accept()
     for i in range(0, len(CAPTURE), 7):
         conn.sendall(CAPTURE[i:i + 7])
-    rc, out, err = finish(proc)
+    # As an engine does: it leaves (--report waits for that), reading the
+    # commands it was sent (closing with them unread would reset the
+    # connection and lose the end of the stream).
+    conn.shutdown(socket.SHUT_WR)
+    conn.settimeout(30)
+    try:
+        while conn.recv(4096):
+            pass
+    except OSError:
+        pass
     conn.close()
+    rc, out, err = finish(proc)
     server.close()
     if rc != 0 or numbers(out) != want:
         fail("connect: status %d %r" % (rc, err))
@@ -274,7 +285,128 @@ def arcs():
         fail("arcs: status %d %r" % (rc, err))
 
 
+ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "live_engine.py")
+LIVE_DATA = os.path.join(TESTDATA, "live")
+
+
+def start_engine(port, capture, seconds=1.0, *more):
+    """The fake xst (live_engine.py) replaying a real engine's capture."""
+    return subprocess.Popen([sys.executable, ENGINE, str(port), capture,
+                             "--seconds", str(seconds), *more])
+
+
+def engine_status(engine, what):
+    try:
+        rc = engine.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        engine.kill()
+        rc = engine.wait()
+    if rc != 0:
+        fail("%s: the engine ended with status %d (-13: killed by SIGPIPE, "
+             "3: left waiting at a break)" % (what, rc))
+
+
+def breaks():
+    """A real engine's run with two `debugger` statements, trace() lines
+    and a caught exception: released at each break, it runs to its end;
+    the report is the capture's, and stderr tells the breaks and logs."""
+    capture = os.path.join(LIVE_DATA, "trace-debugger.xsbug")
+    want = numbers(subprocess.run([WPROF, "--report", "flat", "--format", "json",
+                                   capture], capture_output=True, check=True).stdout)
+    proc, port = start_listener()
+    engine = start_engine(port, capture)
+    rc, out, err = finish(proc)
+    engine_status(engine, "breaks")
+    if rc != 0 or numbers(out) != want:
+        fail("breaks: status %d %r" % (rc, err))
+    text = err.decode(errors="replace")
+    for said in ("stopped at /home/dev/demo/trace-debugger.js:6 (Break: debugger!); "
+                 "released it: wprof-tui profiles, it is not a debugger",
+                 "stopped at /home/dev/demo/trace-debugger.js:9",
+                 "log: before 1st debugger",
+                 'log: after 1st debugger <&> "quoted"',
+                 "log: /home/dev/demo/trace-debugger.js:12: Exception: throw!",
+                 "log: done"):
+        if said not in text:
+            fail("breaks: stderr lacks %r: %r" % (said, text))
+
+
+def stop_at_break():
+    """The real engine was told to stop profiling a second after it stopped
+    at its first `debugger`: its first profile ends at the suspend.  From
+    the capture's times: start @…51241FC, suspend @…51335DF: 62 435 us
+    (the stop, @…5229FDD, came 1.01 s later)."""
+    capture = os.path.join(LIVE_DATA, "stop-at-break.xsbug")
+    proc, port = start_listener()
+    engine = start_engine(port, capture)
+    rc, out, err = finish(proc)
+    engine_status(engine, "stop at a break")
+    if rc != 0 or abs(numbers(out)[0] - 62435) > 0.5:
+        fail("stop at a break: status %d, duration %r %r" % (
+            rc, numbers(out)[0] if rc == 0 else None, err))
+
+
+def others():
+    """--report with several engines: the first is reported; the others,
+    still running, are served until they end instead of dying of SIGPIPE
+    when wprof-tui leaves."""
+    capture = os.path.join(LIVE_DATA, "trace-debugger.xsbug")
+    want = numbers(subprocess.run([WPROF, "--report", "flat", "--format", "json",
+                                   capture], capture_output=True, check=True).stdout)
+    proc, port = start_listener()
+    first = start_engine(port, capture, 2)
+    while True:  # it has logged in
+        line = proc.stderr.readline()
+        if b"logged in" in line or not line:
+            break
+    slow = [start_engine(port, capture, 5) for _ in range(2)]
+    rc, out, err = finish(proc)
+    for engine in [first] + slow:
+        engine_status(engine, "others")
+    if rc != 0 or numbers(out) != want:
+        fail("others: status %d %r" % (rc, err))
+
+
+def silent():
+    """An engine that logs in and never starts a profile (an xst built
+    with mxProfile): exit 2, and the error says why."""
+    with tempfile.NamedTemporaryFile(suffix=".xsbug") as capture:
+        capture.write(CAPTURE[:CAPTURE.index(b"</xsbug>") + 10])  # the login
+        capture.flush()
+        proc, port = start_listener()
+        engine = start_engine(port, capture.name, 2.5)
+        rc, out, err = finish(proc)
+        engine_status(engine, "silent")
+    if rc != 2 or b"logged in but sent no profile" not in err or \
+            b"-DmxInstrument=1" not in err:
+        fail("silent: status %d %r" % (rc, err))
+
+
+def backlog():
+    """The listener's queue of pending connections is the system's
+    maximum, not 64 (ss shows it as the listening socket's Send-Q)."""
+    try:
+        want = int(open("/proc/sys/net/core/somaxconn").read())
+    except OSError:
+        print("backlog: no /proc/sys/net/core/somaxconn; skipped")
+        return
+    proc, port = start_listener()
+    try:
+        ss = subprocess.run(["ss", "-ltnH", "sport = :%d" % port],
+                            capture_output=True, text=True).stdout.split()
+    except FileNotFoundError:
+        ss = []
+    proc.kill()
+    proc.wait()
+    if not ss:
+        print("backlog: ss is not installed; skipped")
+        return
+    if int(ss[2]) != want:
+        fail("backlog: %r, want %d" % (ss, want))
+
+
 {"replay": replay, "fake": fake, "hostile": hostile, "connect": connect,
- "arcs": arcs}[WHAT]()
+ "arcs": arcs, "breaks": breaks, "stop-at-break": stop_at_break,
+ "others": others, "silent": silent, "backlog": backlog}[WHAT]()
 print("%s: %d failed" % (WHAT, failures))
 sys.exit(1 if failures else 0)

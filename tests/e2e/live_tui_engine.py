@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The live explorer in tmux against the fake xst of live_engine.py, which
+replays a real engine's run (testdata/live/trace-debugger.xsbug: trace()
+lines, two `debugger` statements, a caught exception), blocks at a break
+until it reads <go/>, reads nothing while it runs and dies of SIGPIPE
+when written to after wprof-tui closed its socket, as xst does.
+
+Checked:
+- breaks: the engine runs to its end (exit 0); while it waits after its
+  <go/> (--hold: a slow device) the header says "suspended at FILE:LINE";
+  the status line says it was released and that wprof-tui is not a
+  debugger; L lists the trace() lines with their times;
+- quitting: q while an engine runs asks first ("1 engine still connected:
+  quitting ends it; q again to quit"); any other key answers no, and the
+  engine runs on to its end, not killed; once it has left, q quits.
+Exits 77 (skip) only when tmux is not installed.
+
+usage: live_tui_engine.py WPROF_BINARY TESTDATA"""
+import os
+import re
+import subprocess
+import sys
+import time
+
+from tmux_driver import Pane, check, failures, tmux
+from loopback import free_port
+
+BINARY = os.path.abspath(sys.argv[1])
+CAPTURE = os.path.join(os.path.abspath(sys.argv[2]), "live", "trace-debugger.xsbug")
+ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "live_engine.py")
+PLACE = "/home/dev/demo/trace-debugger.js"
+
+
+def explorer():
+    port = free_port()
+    address = "127.0.0.1:%d" % port
+    command = "%s --listen %s; echo EXIT=$?; sleep 600" % (BINARY, address)
+    waiting = r"waiting for an engine on " + re.escape(address)
+    pane = Pane(command, 160, 30, ready=lambda s: re.search(waiting, s),
+                what="the waiting screen")
+    return pane, port
+
+
+def engine(port, seconds, *more):
+    return subprocess.Popen([sys.executable, ENGINE, str(port), CAPTURE,
+                             "--seconds", str(seconds), *more])
+
+
+def wait_for(pane, pattern, what):
+    return pane.wait_for(lambda s: re.search(pattern, s, re.M), what, stable=False)
+
+
+def exit_status(proc, what):
+    try:
+        return proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        check(False, "%s: the engine did not end" % what)
+        return proc.wait()
+
+
+def breaks():
+    pane, port = explorer()
+    fake = engine(port, 4, "--hold", "2")
+    s = wait_for(pane, r"^ live: xst@\S+, suspended at " + re.escape(PLACE + ":6"),
+                 "suspended at the first debugger statement, in the header")
+    s = wait_for(pane, r"wprof-tui is not a debugger: released xst@\S+ at " +
+                 re.escape(PLACE) + r":6 \(Break: debugger!\)",
+                 "the break and its release on the status line")
+    rc = exit_status(fake, "breaks")
+    check(rc == 0, "a program with debugger statements runs to its end: status %d" % rc)
+    s = wait_for(pane, r"^ live: xst@\S+, disconnected", "the engine gone")
+    s = pane.press(["L"], r"Log of xst@\S+: 6 lines", "L lists the log", stable=False)
+    lines = [line.strip() for line in s.split("\n")]
+    for text in ("before 1st debugger", 'after 1st debugger <&> "quoted"',
+                 "after 2nd debugger", PLACE + ":12: Exception: throw!",
+                 "caught TypeError: cannot coerce null to object (in (anonymous-643))",
+                 "done"):
+        check(any(re.fullmatch(r"\d\d:\d\d:\d\d\.\d{3}  " + re.escape(text), line)
+                  for line in lines), "L shows %r with its time: %r" % (text, lines))
+    pane.press(["j"], r"^ 1 top-down", "any key closes the log", stable=False)
+    s = pane.press(["q"], r"EXIT=0", "q quits at once: no engine connected", stable=False)
+    pane.close()
+
+
+def quitting():
+    pane, port = explorer()
+    fake = engine(port, 6)
+    wait_for(pane, r"^ live: xst@\S+, profiling", "the engine profiling")
+    s = pane.press(["q"], r"1 engine still connected: quitting ends it; q again to quit",
+                   "q asks first", stable=False)
+    check("EXIT=" not in s, "the first q does not quit")
+    s = pane.press(["j"], r"^ live: xst", "another key answers no", stable=False)
+    time.sleep(0.5)
+    check("EXIT=" not in pane.screen() and fake.poll() is None,
+          "the explorer and the engine run on")
+    rc = exit_status(fake, "quitting")
+    check(rc == 0, "the engine was not killed by a q answered no: status %d" % rc)
+    wait_for(pane, r"^ live: xst@\S+, disconnected", "the engine gone")
+    pane.press(["q"], r"EXIT=0", "q quits once no engine is connected", stable=False)
+    pane.close()
+
+
+def main():
+    try:
+        for test in (breaks, quitting):
+            try:
+                test()
+            except AssertionError as e:
+                check(False, str(e))
+    finally:
+        tmux("kill-server", check=False)
+    if failures:
+        print("%d failures" % len(failures))
+        sys.exit(1)
+    print("ok")
+
+
+main()
