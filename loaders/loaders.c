@@ -7,10 +7,15 @@
 
 /* In order of preference: the first whose sniff says yes loads. */
 static const struct loader loaders[] = {
+	/* Before cpuprofile, which takes any JSON object. */
+	{ "heapprofile", sniff_heapprofile, load_heapprofile },
 	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
 	{ "gmon.out", sniff_gmon, load_gmon },
 	{ "WasmProf arcs", sniff_arcs, load_arcs },
 	{ "xsbug stream", sniff_xsbug, load_xsbug },
+	{ "perf script", sniff_perf_script, load_perf_script },
+	/* After the other text formats: any "text NUMBER" line is one. */
+	{ "folded stacks", sniff_folded, load_folded },
 	/* Last: a raw protocol buffer is told only by how well it parses. */
 	{ "pprof", sniff_pprof, load_pprof },
 };

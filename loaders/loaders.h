@@ -18,7 +18,13 @@ struct load_options {
 	const char *exe;         /* gmon.out: the executable */
 	const char *sample_type; /* pprof: name or index */
 	int session;             /* xsbug captures: which profile, -1 last */
+	const char *thread;      /* perf script: a command name or thread id */
+	int count_column;        /* differential folded stacks: 0 BASE, 1 NEW */
 };
+
+/* The format of a model read from folded stacks with two counts per line
+ * (BASE and NEW): callers compare the two columns. */
+#define FORMAT_FOLDED_DIFFERENTIAL "folded stacks (differential)"
 
 /* Fills *m (which it initialises) and finishes it; on failure it frees
  * whatever it built, so the caller frees the model only on success. */
@@ -54,5 +60,11 @@ load_fn load_arcs;
 bool sniff_arcs(const uint8_t *head, size_t len);
 load_fn load_xsbug;
 bool sniff_xsbug(const uint8_t *head, size_t len);
+load_fn load_folded;
+bool sniff_folded(const uint8_t *head, size_t len);
+load_fn load_perf_script;
+bool sniff_perf_script(const uint8_t *head, size_t len);
+load_fn load_heapprofile;
+bool sniff_heapprofile(const uint8_t *head, size_t len);
 
 #endif
