@@ -2,9 +2,10 @@
  * HeapProfiler.SamplingHeapProfile, as `node --heap-prof` and Chrome's
  * Memory panel write it: a `head` tree of nodes (`callFrame`, `selfSize`
  * in bytes, `id`, `children`) and optionally `samples` ({size, nodeId,
- * ordinal}).  The bytes are the tree's selfSize, what DevTools shows;
- * the samples, when there are any, give a second type: how many sampled
- * allocations each node holds. */
+ * ordinal}).  The bytes are the tree's selfSize, what DevTools shows.
+ * The samples are not read: Node writes samples of nodes that are not in
+ * the tree (allocated after the tree was taken), and their sizes are
+ * scaled differently from selfSize. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,16 +16,12 @@
 #include "loaders.h"
 
 #define MAX_SIZE 1e18     /* bytes: beyond, not a heap */
-#define MAX_ID 9007199254740992.0
 
 struct heap_record {
 	str_t name, url;
 	int32_t line, column;
 	double self;
-	int64_t id;
 	uint32_t parent; /* NO_ID for the head */
-	uint32_t samples;
-	bool has_id;
 };
 
 struct heap_loader {
@@ -33,9 +30,6 @@ struct heap_loader {
 	struct load_error *err;
 	struct heap_record *records;
 	size_t nrecords, records_cap;
-	int64_t *sample_ids; /* nodeId of each sample */
-	uint64_t *sample_offsets;
-	size_t nsamples, samples_cap;
 	bool have_head;
 };
 
@@ -123,7 +117,7 @@ static bool read_call_frame(struct heap_loader *L, uint32_t slot)
 		if (t != JSON_KEY)
 			return json_error(L);
 		struct heap_record *r = &L->records[slot];
-		double v;
+		double v = -1;
 		bool ok;
 		if (!strcmp(L->j.str, "functionName")) {
 			ok = read_string(L, "functionName is not a string", &r->name);
@@ -162,13 +156,6 @@ static bool read_node_key(struct heap_loader *L, uint32_t slot)
 		if (v < 0)
 			return fail_here(L, "a negative selfSize");
 		L->records[slot].self = v;
-		return true;
-	}
-	if (!strcmp(L->j.str, "id")) {
-		if (!read_number(L, "node id", MAX_ID, true, &v))
-			return false;
-		L->records[slot].id = (int64_t)v;
-		L->records[slot].has_id = true;
 		return true;
 	}
 	return skip_value(L);
@@ -223,42 +210,6 @@ out:
 	return ok;
 }
 
-static bool read_samples(struct heap_loader *L)
-{
-	if (!next_token(L, JSON_ARRAY, "samples is not an array"))
-		return false;
-	for (;;) {
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_ARRAY_END)
-			return true;
-		if (t != JSON_OBJECT)
-			return t == JSON_ERROR ? json_error(L) : fail_here(L, "a sample is not an object");
-		uint64_t offset = L->j.token_offset;
-		bool has_node = false;
-		double id = 0;
-		while ((t = json_next(&L->j)) == JSON_KEY) {
-			bool ok;
-			if (!strcmp(L->j.str, "nodeId")) {
-				ok = read_number(L, "nodeId", MAX_ID, true, &id);
-				has_node = true;
-			} else {
-				ok = skip_value(L);
-			}
-			if (!ok)
-				return false;
-		}
-		if (t != JSON_OBJECT_END)
-			return json_error(L);
-		if (!has_node)
-			return load_fail(L->err, "heapprofile: samples[%zu] has no nodeId (byte %llu)",
-					 L->nsamples, (unsigned long long)offset);
-		GROW(L->sample_ids, L->samples_cap, L->nsamples + 1);
-		L->sample_offsets = xrealloc(L->sample_offsets, L->samples_cap * sizeof(uint64_t));
-		L->sample_offsets[L->nsamples] = offset;
-		L->sample_ids[L->nsamples++] = (int64_t)id;
-	}
-}
-
 static bool read_document(struct heap_loader *L)
 {
 	if (input_fill(L->j.in, 3) >= 3 && !memcmp(L->j.in->buf + L->j.in->pos, "\xef\xbb\xbf", 3))
@@ -274,8 +225,6 @@ static bool read_document(struct heap_loader *L)
 		bool ok;
 		if (!strcmp(L->j.str, "head"))
 			ok = !L->have_head ? read_tree(L) : fail_here(L, "a second \"head\"");
-		else if (!strcmp(L->j.str, "samples"))
-			ok = read_samples(L);
 		else
 			ok = skip_value(L);
 		if (!ok)
@@ -289,49 +238,6 @@ static bool read_document(struct heap_loader *L)
 }
 
 /* ---- the model -------------------------------------------------------- */
-
-static int by_id(const void *a, const void *b, void *records)
-{
-	const struct heap_record *r = records;
-	int64_t x = r[*(const uint32_t *)a].id, y = r[*(const uint32_t *)b].id;
-	return x < y ? -1 : x > y;
-}
-
-/* Node ids -> slots, sorted, so that samples find their node and a
- * duplicate id is told. */
-static bool count_samples(struct heap_loader *L)
-{
-	uint32_t *order = xmalloc((L->nrecords + 1) * sizeof(uint32_t));
-	size_t n = 0;
-	for (uint32_t s = 0; s < L->nrecords; s++)
-		if (L->records[s].has_id)
-			order[n++] = s;
-	qsort_r(order, n, sizeof(uint32_t), by_id, L->records);
-	bool ok = true;
-	for (size_t i = 1; i < n && ok; i++)
-		if (L->records[order[i]].id == L->records[order[i - 1]].id)
-			ok = load_fail(L->err, "heapprofile: node id %lld appears twice",
-				       (long long)L->records[order[i]].id);
-	for (size_t k = 0; k < L->nsamples && ok; k++) {
-		size_t lo = 0, hi = n;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (L->records[order[mid]].id < L->sample_ids[k])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < n && L->records[order[lo]].id == L->sample_ids[k])
-			L->records[order[lo]].samples++;
-		else
-			ok = load_fail(L->err, "heapprofile: samples[%zu] names node id %lld, "
-				       "which no node has (byte %llu)", k,
-				       (long long)L->sample_ids[k],
-				       (unsigned long long)L->sample_offsets[k]);
-	}
-	free(order);
-	return ok;
-}
 
 static enum frame_kind kind_of(const char *name, const char *url, int32_t line)
 {
@@ -348,7 +254,6 @@ static void build_model(struct heap_loader *L)
 {
 	struct model *m = L->m;
 	unsigned space = model_add_sample_type(m, "space", "bytes");
-	unsigned count = L->nsamples ? model_add_sample_type(m, "samples", "count") : space;
 	str_t anonymous = model_string(m, "(anonymous)", 11);
 	for (uint32_t s = 0; s < L->nrecords; s++) {
 		const struct heap_record *r = &L->records[s];
@@ -362,10 +267,7 @@ static void build_model(struct heap_loader *L)
 		if (r->parent != NO_ID)
 			model_add_edge(m, r->parent, node);
 		model_add_node_value(m, node, space, r->self);
-		if (count != space)
-			model_add_node_value(m, node, count, r->samples);
 	}
-	m->default_type = space;
 	uint32_t cycle;
 	model_finish(m, &cycle); /* nested objects make a tree: no cycle */
 }
@@ -378,13 +280,11 @@ bool load_heapprofile(struct input *in, struct model *m,
 	model_init(m, "heapprofile");
 	m->lines_zero_based = true;
 	json_init(&L.j, in);
-	bool ok = read_document(&L) && count_samples(&L);
+	bool ok = read_document(&L);
 	if (ok)
 		build_model(&L);
 	json_free(&L.j);
 	free(L.records);
-	free(L.sample_ids);
-	free(L.sample_offsets);
 	if (!ok)
 		model_free(m);
 	return ok;

@@ -417,7 +417,7 @@ static bool read_line(struct perf_loader *L, const char *s, size_t n)
 	while (i < n && (is_blank(s[i])))
 		i++;
 	if (i == n) {
-		L->in_block = false;
+		L->in_block = L->block_frames = false;
 		return true;
 	}
 	if (s[0] == '\t') {
@@ -429,7 +429,7 @@ static bool read_line(struct perf_loader *L, const char *s, size_t n)
 	}
 	if (s[0] == '#' && !L->in_block)
 		return true;
-	if (L->block_frames && is_blank(s[0]))
+	if (L->in_block && L->block_frames && is_blank(s[0]))
 		return true; /* srcline of the frame above */
 	return read_header(L, s, n);
 }

@@ -231,6 +231,11 @@ def test_perf(tmp):
         report = flat(path, *args)
         if report:
             expect_values(f"threads {args}", report, want)
+    # -F tid,time,ip,sym pads short thread ids: a header may start blank.
+    padded = " 9876   304.311387: \n\tffff f\n\n  987   304.311390: \n\tffff g\n"
+    report = flat(write(tmp, "padded.perf", padded))
+    if report:
+        expect_values("padded tids", report, {"f": 1, "g": 1})
     p = run(["--report", "flat", "--thread", "zzz", path], check=False)
     if p.returncode != 2 or "no thread or command 'zzz'" not in p.stderr:
         fail(f"--thread zzz: {p.returncode} {p.stderr.strip()}")
