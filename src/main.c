@@ -432,11 +432,12 @@ static int print_diff(const struct options *o, struct rules *base,
 }
 
 /* The two sides of a comparison: BASE and NEW files, or the two count
- * columns of one differential folded file (side names in `names`). */
+ * columns of one differential folded file (side names in `names`).
+ * With `base_loaded`, sides[0] holds the first file already. */
 static bool load_sides(const struct options *o, struct model sides[2],
-		       char names[2][1024])
+		       char names[2][1024], bool base_loaded)
 {
-	if (!load_profile(o->file, &o->load, &sides[0]))
+	if (!base_loaded && !load_profile(o->file, &o->load, &sides[0]))
 		return false;
 	bool differential = !strcmp(sides[0].format, FORMAT_FOLDED_DIFFERENTIAL);
 	if (o->new_file && differential) {
@@ -468,7 +469,7 @@ static int compare_profiles(struct options *o)
 {
 	struct model sides[2];
 	char names[2][1024];
-	if (!load_sides(o, sides, names))
+	if (!load_sides(o, sides, names, false))
 		return EXIT_BAD_INPUT;
 	o->file = names[0];
 	o->new_file = names[1];
@@ -483,13 +484,15 @@ static int compare_profiles(struct options *o)
 	return status;
 }
 
-/* `wprof-tui BASE NEW` (or a differential folded file): the explorer's
- * split screen. */
-static int explore_two(const struct options *o)
+/* `wprof-tui BASE NEW` (or a differential folded file, `base` when it
+ * is loaded already): the explorer's split screen. */
+static int explore_two(const struct options *o, struct model *base)
 {
 	struct model models[2];
 	char names[2][1024];
-	if (!load_sides(o, models, names))
+	if (base)
+		models[0] = *base;
+	if (!load_sides(o, models, names, base != NULL))
 		return EXIT_BAD_INPUT;
 	const char *const files[2] = { names[0], names[1] };
 	struct model *sides[2] = { &models[0], &models[1] };
@@ -520,7 +523,7 @@ int main(int argc, char **argv)
 	if (o.diff)
 		return compare_profiles(&o);
 	if (o.new_file)
-		return explore_two(&o);
+		return explore_two(&o, NULL);
 
 	struct model m;
 	char engine[256];
@@ -534,8 +537,7 @@ int main(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	} else if (!strcmp(m.format, FORMAT_FOLDED_DIFFERENTIAL) && !o.report &&
 		   !o.exporting && !o.bench_keys) {
-		model_free(&m);
-		return explore_two(&o);
+		return explore_two(&o, &m);
 	}
 	note_differential(&o, &m);
 	int status;
