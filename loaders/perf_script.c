@@ -15,6 +15,7 @@
 
 #define MAX_LINE (1u << 20)
 #define MAX_TOKENS 32
+#define MAX_CACHED 4096 /* longer stack lines are parsed each time */
 
 struct perf_thread {
 	str_t comm;
@@ -48,6 +49,20 @@ struct perf_header {
 	size_t event_len, rest_len;
 };
 
+struct cached_line {
+	uint64_t hash;
+	size_t at; /* in line_cache.text */
+	uint32_t len;
+	uint32_t frame; /* NO_ID: an empty slot */
+};
+
+struct line_cache {
+	struct cached_line *slots;
+	size_t size, used;
+	char *text;
+	size_t text_len, text_cap;
+};
+
 struct perf_loader {
 	struct line_reader lines;
 	struct model *m;
@@ -63,6 +78,7 @@ struct perf_loader {
 	size_t nsamples, samples_cap;
 	uint32_t *frames; /* every sample's frames, leaf first, back to back */
 	size_t nframes, frames_cap;
+	struct line_cache cache;
 	bool in_block;     /* a header was read and no blank line since */
 	bool block_frames; /* the block has stack lines */
 	str_t empty, unknown, all;
@@ -268,26 +284,36 @@ static size_t dso_start(const char *s, size_t n)
 	return n;
 }
 
-/* "  7f78a4005c1d sym+0x9d (dso)" -> a frame: the symbol without its
- * offset, the dso as its file; [unknown] symbols stay one function per
- * dso. */
-static uint32_t frame_of(struct perf_loader *L, const char *s, size_t n)
+static bool is_hex(char c)
 {
-	while (n && is_blank(*s)) {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* A stack line without its blanks and its address: "sym+0x9d (dso)". */
+static const char *strip_address(const char *s, size_t *n)
+{
+	while (*n && is_blank(*s)) {
 		s++;
-		n--;
+		(*n)--;
 	}
-	while (n && is_blank(s[n - 1]))
-		n--;
+	while (*n && is_blank(s[*n - 1]))
+		(*n)--;
 	size_t addr = 0;
-	while (addr < n && strchr("0123456789abcdefABCDEF", s[addr]))
+	while (addr < *n && is_hex(s[addr]))
 		addr++;
-	if (addr && (addr == n || is_blank(s[addr]))) {
-		while (addr < n && is_blank(s[addr]))
+	if (addr && (addr == *n || is_blank(s[addr]))) {
+		while (addr < *n && is_blank(s[addr]))
 			addr++;
 		s += addr;
-		n -= addr;
+		*n -= addr;
 	}
+	return s;
+}
+
+/* "sym+0x9d (dso)" -> a frame: the symbol without its offset, the dso as
+ * its file; [unknown] symbols stay one function per dso. */
+static uint32_t frame_of(struct perf_loader *L, const char *s, size_t n)
+{
 	size_t open = dso_start(s, n);
 	struct frame f = { .url = L->empty, .extra = STR_NONE, .line = -1,
 			   .column = -1, .kind = KIND_NATIVE };
@@ -381,10 +407,48 @@ static bool start_sample(struct perf_loader *L, const struct perf_header *h)
 	return true;
 }
 
+/* The same stack lines come back sample after sample: each distinct
+ * text is parsed once, then found by its hash. */
+static uint32_t cached_frame(struct perf_loader *L, const char *s, size_t n)
+{
+	struct line_cache *c = &L->cache;
+	if ((c->used + 1) * 2 > c->size) {
+		struct cached_line *old = c->slots;
+		size_t old_size = c->size;
+		c->size = c->size ? c->size * 2 : 4096;
+		c->slots = xmalloc(c->size * sizeof(*c->slots));
+		for (size_t i = 0; i < c->size; i++)
+			c->slots[i].frame = NO_ID;
+		for (size_t i = 0; i < old_size; i++) {
+			if (old[i].frame == NO_ID)
+				continue;
+			size_t k = old[i].hash & (c->size - 1);
+			while (c->slots[k].frame != NO_ID)
+				k = (k + 1) & (c->size - 1);
+			c->slots[k] = old[i];
+		}
+		free(old);
+	}
+	uint64_t h = hash_bytes(s, n, 0x70657266);
+	size_t k = h & (c->size - 1);
+	for (; c->slots[k].frame != NO_ID; k = (k + 1) & (c->size - 1)) {
+		const struct cached_line *e = &c->slots[k];
+		if (e->hash == h && e->len == n && !memcmp(c->text + e->at, s, n))
+			return e->frame;
+	}
+	GROW(c->text, c->text_cap, c->text_len + n + 1);
+	memcpy(c->text + c->text_len, s, n);
+	c->slots[k] = (struct cached_line){ h, c->text_len, (uint32_t)n, frame_of(L, s, n) };
+	c->text_len += n;
+	c->used++;
+	return c->slots[k].frame;
+}
+
 static void add_frame(struct perf_loader *L, const char *s, size_t n)
 {
+	s = strip_address(s, &n);
 	GROW(L->frames, L->frames_cap, L->nframes + 1);
-	L->frames[L->nframes++] = frame_of(L, s, n);
+	L->frames[L->nframes++] = n <= MAX_CACHED ? cached_frame(L, s, n) : frame_of(L, s, n);
 	L->samples[L->nsamples - 1].nframes++;
 }
 
@@ -402,7 +466,7 @@ static bool read_header(struct perf_loader *L, const char *s, size_t n)
 	L->in_block = true;
 	L->block_frames = false;
 	size_t hex = 0;
-	while (hex < h.rest_len && strchr("0123456789abcdef", h.rest[hex]))
+	while (hex < h.rest_len && is_hex(h.rest[hex]))
 		hex++;
 	if (hex && hex < h.rest_len && is_blank(h.rest[hex]))
 		add_frame(L, h.rest, h.rest_len);
@@ -570,6 +634,8 @@ static void loader_free(struct perf_loader *L)
 	free(L->thread_index);
 	free(L->samples);
 	free(L->frames);
+	free(L->cache.slots);
+	free(L->cache.text);
 }
 
 bool load_perf_script(struct input *in, struct model *m,
