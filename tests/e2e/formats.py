@@ -231,6 +231,27 @@ def test_perf(tmp):
         report = flat(path, *args)
         if report:
             expect_values(f"threads {args}", report, want)
+    # pid/tid, [cpu], an event with modifiers, a dso with parentheses, a
+    # srcline, old and new V8 names, a frame on the header line.
+    mixed = ("prog 100/101 [002] 5.000000:     2000 cycles:u:\n"
+             "\t    1000 foo+0x10 (/bin/x (deleted))\n"
+             "\t    2000 LazyCompile:~bar /app/b.js:7 (/tmp/perf-100.map)\n"
+             "  b.c:12\n"
+             "\t    3000 JS:*get x /app/c.js:3:9 (/tmp/perf-100.map)\n\n"
+             "       prog 101 [003] 5.001000:     3000 cycles:u:  4000 baz+0x3 (/bin/x)\n")
+    report = flat(write(tmp, "mixed.perf", mixed))
+    if report:
+        expect_values("mixed", report, {"foo": 2000, "baz": 3000})
+        expect_values("mixed", report, {"foo": 2000, "bar": 2000, "get x": 2000,
+                                         "baz": 3000, "prog": 5000}, "total")
+        places = {r["name"]: (r["url"], r["line"], r["column"]) for r in report["rows"]}
+        for name, place in (("foo", ("/bin/x (deleted)", -1, -1)),
+                            ("bar", ("/app/b.js", 7, -1)),
+                            ("get x", ("/app/c.js", 3, 9))):
+            if places.get(name) != place:
+                fail(f"mixed: {name} at {places.get(name)}, want {place}")
+        if report["sample_type"] != "cycles:u" or report["unit"] != "count":
+            fail(f"mixed: type {report['sample_type']} ({report['unit']})")
     # -F tid,time,ip,sym pads short thread ids: a header may start blank.
     padded = " 9876   304.311387: \n\tffff f\n\n  987   304.311390: \n\tffff g\n"
     report = flat(write(tmp, "padded.perf", padded))
