@@ -312,7 +312,8 @@ def test_perf_live(tmp):
         if not data:
             continue
         expected = perf_report(data)
-        report = flat(perf_script(tmp, data, label.replace(" ", "_") + ".txt"))
+        text = perf_script(tmp, data, label.replace(" ", "_") + ".txt")
+        report = flat(text)
         if report:
             compare_perf(f"live {label}", report, expected)
         # -F without period, dso or comm: each sample counts one.
@@ -322,6 +323,15 @@ def test_perf_live(tmp):
             compare_perf(f"live {label} -F tid,time,ip,sym", report, expected, True)
             if report["unit"] != "count":
                 fail(f"live {label} -F: unit {report['unit']}, want count")
+        remove_perf_maps(text)
+
+
+def remove_perf_maps(perf_text):
+    """node --perf-basic-prof leaves /tmp/perf-PID.map behind."""
+    with open(perf_text) as f:
+        for path in set(re.findall(r"\((/tmp/perf-\d+\.map)\)", f.read())):
+            if os.path.exists(path):
+                os.remove(path)
 
 
 # ---- heap profiles -----------------------------------------------------------------
