@@ -11,12 +11,16 @@ static const struct loader loaders[] = {
 	{ "speedscope JSON", sniff_speedscope, load_speedscope },
 	/* Before cpuprofile: both are JSON objects; a trace names traceEvents. */
 	{ "Chrome trace", sniff_trace, load_trace },
+	{ "heapprofile", sniff_heapprofile, load_heapprofile },
 	{ "cpuprofile", sniff_cpuprofile, load_cpuprofile },
 	{ "gmon.out", sniff_gmon, load_gmon },
 	{ "WasmProf arcs", sniff_arcs, load_arcs },
 	{ "xsbug stream", sniff_xsbug, load_xsbug },
 	{ "gperftools CPU profile", sniff_gperftools, load_gperftools },
 	{ "legacy pprof text", sniff_pprof_legacy, load_pprof_legacy },
+	{ "perf script", sniff_perf_script, load_perf_script },
+	/* After the other text formats: any "text NUMBER" line is one. */
+	{ "folded stacks", sniff_folded, load_folded },
 	/* Last: a raw protocol buffer is told only by how well it parses. */
 	{ "pprof", sniff_pprof, load_pprof },
 };

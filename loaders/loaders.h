@@ -19,9 +19,14 @@ struct load_options {
 	const char *sample_type; /* pprof: name or index */
 	int session;             /* xsbug captures: which profile, -1 last */
 	/* traces: thread name, tid or profile id; speedscope: a profile's
-	 * name or number */
+	 * name or number; perf script: a command name or thread id */
 	const char *thread;
+	int count_column;        /* differential folded stacks: 0 BASE, 1 NEW */
 };
+
+/* The format of a model read from folded stacks with two counts per line
+ * (BASE and NEW): callers compare the two columns. */
+#define FORMAT_FOLDED_DIFFERENTIAL "folded stacks (differential)"
 
 /* Fills *m (which it initialises) and finishes it; on failure it frees
  * whatever it built, so the caller frees the model only on success. */
@@ -65,5 +70,11 @@ load_fn load_pprof_legacy;
 bool sniff_pprof_legacy(const uint8_t *head, size_t len);
 load_fn load_trace;
 bool sniff_trace(const uint8_t *head, size_t len);
+load_fn load_folded;
+bool sniff_folded(const uint8_t *head, size_t len);
+load_fn load_perf_script;
+bool sniff_perf_script(const uint8_t *head, size_t len);
+load_fn load_heapprofile;
+bool sniff_heapprofile(const uint8_t *head, size_t len);
 
 #endif

@@ -57,7 +57,8 @@ static const char usage_text[] =
 	"\n"
 	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile,\n"
 	"pprof (profile.proto, gzipped or not), GNU gmon.out (gprof), WasmProf\n"
-	"call arcs.\n"
+	"call arcs, perf script text, folded stacks, .heapprofile.  A folded\n"
+	"file with two counts per stack (BASE NEW) opens as a comparison.\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
 	"                    flat, top-down, bottom-up or callgraph\n"
@@ -70,7 +71,8 @@ static const char usage_text[] =
 	"  --reverse         sort the other way round\n"
 	"  --depth N         expand tree views N levels deep (default: all)\n"
 	"  --diff            compare BASE with NEW, function by function (with\n"
-	"                    --report flat); delta = new total - base total\n"
+	"                    --report flat); delta = new total - base total;\n"
+	"                    one differential folded file is BASE and NEW\n"
 	"  --normalize       with --diff: compare shares of each profile (%)\n"
 	"  --sample-type T   the values to show, by name or index (like pprof's\n"
 	"                    -sample_index; default: the file's default, else\n"
@@ -94,7 +96,8 @@ static const char usage_text[] =
 	"                    CrRendererMain, else the busiest thread);\n"
 	"                    speedscope files: the profile of that name, or\n"
 	"                    the Nth (default: activeProfileIndex, else the\n"
-	"                    first)\n"
+	"                    first); perf script: only the samples of this\n"
+	"                    command or thread (process) id (default: all)\n"
 	"  --theme NAME      colours from themes/NAME.theme (dark, light, mono)\n"
 	"                    or a theme file's path; also $WPROF_THEME\n"
 	"  --bench-keys SCRIPT  replay the keys in SCRIPT without a terminal\n"
@@ -142,8 +145,6 @@ static void check_diff_options(const struct options *o)
 			usage_error("%s", "--normalize goes with --diff");
 		return;
 	}
-	if (!o->new_file)
-		usage_error("%s", "--diff needs two profiles: BASE NEW");
 	if (!o->report || o->view != VIEW_FLAT)
 		usage_error("%s", "--diff works with --report flat only");
 }
@@ -438,42 +439,87 @@ static int print_diff(const struct options *o, struct rules *base,
 	return status;
 }
 
-static int compare_profiles(const struct options *o)
+/* The two sides of a comparison: BASE and NEW files, or the two count
+ * columns of one differential folded file (side names in `names`).
+ * With `base_loaded`, sides[0] holds the first file already. */
+static bool load_sides(const struct options *o, struct model sides[2],
+		       char names[2][1024], bool base_loaded)
 {
-	struct model base, new_side;
-	if (!load_profile(o->file, &o->load, &base))
-		return EXIT_BAD_INPUT;
-	if (!load_profile(o->new_file, &o->load, &new_side)) {
-		model_free(&base);
-		return EXIT_BAD_INPUT;
+	if (!base_loaded && !load_profile(o->file, &o->load, &sides[0]))
+		return false;
+	bool differential = !strcmp(sides[0].format, FORMAT_FOLDED_DIFFERENTIAL);
+	if (o->new_file && differential) {
+		model_free(&sides[0]);
+		char safe[1024];
+		escape_text(o->file, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s: holds BASE and NEW already (two counts "
+				"per stack): give it alone\n", safe);
+		return false;
 	}
+	if (!o->new_file && !differential) {
+		model_free(&sides[0]);
+		usage_error("%s", "--diff needs two profiles: BASE NEW (or one "
+			    "differential folded file)");
+	}
+	struct load_options second = o->load;
+	second.count_column = 1;
+	const char *other = o->new_file ? o->new_file : o->file;
+	if (!load_profile(other, o->new_file ? &o->load : &second, &sides[1])) {
+		model_free(&sides[0]);
+		return false;
+	}
+	snprintf(names[0], sizeof(names[0]), "%s%s", o->file, differential ? " (BASE)" : "");
+	snprintf(names[1], sizeof(names[1]), "%s%s", other, differential ? " (NEW)" : "");
+	return true;
+}
+
+static int compare_profiles(struct options *o)
+{
+	struct model sides[2];
+	char names[2][1024];
+	if (!load_sides(o, sides, names, false))
+		return EXIT_BAD_INPUT;
+	o->file = names[0];
+	o->new_file = names[1];
 	struct rules base_rules, new_rules;
-	rules_init(&base_rules, &base);
-	rules_init(&new_rules, &new_side);
+	rules_init(&base_rules, &sides[0]);
+	rules_init(&new_rules, &sides[1]);
 	int status = print_diff(o, &base_rules, &new_rules);
 	rules_free(&base_rules);
 	rules_free(&new_rules);
-	model_free(&base);
-	model_free(&new_side);
+	model_free(&sides[0]);
+	model_free(&sides[1]);
 	return status;
 }
 
-/* `wprof-tui BASE NEW`: the explorer's split screen. */
-static int explore_two(const struct options *o)
+/* `wprof-tui BASE NEW` (or a differential folded file, `base` when it
+ * is loaded already): the explorer's split screen. */
+static int explore_two(const struct options *o, struct model *base)
 {
 	struct model models[2];
-	if (!load_profile(o->file, &o->load, &models[0]))
+	char names[2][1024];
+	if (base)
+		models[0] = *base;
+	if (!load_sides(o, models, names, base != NULL))
 		return EXIT_BAD_INPUT;
-	if (!load_profile(o->new_file, &o->load, &models[1])) {
-		model_free(&models[0]);
-		return EXIT_BAD_INPUT;
-	}
-	const char *const files[2] = { o->file, o->new_file };
+	const char *const files[2] = { names[0], names[1] };
 	struct model *sides[2] = { &models[0], &models[1] };
 	int status = tui_run_compare(files, sides, &o->tui);
 	model_free(&models[0]);
 	model_free(&models[1]);
 	return status;
+}
+
+/* A differential folded file read as one profile is its BASE column. */
+static void note_differential(const struct options *o, const struct model *m)
+{
+	if (strcmp(m->format, FORMAT_FOLDED_DIFFERENTIAL))
+		return;
+	char safe[1024];
+	escape_text(o->file, safe, sizeof(safe));
+	fprintf(stderr, "wprof-tui: note: %s holds two counts per stack: this is the "
+			"first (BASE); --report flat --diff or the explorer compares "
+			"them\n", safe);
 }
 
 int main(int argc, char **argv)
@@ -485,7 +531,7 @@ int main(int argc, char **argv)
 	if (o.diff)
 		return compare_profiles(&o);
 	if (o.new_file)
-		return explore_two(&o);
+		return explore_two(&o, NULL);
 
 	struct model m;
 	char engine[256];
@@ -502,7 +548,11 @@ int main(int argc, char **argv)
 		o.file = engine;
 	} else if (!load_profile(o.file, &o.load, &m)) {
 		return EXIT_BAD_INPUT;
+	} else if (!strcmp(m.format, FORMAT_FOLDED_DIFFERENTIAL) && !o.report &&
+		   !o.exporting && !o.bench_keys) {
+		return explore_two(&o, &m);
 	}
+	note_differential(&o, &m);
 	int status;
 	unsigned type;
 	if (!pick_sample_type(&m, o.load.sample_type, &type)) {
