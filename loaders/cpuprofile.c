@@ -617,20 +617,44 @@ static void make_nodes(struct cpu_loader *L)
 	}
 }
 
-static bool make_edges(struct cpu_loader *L)
+struct edge_at {
+	struct slot_edge edge;
+	uint32_t position;
+};
+
+/* (child, parent, position) order, to find repeats. */
+static int compare_edges_at(const void *a, const void *b)
 {
-	for (size_t i = 0; i < L->nnested; i++)
-		model_add_edge(L->m, L->nested[i].parent, L->nested[i].child);
-	for (size_t i = 0; i < L->nchildren; i++) {
-		const struct id_edge *e = &L->children[i];
-		uint32_t child = find_slot(&L->map, e->other);
-		if (child == NO_ID)
-			return load_fail(L->err,
-					 "node %lld lists child id %lld, which no node has (byte %llu)",
-					 (long long)L->records[e->from].id, (long long)e->other,
-					 (unsigned long long)e->offset);
-		model_add_edge(L->m, e->from, child);
-	}
+	const struct edge_at *x = a, *y = b;
+	if (x->edge.child != y->edge.child)
+		return x->edge.child < y->edge.child ? -1 : 1;
+	if (x->edge.parent != y->edge.parent)
+		return x->edge.parent < y->edge.parent ? -1 : 1;
+	return x->position < y->position ? -1 : x->position > y->position;
+}
+
+/* Adds the edges to the model in the order given, each once: the order
+ * is the file's order of children, which the rules and views keep. */
+static void add_distinct_edges(struct model *m, struct slot_edge *edges, size_t n)
+{
+	struct edge_at *sorted = xmalloc((n + 1) * sizeof(*sorted));
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = (struct edge_at){ edges[i], (uint32_t)i };
+	qsort(sorted, n, sizeof(*sorted), compare_edges_at);
+	for (size_t k = 1; k < n; k++)
+		if (sorted[k].edge.child == sorted[k - 1].edge.child &&
+		    sorted[k].edge.parent == sorted[k - 1].edge.parent)
+			edges[sorted[k].position].parent = NO_ID; /* the first stays */
+	for (size_t i = 0; i < n; i++)
+		if (edges[i].parent != NO_ID)
+			model_add_edge(m, edges[i].parent, edges[i].child);
+	free(sorted);
+}
+
+/* Each node's "parent" field as a slot (NO_ID where it has none).  One
+ * node naming two different parents contradicts itself. */
+static bool resolve_parent_fields(struct cpu_loader *L, uint32_t *parent_of)
+{
 	for (size_t i = 0; i < L->nparents; i++) {
 		const struct id_edge *e = &L->parents[i];
 		uint32_t parent = find_slot(&L->map, e->other);
@@ -639,9 +663,60 @@ static bool make_edges(struct cpu_loader *L)
 					 "node %lld names parent id %lld, which no node has (byte %llu)",
 					 (long long)L->records[e->from].id, (long long)e->other,
 					 (unsigned long long)e->offset);
-		model_add_edge(L->m, parent, e->from);
+		if (parent_of[e->from] != NO_ID && parent_of[e->from] != parent)
+			return load_fail(L->err,
+					 "node %lld names two parents, %lld and %lld (byte %llu)",
+					 (long long)L->records[e->from].id,
+					 (long long)L->records[parent_of[e->from]].id,
+					 (long long)e->other, (unsigned long long)e->offset);
+		parent_of[e->from] = parent;
 	}
 	return true;
+}
+
+/* The edges as the file states them: by "children" lists, by "parent"
+ * fields (Chrome's trace ProfileChunk nodes), or both at once (converted
+ * traces keep both).  An edge stated twice is one edge; a child list
+ * that gives a node another parent than its own "parent" field says is
+ * a contradiction, not a second parent. */
+static bool make_edges(struct cpu_loader *L)
+{
+	uint32_t *parent_of = xmalloc((L->nrecords + 1) * sizeof(uint32_t));
+	memset(parent_of, 0xff, (L->nrecords + 1) * sizeof(uint32_t));
+	size_t n = 0, cap = 0;
+	struct slot_edge *edges = NULL;
+	bool ok = resolve_parent_fields(L, parent_of);
+	for (size_t i = 0; ok && i < L->nchildren; i++) {
+		const struct id_edge *e = &L->children[i];
+		uint32_t child = find_slot(&L->map, e->other);
+		if (child == NO_ID) {
+			ok = load_fail(L->err,
+				       "node %lld lists child id %lld, which no node has (byte %llu)",
+				       (long long)L->records[e->from].id, (long long)e->other,
+				       (unsigned long long)e->offset);
+		} else if (parent_of[child] != NO_ID && parent_of[child] != e->from) {
+			ok = load_fail(L->err,
+				       "node %lld lists child %lld, whose \"parent\" is node %lld (byte %llu)",
+				       (long long)L->records[e->from].id, (long long)e->other,
+				       (long long)L->records[parent_of[child]].id,
+				       (unsigned long long)e->offset);
+		} else {
+			GROW(edges, cap, n + 1);
+			edges[n++] = (struct slot_edge){ e->from, child };
+		}
+	}
+	for (uint32_t s = 0; ok && s < L->nrecords; s++)
+		if (parent_of[s] != NO_ID) {
+			GROW(edges, cap, n + 1);
+			edges[n++] = (struct slot_edge){ parent_of[s], s };
+		}
+	for (size_t i = 0; ok && i < L->nnested; i++)
+		model_add_edge(L->m, L->nested[i].parent, L->nested[i].child);
+	if (ok)
+		add_distinct_edges(L->m, edges, n);
+	free(edges);
+	free(parent_of);
+	return ok;
 }
 
 /* Puts times (and their nodes alongside) in order, stably: V8's rare
@@ -799,12 +874,13 @@ static bool build_model(struct cpu_loader *L)
 				     L->ticks[i].ticks);
 
 	/* XS writes one node per function under (host): a function graph
-	 * whose samples name leaf functions, not stacks. */
+	 * whose samples name leaf functions, not stacks.  Whether its stacks
+	 * can be recovered is a matter of structure, which model_finish
+	 * judges (a node with two parents makes a graph): a tree under
+	 * (host), as wprof-tui exports an XS stream, has whole stacks. */
 	const struct frame *first = &m->frames[m->nodes[0].frame];
-	if (!strcmp(model_str(m, first->name), "(host)")) {
-		m->caps |= HAS_NODE_GRAPH;
+	if (!strcmp(model_str(m, first->name), "(host)"))
 		m->format = "cpuprofile (XS)";
-	}
 	m->start_time = L->start;
 	m->end_time = L->have_end ? L->end : L->start;
 	uint32_t cycle_node;
