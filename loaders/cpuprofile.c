@@ -102,13 +102,20 @@ static bool fail_at(struct cpu_loader *L, uint64_t offset, const char *what)
 			 (unsigned long long)offset);
 }
 
-/* Reads a number value; `what` names it in the error. */
+/* Reads a number value; `what` names it in the error.  A field that may
+ * be left out may also be null (Moddable's xsbug-log writes null lines
+ * for native functions): with `present` given, null sets it false and
+ * leaves *out alone; without, null is an error like any non-number. */
 static bool read_number(struct cpu_loader *L, const char *what, double limit,
-			double *out)
+			double *out, bool *present)
 {
 	enum json_token t = json_next(&L->j);
 	if (t == JSON_ERROR)
 		return json_error(L);
+	if (present)
+		*present = t != JSON_NULL;
+	if (t == JSON_NULL && present)
+		return true;
 	if (t != JSON_NUMBER)
 		return load_fail(L->err, "%s is not a number at byte %llu", what,
 				 (unsigned long long)L->j.token_offset);
@@ -120,11 +127,13 @@ static bool read_number(struct cpu_loader *L, const char *what, double limit,
 }
 
 static bool read_integer(struct cpu_loader *L, const char *what, double limit,
-			 int64_t *out)
+			 int64_t *out, bool *present)
 {
-	double v;
-	if (!read_number(L, what, limit, &v))
+	double v = 0;
+	if (!read_number(L, what, limit, &v, present))
 		return false;
+	if (present && !*present)
+		return true;
 	if (v != floor(v))
 		return load_fail(L->err, "%s %g is not a whole number at byte %llu",
 				 what, v, (unsigned long long)L->j.token_offset);
@@ -153,20 +162,45 @@ static bool skip_value(struct cpu_loader *L)
 	return json_skip(&L->j, json_next(&L->j)) || json_error(L);
 }
 
-static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
+static bool expect_or_null(struct cpu_loader *L, enum json_token want,
+			   const char *what, bool *present)
 {
 	enum json_token t = json_next(&L->j);
 	if (t == JSON_ERROR)
 		return json_error(L);
+	if (present)
+		*present = t != JSON_NULL;
+	if (t == JSON_NULL && present)
+		return true;
 	if (t != want)
 		return load_fail(L->err, "expected %s at byte %llu", what,
 				 (unsigned long long)L->j.token_offset);
 	return true;
 }
 
+static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
+{
+	return expect_or_null(L, want, what, NULL);
+}
+
+/* Lines and columns are shown (and exported) one higher than a 0-based
+ * file gives them: the largest the rest of the program can take. */
+#define MAX_LINE 2147483646.0
+
 static int32_t clamp_line(int64_t v)
 {
 	return v < -1 ? -1 : (int32_t)v;
+}
+
+/* An optional line or column: null or absent is unknown (-1). */
+static bool read_line(struct cpu_loader *L, const char *what, int32_t *out)
+{
+	int64_t v = -1;
+	bool present = false;
+	if (!read_integer(L, what, MAX_LINE, &v, &present))
+		return false;
+	*out = present ? clamp_line(v) : -1;
+	return true;
 }
 
 /* One field of a call frame, whether it sits in "callFrame" or, in the
@@ -175,32 +209,26 @@ static int32_t clamp_line(int64_t v)
 static bool read_frame_field(struct cpu_loader *L, struct record *r,
 			     const char *key, bool *known)
 {
-	int64_t v;
 	*known = true;
 	if (!strcmp(key, "functionName"))
 		return read_string(L, "functionName", &r->name);
 	if (!strcmp(key, "url"))
 		return read_string(L, "url", &r->url);
-	if (!strcmp(key, "lineNumber")) {
-		if (!read_integer(L, "lineNumber", 2147483647.0, &v))
-			return false;
-		r->line = clamp_line(v);
-		return true;
-	}
-	if (!strcmp(key, "columnNumber")) {
-		if (!read_integer(L, "columnNumber", 2147483647.0, &v))
-			return false;
-		r->column = clamp_line(v);
-		return true;
-	}
+	if (!strcmp(key, "lineNumber"))
+		return read_line(L, "lineNumber", &r->line);
+	if (!strcmp(key, "columnNumber"))
+		return read_line(L, "columnNumber", &r->column);
 	*known = false;
 	return true;
 }
 
 static bool read_call_frame(struct cpu_loader *L, struct record *r)
 {
-	if (!expect(L, JSON_OBJECT, "an object for callFrame"))
+	bool present = false;
+	if (!expect_or_null(L, JSON_OBJECT, "an object for callFrame", &present))
 		return false;
+	if (!present)
+		return true;
 	for (;;) {
 		enum json_token t = json_next(&L->j);
 		if (t == JSON_OBJECT_END)
@@ -232,8 +260,11 @@ static bool next_object(struct cpu_loader *L, const char *what, bool *more)
 
 static bool read_position_ticks(struct cpu_loader *L, uint32_t slot)
 {
-	if (!expect(L, JSON_ARRAY, "an array for positionTicks"))
+	bool present = false;
+	if (!expect_or_null(L, JSON_ARRAY, "an array for positionTicks", &present))
 		return false;
+	if (!present)
+		return true;
 	for (;;) {
 		bool more;
 		if (!next_object(L, "a positionTicks entry", &more))
@@ -243,13 +274,11 @@ static bool read_position_ticks(struct cpu_loader *L, uint32_t slot)
 		struct ticks tk = { slot, -1, 0 };
 		enum json_token t;
 		while ((t = json_next(&L->j)) == JSON_KEY) {
-			int64_t v;
 			if (!strcmp(L->j.str, "line")) {
-				if (!read_integer(L, "positionTicks line", 2147483647.0, &v))
+				if (!read_line(L, "positionTicks line", &tk.line))
 					return false;
-				tk.line = clamp_line(v);
 			} else if (!strcmp(L->j.str, "ticks")) {
-				if (!read_number(L, "positionTicks ticks", MAX_HITS, &tk.ticks))
+				if (!read_number(L, "positionTicks ticks", MAX_HITS, &tk.ticks, NULL))
 					return false;
 			} else if (!skip_value(L)) {
 				return false;
@@ -287,7 +316,7 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 	int64_t v;
 	bool known;
 	if (!strcmp(key, "id")) {
-		if (!read_integer(L, "node id", MAX_ID, &v))
+		if (!read_integer(L, "node id", MAX_ID, &v, NULL))
 			return false;
 		L->records[slot].id = v;
 		L->records[slot].has_id = true;
@@ -296,12 +325,13 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 	if (!strcmp(key, "callFrame"))
 		return read_call_frame(L, r);
 	if (!strcmp(key, "hitCount"))
-		return read_number(L, "hitCount", MAX_HITS, &r->hits);
-	if (!strcmp(key, "parent")) {
-		if (!read_integer(L, "parent id", MAX_ID, &v))
+		return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
+	if (!strcmp(key, "parent")) { /* null: a root, as if left out */
+		if (!read_integer(L, "parent id", MAX_ID, &v, &known))
 			return false;
-		add_id_edge(&L->parents, &L->nparents, &L->parents_cap, slot, v,
-			    L->j.token_offset);
+		if (known)
+			add_id_edge(&L->parents, &L->nparents, &L->parents_cap, slot,
+				    v, L->j.token_offset);
 		return true;
 	}
 	if (!strcmp(key, "positionTicks"))
@@ -358,9 +388,10 @@ static bool read_node_tree(struct cpu_loader *L)
 			continue;
 		}
 		if (!strcmp(L->j.str, "children")) {
-			if (!expect(L, JSON_ARRAY, "an array for children"))
+			bool present = false;
+			if (!expect_or_null(L, JSON_ARRAY, "an array for children", &present))
 				goto out;
-			top->in_children = true;
+			top->in_children = present;
 			continue;
 		}
 		if (!read_node_key(L, top->slot, L->j.str))
@@ -477,11 +508,10 @@ static bool read_document(struct cpu_loader *L)
 			ok = read_number_array(L, "timestamps", MAX_ABS_TIME, &L->timestamps,
 					       &L->ntimestamps, &L->timestamps_cap);
 		} else if (!strcmp(key, "startTime")) {
-			ok = read_number(L, "startTime", MAX_ABS_TIME, &L->start);
-			L->have_start = true;
+			ok = read_number(L, "startTime", MAX_ABS_TIME, &L->start,
+					 &L->have_start);
 		} else if (!strcmp(key, "endTime")) {
-			ok = read_number(L, "endTime", MAX_ABS_TIME, &L->end);
-			L->have_end = true;
+			ok = read_number(L, "endTime", MAX_ABS_TIME, &L->end, &L->have_end);
 		} else {
 			ok = skip_value(L);
 		}

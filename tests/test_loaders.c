@@ -155,11 +155,50 @@ static void check_tree_under_host(void)
 	}
 }
 
+/* Moddable's xsbug-log writes null for what a native function does not
+ * have; null where a field may be left out is "unknown".  Where the
+ * field is required (a node's id, a sample), null stays an error. */
+static void check_null_fields(void)
+{
+	static const char nulls[] =
+		"{\"nodes\":["
+		"{\"id\":1," FRAME("(root)", -1) ",\"children\":[2],\"parent\":null},"
+		"{\"id\":2,\"callFrame\":{\"functionName\":\"sort\",\"scriptId\":null,"
+		"\"url\":null,\"lineNumber\":null,\"columnNumber\":null},"
+		"\"hitCount\":null,\"children\":null,\"positionTicks\":null}],"
+		"\"startTime\":0,\"endTime\":null,\"samples\":[2,2],\"timeDeltas\":[0,10]}";
+	struct model m;
+	if (load_ok("nulls", nulls, &m)) {
+		uint32_t f = frame_named(&m, "sort");
+		CHECK(f != NO_ID);
+		if (f != NO_ID) {
+			CHECK(m.frames[f].line == -1);
+			CHECK(m.frames[f].column == -1);
+			CHECK(!strcmp(model_str(&m, m.frames[f].url), ""));
+		}
+		CHECK(m.caps & HAS_STACKS);
+		model_free(&m);
+	}
+	REJECTED("null id",
+		 "{\"nodes\":[{\"id\":null," FRAME("main", 0) "}],"
+		 "\"samples\":[1],\"timeDeltas\":[0]}",
+		 "node id", "byte 16");
+	REJECTED("null sample",
+		 "{\"nodes\":[{\"id\":1," FRAME("main", 0) "}],"
+		 "\"samples\":[null],\"timeDeltas\":[0]}",
+		 "samples[0]", "byte");
+	REJECTED("null delta",
+		 "{\"nodes\":[{\"id\":1," FRAME("main", 0) "}],"
+		 "\"samples\":[1],\"timeDeltas\":[null]}",
+		 "timeDeltas[0]", "byte");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
 	check_parent_and_children();
 	check_tree_under_host();
+	check_null_fields();
 	return check_done();
 }
