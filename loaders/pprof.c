@@ -12,6 +12,7 @@
  * system_name, filename, start_line); each line of a location is a frame,
  * the lines before the last inlined into it and marked "(inline)";
  * drop_frames / keep_frames prune stacks as pprof's Prune does. */
+#include <math.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -144,6 +145,7 @@ struct pprof_loader {
 	struct stack_cache cache;
 	struct arena arena;
 	size_t nsamples;
+	double abs_total[MAX_SAMPLE_TYPES]; /* in the file's units */
 };
 
 /* ---- the arena ---------------------------------------------------------- */
@@ -917,6 +919,8 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s)
 	if (s->n_value != L->ntypes)
 		return load_fail(L->err, "sample %zu has %zu values for %zu sample types",
 				 L->nsamples, s->n_value, L->ntypes);
+	for (size_t t = 0; t < L->ntypes; t++)
+		L->abs_total[t] += fabs((double)s->value[t]);
 	GROW(L->sample_locs, L->sample_locs_cap, s->n_location_id + 1);
 	for (size_t i = 0; i < s->n_location_id; i++) {
 		L->sample_locs[i] = find_id(&L->location_ids, s->location_id[i]);
@@ -926,6 +930,10 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s)
 					 (unsigned long long)s->location_id[i]);
 	}
 	size_t n = s->n_location_id;
+	if (n == 0) { /* Go's threadcreate: counted in the total, no row */
+		L->nsamples++;
+		return true;
+	}
 	uint64_t hash = hash_bytes(L->sample_locs, n * sizeof(uint32_t), 0);
 	uint32_t *slot = cache_slot(&L->cache, L->sample_locs, n, hash);
 	uint32_t leaf;
@@ -981,6 +989,10 @@ static void scale_values(struct pprof_loader *L)
 			double *x = &m->node_self[v * m->ntypes + t];
 			*x = unit_scale_apply(&L->scale[t], *x);
 		}
+	for (unsigned t = 0; t < m->ntypes; t++)
+		m->type_total[t] = unit_scale_apply(&L->scale[t], L->abs_total[t]);
+	m->has_type_totals = true;
+	m->summed_samples = L->nsamples;
 }
 
 /* ---- the rest of the profile ---------------------------------------------------- */
@@ -1030,6 +1042,9 @@ static bool build_model(struct pprof_loader *L)
 	    !mark_pruned(L) || !read_samples(L))
 		return false;
 	scale_values(L);
+	/* Stacks, even when there are none: an empty profile has its totals
+	 * under the same rule as any other. */
+	L->m->caps |= HAS_STACKS;
 	uint32_t cycle;
 	model_finish(L->m, &cycle); /* merged stacks are a tree: no cycle */
 	return true;

@@ -35,6 +35,10 @@ static void copy_header(const struct model *src, struct model *out)
 	out->end_time = src->end_time;
 	out->duration = src->duration;
 	out->period = src->period;
+	/* pprof's percentages stay of the whole profile, as with -focus. */
+	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
+	out->has_type_totals = src->has_type_totals;
+	out->summed_samples = src->summed_samples;
 	out->comment = copy_string(src, out, src->comment);
 	out->lines_zero_based = src->lines_zero_based;
 }

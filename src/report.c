@@ -54,7 +54,7 @@ static void text_header(FILE *out, const struct report *rep)
 	fprintf(out, "# wprof-tui %s report\n", view_kind_name(rep->kind));
 	fprintf(out, "# file: %s   format: %s\n", safe, m->format);
 	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
-		duration, m->nsamples, model_str(m, m->types[type].name),
+		duration, model_sample_count(m), model_str(m, m->types[type].name),
 		model_str(m, m->types[type].unit));
 	fprintf(out, "# rule: %s", rule_name(rep->view->ctx->rule));
 	if (!t->total)
@@ -214,7 +214,7 @@ void json_profile_fields(FILE *out, const struct model *m, unsigned type,
 	json_string(out, model_str(m, m->types[type].unit));
 	fputs(",\"duration\":", out);
 	json_number(out, m->duration);
-	fprintf(out, ",\"samples\":%zu,\"profile_total\":", m->nsamples);
+	fprintf(out, ",\"samples\":%zu,\"profile_total\":", model_sample_count(m));
 	json_number(out, t->profile_total);
 	if (!t->total) {
 		fputs(",\"total_unavailable\":", out);
