@@ -107,6 +107,24 @@ def compare_trees(wprof, name, work, reference):
     return len(failures)
 
 
+def compare_formats(wprof, name, work, text_rows):
+    """JSON and CSV carry every function the text flat profile shows
+    (gprof shows functions with calls and no time, too; they may carry
+    more, such as main with no time of its own but a total)."""
+    args = [wprof, "gmon.out", "--exe", name, "--report", "flat", "--rule", "gprof"]
+    in_json = {r["name"] for r in json.loads(run(args + ["--format", "json"], work))["rows"]}
+    csv_lines = run(args + ["--format", "csv"], work).splitlines()
+    column = csv_lines[0].split(",").index("name")
+    in_csv = {line.split(",")[column] for line in csv_lines[1:] if line}
+    failures = 0
+    for fmt, names in (("json", in_json), ("csv", in_csv)):
+        if not names >= set(text_rows):
+            print(f"{name}: {fmt} lacks {sorted(set(text_rows) - names)} of the text rows",
+                  file=sys.stderr)
+            failures += 1
+    return failures
+
+
 def run(cmd, cwd):
     return subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
 
@@ -144,6 +162,7 @@ def compare_outputs(wprof, name, work):
                       file=sys.stderr)
                 failures += 1
     failures += compare_trees(wprof, name, work, reference)
+    failures += compare_formats(wprof, name, work, flat_rows(flat))
     print(f"{name}: {len(flat_rows(reference))} flat rows, "
           f"{len(primary_rows(reference))} primary lines compared")
     return failures
