@@ -193,6 +193,25 @@ static void check_null_fields(void)
 		 "timeDeltas[0]", "byte");
 }
 
+/* Formats wprof-tui does not read are named, not blamed on .cpuprofile
+ * (shapes from Chrome's Performance panel "Save profile" and DevTools'
+ * Memory panel "Allocation sampling" .heapprofile, cut down by hand). */
+static void check_unread_formats(void)
+{
+	REJECTED("trace array",
+		 "[{\"pid\":1,\"tid\":2,\"ph\":\"X\",\"ts\":5,\"dur\":3,\"name\":\"a\"}]",
+		 "looks like a Chrome trace-event file");
+	REJECTED("trace object",
+		 "{\"metadata\":{},\"traceEvents\":[{\"ph\":\"X\",\"ts\":5}]}",
+		 "looks like a Chrome trace-event file");
+	REJECTED("heap profile",
+		 "{\"head\":{\"callFrame\":{\"functionName\":\"(root)\",\"scriptId\":\"0\","
+		 "\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},\"selfSize\":0,\"id\":1,"
+		 "\"children\":[]},\"samples\":[]}",
+		 "looks like a V8 heap profile");
+	REJECTED("not JSON either", "hello\n", "not a profile wprof-tui knows");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -200,5 +219,6 @@ int main(int argc, char **argv)
 	check_parent_and_children();
 	check_tree_under_host();
 	check_null_fields();
+	check_unread_formats();
 	return check_done();
 }
