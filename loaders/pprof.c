@@ -132,6 +132,12 @@ struct pprof_loader {
 	int64_t drop_frames, keep_frames, time_nanos, duration_nanos, period;
 	int64_t default_sample_type;
 	pb_value_type *period_type;
+	/* Where each table entry (and field naming a string) begins in the
+	 * buffer, for messages about what it refers to. */
+	size_t *types_at, *mappings_at, *locations_at, *functions_at, *comments_at;
+	size_t types_at_cap, mappings_at_cap, locations_at_cap, functions_at_cap,
+		comments_at_cap;
+	size_t default_sample_type_at, drop_frames_at, keep_frames_at, period_type_at;
 
 	struct id_index mapping_ids, location_ids, function_ids;
 	struct location_frames *loc;
@@ -419,10 +425,18 @@ static bool fail_field(struct pprof_loader *L, const struct field *f,
 		(L)->list[(L)->n##list++] = (item);                          \
 	} while (0)
 
+/* A table entry, with the byte offset of its message. */
+#define KEEP_AT(L, list, item, offset)                                       \
+	do {                                                                 \
+		GROW((L)->list##_at, (L)->list##_at_cap, (L)->n##list + 1);  \
+		(L)->list##_at[(L)->n##list] = (offset);                     \
+		KEEP(L, list, item);                                         \
+	} while (0)
+
 static bool read_comment(struct pprof_loader *L, const struct field *f)
 {
 	if (f->wire == WIRE_VARINT) {
-		KEEP(L, comments, (int64_t)f->varint);
+		KEEP_AT(L, comments, (int64_t)f->varint, f->offset);
 		return true;
 	}
 	size_t pos = 0;
@@ -430,7 +444,7 @@ static bool read_comment(struct pprof_loader *L, const struct field *f)
 		uint64_t v;
 		if (!read_varint(f->bytes, f->len, &pos, &v))
 			return fail_field(L, f, "a packed number is cut short");
-		KEEP(L, comments, (int64_t)v);
+		KEEP_AT(L, comments, (int64_t)v, f->offset);
 	}
 	return true;
 }
@@ -450,7 +464,7 @@ static bool read_table_field(struct pprof_loader *L, const struct field *f)
 		pb_value_type *t;
 		UNPACK(L, f, perftools__profiles__value_type__unpack,
 		       "ValueType", t);
-		KEEP(L, types, t);
+		KEEP_AT(L, types, t, f->offset);
 		return true;
 	}
 	case F_PERIOD_TYPE:
@@ -458,26 +472,27 @@ static bool read_table_field(struct pprof_loader *L, const struct field *f)
 			perftools__profiles__value_type__free_unpacked(L->period_type, NULL);
 		UNPACK(L, f, perftools__profiles__value_type__unpack,
 		       "ValueType", L->period_type);
+		L->period_type_at = f->offset;
 		return true;
 	case F_MAPPING: {
 		pb_mapping *mp;
 		UNPACK(L, f, perftools__profiles__mapping__unpack,
 		       "Mapping", mp);
-		KEEP(L, mappings, mp);
+		KEEP_AT(L, mappings, mp, f->offset);
 		return true;
 	}
 	case F_LOCATION: {
 		pb_location *loc;
 		UNPACK(L, f, perftools__profiles__location__unpack,
 		       "Location", loc);
-		KEEP(L, locations, loc);
+		KEEP_AT(L, locations, loc, f->offset);
 		return true;
 	}
 	case F_FUNCTION: {
 		pb_function *fn;
 		UNPACK(L, f, perftools__profiles__function__unpack,
 		       "Function", fn);
-		KEEP(L, functions, fn);
+		KEEP_AT(L, functions, fn, f->offset);
 		return true;
 	}
 	case F_STRING_TABLE:
@@ -502,12 +517,21 @@ static bool read_tables(struct pprof_loader *L)
 			return fail_field(L, &f, "wrong wire type (not a pprof profile)");
 		int64_t v = (int64_t)f.varint;
 		switch (f.number) {
-		case F_DROP_FRAMES: L->drop_frames = v; break;
-		case F_KEEP_FRAMES: L->keep_frames = v; break;
+		case F_DROP_FRAMES:
+			L->drop_frames = v;
+			L->drop_frames_at = f.offset;
+			break;
+		case F_KEEP_FRAMES:
+			L->keep_frames = v;
+			L->keep_frames_at = f.offset;
+			break;
 		case F_TIME_NANOS: L->time_nanos = v; break;
 		case F_DURATION_NANOS: L->duration_nanos = v; break;
 		case F_PERIOD: L->period = v; break;
-		case F_DEFAULT_SAMPLE_TYPE: L->default_sample_type = v; break;
+		case F_DEFAULT_SAMPLE_TYPE:
+			L->default_sample_type = v;
+			L->default_sample_type_at = f.offset;
+			break;
 		case F_COMMENT:
 			if (!read_comment(L, &f))
 				return false;
@@ -524,12 +548,14 @@ static bool read_tables(struct pprof_loader *L)
 
 /* ---- strings and ids ------------------------------------------------------ */
 
+/* `at`: the byte offset of the message naming the string. */
 static bool string_at(struct pprof_loader *L, int64_t index, const char *what,
-		      uint64_t owner_id, str_t *out)
+		      uint64_t owner_id, size_t at, str_t *out)
 {
 	if (index < 0 || (uint64_t)index >= L->nstrings)
-		return load_fail(L->err, "%s %llu names string %lld, but the string "
-				 "table has %zu", what, (unsigned long long)owner_id,
+		return load_fail(L->err, "%s %llu at byte %zu of the protocol buffer "
+				 "names string %lld, but the string table has %zu",
+				 what, (unsigned long long)owner_id, at,
 				 (long long)index, L->nstrings);
 	*out = L->strings[index];
 	return true;
@@ -606,8 +632,9 @@ static bool check_mappings(struct pprof_loader *L)
 {
 	for (size_t i = 0; i < L->nmappings; i++) {
 		str_t s = STR_NONE;
-		if (!string_at(L, L->mappings[i]->filename, "mapping", L->mappings[i]->id, &s) ||
-		    !string_at(L, L->mappings[i]->build_id, "mapping", L->mappings[i]->id, &s))
+		const pb_mapping *mp = L->mappings[i];
+		if (!string_at(L, mp->filename, "mapping", mp->id, L->mappings_at[i], &s) ||
+		    !string_at(L, mp->build_id, "mapping", mp->id, L->mappings_at[i], &s))
 			return false;
 	}
 	return true;
@@ -625,13 +652,14 @@ static bool make_sample_types(struct pprof_loader *L)
 				 "reads at most %d", L->ntypes, MAX_SAMPLE_TYPES);
 	str_t default_name = STR_NONE;
 	if (L->default_sample_type &&
-	    !string_at(L, L->default_sample_type, "default_sample_type", 0, &default_name))
+	    !string_at(L, L->default_sample_type, "default_sample_type", 0,
+		       L->default_sample_type_at, &default_name))
 		return false;
 	m->default_type = (unsigned)L->ntypes - 1;
 	for (size_t i = 0; i < L->ntypes; i++) {
 		str_t name = STR_NONE, unit = STR_NONE;
-		if (!string_at(L, L->types[i]->type, "sample_type", i, &name) ||
-		    !string_at(L, L->types[i]->unit, "sample_type", i, &unit))
+		if (!string_at(L, L->types[i]->type, "sample_type", i, L->types_at[i], &name) ||
+		    !string_at(L, L->types[i]->unit, "sample_type", i, L->types_at[i], &unit))
 			return false;
 		L->scale[i] = unit_scale_of(model_str(m, unit));
 		const char *shown = L->scale[i].unit ? L->scale[i].unit : model_str(m, unit);
@@ -665,20 +693,31 @@ static str_t unnamed_location(struct pprof_loader *L, const pb_location *loc)
 	return s;
 }
 
-static bool function_frame(struct pprof_loader *L, const pb_location *loc,
+/* Lines are shown and exported as they are, or one higher: the largest
+ * line the rest of the program can take. */
+#define MAX_LINE 2147483646
+
+static bool function_frame(struct pprof_loader *L, size_t location,
 			   const pb_line *line, bool inlined, struct frame *out)
 {
+	const pb_location *loc = L->locations[location];
 	uint32_t fi = find_id(&L->function_ids, line->function_id);
 	if (fi == NO_ID)
-		return load_fail(L->err, "location %llu names function %llu, which no "
-				 "function has", (unsigned long long)loc->id,
+		return load_fail(L->err, "location %llu at byte %zu of the protocol buffer "
+				 "names function %llu, which no function has",
+				 (unsigned long long)loc->id, L->locations_at[location],
 				 (unsigned long long)line->function_id);
 	const pb_function *fn = L->functions[fi];
+	size_t at = L->functions_at[fi];
 	str_t name = STR_NONE, system_name = STR_NONE, file = STR_NONE;
-	if (!string_at(L, fn->name, "function", fn->id, &name) ||
-	    !string_at(L, fn->system_name, "function", fn->id, &system_name) ||
-	    !string_at(L, fn->filename, "function", fn->id, &file))
+	if (!string_at(L, fn->name, "function", fn->id, at, &name) ||
+	    !string_at(L, fn->system_name, "function", fn->id, at, &system_name) ||
+	    !string_at(L, fn->filename, "function", fn->id, at, &file))
 		return false;
+	if (fn->start_line > MAX_LINE)
+		return load_fail(L->err, "function %llu at byte %zu of the protocol buffer: "
+				 "start_line %lld is out of range",
+				 (unsigned long long)fn->id, at, (long long)fn->start_line);
 	if (!*model_str(L->m, name))
 		name = unnamed_location(L, loc);
 	if (inlined) {
@@ -691,8 +730,7 @@ static bool function_frame(struct pprof_loader *L, const pb_location *loc,
 	}
 	*out = (struct frame){
 		.name = name, .url = file, .extra = system_name,
-		.line = fn->start_line > 0 && fn->start_line <= INT32_MAX
-				? (int32_t)fn->start_line : -1,
+		.line = fn->start_line > 0 ? (int32_t)fn->start_line : -1,
 		.column = -1, .kind = KIND_NATIVE,
 		.flags = inlined ? FRAME_INLINED : 0,
 	};
@@ -712,7 +750,7 @@ static bool make_location_frames(struct pprof_loader *L)
 					   .kind = KIND_NATIVE };
 			if (!loc->n_line)
 				f.name = unnamed_location(L, loc);
-			else if (!function_frame(L, loc, loc->line[k], k + 1 < loc->n_line, &f))
+			else if (!function_frame(L, i, loc->line[k], k + 1 < loc->n_line, &f))
 				return false;
 			KEEP(L, frames, model_intern_frame(L->m, &f));
 		}
@@ -754,11 +792,11 @@ static bool full_match(const regex_t *re, const char *name)
 	return hit;
 }
 
-static bool compile_anchored(struct pprof_loader *L, int64_t index,
+static bool compile_anchored(struct pprof_loader *L, int64_t index, size_t at,
 			     const char *what, regex_t *re)
 {
 	str_t s = STR_NONE;
-	if (!string_at(L, index, what, 0, &s))
+	if (!string_at(L, index, what, 0, at, &s))
 		return false;
 	const char *pattern = model_str(L->m, s);
 	size_t n = strlen(pattern) + 5;
@@ -778,10 +816,11 @@ static bool mark_pruned(struct pprof_loader *L)
 	if (!L->drop_frames)
 		return true;
 	regex_t drop, keep;
-	if (!compile_anchored(L, L->drop_frames, "drop_frames", &drop))
+	if (!compile_anchored(L, L->drop_frames, L->drop_frames_at, "drop_frames", &drop))
 		return false;
 	bool have_keep = L->keep_frames != 0;
-	if (have_keep && !compile_anchored(L, L->keep_frames, "keep_frames", &keep)) {
+	if (have_keep && !compile_anchored(L, L->keep_frames, L->keep_frames_at,
+					   "keep_frames", &keep)) {
 		regfree(&drop);
 		return false;
 	}
@@ -896,38 +935,41 @@ static uint32_t stack_leaf(struct pprof_loader *L, const uint32_t *locs, size_t 
 	return depth ? model_add_stack(L->m, L->stack, depth) : NO_ID;
 }
 
-static bool add_labels(struct pprof_loader *L, const pb_sample *s, uint32_t node)
+static bool add_labels(struct pprof_loader *L, const pb_sample *s, size_t at,
+		       uint32_t node)
 {
 	for (size_t i = 0; i < s->n_label; i++) {
 		const Perftools__Profiles__Label *lb = s->label[i];
 		struct sample_label label = { .sample = (uint32_t)L->nsamples,
 					      .node = node, .str = STR_NONE,
 					      .num = lb->num, .num_unit = STR_NONE };
-		if (!string_at(L, lb->key, "label of sample", L->nsamples, &label.key) ||
+		if (!string_at(L, lb->key, "label of sample", L->nsamples, at, &label.key) ||
 		    (lb->str && !string_at(L, lb->str, "label of sample", L->nsamples,
-					  &label.str)) ||
+					  at, &label.str)) ||
 		    (lb->num_unit && !string_at(L, lb->num_unit, "label of sample",
-					       L->nsamples, &label.num_unit)))
+					       L->nsamples, at, &label.num_unit)))
 			return false;
 		model_add_label(L->m, &label);
 	}
 	return true;
 }
 
-static bool add_sample(struct pprof_loader *L, const pb_sample *s)
+/* `at`: the sample's byte offset in the buffer. */
+static bool add_sample(struct pprof_loader *L, const pb_sample *s, size_t at)
 {
 	if (s->n_value != L->ntypes)
-		return load_fail(L->err, "sample %zu has %zu values for %zu sample types",
-				 L->nsamples, s->n_value, L->ntypes);
+		return load_fail(L->err, "sample %zu at byte %zu of the protocol buffer "
+				 "has %zu values for %zu sample types",
+				 L->nsamples, at, s->n_value, L->ntypes);
 	for (size_t t = 0; t < L->ntypes; t++)
 		L->abs_total[t] += fabs((double)s->value[t]);
 	GROW(L->sample_locs, L->sample_locs_cap, s->n_location_id + 1);
 	for (size_t i = 0; i < s->n_location_id; i++) {
 		L->sample_locs[i] = find_id(&L->location_ids, s->location_id[i]);
 		if (L->sample_locs[i] == NO_ID)
-			return load_fail(L->err, "sample %zu names location %llu, which no "
-					 "location has", L->nsamples,
-					 (unsigned long long)s->location_id[i]);
+			return load_fail(L->err, "sample %zu at byte %zu of the protocol "
+					 "buffer names location %llu, which no location has",
+					 L->nsamples, at, (unsigned long long)s->location_id[i]);
 	}
 	size_t n = s->n_location_id;
 	if (n == 0) { /* Go's threadcreate: counted in the total, no row */
@@ -946,7 +988,7 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s)
 	if (leaf != NO_ID) {
 		for (size_t t = 0; t < L->ntypes; t++)
 			model_add_node_value(L->m, leaf, (unsigned)t, (double)s->value[t]);
-		if (!add_labels(L, s, leaf))
+		if (!add_labels(L, s, at, leaf))
 			return false;
 	}
 	L->nsamples++;
@@ -973,7 +1015,7 @@ static bool read_samples(struct pprof_loader *L)
 			return load_fail(L->err, "sample %zu at byte %zu of the protocol "
 					 "buffer is not a valid Sample message",
 					 L->nsamples, f.offset);
-		if (!add_sample(L, s))
+		if (!add_sample(L, s, f.offset))
 			return false;
 	}
 	return true;
@@ -1005,7 +1047,8 @@ static bool make_metadata(struct pprof_loader *L)
 	m->end_time = m->start_time + m->duration;
 	if (L->period_type) {
 		str_t unit = STR_NONE;
-		if (!string_at(L, L->period_type->unit, "period_type", 0, &unit))
+		if (!string_at(L, L->period_type->unit, "period_type", 0, L->period_type_at,
+			       &unit))
 			return false;
 		struct unit_scale scale = unit_scale_of(model_str(m, unit));
 		m->period = unit_scale_apply(&scale, (double)L->period);
@@ -1015,7 +1058,7 @@ static bool make_metadata(struct pprof_loader *L)
 	size_t n = 0;
 	for (size_t i = 0; i < L->ncomments; i++) {
 		str_t s = STR_NONE;
-		if (!string_at(L, L->comments[i], "comment", i, &s))
+		if (!string_at(L, L->comments[i], "comment", i, L->comments_at[i], &s))
 			return false;
 		n += strlen(model_str(m, s)) + 1;
 	}
@@ -1063,6 +1106,11 @@ static void loader_free(struct pprof_loader *L)
 	if (L->period_type)
 		perftools__profiles__value_type__free_unpacked(L->period_type, NULL);
 	free(L->types);
+	free(L->types_at);
+	free(L->mappings_at);
+	free(L->locations_at);
+	free(L->functions_at);
+	free(L->comments_at);
 	free(L->mappings);
 	free(L->locations);
 	free(L->functions);
