@@ -6,6 +6,7 @@
  * listed before they are defined); the model is built from the records
  * once the whole document has been read. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -811,6 +812,35 @@ static bool resolve_sample_ids(struct cpu_loader *L)
 	return true;
 }
 
+/* Samples outside the profile's own span (timeDeltas that run far
+ * backwards or forwards) would give a one-second profile hundreds of
+ * hours: their times are clamped into [startTime, endTime], and the
+ * model says so.  Real V8 files stay inside by far. */
+static void clamp_times(struct cpu_loader *L, double *times, size_t n)
+{
+	if (!L->have_start)
+		return;
+	bool bounded = L->have_end && L->end >= L->start;
+	size_t clamped = 0;
+	double worst = 0;
+	for (size_t i = 0; i < n; i++) {
+		double past = times[i] < L->start ? L->start - times[i]
+			: bounded && times[i] > L->end ? times[i] - L->end : 0;
+		if (!past)
+			continue;
+		times[i] = times[i] < L->start ? L->start : L->end;
+		clamped++;
+		worst = fmax(worst, past);
+	}
+	if (!clamped)
+		return;
+	char text[200];
+	int len = snprintf(text, sizeof(text),
+			   "%zu of %zu samples outside startTime..endTime (by up to "
+			   "%.0f us): their times were clamped into it", clamped, n, worst);
+	L->m->warning = model_string(L->m, text, (size_t)len);
+}
+
 /* Sample times, in time order as DevTools puts them, become durations in
  * the same array, which the model then adopts with the node slots. */
 static bool make_samples(struct cpu_loader *L)
@@ -844,6 +874,7 @@ static bool make_samples(struct cpu_loader *L)
 	}
 	if (!resolve_sample_ids(L))
 		return false;
+	clamp_times(L, times, n);
 	sort_by_time(times, L->sample_slots, n);
 	double last_end = L->have_end ? L->end : times[n - 1];
 	for (size_t i = 0; i < n; i++) {

@@ -40,6 +40,7 @@ static void copy_header(const struct model *src, struct model *out)
 	out->has_type_totals = src->has_type_totals;
 	out->summed_samples = src->summed_samples;
 	out->comment = copy_string(src, out, src->comment);
+	out->warning = copy_string(src, out, src->warning);
 	out->lines_zero_based = src->lines_zero_based;
 }
 

@@ -10,6 +10,7 @@ void model_init(struct model *m, const char *format)
 	memset(m, 0, sizeof(*m));
 	m->format = format;
 	m->comment = STR_NONE;
+	m->warning = STR_NONE;
 	strings_init(&m->strings);
 }
 

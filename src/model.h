@@ -164,6 +164,9 @@ struct model {
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
 	str_t comment;
+	/* What the loader had to correct to give sane numbers (STR_NONE:
+	 * nothing); shown on stderr and in report headers. */
+	str_t warning;
 	bool lines_zero_based; /* .cpuprofile: shown one higher */
 	bool finished;
 };

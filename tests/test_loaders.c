@@ -212,6 +212,38 @@ static void check_unread_formats(void)
 	REJECTED("not JSON either", "hello\n", "not a profile wprof-tui knows");
 }
 
+/* timeDeltas that run far backwards (issue 17): a one-second profile
+ * whose second sample is 999 000 s before the start was shown as 277
+ * hours.  Times are clamped into startTime..endTime and the model says
+ * so: b at 1.0 s (clamped), a at 1.1 s, a at 1.5 s, b at 1.7 s, end 2 s:
+ * a 0.4 + 0.2 s, b 0.1 + 0.3 s. */
+static void check_times_clamped(void)
+{
+	static const char back[] =
+		"{\"nodes\":["
+		"{\"id\":1," FRAME("(root)", -1) ",\"children\":[2,3]},"
+		"{\"id\":2," FRAME("a", 0) "},"
+		"{\"id\":3," FRAME("b", 3) "}],"
+		"\"startTime\":1000000,\"endTime\":2000000,\"samples\":[2,3,2,3],"
+		"\"timeDeltas\":[100000,-999000000000,999000400000,200000]}";
+	struct model m;
+	if (!load_ok("backwards", back, &m))
+		return;
+	struct rules r;
+	rules_init(&r, &m);
+	CHECK_CLOSE(total_of(&r, RULE_EXACT, "(root)"), 1e6, "root");
+	CHECK_CLOSE(total_of(&r, RULE_EXACT, "a"), 600000, "a");
+	CHECK_CLOSE(total_of(&r, RULE_EXACT, "b"), 400000, "b");
+	CHECK(m.warning != STR_NONE && strstr(model_str(&m, m.warning), "1 of 4 samples"));
+	rules_free(&r);
+	model_free(&m);
+	/* The corpus files keep inside their span: no warning. */
+	if (load_ok("both links", both_links, &m)) {
+		CHECK(m.warning == STR_NONE);
+		model_free(&m);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -220,5 +252,6 @@ int main(int argc, char **argv)
 	check_tree_under_host();
 	check_null_fields();
 	check_unread_formats();
+	check_times_clamped();
 	return check_done();
 }
