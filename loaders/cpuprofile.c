@@ -25,6 +25,7 @@ struct record {
 	str_t name, url;
 	int32_t line, column;
 	double hits;
+	uint64_t at; /* byte offset of its "id" (else of the node) */
 	bool has_id;
 };
 
@@ -76,6 +77,7 @@ struct cpu_loader {
 	double *deltas, *timestamps;
 	size_t ndeltas, deltas_cap, ntimestamps, timestamps_cap;
 	double start, end;
+	uint64_t samples_at, deltas_at, timestamps_at; /* where the arrays begin */
 	bool have_start, have_end, have_nodes, have_samples;
 	struct id_map map;
 };
@@ -121,7 +123,7 @@ static bool read_number(struct cpu_loader *L, const char *what, double limit,
 		return load_fail(L->err, "%s is not a number at byte %llu", what,
 				 (unsigned long long)L->j.token_offset);
 	if (fabs(L->j.num) > limit)
-		return load_fail(L->err, "%s %g is out of range at byte %llu", what,
+		return load_fail(L->err, "%s %.15g is out of range at byte %llu", what,
 				 L->j.num, (unsigned long long)L->j.token_offset);
 	*out = L->j.num;
 	return true;
@@ -296,6 +298,7 @@ static uint32_t new_record(struct cpu_loader *L)
 {
 	GROW(L->records, L->records_cap, L->nrecords + 1);
 	L->records[L->nrecords] = (struct record){
+		.at = L->j.token_offset,
 		.name = model_string(L->m, "", 0),
 		.url = model_string(L->m, "", 0),
 		.line = -1,
@@ -319,6 +322,7 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 	if (!strcmp(key, "id")) {
 		if (!read_integer(L, "node id", MAX_ID, &v, NULL))
 			return false;
+		L->records[slot].at = L->j.token_offset;
 		L->records[slot].id = v;
 		L->records[slot].has_id = true;
 		return true;
@@ -494,6 +498,7 @@ static bool read_document(struct cpu_loader *L)
 		if (t != JSON_KEY)
 			return json_error(L);
 		const char *key = L->j.str;
+		uint64_t key_at = L->j.token_offset;
 		bool ok;
 		if (!strcmp(key, "nodes")) {
 			ok = read_nodes(L);
@@ -501,11 +506,14 @@ static bool read_document(struct cpu_loader *L)
 			L->have_nodes = true;
 			ok = expect(L, JSON_OBJECT, "an object for head") && read_node_tree(L);
 		} else if (!strcmp(key, "samples")) {
+			L->samples_at = key_at;
 			ok = read_samples(L);
 		} else if (!strcmp(key, "timeDeltas")) {
+			L->deltas_at = key_at;
 			ok = read_number_array(L, "timeDeltas", MAX_ABS_DELTA, &L->deltas,
 					       &L->ndeltas, &L->deltas_cap);
 		} else if (!strcmp(key, "timestamps")) {
+			L->timestamps_at = key_at;
 			ok = read_number_array(L, "timestamps", MAX_ABS_TIME, &L->timestamps,
 					       &L->ntimestamps, &L->timestamps_cap);
 		} else if (!strcmp(key, "startTime")) {
@@ -526,6 +534,14 @@ static bool read_document(struct cpu_loader *L)
 
 /* ---- from records to the model -------------------------------------- */
 
+static bool duplicate_id(struct cpu_loader *L, uint32_t first, uint32_t second)
+{
+	return load_fail(L->err, "node id %lld appears twice (bytes %llu and %llu)",
+			 (long long)L->records[second].id,
+			 (unsigned long long)L->records[first].at,
+			 (unsigned long long)L->records[second].at);
+}
+
 static bool map_dense(struct cpu_loader *L, int64_t lowest, int64_t highest)
 {
 	struct id_map *map = &L->map;
@@ -538,8 +554,7 @@ static bool map_dense(struct cpu_loader *L, int64_t lowest, int64_t highest)
 			continue;
 		uint32_t *slot = &map->dense[L->records[s].id - lowest];
 		if (*slot != NO_ID)
-			return load_fail(L->err, "node id %lld appears twice",
-					 (long long)L->records[s].id);
+			return duplicate_id(L, *slot, s);
 		*slot = s;
 	}
 	return true;
@@ -561,8 +576,7 @@ static bool map_hashed(struct cpu_loader *L)
 		size_t i = hash_mix((uint64_t)id) & (map->size - 1);
 		for (; map->slots[i] != NO_ID; i = (i + 1) & (map->size - 1))
 			if (map->ids[i] == id)
-				return load_fail(L->err, "node id %lld appears twice",
-						 (long long)id);
+				return duplicate_id(L, map->slots[i], s);
 		map->ids[i] = id;
 		map->slots[i] = s;
 	}
@@ -848,8 +862,9 @@ static bool make_samples(struct cpu_loader *L)
 	size_t n = L->nsamples;
 	bool legacy = L->ntimestamps && !L->ndeltas;
 	if (!legacy && L->ndeltas != n)
-		return load_fail(L->err, "samples has %zu entries but timeDeltas has %zu",
-				 n, L->ndeltas);
+		return load_fail(L->err, "samples (byte %llu) has %zu entries but timeDeltas "
+				 "(byte %llu) has %zu", (unsigned long long)L->samples_at, n,
+				 (unsigned long long)L->deltas_at, L->ndeltas);
 	/* Legacy files give startTime and endTime in seconds, and may open
 	 * timestamps with the start time itself (one entry more). */
 	double *times = legacy ? L->timestamps : L->deltas;
@@ -857,8 +872,9 @@ static bool make_samples(struct cpu_loader *L)
 	if (legacy && L->ntimestamps == n + 1)
 		first = 1;
 	else if (legacy && L->ntimestamps != n)
-		return load_fail(L->err, "samples has %zu entries but timestamps has %zu",
-				 n, L->ntimestamps);
+		return load_fail(L->err, "samples (byte %llu) has %zu entries but timestamps "
+				 "(byte %llu) has %zu", (unsigned long long)L->samples_at, n,
+				 (unsigned long long)L->timestamps_at, L->ntimestamps);
 	if (legacy) {
 		if (L->start * 1e6 <= L->timestamps[0] + 1e6) {
 			L->start *= 1e6;
@@ -946,8 +962,9 @@ static bool build_model(struct cpu_loader *L)
 	m->end_time = L->have_end ? L->end : L->start;
 	uint32_t cycle_node;
 	if (!model_finish(m, &cycle_node))
-		return load_fail(L->err, "node %lld is on a cycle of children (a tree is required)",
-				 (long long)L->records[cycle_node].id);
+		return load_fail(L->err, "node %lld (byte %llu) is on a cycle of children "
+				 "(a tree is required)", (long long)L->records[cycle_node].id,
+				 (unsigned long long)L->records[cycle_node].at);
 	if (by_hits || !(m->duration > 0)) {
 		double sum = 0;
 		for (size_t v = 0; v < m->nnodes; v++)
