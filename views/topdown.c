@@ -67,6 +67,7 @@ struct graph_state {
 	double *time_in;   /* per frame: measured time from other functions */
 	struct cycle_tree *trees;
 	size_t ntrees, trees_cap;
+	uint32_t *tree_of; /* per frame: its tree as an entry, NO_ID if none */
 };
 
 static bool on_path(const struct graph_state *s, uint32_t path, uint32_t frame)
@@ -129,9 +130,14 @@ static void build_cycle_tree(const struct model *m, const struct gprof_graph *g,
 static const struct cycle_tree *cycle_tree_of(struct view *v, uint32_t entry)
 {
 	struct graph_state *s = v->state;
-	for (size_t i = 0; i < s->ntrees; i++)
-		if (s->trees[i].entry == entry)
-			return &s->trees[i];
+	if (!s->tree_of) {
+		size_t nf = v->ctx->model->nframes;
+		s->tree_of = xmalloc((nf + 1) * sizeof(uint32_t));
+		memset(s->tree_of, 0xff, (nf + 1) * sizeof(uint32_t));
+	}
+	if (s->tree_of[entry] != NO_ID)
+		return &s->trees[s->tree_of[entry]];
+	s->tree_of[entry] = (uint32_t)s->ntrees;
 	GROW(s->trees, s->trees_cap, s->ntrees + 1);
 	struct cycle_tree *t = &s->trees[s->ntrees++];
 	t->entry = entry;
@@ -278,6 +284,7 @@ static void graph_free(struct view *v)
 		free(s->trees[i].subtree);
 	}
 	free(s->trees);
+	free(s->tree_of);
 	free(s->paths);
 	free(s->calls_in);
 	free(s->time_in);
