@@ -205,6 +205,17 @@ static bool on_path(const struct bottomup *b, uint32_t id, uint32_t frame)
 	return false;
 }
 
+struct caller_part {
+	uint32_t caller;
+	double part;
+};
+
+static int by_caller(const void *a, const void *b)
+{
+	const struct caller_part *x = a, *y = b;
+	return (x->caller > y->caller) - (x->caller < y->caller);
+}
+
 /* gprof gives a cycle's time, each member's included, to the cycle's
  * callers from outside, by their calls into it: those are a member's
  * callers here (one row per caller, whichever member it calls).  Its
@@ -226,27 +237,32 @@ static void cycle_callers(struct view *v, uint32_t id, struct row **out,
 		struct row r = path_row(v, add_path(b, p));
 		view_append(out, n, cap, &r);
 	}
-	size_t first = *n;
+	struct caller_part *parts = NULL;
+	size_t nparts = 0, parts_cap = 0;
 	for (uint32_t i = c->members_start; i < c->members_end; i++) {
 		uint32_t member = g->members[i];
 		for (uint32_t a = m->callers_start[member]; a < m->callers_start[member + 1]; a++) {
 			uint32_t caller = m->arcs[a].caller;
 			if (g->cycle[caller] == cyc || on_path(b, id, caller))
 				continue;
-			double part = c->calls > 0 ? m->arcs[a].count / c->calls : 0;
-			size_t k = first;
-			while (k < *n && (*out)[k].frame != caller)
-				k++;
-			if (k < *n) { /* a caller of two members: one row */
-				b->paths[(*out)[k].item].share += b->paths[id].share * part;
-				(*out)[k] = path_row(v, (*out)[k].item);
-				continue;
-			}
-			struct path p = { id, caller, 0, 0, b->paths[id].share * part, false };
-			struct row r = path_row(v, add_path(b, p));
-			view_append(out, n, cap, &r);
+			GROW(parts, parts_cap, nparts + 1);
+			parts[nparts++] = (struct caller_part){
+				caller, c->calls > 0 ? m->arcs[a].count / c->calls : 0 };
 		}
 	}
+	if (nparts > 1)
+		qsort(parts, nparts, sizeof(*parts), by_caller);
+	for (size_t i = 0; i < nparts;) {
+		double part = 0;
+		size_t j = i;
+		for (; j < nparts && parts[j].caller == parts[i].caller; j++)
+			part += parts[j].part; /* a caller of two members: one row */
+		struct path p = { id, parts[i].caller, 0, 0, b->paths[id].share * part, false };
+		struct row r = path_row(v, add_path(b, p));
+		view_append(out, n, cap, &r);
+		i = j;
+	}
+	free(parts);
 }
 
 /* The divided rule's own spreading: equal shares to each caller. */
