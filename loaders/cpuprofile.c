@@ -817,11 +817,12 @@ static bool resolve_sample_ids(struct cpu_loader *L)
 	for (size_t i = 0; i < L->nsamples; i++) {
 		L->sample_slots[i] = find_slot(&L->map, L->sample_ids[i]);
 		if (L->sample_slots[i] == NO_ID)
-			return load_fail(L->err, "samples[%zu] names node id %lld, which no node has",
-					 i, (long long)L->sample_ids[i]);
+			return load_fail(L->err, "samples[%zu] (in \"samples\" at byte %llu) names "
+					 "node id %lld, which no node has", i,
+					 (unsigned long long)L->samples_at,
+					 (long long)L->sample_ids[i]);
 	}
 	free(L->sample_ids);
-	free(L->sample_slots);
 	L->sample_ids = NULL;
 	return true;
 }
