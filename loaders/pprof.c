@@ -561,9 +561,10 @@ static bool string_at(struct pprof_loader *L, int64_t index, const char *what,
 	return true;
 }
 
-/* Builds the id -> index map; ids must be nonzero and distinct. */
+/* Builds the id -> index map; ids must be nonzero and distinct.  `at`
+ * gives each entry's byte offset, for the messages. */
 static bool index_ids(struct pprof_loader *L, struct id_index *x,
-		      const uint64_t *ids, size_t n, const char *what)
+		      const uint64_t *ids, const size_t *at, size_t n, const char *what)
 {
 	x->n = n;
 	x->dense = true;
@@ -579,12 +580,14 @@ static bool index_ids(struct pprof_loader *L, struct id_index *x,
 	memset(x->slots, 0xff, x->size * sizeof(uint32_t));
 	for (size_t i = 0; i < n; i++) {
 		if (ids[i] == 0)
-			return load_fail(L->err, "%s %zu has id 0 (ids are nonzero)", what, i);
+			return load_fail(L->err, "%s %zu at byte %zu of the protocol buffer has "
+					 "id 0 (ids are nonzero)", what, i, at[i]);
 		size_t h = hash_mix(ids[i]) & (x->size - 1);
 		for (; x->slots[h] != NO_ID; h = (h + 1) & (x->size - 1))
 			if (x->ids[h] == ids[i])
-				return load_fail(L->err, "two %ss have id %llu", what,
-						 (unsigned long long)ids[i]);
+				return load_fail(L->err, "two %ss have id %llu (at bytes %zu "
+						 "and %zu of the protocol buffer)", what,
+						 (unsigned long long)ids[i], at[x->slots[h]], at[i]);
 		x->ids[h] = ids[i];
 		x->slots[h] = (uint32_t)i;
 	}
@@ -612,16 +615,17 @@ static void id_index_free(struct id_index *x)
 
 /* The ids of a table of generated messages, each with an `id` field. */
 #define INDEX_IDS(L, list, index, what)                                      \
-	index_table_ids((L), &(L)->index, (void **)(L)->list, (L)->n##list,  \
-			offsetof(__typeof__(**(L)->list), id), (what))
+	index_table_ids((L), &(L)->index, (void **)(L)->list, (L)->list##_at, \
+			(L)->n##list, offsetof(__typeof__(**(L)->list), id), (what))
 
 static bool index_table_ids(struct pprof_loader *L, struct id_index *x,
-			    void **items, size_t n, size_t id_offset, const char *what)
+			    void **items, const size_t *at, size_t n, size_t id_offset,
+			    const char *what)
 {
 	uint64_t *ids = xmalloc((n + 1) * sizeof(uint64_t));
 	for (size_t i = 0; i < n; i++)
 		memcpy(&ids[i], (const uint8_t *)items[i] + id_offset, sizeof(uint64_t));
-	bool ok = index_ids(L, x, ids, n, what);
+	bool ok = index_ids(L, x, ids, at, n, what);
 	free(ids);
 	return ok;
 }

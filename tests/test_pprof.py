@@ -453,6 +453,10 @@ def test_bad(tmp):
                            "sample 0 at byte 6 of the protocol buffer names location 7"),
         "function-id.pb": (profile(locations=((1, 5),)),
                            "location 1 at byte 12 of the protocol buffer names function 5"),
+        "two-locations.pb": (profile(locations=((1, 1), (1, 1))),
+                             "two locations have id 1 (at bytes 12 and 20"),
+        "location-id-0.pb": (profile(locations=((0, 1),)),
+                             "location 0 at byte 12 of the protocol buffer has id 0"),
         "value-count.pb": (profile(samples=(((1,), (10, 20)),)),
                            "at byte 6 of the protocol buffer has 2 values for 1 sample"),
         "gigabyte.pb": (field(1, field(1, 1) + field(2, 2)) + varint(2 << 3 | 2)
