@@ -43,6 +43,8 @@ struct arcs_parser {
 	unsigned long prints;
 	struct name_entry *names;
 	size_t nnames, names_cap;
+	uint32_t *name_index; /* open addressing by id over names, NO_ID empty */
+	size_t name_index_size;
 	struct arc_table current, printed;
 };
 
@@ -69,6 +71,7 @@ void arcs_parser_free(struct arcs_parser *p)
 		free(p->names[i].file);
 	}
 	free(p->names);
+	free(p->name_index);
 	table_free(&p->current);
 	table_free(&p->printed);
 	free(p->line);
@@ -180,12 +183,39 @@ static bool parse_amount(const char *s, bool whole, double *out)
 	return true;
 }
 
+/* Names by id through a hash: a program can name a million functions. */
+static size_t name_slot(const struct arcs_parser *p, uint32_t id)
+{
+	size_t mask = p->name_index_size - 1;
+	size_t i = hash_mix(id) & mask;
+	while (p->name_index[i] != NO_ID && p->names[p->name_index[i]].id != id)
+		i = (i + 1) & mask;
+	return i;
+}
+
 static struct name_entry *find_name(const struct arcs_parser *p, uint32_t id)
 {
-	for (size_t i = p->nnames; i-- > 0;)
-		if (p->names[i].id == id)
-			return &p->names[i];
-	return NULL;
+	if (!p->name_index_size)
+		return NULL;
+	uint32_t k = p->name_index[name_slot(p, id)];
+	return k == NO_ID ? NULL : &p->names[k];
+}
+
+static struct name_entry *new_name(struct arcs_parser *p, uint32_t id)
+{
+	if ((p->nnames + 1) * 2 > p->name_index_size) {
+		free(p->name_index);
+		p->name_index_size = p->name_index_size ? p->name_index_size * 2 : 64;
+		p->name_index = xmalloc(p->name_index_size * sizeof(uint32_t));
+		memset(p->name_index, 0xff, p->name_index_size * sizeof(uint32_t));
+		for (uint32_t k = 0; k < p->nnames; k++)
+			p->name_index[name_slot(p, p->names[k].id)] = k;
+	}
+	GROW(p->names, p->names_cap, p->nnames + 1);
+	p->name_index[name_slot(p, id)] = (uint32_t)p->nnames;
+	struct name_entry *e = &p->names[p->nnames++];
+	e->id = id;
+	return e;
 }
 
 static bool command_name(struct arcs_parser *p, char **f, size_t n,
@@ -203,18 +233,19 @@ static bool command_name(struct arcs_parser *p, char **f, size_t n,
 	if (n == 4) {
 		char *colon = strrchr(f[3], ':');
 		uint32_t number;
-		if (!colon || colon == f[3] || !parse_id(colon + 1, &number) ||
-		    number > INT32_MAX)
+		if (!colon || colon == f[3] || !parse_id(colon + 1, &number))
 			return line_fail(p, err, "name: the place must be FILE:LINE");
+		/* Exports shift lines by one: the rest of the program takes
+		 * lines up to INT32_MAX - 1. */
+		if (number >= INT32_MAX)
+			return line_fail(p, err, "name: LINE is out of range");
 		*colon = '\0';
 		file = xstrdup(f[3]);
 		line = (int32_t)number;
 	}
 	struct name_entry *e = find_name(p, id);
 	if (!e) {
-		GROW(p->names, p->names_cap, p->nnames + 1);
-		e = &p->names[p->nnames++];
-		e->id = id;
+		e = new_name(p, id);
 	} else {
 		free(e->name);
 		free(e->file);
@@ -351,24 +382,29 @@ static bool make_frames(const struct arcs_parser *p, const struct arc_table *t,
 			struct load_error *err)
 {
 	const struct name_entry **used = xmalloc((p->nnames + 1) * sizeof(*used));
+	uint8_t *is_used = xcalloc(p->nnames + 1, 1);
 	size_t nused = 0;
-	for (size_t i = 0; i < p->nnames; i++) {
+	for (size_t i = 0; i < p->nnames; i++)
 		frame_of[i] = NO_ID;
-		for (size_t k = 0; k < t->n; k++)
-			if (t->arcs[k].src == p->names[i].id || t->arcs[k].dst == p->names[i].id) {
-				used[nused++] = &p->names[i];
-				break;
-			}
-	}
 	for (size_t k = 0; k < t->n; k++) {
 		uint32_t ends[2] = { t->arcs[k].src, t->arcs[k].dst };
-		for (int e = 0; e < 2; e++)
-			if (ends[e] != SPONTANEOUS && !find_name(p, ends[e])) {
+		for (int e = 0; e < 2; e++) {
+			if (ends[e] == SPONTANEOUS)
+				continue;
+			const struct name_entry *named = find_name(p, ends[e]);
+			if (!named) {
 				free(used);
+				free(is_used);
 				return load_fail(err, "line %lu: id %u is never named",
 						 t->arcs[k].line, ends[e]);
 			}
+			if (!is_used[named - p->names]) {
+				is_used[named - p->names] = 1;
+				used[nused++] = named;
+			}
+		}
 	}
+	free(is_used);
 	qsort(used, nused, sizeof(*used), by_id);
 	for (size_t i = 0; i < nused; i++)
 		frame_of[used[i] - p->names] = name_frame(m, used[i]);

@@ -6,6 +6,7 @@
  * listed before they are defined); the model is built from the records
  * once the whole document has been read. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ struct record {
 	str_t name, url;
 	int32_t line, column;
 	double hits;
+	uint64_t at; /* byte offset of its "id" (else of the node) */
 	bool has_id;
 };
 
@@ -75,6 +77,7 @@ struct cpu_loader {
 	double *deltas, *timestamps;
 	size_t ndeltas, deltas_cap, ntimestamps, timestamps_cap;
 	double start, end;
+	uint64_t samples_at, deltas_at, timestamps_at; /* where the arrays begin */
 	bool have_start, have_end, have_nodes, have_samples;
 	struct id_map map;
 };
@@ -102,29 +105,38 @@ static bool fail_at(struct cpu_loader *L, uint64_t offset, const char *what)
 			 (unsigned long long)offset);
 }
 
-/* Reads a number value; `what` names it in the error. */
+/* Reads a number value; `what` names it in the error.  A field that may
+ * be left out may also be null (Moddable's xsbug-log writes null lines
+ * for native functions): with `present` given, null sets it false and
+ * leaves *out alone; without, null is an error like any non-number. */
 static bool read_number(struct cpu_loader *L, const char *what, double limit,
-			double *out)
+			double *out, bool *present)
 {
 	enum json_token t = json_next(&L->j);
 	if (t == JSON_ERROR)
 		return json_error(L);
+	if (present)
+		*present = t != JSON_NULL;
+	if (t == JSON_NULL && present)
+		return true;
 	if (t != JSON_NUMBER)
 		return load_fail(L->err, "%s is not a number at byte %llu", what,
 				 (unsigned long long)L->j.token_offset);
 	if (fabs(L->j.num) > limit)
-		return load_fail(L->err, "%s %g is out of range at byte %llu", what,
+		return load_fail(L->err, "%s %.15g is out of range at byte %llu", what,
 				 L->j.num, (unsigned long long)L->j.token_offset);
 	*out = L->j.num;
 	return true;
 }
 
 static bool read_integer(struct cpu_loader *L, const char *what, double limit,
-			 int64_t *out)
+			 int64_t *out, bool *present)
 {
-	double v;
-	if (!read_number(L, what, limit, &v))
+	double v = 0;
+	if (!read_number(L, what, limit, &v, present))
 		return false;
+	if (present && !*present)
+		return true;
 	if (v != floor(v))
 		return load_fail(L->err, "%s %g is not a whole number at byte %llu",
 				 what, v, (unsigned long long)L->j.token_offset);
@@ -153,20 +165,45 @@ static bool skip_value(struct cpu_loader *L)
 	return json_skip(&L->j, json_next(&L->j)) || json_error(L);
 }
 
-static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
+static bool expect_or_null(struct cpu_loader *L, enum json_token want,
+			   const char *what, bool *present)
 {
 	enum json_token t = json_next(&L->j);
 	if (t == JSON_ERROR)
 		return json_error(L);
+	if (present)
+		*present = t != JSON_NULL;
+	if (t == JSON_NULL && present)
+		return true;
 	if (t != want)
 		return load_fail(L->err, "expected %s at byte %llu", what,
 				 (unsigned long long)L->j.token_offset);
 	return true;
 }
 
+static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
+{
+	return expect_or_null(L, want, what, NULL);
+}
+
+/* Lines and columns are shown (and exported) one higher than a 0-based
+ * file gives them: the largest the rest of the program can take. */
+#define MAX_LINE 2147483646.0
+
 static int32_t clamp_line(int64_t v)
 {
 	return v < -1 ? -1 : (int32_t)v;
+}
+
+/* An optional line or column: null or absent is unknown (-1). */
+static bool read_line(struct cpu_loader *L, const char *what, int32_t *out)
+{
+	int64_t v = -1;
+	bool present = false;
+	if (!read_integer(L, what, MAX_LINE, &v, &present))
+		return false;
+	*out = present ? clamp_line(v) : -1;
+	return true;
 }
 
 /* One field of a call frame, whether it sits in "callFrame" or, in the
@@ -175,32 +212,26 @@ static int32_t clamp_line(int64_t v)
 static bool read_frame_field(struct cpu_loader *L, struct record *r,
 			     const char *key, bool *known)
 {
-	int64_t v;
 	*known = true;
 	if (!strcmp(key, "functionName"))
 		return read_string(L, "functionName", &r->name);
 	if (!strcmp(key, "url"))
 		return read_string(L, "url", &r->url);
-	if (!strcmp(key, "lineNumber")) {
-		if (!read_integer(L, "lineNumber", 2147483647.0, &v))
-			return false;
-		r->line = clamp_line(v);
-		return true;
-	}
-	if (!strcmp(key, "columnNumber")) {
-		if (!read_integer(L, "columnNumber", 2147483647.0, &v))
-			return false;
-		r->column = clamp_line(v);
-		return true;
-	}
+	if (!strcmp(key, "lineNumber"))
+		return read_line(L, "lineNumber", &r->line);
+	if (!strcmp(key, "columnNumber"))
+		return read_line(L, "columnNumber", &r->column);
 	*known = false;
 	return true;
 }
 
 static bool read_call_frame(struct cpu_loader *L, struct record *r)
 {
-	if (!expect(L, JSON_OBJECT, "an object for callFrame"))
+	bool present = false;
+	if (!expect_or_null(L, JSON_OBJECT, "an object for callFrame", &present))
 		return false;
+	if (!present)
+		return true;
 	for (;;) {
 		enum json_token t = json_next(&L->j);
 		if (t == JSON_OBJECT_END)
@@ -232,8 +263,11 @@ static bool next_object(struct cpu_loader *L, const char *what, bool *more)
 
 static bool read_position_ticks(struct cpu_loader *L, uint32_t slot)
 {
-	if (!expect(L, JSON_ARRAY, "an array for positionTicks"))
+	bool present = false;
+	if (!expect_or_null(L, JSON_ARRAY, "an array for positionTicks", &present))
 		return false;
+	if (!present)
+		return true;
 	for (;;) {
 		bool more;
 		if (!next_object(L, "a positionTicks entry", &more))
@@ -243,13 +277,11 @@ static bool read_position_ticks(struct cpu_loader *L, uint32_t slot)
 		struct ticks tk = { slot, -1, 0 };
 		enum json_token t;
 		while ((t = json_next(&L->j)) == JSON_KEY) {
-			int64_t v;
 			if (!strcmp(L->j.str, "line")) {
-				if (!read_integer(L, "positionTicks line", 2147483647.0, &v))
+				if (!read_line(L, "positionTicks line", &tk.line))
 					return false;
-				tk.line = clamp_line(v);
 			} else if (!strcmp(L->j.str, "ticks")) {
-				if (!read_number(L, "positionTicks ticks", MAX_HITS, &tk.ticks))
+				if (!read_number(L, "positionTicks ticks", MAX_HITS, &tk.ticks, NULL))
 					return false;
 			} else if (!skip_value(L)) {
 				return false;
@@ -266,6 +298,7 @@ static uint32_t new_record(struct cpu_loader *L)
 {
 	GROW(L->records, L->records_cap, L->nrecords + 1);
 	L->records[L->nrecords] = (struct record){
+		.at = L->j.token_offset,
 		.name = model_string(L->m, "", 0),
 		.url = model_string(L->m, "", 0),
 		.line = -1,
@@ -287,8 +320,9 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 	int64_t v;
 	bool known;
 	if (!strcmp(key, "id")) {
-		if (!read_integer(L, "node id", MAX_ID, &v))
+		if (!read_integer(L, "node id", MAX_ID, &v, NULL))
 			return false;
+		L->records[slot].at = L->j.token_offset;
 		L->records[slot].id = v;
 		L->records[slot].has_id = true;
 		return true;
@@ -296,12 +330,13 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 	if (!strcmp(key, "callFrame"))
 		return read_call_frame(L, r);
 	if (!strcmp(key, "hitCount"))
-		return read_number(L, "hitCount", MAX_HITS, &r->hits);
-	if (!strcmp(key, "parent")) {
-		if (!read_integer(L, "parent id", MAX_ID, &v))
+		return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
+	if (!strcmp(key, "parent")) { /* null: a root, as if left out */
+		if (!read_integer(L, "parent id", MAX_ID, &v, &known))
 			return false;
-		add_id_edge(&L->parents, &L->nparents, &L->parents_cap, slot, v,
-			    L->j.token_offset);
+		if (known)
+			add_id_edge(&L->parents, &L->nparents, &L->parents_cap, slot,
+				    v, L->j.token_offset);
 		return true;
 	}
 	if (!strcmp(key, "positionTicks"))
@@ -358,9 +393,10 @@ static bool read_node_tree(struct cpu_loader *L)
 			continue;
 		}
 		if (!strcmp(L->j.str, "children")) {
-			if (!expect(L, JSON_ARRAY, "an array for children"))
+			bool present = false;
+			if (!expect_or_null(L, JSON_ARRAY, "an array for children", &present))
 				goto out;
-			top->in_children = true;
+			top->in_children = present;
 			continue;
 		}
 		if (!read_node_key(L, top->slot, L->j.str))
@@ -462,6 +498,7 @@ static bool read_document(struct cpu_loader *L)
 		if (t != JSON_KEY)
 			return json_error(L);
 		const char *key = L->j.str;
+		uint64_t key_at = L->j.token_offset;
 		bool ok;
 		if (!strcmp(key, "nodes")) {
 			ok = read_nodes(L);
@@ -469,19 +506,21 @@ static bool read_document(struct cpu_loader *L)
 			L->have_nodes = true;
 			ok = expect(L, JSON_OBJECT, "an object for head") && read_node_tree(L);
 		} else if (!strcmp(key, "samples")) {
+			L->samples_at = key_at;
 			ok = read_samples(L);
 		} else if (!strcmp(key, "timeDeltas")) {
+			L->deltas_at = key_at;
 			ok = read_number_array(L, "timeDeltas", MAX_ABS_DELTA, &L->deltas,
 					       &L->ndeltas, &L->deltas_cap);
 		} else if (!strcmp(key, "timestamps")) {
+			L->timestamps_at = key_at;
 			ok = read_number_array(L, "timestamps", MAX_ABS_TIME, &L->timestamps,
 					       &L->ntimestamps, &L->timestamps_cap);
 		} else if (!strcmp(key, "startTime")) {
-			ok = read_number(L, "startTime", MAX_ABS_TIME, &L->start);
-			L->have_start = true;
+			ok = read_number(L, "startTime", MAX_ABS_TIME, &L->start,
+					 &L->have_start);
 		} else if (!strcmp(key, "endTime")) {
-			ok = read_number(L, "endTime", MAX_ABS_TIME, &L->end);
-			L->have_end = true;
+			ok = read_number(L, "endTime", MAX_ABS_TIME, &L->end, &L->have_end);
 		} else {
 			ok = skip_value(L);
 		}
@@ -495,6 +534,14 @@ static bool read_document(struct cpu_loader *L)
 
 /* ---- from records to the model -------------------------------------- */
 
+static bool duplicate_id(struct cpu_loader *L, uint32_t first, uint32_t second)
+{
+	return load_fail(L->err, "node id %lld appears twice (bytes %llu and %llu)",
+			 (long long)L->records[second].id,
+			 (unsigned long long)L->records[first].at,
+			 (unsigned long long)L->records[second].at);
+}
+
 static bool map_dense(struct cpu_loader *L, int64_t lowest, int64_t highest)
 {
 	struct id_map *map = &L->map;
@@ -507,8 +554,7 @@ static bool map_dense(struct cpu_loader *L, int64_t lowest, int64_t highest)
 			continue;
 		uint32_t *slot = &map->dense[L->records[s].id - lowest];
 		if (*slot != NO_ID)
-			return load_fail(L->err, "node id %lld appears twice",
-					 (long long)L->records[s].id);
+			return duplicate_id(L, *slot, s);
 		*slot = s;
 	}
 	return true;
@@ -530,8 +576,7 @@ static bool map_hashed(struct cpu_loader *L)
 		size_t i = hash_mix((uint64_t)id) & (map->size - 1);
 		for (; map->slots[i] != NO_ID; i = (i + 1) & (map->size - 1))
 			if (map->ids[i] == id)
-				return load_fail(L->err, "node id %lld appears twice",
-						 (long long)id);
+				return duplicate_id(L, map->slots[i], s);
 		map->ids[i] = id;
 		map->slots[i] = s;
 	}
@@ -617,20 +662,44 @@ static void make_nodes(struct cpu_loader *L)
 	}
 }
 
-static bool make_edges(struct cpu_loader *L)
+struct edge_at {
+	struct slot_edge edge;
+	uint32_t position;
+};
+
+/* (child, parent, position) order, to find repeats. */
+static int compare_edges_at(const void *a, const void *b)
 {
-	for (size_t i = 0; i < L->nnested; i++)
-		model_add_edge(L->m, L->nested[i].parent, L->nested[i].child);
-	for (size_t i = 0; i < L->nchildren; i++) {
-		const struct id_edge *e = &L->children[i];
-		uint32_t child = find_slot(&L->map, e->other);
-		if (child == NO_ID)
-			return load_fail(L->err,
-					 "node %lld lists child id %lld, which no node has (byte %llu)",
-					 (long long)L->records[e->from].id, (long long)e->other,
-					 (unsigned long long)e->offset);
-		model_add_edge(L->m, e->from, child);
-	}
+	const struct edge_at *x = a, *y = b;
+	if (x->edge.child != y->edge.child)
+		return x->edge.child < y->edge.child ? -1 : 1;
+	if (x->edge.parent != y->edge.parent)
+		return x->edge.parent < y->edge.parent ? -1 : 1;
+	return x->position < y->position ? -1 : x->position > y->position;
+}
+
+/* Adds the edges to the model in the order given, each once: the order
+ * is the file's order of children, which the rules and views keep. */
+static void add_distinct_edges(struct model *m, struct slot_edge *edges, size_t n)
+{
+	struct edge_at *sorted = xmalloc((n + 1) * sizeof(*sorted));
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = (struct edge_at){ edges[i], (uint32_t)i };
+	qsort(sorted, n, sizeof(*sorted), compare_edges_at);
+	for (size_t k = 1; k < n; k++)
+		if (sorted[k].edge.child == sorted[k - 1].edge.child &&
+		    sorted[k].edge.parent == sorted[k - 1].edge.parent)
+			edges[sorted[k].position].parent = NO_ID; /* the first stays */
+	for (size_t i = 0; i < n; i++)
+		if (edges[i].parent != NO_ID)
+			model_add_edge(m, edges[i].parent, edges[i].child);
+	free(sorted);
+}
+
+/* Each node's "parent" field as a slot (NO_ID where it has none).  One
+ * node naming two different parents contradicts itself. */
+static bool resolve_parent_fields(struct cpu_loader *L, uint32_t *parent_of)
+{
 	for (size_t i = 0; i < L->nparents; i++) {
 		const struct id_edge *e = &L->parents[i];
 		uint32_t parent = find_slot(&L->map, e->other);
@@ -639,9 +708,60 @@ static bool make_edges(struct cpu_loader *L)
 					 "node %lld names parent id %lld, which no node has (byte %llu)",
 					 (long long)L->records[e->from].id, (long long)e->other,
 					 (unsigned long long)e->offset);
-		model_add_edge(L->m, parent, e->from);
+		if (parent_of[e->from] != NO_ID && parent_of[e->from] != parent)
+			return load_fail(L->err,
+					 "node %lld names two parents, %lld and %lld (byte %llu)",
+					 (long long)L->records[e->from].id,
+					 (long long)L->records[parent_of[e->from]].id,
+					 (long long)e->other, (unsigned long long)e->offset);
+		parent_of[e->from] = parent;
 	}
 	return true;
+}
+
+/* The edges as the file states them: by "children" lists, by "parent"
+ * fields (Chrome's trace ProfileChunk nodes), or both at once (converted
+ * traces keep both).  An edge stated twice is one edge; a child list
+ * that gives a node another parent than its own "parent" field says is
+ * a contradiction, not a second parent. */
+static bool make_edges(struct cpu_loader *L)
+{
+	uint32_t *parent_of = xmalloc((L->nrecords + 1) * sizeof(uint32_t));
+	memset(parent_of, 0xff, (L->nrecords + 1) * sizeof(uint32_t));
+	size_t n = 0, cap = 0;
+	struct slot_edge *edges = NULL;
+	bool ok = resolve_parent_fields(L, parent_of);
+	for (size_t i = 0; ok && i < L->nchildren; i++) {
+		const struct id_edge *e = &L->children[i];
+		uint32_t child = find_slot(&L->map, e->other);
+		if (child == NO_ID) {
+			ok = load_fail(L->err,
+				       "node %lld lists child id %lld, which no node has (byte %llu)",
+				       (long long)L->records[e->from].id, (long long)e->other,
+				       (unsigned long long)e->offset);
+		} else if (parent_of[child] != NO_ID && parent_of[child] != e->from) {
+			ok = load_fail(L->err,
+				       "node %lld lists child %lld, whose \"parent\" is node %lld (byte %llu)",
+				       (long long)L->records[e->from].id, (long long)e->other,
+				       (long long)L->records[parent_of[child]].id,
+				       (unsigned long long)e->offset);
+		} else {
+			GROW(edges, cap, n + 1);
+			edges[n++] = (struct slot_edge){ e->from, child };
+		}
+	}
+	for (uint32_t s = 0; ok && s < L->nrecords; s++)
+		if (parent_of[s] != NO_ID) {
+			GROW(edges, cap, n + 1);
+			edges[n++] = (struct slot_edge){ parent_of[s], s };
+		}
+	for (size_t i = 0; ok && i < L->nnested; i++)
+		model_add_edge(L->m, L->nested[i].parent, L->nested[i].child);
+	if (ok)
+		add_distinct_edges(L->m, edges, n);
+	free(edges);
+	free(parent_of);
+	return ok;
 }
 
 /* Puts times (and their nodes alongside) in order, stably: V8's rare
@@ -697,13 +817,43 @@ static bool resolve_sample_ids(struct cpu_loader *L)
 	for (size_t i = 0; i < L->nsamples; i++) {
 		L->sample_slots[i] = find_slot(&L->map, L->sample_ids[i]);
 		if (L->sample_slots[i] == NO_ID)
-			return load_fail(L->err, "samples[%zu] names node id %lld, which no node has",
-					 i, (long long)L->sample_ids[i]);
+			return load_fail(L->err, "samples[%zu] (in \"samples\" at byte %llu) names "
+					 "node id %lld, which no node has", i,
+					 (unsigned long long)L->samples_at,
+					 (long long)L->sample_ids[i]);
 	}
 	free(L->sample_ids);
-	free(L->sample_slots);
 	L->sample_ids = NULL;
 	return true;
+}
+
+/* Samples outside the profile's own span (timeDeltas that run far
+ * backwards or forwards) would give a one-second profile hundreds of
+ * hours: their times are clamped into [startTime, endTime], and the
+ * model says so.  Real V8 files stay inside by far. */
+static void clamp_times(struct cpu_loader *L, double *times, size_t n)
+{
+	if (!L->have_start)
+		return;
+	bool bounded = L->have_end && L->end >= L->start;
+	size_t clamped = 0;
+	double worst = 0;
+	for (size_t i = 0; i < n; i++) {
+		double past = times[i] < L->start ? L->start - times[i]
+			: bounded && times[i] > L->end ? times[i] - L->end : 0;
+		if (!past)
+			continue;
+		times[i] = times[i] < L->start ? L->start : L->end;
+		clamped++;
+		worst = fmax(worst, past);
+	}
+	if (!clamped)
+		return;
+	char text[200];
+	int len = snprintf(text, sizeof(text),
+			   "%zu of %zu samples outside startTime..endTime (by up to "
+			   "%.0f us): their times were clamped into it", clamped, n, worst);
+	L->m->warning = model_string(L->m, text, (size_t)len);
 }
 
 /* Sample times, in time order as DevTools puts them, become durations in
@@ -713,8 +863,9 @@ static bool make_samples(struct cpu_loader *L)
 	size_t n = L->nsamples;
 	bool legacy = L->ntimestamps && !L->ndeltas;
 	if (!legacy && L->ndeltas != n)
-		return load_fail(L->err, "samples has %zu entries but timeDeltas has %zu",
-				 n, L->ndeltas);
+		return load_fail(L->err, "samples (byte %llu) has %zu entries but timeDeltas "
+				 "(byte %llu) has %zu", (unsigned long long)L->samples_at, n,
+				 (unsigned long long)L->deltas_at, L->ndeltas);
 	/* Legacy files give startTime and endTime in seconds, and may open
 	 * timestamps with the start time itself (one entry more). */
 	double *times = legacy ? L->timestamps : L->deltas;
@@ -722,8 +873,9 @@ static bool make_samples(struct cpu_loader *L)
 	if (legacy && L->ntimestamps == n + 1)
 		first = 1;
 	else if (legacy && L->ntimestamps != n)
-		return load_fail(L->err, "samples has %zu entries but timestamps has %zu",
-				 n, L->ntimestamps);
+		return load_fail(L->err, "samples (byte %llu) has %zu entries but timestamps "
+				 "(byte %llu) has %zu", (unsigned long long)L->samples_at, n,
+				 (unsigned long long)L->timestamps_at, L->ntimestamps);
 	if (legacy) {
 		if (L->start * 1e6 <= L->timestamps[0] + 1e6) {
 			L->start *= 1e6;
@@ -739,6 +891,7 @@ static bool make_samples(struct cpu_loader *L)
 	}
 	if (!resolve_sample_ids(L))
 		return false;
+	clamp_times(L, times, n);
 	sort_by_time(times, L->sample_slots, n);
 	double last_end = L->have_end ? L->end : times[n - 1];
 	for (size_t i = 0; i < n; i++) {
@@ -799,18 +952,20 @@ static bool build_model(struct cpu_loader *L)
 				     L->ticks[i].ticks);
 
 	/* XS writes one node per function under (host): a function graph
-	 * whose samples name leaf functions, not stacks. */
+	 * whose samples name leaf functions, not stacks.  Whether its stacks
+	 * can be recovered is a matter of structure, which model_finish
+	 * judges (a node with two parents makes a graph): a tree under
+	 * (host), as wprof-tui exports an XS stream, has whole stacks. */
 	const struct frame *first = &m->frames[m->nodes[0].frame];
-	if (!strcmp(model_str(m, first->name), "(host)")) {
-		m->caps |= HAS_NODE_GRAPH;
+	if (!strcmp(model_str(m, first->name), "(host)"))
 		m->format = "cpuprofile (XS)";
-	}
 	m->start_time = L->start;
 	m->end_time = L->have_end ? L->end : L->start;
 	uint32_t cycle_node;
 	if (!model_finish(m, &cycle_node))
-		return load_fail(L->err, "node %lld is on a cycle of children (a tree is required)",
-				 (long long)L->records[cycle_node].id);
+		return load_fail(L->err, "node %lld (byte %llu) is on a cycle of children "
+				 "(a tree is required)", (long long)L->records[cycle_node].id,
+				 (unsigned long long)L->records[cycle_node].at);
 	if (by_hits || !(m->duration > 0)) {
 		double sum = 0;
 		for (size_t v = 0; v < m->nnodes; v++)

@@ -70,6 +70,7 @@ static size_t word_size(const struct reader *r)
 struct histogram {
 	uint64_t low, high;
 	uint32_t nbins;
+	size_t at;      /* file offset of the record */
 	size_t bins_at; /* file offset of the 16-bit counts */
 };
 
@@ -113,12 +114,7 @@ static bool read_histogram(struct reader *r, struct gmon_data *d,
 	} else if (fabs(scale - d->scale) > 1e-6 || strcmp(dimension, d->dimension)) {
 		return load_fail(err, "byte %zu: histogram scale or dimension differs from the first one", at);
 	}
-	for (size_t i = 0; i < d->nhists; i++) {
-		const struct histogram *o = &d->hists[i];
-		bool same = o->low == h.low && o->high == h.high;
-		if (!same && h.low < o->high && o->low < h.high)
-			return load_fail(err, "byte %zu: histogram overlaps an earlier one", at);
-	}
+	h.at = at;
 	h.bins_at = r->pos;
 	r->pos += 2ull * h.nbins;
 	GROW(d->hists, d->hists_cap, d->nhists + 1);
@@ -134,6 +130,17 @@ static void assign_histogram(struct reader *r, const struct histogram *h,
 {
 	double scale = d->scale;
 	uint64_t low = h->low / UNIT_BYTES;
+	/* Bins rise, so the symbols wholly below a bin only grow in number:
+	 * `first` skips them once, not once per bin (nor per histogram: a
+	 * binary search finds where the first bin starts). */
+	size_t first = 0, end = x->nsyms ? x->nsyms - 1 : 0;
+	while (first < end) {
+		size_t mid = first + (end - first) / 2;
+		if (x->syms[mid + 1].addr / UNIT_BYTES <= low)
+			first = mid + 1;
+		else
+			end = mid;
+	}
 	for (uint32_t i = 0; i < h->nbins; i++) {
 		r->pos = h->bins_at + 2 * (size_t)i;
 		unsigned count = (unsigned)read_uint(r, 2);
@@ -142,9 +149,11 @@ static void assign_histogram(struct reader *r, const struct histogram *h,
 		d->samples += count;
 		uint64_t bin_low = low + (uint64_t)(scale * i);
 		uint64_t bin_high = low + (uint64_t)(scale * (i + 1));
+		while (first + 1 < x->nsyms && bin_low >= x->syms[first + 1].addr / UNIT_BYTES)
+			first++;
 		/* A symbol's range ends where the next begins; gprof's table
 		 * ends in a zero sentinel, so the last symbol gets nothing. */
-		for (size_t j = 0; j + 1 < x->nsyms; j++) {
+		for (size_t j = first; j + 1 < x->nsyms; j++) {
 			uint64_t sym_low = x->syms[j].addr / UNIT_BYTES;
 			uint64_t sym_high = x->syms[j + 1].addr / UNIT_BYTES;
 			if (bin_high < sym_low)
@@ -222,6 +231,44 @@ static bool read_records(struct reader *r, struct executable *x,
 			return false;
 	}
 	return true;
+}
+
+static int by_range(const void *a, const void *b)
+{
+	const struct histogram *x = *(const struct histogram *const *)a;
+	const struct histogram *y = *(const struct histogram *const *)b;
+	if (x->low != y->low)
+		return x->low < y->low ? -1 : 1;
+	if (x->high != y->high)
+		return x->high < y->high ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Histograms of the same range add up; others must not overlap.  Sorted
+ * by range, a histogram overlaps one before it exactly when it starts
+ * below the highest end so far: n log n for any number of records. */
+static bool check_overlaps(const struct gmon_data *d, struct load_error *err)
+{
+	const struct histogram **sorted = xmalloc((d->nhists + 1) * sizeof(*sorted));
+	for (size_t i = 0; i < d->nhists; i++)
+		sorted[i] = &d->hists[i];
+	qsort(sorted, d->nhists, sizeof(*sorted), by_range);
+	const struct histogram *reach = NULL; /* the highest end so far */
+	bool ok = true;
+	for (size_t i = 0; ok && i < d->nhists; i++) {
+		const struct histogram *h = sorted[i];
+		bool same = i && h->low == sorted[i - 1]->low && h->high == sorted[i - 1]->high;
+		if (!same && reach && h->low < reach->high) {
+			size_t later = h->at > reach->at ? h->at : reach->at;
+			size_t earlier = h->at > reach->at ? reach->at : h->at;
+			ok = load_fail(err, "byte %zu: histogram overlaps the one at byte %zu",
+				       later, earlier);
+		}
+		if (!reach || h->high > reach->high)
+			reach = h;
+	}
+	free(sorted);
+	return ok;
 }
 
 /* glibc's histogram ends at `etext` rounded up a little: one that ends
@@ -305,7 +352,7 @@ bool load_gmon(struct input *in, struct model *m,
 	struct reader r = { data, len, 0, &x };
 	if (ok)
 		ok = read_records(&r, &x, &d, &arcs, &narcs, err) &&
-		     check_histograms(&x, &d, err);
+		     check_overlaps(&d, err) && check_histograms(&x, &d, err);
 	if (ok) {
 		for (size_t i = 0; i < d.nhists; i++)
 			assign_histogram(&r, &d.hists[i], &d, &x);

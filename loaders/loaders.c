@@ -25,6 +25,64 @@ static const struct loader loaders[] = {
 	{ "pprof", sniff_pprof, load_pprof },
 };
 
+/* Formats told apart but not read, consulted only when no loader above
+ * sniffs the file, so that the message says what the file seems to be
+ * and, where there is one, the way to a format that is read. */
+static bool looks_like_perf_data(const char *head, size_t len);
+static bool looks_like_firefox_profile(const char *head, size_t len);
+static bool looks_like_callgrind(const char *head, size_t len);
+
+static const struct {
+	const char *what;
+	bool (*looks)(const char *head, size_t len);
+} unread_formats[] = {
+	{ "a perf.data file: run 'perf script > out.txt' and open that",
+	  looks_like_perf_data },
+	{ "a Firefox Profiler file (\"meta\" and \"threads\"), which wprof-tui "
+	  "does not read", looks_like_firefox_profile },
+	{ "a callgrind.out file, which wprof-tui does not read",
+	  looks_like_callgrind },
+};
+
+/* The first byte of the JSON text, past a byte order mark and blanks. */
+static char json_start(const char *head)
+{
+	if (!strncmp(head, "\xef\xbb\xbf", 3))
+		head += 3;
+	head += strspn(head, " \t\r\n");
+	return *head;
+}
+
+static bool looks_like_perf_data(const char *head, size_t len)
+{
+	return len >= 8 && !memcmp(head, "PERFILE2", 8);
+}
+
+static bool looks_like_firefox_profile(const char *head, size_t len)
+{
+	(void)len;
+	return json_start(head) == '{' && strstr(head, "\"meta\"") &&
+	       strstr(head, "\"threads\"");
+}
+
+static bool looks_like_callgrind(const char *head, size_t len)
+{
+	(void)len;
+	return !strncmp(head, "# callgrind format", 18) || !strncmp(head, "events:", 7) ||
+	       strstr(head, "\nevents:") != NULL;
+}
+
+/* True when the head looks like one of them, with err saying so. */
+static bool say_unread_format(const char *head, size_t len, struct load_error *err)
+{
+	for (size_t i = 0; i < sizeof(unread_formats) / sizeof(unread_formats[0]); i++)
+		if (unread_formats[i].looks(head, len)) {
+			load_fail(err, "looks like %s", unread_formats[i].what);
+			return true;
+		}
+	return false;
+}
+
 bool load_fail(struct load_error *err, const char *fmt, ...)
 {
 	va_list ap;
@@ -37,17 +95,26 @@ bool load_fail(struct load_error *err, const char *fmt, ...)
 static bool load_input(struct input *in, const struct load_options *opt,
 		       struct model *m, struct load_error *err)
 {
+	char head[4097];
 	size_t have = input_fill(in, 512);
 	if (in->read_errno)
 		return load_fail(err, "%s", strerror(in->read_errno));
 	if (have == 0)
 		return load_fail(err, "the file is empty");
+	/* The head as text, for the sniffers of formats not read.  */
+	have = input_fill(in, sizeof(head) - 1);
+	if (have > sizeof(head) - 1)
+		have = sizeof(head) - 1;
+	memcpy(head, in->buf + in->pos, have);
+	head[have] = 0;
 	for (size_t i = 0; i < sizeof(loaders) / sizeof(loaders[0]); i++) {
 		if (!loaders[i].sniff(in->buf + in->pos, have))
 			continue;
 		return loaders[i].load(in, m, opt, err);
 	}
-	char tried[128] = "";
+	if (say_unread_format(head, have, err))
+		return false;
+	char tried[256] = "";
 	for (size_t i = 0; i < sizeof(loaders) / sizeof(loaders[0]); i++)
 		snprintf(tried + strlen(tried), sizeof(tried) - strlen(tried), "%s%s",
 			 i ? ", " : "", loaders[i].name);

@@ -12,6 +12,7 @@
  * system_name, filename, start_line); each line of a location is a frame,
  * the lines before the last inlined into it and marked "(inline)";
  * drop_frames / keep_frames prune stacks as pprof's Prune does. */
+#include <math.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -131,6 +132,12 @@ struct pprof_loader {
 	int64_t drop_frames, keep_frames, time_nanos, duration_nanos, period;
 	int64_t default_sample_type;
 	pb_value_type *period_type;
+	/* Where each table entry (and field naming a string) begins in the
+	 * buffer, for messages about what it refers to. */
+	size_t *types_at, *mappings_at, *locations_at, *functions_at, *comments_at;
+	size_t types_at_cap, mappings_at_cap, locations_at_cap, functions_at_cap,
+		comments_at_cap;
+	size_t default_sample_type_at, drop_frames_at, keep_frames_at, period_type_at;
 
 	struct id_index mapping_ids, location_ids, function_ids;
 	struct location_frames *loc;
@@ -144,6 +151,7 @@ struct pprof_loader {
 	struct stack_cache cache;
 	struct arena arena;
 	size_t nsamples;
+	double abs_total[MAX_SAMPLE_TYPES]; /* in the file's units */
 };
 
 /* ---- the arena ---------------------------------------------------------- */
@@ -417,10 +425,18 @@ static bool fail_field(struct pprof_loader *L, const struct field *f,
 		(L)->list[(L)->n##list++] = (item);                          \
 	} while (0)
 
+/* A table entry, with the byte offset of its message. */
+#define KEEP_AT(L, list, item, offset)                                       \
+	do {                                                                 \
+		GROW((L)->list##_at, (L)->list##_at_cap, (L)->n##list + 1);  \
+		(L)->list##_at[(L)->n##list] = (offset);                     \
+		KEEP(L, list, item);                                         \
+	} while (0)
+
 static bool read_comment(struct pprof_loader *L, const struct field *f)
 {
 	if (f->wire == WIRE_VARINT) {
-		KEEP(L, comments, (int64_t)f->varint);
+		KEEP_AT(L, comments, (int64_t)f->varint, f->offset);
 		return true;
 	}
 	size_t pos = 0;
@@ -428,7 +444,7 @@ static bool read_comment(struct pprof_loader *L, const struct field *f)
 		uint64_t v;
 		if (!read_varint(f->bytes, f->len, &pos, &v))
 			return fail_field(L, f, "a packed number is cut short");
-		KEEP(L, comments, (int64_t)v);
+		KEEP_AT(L, comments, (int64_t)v, f->offset);
 	}
 	return true;
 }
@@ -448,7 +464,7 @@ static bool read_table_field(struct pprof_loader *L, const struct field *f)
 		pb_value_type *t;
 		UNPACK(L, f, perftools__profiles__value_type__unpack,
 		       "ValueType", t);
-		KEEP(L, types, t);
+		KEEP_AT(L, types, t, f->offset);
 		return true;
 	}
 	case F_PERIOD_TYPE:
@@ -456,26 +472,27 @@ static bool read_table_field(struct pprof_loader *L, const struct field *f)
 			perftools__profiles__value_type__free_unpacked(L->period_type, NULL);
 		UNPACK(L, f, perftools__profiles__value_type__unpack,
 		       "ValueType", L->period_type);
+		L->period_type_at = f->offset;
 		return true;
 	case F_MAPPING: {
 		pb_mapping *mp;
 		UNPACK(L, f, perftools__profiles__mapping__unpack,
 		       "Mapping", mp);
-		KEEP(L, mappings, mp);
+		KEEP_AT(L, mappings, mp, f->offset);
 		return true;
 	}
 	case F_LOCATION: {
 		pb_location *loc;
 		UNPACK(L, f, perftools__profiles__location__unpack,
 		       "Location", loc);
-		KEEP(L, locations, loc);
+		KEEP_AT(L, locations, loc, f->offset);
 		return true;
 	}
 	case F_FUNCTION: {
 		pb_function *fn;
 		UNPACK(L, f, perftools__profiles__function__unpack,
 		       "Function", fn);
-		KEEP(L, functions, fn);
+		KEEP_AT(L, functions, fn, f->offset);
 		return true;
 	}
 	case F_STRING_TABLE:
@@ -500,12 +517,21 @@ static bool read_tables(struct pprof_loader *L)
 			return fail_field(L, &f, "wrong wire type (not a pprof profile)");
 		int64_t v = (int64_t)f.varint;
 		switch (f.number) {
-		case F_DROP_FRAMES: L->drop_frames = v; break;
-		case F_KEEP_FRAMES: L->keep_frames = v; break;
+		case F_DROP_FRAMES:
+			L->drop_frames = v;
+			L->drop_frames_at = f.offset;
+			break;
+		case F_KEEP_FRAMES:
+			L->keep_frames = v;
+			L->keep_frames_at = f.offset;
+			break;
 		case F_TIME_NANOS: L->time_nanos = v; break;
 		case F_DURATION_NANOS: L->duration_nanos = v; break;
 		case F_PERIOD: L->period = v; break;
-		case F_DEFAULT_SAMPLE_TYPE: L->default_sample_type = v; break;
+		case F_DEFAULT_SAMPLE_TYPE:
+			L->default_sample_type = v;
+			L->default_sample_type_at = f.offset;
+			break;
 		case F_COMMENT:
 			if (!read_comment(L, &f))
 				return false;
@@ -522,20 +548,23 @@ static bool read_tables(struct pprof_loader *L)
 
 /* ---- strings and ids ------------------------------------------------------ */
 
+/* `at`: the byte offset of the message naming the string. */
 static bool string_at(struct pprof_loader *L, int64_t index, const char *what,
-		      uint64_t owner_id, str_t *out)
+		      uint64_t owner_id, size_t at, str_t *out)
 {
 	if (index < 0 || (uint64_t)index >= L->nstrings)
-		return load_fail(L->err, "%s %llu names string %lld, but the string "
-				 "table has %zu", what, (unsigned long long)owner_id,
+		return load_fail(L->err, "%s %llu at byte %zu of the protocol buffer "
+				 "names string %lld, but the string table has %zu",
+				 what, (unsigned long long)owner_id, at,
 				 (long long)index, L->nstrings);
 	*out = L->strings[index];
 	return true;
 }
 
-/* Builds the id -> index map; ids must be nonzero and distinct. */
+/* Builds the id -> index map; ids must be nonzero and distinct.  `at`
+ * gives each entry's byte offset, for the messages. */
 static bool index_ids(struct pprof_loader *L, struct id_index *x,
-		      const uint64_t *ids, size_t n, const char *what)
+		      const uint64_t *ids, const size_t *at, size_t n, const char *what)
 {
 	x->n = n;
 	x->dense = true;
@@ -551,12 +580,14 @@ static bool index_ids(struct pprof_loader *L, struct id_index *x,
 	memset(x->slots, 0xff, x->size * sizeof(uint32_t));
 	for (size_t i = 0; i < n; i++) {
 		if (ids[i] == 0)
-			return load_fail(L->err, "%s %zu has id 0 (ids are nonzero)", what, i);
+			return load_fail(L->err, "%s %zu at byte %zu of the protocol buffer has "
+					 "id 0 (ids are nonzero)", what, i, at[i]);
 		size_t h = hash_mix(ids[i]) & (x->size - 1);
 		for (; x->slots[h] != NO_ID; h = (h + 1) & (x->size - 1))
 			if (x->ids[h] == ids[i])
-				return load_fail(L->err, "two %ss have id %llu", what,
-						 (unsigned long long)ids[i]);
+				return load_fail(L->err, "two %ss have id %llu (at bytes %zu "
+						 "and %zu of the protocol buffer)", what,
+						 (unsigned long long)ids[i], at[x->slots[h]], at[i]);
 		x->ids[h] = ids[i];
 		x->slots[h] = (uint32_t)i;
 	}
@@ -584,16 +615,17 @@ static void id_index_free(struct id_index *x)
 
 /* The ids of a table of generated messages, each with an `id` field. */
 #define INDEX_IDS(L, list, index, what)                                      \
-	index_table_ids((L), &(L)->index, (void **)(L)->list, (L)->n##list,  \
-			offsetof(__typeof__(**(L)->list), id), (what))
+	index_table_ids((L), &(L)->index, (void **)(L)->list, (L)->list##_at, \
+			(L)->n##list, offsetof(__typeof__(**(L)->list), id), (what))
 
 static bool index_table_ids(struct pprof_loader *L, struct id_index *x,
-			    void **items, size_t n, size_t id_offset, const char *what)
+			    void **items, const size_t *at, size_t n, size_t id_offset,
+			    const char *what)
 {
 	uint64_t *ids = xmalloc((n + 1) * sizeof(uint64_t));
 	for (size_t i = 0; i < n; i++)
 		memcpy(&ids[i], (const uint8_t *)items[i] + id_offset, sizeof(uint64_t));
-	bool ok = index_ids(L, x, ids, n, what);
+	bool ok = index_ids(L, x, ids, at, n, what);
 	free(ids);
 	return ok;
 }
@@ -604,8 +636,9 @@ static bool check_mappings(struct pprof_loader *L)
 {
 	for (size_t i = 0; i < L->nmappings; i++) {
 		str_t s = STR_NONE;
-		if (!string_at(L, L->mappings[i]->filename, "mapping", L->mappings[i]->id, &s) ||
-		    !string_at(L, L->mappings[i]->build_id, "mapping", L->mappings[i]->id, &s))
+		const pb_mapping *mp = L->mappings[i];
+		if (!string_at(L, mp->filename, "mapping", mp->id, L->mappings_at[i], &s) ||
+		    !string_at(L, mp->build_id, "mapping", mp->id, L->mappings_at[i], &s))
 			return false;
 	}
 	return true;
@@ -623,13 +656,14 @@ static bool make_sample_types(struct pprof_loader *L)
 				 "reads at most %d", L->ntypes, MAX_SAMPLE_TYPES);
 	str_t default_name = STR_NONE;
 	if (L->default_sample_type &&
-	    !string_at(L, L->default_sample_type, "default_sample_type", 0, &default_name))
+	    !string_at(L, L->default_sample_type, "default_sample_type", 0,
+		       L->default_sample_type_at, &default_name))
 		return false;
 	m->default_type = (unsigned)L->ntypes - 1;
 	for (size_t i = 0; i < L->ntypes; i++) {
 		str_t name = STR_NONE, unit = STR_NONE;
-		if (!string_at(L, L->types[i]->type, "sample_type", i, &name) ||
-		    !string_at(L, L->types[i]->unit, "sample_type", i, &unit))
+		if (!string_at(L, L->types[i]->type, "sample_type", i, L->types_at[i], &name) ||
+		    !string_at(L, L->types[i]->unit, "sample_type", i, L->types_at[i], &unit))
 			return false;
 		L->scale[i] = unit_scale_of(model_str(m, unit));
 		const char *shown = L->scale[i].unit ? L->scale[i].unit : model_str(m, unit);
@@ -663,20 +697,31 @@ static str_t unnamed_location(struct pprof_loader *L, const pb_location *loc)
 	return s;
 }
 
-static bool function_frame(struct pprof_loader *L, const pb_location *loc,
+/* Lines are shown and exported as they are, or one higher: the largest
+ * line the rest of the program can take. */
+#define MAX_LINE 2147483646
+
+static bool function_frame(struct pprof_loader *L, size_t location,
 			   const pb_line *line, bool inlined, struct frame *out)
 {
+	const pb_location *loc = L->locations[location];
 	uint32_t fi = find_id(&L->function_ids, line->function_id);
 	if (fi == NO_ID)
-		return load_fail(L->err, "location %llu names function %llu, which no "
-				 "function has", (unsigned long long)loc->id,
+		return load_fail(L->err, "location %llu at byte %zu of the protocol buffer "
+				 "names function %llu, which no function has",
+				 (unsigned long long)loc->id, L->locations_at[location],
 				 (unsigned long long)line->function_id);
 	const pb_function *fn = L->functions[fi];
+	size_t at = L->functions_at[fi];
 	str_t name = STR_NONE, system_name = STR_NONE, file = STR_NONE;
-	if (!string_at(L, fn->name, "function", fn->id, &name) ||
-	    !string_at(L, fn->system_name, "function", fn->id, &system_name) ||
-	    !string_at(L, fn->filename, "function", fn->id, &file))
+	if (!string_at(L, fn->name, "function", fn->id, at, &name) ||
+	    !string_at(L, fn->system_name, "function", fn->id, at, &system_name) ||
+	    !string_at(L, fn->filename, "function", fn->id, at, &file))
 		return false;
+	if (fn->start_line > MAX_LINE)
+		return load_fail(L->err, "function %llu at byte %zu of the protocol buffer: "
+				 "start_line %lld is out of range",
+				 (unsigned long long)fn->id, at, (long long)fn->start_line);
 	if (!*model_str(L->m, name))
 		name = unnamed_location(L, loc);
 	if (inlined) {
@@ -689,8 +734,7 @@ static bool function_frame(struct pprof_loader *L, const pb_location *loc,
 	}
 	*out = (struct frame){
 		.name = name, .url = file, .extra = system_name,
-		.line = fn->start_line > 0 && fn->start_line <= INT32_MAX
-				? (int32_t)fn->start_line : -1,
+		.line = fn->start_line > 0 ? (int32_t)fn->start_line : -1,
 		.column = -1, .kind = KIND_NATIVE,
 		.flags = inlined ? FRAME_INLINED : 0,
 	};
@@ -710,7 +754,7 @@ static bool make_location_frames(struct pprof_loader *L)
 					   .kind = KIND_NATIVE };
 			if (!loc->n_line)
 				f.name = unnamed_location(L, loc);
-			else if (!function_frame(L, loc, loc->line[k], k + 1 < loc->n_line, &f))
+			else if (!function_frame(L, i, loc->line[k], k + 1 < loc->n_line, &f))
 				return false;
 			KEEP(L, frames, model_intern_frame(L->m, &f));
 		}
@@ -752,11 +796,11 @@ static bool full_match(const regex_t *re, const char *name)
 	return hit;
 }
 
-static bool compile_anchored(struct pprof_loader *L, int64_t index,
+static bool compile_anchored(struct pprof_loader *L, int64_t index, size_t at,
 			     const char *what, regex_t *re)
 {
 	str_t s = STR_NONE;
-	if (!string_at(L, index, what, 0, &s))
+	if (!string_at(L, index, what, 0, at, &s))
 		return false;
 	const char *pattern = model_str(L->m, s);
 	size_t n = strlen(pattern) + 5;
@@ -776,10 +820,11 @@ static bool mark_pruned(struct pprof_loader *L)
 	if (!L->drop_frames)
 		return true;
 	regex_t drop, keep;
-	if (!compile_anchored(L, L->drop_frames, "drop_frames", &drop))
+	if (!compile_anchored(L, L->drop_frames, L->drop_frames_at, "drop_frames", &drop))
 		return false;
 	bool have_keep = L->keep_frames != 0;
-	if (have_keep && !compile_anchored(L, L->keep_frames, "keep_frames", &keep)) {
+	if (have_keep && !compile_anchored(L, L->keep_frames, L->keep_frames_at,
+					   "keep_frames", &keep)) {
 		regfree(&drop);
 		return false;
 	}
@@ -894,38 +939,47 @@ static uint32_t stack_leaf(struct pprof_loader *L, const uint32_t *locs, size_t 
 	return depth ? model_add_stack(L->m, L->stack, depth) : NO_ID;
 }
 
-static bool add_labels(struct pprof_loader *L, const pb_sample *s, uint32_t node)
+static bool add_labels(struct pprof_loader *L, const pb_sample *s, size_t at,
+		       uint32_t node)
 {
 	for (size_t i = 0; i < s->n_label; i++) {
 		const Perftools__Profiles__Label *lb = s->label[i];
 		struct sample_label label = { .sample = (uint32_t)L->nsamples,
 					      .node = node, .str = STR_NONE,
 					      .num = lb->num, .num_unit = STR_NONE };
-		if (!string_at(L, lb->key, "label of sample", L->nsamples, &label.key) ||
+		if (!string_at(L, lb->key, "label of sample", L->nsamples, at, &label.key) ||
 		    (lb->str && !string_at(L, lb->str, "label of sample", L->nsamples,
-					  &label.str)) ||
+					  at, &label.str)) ||
 		    (lb->num_unit && !string_at(L, lb->num_unit, "label of sample",
-					       L->nsamples, &label.num_unit)))
+					       L->nsamples, at, &label.num_unit)))
 			return false;
 		model_add_label(L->m, &label);
 	}
 	return true;
 }
 
-static bool add_sample(struct pprof_loader *L, const pb_sample *s)
+/* `at`: the sample's byte offset in the buffer. */
+static bool add_sample(struct pprof_loader *L, const pb_sample *s, size_t at)
 {
 	if (s->n_value != L->ntypes)
-		return load_fail(L->err, "sample %zu has %zu values for %zu sample types",
-				 L->nsamples, s->n_value, L->ntypes);
+		return load_fail(L->err, "sample %zu at byte %zu of the protocol buffer "
+				 "has %zu values for %zu sample types",
+				 L->nsamples, at, s->n_value, L->ntypes);
+	for (size_t t = 0; t < L->ntypes; t++)
+		L->abs_total[t] += fabs((double)s->value[t]);
 	GROW(L->sample_locs, L->sample_locs_cap, s->n_location_id + 1);
 	for (size_t i = 0; i < s->n_location_id; i++) {
 		L->sample_locs[i] = find_id(&L->location_ids, s->location_id[i]);
 		if (L->sample_locs[i] == NO_ID)
-			return load_fail(L->err, "sample %zu names location %llu, which no "
-					 "location has", L->nsamples,
-					 (unsigned long long)s->location_id[i]);
+			return load_fail(L->err, "sample %zu at byte %zu of the protocol "
+					 "buffer names location %llu, which no location has",
+					 L->nsamples, at, (unsigned long long)s->location_id[i]);
 	}
 	size_t n = s->n_location_id;
+	if (n == 0) { /* Go's threadcreate: counted in the total, no row */
+		L->nsamples++;
+		return true;
+	}
 	uint64_t hash = hash_bytes(L->sample_locs, n * sizeof(uint32_t), 0);
 	uint32_t *slot = cache_slot(&L->cache, L->sample_locs, n, hash);
 	uint32_t leaf;
@@ -938,7 +992,7 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s)
 	if (leaf != NO_ID) {
 		for (size_t t = 0; t < L->ntypes; t++)
 			model_add_node_value(L->m, leaf, (unsigned)t, (double)s->value[t]);
-		if (!add_labels(L, s, leaf))
+		if (!add_labels(L, s, at, leaf))
 			return false;
 	}
 	L->nsamples++;
@@ -965,7 +1019,7 @@ static bool read_samples(struct pprof_loader *L)
 			return load_fail(L->err, "sample %zu at byte %zu of the protocol "
 					 "buffer is not a valid Sample message",
 					 L->nsamples, f.offset);
-		if (!add_sample(L, s))
+		if (!add_sample(L, s, f.offset))
 			return false;
 	}
 	return true;
@@ -981,6 +1035,10 @@ static void scale_values(struct pprof_loader *L)
 			double *x = &m->node_self[v * m->ntypes + t];
 			*x = unit_scale_apply(&L->scale[t], *x);
 		}
+	for (unsigned t = 0; t < m->ntypes; t++)
+		m->type_total[t] = unit_scale_apply(&L->scale[t], L->abs_total[t]);
+	m->has_type_totals = true;
+	m->summed_samples = L->nsamples;
 }
 
 /* ---- the rest of the profile ---------------------------------------------------- */
@@ -993,7 +1051,8 @@ static bool make_metadata(struct pprof_loader *L)
 	m->end_time = m->start_time + m->duration;
 	if (L->period_type) {
 		str_t unit = STR_NONE;
-		if (!string_at(L, L->period_type->unit, "period_type", 0, &unit))
+		if (!string_at(L, L->period_type->unit, "period_type", 0, L->period_type_at,
+			       &unit))
 			return false;
 		struct unit_scale scale = unit_scale_of(model_str(m, unit));
 		m->period = unit_scale_apply(&scale, (double)L->period);
@@ -1003,7 +1062,7 @@ static bool make_metadata(struct pprof_loader *L)
 	size_t n = 0;
 	for (size_t i = 0; i < L->ncomments; i++) {
 		str_t s = STR_NONE;
-		if (!string_at(L, L->comments[i], "comment", i, &s))
+		if (!string_at(L, L->comments[i], "comment", i, L->comments_at[i], &s))
 			return false;
 		n += strlen(model_str(m, s)) + 1;
 	}
@@ -1030,6 +1089,9 @@ static bool build_model(struct pprof_loader *L)
 	    !mark_pruned(L) || !read_samples(L))
 		return false;
 	scale_values(L);
+	/* Stacks, even when there are none: an empty profile has its totals
+	 * under the same rule as any other. */
+	L->m->caps |= HAS_STACKS;
 	uint32_t cycle;
 	model_finish(L->m, &cycle); /* merged stacks are a tree: no cycle */
 	return true;
@@ -1048,6 +1110,11 @@ static void loader_free(struct pprof_loader *L)
 	if (L->period_type)
 		perftools__profiles__value_type__free_unpacked(L->period_type, NULL);
 	free(L->types);
+	free(L->types_at);
+	free(L->mappings_at);
+	free(L->locations_at);
+	free(L->functions_at);
+	free(L->comments_at);
 	free(L->mappings);
 	free(L->locations);
 	free(L->functions);

@@ -32,7 +32,7 @@ static void text_side_header(FILE *out, const struct diff_report *rep,
 	escape_text(rep->file[s], safe, sizeof(safe));
 	fprintf(out, "# %-5s %s   format: %s   duration: %s   samples: %zu   "
 		     "sample type: %s (%s)\n",
-		side_names[s], safe, m->format, duration, m->nsamples,
+		side_names[s], safe, m->format, duration, model_sample_count(m),
 		model_str(m, m->types[type].name), model_str(m, m->types[type].unit));
 	if (!d->totals[s]->total)
 		fprintf(out, "#       total: n/a (%s)\n", d->totals[s]->why_not);

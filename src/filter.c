@@ -35,9 +35,14 @@ static void copy_header(const struct model *src, struct model *out)
 	out->end_time = src->end_time;
 	out->duration = src->duration;
 	out->period = src->period;
+	/* pprof's percentages stay of the whole profile, as with -focus. */
+	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
+	out->has_type_totals = src->has_type_totals;
+	out->summed_samples = src->summed_samples;
 	out->comment = copy_string(src, out, src->comment);
 	out->thread = copy_string(src, out, src->thread);
 	out->other_threads = copy_string(src, out, src->other_threads);
+	out->warning = copy_string(src, out, src->warning);
 	out->lines_zero_based = src->lines_zero_based;
 }
 

@@ -359,10 +359,15 @@ static bool load_profile(const char *file, const struct load_options *opt,
 			 struct model *m)
 {
 	struct load_error err;
-	if (load_file(file, opt, m, &err, show_progress))
-		return true;
-	char safe[1024];
+	char safe[1024], warning[1024];
 	escape_text(file, safe, sizeof(safe));
+	if (load_file(file, opt, m, &err, show_progress)) {
+		if (m->warning != STR_NONE) {
+			escape_text(model_str(m, m->warning), warning, sizeof(warning));
+			fprintf(stderr, "wprof-tui: %s: warning: %s\n", safe, warning);
+		}
+		return true;
+	}
 	fprintf(stderr, "wprof-tui: %s: %s\n", safe, err.message);
 	return false;
 }

@@ -12,6 +12,7 @@ void model_init(struct model *m, const char *format)
 	m->comment = STR_NONE;
 	m->thread = STR_NONE;
 	m->other_threads = STR_NONE;
+	m->warning = STR_NONE;
 	strings_init(&m->strings);
 }
 

@@ -156,6 +156,16 @@ struct model {
 	struct sample_label *labels;
 	size_t nlabels, labels_cap;
 
+	/* Where the format defines the whole a percentage is of, per type,
+	 * beyond the sum of self values: pprof's total is the sum of every
+	 * sample's absolute value, stackless samples included (a delta
+	 * profile's negative values count as positive). */
+	double type_total[MAX_SAMPLE_TYPES];
+	bool has_type_totals;
+	/* Samples the file holds when they are summed into nodes rather
+	 * than kept one by one on the timeline (pprof). */
+	size_t summed_samples;
+
 	double start_time, end_time; /* microseconds, when known */
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
@@ -163,6 +173,9 @@ struct model {
 	/* Files with a profile per thread (traces): the one shown, and the
 	 * others ("a; b"), STR_NONE when the file has one profile. */
 	str_t thread, other_threads;
+	/* What the loader had to correct to give sane numbers (STR_NONE:
+	 * nothing); shown on stderr and in report headers. */
+	str_t warning;
 	bool lines_zero_based; /* .cpuprofile: shown one higher */
 	bool finished;
 };
@@ -235,5 +248,11 @@ static inline bool unit_is_time(const struct model *m, unsigned type)
 }
 
 const char *frame_kind_name(enum frame_kind kind);
+
+/* How many samples the file has, kept on the timeline or summed. */
+static inline size_t model_sample_count(const struct model *m)
+{
+	return m->nsamples ? m->nsamples : m->summed_samples;
+}
 
 #endif

@@ -62,8 +62,12 @@ static void text_header(FILE *out, const struct report *rep)
 		fprintf(out, "# other threads: %s\n", safe);
 	}
 	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
-		duration, m->nsamples, model_str(m, m->types[type].name),
+		duration, model_sample_count(m), model_str(m, m->types[type].name),
 		model_str(m, m->types[type].unit));
+	if (m->warning != STR_NONE) {
+		escape_text(model_str(m, m->warning), safe, sizeof(safe));
+		fprintf(out, "# warning: %s\n", safe);
+	}
 	fprintf(out, "# rule: %s", rule_name(rep->view->ctx->rule));
 	if (!t->total)
 		fprintf(out, "   total: n/a (%s)", t->why_not);
@@ -228,8 +232,12 @@ void json_profile_fields(FILE *out, const struct model *m, unsigned type,
 		fputs(",\"other_threads\":", out);
 		json_string(out, model_str(m, m->other_threads));
 	}
-	fprintf(out, ",\"samples\":%zu,\"profile_total\":", m->nsamples);
+	fprintf(out, ",\"samples\":%zu,\"profile_total\":", model_sample_count(m));
 	json_number(out, t->profile_total);
+	if (m->warning != STR_NONE) {
+		fputs(",\"warning\":", out);
+		json_string(out, model_str(m, m->warning));
+	}
 	if (!t->total) {
 		fputs(",\"total_unavailable\":", out);
 		json_string(out, t->why_not);

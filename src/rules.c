@@ -332,6 +332,8 @@ static void init_totals(struct rules *r, struct totals *t, enum rule rule,
 	t->self = (double *)frame_self(r, type);
 	for (size_t f = 0; f < m->nframes; f++)
 		t->profile_total += t->self[f];
+	if (m->has_type_totals)
+		t->profile_total = m->type_total[type];
 }
 
 static struct totals *new_totals(struct rules *r, enum rule rule, unsigned type)

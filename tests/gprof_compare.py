@@ -5,6 +5,7 @@ every function's flat-profile columns and every primary line of the call
 graph (%time, self, children, called).  Skips (77) without gcc or gprof.
 
 usage: gprof_compare.py WPROF_TUI SOURCES_DIR"""
+import json
 import os
 import re
 import shutil
@@ -46,6 +47,84 @@ def primary_rows(text):
     return rows
 
 
+CALLEE = re.compile(r"^\s+(\d+\.\d+)\s+(\d+\.\d+)\s+\d+/\d+\s+(\S+)(?: <cycle \d+>)? \[\d+\]$")
+
+
+def callee_lines(text):
+    """{caller: {callee: self + children}} from gprof's callee lines (the
+    lines after each primary line): the time gprof gives each arc."""
+    arcs, caller = {}, None
+    text = text[text.find("Call graph"):]
+    for line in text.splitlines():
+        if line.startswith("---"):
+            caller = None
+            continue
+        m = PRIMARY.match(line)
+        if m:
+            caller = re.sub(r" <cycle \d+>$", "", m.group(6))
+            continue
+        m = CALLEE.match(line)
+        if m and caller:
+            arcs.setdefault(caller, {})[m.group(3)] = float(m.group(1)) + float(m.group(2))
+    return arcs
+
+
+def check_tree(label, rows, top, failures, own=1):
+    """Top-down (own=1): each row's total is its self plus its children's
+    totals, and at the top each child row's total is what gprof gives its
+    arc.  Bottom-up (own=0): a row's callers share its total."""
+    for row in rows:
+        kids = row.get("children", [])
+        if kids:
+            want = own * row["self"] + sum(k["total"] for k in kids)
+            if abs(row["total"] - want) > 1e-6 * max(1.0, abs(want)):
+                failures.append(f"{label}: {row['name']}: total {row['total']}, "
+                                f"self + children {want}")
+            check_tree(label, kids, None, failures, own)
+        if top is None:
+            continue
+        for kid in kids:
+            want = top.get(row["name"], {}).get(kid["name"])
+            # gprof prints seconds to two places: each of self and children
+            # is good to half a hundredth.
+            if want is not None and abs(kid["total"] / 1e6 - want) > 0.0101:
+                failures.append(f"{label}: {row['name']} -> {kid['name']}: "
+                                f"{kid['total'] / 1e6:.4f}s, gprof {want:.2f}s")
+
+
+def compare_trees(wprof, name, work, reference):
+    """Top-down and bottom-up under gprof attribute what gprof does."""
+    failures = []
+    for view in ("top-down", "bottom-up"):
+        out = run([wprof, "gmon.out", "--exe", name, "--report", view, "--rule", "gprof",
+                   "--format", "json"], work)
+        rows = json.loads(out)["rows"]
+        top_down = view == "top-down"
+        check_tree(f"{name} {view}", rows, callee_lines(reference) if top_down else None,
+                   failures, 1 if top_down else 0)
+    for f in failures:
+        print(f, file=sys.stderr)
+    return len(failures)
+
+
+def compare_formats(wprof, name, work, text_rows):
+    """JSON and CSV carry every function the text flat profile shows
+    (gprof shows functions with calls and no time, too; they may carry
+    more, such as main with no time of its own but a total)."""
+    args = [wprof, "gmon.out", "--exe", name, "--report", "flat", "--rule", "gprof"]
+    in_json = {r["name"] for r in json.loads(run(args + ["--format", "json"], work))["rows"]}
+    csv_lines = run(args + ["--format", "csv"], work).splitlines()
+    column = csv_lines[0].split(",").index("name")
+    in_csv = {line.split(",")[column] for line in csv_lines[1:] if line}
+    failures = 0
+    for fmt, names in (("json", in_json), ("csv", in_csv)):
+        if not names >= set(text_rows):
+            print(f"{name}: {fmt} lacks {sorted(set(text_rows) - names)} of the text rows",
+                  file=sys.stderr)
+            failures += 1
+    return failures
+
+
 def run(cmd, cwd):
     return subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
 
@@ -82,6 +161,8 @@ def compare_outputs(wprof, name, work):
                 print(f"{name} {kind} {fn}: gprof {want.get(fn)}, wprof-tui {got.get(fn)}",
                       file=sys.stderr)
                 failures += 1
+    failures += compare_trees(wprof, name, work, reference)
+    failures += compare_formats(wprof, name, work, flat_rows(flat))
     print(f"{name}: {len(flat_rows(reference))} flat rows, "
           f"{len(primary_rows(reference))} primary lines compared")
     return failures
@@ -126,7 +207,7 @@ def main():
         return SKIP
     failures = 0
     with tempfile.TemporaryDirectory() as work:
-        for source in ("recursion.c", "mutual.c", "callers.c"):
+        for source in ("recursion.c", "mutual.c", "callers.c", "parity.c"):
             failures += compare(wprof, os.path.abspath(os.path.join(sources, source)), work)
         failures += compare_32bit(wprof, os.path.abspath(os.path.join(sources, "elf32.c")), work)
     return 1 if failures else 0

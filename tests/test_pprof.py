@@ -310,11 +310,97 @@ def test_go(tmp):
             fail(f"go tool pprof on the pruned profile: {p.stderr.strip()}")
         elif report:
             compare_with_top(f"go tool pprof, drop_frames (keep: {keep})", report, p.stdout)
+    test_totals_go(tmp, go, env)
+
+
+# ---- what go tool pprof counts that has no row --------------------------------------
+
+def delta_profile():
+    """A Parca-style delta profile (alloc_space_delta): main>a +1000
+    bytes, main>b -400 (freed since the last profile), main +300, and a
+    sample with no locations (+7), as Go's threadcreate profile writes.
+    By hand: rows a 1000, b -400, main 300 (cum 900); pprof's total is
+    the sum of absolute values, 1000 + 400 + 300 + 7 = 1707."""
+    return profile(types=((1, 2),),
+                   samples=(((2, 1), (1000,)), ((3, 1), (-400,)), ((1,), (300,)),
+                            ((), (7,))),
+                   locations=((1, 1), (2, 2), (3, 3)),
+                   functions=((1, 3), (2, 4), (3, 5)),
+                   strings=("", "alloc_space", "bytes", "main", "a", "b"))
+
+
+DELTA_TOP = """Showing nodes accounting for 900B, 52.72% of 1707B total
+      flat  flat%   sum%        cum   cum%
+     1000B 58.58% 58.58%      1000B 58.58%  a
+     -400B 23.43% 35.15%      -400B 23.43%  b
+      300B 17.57% 52.72%       900B 52.72%  main
+"""
+
+
+def header_samples(path):
+    p = run(["--report", "flat", path])
+    m = re.search(r"samples: (\d+)", p.stdout)
+    return int(m.group(1)) if m else None
+
+
+def test_totals(tmp):
+    """Percentages are of pprof's total; the header counts samples."""
+    path = os.path.join(tmp, "delta.pb")
+    with open(path, "wb") as f:
+        f.write(delta_profile())
+    report = flat_report(path)
+    if report:
+        compare_with_top("delta profile (by hand)", report, DELTA_TOP)
+    if header_samples(path) != 4:
+        fail(f"delta profile: header says samples: {header_samples(path)}, want 4")
+    # Go's threadcreate profile: one sample of value 4 with no stack
+    # (testdata/expected/threadcreate.pprof.top.txt: "0, 0% of 4 total").
+    tc = os.path.join(TESTDATA, "threadcreate.pprof")
+    with open(os.path.join(TESTDATA, "expected", "threadcreate.pprof.top.txt")) as f:
+        top = f.read()
+    report = flat_report(tc)
+    if report:
+        compare_with_top("threadcreate.pprof", report, top)
+        if report["rule"] != "exact":
+            fail(f"threadcreate.pprof opens on {report['rule']}, want exact")
+    p = run(["--report", "flat", "--format", "json", tc])
+    if p.returncode == 0 and json.loads(p.stdout)["rule"] != "exact":
+        fail("threadcreate.pprof: the default rule is not exact")
+    if header_samples(tc) != 1:
+        fail(f"threadcreate.pprof: samples: {header_samples(tc)}, want 1")
+    # validate.pprof: 91 samples, as `go tool pprof -raw` lists them.
+    if header_samples(os.path.join(TESTDATA, "validate.pprof")) != 91:
+        fail("validate.pprof: the header does not count its 91 samples")
+    return path
+
+
+def test_totals_go(tmp, go, env):
+    """The same files through go tool pprof itself."""
+    delta = test_totals(tmp)
+    for path in (delta, os.path.join(TESTDATA, "threadcreate.pprof")):
+        p = subprocess.run([go, "tool", "pprof", "-top", "-nodefraction=0", path],
+                           capture_output=True, text=True, env=env)
+        report = flat_report(path)
+        if p.returncode != 0:
+            fail(f"go tool pprof {path}: {p.stderr.strip()}")
+        elif report:
+            compare_with_top(f"go tool pprof on {os.path.basename(path)}", report, p.stdout)
+    # -raw lists every sample with a stack (and leaves stackless ones out).
+    path = os.path.join(TESTDATA, "validate.pprof")
+    raw = subprocess.run([go, "tool", "pprof", "-raw", path],
+                         capture_output=True, text=True, env=env).stdout
+    listed = raw.split("Samples:\n", 1)[1].split("Locations", 1)[0]
+    count = len(re.findall(r"^\s+-?\d+\s+-?\d+:", listed, re.M))
+    if header_samples(path) != count:
+        fail(f"{path}: header samples {header_samples(path)}, -raw lists {count}")
 
 
 # ---- bad input -------------------------------------------------------------------------
 
 def varint(n):
+    """A protobuf varint; a negative int64 takes ten bytes."""
+    if n < 0:
+        n += 1 << 64
     out = bytearray()
     while True:
         b = n & 0x7F
@@ -359,10 +445,20 @@ def test_bad(tmp):
         "truncated.pb.gz": (real[: len(real) // 2], "truncated"),
         "wrong-magic.pb.gz": (b"\x1f\x8c" + real[2:], "not a profile"),
         "bad-gzip-body.pb.gz": (real[:20] + bytes(64) + real[84:], "gzip"),
-        "string-index.pb": (profile(functions=((1, 99),)), "names string 99"),
-        "location-id.pb": (profile(samples=(((7,), (10,)),)), "location 7"),
-        "function-id.pb": (profile(locations=((1, 5),)), "function 5"),
-        "value-count.pb": (profile(samples=(((1,), (10, 20)),)), "2 values for 1 sample"),
+        # Offsets by hand: sample_type takes bytes 0-5, the sample 6-11,
+        # the location 12-19, the function from 20.
+        "string-index.pb": (profile(functions=((1, 99),)),
+                            "function 1 at byte 20 of the protocol buffer names string 99"),
+        "location-id.pb": (profile(samples=(((7,), (10,)),)),
+                           "sample 0 at byte 6 of the protocol buffer names location 7"),
+        "function-id.pb": (profile(locations=((1, 5),)),
+                           "location 1 at byte 12 of the protocol buffer names function 5"),
+        "two-locations.pb": (profile(locations=((1, 1), (1, 1))),
+                             "two locations have id 1 (at bytes 12 and 20"),
+        "location-id-0.pb": (profile(locations=((0, 1),)),
+                             "location 0 at byte 12 of the protocol buffer has id 0"),
+        "value-count.pb": (profile(samples=(((1,), (10, 20)),)),
+                           "at byte 6 of the protocol buffer has 2 values for 1 sample"),
         "gigabyte.pb": (field(1, field(1, 1) + field(2, 2)) + varint(2 << 3 | 2)
                         + varint(1 << 30) + b"\x08\x01", "runs past the end"),
         "no-types.pb": (profile(types=(), samples=()), "no sample types"),
@@ -392,6 +488,7 @@ def main():
         if WHAT == "top":
             test_top()
             test_prune(tmp)
+            test_totals(tmp)
         elif WHAT == "roundtrip":
             test_roundtrip(tmp)
         elif WHAT == "go":

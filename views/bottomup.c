@@ -28,6 +28,7 @@ struct path {
 	uint32_t frame;
 	uint32_t first, count; /* matches[first .. first+count) */
 	double share;          /* divided: part of f's numbers on this path */
+	bool back;             /* gprof: a caller inside the cycle, no time */
 };
 
 struct bottomup {
@@ -107,6 +108,8 @@ static struct row path_row(struct view *v, uint32_t id)
 				r.flags |= ROW_EXPANDABLE;
 				break;
 			}
+	} else if (p->back) {
+		r.flags |= ROW_CYCLE;
 	} else {
 		r.self = v->totals->self[f] * p->share;
 		r.total = view_total_or_nan(v->totals, f) * p->share;
@@ -141,7 +144,7 @@ static void bottomup_build(struct view *v)
 		double total = view_total_or_nan(v->totals, f);
 		if (v->totals->self[f] == 0 && (isnan(total) || total == 0))
 			continue;
-		struct path p = { NO_ID, f, (uint32_t)b->nmatches, 0, 1.0 };
+		struct path p = { NO_ID, f, (uint32_t)b->nmatches, 0, 1.0, false };
 		for (uint32_t i = b->nodes_start[f]; i < b->nodes_start[f + 1]; i++)
 			add_match(b, b->frame_nodes[i], b->frame_nodes[i]);
 		p.count = (uint32_t)(b->nmatches - p.first);
@@ -182,7 +185,7 @@ static void node_children(struct view *v, uint32_t id, struct row **out,
 	if (nsteps > 1)
 		qsort(steps, nsteps, sizeof(*steps), by_frame);
 	for (size_t i = 0; i < nsteps;) {
-		struct path p = { id, steps[i].frame, (uint32_t)b->nmatches, 0, 1.0 };
+		struct path p = { id, steps[i].frame, (uint32_t)b->nmatches, 0, 1.0, false };
 		size_t j = i;
 		for (; j < nsteps && steps[j].frame == steps[i].frame; j++)
 			add_match(b, steps[j].origin, steps[j].at);
@@ -202,6 +205,66 @@ static bool on_path(const struct bottomup *b, uint32_t id, uint32_t frame)
 	return false;
 }
 
+struct caller_part {
+	uint32_t caller;
+	double part;
+};
+
+static int by_caller(const void *a, const void *b)
+{
+	const struct caller_part *x = a, *y = b;
+	return (x->caller > y->caller) - (x->caller < y->caller);
+}
+
+/* gprof gives a cycle's time, each member's included, to the cycle's
+ * callers from outside, by their calls into it: those are a member's
+ * callers here (one row per caller, whichever member it calls).  Its
+ * callers inside the cycle are shown, marked, without time, as gprof's
+ * call graph lists them. */
+static void cycle_callers(struct view *v, uint32_t id, struct row **out,
+			  size_t *n, size_t *cap)
+{
+	struct bottomup *b = state(v);
+	const struct model *m = v->ctx->model;
+	const struct gprof_graph *g = v->totals->gprof;
+	uint32_t f = b->paths[id].frame, cyc = g->cycle[f];
+	const struct gprof_cycle *c = &g->cycles[cyc];
+	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
+		uint32_t caller = m->arcs[a].caller;
+		if (g->cycle[caller] != cyc || caller == f)
+			continue;
+		struct path p = { id, caller, 0, 0, 0, true };
+		struct row r = path_row(v, add_path(b, p));
+		view_append(out, n, cap, &r);
+	}
+	struct caller_part *parts = NULL;
+	size_t nparts = 0, parts_cap = 0;
+	for (uint32_t i = c->members_start; i < c->members_end; i++) {
+		uint32_t member = g->members[i];
+		for (uint32_t a = m->callers_start[member]; a < m->callers_start[member + 1]; a++) {
+			uint32_t caller = m->arcs[a].caller;
+			if (g->cycle[caller] == cyc || on_path(b, id, caller))
+				continue;
+			GROW(parts, parts_cap, nparts + 1);
+			parts[nparts++] = (struct caller_part){
+				caller, c->calls > 0 ? m->arcs[a].count / c->calls : 0 };
+		}
+	}
+	if (nparts > 1)
+		qsort(parts, nparts, sizeof(*parts), by_caller);
+	for (size_t i = 0; i < nparts;) {
+		double part = 0;
+		size_t j = i;
+		for (; j < nparts && parts[j].caller == parts[i].caller; j++)
+			part += parts[j].part; /* a caller of two members: one row */
+		struct path p = { id, parts[i].caller, 0, 0, b->paths[id].share * part, false };
+		struct row r = path_row(v, add_path(b, p));
+		view_append(out, n, cap, &r);
+		i = j;
+	}
+	free(parts);
+}
+
 /* The divided rule's own spreading: equal shares to each caller. */
 static void divided_children(struct view *v, uint32_t id, struct row **out,
 			     size_t *n, size_t *cap)
@@ -212,13 +275,18 @@ static void divided_children(struct view *v, uint32_t id, struct row **out,
 	uint32_t k = m->callers_start[f + 1] - m->callers_start[f];
 	/* gprof shares a function among its callers by their calls to it. */
 	const double *calls = v->ctx->rule == RULE_GPROF ? v->totals->calls : NULL;
+	const struct gprof_graph *g = v->totals->gprof;
+	if (g && g->cycle[f]) {
+		cycle_callers(v, id, out, n, cap);
+		return;
+	}
 	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
 		uint32_t c = m->arcs[a].caller;
 		if (on_path(b, id, c))
 			continue; /* that share is dropped by the rule */
 		double part = !calls ? 1.0 / k
 			: calls[f] > 0 ? m->arcs[a].count / calls[f] : 0;
-		struct path p = { id, c, 0, 0, b->paths[id].share * part };
+		struct path p = { id, c, 0, 0, b->paths[id].share * part, false };
 		struct row r = path_row(v, add_path(b, p));
 		view_append(out, n, cap, &r);
 	}

@@ -4,10 +4,13 @@
 
 #include "view.h"
 
-static bool worth_a_row(const struct totals *t, uint32_t f)
+/* A function with calls but no time is a row too, as in gprof's flat
+ * profile (`add`, called a billion times between two clock ticks). */
+static bool worth_a_row(const struct totals *t, uint32_t f, double calls)
 {
 	double total = view_total_or_nan(t, f);
-	return t->self[f] != 0 || (!isnan(total) && total != 0);
+	return t->self[f] != 0 || (!isnan(total) && total != 0) ||
+	       (!isnan(calls) && calls != 0);
 }
 
 static void flat_build(struct view *v)
@@ -17,14 +20,15 @@ static void flat_build(struct view *v)
 	/* gprof counts calls without a function's calls to itself. */
 	const double *calls = v->totals->calls ? v->totals->calls : m->frame_calls;
 	for (uint32_t f = 0; f < m->nframes; f++) {
-		if (!worth_a_row(v->totals, f))
+		double calls_f = counted ? calls[f] : NAN;
+		if (!worth_a_row(v->totals, f, calls_f))
 			continue;
 		struct row r = {
 			.frame = f,
 			.item = f,
 			.self = v->totals->self[f],
 			.total = view_total_or_nan(v->totals, f),
-			.calls = counted ? calls[f] : NAN,
+			.calls = calls_f,
 		};
 		view_append(&v->rows, &v->nrows, &v->rows_cap, &r);
 	}

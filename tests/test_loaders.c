@@ -1,0 +1,255 @@
+/* The loaders on small hand-made files of the shapes other tools write
+ * (issue 11) and on hostile ones (issue 17).  Each file is written here,
+ * its numbers worked out by hand from ../shared/spec/time-rules.md. */
+#include <string.h>
+
+#include "check.h"
+#include "loaders/loaders.h"
+#include "src/rules.h"
+#include "src/util.h"
+
+static uint32_t frame_named(const struct model *m, const char *name)
+{
+	for (uint32_t f = 0; f < m->nframes; f++)
+		if (!strcmp(model_str(m, m->frames[f].name), name))
+			return f;
+	return NO_ID;
+}
+
+static bool load_text(const char *what, const char *text, struct model *m,
+		      struct load_error *err)
+{
+	struct load_options opt = { .session = -1 };
+	return load_memory(text, strlen(text), what, &opt, m, err);
+}
+
+/* Loads text that must load, with the message in the failure. */
+static bool load_ok(const char *what, const char *text, struct model *m)
+{
+	struct load_error err;
+	bool ok = load_text(what, text, m, &err);
+	CHECK_MSG(ok, "%s: %s", what, err.message);
+	return ok;
+}
+
+/* Text that must not load, with every word in the message. */
+static void check_rejected(const char *what, const char *text, const char *const *words)
+{
+	struct model m;
+	struct load_error err;
+	bool ok = load_text(what, text, &m, &err);
+	CHECK_MSG(!ok, "%s: loaded", what);
+	if (ok) {
+		model_free(&m);
+		return;
+	}
+	for (; *words; words++)
+		CHECK_MSG(strstr(err.message, *words), "%s: \"%s\" not in \"%s\"", what,
+			  *words, err.message);
+}
+
+#define REJECTED(what, text, ...) \
+	check_rejected(what, text, (const char *const[]){ __VA_ARGS__, NULL })
+
+/* The total of a function under a rule (NAN: n/a). */
+static double total_of(struct rules *r, enum rule rule, const char *name)
+{
+	const struct totals *t = rules_totals(r, rule, 0);
+	uint32_t f = frame_named(r->model, name);
+	CHECK_MSG(f != NO_ID, "no function %s", name);
+	return f == NO_ID || !t->total ? NAN : t->total[f];
+}
+
+#define FRAME(name, line) \
+	"\"callFrame\":{\"functionName\":\"" name "\",\"url\":\"a.js\"," \
+	"\"lineNumber\":" #line ",\"columnNumber\":0}"
+
+/* Chrome 116+ trace ProfileChunk nodes carry "parent"; converted traces
+ * keep "children" as well.  (root) > main > f, samples main, f, f with
+ * deltas 0, 100, 100 and endTime 400: main 100 us, f 100 + 200 us. */
+static const char both_links[] =
+	"{\"nodes\":["
+	"{\"id\":1," FRAME("(root)", -1) ",\"children\":[2]},"
+	"{\"id\":2,\"parent\":1," FRAME("main", 0) ",\"children\":[3]},"
+	"{\"id\":3,\"parent\":2," FRAME("f", 5) "}],"
+	"\"startTime\":0,\"endTime\":400,\"samples\":[2,3,3],\"timeDeltas\":[0,100,100]}";
+
+static void check_parent_and_children(void)
+{
+	struct model m;
+	if (!load_ok("both links", both_links, &m))
+		return;
+	CHECK(m.caps & HAS_STACKS);
+	CHECK(m.nnodes == 3);
+	struct rules r;
+	rules_init(&r, &m);
+	CHECK(rule_default(&m) == RULE_EXACT);
+	CHECK_CLOSE(total_of(&r, RULE_EXACT, "(root)"), 400, "exact (root)");
+	CHECK_CLOSE(total_of(&r, RULE_ADDITIVE, "(root)"), 400, "additive (root)");
+	CHECK_CLOSE(total_of(&r, RULE_ADDITIVE, "main"), 400, "additive main");
+	CHECK_CLOSE(total_of(&r, RULE_EXACT, "f"), 300, "exact f");
+	rules_free(&r);
+	model_free(&m);
+
+	/* A child list stating an edge twice is one edge too. */
+	static const char twice[] =
+		"{\"nodes\":["
+		"{\"id\":1," FRAME("(root)", -1) ",\"children\":[2,2]},"
+		"{\"id\":2," FRAME("main", 0) "}],"
+		"\"startTime\":0,\"endTime\":10,\"samples\":[2],\"timeDeltas\":[0]}";
+	if (load_ok("child twice", twice, &m)) {
+		CHECK(m.caps & HAS_STACKS);
+		CHECK(m.nodes[1].nparents == 1);
+		model_free(&m);
+	}
+
+	/* Node 3 says its parent is 2, but node 1 lists it as a child. */
+	REJECTED("contradiction",
+		 "{\"nodes\":["
+		 "{\"id\":1," FRAME("(root)", -1) ",\"children\":[2,3]},"
+		 "{\"id\":2,\"parent\":1," FRAME("main", 0) "},"
+		 "{\"id\":3,\"parent\":2," FRAME("f", 5) "}],"
+		 "\"startTime\":0,\"endTime\":400,\"samples\":[2],\"timeDeltas\":[0]}",
+		 "node 1", "child 3", "node 2", "byte");
+	REJECTED("two parents",
+		 "{\"nodes\":["
+		 "{\"id\":1," FRAME("(root)", -1) "},"
+		 "{\"id\":2,\"parent\":1," FRAME("main", 0) "},"
+		 "{\"id\":3,\"parent\":2,\"parent\":1," FRAME("f", 5) "}],"
+		 "\"startTime\":0,\"endTime\":400,\"samples\":[2],\"timeDeltas\":[0]}",
+		 "node 3", "two parents", "byte");
+}
+
+/* An XS stream exported as a .cpuprofile is a tree under (host): every
+ * node has one parent, so its stacks are whole and exact is defined
+ * (issue 12).  An XS function graph (a node under two parents) is not. */
+static void check_tree_under_host(void)
+{
+	static const char tree[] =
+		"{\"nodes\":["
+		"{\"id\":1," FRAME("(host)", -1) ",\"children\":[2]},"
+		"{\"id\":2," FRAME("main", 0) ",\"children\":[3]},"
+		"{\"id\":3," FRAME("f", 5) "}],"
+		"\"startTime\":0,\"endTime\":30,\"samples\":[3,2],\"timeDeltas\":[0,10]}";
+	struct model m;
+	if (load_ok("tree under (host)", tree, &m)) {
+		CHECK(m.caps & HAS_STACKS);
+		CHECK(!(m.caps & HAS_NODE_GRAPH));
+		struct rules r;
+		rules_init(&r, &m);
+		CHECK_CLOSE(total_of(&r, RULE_EXACT, "main"), 30, "exact main");
+		CHECK_CLOSE(total_of(&r, RULE_EXACT, "f"), 10, "exact f");
+		rules_free(&r);
+		model_free(&m);
+	}
+	static const char graph[] =
+		"{\"nodes\":["
+		"{\"id\":0," FRAME("(host)", -1) ",\"children\":[2,3]},"
+		"{\"id\":2," FRAME("main", 0) ",\"children\":[3]},"
+		"{\"id\":3," FRAME("f", 5) "}],"
+		"\"startTime\":0,\"endTime\":30,\"samples\":[3,2],\"timeDeltas\":[0,10]}";
+	if (load_ok("graph under (host)", graph, &m)) {
+		CHECK(!(m.caps & HAS_STACKS));
+		CHECK(m.caps & HAS_NODE_GRAPH);
+		model_free(&m);
+	}
+}
+
+/* Moddable's xsbug-log writes null for what a native function does not
+ * have; null where a field may be left out is "unknown".  Where the
+ * field is required (a node's id, a sample), null stays an error. */
+static void check_null_fields(void)
+{
+	static const char nulls[] =
+		"{\"nodes\":["
+		"{\"id\":1," FRAME("(root)", -1) ",\"children\":[2],\"parent\":null},"
+		"{\"id\":2,\"callFrame\":{\"functionName\":\"sort\",\"scriptId\":null,"
+		"\"url\":null,\"lineNumber\":null,\"columnNumber\":null},"
+		"\"hitCount\":null,\"children\":null,\"positionTicks\":null}],"
+		"\"startTime\":0,\"endTime\":null,\"samples\":[2,2],\"timeDeltas\":[0,10]}";
+	struct model m;
+	if (load_ok("nulls", nulls, &m)) {
+		uint32_t f = frame_named(&m, "sort");
+		CHECK(f != NO_ID);
+		if (f != NO_ID) {
+			CHECK(m.frames[f].line == -1);
+			CHECK(m.frames[f].column == -1);
+			CHECK(!strcmp(model_str(&m, m.frames[f].url), ""));
+		}
+		CHECK(m.caps & HAS_STACKS);
+		model_free(&m);
+	}
+	REJECTED("null id",
+		 "{\"nodes\":[{\"id\":null," FRAME("main", 0) "}],"
+		 "\"samples\":[1],\"timeDeltas\":[0]}",
+		 "node id", "byte 16");
+	REJECTED("null sample",
+		 "{\"nodes\":[{\"id\":1," FRAME("main", 0) "}],"
+		 "\"samples\":[null],\"timeDeltas\":[0]}",
+		 "samples[0]", "byte");
+	REJECTED("null delta",
+		 "{\"nodes\":[{\"id\":1," FRAME("main", 0) "}],"
+		 "\"samples\":[1],\"timeDeltas\":[null]}",
+		 "timeDeltas[0]", "byte");
+}
+
+/* A file is blamed on the format it looks like, not on .cpuprofile:
+ * traces without a profile (shapes from Chrome's Performance panel, cut
+ * down by hand) get the trace loader's word, and formats not read at all
+ * are named with the way to one that is. */
+static void check_formats_named(void)
+{
+	REJECTED("trace array",
+		 "[{\"pid\":1,\"tid\":2,\"ph\":\"X\",\"ts\":5,\"dur\":3,\"name\":\"a\"}]",
+		 "trace-event JSON", "no CPU profile");
+	REJECTED("trace object",
+		 "{\"metadata\":{},\"traceEvents\":[{\"ph\":\"X\",\"ts\":5}]}",
+		 "trace-event JSON", "no CPU profile");
+	REJECTED("perf.data", "PERFILE2\x01\x02\x03", "perf.data", "perf script");
+	REJECTED("callgrind", "# callgrind format\nevents: Ir\n", "callgrind.out");
+	REJECTED("not JSON either", "hello\n", "not a profile wprof-tui knows");
+}
+
+/* timeDeltas that run far backwards (issue 17): a one-second profile
+ * whose second sample is 999 000 s before the start was shown as 277
+ * hours.  Times are clamped into startTime..endTime and the model says
+ * so: b at 1.0 s (clamped), a at 1.1 s, a at 1.5 s, b at 1.7 s, end 2 s:
+ * a 0.4 + 0.2 s, b 0.1 + 0.3 s. */
+static void check_times_clamped(void)
+{
+	static const char back[] =
+		"{\"nodes\":["
+		"{\"id\":1," FRAME("(root)", -1) ",\"children\":[2,3]},"
+		"{\"id\":2," FRAME("a", 0) "},"
+		"{\"id\":3," FRAME("b", 3) "}],"
+		"\"startTime\":1000000,\"endTime\":2000000,\"samples\":[2,3,2,3],"
+		"\"timeDeltas\":[100000,-999000000000,999000400000,200000]}";
+	struct model m;
+	if (!load_ok("backwards", back, &m))
+		return;
+	struct rules r;
+	rules_init(&r, &m);
+	CHECK_CLOSE(total_of(&r, RULE_EXACT, "(root)"), 1e6, "root");
+	CHECK_CLOSE(total_of(&r, RULE_EXACT, "a"), 600000, "a");
+	CHECK_CLOSE(total_of(&r, RULE_EXACT, "b"), 400000, "b");
+	CHECK(m.warning != STR_NONE && strstr(model_str(&m, m.warning), "1 of 4 samples"));
+	rules_free(&r);
+	model_free(&m);
+	/* The corpus files keep inside their span: no warning. */
+	if (load_ok("both links", both_links, &m)) {
+		CHECK(m.warning == STR_NONE);
+		model_free(&m);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	check_parent_and_children();
+	check_tree_under_host();
+	check_null_fields();
+	check_formats_named();
+	check_times_clamped();
+	return check_done();
+}
