@@ -1,4 +1,5 @@
 /* What the legacy pprof loaders share (see legacy_text.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,6 +210,13 @@ void legacy_build(struct legacy_profile *p, const char *const *names,
 	m->period = unit_scale_apply(&scale[ntypes - 1], period);
 	if (p->njava > 1)
 		qsort(p->java, p->njava, sizeof(*p->java), by_java_addr);
+	/* pprof's total counts every sample, a stackless one too (it has no
+	 * row), by absolute value. */
+	for (size_t i = 0; i < p->nsamples; i++)
+		for (unsigned t = 0; t < ntypes; t++)
+			m->type_total[t] += fabs(unit_scale_apply(&scale[t], p->samples[i].values[t]));
+	m->has_type_totals = true;
+	m->summed_samples = p->nsamples;
 	uint32_t *frames = NULL;
 	size_t frames_cap = 0;
 	for (size_t i = 0; i < p->nsamples; i++) {

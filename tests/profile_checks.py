@@ -83,18 +83,17 @@ class Checks:
         if extra:
             self.fail(f"{label}: unexpected rows {extra}")
 
-    def compare_with_top(self, label, report, top_text, by_address=False, total_offset=0.0):
-        """Every row go prints equals ours, and we show no row go does not.
-        total_offset: what go counts in its total without a row (a sample
-        without a stack, which wprof-tui leaves out, docs/pprof.md)."""
+    def compare_with_top(self, label, report, top_text, by_address=False):
+        """Every row go prints equals ours, we show no row go does not, and
+        the totals agree (a stackless sample counts in both, with no row)."""
         expected, total = parse_top(top_text, by_address)
         if not expected:
             self.fail(f"{label}: no rows in go tool pprof's output")
         got = {}
         for r in report["rows"]:
             got.setdefault(r["name"], []).append(r)
-        if total and abs(report["profile_total"] + total_offset - total[0]) > total[1]:
-            self.fail(f"{label}: profile total {report['profile_total']} + {total_offset} != {total[0]}")
+        if total and abs(report["profile_total"] - total[0]) > total[1]:
+            self.fail(f"{label}: profile total {report['profile_total']} != {total[0]}")
         for name, (flat, flat_tol, cum, cum_tol) in expected.items():
             rows = got.get(name)
             if not rows or len(rows) != 1:

@@ -51,14 +51,6 @@ def unsample(count, size, rate):
     return int(count * scale), int(size * scale)
 
 
-def gobench_stackless(sample_type):
-    """gobench.heap's '1: 288 [2: 296] @' sample has no stack: go counts it
-    in the total only.  heap/1048576 means a rate of 524288."""
-    inuse, alloc = unsample(1, 288, 524288), unsample(2, 296, 524288)
-    return {"inuse_objects": inuse[0], "inuse_space": inuse[1],
-            "alloc_objects": alloc[0], "alloc_space": alloc[1]}.get(sample_type, 0)
-
-
 def test_top():
     for name, types, by_address in GO_FILES[:2]:
         corpus = {"gobench.heap": "legacy-gobench.heap", "cppbench.cpu": "gperftools-cppbench.cpu"}[name]
@@ -67,8 +59,7 @@ def test_top():
                 top = f.read()
             report = flat_report(os.path.join(LEGACY, name), t)
             if report:
-                offset = gobench_stackless(t) if name == "gobench.heap" else 0
-                C.compare_with_top(f"{name} ({t})", report, top, by_address, offset)
+                C.compare_with_top(f"{name} ({t})", report, top, by_address)
     # The default type is the last, as pprof's.
     for name, want in (("gobench.heap", "inuse_space"), ("cppbench.cpu", "cpu"),
                        ("contention.txt", "delay")):
@@ -235,9 +226,8 @@ def test_go(tmp):
         for t in types:
             report = flat_report(path, t)
             if report:
-                offset = gobench_stackless(t) if name == "gobench.heap" else 0
                 C.compare_with_top(f"go: {name} ({t})", report,
-                                   go_top(go, tmp, path, t, by_address), by_address, offset)
+                                   go_top(go, tmp, path, t, by_address), by_address)
     # The hand-made CPU profiles of test_hand, in every word layout, and
     # the handler-frame heuristics: go agrees with the numbers by hand.
     records = [(1, [0x401010, 0x409000, 0x403000])] * 20 + \
