@@ -13,6 +13,7 @@
 #include "../src/util.h"
 #include "json.h"
 #include "loaders.h"
+#include "v8_frame.h"
 
 /* Times beyond these are not from a clock: reject rather than mislead. */
 #define MAX_ABS_TIME 1e17  /* µs: XS writes epoch times, about 1.8e15 */
@@ -623,26 +624,6 @@ static uint32_t find_slot(const struct id_map *map, int64_t id)
 	return NO_ID;
 }
 
-static enum frame_kind kind_of(const char *name, const char *url, int32_t line)
-{
-	static const struct {
-		const char *name;
-		enum frame_kind kind;
-	} meta[] = {
-		{ "(root)", KIND_ROOT },	  { "(host)", KIND_ROOT },
-		{ "(program)", KIND_PROGRAM },	  { "(idle)", KIND_IDLE },
-		{ "(garbage collector)", KIND_GC }, { "(gc)", KIND_GC },
-	};
-	for (size_t i = 0; i < ARRAY_LEN(meta); i++)
-		if (!strcmp(name, meta[i].name))
-			return meta[i].kind;
-	if (!strncmp(url, "wasm://", 7) || strstr(name, "wasm-function"))
-		return KIND_WASM;
-	if (!*url && line < 0)
-		return KIND_NATIVE;
-	return KIND_JS;
-}
-
 static void make_nodes(struct cpu_loader *L)
 {
 	struct model *m = L->m;
@@ -656,7 +637,7 @@ static void make_nodes(struct cpu_loader *L)
 			.extra = STR_NONE,
 			.line = r->line,
 			.column = r->column,
-			.kind = (uint8_t)kind_of(name, model_str(m, r->url), r->line),
+			.kind = (uint8_t)v8_frame_kind(name, model_str(m, r->url), r->line),
 		};
 		model_add_node(m, model_intern_frame(m, &f)); /* node id == slot */
 	}

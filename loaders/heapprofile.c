@@ -14,6 +14,7 @@
 #include "../src/util.h"
 #include "json.h"
 #include "loaders.h"
+#include "v8_frame.h"
 
 #define MAX_SIZE 1e18     /* bytes: beyond, not a heap */
 
@@ -239,17 +240,6 @@ static bool read_document(struct heap_loader *L)
 
 /* ---- the model -------------------------------------------------------- */
 
-static enum frame_kind kind_of(const char *name, const char *url, int32_t line)
-{
-	if (!strcmp(name, "(root)"))
-		return KIND_ROOT;
-	if (!strcmp(name, "(garbage collector)"))
-		return KIND_GC;
-	if (!strcmp(name, "(program)"))
-		return KIND_PROGRAM;
-	return !*url && line < 0 ? KIND_NATIVE : KIND_JS;
-}
-
 static void build_model(struct heap_loader *L)
 {
 	struct model *m = L->m;
@@ -261,7 +251,7 @@ static void build_model(struct heap_loader *L)
 		struct frame f = {
 			.name = *name ? r->name : anonymous, .url = r->url, .extra = STR_NONE,
 			.line = r->line, .column = r->column,
-			.kind = (uint8_t)kind_of(name, model_str(m, r->url), r->line),
+			.kind = (uint8_t)v8_frame_kind(name, model_str(m, r->url), r->line),
 		};
 		uint32_t node = model_add_node(m, model_intern_frame(m, &f)); /* == s */
 		if (r->parent != NO_ID)

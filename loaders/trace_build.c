@@ -7,6 +7,7 @@
 
 #include "../src/util.h"
 #include "trace.h"
+#include "v8_frame.h"
 
 void trace_init(struct trace *t, struct model *m)
 {
@@ -584,25 +585,6 @@ static void list_others(const struct trace *t, const struct trace_profile *shown
 
 /* ---- the model ------------------------------------------------------ */
 
-static enum frame_kind kind_of(const char *name, const char *url, int32_t line)
-{
-	static const struct {
-		const char *name;
-		enum frame_kind kind;
-	} meta[] = {
-		{ "(root)", KIND_ROOT },	    { "(program)", KIND_PROGRAM },
-		{ "(idle)", KIND_IDLE },	    { "(garbage collector)", KIND_GC },
-	};
-	for (size_t i = 0; i < ARRAY_LEN(meta); i++)
-		if (!strcmp(name, meta[i].name))
-			return meta[i].kind;
-	if (!strncmp(url, "wasm://", 7) || strstr(name, "wasm-function"))
-		return KIND_WASM;
-	if (!*url && line < 0)
-		return KIND_NATIVE;
-	return KIND_JS;
-}
-
 static void add_nodes(struct model *m, const struct trace_data *d)
 {
 	str_t anonymous = model_string(m, "(anonymous)", 11);
@@ -615,7 +597,7 @@ static void add_nodes(struct model *m, const struct trace_data *d)
 			.extra = STR_NONE,
 			.line = n->line,
 			.column = n->column,
-			.kind = (uint8_t)kind_of(name, model_str(m, n->url), n->line),
+			.kind = (uint8_t)v8_frame_kind(name, model_str(m, n->url), n->line),
 		};
 		model_add_node(m, model_intern_frame(m, &f)); /* node == index */
 	}
