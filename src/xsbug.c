@@ -1170,6 +1170,8 @@ static void set_times(const struct session *s, struct model *m)
 	m->start_time = (double)s->start;
 	m->end_time = s->stopped ? (double)s->stop : (double)s->last_time;
 	m->duration = session_duration(s);
+	/* A coarsened session's model has no timeline to count. */
+	m->summed_samples = s->nsamples;
 }
 
 /* Each distinct stack's summed duration and count on its leaf node; two

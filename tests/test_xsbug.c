@@ -562,6 +562,8 @@ static void test_bounded_session(void)
 			CHECK_CLOSE(count_of(&m, names[f]), want_count[f], names[f]);
 		}
 		CHECK_CLOSE(m.duration, 0x100000, "duration");
+		/* No timeline is left to count, yet the header counts them all. */
+		CHECK(model_sample_count(&m) == n);
 		model_free(&m);
 	}
 	xsbug_parser_free(again);
