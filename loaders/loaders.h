@@ -18,6 +18,7 @@ struct load_options {
 	const char *exe;         /* gmon.out: the executable */
 	const char *sample_type; /* pprof: name or index */
 	int session;             /* xsbug captures: which profile, -1 last */
+	uint64_t max_size;       /* gzip: largest inflated size; 0 the default */
 };
 
 /* Fills *m (which it initialises) and finishes it; on failure it frees
@@ -35,8 +36,9 @@ struct loader {
 bool load_fail(struct load_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Opens path, picks the loader by content and runs it.  On failure the
- * model is left freed and err says why (without the file name). */
+/* Opens path ("-": standard input), undoes gzip, picks the loader by
+ * content and runs it.  On failure the model is left freed and err says
+ * why (without the file name). */
 bool load_file(const char *path, const struct load_options *opt,
 	       struct model *m, struct load_error *err,
 	       void (*on_progress)(const struct input *in));

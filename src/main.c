@@ -2,6 +2,7 @@
  * (bytes -> loader -> model), and hands it to the report printer or the
  * interactive explorer. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <locale.h>
@@ -60,7 +61,8 @@ static const char usage_text[] =
 	"pprof (profile.proto, gzipped or not), GNU gmon.out (gprof), WasmProf\n"
 	"call arcs.\n"
 	"\n"
-	"Options take their value as `--opt value` or `--opt=value`.\n"
+	"Options take their value as `--opt value` or `--opt=value`.  FILE `-`\n"
+	"is standard input; any FILE may be gzip-compressed.\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
 	"                    flat, top-down, bottom-up or callgraph\n"
@@ -93,6 +95,9 @@ static const char usage_text[] =
 	"                    last one that stopped)\n"
 	"  --theme NAME      colours from themes/NAME.theme (dark, light, mono)\n"
 	"                    or a theme file's path; also $WPROF_THEME\n"
+	"  --max-size SIZE   gzip input may inflate to SIZE (K, M, G: powers of\n"
+	"                    1024; default: 100 times the compressed size, at\n"
+	"                    least 64M, at most 2G)\n"
 	"  --bench-keys SCRIPT  replay the keys in SCRIPT without a terminal\n"
 	"                    and print the time each one takes\n"
 	"  -h, --help        show this help\n"
@@ -176,6 +181,7 @@ enum {
 	OPT_EXPORT,
 	OPT_THEME,
 	OPT_BENCH_KEYS,
+	OPT_MAX_SIZE,
 };
 
 static const struct option option_table[] = {
@@ -198,6 +204,7 @@ static const struct option option_table[] = {
 	{ "session", required_argument, NULL, OPT_SESSION },
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "bench-keys", required_argument, NULL, OPT_BENCH_KEYS },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ 0 },
 };
 
@@ -230,6 +237,29 @@ static uint32_t parse_count(const char *option, const char *v)
 		exit(EXIT_BAD_INPUT);
 	}
 	return (uint32_t)n;
+}
+
+/* --max-size: bytes, or a number with K, M, G or T (powers of 1024). */
+static uint64_t parse_size(const char *option, const char *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	static const char units[] = "KMGT";
+	const char *unit = *end ? strchr(units, *end & ~0x20) : NULL;
+	unsigned shift = unit ? 10 * (unsigned)(unit - units + 1) : 0;
+	if (unit && (end[1] == 'i' || end[1] == 'I') && (end[2] == 'B' || end[2] == 'b'))
+		end += 2;
+	else if (unit && (end[1] == 'B' || end[1] == 'b'))
+		end++;
+	if (unit)
+		end++;
+	if (errno || *end || end == v || *v == '-' || n == 0 || n > (UINT64_MAX >> shift)) {
+		fprintf(stderr, "wprof-tui: %s takes a size such as 4G, 500M or 1048576, "
+				"not '%s'\n(wprof-tui --help lists the options)\n", option, v);
+		exit(EXIT_BAD_INPUT);
+	}
+	return (uint64_t)n << shift;
 }
 
 /* The option getopt just read, with its value in optarg. */
@@ -309,6 +339,9 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	case OPT_BENCH_KEYS:
 		o->bench_keys = v;
 		break;
+	case OPT_MAX_SIZE:
+		o->load.max_size = parse_size("--max-size", v);
+		break;
 	}
 }
 
@@ -355,6 +388,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		check_live_options(o);
 	else if (!o->file)
 		usage_error("%s", "no profile given");
+	if (o->new_file && !strcmp(o->file, "-") && !strcmp(o->new_file, "-"))
+		usage_error("%s", "standard input ('-') can be only one of the two profiles");
 	check_diff_options(o);
 	parse_sort(o);
 	if (o->exporting && !o->output)
@@ -367,9 +402,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 static void show_progress(const struct input *in)
 {
 	static int last = -1;
-	if (in->size < (64u << 20) || !isatty(STDERR_FILENO))
+	if (in->raw_size < (64u << 20) || !isatty(STDERR_FILENO))
 		return;
-	int percent = (int)(100.0 * (double)(in->base + in->len) / (double)in->size);
+	int percent = (int)(100.0 * (double)in->raw_done / (double)in->raw_size);
 	if (percent == last)
 		return;
 	last = percent;
@@ -554,6 +589,20 @@ static int compare_profiles(const struct options *o)
 	return status;
 }
 
+/* A profile read from standard input (`curl ... | wprof-tui -`) leaves
+ * the explorer no keyboard there: it reads keys from the terminal. */
+static void keys_from_terminal(const struct options *o)
+{
+	bool piped = !strcmp(o->file, "-") || (o->new_file && !strcmp(o->new_file, "-"));
+	if (!piped || isatty(STDIN_FILENO))
+		return;
+	int tty = open("/dev/tty", O_RDONLY | O_CLOEXEC);
+	if (tty < 0)
+		return; /* the explorer then says it needs a terminal */
+	dup2(tty, STDIN_FILENO);
+	close(tty);
+}
+
 /* `wprof-tui BASE NEW`: the explorer's split screen. */
 static int explore_two(const struct options *o)
 {
@@ -564,6 +613,7 @@ static int explore_two(const struct options *o)
 		model_free(&models[0]);
 		return EXIT_BAD_INPUT;
 	}
+	keys_from_terminal(o);
 	const char *const files[2] = { o->file, o->new_file };
 	struct model *sides[2] = { &models[0], &models[1] };
 	int status = tui_run_compare(files, sides, &o->tui);
@@ -607,6 +657,7 @@ int main(int argc, char **argv)
 		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
 	} else {
 		o.tui.sample_type = type;
+		keys_from_terminal(&o);
 		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);
