@@ -40,6 +40,7 @@ struct options {
 	enum sort_key sort;
 	bool reversed;
 	uint32_t depth;
+	size_t max_rows;
 	bool exporting;
 	enum export_format export_format;
 	const char *output;
@@ -73,7 +74,10 @@ static const char usage_text[] =
 	"                    --diff: delta (|delta|, the default), regression,\n"
 	"                    total, self or name\n"
 	"  --reverse         sort the other way round\n"
-	"  -d, --depth N     expand tree views N levels deep (default: all)\n"
+	"  -d, --depth N     open tree reports N levels deep (default 256; all:\n"
+	"                    no limit); deeper rows say so\n"
+	"  --max-rows N      print at most N rows of a tree report (default\n"
+	"                    100000; all: no limit); a cut report says so\n"
 	"  --diff            compare BASE with NEW, function by function (with\n"
 	"                    --report flat); delta = new total - base total\n"
 	"  --normalize       with --diff: compare shares of each profile (%)\n"
@@ -182,6 +186,7 @@ enum {
 	OPT_THEME,
 	OPT_BENCH_KEYS,
 	OPT_MAX_SIZE,
+	OPT_MAX_ROWS,
 };
 
 static const struct option option_table[] = {
@@ -205,6 +210,7 @@ static const struct option option_table[] = {
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "bench-keys", required_argument, NULL, OPT_BENCH_KEYS },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "max-rows", required_argument, NULL, OPT_MAX_ROWS },
 	{ 0 },
 };
 
@@ -294,7 +300,7 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 		o->reversed = true;
 		break;
 	case 'd':
-		o->depth = parse_count("--depth", v);
+		o->depth = strcmp(v, "all") ? parse_count("--depth", v) : REPORT_NO_LIMIT;
 		break;
 	case OPT_DIFF:
 		o->diff = true;
@@ -339,6 +345,9 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	case OPT_BENCH_KEYS:
 		o->bench_keys = v;
 		break;
+	case OPT_MAX_ROWS:
+		o->max_rows = strcmp(v, "all") ? parse_count("--max-rows", v) : SIZE_MAX;
+		break;
 	case OPT_MAX_SIZE:
 		o->load.max_size = parse_size("--max-size", v);
 		break;
@@ -365,7 +374,8 @@ static void bad_option(int c, char **argv)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ .depth = UINT32_MAX, .load.session = -1 };
+	*o = (struct options){ .depth = REPORT_DEPTH, .max_rows = REPORT_MAX_ROWS,
+			       .load.session = -1 };
 	char shorts[2 * sizeof(option_table) / sizeof(option_table[0]) + 2];
 	short_options(shorts, sizeof(shorts));
 	opterr = 0;
@@ -479,8 +489,9 @@ static int print_report(const struct options *o, struct model *m, unsigned type)
 	};
 	struct view view;
 	view_open(&view, o->view, &ctx);
-	view_expand_all(&view, SIZE_MAX, o->depth, SIZE_MAX);
-	struct report rep = { o->file, o->view, o->format, &view };
+	struct report_cut cut;
+	report_expand(&view, o->view, o->depth, o->max_rows, &cut);
+	struct report rep = { o->file, o->view, o->format, &view, &cut };
 	report_print(stdout, &rep);
 	view_close(&view);
 	rules_free(&rules);
