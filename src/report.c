@@ -131,9 +131,11 @@ static void text_header(FILE *out, const struct report *rep)
 	escape_text(rep->file, safe, sizeof(safe));
 	fprintf(out, "# wprof-tui %s report\n", view_kind_name(rep->kind));
 	fprintf(out, "# file: %s   format: %s\n", safe, m->format);
+	char type_name[256], unit[64];
+	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
+	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
 	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
-		duration, m->nsamples, model_str(m, m->types[type].name),
-		model_str(m, m->types[type].unit));
+		duration, m->nsamples, type_name, unit);
 	fprintf(out, "# rule: %s", rule_name(rep->view->ctx->rule));
 	if (!t->total)
 		fprintf(out, "   total: n/a (%s)", t->why_not);
@@ -221,7 +223,9 @@ static void csv_rows(FILE *out, const struct report *rep)
 		fprintf(out, "%u,%s,", r->depth, row_role(r));
 		csv_field(out, row_name(m, r, name, sizeof(name)));
 		fputc(',', out);
-		csv_field(out, model_str(m, f->url));
+		char url[4096];
+		escape_text(model_str(m, f->url), url, sizeof(url));
+		csv_field(out, url);
 		fprintf(out, ",%d,%d,", f->line, f->column);
 		csv_number(out, r->self);
 		fputc(',', out);
@@ -240,16 +244,7 @@ static void csv_rows(FILE *out, const struct report *rep)
 
 void json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
+	json_escape_to(out, s);
 }
 
 /* Shortest text that reads back as the same double. */

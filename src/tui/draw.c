@@ -78,12 +78,13 @@ static void draw_header(const struct app *a, const struct screen *s)
 	const struct totals *t;
 	const char *rule = rule_state(a, &t);
 	unsigned type = a->ctx.type;
-	char duration[32], facts[512], file[1024];
+	char duration[32], facts[512], file[1024], type_name[128], unit[64];
 	format_value(m, 0, unit_kind_of(m, 0) == UNIT_TIME_US ? m->duration : NAN,
 		     duration, sizeof(duration));
+	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
+	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
 	snprintf(facts, sizeof(facts), "  %s  %s  %s (%s)  rule: %s%s", m->format,
-		 duration, model_str(m, m->types[type].name),
-		 model_str(m, m->types[type].unit), rule,
+		 duration, type_name, unit, rule,
 		 t->total ? "" : t->computing ? " (computing)" : " (n/a)");
 	escape_text(a->file, file, sizeof(file));
 	fill_line(0, s->attr[EL_HEADER]);
