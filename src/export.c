@@ -126,9 +126,11 @@ static void write_folded(struct exporter *x)
 {
 	const struct model *m = x->m;
 	note_one_type(x);
+	size_t negative = 0;
 	for (uint32_t i = 0; i < item_count(x); i++) {
 		double v = self_value(x, i, x->type);
-		if (v == 0)
+		negative += v < 0;
+		if (!(v > 0)) /* flame graph tools take no negative widths */
 			continue;
 		if (x->whole_stacks)
 			folded_path(x, i);
@@ -138,6 +140,9 @@ static void write_folded(struct exporter *x)
 		write_number(x->out, v);
 		fputc('\n', x->out);
 	}
+	if (negative)
+		fprintf(x->notes, "wprof-tui: note: %zu negative self value%s cannot be "
+			"expressed in folded stacks: left out\n", negative, negative == 1 ? "" : "s");
 }
 
 /* ---- .cpuprofile ----------------------------------------------------------------- */
@@ -199,14 +204,21 @@ static void make_timeline(const struct exporter *x, struct timeline *t)
 		}
 		return;
 	}
+	size_t negative = 0;
 	for (uint32_t i = 0; i < items; i++) {
 		double v = self_value(x, i, x->type);
+		negative += v < 0;
 		if (!(v > 0))
 			continue;
 		t->item[t->n] = i;
 		t->duration[t->n++] = v;
 		t->hits[i] = 1;
 	}
+	/* A sample cannot last less than nothing. */
+	if (negative)
+		fprintf(x->notes, "wprof-tui: note: %zu negative self value%s cannot be "
+			"expressed in .cpuprofile: left out, so its total is larger\n",
+			negative, negative == 1 ? "" : "s");
 }
 
 static void write_cpuprofile(struct exporter *x)
