@@ -51,6 +51,8 @@ struct input {
 /* Opens path ("-": standard input) for reading; returns false with errno
  * set. */
 bool input_open(struct input *in, const char *path);
+/* `data` stays the caller's; gzip data is inflated into buffers of the
+ * input's own, so memory inputs are closed too. */
 void input_from_memory(struct input *in, const void *data, size_t len,
 		       const char *name);
 void input_close(struct input *in);

@@ -113,5 +113,7 @@ bool load_memory(const void *data, size_t len, const char *name,
 {
 	struct input in;
 	input_from_memory(&in, data, len, name);
-	return load_input(&in, opt, m, err);
+	bool ok = load_input(&in, opt, m, err);
+	input_close(&in);
+	return ok;
 }
