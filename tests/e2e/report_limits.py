@@ -111,6 +111,16 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("--report", "bottom-up", "--format=json", hundred_k)
     check("cut" in json.loads(r.stdout), "bottom-up JSON says it was cut")
 
+    # Exports of the million-deep stack: folded stacks wrote it by
+    # recursion, one C frame a stack frame, and crashed.
+    for fmt in ("folded", "cpuprofile", "pprof"):
+        out = os.path.join(tmp, "million." + fmt)
+        run("--export", fmt, "-o", out, million)
+        if fmt == "folded":
+            text = open(out).read()
+            check(text.count(";") == 999999 and text.endswith(" 0.01\n"),
+                  "folded: one line of a million frames (%d)" % text.count(";"))
+
     # CSV: rows only; the note goes to stderr.
     r = run("--report", "top-down", "--format", "csv", million)
     check(len(r.stdout.splitlines()) == 258, "CSV: header and 257 rows")
