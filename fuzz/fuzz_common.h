@@ -81,8 +81,10 @@ static inline void fuzz_load_and_view(const uint8_t *data, size_t size,
 	struct load_error err;
 	struct load_options opt = { .session = -1 };
 	input_from_memory(&in, data, size, "fuzz");
-	if (!load(&in, &m, &opt, &err))
-		return; /* the loader frees what it built */
+	bool loaded = load(&in, &m, &opt, &err); /* on failure it frees what it built */
+	input_close(&in); /* gzip bytes are inflated into buffers of its own */
+	if (!loaded)
+		return;
 	fuzz_views(&m);
 	fuzz_filters(&m);
 	model_free(&m);

@@ -29,7 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct load_error err;
 	struct load_options opt = { .session = -1 };
 	input_from_memory(&in, data, size, "fuzz");
-	if (!load_cpuprofile(&in, &m, &opt, &err))
+	bool loaded = load_cpuprofile(&in, &m, &opt, &err);
+	input_close(&in);
+	if (!loaded)
 		return 0;
 	struct rules base, new_side;
 	rules_init(&base, &m);

@@ -13,7 +13,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct load_error err;
 	struct load_options opt = { .exe = FUZZ_GMON_EXE, .session = -1 };
 	input_from_memory(&in, data, size, "fuzz");
-	if (!load_gmon(&in, &m, &opt, &err))
+	bool loaded = load_gmon(&in, &m, &opt, &err);
+	input_close(&in);
+	if (!loaded)
 		return 0;
 	fuzz_views(&m);
 	fuzz_gprof_reports(&m);

@@ -92,15 +92,47 @@ bool load_fail(struct load_error *err, const char *fmt, ...)
 	return false;
 }
 
-static bool load_input(struct input *in, const struct load_options *opt,
-		       struct model *m, struct load_error *err)
+/* Byte offsets in a loader's message count the uncompressed data when
+ * the input was gzip: "at byte 12" says so ("at byte 12 of the
+ * uncompressed data") unless the message already says of what. */
+static void say_uncompressed(struct load_error *err)
+{
+	static const char note[] = " of the uncompressed data";
+	char out[sizeof(err->message)];
+	size_t n = 0;
+	const char *s = err->message;
+	while (*s && n + 1 < sizeof(out)) {
+		const char *at = strstr(s, "byte ");
+		if (!at)
+			at = s + strlen(s);
+		const char *digits = *at ? at + 5 : at;
+		const char *end = digits;
+		while (*end >= '0' && *end <= '9')
+			end++;
+		bool number = end > digits;
+		if (!number && *at)
+			end = digits;
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%.*s", (int)(end - s), s);
+		if (number && strncmp(end, " of ", 4) && n < sizeof(out))
+			n += (size_t)snprintf(out + n, sizeof(out) - n, "%s", note);
+		s = end;
+	}
+	if (n >= sizeof(out))
+		n = sizeof(out) - 1;
+	out[n] = '\0';
+	memcpy(err->message, out, n + 1);
+}
+
+static bool pick_loader(struct input *in, const struct load_options *opt,
+			struct model *m, struct load_error *err)
 {
 	char head[4097];
 	size_t have = input_fill(in, 512);
-	if (in->read_errno)
-		return load_fail(err, "%s", strerror(in->read_errno));
+	if (in->error[0])
+		return load_fail(err, "%s", in->error);
 	if (have == 0)
-		return load_fail(err, "the file is empty");
+		return load_fail(err, in->gzip ? "the gzip data inflates to nothing"
+					       : "the file is empty");
 	/* The head as text, for the sniffers of formats not read.  */
 	have = input_fill(in, sizeof(head) - 1);
 	if (have > sizeof(head) - 1)
@@ -119,6 +151,24 @@ static bool load_input(struct input *in, const struct load_options *opt,
 		snprintf(tried + strlen(tried), sizeof(tried) - strlen(tried), "%s%s",
 			 i ? ", " : "", loaders[i].name);
 	return load_fail(err, "not a profile wprof-tui knows (formats: %s)", tried);
+}
+
+/* When the bytes stopped early (bad gzip, a read error), that is the
+ * error, whatever the loader made of the cut data. */
+static bool load_input(struct input *in, const struct load_options *opt,
+		       struct model *m, struct load_error *err)
+{
+	if (opt)
+		in->max_size = opt->max_size;
+	bool ok = pick_loader(in, opt, m, err);
+	if (in->error[0]) {
+		if (ok)
+			model_free(m);
+		return load_fail(err, "%s", in->error);
+	}
+	if (!ok && in->gzip)
+		say_uncompressed(err);
+	return ok;
 }
 
 bool load_file(const char *path, const struct load_options *opt,
@@ -140,5 +190,7 @@ bool load_memory(const void *data, size_t len, const char *name,
 {
 	struct input in;
 	input_from_memory(&in, data, len, name);
-	return load_input(&in, opt, m, err);
+	bool ok = load_input(&in, opt, m, err);
+	input_close(&in);
+	return ok;
 }

@@ -22,6 +22,7 @@ struct load_options {
 	 * name or number; perf script: a command name or thread id */
 	const char *thread;
 	int count_column;        /* differential folded stacks: 0 BASE, 1 NEW */
+	uint64_t max_size;       /* gzip: largest inflated size; 0 the default */
 };
 
 /* The format of a model read from folded stacks with two counts per line
@@ -43,8 +44,9 @@ struct loader {
 bool load_fail(struct load_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Opens path, picks the loader by content and runs it.  On failure the
- * model is left freed and err says why (without the file name). */
+/* Opens path ("-": standard input), undoes gzip, picks the loader by
+ * content and runs it.  On failure the model is left freed and err says
+ * why (without the file name). */
 bool load_file(const char *path, const struct load_options *opt,
 	       struct model *m, struct load_error *err,
 	       void (*on_progress)(const struct input *in));

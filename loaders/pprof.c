@@ -1,5 +1,5 @@
 /* pprof: profile.proto (github.com/google/pprof), gzip-compressed or raw
- * (../shared/spec/formats.md).
+ * (../shared/spec/formats.md); gzip is undone by the input layer.
  *
  * Every message is decoded by the protobuf-c code generated at build time
  * from loaders/proto/profile.proto.  Only the outermost Profile message is
@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "../src/util.h"
 #include "loaders.h"
@@ -297,113 +296,17 @@ static bool looks_like_profile(const uint8_t *head, size_t len)
 	return known > 0;
 }
 
-/* What the first bytes inflate to, for the sniffer. */
-static size_t gunzip_head(const uint8_t *head, size_t len, uint8_t *out, size_t cap)
-{
-	z_stream z = { 0 };
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return 0;
-	z.next_in = (Bytef *)head;
-	z.avail_in = (uInt)len;
-	z.next_out = out;
-	z.avail_out = (uInt)cap;
-	inflate(&z, Z_SYNC_FLUSH);
-	size_t got = cap - z.avail_out;
-	inflateEnd(&z);
-	return got;
-}
-
+/* gzip is undone by the input layer: the head is the protocol buffer. */
 bool sniff_pprof(const uint8_t *head, size_t len)
 {
-	if (len >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
-		uint8_t inner[512];
-		size_t got = gunzip_head(head, len, inner, sizeof(inner));
-		return got > 0 && looks_like_profile(inner, got);
-	}
 	return looks_like_profile(head, len);
 }
 
 /* ---- reading the bytes ----------------------------------------------------- */
 
-/* Inflates what z holds into *out (grown as needed): Z_OK when the input
- * is used up, Z_STREAM_END at the end of a gzip member, else an error. */
-static int inflate_available(z_stream *z, uint8_t **out, size_t *cap, size_t *used)
-{
-	int status;
-	do {
-		if (*used == *cap) {
-			if (*cap >= MAX_PROFILE_BYTES)
-				return Z_MEM_ERROR;
-			*cap *= 2;
-			*out = xrealloc(*out, *cap);
-		}
-		z->next_out = *out + *used;
-		z->avail_out = (uInt)(*cap - *used > UINT32_MAX ? UINT32_MAX : *cap - *used);
-		uInt before = z->avail_out;
-		status = inflate(z, Z_NO_FLUSH);
-		*used += before - z->avail_out;
-		if (status == Z_BUF_ERROR) /* no progress: it wants more input */
-			status = Z_OK;
-	} while (status == Z_OK && (z->avail_in > 0 || z->avail_out == 0));
-	return status;
-}
-
-/* Inflates the whole input (gzip members back to back are one stream, as
- * Go's reader takes them). */
-static bool gunzip_input(struct input *in, uint8_t **data, size_t *len,
-			 struct load_error *err)
-{
-	z_stream z = { 0 };
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return load_fail(err, "zlib cannot start");
-	size_t cap = 1 << 20, used = 0;
-	uint8_t *out = xmalloc(cap);
-	int status = Z_OK;
-	for (;;) {
-		size_t have = input_fill(in, 1);
-		if (in->read_errno) {
-			status = Z_ERRNO;
-			break;
-		}
-		if (!have)
-			break;
-		if (status == Z_STREAM_END) /* another member follows */
-			inflateReset(&z);
-		uInt given = (uInt)(have > UINT32_MAX ? UINT32_MAX : have);
-		z.next_in = (Bytef *)(in->buf + in->pos);
-		z.avail_in = given;
-		status = inflate_available(&z, &out, &cap, &used);
-		in->pos += given - z.avail_in;
-		if (status != Z_OK && status != Z_STREAM_END)
-			break;
-	}
-	const char *zmsg = z.msg ? z.msg : "";
-	inflateEnd(&z);
-	if (status == Z_STREAM_END) {
-		*data = out;
-		*len = used;
-		return true;
-	}
-	free(out);
-	unsigned long long where = (unsigned long long)input_offset(in);
-	if (status == Z_ERRNO)
-		return load_fail(err, "read error: %s", strerror(in->read_errno));
-	if (status == Z_MEM_ERROR)
-		return load_fail(err, "the profile inflates to more than %zu GiB",
-				 MAX_PROFILE_BYTES >> 30);
-	if (status == Z_OK)
-		return load_fail(err, "the gzip data is truncated: it stops at byte %llu "
-				 "before its end", where);
-	return load_fail(err, "corrupt gzip data near byte %llu%s%s", where,
-			 *zmsg ? ": " : "", zmsg);
-}
-
 static bool read_bytes(struct input *in, uint8_t **data, size_t *len,
 		       struct load_error *err)
 {
-	size_t have = input_fill(in, 2);
-	if (have >= 2 && in->buf[in->pos] == 0x1f && in->buf[in->pos + 1] == 0x8b)
-		return gunzip_input(in, data, len, err);
 	if (!input_slurp(in, data, len, MAX_PROFILE_BYTES))
 		return load_fail(err, "larger than %zu GiB", MAX_PROFILE_BYTES >> 30);
 	return true;

@@ -30,10 +30,12 @@ static void text_side_header(FILE *out, const struct diff_report *rep,
 	format_value(m, type, unit_kind_of(m, type) == UNIT_TIME_US ? m->duration : NAN,
 		     duration, sizeof(duration));
 	escape_text(rep->file[s], safe, sizeof(safe));
+	char type_name[256], unit[64];
+	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
+	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
 	fprintf(out, "# %-5s %s   format: %s   duration: %s   samples: %zu   "
 		     "sample type: %s (%s)\n",
-		side_names[s], safe, m->format, duration, model_sample_count(m),
-		model_str(m, m->types[type].name), model_str(m, m->types[type].unit));
+		side_names[s], safe, m->format, duration, model_sample_count(m), type_name, unit);
 	if (!d->totals[s]->total)
 		fprintf(out, "#       total: n/a (%s)\n", d->totals[s]->why_not);
 }

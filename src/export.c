@@ -11,6 +11,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "escape.h"
 #include "profile.pb-c.h"
 #include "util.h"
 
@@ -79,20 +80,26 @@ static void note_common_losses(const struct exporter *x)
 static void note_one_type(const struct exporter *x)
 {
 	const struct model *m = x->m;
+	char name[256];
+	escape_text(model_str(m, m->types[x->type].name), name, sizeof(name));
 	if (m->ntypes > 1)
 		fprintf(x->notes, "wprof-tui: note: %s holds one value per sample: "
 			"writing sample type '%s' (--sample-type picks another)\n",
-			x->format, model_str(m, m->types[x->type].name));
+			x->format, name);
 }
 
 /* ---- folded stacks --------------------------------------------------------------- */
 
-/* Folded lines have no quoting: ';' would split a frame, a newline the
- * line, so both become look-alikes. */
+/* Folded lines have no quoting: ';' would split a frame, so it becomes a
+ * look-alike; newlines and every other control are spelled out (\n, \e,
+ * \u202e) as on screen, since flame graph tools show the text as is. */
 static void folded_name(FILE *out, const char *name)
 {
-	for (; *name; name++)
-		fputc(*name == ';' ? ':' : *name == '\n' || *name == '\r' ? ' ' : *name, out);
+	char *plain = xstrdup(name);
+	for (char *c = plain; (c = strchr(c, ';')); c++)
+		*c = ':';
+	escape_text_to(out, plain);
+	free(plain);
 }
 
 static void write_number(FILE *out, double v)
@@ -104,50 +111,51 @@ static void write_number(FILE *out, double v)
 	fputs(buf, out);
 }
 
-static void folded_path(const struct exporter *x, uint32_t node)
+/* The stack from the root down to `node`, ';' between frames.  Without
+ * recursion: a stack may be a million frames deep.  *path is scratch
+ * space kept across calls. */
+static void folded_path(const struct exporter *x, uint32_t node, uint32_t **path,
+			size_t *cap)
 {
 	const struct model *m = x->m;
-	uint32_t parent = m->nodes[node].parent;
-	if (parent != NO_ID) {
-		folded_path(x, parent);
-		fputc(';', x->out);
+	size_t depth = 0;
+	for (uint32_t at = node; at != NO_ID; at = m->nodes[at].parent) {
+		GROW(*path, *cap, depth + 1);
+		(*path)[depth++] = at;
 	}
-	folded_name(x->out, model_str(m, m->frames[m->nodes[node].frame].name));
+	while (depth--) {
+		folded_name(x->out, model_str(m, m->frames[m->nodes[(*path)[depth]].frame].name));
+		if (depth)
+			fputc(';', x->out);
+	}
 }
 
 static void write_folded(struct exporter *x)
 {
 	const struct model *m = x->m;
 	note_one_type(x);
+	size_t negative = 0, path_cap = 0;
+	uint32_t *path = NULL;
 	for (uint32_t i = 0; i < item_count(x); i++) {
 		double v = self_value(x, i, x->type);
-		if (v == 0)
+		negative += v < 0;
+		if (!(v > 0)) /* flame graph tools take no negative widths */
 			continue;
 		if (x->whole_stacks)
-			folded_path(x, i);
+			folded_path(x, i, &path, &path_cap);
 		else
 			folded_name(x->out, model_str(m, m->frames[i].name));
 		fputc(' ', x->out);
 		write_number(x->out, v);
 		fputc('\n', x->out);
 	}
+	free(path);
+	if (negative)
+		fprintf(x->notes, "wprof-tui: note: %zu negative self value%s cannot be "
+			"expressed in folded stacks: left out\n", negative, negative == 1 ? "" : "s");
 }
 
 /* ---- .cpuprofile ----------------------------------------------------------------- */
-
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
 
 /* .cpuprofile lines and columns count from 0. */
 static int32_t zero_based(const struct model *m, int32_t n)
@@ -164,9 +172,9 @@ static void cpu_node(const struct exporter *x, uint32_t id, uint32_t frame,
 	const struct model *m = x->m;
 	const struct frame *f = &m->frames[frame];
 	fprintf(x->out, "{\"id\":%u,\"callFrame\":{\"functionName\":", id);
-	json_string(x->out, model_str(m, f->name));
+	json_escape_to(x->out, model_str(m, f->name));
 	fputs(",\"scriptId\":\"0\",\"url\":", x->out);
-	json_string(x->out, model_str(m, f->url));
+	json_escape_to(x->out, model_str(m, f->url));
 	fprintf(x->out, ",\"lineNumber\":%d,\"columnNumber\":%d},\"hitCount\":%.0f",
 		zero_based(m, f->line), zero_based(m, f->column), hits);
 	if (nchildren) {
@@ -206,24 +214,33 @@ static void make_timeline(const struct exporter *x, struct timeline *t)
 		}
 		return;
 	}
+	size_t negative = 0;
 	for (uint32_t i = 0; i < items; i++) {
 		double v = self_value(x, i, x->type);
+		negative += v < 0;
 		if (!(v > 0))
 			continue;
 		t->item[t->n] = i;
 		t->duration[t->n++] = v;
 		t->hits[i] = 1;
 	}
+	/* A sample cannot last less than nothing. */
+	if (negative)
+		fprintf(x->notes, "wprof-tui: note: %zu negative self value%s cannot be "
+			"expressed in .cpuprofile: left out, so its total is larger\n",
+			negative, negative == 1 ? "" : "s");
 }
 
 static void write_cpuprofile(struct exporter *x)
 {
 	const struct model *m = x->m;
 	note_one_type(x);
+	char name[256], unit[64];
+	escape_text(model_str(m, m->types[x->type].name), name, sizeof(name));
+	escape_text(model_str(m, m->types[x->type].unit), unit, sizeof(unit));
 	if (unit_is_time(m, x->type) == false)
 		fprintf(x->notes, "wprof-tui: note: .cpuprofile holds times: the values "
-			"of '%s' (%s) are written as microseconds\n",
-			model_str(m, m->types[x->type].name), model_str(m, m->types[x->type].unit));
+			"of '%s' (%s) are written as microseconds\n", name, unit);
 	struct timeline t;
 	make_timeline(x, &t);
 	if (!(x->whole_stacks && (m->caps & HAS_TIMELINE) && x->type == 0))

@@ -2,6 +2,8 @@
  * (bytes -> loader -> model), and hands it to the report printer or the
  * interactive explorer. */
 #include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdio.h>
@@ -38,6 +40,7 @@ struct options {
 	enum sort_key sort;
 	bool reversed;
 	uint32_t depth;
+	size_t max_rows;
 	bool exporting;
 	enum export_format export_format;
 	const char *output;
@@ -60,37 +63,43 @@ static const char usage_text[] =
 	"call arcs, perf script text, folded stacks, .heapprofile.  A folded\n"
 	"file with two counts per stack (BASE NEW) opens as a comparison.\n"
 	"\n"
+	"Options take their value as `--opt value` or `--opt=value`.  FILE `-`\n"
+	"is standard input; any FILE may be gzip-compressed.\n"
+	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
 	"                    flat, top-down, bottom-up or callgraph\n"
-	"  --rule RULE       exact, additive, divided or gprof (default: exact\n"
+	"  -r, --rule RULE   exact, additive, divided or gprof (default: exact\n"
 	"                    where the data has whole stacks)\n"
-	"  --format FORMAT   text, csv or json (with --report; default text)\n"
-	"  --sort KEY        total, self, calls or name (default total); with\n"
+	"  -f, --format FORMAT  text, csv or json (with --report; default text)\n"
+	"  -s, --sort KEY    total, self, calls or name (default total); with\n"
 	"                    --diff: delta (|delta|, the default), regression,\n"
 	"                    total, self or name\n"
 	"  --reverse         sort the other way round\n"
-	"  --depth N         expand tree views N levels deep (default: all)\n"
+	"  -d, --depth N     open tree reports N levels deep (default 256; all:\n"
+	"                    no limit); deeper rows say so\n"
+	"  --max-rows N      print at most N rows of a tree report (default\n"
+	"                    100000; all: no limit); a cut report says so\n"
 	"  --diff            compare BASE with NEW, function by function (with\n"
 	"                    --report flat); delta = new total - base total;\n"
 	"                    one differential folded file is BASE and NEW\n"
 	"  --normalize       with --diff: compare shares of each profile (%)\n"
-	"  --sample-type T   the values to show, by name or index (like pprof's\n"
-	"                    -sample_index; default: the file's default, else\n"
-	"                    the last)\n"
+	"  -t, --sample-type T  the values to show, by name or index (like\n"
+	"                    pprof's -sample_index; default: the file's\n"
+	"                    default, else the last)\n"
 	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
 	"                    cpuprofile (V8 JSON) or folded (flame graph stacks)\n"
-	"  -o FILE           where --export writes\n"
+	"  -o, --output FILE where --export writes\n"
 	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
 	"                    a.out beside the file, as gprof); gperftools and\n"
 	"                    legacy pprof profiles: names for their addresses\n"
-	"  --listen [HOST:]PORT  wait for XS engines (xsbug protocol; default\n"
+	"  --listen[=[HOST:]PORT]  wait for XS engines (xsbug protocol; default\n"
 	"                    127.0.0.1:5002, a bare port is loopback only) and\n"
 	"                    explore them live; with --report: profile the\n"
 	"                    first engine that logs in until it stops\n"
 	"                    profiling or disconnects\n"
 	"  --connect HOST:PORT   read the stream of a program that serves it\n"
 	"  --session N       xsbug captures: the Nth profile (default: the\n"
-	"                    last one that stopped)\n"
+	"                    last one that stopped with samples)\n"
 	"  --thread NAME|TID  traces: the thread whose profile to show, by\n"
 	"                    name, tid or profile id (default: the busiest\n"
 	"                    CrRendererMain, else the busiest thread);\n"
@@ -100,10 +109,13 @@ static const char usage_text[] =
 	"                    command or thread (process) id (default: all)\n"
 	"  --theme NAME      colours from themes/NAME.theme (dark, light, mono)\n"
 	"                    or a theme file's path; also $WPROF_THEME\n"
+	"  --max-size SIZE   gzip input may inflate to SIZE (K, M, G: powers of\n"
+	"                    1024; default: 100 times the compressed size, at\n"
+	"                    least 64M, at most 2G)\n"
 	"  --bench-keys SCRIPT  replay the keys in SCRIPT without a terminal\n"
 	"                    and print the time each one takes\n"
 	"  -h, --help        show this help\n"
-	"  --version         show the version\n"
+	"  -V, --version     show the version\n"
 	"\n"
 	"Exit status: 0 on success, 2 for unreadable or invalid input or usage.\n";
 
@@ -113,13 +125,6 @@ static void usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\n(wprof-tui --help lists the options)\n");
 	exit(EXIT_BAD_INPUT);
-}
-
-static const char *option_value(int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc)
-		usage_error("%s needs a value", argv[*i]);
-	return argv[++*i];
 }
 
 static bool sort_key_parse(const char *name, enum sort_key *out)
@@ -172,92 +177,242 @@ static void parse_sort(struct options *o)
 			    o->sort_name);
 }
 
+/* The option table: one line per option.  `val` is the short letter when
+ * the option has one, else an OPT_ id; the short-option string is made
+ * from the table, so adding an option is one line here and one case in
+ * apply_option. */
+enum {
+	OPT_REPORT = 256,
+	OPT_DIFF,
+	OPT_NORMALIZE,
+	OPT_EXE,
+	OPT_REVERSE,
+	OPT_LISTEN,
+	OPT_CONNECT,
+	OPT_SESSION,
+	OPT_EXPORT,
+	OPT_THEME,
+	OPT_BENCH_KEYS,
+	OPT_MAX_SIZE,
+	OPT_MAX_ROWS,
+	OPT_THREAD,
+};
+
+static const struct option option_table[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "rule", required_argument, NULL, 'r' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "reverse", no_argument, NULL, OPT_REVERSE },
+	{ "depth", required_argument, NULL, 'd' },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "normalize", no_argument, NULL, OPT_NORMALIZE },
+	{ "sample-type", required_argument, NULL, 't' },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "exe", required_argument, NULL, OPT_EXE },
+	{ "listen", optional_argument, NULL, OPT_LISTEN },
+	{ "connect", required_argument, NULL, OPT_CONNECT },
+	{ "session", required_argument, NULL, OPT_SESSION },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "bench-keys", required_argument, NULL, OPT_BENCH_KEYS },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "max-rows", required_argument, NULL, OPT_MAX_ROWS },
+	{ "thread", required_argument, NULL, OPT_THREAD },
+	{ 0 },
+};
+
+/* "hVR:r:..." from the table: a leading ':' so that a missing value comes
+ * back as ':' and gets our own message. */
+static void short_options(char *out, size_t cap)
+{
+	size_t n = 0;
+	out[n++] = ':';
+	for (const struct option *opt = option_table; opt->name; opt++) {
+		if (opt->val >= 256)
+			continue;
+		if (n + 3 >= cap)
+			abort();
+		out[n++] = (char)opt->val;
+		if (opt->has_arg == required_argument)
+			out[n++] = ':';
+	}
+	out[n] = '\0';
+}
+
+static uint32_t parse_count(const char *option, const char *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (errno || *end || !*v || *v == '-' || n > UINT32_MAX) {
+		fprintf(stderr, "wprof-tui: %s takes a whole number, not '%s'\n"
+				"(wprof-tui --help lists the options)\n", option, v);
+		exit(EXIT_BAD_INPUT);
+	}
+	return (uint32_t)n;
+}
+
+/* --max-size: bytes, or a number with K, M, G or T (powers of 1024). */
+static uint64_t parse_size(const char *option, const char *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	static const char units[] = "KMGT";
+	const char *unit = *end ? strchr(units, *end & ~0x20) : NULL;
+	unsigned shift = unit ? 10 * (unsigned)(unit - units + 1) : 0;
+	if (unit && (end[1] == 'i' || end[1] == 'I') && (end[2] == 'B' || end[2] == 'b'))
+		end += 2;
+	else if (unit && (end[1] == 'B' || end[1] == 'b'))
+		end++;
+	if (unit)
+		end++;
+	if (errno || *end || end == v || *v == '-' || n == 0 || n > (UINT64_MAX >> shift)) {
+		fprintf(stderr, "wprof-tui: %s takes a size such as 4G, 500M or 1048576, "
+				"not '%s'\n(wprof-tui --help lists the options)\n", option, v);
+		exit(EXIT_BAD_INPUT);
+	}
+	return (uint64_t)n << shift;
+}
+
+/* The option getopt just read, with its value in optarg. */
+static void apply_option(int c, int argc, char **argv, struct options *o)
+{
+	const char *v = optarg;
+	switch (c) {
+	case 'h':
+		fputs(usage_text, stdout);
+		exit(0);
+	case 'V':
+		printf("wprof-tui %s\n", WPROF_VERSION);
+		exit(0);
+	case OPT_REPORT:
+		o->report = true;
+		if (!view_kind_parse(v, &o->view))
+			usage_error("unknown view '%s' (flat, top-down, bottom-up, callgraph)", v);
+		break;
+	case 'r':
+		if (!rule_parse(v, &o->rule))
+			usage_error("unknown rule '%s' (exact, additive, divided, gprof)", v);
+		o->rule_given = true;
+		break;
+	case 'f':
+		if (!report_format_parse(v, &o->format))
+			usage_error("unknown format '%s' (text, csv, json)", v);
+		break;
+	case 's':
+		o->sort_name = v;
+		break;
+	case OPT_REVERSE:
+		o->reversed = true;
+		break;
+	case 'd':
+		o->depth = strcmp(v, "all") ? parse_count("--depth", v) : REPORT_NO_LIMIT;
+		break;
+	case OPT_DIFF:
+		o->diff = true;
+		break;
+	case OPT_NORMALIZE:
+		o->normalize = true;
+		break;
+	case 't':
+		o->load.sample_type = v;
+		break;
+	case OPT_EXPORT:
+		if (!export_format_parse(v, &o->export_format))
+			usage_error("unknown export format '%s' (pprof, cpuprofile, folded)", v);
+		o->exporting = true;
+		break;
+	case 'o':
+		o->output = v;
+		break;
+	case OPT_EXE:
+		o->load.exe = v;
+		break;
+	case OPT_LISTEN:
+		/* The address is optional (XS engines dial 5002 by default), and
+		 * `--listen PORT` is accepted as well as `--listen=PORT`. */
+		if (!v && optind < argc && argv[optind][0] != '-')
+			v = argv[optind++];
+		o->listen = v ? v : LIVE_DEFAULT_ADDRESS;
+		break;
+	case OPT_CONNECT:
+		o->connect = v;
+		break;
+	case OPT_SESSION: {
+		uint32_t n = parse_count("--session", v);
+		if (n < 1 || n > INT32_MAX)
+			usage_error("--session takes a number from 1, not '%s'", v);
+		o->load.session = (int)n;
+		break;
+	}
+	case OPT_THEME:
+		o->tui.theme = v;
+		break;
+	case OPT_BENCH_KEYS:
+		o->bench_keys = v;
+		break;
+	case OPT_MAX_ROWS:
+		o->max_rows = strcmp(v, "all") ? parse_count("--max-rows", v) : SIZE_MAX;
+		break;
+	case OPT_MAX_SIZE:
+		o->load.max_size = parse_size("--max-size", v);
+		break;
+	case OPT_THREAD:
+		o->load.thread = v;
+		break;
+	}
+}
+
+/* The option getopt could not take: argv[optind - 1] is the culprit. */
+static void bad_option(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	if (c == ':') {
+		if (optopt && optopt < 256 && arg[1] != '-') {
+			char name[3] = { '-', (char)optopt, '\0' };
+			usage_error("%s needs a value", name);
+		}
+		usage_error("%s needs a value", arg);
+	}
+	if (optopt && optopt < 256 && arg[1] != '-') {
+		char name[3] = { '-', (char)optopt, '\0' };
+		usage_error("unknown option '%s'", name);
+	}
+	usage_error("unknown option '%s'", arg);
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ .depth = UINT32_MAX, .load.session = -1 };
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
-			exit(0);
-		} else if (!strcmp(a, "--version")) {
-			printf("wprof-tui %s\n", WPROF_VERSION);
-			exit(0);
-		} else if (!strcmp(a, "--report")) {
-			o->report = true;
-			const char *v = option_value(argc, argv, &i);
-			if (!view_kind_parse(v, &o->view))
-				usage_error("unknown view '%s' (flat, top-down, bottom-up, callgraph)", v);
-		} else if (!strcmp(a, "--rule")) {
-			const char *v = option_value(argc, argv, &i);
-			if (!rule_parse(v, &o->rule))
-				usage_error("unknown rule '%s' (exact, additive, divided, gprof)", v);
-			o->rule_given = true;
-		} else if (!strcmp(a, "--format")) {
-			const char *v = option_value(argc, argv, &i);
-			if (!report_format_parse(v, &o->format))
-				usage_error("unknown format '%s' (text, csv, json)", v);
-		} else if (!strcmp(a, "--sort")) {
-			o->sort_name = option_value(argc, argv, &i);
-		} else if (!strcmp(a, "--diff")) {
-			o->diff = true;
-		} else if (!strcmp(a, "--normalize")) {
-			o->normalize = true;
-		} else if (!strcmp(a, "--exe")) {
-			o->load.exe = option_value(argc, argv, &i);
-		} else if (!strcmp(a, "--thread")) {
-			o->load.thread = option_value(argc, argv, &i);
-		} else if (!strcmp(a, "--reverse")) {
-			o->reversed = true;
-		} else if (!strcmp(a, "--depth")) {
-			const char *v = option_value(argc, argv, &i);
-			char *end;
-			errno = 0;
-			unsigned long d = strtoul(v, &end, 10);
-			if (errno || *end || !*v || d > UINT32_MAX)
-				usage_error("--depth takes a whole number, not '%s'", v);
-			o->depth = (uint32_t)d;
-		} else if (!strcmp(a, "--listen")) {
-			/* The address is optional: XS engines dial 5002 by default. */
-			bool given = i + 1 < argc && argv[i + 1][0] != '-';
-			o->listen = given ? argv[++i] : LIVE_DEFAULT_ADDRESS;
-		} else if (!strcmp(a, "--connect")) {
-			o->connect = option_value(argc, argv, &i);
-		} else if (!strcmp(a, "--session")) {
-			const char *v = option_value(argc, argv, &i);
-			char *end;
-			errno = 0;
-			long n = strtol(v, &end, 10);
-			if (errno || *end || !*v || n < 1 || n > INT32_MAX)
-				usage_error("--session takes a number from 1, not '%s'", v);
-			o->load.session = (int)n;
-		} else if (!strcmp(a, "--sample-type")) {
-			o->load.sample_type = option_value(argc, argv, &i);
-		} else if (!strcmp(a, "--export")) {
-			const char *v = option_value(argc, argv, &i);
-			if (!export_format_parse(v, &o->export_format))
-				usage_error("unknown export format '%s' (pprof, cpuprofile, folded)", v);
-			o->exporting = true;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			o->output = option_value(argc, argv, &i);
-		} else if (!strcmp(a, "--theme")) {
-			o->tui.theme = option_value(argc, argv, &i);
-		} else if (!strcmp(a, "--bench-keys")) {
-			o->bench_keys = option_value(argc, argv, &i);
-		} else if (a[0] == '-' && a[1]) {
-			usage_error("unknown option '%s'", a);
-		} else if (!o->file) {
-			o->file = a;
-		} else if (!o->new_file) {
-			o->new_file = a;
-		} else {
-			usage_error("at most two profiles ('%s' is one too many)", a);
-		}
+	*o = (struct options){ .depth = REPORT_DEPTH, .max_rows = REPORT_MAX_ROWS,
+			       .load.session = -1 };
+	char shorts[2 * sizeof(option_table) / sizeof(option_table[0]) + 2];
+	short_options(shorts, sizeof(shorts));
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, shorts, option_table, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			bad_option(c, argv);
+		apply_option(c, argc, argv, o);
+	}
+	/* What is left is the profiles; `-` is standard input. */
+	for (int i = optind; i < argc; i++) {
+		if (!o->file)
+			o->file = argv[i];
+		else if (!o->new_file)
+			o->new_file = argv[i];
+		else
+			usage_error("at most two profiles ('%s' is one too many)", argv[i]);
 	}
 	if (o->listen || o->connect)
 		check_live_options(o);
 	else if (!o->file)
 		usage_error("%s", "no profile given");
+	if (o->new_file && !strcmp(o->file, "-") && !strcmp(o->new_file, "-"))
+		usage_error("%s", "standard input ('-') can be only one of the two profiles");
 	check_diff_options(o);
 	parse_sort(o);
 	if (o->exporting && !o->output)
@@ -270,9 +425,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 static void show_progress(const struct input *in)
 {
 	static int last = -1;
-	if (in->size < (64u << 20) || !isatty(STDERR_FILENO))
+	if (in->raw_size < (64u << 20) || !isatty(STDERR_FILENO))
 		return;
-	int percent = (int)(100.0 * (double)(in->base + in->len) / (double)in->size);
+	int percent = (int)(100.0 * (double)in->raw_done / (double)in->raw_size);
 	if (percent == last)
 		return;
 	last = percent;
@@ -347,8 +502,9 @@ static int print_report(const struct options *o, struct model *m, unsigned type)
 	};
 	struct view view;
 	view_open(&view, o->view, &ctx);
-	view_expand_all(&view, SIZE_MAX, o->depth, SIZE_MAX);
-	struct report rep = { o->file, o->view, o->format, &view };
+	struct report_cut cut;
+	report_expand(&view, o->view, o->depth, o->max_rows, &cut);
+	struct report rep = { o->file, o->view, o->format, &view, &cut };
 	report_print(stdout, &rep);
 	view_close(&view);
 	rules_free(&rules);
@@ -497,6 +653,20 @@ static int compare_profiles(struct options *o)
 	return status;
 }
 
+/* A profile read from standard input (`curl ... | wprof-tui -`) leaves
+ * the explorer no keyboard there: it reads keys from the terminal. */
+static void keys_from_terminal(const struct options *o)
+{
+	bool piped = !strcmp(o->file, "-") || (o->new_file && !strcmp(o->new_file, "-"));
+	if (!piped || isatty(STDIN_FILENO))
+		return;
+	int tty = open("/dev/tty", O_RDONLY | O_CLOEXEC);
+	if (tty < 0)
+		return; /* the explorer then says it needs a terminal */
+	dup2(tty, STDIN_FILENO);
+	close(tty);
+}
+
 /* `wprof-tui BASE NEW` (or a differential folded file, `base` when it
  * is loaded already): the explorer's split screen. */
 static int explore_two(const struct options *o, struct model *base)
@@ -507,6 +677,7 @@ static int explore_two(const struct options *o, struct model *base)
 		models[0] = *base;
 	if (!load_sides(o, models, names, base != NULL))
 		return EXIT_BAD_INPUT;
+	keys_from_terminal(o);
 	const char *const files[2] = { names[0], names[1] };
 	struct model *sides[2] = { &models[0], &models[1] };
 	int status = tui_run_compare(files, sides, &o->tui);
@@ -571,6 +742,7 @@ int main(int argc, char **argv)
 		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
 	} else {
 		o.tui.sample_type = type;
+		keys_from_terminal(&o);
 		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);

@@ -26,6 +26,84 @@ bool report_format_parse(const char *name, enum report_format *out)
 	return true;
 }
 
+/* ---- limits ------------------------------------------------------------- */
+
+/* The call graph is printed in whole blocks (callers, the function,
+ * callees): a block starts where a caller or primary row follows a row
+ * that is not a caller. */
+static bool block_starts(const struct view *v, size_t i)
+{
+	uint32_t f = v->rows[i].flags;
+	return (f & (ROW_CALLER | ROW_PRIMARY)) &&
+	       (i == 0 || !(v->rows[i - 1].flags & ROW_CALLER));
+}
+
+static size_t rows_to_keep(const struct view *v, enum view_kind kind, size_t max_rows)
+{
+	if (v->nrows <= max_rows || kind != VIEW_CALLGRAPH)
+		return v->nrows < max_rows ? v->nrows : max_rows;
+	size_t keep = max_rows;
+	while (keep > 0 && !block_starts(v, keep))
+		keep--;
+	if (keep == 0) /* the first block alone is larger: it is shown whole */
+		for (keep = 1; keep < v->nrows && !block_starts(v, keep); keep++)
+			;
+	return keep;
+}
+
+void report_expand(struct view *v, enum view_kind kind, uint32_t depth,
+		   size_t max_rows, struct report_cut *cut)
+{
+	if (kind == VIEW_FLAT) {
+		depth = REPORT_NO_LIMIT;
+		max_rows = SIZE_MAX;
+	}
+	*cut = (struct report_cut){ .depth = depth, .max_rows = max_rows };
+	view_expand_all(v, SIZE_MAX, depth, max_rows);
+	size_t keep = rows_to_keep(v, kind, max_rows);
+	cut->rows_past_max = v->nrows - keep;
+	v->nrows = keep;
+	for (size_t i = 0; i < v->nrows; i++) {
+		const struct row *r = &v->rows[i];
+		if (!(r->flags & ROW_EXPANDABLE) || (r->flags & ROW_EXPANDED))
+			continue;
+		if (r->depth >= depth)
+			cut->deeper++;
+		else
+			cut->left_closed++;
+	}
+}
+
+static bool report_was_cut(const struct report_cut *cut)
+{
+	return cut && (cut->deeper || cut->rows_past_max || cut->left_closed);
+}
+
+/* One line on what the limits left out, and the option that shows it. */
+static void describe_cut(const struct report_cut *cut, char *out, size_t cap)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	if (cut->deeper)
+		n += (size_t)snprintf(out + n, cap - n,
+				      "rows below depth %u not shown (under %zu row%s; "
+				      "--depth N or --depth all shows them)", cut->depth,
+				      cut->deeper, cut->deeper == 1 ? "" : "s");
+	if (!cut->rows_past_max && !cut->left_closed)
+		return;
+	n += (size_t)snprintf(out + n, cap - n, "%s--max-rows %zu: ", n ? "; " : "",
+			      cut->max_rows);
+	if (cut->rows_past_max && n < cap)
+		n += (size_t)snprintf(out + n, cap - n, "%zu more row%s not shown%s",
+				      cut->rows_past_max, cut->rows_past_max == 1 ? "" : "s",
+				      cut->left_closed ? ", " : "");
+	if (cut->left_closed && n < cap)
+		n += (size_t)snprintf(out + n, cap - n, "%zu row%s left closed",
+				      cut->left_closed, cut->left_closed == 1 ? "" : "s");
+	if (n < cap)
+		snprintf(out + n, cap - n, " (--max-rows N or --max-rows all shows them)");
+}
+
 static const char *row_name(const struct model *m, const struct row *r,
 			    char *buf, size_t cap)
 {
@@ -61,9 +139,11 @@ static void text_header(FILE *out, const struct report *rep)
 		escape_text(model_str(m, m->other_threads), safe, sizeof(safe));
 		fprintf(out, "# other threads: %s\n", safe);
 	}
+	char type_name[256], unit[64];
+	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
+	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
 	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
-		duration, model_sample_count(m), model_str(m, m->types[type].name),
-		model_str(m, m->types[type].unit));
+		duration, model_sample_count(m), type_name, unit);
 	if (m->warning != STR_NONE) {
 		escape_text(model_str(m, m->warning), safe, sizeof(safe));
 		fprintf(out, "# warning: %s\n", safe);
@@ -98,8 +178,15 @@ static void text_rows(FILE *out, const struct report *rep)
 			else
 				fprintf(out, " %12.0f", r->calls);
 		}
-		int indent = graph ? (r->flags & ROW_PRIMARY ? 0 : 4) : 2 * (int)r->depth;
-		fprintf(out, "  %*s%s%s%s%s%s%s%s\n", indent, "",
+		/* Past REPORT_INDENT_LEVELS the depth is a number, so that a
+		 * chain a million deep costs a million lines, not their square. */
+		int indent = graph ? (r->flags & ROW_PRIMARY ? 0 : 4)
+			   : 2 * (int)(r->depth < REPORT_INDENT_LEVELS ? r->depth
+								: REPORT_INDENT_LEVELS);
+		char depth[16] = "";
+		if (!graph && r->depth >= REPORT_INDENT_LEVELS)
+			snprintf(depth, sizeof(depth), "[%u] ", r->depth);
+		fprintf(out, "  %*s%s%s%s%s%s%s%s%s\n", indent, "", depth,
 			graph && (r->flags & ROW_PRIMARY) ? "[" : "",
 			row_name(m, r, name, sizeof(name)),
 			graph && (r->flags & ROW_PRIMARY) ? "]" : "",
@@ -148,7 +235,9 @@ static void csv_rows(FILE *out, const struct report *rep)
 		fprintf(out, "%u,%s,", r->depth, row_role(r));
 		csv_field(out, row_name(m, r, name, sizeof(name)));
 		fputc(',', out);
-		csv_field(out, model_str(m, f->url));
+		char url[4096];
+		escape_text(model_str(m, f->url), url, sizeof(url));
+		csv_field(out, url);
 		fprintf(out, ",%d,%d,", f->line, f->column);
 		csv_number(out, r->self);
 		fputc(',', out);
@@ -167,16 +256,7 @@ static void csv_rows(FILE *out, const struct report *rep)
 
 void json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
+	json_escape_to(out, s);
 }
 
 /* Shortest text that reads back as the same double. */
@@ -256,6 +336,20 @@ static void json_header(FILE *out, const struct report *rep)
 	fprintf(out, ",\"view\":\"%s\",\"rule\":\"%s\"", view_kind_name(rep->kind),
 		rule_name(v->ctx->rule));
 	json_profile_fields(out, m, type, v->totals);
+	if (report_was_cut(rep->cut)) {
+		const struct report_cut *cut = rep->cut;
+		char what[512];
+		describe_cut(cut, what, sizeof(what));
+		fputs(",\"cut\":{\"depth\":", out);
+		json_number(out, cut->depth == REPORT_NO_LIMIT ? NAN : cut->depth);
+		fputs(",\"max_rows\":", out);
+		json_number(out, cut->max_rows == SIZE_MAX ? NAN : (double)cut->max_rows);
+		fprintf(out, ",\"rows_with_children_deeper\":%zu,\"rows_past_max_rows\":%zu,"
+			     "\"rows_left_closed\":%zu,\"message\":", cut->deeper,
+			cut->rows_past_max, cut->left_closed);
+		json_string(out, what);
+		fputs("}", out);
+	}
 	fputs(",\"rows\":[", out);
 }
 
@@ -328,9 +422,21 @@ void report_print(FILE *out, const struct report *rep)
 			gprof_print_callgraph(out, rep->view);
 		else
 			text_rows(out, rep);
+		if (report_was_cut(rep->cut)) {
+			char what[512];
+			describe_cut(rep->cut, what, sizeof(what));
+			fprintf(out, "# cut: %s\n", what);
+		}
 		break;
 	case REPORT_CSV:
 		csv_rows(out, rep);
+		if (report_was_cut(rep->cut)) {
+			/* CSV has no place for a note: it goes where people look. */
+			char what[512], safe[1024];
+			describe_cut(rep->cut, what, sizeof(what));
+			escape_text(rep->file, safe, sizeof(safe));
+			fprintf(stderr, "wprof-tui: %s: the report is cut: %s\n", safe, what);
+		}
 		break;
 	default:
 		json_header(out, rep);

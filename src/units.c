@@ -3,9 +3,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <strings.h>
 
 #include "escape.h"
+#include "util.h"
 
 struct unit_scale unit_scale_of(const char *file_unit)
 {
@@ -63,11 +65,29 @@ static void scaled(double v, const double *steps, const char *const *names,
 	snprintf(buf, cap, "%s%s", digits, names[i]);
 }
 
+/* Past a minute, times read as a clock does: 2m37s, 1h02m (not
+ * "2.62mins", which reads as a typo). */
+static bool clock_time(double us, char *buf, size_t cap)
+{
+	double magnitude = fabs(us);
+	const char *sign = us < 0 ? "-" : "";
+	if (magnitude < 59.995e6)
+		return false;
+	long long seconds = llround(magnitude / 1e6);
+	if (seconds < 3600)
+		snprintf(buf, cap, "%s%lldm%02llds", sign, seconds / 60, seconds % 60);
+	else {
+		long long minutes = llround(magnitude / 60e6);
+		snprintf(buf, cap, "%s%lldh%02lldm", sign, minutes / 60, minutes % 60);
+	}
+	return true;
+}
+
 void format_value(const struct model *m, unsigned type, double value,
 		  char *buf, size_t cap)
 {
-	static const double time_steps[] = { 1, 1e3, 1e6, 60e6, 3600e6 };
-	static const char *const time_names[] = { "us", "ms", "s", "mins", "hrs" };
+	static const double time_steps[] = { 1, 1e3, 1e6 };
+	static const char *const time_names[] = { "us", "ms", "s" };
 	static const double byte_steps[] = { 1, 1024, 1048576, 1073741824.0,
 					     1099511627776.0 };
 	static const char *const byte_names[] = { "B", "kB", "MB", "GB", "TB" };
@@ -77,7 +97,8 @@ void format_value(const struct model *m, unsigned type, double value,
 	}
 	switch (unit_kind_of(m, type)) {
 	case UNIT_TIME_US:
-		scaled(value, time_steps, time_names, 5, buf, cap);
+		if (!clock_time(value, buf, cap))
+			scaled(value, time_steps, time_names, 3, buf, cap);
 		break;
 	case UNIT_BYTES:
 		scaled(value, byte_steps, byte_names, 5, buf, cap);
@@ -89,6 +110,61 @@ void format_value(const struct model *m, unsigned type, double value,
 			snprintf(buf, cap, "%.2f", value);
 		break;
 	}
+}
+
+void format_count_short(double value, char *buf, size_t cap)
+{
+	static const char *const suffix[] = { "", "k", "M", "G", "T", "P" };
+	double magnitude = fabs(value);
+	if (isnan(value)) {
+		snprintf(buf, cap, "n/a");
+		return;
+	}
+	if (magnitude < 1e6) {
+		snprintf(buf, cap, value == floor(value) ? "%.0f" : "%.2f", value);
+		return;
+	}
+	size_t i = 0;
+	while (i + 1 < ARRAY_LEN(suffix) && magnitude >= 999.95)
+		magnitude /= 1000, i++;
+	snprintf(buf, cap, "%s%.1f%s", value < 0 ? "-" : "", magnitude, suffix[i]);
+}
+
+void format_value_short(const struct model *m, unsigned type, double value,
+			char *buf, size_t cap, size_t width)
+{
+	if (unit_kind_of(m, type) == UNIT_COUNT_PLAIN) {
+		format_count_short(value, buf, cap);
+		return;
+	}
+	format_value(m, type, value, buf, cap);
+	/* 1023.99kB: one decimal keeps the column's gap. */
+	char *dot = strchr(buf, '.');
+	if (strlen(buf) > width && dot && dot[1] && dot[2]) {
+		char unit[16];
+		snprintf(unit, sizeof(unit), "%s", dot + 3);
+		double v = strtod(buf, NULL);
+		snprintf(buf, cap, "%.1f%s", v, unit);
+	}
+}
+
+/* What DevTools shows in a row: the file's base name and the line
+ * (_tsc.js:132095); the whole URL is format_location's. */
+void format_location_short(const struct model *m, uint32_t frame, char *buf,
+			   size_t cap)
+{
+	const struct frame *f = &m->frames[frame];
+	const char *url = model_str(m, f->url);
+	const char *base = strrchr(url, '/');
+	base = base && base[1] ? base + 1 : url;
+	char safe[512];
+	escape_text(base, safe, sizeof(safe));
+	if (!*url)
+		snprintf(buf, cap, "%s", "");
+	else if (f->line < 0)
+		snprintf(buf, cap, "%s", safe);
+	else
+		snprintf(buf, cap, "%s:%d", safe, f->line + (m->lines_zero_based ? 1 : 0));
 }
 
 void format_percent(double value, double whole, char *buf, size_t cap)

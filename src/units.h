@@ -29,6 +29,15 @@ enum unit_kind unit_kind_of(const struct model *m, unsigned type);
 void format_value(const struct model *m, unsigned type, double value,
 		  char *buf, size_t cap);
 void format_percent(double value, double whole, char *buf, size_t cap);
+/* For narrow columns: counts of a million and more abbreviated (118.1M),
+ * other values with one decimal when they are wider than `width`. */
+void format_count_short(double value, char *buf, size_t cap);
+void format_value_short(const struct model *m, unsigned type, double value,
+			char *buf, size_t cap, size_t width);
+/* The file's base name and line, for a row; format_location below gives
+ * the whole URL, line and column. */
+void format_location_short(const struct model *m, uint32_t frame, char *buf,
+			   size_t cap);
 /* "url:line:column" as a person reads it (1-based), "" when unknown. */
 void format_location(const struct model *m, uint32_t frame, char *buf,
 		     size_t cap);

@@ -1085,8 +1085,13 @@ size_t xsbug_pick_session(const struct xsbug_parser *p, int session,
 		}
 		return (size_t)session;
 	}
+	/* The last that stopped with samples: an engine told to start at a
+	 * break (XS 17.9) opens a session that never gets one. */
 	for (size_t n = p->nsessions; n >= 1; n--)
-		if (p->sessions[n - 1].stopped)
+		if (p->sessions[n - 1].stopped && p->sessions[n - 1].nsamples)
+			return n;
+	for (size_t n = p->nsessions; n >= 1; n--)
+		if (p->sessions[n - 1].nsamples)
 			return n;
 	return p->nsessions;
 }

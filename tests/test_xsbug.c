@@ -395,6 +395,28 @@ static void check_stream_divided(const char *what, const char *samples,
 	xsbug_parser_free(p);
 }
 
+/* An engine told to start at a break (XS 17.9) opens a session that
+ * never gets a sample: the default is the last stopped one with samples,
+ * never an empty profile (real capture: testdata/live/stop-at-break.xsbug). */
+static void test_empty_session_passed_over(void)
+{
+	static const char text[] =
+		MSG("<pt name=\"start\" value=\"@0000000000000000\"/>")
+		MSG("<pr name=\"a\" value=\"2\"/>")
+		MSG("<ps>3,2,0</ps>")
+		MSG("<pt name=\"stop\" value=\"@0000000000000010\"/>")
+		MSG("<pt name=\"start\" value=\"@0000000000000100\"/>")
+		MSG("<pt name=\"stop\" value=\"@0000000000000108\"/>");
+	struct load_error err;
+	bool ok;
+	struct xsbug_parser *p = feed_chunks(text, sizeof(text) - 1, 7, NULL, &err, &ok);
+	CHECK(ok);
+	CHECK(xsbug_session_count(p) == 2);
+	CHECK(xsbug_pick_session(p, -1, &err) == 1);
+	CHECK(xsbug_pick_session(p, 2, &err) == 2);
+	xsbug_parser_free(p);
+}
+
 static void test_divided(void)
 {
 	/* host > a > b > a for 4 µs, then host > b for 6.  host's callees
@@ -614,6 +636,7 @@ int main(int argc, char **argv)
 	test_chunks(dir);
 	test_durations();
 	test_resume();
+	test_empty_session_passed_over();
 	test_divided();
 	test_stop_out_of_order();
 	test_raw_names();

@@ -15,7 +15,8 @@
 #define DELTA_WIDTH 10
 
 #define VALUE_WIDTH 9
-#define PERCENT_WIDTH 8
+/* "100.00%" and two spaces: every column keeps a gap. */
+#define PERCENT_WIDTH 9
 
 static const char *const tab_titles[VIEW_COUNT] = {
 	"1 top-down", "2 bottom-up", "3 flat", "4 call graph",
@@ -60,6 +61,41 @@ static int put_text(int y, int x, const char *s, int max, attr_t attr)
 	return used;
 }
 
+/* Columns `s` takes on screen (a byte the locale cannot show: one). */
+static int text_width(const char *s)
+{
+	int width = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	while (*s) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+		int w = n == (size_t)-1 || n == (size_t)-2 || n == 0 ? -1 : wcwidth(wc);
+		if (w < 0) {
+			memset(&st, 0, sizeof(st));
+			width++;
+			s++;
+			continue;
+		}
+		width += w;
+		s += n;
+	}
+	return width;
+}
+
+/* put_text, with an ellipsis in the last column when the text is cut
+ * ('>' where the terminal has no UTF-8), so that a cut name never passes
+ * for a whole one. */
+static int put_text_cut(int y, int x, const char *s, int max, attr_t attr, bool utf8)
+{
+	if (max <= 0)
+		return 0;
+	if (text_width(s) <= max)
+		return put_text(y, x, s, max, attr);
+	int used = put_text(y, x, s, max - 1, attr);
+	return used + put_text(y, x + used, utf8 ? "\u2026" : ">", 1, attr);
+}
+
 static void fill_line(int y, attr_t attr)
 {
 	attrset(attr);
@@ -78,7 +114,7 @@ static void draw_header(const struct app *a, const struct screen *s)
 	const struct totals *t;
 	const char *rule = rule_state(a, &t);
 	unsigned type = a->ctx.type;
-	char duration[32], facts[512], file[1024];
+	char duration[32], facts[512], file[1024], type_name[128], unit[64];
 	format_value(m, 0, unit_kind_of(m, 0) == UNIT_TIME_US ? m->duration : NAN,
 		     duration, sizeof(duration));
 	char thread[160] = "";
@@ -86,9 +122,10 @@ static void draw_header(const struct app *a, const struct screen *s)
 		thread[0] = ' ';
 		escape_text(model_str(m, m->thread), thread + 1, sizeof(thread) - 1);
 	}
+	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
+	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
 	snprintf(facts, sizeof(facts), "  %s%s  %s  %s (%s)  rule: %s%s", m->format,
-		 thread, duration, model_str(m, m->types[type].name),
-		 model_str(m, m->types[type].unit), rule,
+		 thread, duration, type_name, unit, rule,
 		 t->total ? "" : t->computing ? " (computing)" : " (n/a)");
 	escape_text(a->file, file, sizeof(file));
 	fill_line(0, s->attr[EL_HEADER]);
@@ -167,8 +204,9 @@ static void format_cell(const struct app *a, double value, char *buf, size_t cap
 		snprintf(buf, cap, "-");
 	else if (a->units == UNITS_PERCENT)
 		format_percent(value, t->profile_total, buf, cap);
-	else
-		format_value(a->ctx.model, a->ctx.type, value, buf, cap);
+	else /* shortened so that every column keeps a gap */
+		format_value_short(a->ctx.model, a->ctx.type, value, buf, cap,
+				   VALUE_WIDTH - 1);
 }
 
 /* An element drawn over a row's base: on the selected row only its
@@ -207,15 +245,22 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		const char *prefix = r->flags & ROW_PRIMARY ? "" : "    ";
 		x += put_text(y, x, prefix, room, base);
 	} else if (a->current != VIEW_FLAT) {
-		/* One guide a level, the name never pushed past half the room. */
-		int levels = (int)r->depth;
-		if (2 * levels > room / 2)
-			levels = room / 4;
+		/* One guide a level, the name never pushed past half the room;
+		 * deeper than that, the depth is shown as a number ([37]) so
+		 * that deep frames do not pass for siblings. */
+		int levels = (int)r->depth, most = room / 4;
+		char depth[16] = "";
+		if (levels > most) {
+			int len = snprintf(depth, sizeof(depth), "[%u] ", r->depth);
+			levels = most - (len + 1) / 2;
+			if (levels < 0)
+				levels = 0;
+		}
 		attr_t guide = over(base, s->attr[EL_TREE], selected);
 		for (int k = 0; k < levels; k++)
 			x += put_text(y, x, s->utf8 ? "│ " : "| ", 2, guide);
-		x += put_text(y, x, tree_marker(r, s), area.cols - x,
-			      over(base, s->attr[EL_TREE], selected));
+		x += put_text(y, x, depth, area.cols - x, guide);
+		x += put_text(y, x, tree_marker(r, s), area.cols - x, guide);
 	}
 	attr_t attr = over(base, name_attr(r, s), selected);
 	if (app_row_matches(a, r)) /* a match shows even on the selected row */
@@ -224,15 +269,16 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 	bool primary = r->flags & ROW_PRIMARY;
 	if (primary)
 		x += put_text(y, x, "[", area.cols - x, attr);
-	x += put_text(y, x, name, area.cols - x, attr);
+	x += put_text_cut(y, x, name, area.cols - x - (primary ? 1 : 0), attr, s->utf8);
 	if (primary)
 		x += put_text(y, x, "]", area.cols - x, attr);
-	format_location(a->ctx.model, r->frame, loc, sizeof(loc));
-	if (*loc && x + 2 < area.cols) {
-		char safe[1024];
-		escape_text(loc, safe, sizeof(safe));
+	/* The file's base name and line, as DevTools shows them; the whole
+	 * URL is on the status line for the row under the cursor. */
+	format_location_short(a->ctx.model, r->frame, loc, sizeof(loc));
+	if (*loc && x + 3 < area.cols) {
 		x += put_text(y, x, "  ", area.cols - x, base);
-		put_text(y, x, safe, area.cols - x, over(base, s->attr[EL_DIM], selected));
+		put_text_cut(y, x, loc, area.cols - x, over(base, s->attr[EL_DIM], selected),
+			     s->utf8);
 	}
 }
 
@@ -256,7 +302,7 @@ static void draw_row(const struct app *a, const struct screen *s, int y,
 		if (isnan(r->calls))
 			snprintf(calls, sizeof(calls), "-");
 		else
-			snprintf(calls, sizeof(calls), "%.0f", r->calls);
+			format_count_short(r->calls, calls, sizeof(calls));
 		snprintf(cells + n, sizeof(cells) - (size_t)n, "%*s ", VALUE_WIDTH, calls);
 	}
 	int x = put_text(y, 0, cells, area.cols, base);
@@ -332,8 +378,17 @@ static void draw_status(const struct app *a, const struct screen *s,
 		snprintf(text, sizeof(text), "%s gives no totals here: %s",
 			 rule_name(a->ctx.rule), t->why_not);
 		attr = over(s->attr[EL_STATUS], s->attr[EL_NOT_APPLICABLE], false);
+	} else if (note) {
+		/* A location too long for the line loses its beginning: the
+		 * file name and line at its end matter most. */
+		const char *tail = note;
+		int room = area.cols - right - 2;
+		while (*tail && text_width(tail) > room - 1)
+			tail++;
+		snprintf(text, sizeof(text), "%s%s", tail == note ? "" : s->utf8 ? "\u2026" : "<",
+			 tail);
 	} else {
-		snprintf(text, sizeof(text), "%s", note ? note : "");
+		text[0] = '\0';
 	}
 	put_text(y, 1, text, area.cols - right - 2, attr);
 	if (right < area.cols)
@@ -373,7 +428,12 @@ void draw_app(struct app *a, const struct screen *s)
 		draw_column_titles(a, s);
 		draw_rows(a, s);
 	}
-	draw_status(a, s, pane_place(a), NULL);
+	/* With nothing else to say: where the function under the cursor is. */
+	char where[1024] = "";
+	const struct row *r = app_selected_row(a);
+	if (r && !a->show_help)
+		format_location(a->ctx.model, r->frame, where, sizeof(where));
+	draw_status(a, s, pane_place(a), where);
 	attrset(A_NORMAL);
 }
 
