@@ -16,6 +16,7 @@
 #include "escape.h"
 #include "export.h"
 #include "live.h"
+#include "range.h"
 #include "report.h"
 #include "rules.h"
 #include "tui/tui.h"
@@ -46,6 +47,8 @@ struct options {
 	struct load_options load;
 	const char *listen;  /* --listen: the address, or NULL */
 	const char *connect; /* --connect: the address, or NULL */
+	const char *range_text; /* --range as given, or NULL */
+	struct range_spec range;
 };
 
 static const char usage_text[] =
@@ -78,6 +81,12 @@ static const char usage_text[] =
 	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
 	"                    cpuprofile (V8 JSON) or folded (flame graph stacks)\n"
 	"  -o FILE           where --export writes\n"
+	"  --range START-END only the samples from START to END, for --report,\n"
+	"                    --export and the explorer: times from the first\n"
+	"                    sample (1.2s-3.4s, 200ms-3s, 1500us-), shares of\n"
+	"                    the timeline (20%-40%) or sample numbers from 1\n"
+	"                    (#100-#500, both included); an end left out is\n"
+	"                    the profile's\n"
 	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
 	"                    a.out beside the file, as gprof); gperftools and\n"
 	"                    legacy pprof profiles: names for their addresses\n"
@@ -239,6 +248,11 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->exporting = true;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			o->output = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--range")) {
+			o->range_text = option_value(argc, argv, &i);
+			char why[256];
+			if (!range_parse(o->range_text, &o->range, why, sizeof(why)))
+				usage_error("--range: %s", why);
 		} else if (!strcmp(a, "--theme")) {
 			o->tui.theme = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--bench-keys")) {
@@ -331,7 +345,8 @@ static int export_profile(const struct options *o, const struct model *m,
 	return 1;
 }
 
-static int print_report(const struct options *o, struct model *m, unsigned type)
+static int print_report(const struct options *o, struct model *m, unsigned type,
+			const char *range)
 {
 	struct rules rules;
 	rules_init(&rules, m);
@@ -347,7 +362,7 @@ static int print_report(const struct options *o, struct model *m, unsigned type)
 	struct view view;
 	view_open(&view, o->view, &ctx);
 	view_expand_all(&view, SIZE_MAX, o->depth, SIZE_MAX);
-	struct report rep = { o->file, o->view, o->format, &view };
+	struct report rep = { o->file, o->view, o->format, &view, range };
 	report_print(stdout, &rep);
 	view_close(&view);
 	rules_free(&rules);
@@ -364,6 +379,30 @@ static bool load_profile(const char *file, const struct load_options *opt,
 	escape_text(file, safe, sizeof(safe));
 	fprintf(stderr, "wprof-tui: %s: %s\n", safe, err.message);
 	return false;
+}
+
+/* --range: `m` becomes the profile cut to the range, and `described`
+ * says which part of the whole it is. */
+static bool cut_to_range(const struct options *o, struct model *m,
+			 char *described, size_t cap)
+{
+	char why[256], safe[1024];
+	struct sample_range r;
+	const char *why_not = why;
+	struct model cut;
+	bool ok = range_resolve(m, &o->range, &r, why, sizeof(why)) &&
+		  model_cut_range(m, r, &cut, &why_not);
+	if (!ok) {
+		escape_text(o->file, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s: %s\n", safe, why_not);
+		return false;
+	}
+	range_describe(m, r, true, described, cap);
+	snprintf(described + strlen(described), cap - strlen(described),
+		 " (samples #%zu-#%zu)", r.first + 1, r.end);
+	model_free(m);
+	*m = cut;
+	return true;
 }
 
 /* --listen/--connect without a terminal: the first engine's profile. */
@@ -498,12 +537,15 @@ int main(int argc, char **argv)
 	}
 	int status;
 	unsigned type;
-	if (!pick_sample_type(&m, o.load.sample_type, &type)) {
+	char range[160] = "";
+	if (o.range_text && !cut_to_range(&o, &m, range, sizeof(range))) {
+		status = EXIT_BAD_INPUT;
+	} else if (!pick_sample_type(&m, o.load.sample_type, &type)) {
 		status = bad_sample_type(&o, &m);
 	} else if (o.exporting) {
 		status = export_profile(&o, &m, type);
 	} else if (o.report) {
-		status = print_report(&o, &m, type);
+		status = print_report(&o, &m, type, range[0] ? range : NULL);
 	} else if (o.bench_keys) {
 		o.tui.sample_type = type;
 		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);

@@ -61,6 +61,8 @@ static void text_header(FILE *out, const struct report *rep)
 		escape_text(model_str(m, m->other_threads), safe, sizeof(safe));
 		fprintf(out, "# other threads: %s\n", safe);
 	}
+	if (rep->range)
+		fprintf(out, "# %s\n", rep->range);
 	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
 		duration, m->nsamples, model_str(m, m->types[type].name),
 		model_str(m, m->types[type].unit));
@@ -247,6 +249,10 @@ static void json_header(FILE *out, const struct report *rep)
 	json_string(out, m->format);
 	fprintf(out, ",\"view\":\"%s\",\"rule\":\"%s\"", view_kind_name(rep->kind),
 		rule_name(v->ctx->rule));
+	if (rep->range) {
+		fputs(",\"range\":", out);
+		json_string(out, rep->range);
+	}
 	json_profile_fields(out, m, type, v->totals);
 	fputs(",\"rows\":[", out);
 }

@@ -13,6 +13,7 @@ struct report {
 	enum view_kind kind;
 	enum report_format format;
 	const struct view *view; /* already expanded as far as wanted */
+	const char *range; /* --range: which part of the profile, or NULL */
 };
 
 bool report_format_parse(const char *name, enum report_format *out);
