@@ -33,6 +33,9 @@ void app_init(struct app *a, const char *file, struct model *m,
 	memset(a, 0, sizeof(*a));
 	a->file = file;
 	a->original = m;
+	a->loaded = m;
+	a->range = (struct sample_range){ 0, m->nsamples };
+	a->timeline_cells = 100;
 	a->focus = NO_ID;
 	a->hidden = xcalloc(m->nframes + 1, 1);
 	a->frame_keys = hash_frames(m);
@@ -60,6 +63,10 @@ void app_free(struct app *a)
 	rules_free(&a->original_rules);
 	free(a->hidden);
 	free(a->frame_keys);
+	if (a->range_cut)
+		model_free(a->range_cut);
+	free(a->range_cut);
+	timeline_free(&a->timeline);
 }
 
 void app_compute_in_background(struct app *a)

@@ -9,6 +9,7 @@
 #include "../units.h"
 #include "../util.h"
 #include "keys.h"
+#include "timeline_draw.h"
 
 /* Narrower than this, the split screen stacks its sides. */
 #define SIDE_BY_SIDE_COLS 120
@@ -86,8 +87,13 @@ static void draw_header(const struct app *a, const struct screen *s)
 		thread[0] = ' ';
 		escape_text(model_str(m, m->thread), thread + 1, sizeof(thread) - 1);
 	}
-	snprintf(facts, sizeof(facts), "  %s%s  %s  %s (%s)  rule: %s%s", m->format,
-		 thread, duration, model_str(m, m->types[type].name),
+	char range[160] = "";
+	if (a->range_cut) {
+		range[0] = range[1] = ' ';
+		range_describe(a->loaded, a->range, !s->utf8, range + 2, sizeof(range) - 2);
+	}
+	snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s", m->format,
+		 thread, duration, range, model_str(m, m->types[type].name),
 		 model_str(m, m->types[type].unit), rule,
 		 t->total ? "" : t->computing ? " (computing)" : " (n/a)");
 	escape_text(a->file, file, sizeof(file));
@@ -362,10 +368,20 @@ static void draw_help(const struct screen *s)
 	}
 }
 
+/* The strip under the header, and the rest of the area below it. */
+static void draw_timeline(struct app *a, const struct screen *s)
+{
+	if (!timeline_shown(a, area.lines))
+		return;
+	timeline_draw(a, s, area.y + 1, area.x, area.cols);
+	set_area(area.y + TIMELINE_LINES, area.x, area.lines - TIMELINE_LINES, area.cols);
+}
+
 void draw_app(struct app *a, const struct screen *s)
 {
 	set_area(0, 0, LINES, COLS);
 	draw_header(a, s);
+	draw_timeline(a, s);
 	draw_tabs(a, s);
 	if (a->show_help) {
 		draw_help(s);
@@ -375,6 +391,7 @@ void draw_app(struct app *a, const struct screen *s)
 	}
 	draw_status(a, s, pane_place(a), NULL);
 	attrset(A_NORMAL);
+	/* The area stays the pane's, for draw_row_at and draw_tabs_line. */
 }
 
 /* ---- comparing two profiles ------------------------------------------ */
@@ -382,6 +399,7 @@ void draw_app(struct app *a, const struct screen *s)
 static void draw_side(struct app *a, const struct screen *s)
 {
 	draw_header(a, s);
+	draw_timeline(a, s);
 	draw_tabs(a, s);
 	draw_column_titles(a, s);
 	draw_rows(a, s);
@@ -522,10 +540,16 @@ void draw_compare(struct compare *c, const struct screen *s)
 size_t draw_row_at(const struct app *a, int y)
 {
 	const struct pane *p = &a->panes[a->current];
+	y -= area.y;
 	if (y < DRAW_FIRST_ROW_LINE || y >= area.lines - 1)
 		return SIZE_MAX;
 	size_t index = p->top + (size_t)(y - DRAW_FIRST_ROW_LINE);
 	return index < p->view.nrows ? index : SIZE_MAX;
+}
+
+int draw_tabs_line(void)
+{
+	return area.y + 1;
 }
 
 int draw_tab_at(int x)

@@ -20,6 +20,11 @@ static void open_callgraph(struct app *a) { app_open_in(a, VIEW_CALLGRAPH); }
 static void open_bottomup(struct app *a) { app_open_in(a, VIEW_BOTTOMUP); }
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
+/* A range step is a cell of the strip; a big step ten. */
+static void range_start_later(struct app *a) { app_range_move_start(a, 1); }
+static void range_end_earlier(struct app *a) { app_range_move_end(a, -1); }
+static void range_start_much_later(struct app *a) { app_range_move_start(a, 10); }
+static void range_end_much_earlier(struct app *a) { app_range_move_end(a, -10); }
 
 static bool comparing(struct app *a)
 {
@@ -90,6 +95,17 @@ const struct key_binding key_table[] = {
 	{ { 'i' }, "i", "hide it from all stacks", app_hide, NULL, true },
 	{ { 'F' }, "F", "clear focus and hide", app_clear_filters, NULL,
 	  true },
+	{ { '[' }, "[", "range: start one step later", range_start_later, NULL,
+	  false },
+	{ { ']' }, "]", "range: end one step earlier", range_end_earlier, NULL,
+	  false },
+	{ { '{' }, "{", "range: start ten steps later", range_start_much_later,
+	  NULL, false },
+	{ { '}' }, "}", "range: end ten steps earlier", range_end_much_earlier,
+	  NULL, false },
+	{ { '0' }, "0", "range: the whole profile", app_range_whole, NULL, false },
+	{ { 'L' }, "L", "show/hide the timeline strip", app_toggle_timeline, NULL,
+	  false },
 	{ { 'c' }, "c", "open in call graph", open_callgraph, NULL, false },
 	{ { 'b' }, "b", "open in bottom-up", open_bottomup, NULL, false },
 	{ { 'p' }, "p", "live: start/stop profiling", live_view_toggle_profiling,
