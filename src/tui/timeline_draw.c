@@ -99,6 +99,9 @@ void timeline_draw(struct app *a, const struct screen *s, int y, int x, int cols
 		attrset(attr | (in && !s->colour ? A_REVERSE : 0));
 		put_cell(s, y, x + c, level);
 	}
+	/* The ruler marks a range only when there is one to mark. */
+	if (!a->range_cut && strip.drag_from < 0)
+		first = end = 0;
 	draw_ruler(a, s, y + 1, x, cols, first, end);
 	attrset(A_NORMAL);
 }
