@@ -348,7 +348,8 @@ static void draw_status(const struct app *a, const struct screen *s,
 
 static void draw_help(const struct screen *s)
 {
-	int top = DRAW_FIRST_ROW_LINE - 1, lines = area.lines - top - 1;
+	/* Below the header only: every key should fit on 80x24. */
+	int top = 1, lines = area.lines - top - 1;
 	for (int y = top; y < area.lines - 1; y++)
 		fill_line(y, s->attr[EL_NORMAL]);
 	put_text(top, 1, "Keys (any key closes this help)", area.cols - 1, s->attr[EL_HEADER]);
@@ -381,11 +382,11 @@ void draw_app(struct app *a, const struct screen *s)
 {
 	set_area(0, 0, LINES, COLS);
 	draw_header(a, s);
-	draw_timeline(a, s);
-	draw_tabs(a, s);
 	if (a->show_help) {
 		draw_help(s);
 	} else {
+		draw_timeline(a, s);
+		draw_tabs(a, s);
 		draw_column_titles(a, s);
 		draw_rows(a, s);
 	}
@@ -503,7 +504,6 @@ void draw_compare(struct compare *c, const struct screen *s)
 	set_area(0, 0, LINES, COLS);
 	if (active->show_help) {
 		draw_header(active, s);
-		draw_tabs(active, s);
 		draw_help(s);
 	} else if (c->delta_layout) {
 		draw_delta(c, s);

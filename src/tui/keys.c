@@ -20,11 +20,20 @@ static void open_callgraph(struct app *a) { app_open_in(a, VIEW_CALLGRAPH); }
 static void open_bottomup(struct app *a) { app_open_in(a, VIEW_BOTTOMUP); }
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
-/* A range step is a cell of the strip; a big step ten. */
-static void range_start_later(struct app *a) { app_range_move_start(a, 1); }
-static void range_end_earlier(struct app *a) { app_range_move_end(a, -1); }
-static void range_start_much_later(struct app *a) { app_range_move_start(a, 10); }
-static void range_end_much_earlier(struct app *a) { app_range_move_end(a, -10); }
+/* The key being dispatched, for the bindings whose keys differ only in
+ * how far they go (one help line each). */
+static int dispatched_key;
+
+/* A range step is a cell of the strip; the braces go ten. */
+static void range_start_later(struct app *a)
+{
+	app_range_move_start(a, dispatched_key == '{' ? 10 : 1);
+}
+
+static void range_end_earlier(struct app *a)
+{
+	app_range_move_end(a, dispatched_key == '}' ? -10 : -1);
+}
 
 static bool comparing(struct app *a)
 {
@@ -95,13 +104,9 @@ const struct key_binding key_table[] = {
 	{ { 'i' }, "i", "hide it from all stacks", app_hide, NULL, true },
 	{ { 'F' }, "F", "clear focus and hide", app_clear_filters, NULL,
 	  true },
-	{ { '[' }, "[", "range: start one step later", range_start_later, NULL,
-	  false },
-	{ { ']' }, "]", "range: end one step earlier", range_end_earlier, NULL,
-	  false },
-	{ { '{' }, "{", "range: start ten steps later", range_start_much_later,
+	{ { '[', '{' }, "[ {", "range start later (1/10)", range_start_later,
 	  NULL, false },
-	{ { '}' }, "}", "range: end ten steps earlier", range_end_much_earlier,
+	{ { ']', '}' }, "] }", "range end earlier (1/10)", range_end_earlier,
 	  NULL, false },
 	{ { '0' }, "0", "range: the whole profile", app_range_whole, NULL, false },
 	{ { 'L' }, "L", "show/hide the timeline strip", app_toggle_timeline, NULL,
@@ -138,6 +143,7 @@ bool key_dispatch(struct app *a, int key)
 	if (!b)
 		return false;
 	a->message[0] = 0;
+	dispatched_key = key;
 	b->action(a);
 	return true;
 }
@@ -149,6 +155,7 @@ bool key_dispatch_compare(struct compare *c, int key)
 		return false;
 	struct app *a = compare_active(c);
 	a->message[0] = 0;
+	dispatched_key = key;
 	if (c->delta_layout) {
 		if (b->delta_action)
 			b->delta_action(c);
