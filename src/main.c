@@ -391,7 +391,7 @@ static bool cut_to_range(const struct options *o, struct model *m,
 	const char *why_not = why;
 	struct model cut;
 	bool ok = range_resolve(m, &o->range, &r, why, sizeof(why)) &&
-		  model_cut_range(m, r, &cut, &why_not);
+		  model_cut_range(m, r, true, &cut, &why_not);
 	if (!ok) {
 		escape_text(o->file, safe, sizeof(safe));
 		fprintf(stderr, "wprof-tui: %s: %s\n", safe, why_not);

@@ -245,7 +245,7 @@ static void copy_first_leaves(const struct model *src, struct sample_range r,
 }
 
 /* The samples, each adding its duration to its node's first value, and
- * a count to the sample-count type when there is one. */
+ * a count to the sample-count type. */
 static void copy_samples(const struct model *src, struct sample_range r,
 			 const uint32_t *map, struct model *out)
 {
@@ -263,6 +263,20 @@ static void copy_samples(const struct model *src, struct sample_range r,
 			model_add_node_value(out, nodes[i], counts, 1);
 }
 
+/* The same values without keeping the samples. */
+static void count_samples(const struct model *src, struct sample_range r,
+			  const uint32_t *map, struct model *out)
+{
+	unsigned nt = out->ntypes, counts = model_count_type(out);
+	double *values = out->node_self;
+	for (size_t i = r.first; i < r.end; i++) {
+		size_t v = map[src->sample_node[i]];
+		values[v * nt] += src->sample_duration[i];
+		if (counts != 0)
+			values[v * nt + counts] += 1;
+	}
+}
+
 /* Values the timeline carries: the first (durations) and sample counts. */
 static bool timeline_carries_values(const struct model *m)
 {
@@ -274,7 +288,7 @@ static bool timeline_carries_values(const struct model *m)
 }
 
 bool model_cut_range(const struct model *src, struct sample_range r,
-		     struct model *out, const char **why_not)
+		     bool keep_samples, struct model *out, const char **why_not)
 {
 	if (!(src->caps & HAS_TIMELINE) || !timeline_carries_values(src)) {
 		*why_not = "this profile has no timeline that carries its values";
@@ -286,9 +300,14 @@ bool model_cut_range(const struct model *src, struct sample_range r,
 		r.first = r.end;
 	model_init(out, src->format);
 	copy_frames_and_types(src, out);
+	if (!keep_samples && model_count_type(out) == NO_ID)
+		model_add_sample_type(out, "samples", "count");
 	uint8_t *needed = mark_needed(src, r);
 	uint32_t *map = copy_nodes(src, needed, out);
-	copy_samples(src, r, map, out);
+	if (keep_samples)
+		copy_samples(src, r, map, out);
+	else
+		count_samples(src, r, map, out);
 	if (src->first_leaves)
 		copy_first_leaves(src, r, map, out);
 	double before = range_sample_offset(src, r.first);

@@ -47,10 +47,13 @@ double range_sample_offset(const struct model *m, size_t index);
 
 /* Fills `out` (a new model) with the samples `r` selects from `src`: the
  * nodes on their stacks (in the source's order), their values counted
- * from those samples, and the samples themselves.  Needs a timeline
- * whose samples carry every value; otherwise false and why in *why_not. */
+ * from those samples, and with `keep_samples` the samples themselves
+ * (without them, a sample-count type when `src` has none): an export
+ * needs them, the explorer's panes do not, and copying millions of
+ * them would slow every range key down.  Needs a timeline whose samples
+ * carry every value; otherwise false and why in *why_not. */
 bool model_cut_range(const struct model *src, struct sample_range r,
-		     struct model *out, const char **why_not);
+		     bool keep_samples, struct model *out, const char **why_not);
 
 /* "range 1.20s–3.40s of 10.0s" (the dash an ASCII '-' when `ascii`). */
 void range_describe(const struct model *whole, struct sample_range r,

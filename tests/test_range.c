@@ -6,6 +6,7 @@
 #include "check.h"
 #include "loaders/loaders.h"
 #include "src/range.h"
+#include "src/filter.h"
 #include "src/rules.h"
 #include "src/timeline.h"
 #include "src/util.h"
@@ -81,7 +82,7 @@ static void test_cut_worked_example(const struct model *whole)
 {
 	struct model cut;
 	const char *why_not;
-	CHECK(model_cut_range(whole, (struct sample_range){ 1, 3 }, &cut, &why_not));
+	CHECK(model_cut_range(whole, (struct sample_range){ 1, 3 }, true, &cut, &why_not));
 	CHECK(cut.nsamples == 2 && close_enough(cut.duration, 3000));
 	CHECK(cut.nframes == whole->nframes); /* frame ids kept */
 	CHECK(cut.nnodes == 4); /* a's leaf node is not in the range */
@@ -104,8 +105,23 @@ static void test_cut_worked_example(const struct model *whole)
 	rules_free(&rules);
 	model_free(&cut);
 
+	/* Without its samples (as the explorer cuts): the same numbers, and
+	 * sample counts (type 1, added: the file has none) of 1 each. */
+	CHECK(model_cut_range(whole, (struct sample_range){ 1, 3 }, false, &cut, &why_not));
+	CHECK(cut.nsamples == 0 && cut.ntypes == 2 && model_count_type(&cut) == 1);
+	rules_init(&rules, &cut);
+	for (int i = 0; i < 4; i++)
+		CHECK_MSG(close_enough(frame_total(&rules, &cut, RULE_DIVIDED, names[i], false),
+				       divided[i]), "divided %s without samples", names[i]);
+	const struct totals *counts = rules_totals(&rules, RULE_EXACT, 1);
+	for (uint32_t f = 0; f < cut.nframes; f++)
+		if (!strcmp(model_str(&cut, cut.frames[f].name), "main"))
+			CHECK(counts->total[f] == 2);
+	rules_free(&rules);
+	model_free(&cut);
+
 	/* The first sample alone: main>a>leaf 3 ms; leaf's one caller is a. */
-	CHECK(model_cut_range(whole, (struct sample_range){ 0, 1 }, &cut, &why_not));
+	CHECK(model_cut_range(whole, (struct sample_range){ 0, 1 }, true, &cut, &why_not));
 	rules_init(&rules, &cut);
 	CHECK(close_enough(frame_total(&rules, &cut, RULE_DIVIDED, "a", false), 3000));
 	CHECK(close_enough(frame_total(&rules, &cut, RULE_DIVIDED, "main", false), 3000));

@@ -32,6 +32,7 @@ struct live_view;
 struct compare;
 struct filtered;
 struct filter_job;
+struct range_job;
 
 struct app {
 	const char *file;
@@ -74,6 +75,7 @@ struct app {
 	struct timeline timeline; /* of `loaded`, as wide as the strip */
 	const struct model *timeline_model; /* the model it was made for */
 	size_t timeline_cells;    /* the strip's width, set by whoever draws */
+	struct range_job *range_job; /* a large profile's cut, being made */
 };
 
 void app_init(struct app *a, const char *file, struct model *m,
@@ -132,8 +134,12 @@ void app_open_in(struct app *a, enum view_kind kind);
 void app_enter(struct app *a);
 /* Live mode: puts `next`, a newer snapshot of the same profile, in place
  * of the model in use, keeping each pane's sort, open rows and selected
- * function.  The caller frees the model it replaces afterwards. */
+ * function, and a range chosen in it (its samples stay: a stream only
+ * appends).  The caller frees the model it replaces afterwards. */
 void app_replace_model(struct app *a, struct model *next);
+/* The same for a model of the same frames (a range's cut or the whole
+ * loaded profile): what every pane reads from now on. */
+void app_show_model(struct app *a, struct model *next);
 /* Live mode: the model in use got new values in place, for the same
  * stacks (xsbug_follower_model); every number is computed again, what is
  * open, selected and sorted stays. */
@@ -150,5 +156,9 @@ void app_toggle_timeline(struct app *a);
  * loaded model changed. */
 const struct timeline *app_timeline(struct app *a, size_t cells);
 bool app_has_timeline(const struct app *a);
+/* A large profile's cut is made on a thread: true when one finished and
+ * the panes show it; forget waits for it and drops it. */
+bool app_poll_range(struct app *a);
+void app_forget_range_job(struct app *a);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "../background.h"
 #include "../util.h"
 
 bool app_has_timeline(const struct app *a)
@@ -29,10 +30,100 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 
 static void say_range(struct app *a)
 {
-	if (a->range_cut)
+	if (a->range_job)
+		app_message(a, "range: computing the numbers for it...");
+	else if (a->range_cut)
 		range_describe(a->loaded, a->range, false, a->message, sizeof(a->message));
 	else
 		app_message(a, "range: the whole profile");
+}
+
+/* The cut of the loaded profile to a range: on a thread for a large
+ * profile, as a filtered copy is (struct filter_job in app.c). */
+struct range_job {
+	struct background work;
+	const struct model *src; /* the loaded model: nothing changes it meanwhile */
+	struct sample_range range;
+	struct model *made;
+	const char *why_not;
+};
+
+/* Below this many samples a cut takes a few milliseconds: made at once. */
+#define RANGE_THREAD_SAMPLES 1000000
+
+static struct model *make_cut(const struct model *src, struct sample_range r,
+			      const char **why_not)
+{
+	if (r.first == 0 && r.end == src->nsamples)
+		return NULL; /* the whole profile: the loaded model itself */
+	struct model *cut = xmalloc(sizeof(*cut));
+	if (model_cut_range(src, r, false, cut, why_not))
+		return cut;
+	free(cut);
+	return NULL;
+}
+
+static void run_range_job(void *arg)
+{
+	struct range_job *j = arg;
+	j->made = make_cut(j->src, j->range, &j->why_not);
+}
+
+static void free_cut(struct model *m)
+{
+	if (m) {
+		model_free(m);
+		free(m);
+	}
+}
+
+/* Puts `cut` (NULL: the whole loaded profile) in front of every pane. */
+static void show_cut(struct app *a, struct model *cut)
+{
+	struct model *old = a->range_cut;
+	a->range_cut = cut;
+	app_show_model(a, cut ? cut : a->loaded);
+	free_cut(old);
+}
+
+static void start_range_job(struct app *a)
+{
+	struct range_job *j = xcalloc(1, sizeof(*j));
+	j->src = a->loaded;
+	j->range = a->range;
+	a->range_job = j;
+	background_start(&j->work, run_range_job, j);
+}
+
+void app_forget_range_job(struct app *a)
+{
+	if (!a->range_job)
+		return;
+	background_wait(&a->range_job->work);
+	free_cut(a->range_job->made);
+	free(a->range_job);
+	a->range_job = NULL;
+}
+
+bool app_poll_range(struct app *a)
+{
+	struct range_job *j = a->range_job;
+	if (!j || !background_done(&j->work, 0))
+		return false;
+	a->range_job = NULL;
+	bool current = j->range.first == a->range.first && j->range.end == a->range.end;
+	if (!current) { /* the range moved on meanwhile: cut again */
+		free_cut(j->made);
+		start_range_job(a);
+	} else if (j->made || !j->why_not) {
+		show_cut(a, j->made);
+	} else {
+		app_message(a, "%s", j->why_not);
+	}
+	free(j);
+	if (!a->range_job)
+		say_range(a);
+	return current;
 }
 
 void app_set_range(struct app *a, size_t first, size_t end)
@@ -51,26 +142,34 @@ void app_set_range(struct app *a, size_t first, size_t end)
 		say_range(a);
 		return;
 	}
-	struct model *cut = NULL;
-	const char *why_not = NULL;
-	if (first > 0 || end < n) {
-		cut = xmalloc(sizeof(*cut));
-		if (!model_cut_range(a->loaded, (struct sample_range){ first, end }, cut,
-				     &why_not)) {
-			free(cut);
+	a->range = (struct sample_range){ first, end };
+	bool whole = first == 0 && end == n;
+	if (a->range_job) {
+		/* app_poll_range cuts again when this one is done. */
+	} else if (a->background && n >= RANGE_THREAD_SAMPLES && !whole) {
+		start_range_job(a);
+	} else {
+		const char *why_not = NULL;
+		struct model *cut = make_cut(a->loaded, a->range, &why_not);
+		if (!cut && why_not) {
 			app_message(a, "%s", why_not);
 			return;
 		}
-	}
-	struct model *old = a->range_cut;
-	a->range = (struct sample_range){ first, end };
-	a->range_cut = cut;
-	app_replace_model(a, cut ? cut : a->loaded);
-	if (old) {
-		model_free(old);
-		free(old);
+		show_cut(a, cut);
 	}
 	say_range(a);
+}
+
+void app_replace_model(struct app *a, struct model *next)
+{
+	app_forget_range_job(a);
+	a->loaded = next;
+	bool pinned = a->range_cut && a->range.end <= next->nsamples;
+	const char *why_not;
+	struct model *cut = pinned ? make_cut(next, a->range, &why_not) : NULL;
+	if (!cut)
+		a->range = (struct sample_range){ 0, next->nsamples };
+	show_cut(a, cut);
 }
 
 /* A range end on the strip: the bin a start falls in, or the first bin

@@ -88,9 +88,11 @@ static void draw_header(const struct app *a, const struct screen *s)
 		escape_text(model_str(m, m->thread), thread + 1, sizeof(thread) - 1);
 	}
 	char range[160] = "";
-	if (a->range_cut) {
+	if (a->range_cut || a->range_job) {
 		range[0] = range[1] = ' ';
-		range_describe(a->loaded, a->range, !s->utf8, range + 2, sizeof(range) - 2);
+		range_describe(a->loaded, a->range, !s->utf8, range + 2, sizeof(range) - 14);
+		if (a->range_job) /* the panes show the range before it */
+			strcat(range, " (computing)");
 	}
 	snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s", m->format,
 		 thread, duration, range, model_str(m, m->types[type].name),
