@@ -272,6 +272,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 	else if (!o->file)
 		usage_error("%s", "no profile given");
 	check_diff_options(o);
+	if (o->range_text && o->new_file)
+		usage_error("%s", "--range works on one profile at a time (in the explorer, "
+			    "choose a range on each side with [ ] { } or the mouse)");
 	parse_sort(o);
 	if (o->exporting && !o->output)
 		usage_error("%s", "--export needs -o FILE");
