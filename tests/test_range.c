@@ -9,6 +9,7 @@
 #include "src/filter.h"
 #include "src/rules.h"
 #include "src/timeline.h"
+#include "src/tui/app.h"
 #include "src/util.h"
 
 static void test_parse(void)
@@ -155,6 +156,58 @@ static void test_timeline(const struct model *m)
 	timeline_free(&t);
 }
 
+/* The total of a frame in the app's flat pane (exact), or -1. */
+static double flat_total(struct app *a, const char *name)
+{
+	struct pane *p = app_pane(a);
+	for (size_t i = 0; i < p->view.nrows; i++) {
+		const struct row *r = &p->view.rows[i];
+		if (!strcmp(model_str(a->ctx.model, a->ctx.model->frames[r->frame].name), name))
+			return r->total;
+	}
+	return -1;
+}
+
+/* The explorer's keys: with 6 cells of 1 ms, `[` moves the start past
+ * the first sample (the next starts in cell 3), `]` the end before the
+ * last (cell 4); the panes show the cut; `0` the whole again.  A live
+ * snapshot (here the same file, loaded again) keeps the range pinned. */
+static void test_app_keys(const char *path)
+{
+	struct model m, snapshot;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	if (!load_file(path, &opt, &m, &err, NULL) ||
+	    !load_file(path, &opt, &snapshot, &err, NULL)) {
+		CHECK(false);
+		return;
+	}
+	struct app a;
+	app_init(&a, "test", &m, VIEW_FLAT);
+	a.timeline_cells = 6;
+	CHECK(app_has_timeline(&a) && close_enough(flat_total(&a, "main"), 6000));
+	app_range_move_start(&a, 1);
+	CHECK(a.range.first == 1 && a.range.end == 3 && a.range_cut);
+	CHECK(close_enough(flat_total(&a, "main"), 3000));
+	CHECK(close_enough(flat_total(&a, "a"), 2000));
+	CHECK(close_enough(flat_total(&a, "leaf"), 1000));
+	CHECK_MSG(strstr(a.message, "range 3.0ms"), "%s", a.message);
+	app_range_move_end(&a, -1);
+	CHECK(a.range.first == 1 && a.range.end == 2);
+	CHECK(close_enough(flat_total(&a, "main"), 1000) && flat_total(&a, "a") == -1);
+	app_range_move_end(&a, -1); /* the end cannot pass the start */
+	CHECK(a.range.end == 2 && strstr(a.message, "cannot pass"));
+	app_replace_model(&a, &snapshot);
+	CHECK(a.loaded == &snapshot && a.range.first == 1 && a.range.end == 2);
+	CHECK(close_enough(flat_total(&a, "main"), 1000));
+	app_range_whole(&a);
+	CHECK(!a.range_cut && a.ctx.model == &snapshot);
+	CHECK(close_enough(flat_total(&a, "main"), 6000));
+	app_free(&a);
+	model_free(&m);
+	model_free(&snapshot);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -172,5 +225,6 @@ int main(int argc, char **argv)
 	test_cut_worked_example(&m);
 	test_timeline(&m);
 	model_free(&m);
+	test_app_keys(path);
 	return check_done();
 }

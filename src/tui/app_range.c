@@ -185,6 +185,18 @@ static size_t clamp_cell(long cell, const struct timeline *t)
 	return cell < 0 ? 0 : (size_t)cell > t->nbins ? t->nbins : (size_t)cell;
 }
 
+/* The sample at the cell boundary `cells` steps from `cell`, going on
+ * over empty cells so that a step always moves the range's end. */
+static size_t step_boundary(const struct timeline *t, size_t cell, long cells,
+			    size_t from)
+{
+	long c = (long)cell + cells, dir = cells < 0 ? -1 : 1;
+	size_t sample = t->first_sample[clamp_cell(c, t)];
+	while (sample == from && c > 0 && c < (long)t->nbins)
+		sample = t->first_sample[clamp_cell(c += dir, t)];
+	return sample;
+}
+
 void app_range_move_start(struct app *a, long cells)
 {
 	if (!app_has_timeline(a)) {
@@ -192,8 +204,8 @@ void app_range_move_start(struct app *a, long cells)
 		return;
 	}
 	const struct timeline *t = app_timeline(a, a->timeline_cells);
-	long cell = (long)timeline_bin_of(t, a->range.first) + cells;
-	size_t first = t->first_sample[clamp_cell(cell, t)];
+	size_t first = step_boundary(t, timeline_bin_of(t, a->range.first), cells,
+				     a->range.first);
 	if (first >= a->range.end) {
 		app_message(a, "the range's start cannot pass its end ([ and ] "
 			    "narrow it, 0 shows the whole profile)");
@@ -209,8 +221,7 @@ void app_range_move_end(struct app *a, long cells)
 		return;
 	}
 	const struct timeline *t = app_timeline(a, a->timeline_cells);
-	long cell = (long)end_cell(t, a->range.end) + cells;
-	size_t end = t->first_sample[clamp_cell(cell, t)];
+	size_t end = step_boundary(t, end_cell(t, a->range.end), cells, a->range.end);
 	if (end <= a->range.first) {
 		app_message(a, "the range's end cannot pass its start ([ and ] "
 			    "narrow it, 0 shows the whole profile)");
