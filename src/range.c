@@ -217,6 +217,15 @@ static uint32_t *copy_nodes(const struct model *src, const uint8_t *needed,
 			    struct model *out)
 {
 	uint32_t *map = xmalloc((src->nnodes + 1) * sizeof(uint32_t));
+	/* Sized once: a large cut would otherwise copy its arrays as they grow. */
+	size_t count = 0;
+	for (uint32_t v = 0; v < src->nnodes; v++)
+		count += needed[v];
+	GROW(out->nodes, out->nodes_cap, count);
+	GROW(out->edges, out->edges_cap, count);
+	size_t old_cap = out->node_self_cap;
+	GROW(out->node_self, out->node_self_cap, count * out->ntypes);
+	memset(out->node_self + old_cap, 0, (out->node_self_cap - old_cap) * sizeof(double));
 	for (uint32_t v = 0; v < src->nnodes; v++)
 		map[v] = needed[v] ? model_add_node(out, src->nodes[v].frame) : NO_ID;
 	for (uint32_t v = 0; v < src->nnodes; v++) {
