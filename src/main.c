@@ -18,6 +18,7 @@
 #include "escape.h"
 #include "export.h"
 #include "live.h"
+#include "range.h"
 #include "report.h"
 #include "rules.h"
 #include "tui/tui.h"
@@ -49,6 +50,8 @@ struct options {
 	struct load_options load;
 	const char *listen;  /* --listen: the address, or NULL */
 	const char *connect; /* --connect: the address, or NULL */
+	const char *range_text; /* --range as given, or NULL */
+	struct range_spec range;
 };
 
 static const char usage_text[] =
@@ -89,6 +92,12 @@ static const char usage_text[] =
 	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
 	"                    cpuprofile (V8 JSON) or folded (flame graph stacks)\n"
 	"  -o, --output FILE where --export writes\n"
+	"  --range START-END only the samples from START to END, for --report,\n"
+	"                    --export and the explorer: times from the first\n"
+	"                    sample (1.2s-3.4s, 200ms-3s, 1500us-), shares of\n"
+	"                    the timeline (20%-40%) or sample numbers from 1\n"
+	"                    (#100-#500, both included); an end left out is\n"
+	"                    the profile's\n"
 	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
 	"                    a.out beside the file, as gprof); gperftools and\n"
 	"                    legacy pprof profiles: names for their addresses\n"
@@ -196,6 +205,7 @@ enum {
 	OPT_MAX_SIZE,
 	OPT_MAX_ROWS,
 	OPT_THREAD,
+	OPT_RANGE,
 };
 
 static const struct option option_table[] = {
@@ -221,6 +231,7 @@ static const struct option option_table[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "max-rows", required_argument, NULL, OPT_MAX_ROWS },
 	{ "thread", required_argument, NULL, OPT_THREAD },
+	{ "range", required_argument, NULL, OPT_RANGE },
 	{ 0 },
 };
 
@@ -364,6 +375,13 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	case OPT_THREAD:
 		o->load.thread = v;
 		break;
+	case OPT_RANGE: {
+		char why[256];
+		o->range_text = v;
+		if (!range_parse(v, &o->range, why, sizeof(why)))
+			usage_error("--range: %s", why);
+		break;
+	}
 	}
 }
 
@@ -414,6 +432,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 	if (o->new_file && !strcmp(o->file, "-") && !strcmp(o->new_file, "-"))
 		usage_error("%s", "standard input ('-') can be only one of the two profiles");
 	check_diff_options(o);
+	if (o->range_text && o->new_file)
+		usage_error("%s", "--range works on one profile at a time (in the explorer, "
+			    "choose a range on each side with [ ] { } or the mouse)");
 	parse_sort(o);
 	if (o->exporting && !o->output)
 		usage_error("%s", "--export needs -o FILE");
@@ -487,7 +508,8 @@ static int export_profile(const struct options *o, const struct model *m,
 	return 1;
 }
 
-static int print_report(const struct options *o, struct model *m, unsigned type)
+static int print_report(const struct options *o, struct model *m, unsigned type,
+			const char *range)
 {
 	struct rules rules;
 	rules_init(&rules, m);
@@ -504,7 +526,7 @@ static int print_report(const struct options *o, struct model *m, unsigned type)
 	view_open(&view, o->view, &ctx);
 	struct report_cut cut;
 	report_expand(&view, o->view, o->depth, o->max_rows, &cut);
-	struct report rep = { o->file, o->view, o->format, &view, &cut };
+	struct report rep = { o->file, o->view, o->format, &view, &cut, range };
 	report_print(stdout, &rep);
 	view_close(&view);
 	rules_free(&rules);
@@ -531,6 +553,31 @@ static bool load_profile(const char *file, const struct load_options *opt,
 /* --listen/--connect without a terminal: the first engine's profile;
  * *served keeps the others, to be served until they finish (live_finish)
  * once the report is out. */
+/* --range: `m` becomes the profile cut to the range, and `described`
+ * says which part of the whole it is. */
+static bool cut_to_range(const struct options *o, struct model *m,
+			 char *described, size_t cap)
+{
+	char why[256], safe[1024];
+	struct sample_range r;
+	const char *why_not = why;
+	struct model cut;
+	bool ok = range_resolve(m, &o->range, &r, why, sizeof(why)) &&
+		  model_cut_range(m, r, true, &cut, &why_not);
+	if (!ok) {
+		escape_text(o->file, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s: %s\n", safe, why_not);
+		return false;
+	}
+	range_describe(m, r, true, described, cap);
+	snprintf(described + strlen(described), cap - strlen(described),
+		 " (samples #%zu-#%zu)", r.first + 1, r.end);
+	model_free(m);
+	*m = cut;
+	return true;
+}
+
+/* --listen/--connect without a terminal: the first engine's profile. */
 static bool receive_profile(const struct options *o, struct model *m,
 			    char *engine, size_t cap, struct live **served)
 {
@@ -731,12 +778,15 @@ int main(int argc, char **argv)
 	note_differential(&o, &m);
 	int status;
 	unsigned type;
-	if (!pick_sample_type(&m, o.load.sample_type, &type)) {
+	char range[160] = "";
+	if (o.range_text && !cut_to_range(&o, &m, range, sizeof(range))) {
+		status = EXIT_BAD_INPUT;
+	} else if (!pick_sample_type(&m, o.load.sample_type, &type)) {
 		status = bad_sample_type(&o, &m);
 	} else if (o.exporting) {
 		status = export_profile(&o, &m, type);
 	} else if (o.report) {
-		status = print_report(&o, &m, type);
+		status = print_report(&o, &m, type, range[0] ? range : NULL);
 	} else if (o.bench_keys) {
 		o.tui.sample_type = type;
 		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);

@@ -139,6 +139,8 @@ static void text_header(FILE *out, const struct report *rep)
 		escape_text(model_str(m, m->other_threads), safe, sizeof(safe));
 		fprintf(out, "# other threads: %s\n", safe);
 	}
+	if (rep->range)
+		fprintf(out, "# %s\n", rep->range);
 	char type_name[256], unit[64];
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
@@ -335,6 +337,10 @@ static void json_header(FILE *out, const struct report *rep)
 	json_string(out, m->format);
 	fprintf(out, ",\"view\":\"%s\",\"rule\":\"%s\"", view_kind_name(rep->kind),
 		rule_name(v->ctx->rule));
+	if (rep->range) {
+		fputs(",\"range\":", out);
+		json_string(out, rep->range);
+	}
 	json_profile_fields(out, m, type, v->totals);
 	if (report_was_cut(rep->cut)) {
 		const struct report_cut *cut = rep->cut;

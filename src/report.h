@@ -34,6 +34,7 @@ struct report {
 	enum report_format format;
 	const struct view *view; /* already expanded as far as wanted */
 	const struct report_cut *cut; /* NULL: nothing was limited */
+	const char *range; /* --range: which part of the profile, or NULL */
 };
 
 bool report_format_parse(const char *name, enum report_format *out);

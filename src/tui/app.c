@@ -33,6 +33,9 @@ void app_init(struct app *a, const char *file, struct model *m,
 	memset(a, 0, sizeof(*a));
 	a->file = file;
 	a->original = m;
+	a->loaded = m;
+	a->range = (struct sample_range){ 0, m->nsamples };
+	a->timeline_cells = 100;
 	a->focus = NO_ID;
 	a->hidden = xcalloc(m->nframes + 1, 1);
 	a->frame_keys = hash_frames(m);
@@ -56,10 +59,15 @@ void app_free(struct app *a)
 		if (a->panes[k].open)
 			view_close(&a->panes[k].view);
 	forget_filter_job(a);
+	app_forget_range_job(a);
 	free_filtered(a->filtered);
 	rules_free(&a->original_rules);
 	free(a->hidden);
 	free(a->frame_keys);
+	if (a->range_cut)
+		model_free(a->range_cut);
+	free(a->range_cut);
+	timeline_free(&a->timeline);
 }
 
 void app_compute_in_background(struct app *a)
@@ -80,7 +88,7 @@ void app_compute_in_background(struct app *a)
 
 bool app_poll(struct app *a)
 {
-	if (poll_filter_job(a, 0))
+	if (poll_filter_job(a, 0) || app_poll_range(a))
 		return true;
 	if (a->filtered) /* keeps the original's work going */
 		rules_poll(&a->original_rules);
@@ -93,7 +101,7 @@ bool app_poll(struct app *a)
 
 bool app_busy(const struct app *a)
 {
-	return a->filter_job || rules_busy(&a->original_rules) ||
+	return a->filter_job || a->range_job || rules_busy(&a->original_rules) ||
 	       (a->filtered && rules_busy(&a->filtered->rules));
 }
 
@@ -533,6 +541,7 @@ void app_cycle_units(struct app *a)
 	 * them off it. */
 	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {
 		finish_filter_job(a); /* it reads the original */
+		app_forget_range_job(a); /* and this one the loaded model */
 		if (model_add_sample_counts(a->original) != NO_ID && a->filtered)
 			apply_filters(a);
 	}
@@ -901,7 +910,7 @@ void app_values_changed(struct app *a)
 	app_rebuild(a, filtered ? PANE_NEW_ROWS : PANE_NEW_VALUES);
 }
 
-void app_replace_model(struct app *a, struct model *next)
+void app_show_model(struct app *a, struct model *next)
 {
 	forget_filter_job(a); /* made from the model going away */
 	struct row_paths paths[VIEW_COUNT];

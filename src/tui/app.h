@@ -11,6 +11,8 @@
 
 #include "../../views/view.h"
 #include "../filter.h"
+#include "../range.h"
+#include "../timeline.h"
 
 enum unit_mode { UNITS_TIME, UNITS_PERCENT, UNITS_SAMPLES, UNITS_COUNT };
 
@@ -30,6 +32,7 @@ struct live_view;
 struct compare;
 struct filtered;
 struct filter_job;
+struct range_job;
 
 struct app {
 	const char *file;
@@ -63,6 +66,16 @@ struct app {
 	bool show_help;
 	bool next_thread; /* T: the explorer loads the trace's next thread */
 	bool quit;
+	/* Time range (range.h): `loaded` is the whole profile, `original`
+	 * the part of it in `range` (a cut this app owns, or `loaded`). */
+	struct model *loaded;
+	struct model *range_cut;
+	struct sample_range range;
+	bool hide_timeline;      /* the strip, shown where there are times */
+	struct timeline timeline; /* of `loaded`, as wide as the strip */
+	const struct model *timeline_model; /* the model it was made for */
+	size_t timeline_cells;    /* the strip's width, set by whoever draws */
+	struct range_job *range_job; /* a large profile's cut, being made */
 };
 
 void app_init(struct app *a, const char *file, struct model *m,
@@ -121,11 +134,31 @@ void app_open_in(struct app *a, enum view_kind kind);
 void app_enter(struct app *a);
 /* Live mode: puts `next`, a newer snapshot of the same profile, in place
  * of the model in use, keeping each pane's sort, open rows and selected
- * function.  The caller frees the model it replaces afterwards. */
+ * function, and a range chosen in it (its samples stay: a stream only
+ * appends).  The caller frees the model it replaces afterwards. */
 void app_replace_model(struct app *a, struct model *next);
+/* The same for a model of the same frames (a range's cut or the whole
+ * loaded profile): what every pane reads from now on. */
+void app_show_model(struct app *a, struct model *next);
 /* Live mode: the model in use got new values in place, for the same
  * stacks (xsbug_follower_model); every number is computed again, what is
  * open, selected and sorted stays. */
 void app_values_changed(struct app *a);
+
+/* Every number is for the samples [first, end) of the loaded profile. */
+void app_set_range(struct app *a, size_t first, size_t end);
+/* The keys: one cell of the strip (or `cells`) at a time. */
+void app_range_move_start(struct app *a, long cells);
+void app_range_move_end(struct app *a, long cells);
+void app_range_whole(struct app *a);
+void app_toggle_timeline(struct app *a);
+/* The strip's bins for `cells` cells, made again when the width or the
+ * loaded model changed. */
+const struct timeline *app_timeline(struct app *a, size_t cells);
+bool app_has_timeline(const struct app *a);
+/* A large profile's cut is made on a thread: true when one finished and
+ * the panes show it; forget waits for it and drops it. */
+bool app_poll_range(struct app *a);
+void app_forget_range_job(struct app *a);
 
 #endif

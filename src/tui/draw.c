@@ -9,6 +9,7 @@
 #include "../units.h"
 #include "../util.h"
 #include "keys.h"
+#include "timeline_draw.h"
 
 /* Narrower than this, the split screen stacks its sides. */
 #define SIDE_BY_SIDE_COLS 120
@@ -122,10 +123,17 @@ static void draw_header(const struct app *a, const struct screen *s)
 		thread[0] = ' ';
 		escape_text(model_str(m, m->thread), thread + 1, sizeof(thread) - 1);
 	}
+	char range[160] = "";
+	if (a->range_cut || a->range_job) {
+		range[0] = range[1] = ' ';
+		range_describe(a->loaded, a->range, !s->utf8, range + 2, sizeof(range) - 14);
+		if (a->range_job) /* the panes show the range before it */
+			strcat(range, " (computing)");
+	}
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
-	snprintf(facts, sizeof(facts), "  %s%s  %s  %s (%s)  rule: %s%s", m->format,
-		 thread, duration, type_name, unit, rule,
+	snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s", m->format,
+		 thread, duration, range, type_name, unit, rule,
 		 t->total ? "" : t->computing ? " (computing)" : " (n/a)");
 	escape_text(a->file, file, sizeof(file));
 	fill_line(0, s->attr[EL_HEADER]);
@@ -397,7 +405,8 @@ static void draw_status(const struct app *a, const struct screen *s,
 
 static void draw_help(const struct screen *s)
 {
-	int top = DRAW_FIRST_ROW_LINE - 1, lines = area.lines - top - 1;
+	/* Below the header only: every key should fit on 80x24. */
+	int top = 1, lines = area.lines - top - 1;
 	for (int y = top; y < area.lines - 1; y++)
 		fill_line(y, s->attr[EL_NORMAL]);
 	put_text(top, 1, "Keys (any key closes this help)", area.cols - 1, s->attr[EL_HEADER]);
@@ -417,14 +426,24 @@ static void draw_help(const struct screen *s)
 	}
 }
 
+/* The strip under the header, and the rest of the area below it. */
+static void draw_timeline(struct app *a, const struct screen *s)
+{
+	if (!timeline_shown(a, area.lines))
+		return;
+	timeline_draw(a, s, area.y + 1, area.x, area.cols);
+	set_area(area.y + TIMELINE_LINES, area.x, area.lines - TIMELINE_LINES, area.cols);
+}
+
 void draw_app(struct app *a, const struct screen *s)
 {
 	set_area(0, 0, LINES, COLS);
 	draw_header(a, s);
-	draw_tabs(a, s);
 	if (a->show_help) {
 		draw_help(s);
 	} else {
+		draw_timeline(a, s);
+		draw_tabs(a, s);
 		draw_column_titles(a, s);
 		draw_rows(a, s);
 	}
@@ -435,6 +454,7 @@ void draw_app(struct app *a, const struct screen *s)
 		format_location(a->ctx.model, r->frame, where, sizeof(where));
 	draw_status(a, s, pane_place(a), where);
 	attrset(A_NORMAL);
+	/* The area stays the pane's, for draw_row_at and draw_tabs_line. */
 }
 
 /* ---- comparing two profiles ------------------------------------------ */
@@ -442,6 +462,7 @@ void draw_app(struct app *a, const struct screen *s)
 static void draw_side(struct app *a, const struct screen *s)
 {
 	draw_header(a, s);
+	draw_timeline(a, s);
 	draw_tabs(a, s);
 	draw_column_titles(a, s);
 	draw_rows(a, s);
@@ -545,7 +566,6 @@ void draw_compare(struct compare *c, const struct screen *s)
 	set_area(0, 0, LINES, COLS);
 	if (active->show_help) {
 		draw_header(active, s);
-		draw_tabs(active, s);
 		draw_help(s);
 	} else if (c->delta_layout) {
 		draw_delta(c, s);
@@ -582,10 +602,16 @@ void draw_compare(struct compare *c, const struct screen *s)
 size_t draw_row_at(const struct app *a, int y)
 {
 	const struct pane *p = &a->panes[a->current];
+	y -= area.y;
 	if (y < DRAW_FIRST_ROW_LINE || y >= area.lines - 1)
 		return SIZE_MAX;
 	size_t index = p->top + (size_t)(y - DRAW_FIRST_ROW_LINE);
 	return index < p->view.nrows ? index : SIZE_MAX;
+}
+
+int draw_tabs_line(void)
+{
+	return area.y + 1;
 }
 
 int draw_tab_at(int x)

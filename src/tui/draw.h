@@ -14,6 +14,8 @@ void draw_app(struct app *a, const struct screen *s);
 void draw_compare(struct compare *c, const struct screen *s);
 /* The view row shown on screen line y, or SIZE_MAX. */
 size_t draw_row_at(const struct app *a, int y);
+/* The screen line of the pane tabs drawn last (below the strip). */
+int draw_tabs_line(void);
 /* The pane whose tab covers column x of the tabs line, or -1. */
 int draw_tab_at(int x);
 

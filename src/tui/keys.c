@@ -20,6 +20,20 @@ static void open_callgraph(struct app *a) { app_open_in(a, VIEW_CALLGRAPH); }
 static void open_bottomup(struct app *a) { app_open_in(a, VIEW_BOTTOMUP); }
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
+/* The key being dispatched, for the bindings whose keys differ only in
+ * how far they go (one help line each). */
+static int dispatched_key;
+
+/* A range step is a cell of the strip; the braces go ten. */
+static void range_start_later(struct app *a)
+{
+	app_range_move_start(a, dispatched_key == '{' ? 10 : 1);
+}
+
+static void range_end_earlier(struct app *a)
+{
+	app_range_move_end(a, dispatched_key == '}' ? -10 : -1);
+}
 
 static bool comparing(struct app *a)
 {
@@ -90,6 +104,13 @@ const struct key_binding key_table[] = {
 	{ { 'i' }, "i", "hide it from all stacks", app_hide, NULL, true },
 	{ { 'F' }, "F", "clear focus and hide", app_clear_filters, NULL,
 	  true },
+	{ { '[', '{' }, "[ {", "range start later (1/10)", range_start_later,
+	  NULL, false },
+	{ { ']', '}' }, "] }", "range end earlier (1/10)", range_end_earlier,
+	  NULL, false },
+	{ { '0' }, "0", "range: the whole profile", app_range_whole, NULL, false },
+	{ { '_' }, "_", "show/hide the timeline strip", app_toggle_timeline, NULL,
+	  false },
 	{ { 'c' }, "c", "open in call graph", open_callgraph, NULL, false },
 	{ { 'b' }, "b", "open in bottom-up", open_bottomup, NULL, false },
 	{ { 'p' }, "p", "live: start/stop profiling", live_view_toggle_profiling,
@@ -123,6 +144,7 @@ bool key_dispatch(struct app *a, int key)
 	if (!b)
 		return false;
 	a->message[0] = 0;
+	dispatched_key = key;
 	b->action(a);
 	return true;
 }
@@ -134,6 +156,7 @@ bool key_dispatch_compare(struct compare *c, int key)
 		return false;
 	struct app *a = compare_active(c);
 	a->message[0] = 0;
+	dispatched_key = key;
 	if (c->delta_layout) {
 		if (b->delta_action)
 			b->delta_action(c);

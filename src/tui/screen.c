@@ -107,6 +107,9 @@ static void apply_theme(struct screen *s, const struct theme *t)
 	}
 }
 
+/* Where mode 1002 was turned on, to turn it off again. */
+static FILE *mouse_out;
+
 bool screen_open(struct screen *s, const struct theme *t, bool use_colour,
 		 FILE *in, FILE *out, char *err, size_t cap)
 {
@@ -127,8 +130,16 @@ bool screen_open(struct screen *s, const struct theme *t, bool use_colour,
 	curs_set(0);
 	set_escdelay(25);
 	timeout(SCREEN_WAIT_MS);
-	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
-		  BUTTON5_PRESSED, NULL);
+	/* Presses, releases and moves with the button down drag a range on
+	 * the timeline strip: xterm's mode 1002 reports those moves. */
+	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_PRESSED |
+		  BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED |
+		  REPORT_MOUSE_POSITION, NULL);
+	if (has_mouse()) {
+		fputs("\033[?1002h", out);
+		fflush(out);
+		mouse_out = out;
+	}
 	s->colour = use_colour && has_colors();
 	if (s->colour) {
 		start_color();
@@ -144,6 +155,11 @@ void screen_close(void)
 	if (!current)
 		return;
 	mousemask(0, NULL);
+	if (mouse_out) {
+		fputs("\033[?1002l", mouse_out);
+		fflush(mouse_out);
+		mouse_out = NULL;
+	}
 	endwin();
 	delscreen(current);
 	current = NULL;

@@ -22,6 +22,13 @@ static const char *const element_names[EL_COUNT] = {
 	[EL_PRIMARY] = "primary",
 	[EL_CALLEE] = "callee",
 	[EL_TREE] = "tree",
+	[EL_KIND_JS] = "kind-js",
+	[EL_KIND_NATIVE] = "kind-native",
+	[EL_KIND_WASM] = "kind-wasm",
+	[EL_KIND_GC] = "kind-gc",
+	[EL_KIND_IDLE] = "kind-idle",
+	[EL_KIND_PROGRAM] = "kind-program",
+	[EL_RANGE] = "range",
 };
 
 static const char *const colour_names[8] = {
@@ -42,6 +49,9 @@ void theme_plain(struct theme *t)
 	t->style[EL_STATUS].attrs = THEME_REVERSE;
 	t->style[EL_NOT_APPLICABLE].attrs = THEME_BOLD;
 	t->style[EL_PRIMARY].attrs = THEME_BOLD;
+	t->style[EL_KIND_GC].attrs = THEME_BOLD;
+	t->style[EL_KIND_IDLE].attrs = THEME_DIM;
+	t->style[EL_RANGE].attrs = THEME_BOLD;
 }
 
 static bool parse_colour(const char *word, short *out)

@@ -17,7 +17,11 @@
 enum theme_element {
 	EL_NORMAL, EL_HEADER, EL_TAB, EL_TAB_ACTIVE, EL_COLUMNS, EL_SELECTED,
 	EL_DIM, EL_MATCH, EL_STATUS, EL_NOT_APPLICABLE, EL_CALLER, EL_PRIMARY,
-	EL_CALLEE, EL_TREE, EL_COUNT
+	EL_CALLEE, EL_TREE,
+	/* The timeline strip: a colour per frame kind (model.h), and the
+	 * selected range. */
+	EL_KIND_JS, EL_KIND_NATIVE, EL_KIND_WASM, EL_KIND_GC, EL_KIND_IDLE,
+	EL_KIND_PROGRAM, EL_RANGE, EL_COUNT
 };
 
 struct theme_style {

@@ -14,6 +14,7 @@
 #include "app.h"
 #include "draw.h"
 #include "keys.h"
+#include "timeline_draw.h"
 #include "live_view.h"
 #include "screen.h"
 
@@ -63,16 +64,40 @@ static void search_key(struct app *a, int key)
 	}
 }
 
+/* A press on the timeline strip starts a drag, moves extend it, the
+ * release chooses the range; true when the event was the strip's. */
+static bool strip_mouse(struct app *a, const MEVENT *ev)
+{
+	static long drag_from = -1;
+	long cell = timeline_cell_at(ev->y, ev->x);
+	if ((ev->bstate & BUTTON1_PRESSED) && cell >= 0) {
+		drag_from = cell;
+		timeline_drag(a, drag_from, cell, true);
+		return true;
+	}
+	if (drag_from < 0)
+		return cell >= 0; /* a click on the strip selects no row */
+	long to = timeline_cell_near(ev->x);
+	bool released = ev->bstate & (BUTTON1_RELEASED | BUTTON1_CLICKED);
+	timeline_drag(a, drag_from, to, !released);
+	if (released)
+		drag_from = -1;
+	return true;
+}
+
 static void mouse_event(struct app *a)
 {
 	MEVENT ev;
 	if (getmouse(&ev) != OK)
 		return;
-	if (ev.bstate & BUTTON4_PRESSED) {
+	if (strip_mouse(a, &ev)) {
+		return;
+	} else if (ev.bstate & BUTTON4_PRESSED) {
 		app_move(a, -3);
 	} else if (ev.bstate & BUTTON5_PRESSED) {
 		app_move(a, 3);
-	} else if (ev.y == 1 && (ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED))) {
+	} else if (ev.y == draw_tabs_line() &&
+		   (ev.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED))) {
 		int tab = draw_tab_at(ev.x);
 		if (tab >= 0)
 			app_show_pane(a, (enum view_kind)tab);
@@ -283,6 +308,8 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
  * single character. */
 static int key_by_name(const char *name)
 {
+	if (name[0] && !name[1] && key_lookup((unsigned char)name[0]))
+		return name[0]; /* "{" shares a line with "[" */
 	for (size_t i = 0; i < key_table_len; i++) {
 		const char *names = key_table[i].names;
 		size_t len = strlen(name);

@@ -1,0 +1,361 @@
+#include "range.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter.h"
+#include "util.h"
+
+/* ---- parsing ----------------------------------------------------------- */
+
+/* Digits with at most one point: no sign, no exponent, so that the '-'
+ * between the ends is never read as part of a number. */
+static const char *read_number(const char *s, double *value)
+{
+	const char *p = s;
+	bool digits = false, point = false;
+	for (; (*p >= '0' && *p <= '9') || (*p == '.' && !point); p++) {
+		point |= *p == '.';
+		digits |= *p != '.';
+	}
+	if (!digits)
+		return NULL;
+	char buf[64];
+	size_t len = (size_t)(p - s);
+	if (len >= sizeof(buf))
+		return NULL;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	*value = strtod(buf, NULL);
+	return p;
+}
+
+static const struct {
+	const char *suffix;
+	double us;
+} time_units[] = {
+	{ "us", 1 }, { "µs", 1 }, { "ms", 1e3 }, { "s", 1e6 }, { "m", 60e6 },
+};
+
+/* One end, [s, end): "", "1.2s", "200ms", "20%", "#100". */
+static bool parse_point(const char *s, const char *end, struct range_point *pt,
+			char *why, size_t cap)
+{
+	pt->kind = RANGE_OPEN;
+	pt->value = 0;
+	if (s == end)
+		return true;
+	bool sample = *s == '#';
+	const char *after = read_number(s + sample, &pt->value);
+	if (!after || after > end) {
+		snprintf(why, cap, "'%.*s' is not a time (1.2s, 200ms), a percentage "
+			 "(20%%) or a sample number (#100)", (int)(end - s), s);
+		return false;
+	}
+	size_t rest = (size_t)(end - after);
+	if (sample && rest == 0) {
+		pt->kind = RANGE_SAMPLE;
+		if (pt->value < 1 || pt->value != floor(pt->value)) {
+			snprintf(why, cap, "sample numbers start at #1: '%.*s'",
+				 (int)(end - s), s);
+			return false;
+		}
+		return true;
+	}
+	if (!sample && rest == 1 && *after == '%') {
+		pt->kind = RANGE_PERCENT;
+		if (pt->value > 100) {
+			snprintf(why, cap, "'%.*s' is past 100%%", (int)(end - s), s);
+			return false;
+		}
+		return true;
+	}
+	if (!sample && rest == 0 && pt->value == 0) { /* zero needs no unit */
+		pt->kind = RANGE_TIME;
+		return true;
+	}
+	for (size_t i = 0; !sample && i < ARRAY_LEN(time_units); i++)
+		if (rest == strlen(time_units[i].suffix) &&
+		    !memcmp(after, time_units[i].suffix, rest)) {
+			pt->kind = RANGE_TIME;
+			pt->value *= time_units[i].us;
+			return true;
+		}
+	snprintf(why, cap, "'%.*s' needs a unit: s, ms, us, %% (or # before a "
+		 "sample number)", (int)(end - s), s);
+	return false;
+}
+
+bool range_parse(const char *text, struct range_spec *out, char *why,
+		 size_t cap)
+{
+	const char *dash = strchr(text, '-');
+	if (!dash || strchr(dash + 1, '-')) {
+		snprintf(why, cap, "a range is START-END (1.2s-3.4s, 20%%-40%%, "
+			 "#100-#500), not '%s'", text);
+		return false;
+	}
+	return parse_point(text, dash, &out->start, why, cap) &&
+	       parse_point(dash + 1, dash + strlen(dash), &out->end, why, cap);
+}
+
+/* ---- resolving ----------------------------------------------------------- */
+
+double range_timeline_span(const struct model *m)
+{
+	return range_sample_offset(m, m->nsamples);
+}
+
+double range_sample_offset(const struct model *m, size_t index)
+{
+	double t = 0;
+	for (size_t i = 0; i < index && i < m->nsamples; i++)
+		t += m->sample_duration[i];
+	return t;
+}
+
+/* The first sample starting at or after `t`; `is_end` and a sample
+ * number: the sample after it (numbers take both ends). */
+static size_t point_sample(const struct model *m, const struct range_point *pt,
+			   double span, bool is_end)
+{
+	if (pt->kind == RANGE_OPEN)
+		return is_end ? m->nsamples : 0;
+	if (pt->kind == RANGE_SAMPLE) {
+		double index = pt->value - 1 + is_end;
+		return index < (double)m->nsamples ? (size_t)index : m->nsamples;
+	}
+	double t = pt->kind == RANGE_TIME ? pt->value : pt->value / 100 * span;
+	double offset = 0;
+	for (size_t i = 0; i < m->nsamples; i++) {
+		if (offset >= t)
+			return i;
+		offset += m->sample_duration[i];
+	}
+	return m->nsamples;
+}
+
+bool range_resolve(const struct model *m, const struct range_spec *spec,
+		   struct sample_range *out, char *why, size_t cap)
+{
+	if (!(m->caps & HAS_TIMELINE)) {
+		snprintf(why, cap, "--range needs sample times, and this profile "
+			 "has none (only totals)");
+		return false;
+	}
+	bool time = spec->start.kind == RANGE_TIME || spec->end.kind == RANGE_TIME;
+	if (time && !unit_is_time(m, 0)) {
+		snprintf(why, cap, "this profile's timeline counts %s, not time: "
+			 "give the range in %% or sample numbers (#N)",
+			 model_str(m, m->types[0].unit));
+		return false;
+	}
+	double span = range_timeline_span(m);
+	out->first = point_sample(m, &spec->start, span, false);
+	out->end = point_sample(m, &spec->end, span, true);
+	if (out->end <= out->first) {
+		snprintf(why, cap, "the range holds no sample (the profile has %zu "
+			 "samples over %.0f us)", m->nsamples, span);
+		return false;
+	}
+	return true;
+}
+
+/* ---- cutting ------------------------------------------------------------- */
+
+static str_t copy_string(const struct model *src, struct model *out, str_t s)
+{
+	if (s == STR_NONE)
+		return STR_NONE;
+	const char *text = model_str(src, s);
+	return model_string(out, text, strlen(text));
+}
+
+/* Interned in the same order, the frames keep their ids. */
+static void copy_frames_and_types(const struct model *src, struct model *out)
+{
+	for (size_t i = 0; i < src->nframes; i++) {
+		struct frame f = src->frames[i];
+		f.name = copy_string(src, out, f.name);
+		f.url = copy_string(src, out, f.url);
+		f.extra = copy_string(src, out, f.extra);
+		model_intern_frame(out, &f);
+	}
+	for (unsigned t = 0; t < src->ntypes; t++)
+		model_add_sample_type(out, model_str(src, src->types[t].name),
+				      model_str(src, src->types[t].unit));
+	out->default_type = src->default_type;
+	out->period = src->period;
+	out->comment = copy_string(src, out, src->comment);
+	out->thread = copy_string(src, out, src->thread);
+	out->other_threads = copy_string(src, out, src->other_threads);
+	out->lines_zero_based = src->lines_zero_based;
+}
+
+/* needed[v]: a sample of the range is at v or below it (through any of
+ * v's children, for a node graph). */
+static uint8_t *mark_needed(const struct model *src, struct sample_range r)
+{
+	uint8_t *needed = xcalloc(src->nnodes + 1, 1);
+	for (size_t i = r.first; i < r.end; i++)
+		needed[src->sample_node[i]] = 1;
+	for (size_t k = src->nnodes; k-- > 0;) {
+		uint32_t v = src->node_order[k];
+		if (!needed[v])
+			continue;
+		for (uint32_t p = src->parents_start[v]; p < src->parents_start[v + 1]; p++)
+			needed[src->parent_ids[p]] = 1;
+	}
+	return needed;
+}
+
+/* Nodes in the source's id order and children in its order: the divided
+ * rule walks callees in the order the data shows them. */
+static uint32_t *copy_nodes(const struct model *src, const uint8_t *needed,
+			    struct model *out)
+{
+	uint32_t *map = xmalloc((src->nnodes + 1) * sizeof(uint32_t));
+	/* Sized once: a large cut would otherwise copy its arrays as they grow. */
+	size_t count = 0;
+	for (uint32_t v = 0; v < src->nnodes; v++)
+		count += needed[v];
+	GROW(out->nodes, out->nodes_cap, count);
+	GROW(out->edges, out->edges_cap, count);
+	size_t old_cap = out->node_self_cap;
+	GROW(out->node_self, out->node_self_cap, count * out->ntypes);
+	memset(out->node_self + old_cap, 0, (out->node_self_cap - old_cap) * sizeof(double));
+	for (uint32_t v = 0; v < src->nnodes; v++)
+		map[v] = needed[v] ? model_add_node(out, src->nodes[v].frame) : NO_ID;
+	for (uint32_t v = 0; v < src->nnodes; v++) {
+		const struct node *n = &src->nodes[v];
+		for (uint32_t i = n->child_start; needed[v] && i < n->child_end; i++)
+			if (needed[src->child_ids[i]])
+				model_add_edge(out, map[v], map[src->child_ids[i]]);
+	}
+	return map;
+}
+
+/* A stream's stacks in the order the range first shows them. */
+static void copy_first_leaves(const struct model *src, struct sample_range r,
+			      const uint32_t *map, struct model *out)
+{
+	uint8_t *seen = xcalloc(out->nnodes + 1, 1);
+	out->first_leaves = xmalloc((r.end - r.first + 1) * sizeof(uint32_t));
+	for (size_t i = r.first; i < r.end; i++) {
+		uint32_t v = map[src->sample_node[i]];
+		if (!seen[v]) {
+			seen[v] = 1;
+			out->first_leaves[out->nfirst_leaves++] = v;
+		}
+	}
+	free(seen);
+}
+
+/* The samples, each adding its duration to its node's first value, and
+ * a count to the sample-count type. */
+static void copy_samples(const struct model *src, struct sample_range r,
+			 const uint32_t *map, struct model *out)
+{
+	size_t n = r.end - r.first;
+	uint32_t *nodes = xmalloc((n + 1) * sizeof(uint32_t));
+	double *durations = xmalloc((n + 1) * sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		nodes[i] = map[src->sample_node[r.first + i]];
+		durations[i] = src->sample_duration[r.first + i];
+	}
+	model_adopt_samples(out, nodes, durations, n);
+	uint32_t counts = model_count_type(out);
+	if (counts != NO_ID && counts != 0)
+		for (size_t i = 0; i < n; i++)
+			model_add_node_value(out, nodes[i], counts, 1);
+}
+
+/* The same values without keeping the samples. */
+static void count_samples(const struct model *src, struct sample_range r,
+			  const uint32_t *map, struct model *out)
+{
+	unsigned nt = out->ntypes, counts = model_count_type(out);
+	double *values = out->node_self;
+	for (size_t i = r.first; i < r.end; i++) {
+		size_t v = map[src->sample_node[i]];
+		values[v * nt] += src->sample_duration[i];
+		if (counts != 0)
+			values[v * nt + counts] += 1;
+	}
+}
+
+/* Values the timeline carries: the first (durations) and sample counts. */
+static bool timeline_carries_values(const struct model *m)
+{
+	uint32_t counts = model_count_type(m);
+	for (unsigned t = 1; t < m->ntypes; t++)
+		if (t != counts)
+			return false;
+	return true;
+}
+
+bool model_cut_range(const struct model *src, struct sample_range r,
+		     bool keep_samples, struct model *out, const char **why_not)
+{
+	if (!(src->caps & HAS_TIMELINE) || !timeline_carries_values(src)) {
+		*why_not = "this profile has no timeline that carries its values";
+		return false;
+	}
+	if (r.end > src->nsamples)
+		r.end = src->nsamples;
+	if (r.first > r.end)
+		r.first = r.end;
+	model_init(out, src->format);
+	copy_frames_and_types(src, out);
+	if (!keep_samples && model_count_type(out) == NO_ID)
+		model_add_sample_type(out, "samples", "count");
+	uint8_t *needed = mark_needed(src, r);
+	uint32_t *map = copy_nodes(src, needed, out);
+	if (keep_samples)
+		copy_samples(src, r, map, out);
+	else
+		count_samples(src, r, map, out);
+	if (src->first_leaves)
+		copy_first_leaves(src, r, map, out);
+	double before = range_sample_offset(src, r.first);
+	double span = range_sample_offset(src, r.end) - before;
+	out->start_time = src->start_time + before;
+	out->end_time = out->start_time + span;
+	out->duration = span;
+	free(map);
+	free(needed);
+	uint32_t cycle;
+	model_finish(out, &cycle); /* part of an acyclic graph has no cycle */
+	out->caps |= src->caps & HAS_NODE_GRAPH;
+	return true;
+}
+
+/* ---- describing ---------------------------------------------------------- */
+
+static void format_time(double us, bool ascii, char *buf, size_t cap)
+{
+	if (us >= 1e6 || us == 0)
+		snprintf(buf, cap, "%.2fs", us / 1e6);
+	else if (us >= 1e3)
+		snprintf(buf, cap, "%.1fms", us / 1e3);
+	else
+		snprintf(buf, cap, "%.0f%s", us, ascii ? "us" : "µs");
+}
+
+void range_describe(const struct model *whole, struct sample_range r,
+		    bool ascii, char *buf, size_t cap)
+{
+	const char *dash = ascii ? "-" : "–";
+	if (!unit_is_time(whole, 0)) {
+		snprintf(buf, cap, "range #%zu%s#%zu of %zu samples", r.first + 1,
+			 dash, r.end, whole->nsamples);
+		return;
+	}
+	char from[32], to[32], all[32];
+	format_time(range_sample_offset(whole, r.first), ascii, from, sizeof(from));
+	format_time(range_sample_offset(whole, r.end), ascii, to, sizeof(to));
+	format_time(range_timeline_span(whole), ascii, all, sizeof(all));
+	snprintf(buf, cap, "range %s%s%s of %s", from, dash, to, all);
+}

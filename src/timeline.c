@@ -1,0 +1,73 @@
+#include "timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void timeline_build(struct timeline *t, const struct model *m, size_t nbins)
+{
+	memset(t, 0, sizeof(*t));
+	t->nbins = nbins ? nbins : 1;
+	t->value = xcalloc(t->nbins * KIND_COUNT + 1, sizeof(double));
+	t->first_sample = xmalloc((t->nbins + 1) * sizeof(size_t));
+	for (size_t i = 0; i < m->nsamples; i++)
+		t->span += m->sample_duration[i];
+	size_t bin = 0;
+	t->first_sample[0] = 0;
+	double offset = 0;
+	for (size_t i = 0; i < m->nsamples; i++) {
+		size_t b = t->span > 0 ? (size_t)(offset / t->span * (double)t->nbins) : 0;
+		if (b >= t->nbins)
+			b = t->nbins - 1;
+		while (bin < b)
+			t->first_sample[++bin] = i;
+		uint32_t frame = m->nodes[m->sample_node[i]].frame;
+		t->value[b * KIND_COUNT + m->frames[frame].kind] += m->sample_duration[i];
+		offset += m->sample_duration[i];
+	}
+	while (bin < t->nbins)
+		t->first_sample[++bin] = m->nsamples;
+}
+
+void timeline_free(struct timeline *t)
+{
+	free(t->value);
+	free(t->first_sample);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t timeline_bin_of(const struct timeline *t, size_t index)
+{
+	if (index >= t->first_sample[t->nbins])
+		return t->nbins;
+	/* The last bin whose first sample is at or before `index`. */
+	size_t lo = 0, hi = t->nbins;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->first_sample[mid] <= index)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+double timeline_busy_share(const struct timeline *t, size_t bin)
+{
+	const double *v = t->value + bin * KIND_COUNT;
+	double all = 0;
+	for (int k = 0; k < KIND_COUNT; k++)
+		all += v[k];
+	return all > 0 ? (all - v[KIND_IDLE]) / all : 0;
+}
+
+enum frame_kind timeline_main_kind(const struct timeline *t, size_t bin)
+{
+	const double *v = t->value + bin * KIND_COUNT;
+	enum frame_kind best = KIND_IDLE;
+	for (int k = 0; k < KIND_COUNT; k++)
+		if (k != KIND_IDLE && v[k] > 0 && (best == KIND_IDLE || v[k] > v[best]))
+			best = (enum frame_kind)k;
+	return best;
+}

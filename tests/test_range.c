@@ -1,0 +1,230 @@
+/* Time ranges: --range specs read and resolved, the cut of the worked
+ * example (time-rules.md) at a sample boundary with its numbers worked on
+ * paper, and the timeline strip's bins; no curses. */
+#include <string.h>
+
+#include "check.h"
+#include "loaders/loaders.h"
+#include "src/range.h"
+#include "src/filter.h"
+#include "src/rules.h"
+#include "src/timeline.h"
+#include "src/tui/app.h"
+#include "src/util.h"
+
+static void test_parse(void)
+{
+	struct range_spec r;
+	char why[256];
+	CHECK(range_parse("1.2s-3.4s", &r, why, sizeof(why)));
+	CHECK(r.start.kind == RANGE_TIME && r.start.value == 1.2e6);
+	CHECK(r.end.kind == RANGE_TIME && close_enough(r.end.value, 3.4e6));
+	CHECK(range_parse("200ms-3s", &r, why, sizeof(why)));
+	CHECK(r.start.value == 200e3 && r.end.value == 3e6);
+	CHECK(range_parse("1500us-", &r, why, sizeof(why)));
+	CHECK(r.start.value == 1500 && r.end.kind == RANGE_OPEN);
+	CHECK(range_parse("20%-40%", &r, why, sizeof(why)));
+	CHECK(r.start.kind == RANGE_PERCENT && r.start.value == 20 && r.end.value == 40);
+	CHECK(range_parse("#100-#500", &r, why, sizeof(why)));
+	CHECK(r.start.kind == RANGE_SAMPLE && r.start.value == 100 && r.end.value == 500);
+	CHECK(range_parse("0-3ms", &r, why, sizeof(why)));
+	CHECK(r.start.kind == RANGE_TIME && r.start.value == 0);
+	CHECK(range_parse("-2m", &r, why, sizeof(why)));
+	CHECK(r.start.kind == RANGE_OPEN && r.end.value == 120e6);
+	/* Wrong ones say why. */
+	CHECK(!range_parse("1.2s", &r, why, sizeof(why)) && strstr(why, "START-END"));
+	CHECK(!range_parse("1-2", &r, why, sizeof(why)) && strstr(why, "needs a unit"));
+	CHECK(!range_parse("1s-2s-3s", &r, why, sizeof(why)));
+	CHECK(!range_parse("10%-120%", &r, why, sizeof(why)) && strstr(why, "100%"));
+	CHECK(!range_parse("#0-#5", &r, why, sizeof(why)) && strstr(why, "#1"));
+	CHECK(!range_parse("#1.5-#5", &r, why, sizeof(why)));
+	CHECK(!range_parse("1e3s-2s", &r, why, sizeof(why)));
+	CHECK(!range_parse("#5%-6%", &r, why, sizeof(why)));
+}
+
+/* main>a>leaf 3 ms, main>b>leaf 1 ms, main>a 2 ms, at 0, 3 and 4 ms. */
+static void test_resolve(const struct model *m)
+{
+	struct range_spec spec;
+	struct sample_range r;
+	char why[256];
+	CHECK(range_parse("3ms-", &spec, why, sizeof(why)));
+	CHECK(range_resolve(m, &spec, &r, why, sizeof(why)) && r.first == 1 && r.end == 3);
+	CHECK(range_parse("50%-4ms", &spec, why, sizeof(why))); /* 50%: 3 ms */
+	CHECK(range_resolve(m, &spec, &r, why, sizeof(why)) && r.first == 1 && r.end == 2);
+	CHECK(range_parse("#1-#2", &spec, why, sizeof(why)));
+	CHECK(range_resolve(m, &spec, &r, why, sizeof(why)) && r.first == 0 && r.end == 2);
+	CHECK(range_parse("1ms-3.5ms", &spec, why, sizeof(why))); /* starts at 3 ms */
+	CHECK(range_resolve(m, &spec, &r, why, sizeof(why)) && r.first == 1 && r.end == 2);
+	CHECK(range_parse("4.5ms-5ms", &spec, why, sizeof(why))); /* none starts there */
+	CHECK(!range_resolve(m, &spec, &r, why, sizeof(why)) && strstr(why, "no sample"));
+	CHECK(close_enough(range_timeline_span(m), 6000));
+	char text[128];
+	range_describe(m, (struct sample_range){ 1, 3 }, true, text, sizeof(text));
+	CHECK_MSG(!strcmp(text, "range 3.0ms-6.0ms of 6.0ms"), "%s", text);
+}
+
+static double frame_total(struct rules *rules, const struct model *m, enum rule rule,
+			  const char *name, bool self)
+{
+	const struct totals *t = rules_totals(rules, rule, 0);
+	for (uint32_t f = 0; f < m->nframes; f++)
+		if (!strcmp(model_str(m, m->frames[f].name), name))
+			return self ? t->self[f] : t->total[f];
+	return -1;
+}
+
+/* Cut at 3 ms: main>b>leaf 1 ms, main>a 2 ms.  leaf now has one caller,
+ * b, so divided gives b all of it, where the whole profile halves it:
+ *   self:  leaf 1, a 2, b 0, main 0
+ *   exact = additive: leaf 1, a 2, b 1, main 3
+ *   divided: leaf 1, b 1, a 2, main 1 + 2 = 3 */
+static void test_cut_worked_example(const struct model *whole)
+{
+	struct model cut;
+	const char *why_not;
+	CHECK(model_cut_range(whole, (struct sample_range){ 1, 3 }, true, &cut, &why_not));
+	CHECK(cut.nsamples == 2 && close_enough(cut.duration, 3000));
+	CHECK(cut.nframes == whole->nframes); /* frame ids kept */
+	CHECK(cut.nnodes == 4); /* a's leaf node is not in the range */
+	struct rules rules;
+	rules_init(&rules, &cut);
+	static const char *const names[] = { "leaf", "a", "b", "main" };
+	static const double self[] = { 1000, 2000, 0, 0 };
+	static const double exact[] = { 1000, 2000, 1000, 3000 };
+	static const double divided[] = { 1000, 2000, 1000, 3000 };
+	for (int i = 0; i < 4; i++) {
+		CHECK_MSG(close_enough(frame_total(&rules, &cut, RULE_EXACT, names[i], true),
+				       self[i]), "self %s", names[i]);
+		CHECK_MSG(close_enough(frame_total(&rules, &cut, RULE_EXACT, names[i], false),
+				       exact[i]), "exact %s", names[i]);
+		CHECK_MSG(close_enough(frame_total(&rules, &cut, RULE_ADDITIVE, names[i], false),
+				       exact[i]), "additive %s", names[i]);
+		CHECK_MSG(close_enough(frame_total(&rules, &cut, RULE_DIVIDED, names[i], false),
+				       divided[i]), "divided %s", names[i]);
+	}
+	rules_free(&rules);
+	model_free(&cut);
+
+	/* Without its samples (as the explorer cuts): the same numbers, and
+	 * sample counts (type 1, added: the file has none) of 1 each. */
+	CHECK(model_cut_range(whole, (struct sample_range){ 1, 3 }, false, &cut, &why_not));
+	CHECK(cut.nsamples == 0 && cut.ntypes == 2 && model_count_type(&cut) == 1);
+	rules_init(&rules, &cut);
+	for (int i = 0; i < 4; i++)
+		CHECK_MSG(close_enough(frame_total(&rules, &cut, RULE_DIVIDED, names[i], false),
+				       divided[i]), "divided %s without samples", names[i]);
+	const struct totals *counts = rules_totals(&rules, RULE_EXACT, 1);
+	for (uint32_t f = 0; f < cut.nframes; f++)
+		if (!strcmp(model_str(&cut, cut.frames[f].name), "main"))
+			CHECK(counts->total[f] == 2);
+	rules_free(&rules);
+	model_free(&cut);
+
+	/* The first sample alone: main>a>leaf 3 ms; leaf's one caller is a. */
+	CHECK(model_cut_range(whole, (struct sample_range){ 0, 1 }, true, &cut, &why_not));
+	rules_init(&rules, &cut);
+	CHECK(close_enough(frame_total(&rules, &cut, RULE_DIVIDED, "a", false), 3000));
+	CHECK(close_enough(frame_total(&rules, &cut, RULE_DIVIDED, "main", false), 3000));
+	CHECK(frame_total(&rules, &cut, RULE_DIVIDED, "b", false) == 0);
+	rules_free(&rules);
+	model_free(&cut);
+}
+
+/* 3 bins of 2 ms: [0,2) holds sample 1 (3 ms, starts at 0), [2,4) sample
+ * 2 (starts at 3), [4,6) sample 3 (starts at 4).  All are JS frames. */
+static void test_timeline(const struct model *m)
+{
+	struct timeline t;
+	timeline_build(&t, m, 3);
+	CHECK(t.nbins == 3 && close_enough(t.span, 6000));
+	CHECK(t.first_sample[0] == 0 && t.first_sample[1] == 1 &&
+	      t.first_sample[2] == 2 && t.first_sample[3] == 3);
+	CHECK(t.value[0 * KIND_COUNT + KIND_JS] == 3000);
+	CHECK(t.value[1 * KIND_COUNT + KIND_JS] == 1000);
+	CHECK(t.value[2 * KIND_COUNT + KIND_JS] == 2000);
+	CHECK(timeline_bin_of(&t, 0) == 0 && timeline_bin_of(&t, 2) == 2 &&
+	      timeline_bin_of(&t, 3) == 3);
+	CHECK(timeline_busy_share(&t, 1) == 1 && timeline_main_kind(&t, 1) == KIND_JS);
+	timeline_free(&t);
+	/* 6 bins of 1 ms: sample 1 starts in bin 0, bins 1 and 2 are empty. */
+	timeline_build(&t, m, 6);
+	CHECK(t.first_sample[1] == 1 && t.first_sample[2] == 1 && t.first_sample[3] == 1);
+	CHECK(t.first_sample[4] == 2 && t.first_sample[5] == 3 && t.first_sample[6] == 3);
+	CHECK(timeline_bin_of(&t, 1) == 3 && timeline_bin_of(&t, 2) == 4);
+	CHECK(timeline_busy_share(&t, 1) == 0 && timeline_main_kind(&t, 1) == KIND_IDLE);
+	timeline_free(&t);
+}
+
+/* The total of a frame in the app's flat pane (exact), or -1. */
+static double flat_total(struct app *a, const char *name)
+{
+	struct pane *p = app_pane(a);
+	for (size_t i = 0; i < p->view.nrows; i++) {
+		const struct row *r = &p->view.rows[i];
+		if (!strcmp(model_str(a->ctx.model, a->ctx.model->frames[r->frame].name), name))
+			return r->total;
+	}
+	return -1;
+}
+
+/* The explorer's keys: with 6 cells of 1 ms, `[` moves the start past
+ * the first sample (the next starts in cell 3), `]` the end before the
+ * last (cell 4); the panes show the cut; `0` the whole again.  A live
+ * snapshot (here the same file, loaded again) keeps the range pinned. */
+static void test_app_keys(const char *path)
+{
+	struct model m, snapshot;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	if (!load_file(path, &opt, &m, &err, NULL) ||
+	    !load_file(path, &opt, &snapshot, &err, NULL)) {
+		CHECK(false);
+		return;
+	}
+	struct app a;
+	app_init(&a, "test", &m, VIEW_FLAT);
+	a.timeline_cells = 6;
+	CHECK(app_has_timeline(&a) && close_enough(flat_total(&a, "main"), 6000));
+	app_range_move_start(&a, 1);
+	CHECK(a.range.first == 1 && a.range.end == 3 && a.range_cut);
+	CHECK(close_enough(flat_total(&a, "main"), 3000));
+	CHECK(close_enough(flat_total(&a, "a"), 2000));
+	CHECK(close_enough(flat_total(&a, "leaf"), 1000));
+	CHECK_MSG(strstr(a.message, "range 3.0ms"), "%s", a.message);
+	app_range_move_end(&a, -1);
+	CHECK(a.range.first == 1 && a.range.end == 2);
+	CHECK(close_enough(flat_total(&a, "main"), 1000) && flat_total(&a, "a") == -1);
+	app_range_move_end(&a, -1); /* the end cannot pass the start */
+	CHECK(a.range.end == 2 && strstr(a.message, "cannot pass"));
+	app_replace_model(&a, &snapshot);
+	CHECK(a.loaded == &snapshot && a.range.first == 1 && a.range.end == 2);
+	CHECK(close_enough(flat_total(&a, "main"), 1000));
+	app_range_whole(&a);
+	CHECK(!a.range_cut && a.ctx.model == &snapshot);
+	CHECK(close_enough(flat_total(&a, "main"), 6000));
+	app_free(&a);
+	model_free(&m);
+	model_free(&snapshot);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "testdata";
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/worked-example.cpuprofile", dir);
+	struct model m;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	if (!load_file(path, &opt, &m, &err, NULL)) {
+		fprintf(stderr, "%s: %s\n", path, err.message);
+		return 1;
+	}
+	test_parse();
+	test_resolve(&m);
+	test_cut_worked_example(&m);
+	test_timeline(&m);
+	model_free(&m);
+	test_app_keys(path);
+	return check_done();
+}
