@@ -86,10 +86,22 @@ const struct key_binding key_table[] = {
 	{ { 'n' }, "n", "next match / normalize",
 	  search_forward, compare_toggle_normalize, false },
 	{ { 'N' }, "N", "previous match", search_backward, NULL, false },
-	{ { 'f' }, "f", "focus: stacks through it", app_focus, NULL, true },
-	{ { 'i' }, "i", "hide it from all stacks", app_hide, NULL, true },
-	{ { 'F' }, "F", "clear focus and hide", app_clear_filters, NULL,
+	{ { 'f' }, "f", "filter: focus (stacks through it)", app_focus, NULL, true },
+	{ { 'i' }, "i", "filter: ignore (drop its stacks)", app_ignore, NULL, true },
+	{ { 'x' }, "x", "filter: hide (cut from stacks)", app_hide, NULL, true },
+	{ { '=' }, "=", "filter: show only it in stacks", app_show_only, NULL, true },
+	{ { 'P' }, "P", "filter: prune stacks above it", app_prune_from, NULL, true },
+	{ { 'm' }, "m", "filter: merge into callers", app_merge, NULL, true },
+	{ { 'R' }, "R", "filter: collapse its recursion", app_collapse_recursion,
+	  NULL, true },
+	{ { 'C' }, "C", "filter: collapse its file", app_collapse_file, NULL, true },
+	{ { 'M' }, "M", "filter: my code only (--root)", app_mine, NULL, true },
+	{ { ':' }, ":", "filter by pattern: KIND REGEX", app_command_start, NULL,
 	  true },
+	{ { KEY_BACKSPACE, 127, 8 }, "Backspace", "undo the last filter",
+	  app_undo_filter, NULL, true },
+	{ { 'F' }, "F", "clear all filters", app_clear_filters, NULL, true },
+	{ { '#' }, "#", "list labels (pprof tags)", app_list_tags, NULL, false },
 	{ { 'c' }, "c", "open in call graph", open_callgraph, NULL, false },
 	{ { 'b' }, "b", "open in bottom-up", open_bottomup, NULL, false },
 	{ { 'p' }, "p", "live: start/stop profiling", live_view_toggle_profiling,
@@ -140,7 +152,7 @@ bool key_dispatch_compare(struct compare *c, int key)
 			app_message(a, "%s does nothing in the delta layout (d leaves it)",
 				    b->names);
 	} else if (b->one_profile) {
-		app_message(a, "focus and hide work on one profile at a time");
+		app_message(a, "filters work on one profile at a time");
 	} else {
 		struct compare_before before;
 		compare_remember(c, &before);

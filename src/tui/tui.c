@@ -63,6 +63,26 @@ static void search_key(struct app *a, int key)
 	}
 }
 
+/* The : prompt: Enter pushes the filter typed, Escape forgets it. */
+static void command_key(struct app *a, int key)
+{
+	size_t len = strlen(a->command);
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		a->commanding = false;
+		app_command_run(a, a->command);
+	} else if (key == KEY_ESCAPE) {
+		a->commanding = false;
+	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (len)
+			a->command[len - 1] = 0;
+		else
+			a->commanding = false;
+	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->command)) {
+		a->command[len] = (char)key;
+		a->command[len + 1] = 0;
+	}
+}
+
 static void mouse_event(struct app *a)
 {
 	MEVENT ev;
@@ -92,6 +112,8 @@ static void handle_key(struct app *a, int key)
 		a->show_help = false;
 	} else if (a->searching) {
 		search_key(a, key);
+	} else if (a->commanding) {
+		command_key(a, key);
 	} else if (key == KEY_MOUSE) {
 		mouse_event(a);
 	} else if (key != KEY_RESIZE && !key_dispatch(a, key)) {
@@ -292,6 +314,8 @@ static void bench_line(struct app *a, const struct screen *s, const char *line,
 		app_search_set(a, line + 1);
 		app_search_update(a);
 		a->searching = false;
+	} else if (line[0] == ':' && line[1]) { /* a filter by pattern */
+		app_command_run(a, line + 1);
 	} else {
 		int key = key_by_name(line);
 		if (key == ERR || !key_dispatch(a, key)) {
