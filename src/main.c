@@ -18,6 +18,8 @@
 #include "live.h"
 #include "report.h"
 #include "rules.h"
+#include "tags_report.h"
+#include "transform.h"
 #include "tui/tui.h"
 #include "util.h"
 
@@ -44,6 +46,13 @@ struct options {
 	const char *bench_keys;
 	struct tui_options tui;
 	struct load_options load;
+	/* Filters (--focus RE, --mine, ...) in the order given; --mine's
+	 * root is --root wherever it stands. */
+	struct transform_stack filters;
+	struct { enum transform_kind kind; const char *text; } *filter_args;
+	size_t nfilter_args, filter_args_cap;
+	const char *root;
+	bool tags_report; /* --report tags */
 	const char *listen;  /* --listen: the address, or NULL */
 	const char *connect; /* --connect: the address, or NULL */
 };
@@ -60,7 +69,8 @@ static const char usage_text[] =
 	"call arcs.\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
-	"                    flat, top-down, bottom-up or callgraph\n"
+	"                    flat, top-down, bottom-up or callgraph; tags lists\n"
+	"                    the labels (pprof tags) and their values\n"
 	"  --rule RULE       exact, additive, divided or gprof (default: exact\n"
 	"                    where the data has whole stacks)\n"
 	"  --format FORMAT   text, csv or json (with --report; default text)\n"
@@ -95,6 +105,26 @@ static const char usage_text[] =
 	"                    speedscope files: the profile of that name, or\n"
 	"                    the Nth (default: activeProfileIndex, else the\n"
 	"                    first)\n"
+	"\n"
+	"Filters, as pprof's, applied in the order given to every view, report,\n"
+	"export and compared side (REGEX: POSIX extended, on name and file):\n"
+	"  --focus REGEX     keep samples with a frame that matches\n"
+	"  --ignore REGEX    drop samples with a frame that matches\n"
+	"  --hide REGEX      remove matching frames from the stacks\n"
+	"  --show REGEX      keep only matching frames in the stacks\n"
+	"  --prune-from REGEX  cut each stack after its deepest match\n"
+	"  --merge REGEX     merge matching functions into their callers\n"
+	"  --collapse REGEX  a run of frames whose file matches becomes one\n"
+	"                    frame named by the match (node_modules/react)\n"
+	"  --collapse-recursion  remove inner occurrences of recursive calls\n"
+	"  --mine            my code: frames outside --root (node:, node_modules,\n"
+	"                    Go's runtime and GOROOT too) fold into their callers\n"
+	"  --root DIR        --mine's root (default: the current directory)\n"
+	"  --tagfocus KEY=REGEX  keep samples whose label KEY matches (pprof\n"
+	"                    tags; REGEX alone: matched against KEY:VALUE)\n"
+	"  --tagignore KEY=REGEX  drop samples whose label KEY matches\n"
+	"  --tagroot KEY     the values of label KEY as the roots of the tree\n"
+	"\n"
 	"  --theme NAME      colours from themes/NAME.theme (dark, light, mono)\n"
 	"                    or a theme file's path; also $WPROF_THEME\n"
 	"  --bench-keys SCRIPT  replay the keys in SCRIPT without a terminal\n"
@@ -137,6 +167,8 @@ static void check_diff_options(const struct options *o)
 		usage_error("two profiles are compared with --report flat --diff "
 			    "BASE NEW or in the explorer ('%s' is one too many)",
 			    o->new_file);
+	if (o->tags_report && (o->diff || o->new_file))
+		usage_error("%s", "--report tags reads one profile");
 	if (!o->diff) {
 		if (o->normalize)
 			usage_error("%s", "--normalize goes with --diff");
@@ -171,6 +203,34 @@ static void parse_sort(struct options *o)
 			    o->sort_name);
 }
 
+/* --focus RE and the other filters: kept in order, read after --root. */
+static bool filter_option(struct options *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	enum transform_kind kind;
+	if (strncmp(a, "--", 2) || !transform_kind_parse(a + 2, &kind))
+		return false;
+	const char *text = transform_takes_text(kind) ? option_value(argc, argv, i) : NULL;
+	GROW(o->filter_args, o->filter_args_cap, o->nfilter_args + 1);
+	o->filter_args[o->nfilter_args].kind = kind;
+	o->filter_args[o->nfilter_args].text = text;
+	o->nfilter_args++;
+	return true;
+}
+
+static void make_filters(struct options *o)
+{
+	for (size_t i = 0; i < o->nfilter_args; i++) {
+		enum transform_kind kind = o->filter_args[i].kind;
+		const char *text = kind == TF_MINE ? o->root : o->filter_args[i].text;
+		char err[256];
+		if (!transform_push(&o->filters, kind, NO_ID, text, err, sizeof(err)))
+			usage_error("%s", err);
+	}
+	free(o->filter_args);
+	o->filter_args = NULL;
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .depth = UINT32_MAX, .load.session = -1 };
@@ -185,8 +245,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 		} else if (!strcmp(a, "--report")) {
 			o->report = true;
 			const char *v = option_value(argc, argv, &i);
-			if (!view_kind_parse(v, &o->view))
-				usage_error("unknown view '%s' (flat, top-down, bottom-up, callgraph)", v);
+			o->tags_report = !strcmp(v, "tags");
+			if (!o->tags_report && !view_kind_parse(v, &o->view))
+				usage_error("unknown view '%s' (flat, top-down, bottom-up, "
+					    "callgraph, tags)", v);
 		} else if (!strcmp(a, "--rule")) {
 			const char *v = option_value(argc, argv, &i);
 			if (!rule_parse(v, &o->rule))
@@ -243,6 +305,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->tui.theme = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--bench-keys")) {
 			o->bench_keys = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--root")) {
+			o->root = option_value(argc, argv, &i);
+		} else if (filter_option(o, argc, argv, &i)) {
+			continue;
 		} else if (a[0] == '-' && a[1]) {
 			usage_error("unknown option '%s'", a);
 		} else if (!o->file) {
@@ -259,6 +325,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		usage_error("%s", "no profile given");
 	check_diff_options(o);
 	parse_sort(o);
+	make_filters(o);
 	if (o->exporting && !o->output)
 		usage_error("%s", "--export needs -o FILE");
 	if (o->output && !o->exporting)
@@ -331,6 +398,49 @@ static int export_profile(const struct options *o, const struct model *m,
 	return 1;
 }
 
+/* The model after the command line's filters, in place of the one read. */
+static bool filter_model(const struct options *o, const char *file, struct model *m)
+{
+	if (!o->filters.n)
+		return true;
+	struct model out;
+	const char *why;
+	if (!model_transform(m, o->filters.items, o->filters.n, &out, &why)) {
+		char safe[1024];
+		escape_text(file, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s: %s\n", safe, why);
+		return false;
+	}
+	model_free(m);
+	*m = out;
+	return true;
+}
+
+/* "focus=main\.run", one a filter, for the report's Active filters. */
+static char **describe_filters(const struct options *o, const struct model *m)
+{
+	char **out = xcalloc(o->filters.n + 1, sizeof(char *));
+	for (size_t i = 0; i < o->filters.n; i++) {
+		char buf[600];
+		transform_describe(m, &o->filters.items[i], buf, sizeof(buf));
+		out[i] = xstrdup(buf);
+	}
+	return out;
+}
+
+static void free_descriptions(char **d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(d[i]);
+	free(d);
+}
+
+static int print_tags(const struct options *o, const struct model *m, unsigned type)
+{
+	tags_report_print(stdout, o->file, m, type, o->format);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 static int print_report(const struct options *o, struct model *m, unsigned type)
 {
 	struct rules rules;
@@ -347,8 +457,10 @@ static int print_report(const struct options *o, struct model *m, unsigned type)
 	struct view view;
 	view_open(&view, o->view, &ctx);
 	view_expand_all(&view, SIZE_MAX, o->depth, SIZE_MAX);
-	struct report rep = { o->file, o->view, o->format, &view };
+	char **filters = describe_filters(o, m);
+	struct report rep = { o->file, o->view, o->format, &view, filters, o->filters.n };
 	report_print(stdout, &rep);
+	free_descriptions(filters, o->filters.n);
 	view_close(&view);
 	rules_free(&rules);
 	return fflush(stdout) == 0 ? 0 : 1;
@@ -445,6 +557,11 @@ static int compare_profiles(const struct options *o)
 		model_free(&base);
 		return EXIT_BAD_INPUT;
 	}
+	if (!filter_model(o, o->file, &base) || !filter_model(o, o->new_file, &new_side)) {
+		model_free(&base);
+		model_free(&new_side);
+		return EXIT_BAD_INPUT;
+	}
 	struct rules base_rules, new_rules;
 	rules_init(&base_rules, &base);
 	rules_init(&new_rules, &new_side);
@@ -464,6 +581,11 @@ static int explore_two(const struct options *o)
 		return EXIT_BAD_INPUT;
 	if (!load_profile(o->new_file, &o->load, &models[1])) {
 		model_free(&models[0]);
+		return EXIT_BAD_INPUT;
+	}
+	if (!filter_model(o, o->file, &models[0]) || !filter_model(o, o->new_file, &models[1])) {
+		model_free(&models[0]);
+		model_free(&models[1]);
 		return EXIT_BAD_INPUT;
 	}
 	const char *const files[2] = { o->file, o->new_file };
@@ -500,17 +622,24 @@ int main(int argc, char **argv)
 	unsigned type;
 	if (!pick_sample_type(&m, o.load.sample_type, &type)) {
 		status = bad_sample_type(&o, &m);
+	} else if ((o.exporting || o.report) && !filter_model(&o, o.file, &m)) {
+		status = EXIT_BAD_INPUT;
 	} else if (o.exporting) {
 		status = export_profile(&o, &m, type);
+	} else if (o.tags_report) {
+		status = print_tags(&o, &m, type);
 	} else if (o.report) {
 		status = print_report(&o, &m, type);
 	} else if (o.bench_keys) {
 		o.tui.sample_type = type;
+		o.tui.filters = &o.filters;
 		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
 	} else {
 		o.tui.sample_type = type;
+		o.tui.filters = &o.filters;
 		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);
+	transform_stack_free(&o.filters);
 	return status;
 }

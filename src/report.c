@@ -64,6 +64,11 @@ static void text_header(FILE *out, const struct report *rep)
 	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
 		duration, m->nsamples, model_str(m, m->types[type].name),
 		model_str(m, m->types[type].unit));
+	if (rep->nfilters) {
+		fprintf(out, "# Active filters:\n");
+		for (size_t i = 0; i < rep->nfilters; i++)
+			fprintf(out, "#    %s\n", rep->filters[i]);
+	}
 	fprintf(out, "# rule: %s", rule_name(rep->view->ctx->rule));
 	if (!t->total)
 		fprintf(out, "   total: n/a (%s)", t->why_not);
@@ -247,6 +252,14 @@ static void json_header(FILE *out, const struct report *rep)
 	json_string(out, m->format);
 	fprintf(out, ",\"view\":\"%s\",\"rule\":\"%s\"", view_kind_name(rep->kind),
 		rule_name(v->ctx->rule));
+	if (rep->nfilters) {
+		fputs(",\"filters\":[", out);
+		for (size_t i = 0; i < rep->nfilters; i++) {
+			fputs(i ? "," : "", out);
+			json_string(out, rep->filters[i]);
+		}
+		fputs("]", out);
+	}
 	json_profile_fields(out, m, type, v->totals);
 	fputs(",\"rows\":[", out);
 }

@@ -13,6 +13,10 @@ struct report {
 	enum view_kind kind;
 	enum report_format format;
 	const struct view *view; /* already expanded as far as wanted */
+	/* The filters in force, described ("focus=main"), as pprof lists
+	 * its Active filters; none when nfilters is 0. */
+	char *const *filters;
+	size_t nfilters;
 };
 
 bool report_format_parse(const char *name, enum report_format *out);

@@ -404,14 +404,14 @@ static uint32_t destination(const struct step *s, uint32_t v)
 
 /* ---- labels ------------------------------------------------------------------- */
 
-static double row_value(const struct model *m, uint32_t row, unsigned type)
+double transform_label_row_value(const struct model *m, uint32_t row, unsigned type)
 {
 	/* A count type added after loading counts each sample once. */
 	return type < m->label_stride ? m->label_values[(size_t)row * m->label_stride + type] : 1;
 }
 
-static void label_value_text(const struct model *m, const struct sample_label *l,
-			     char *buf, size_t cap)
+void transform_label_text(const struct model *m, const struct sample_label *l,
+			  char *buf, size_t cap)
 {
 	if (l->str != STR_NONE)
 		snprintf(buf, cap, "%s", model_str(m, l->str));
@@ -425,7 +425,7 @@ static bool label_matches(const struct model *m, const struct transform *t,
 			  const struct sample_label *l)
 {
 	char value[512], keyed[1024];
-	label_value_text(m, l, value, sizeof(value));
+	transform_label_text(m, l, value, sizeof(value));
 	const char *key = model_str(m, l->key);
 	if (t->tag_key)
 		return !strcmp(key, t->tag_key) && !regexec(&t->regex, value, 0, NULL, 0);
@@ -458,7 +458,7 @@ static void tag_filter(struct step *s)
 			continue;
 		counted[l->row] = 1;
 		for (unsigned t = 0; t < nt; t++)
-			s->kept[(size_t)l->node * nt + t] += (focus ? 1 : -1) * row_value(src, l->row, t);
+			s->kept[(size_t)l->node * nt + t] += (focus ? 1 : -1) * transform_label_row_value(src, l->row, t);
 	}
 	free(counted);
 	free(matched);
@@ -595,7 +595,7 @@ static void row_tag_text(const struct model *m, const char *key, size_t first,
 		if (strcmp(model_str(m, m->labels[i].key), key))
 			continue;
 		char value[256];
-		label_value_text(m, &m->labels[i], value, sizeof(value));
+		transform_label_text(m, &m->labels[i], value, sizeof(value));
 		size_t n = strlen(buf);
 		snprintf(buf + n, cap - n, "%s%s", n ? "," : "", value);
 	}
@@ -622,7 +622,7 @@ static void tag_root(struct step *s, struct model *out)
 		GROW(adds, adds_cap, nadds + 1);
 		adds[nadds].node = stack_under(s, tag_frame(s, text), node, frames, &frames_cap);
 		for (unsigned t = 0; t < nt; t++) {
-			adds[nadds].v[t] = row_value(src, row, t);
+			adds[nadds].v[t] = transform_label_row_value(src, row, t);
 			rest[(size_t)node * nt + t] -= adds[nadds].v[t];
 		}
 		nadds++;

@@ -71,4 +71,10 @@ void transform_describe(const struct model *m, const struct transform *t,
 bool model_transform(const struct model *src, const struct transform *t,
 		     size_t n, struct model *out, const char **why_not);
 
+/* A label's value as text ("main", "1024bytes"), and the value of the
+ * sample it belongs to (1 for a count type added after loading). */
+void transform_label_text(const struct model *m, const struct sample_label *l,
+			  char *buf, size_t cap);
+double transform_label_row_value(const struct model *m, uint32_t row, unsigned type);
+
 #endif

@@ -5,6 +5,9 @@
     test_pprof.py WPROF TESTDATA roundtrip  .cpuprofile <-> pprof keep exact totals
     test_pprof.py WPROF TESTDATA go         exported files vs go tool pprof (77: no go)
     test_pprof.py WPROF TESTDATA bad        broken input: message and exit status 2
+    test_pprof.py WPROF TESTDATA filters    --focus, --ignore, --hide, --show,
+                                            --prune-from, --tagfocus, --tagignore
+                                            vs go tool pprof -top with the same flag
 
 Expected numbers come from testdata/expected/*.top.txt (go tool pprof -top)
 or from the original file read by wprof-tui before the conversion."""
@@ -312,6 +315,85 @@ def test_go(tmp):
             compare_with_top(f"go tool pprof, drop_frames (keep: {keep})", report, p.stdout)
 
 
+# ---- filters: the same flag as go tool pprof ------------------------------------
+
+# (file, sample type, [(pprof flag, value)]); wprof-tui takes them in order
+# as --flag VALUE (prune_from as --prune-from).
+FILTER_CASES = [
+    ("validate.pprof", None, [("focus", "fHalf")]),
+    ("validate.pprof", None, [("ignore", "fHalf")]),
+    ("validate.pprof", None, [("hide", "fHalf")]),
+    ("validate.pprof", None, [("show", "main\\.f")]),
+    ("validate.pprof", None, [("prune_from", "fMain")]),
+    ("validate.pprof", None, [("focus", "fMain[12]"), ("hide", "add")]),
+    ("heap.pprof", "alloc_space", [("focus", "main\\.work")]),
+    ("heap.pprof", "alloc_space", [("ignore", "^runtime")]),
+    ("heap.pprof", "alloc_space", [("hide", "strings")]),
+    ("heap.pprof", "alloc_space", [("show", "^main\\.")]),
+    ("heap.pprof", "alloc_space", [("hide", "Builder")]),
+    ("labels.pprof", None, [("tagfocus", "worker=alpha")]),
+    ("labels.pprof", None, [("tagfocus", "phase=save")]),
+    ("labels.pprof", None, [("tagfocus", "beta")]),
+    ("labels.pprof", None, [("tagignore", "worker=alpha")]),
+    ("labels.pprof", None, [("tagfocus", "worker=alpha,beta"), ("hide", "asyncPreempt")]),
+]
+
+
+def filter_case_name(name, sample_type, flags):
+    slug = "_".join(f"{flag}-{re.sub(r'[^A-Za-z0-9]+', '.', value)}" for flag, value in flags)
+    return f"{name}.{sample_type or 'default'}.{slug}.top.txt"
+
+
+def go_top(go, env, path, sample_type, flags):
+    args = [go, "tool", "pprof", "-top", "-nodecount=100000", "-nodefraction=0",
+            "-edgefraction=0"]
+    if sample_type:
+        args.append("-sample_index=" + sample_type)
+    args += [f"-{flag}={value}" for flag, value in flags]
+    p = subprocess.run(args + [path], capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        fail(f"go tool pprof {' '.join(args[3:])}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def compare_filtered(label, report, top_text):
+    """Rows as go tool pprof -top; its total stays the unfiltered one, so
+    the total compared is what it accounts for when all nodes show."""
+    expected, _ = parse_top(top_text)
+    m = re.search(r"accounting for (\S+), ", top_text)
+    if m and report is not None:
+        shown, tol = parse_value(m.group(1))
+        if abs(report["profile_total"] - shown) > tol:
+            fail(f"{label}: total {report['profile_total']} != {shown}")
+    compare_with_top(label, report, "\n".join(
+        line for line in top_text.splitlines() if "total" not in line or "flat" in line))
+    if report is not None and not expected and report["rows"]:
+        fail(f"{label}: rows where go tool pprof shows none")
+
+
+def test_filters(tmp):
+    go = shutil.which("go")
+    env = dict(os.environ, PPROF_TMPDIR=tmp, HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"))
+    for name, sample_type, flags in FILTER_CASES:
+        path = os.path.join(TESTDATA, name)
+        args = ["--report", "flat", "--rule", "exact", "--format", "json"]
+        if sample_type:
+            args += ["--sample-type", sample_type]
+        for flag, value in flags:
+            args += ["--" + flag.replace("_", "-"), value]
+        p = run(args + [path])
+        report = json.loads(p.stdout) if p.returncode == 0 else None
+        label = f"{name} {' '.join(f'-{f}={v}' for f, v in flags)}"
+        expected_file = os.path.join(TESTDATA, "expected", filter_case_name(name, sample_type, flags))
+        with open(expected_file) as f:
+            compare_filtered(label + " (expected/)", report, f.read())
+        if go:
+            compare_filtered(label + " (go tool pprof)", report,
+                             go_top(go, env, path, sample_type, flags))
+    if not go:
+        print("go is not installed: compared with testdata/expected/ only")
+
+
 # ---- bad input -------------------------------------------------------------------------
 
 def varint(n):
@@ -398,6 +480,8 @@ def main():
             test_go(tmp)
         elif WHAT == "bad":
             test_bad(tmp)
+        elif WHAT == "filters":
+            test_filters(tmp)
         else:
             sys.exit("unknown test " + WHAT)
     if failures:

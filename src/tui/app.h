@@ -136,6 +136,8 @@ void app_clear_filters(struct app *a);
 /* Pushes a filter; frame NO_ID with text, or a function with NULL. */
 bool app_push_filter(struct app *a, enum transform_kind kind, uint32_t frame,
 		     const char *text);
+/* The command line's filters (--focus RE, ...), each undoable. */
+void app_push_filters(struct app *a, const struct transform_stack *s);
 /* The : prompt: "KIND PATTERN" ("hide runtime\\.", "tagfocus k=v",
  * "mine", "collapse node_modules/react"). */
 void app_command_start(struct app *a);

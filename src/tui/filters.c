@@ -317,6 +317,13 @@ void app_clear_filters(struct app *a)
 	app_message(a, "filters cleared");
 }
 
+void app_push_filters(struct app *a, const struct transform_stack *s)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		if (!app_push_filter(a, s->items[i].kind, s->items[i].frame, s->items[i].text))
+			return;
+}
+
 static void on_selected(struct app *a, enum transform_kind kind)
 {
 	const struct row *r = app_selected_row(a);

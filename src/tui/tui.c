@@ -173,6 +173,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	struct model *loaded = NULL; /* a thread T loaded, ours to free */
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
+	app_push_filters(&a, o->filters);
 	struct screen s;
 	char err[256];
 	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
@@ -354,6 +355,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	struct app a;
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
+	app_push_filters(&a, o->filters);
 	if (!null_out || !null_in ||
 	    !screen_open(&s, &theme, true, null_in, null_out, err, sizeof(err))) {
 		fprintf(stderr, "wprof-tui: cannot open a screen for the benchmark\n");
