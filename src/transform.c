@@ -531,6 +531,16 @@ static void copy_extras(const struct step *s, const uint32_t *final, struct mode
 	copy_labels(s, final, out);
 }
 
+/* Every stack kept (hide, merge, collapse, my code): the scratch model
+ * is the result, and is not copied. */
+static bool all_needed(const uint8_t *needed, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!needed[k])
+			return false;
+	return true;
+}
+
 static void emit(struct step *s, struct model *out)
 {
 	struct model *tmp = &s->tmp;
@@ -539,16 +549,25 @@ static void emit(struct step *s, struct model *out)
 	add_values(s, values);
 	uint8_t *needed = needed_nodes(tmp, values);
 	uint32_t *final = xmalloc((tmp->nnodes + 1) * sizeof(uint32_t));
-	model_init(out, s->src->format);
-	copy_header(s->src, out);
-	copy_frames(tmp, out);
-	for (size_t k = 0; k < tmp->nnodes; k++) {
-		uint32_t p = tmp->nodes[k].parent;
-		final[k] = !needed[k] ? NO_ID
-			 : model_add_child(out, p == NO_ID ? NO_ID : final[p], tmp->nodes[k].frame);
-		if (final[k] != NO_ID)
-			for (unsigned t = 0; t < nt; t++)
-				model_add_node_value(out, final[k], t, values[k * nt + t]);
+	if (all_needed(needed, tmp->nnodes)) {
+		*out = *tmp;
+		memset(tmp, 0, sizeof(*tmp));
+		memcpy(out->node_self, values, (size_t)out->nnodes * nt * sizeof(double));
+		for (size_t k = 0; k < out->nnodes; k++)
+			final[k] = (uint32_t)k;
+	} else {
+		model_init(out, s->src->format);
+		copy_header(s->src, out);
+		copy_frames(tmp, out);
+		for (size_t k = 0; k < tmp->nnodes; k++) {
+			uint32_t p = tmp->nodes[k].parent;
+			final[k] = !needed[k] ? NO_ID
+				 : model_add_child(out, p == NO_ID ? NO_ID : final[p],
+						   tmp->nodes[k].frame);
+			if (final[k] != NO_ID)
+				for (unsigned t = 0; t < nt; t++)
+					model_add_node_value(out, final[k], t, values[k * nt + t]);
+		}
 	}
 	copy_extras(s, final, out);
 	free(final);
