@@ -577,6 +577,58 @@ static void emit(struct step *s, struct model *out)
 	model_finish(out, &cycle); /* stacks make a tree: no cycle */
 }
 
+/* Focus, ignore and the tag filters keep the stacks as they are: the
+ * result is made straight from src, the stacks left without a value
+ * left out, in one pass rather than two. */
+static bool keeps_shape(enum transform_kind kind)
+{
+	return kind == TF_FOCUS || kind == TF_IGNORE || is_tag_filter(kind);
+}
+
+static double kept_value(const struct step *s, uint32_t v, unsigned t)
+{
+	if (s->kept)
+		return s->kept[(size_t)v * s->src->ntypes + t];
+	return destination(s, v) == NO_ID ? 0 : node_value(s->src, v, t);
+}
+
+static void filter_in_place(struct step *s, struct model *out)
+{
+	const struct model *src = s->src;
+	size_t n = src->nnodes;
+	unsigned nt = src->ntypes;
+	uint8_t *needed = xcalloc(n + 1, 1);
+	for (size_t k = 0; k < n; k++) {
+		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
+		s->flag[v] = s->hit[src->nodes[v].frame] || (p != NO_ID && s->flag[p]);
+		s->at[v] = v;
+	}
+	for (size_t k = n; k-- > 0;) {
+		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
+		for (unsigned t = 0; t < nt && !needed[v]; t++)
+			needed[v] = kept_value(s, v, t) != 0;
+		if (needed[v] && p != NO_ID)
+			needed[p] = 1;
+	}
+	uint32_t *final = xmalloc((n + 1) * sizeof(uint32_t));
+	model_init(out, src->format);
+	copy_header(src, out);
+	copy_frames(src, out);
+	for (size_t k = 0; k < n; k++) {
+		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
+		final[v] = !needed[v] ? NO_ID
+			 : model_add_child(out, p == NO_ID ? NO_ID : final[p], src->nodes[v].frame);
+		if (final[v] != NO_ID)
+			for (unsigned t = 0; t < nt; t++)
+				model_add_node_value(out, final[v], t, kept_value(s, v, t));
+	}
+	copy_extras(s, final, out);
+	free(final);
+	free(needed);
+	uint32_t cycle;
+	model_finish(out, &cycle);
+}
+
 /* ---- tagroot ----------------------------------------------------------------------- */
 
 /* pprof's -tagroot: each sample's stack gets a root frame named by its
@@ -690,9 +742,12 @@ static void tag_root(struct step *s, struct model *out)
 static void apply_one(const struct model *src, const struct transform *t, struct model *out)
 {
 	struct step s = { .src = src, .t = t };
+	/* The scratch model of new stacks, for transforms that change them. */
 	model_init(&s.tmp, src->format);
-	copy_header(src, &s.tmp);
-	copy_frames(src, &s.tmp);
+	if (!keeps_shape(t->kind)) {
+		copy_header(src, &s.tmp);
+		copy_frames(src, &s.tmp);
+	}
 	size_t n = src->nnodes;
 	if (t->kind == TF_TAGROOT) {
 		tag_root(&s, out);
@@ -708,9 +763,13 @@ static void apply_one(const struct model *src, const struct transform *t, struct
 		s.at = xmalloc((n + 1) * sizeof(uint32_t));
 		s.flag = xcalloc(n + 1, 1);
 		s.cut = xmalloc((n + 1) * sizeof(uint32_t));
-		for (size_t k = 0; k < n; k++)
-			place_node(&s, src->node_order[k]);
-		emit(&s, out);
+		if (keeps_shape(t->kind)) {
+			filter_in_place(&s, out);
+		} else {
+			for (size_t k = 0; k < n; k++)
+				place_node(&s, src->node_order[k]);
+			emit(&s, out);
+		}
 	}
 	free(s.at);
 	free(s.flag);
