@@ -632,7 +632,7 @@ static void filter_in_place(struct step *s, struct model *out)
 /* ---- tagroot ----------------------------------------------------------------------- */
 
 /* pprof's -tagroot: each sample's stack gets a root frame named by its
- * values of the label (joined by ","; "(none)" without it), file = key. */
+ * values of the label (joined by ","; "<unknown>" without it, as pprof), file = key. */
 static uint32_t tag_frame(struct step *s, const char *value)
 {
 	struct frame f = { .line = -1, .column = -1, .kind = KIND_ROOT };
@@ -698,7 +698,7 @@ static void tag_root(struct step *s, struct model *out)
 		}
 		nadds++;
 	}
-	uint32_t none = tag_frame(s, "(none)");
+	uint32_t none = tag_frame(s, "<unknown>");
 	s->at = xmalloc((src->nnodes + 1) * sizeof(uint32_t));
 	for (size_t k = 0; k < src->nnodes; k++) {
 		uint32_t v = src->node_order[k], p = src->nodes[v].parent;

@@ -336,6 +336,7 @@ FILTER_CASES = [
     ("labels.pprof", None, [("tagfocus", "beta")]),
     ("labels.pprof", None, [("tagignore", "worker=alpha")]),
     ("labels.pprof", None, [("tagfocus", "worker=alpha,beta"), ("hide", "asyncPreempt")]),
+    ("labels.pprof", None, [("tagroot", "worker")]),
 ]
 
 
