@@ -391,6 +391,27 @@ def test_filters(tmp):
         if go:
             compare_filtered(label + " (go tool pprof)", report,
                              go_top(go, env, path, sample_type, flags))
+    # Headers list the filters in force, as pprof's Active filters.
+    path = os.path.join(TESTDATA, "validate.pprof")
+    text = run(["--report", "flat", "--focus", "fHalf", "--hide", "add", path]).stdout
+    if "# Active filters:\n#    focus=fHalf\n#    hide=add\n" not in text:
+        fail("text report: no Active filters block: " + text[:300])
+    js = json.loads(run(["--report", "flat", "--format", "json", "--ignore", "fHalf",
+                         path]).stdout)
+    if js.get("filters") != ["ignore=fHalf"]:
+        fail(f"json report: filters {js.get('filters')}")
+    # --export writes the filtered profile: go tool pprof reads back what
+    # its own -focus gives.
+    out = os.path.join(tmp, "focused.pb.gz")
+    run(["--export", "pprof", "-o", out, "--focus", "fHalf", path])
+    with open(os.path.join(TESTDATA, "expected",
+                           filter_case_name("validate.pprof", None, [("focus", "fHalf")]))) as f:
+        compare_filtered("--export pprof --focus fHalf", flat_report(out), f.read())
+    tags = run(["--report", "tags", os.path.join(TESTDATA, "labels.pprof")]).stdout
+    for line in (" worker: Total 320ms", "240ms ( 75.00%): alpha", "80ms ( 25.00%): beta",
+                 " phase: Total 320ms", "180ms ( 56.25%): load", "140ms ( 43.75%): save"):
+        if line not in tags:  # go tool pprof -tags labels.pprof
+            fail(f"--report tags: no '{line}' in {tags!r}")
     if not go:
         print("go is not installed: compared with testdata/expected/ only")
 
