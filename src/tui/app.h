@@ -67,6 +67,7 @@ struct app {
 	char message[256];
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
+	int key; /* the key being handled, for bindings of several keys */
 	bool next_thread; /* T: the explorer loads the trace's next thread */
 	bool quit;
 };

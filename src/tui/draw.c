@@ -355,7 +355,8 @@ static void draw_status(const struct app *a, const struct screen *s,
 
 static void draw_help(const struct screen *s)
 {
-	int top = DRAW_FIRST_ROW_LINE - 1, lines = area.lines - top - 1;
+	/* Over the tab line too: two columns of every key fit 80x24. */
+	int top = DRAW_FIRST_ROW_LINE - 2, lines = area.lines - top - 1;
 	for (int y = top; y < area.lines - 1; y++)
 		fill_line(y, s->attr[EL_NORMAL]);
 	put_text(top, 1, "Keys (any key closes this help)", area.cols - 1, s->attr[EL_HEADER]);

@@ -21,6 +21,25 @@ static void open_bottomup(struct app *a) { app_open_in(a, VIEW_BOTTOMUP); }
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
 
+/* The filter keys share bindings, so that the help fits 80x24. */
+static void filter_key(struct app *a)
+{
+	switch (a->key) {
+	case 'f': app_focus(a); break;
+	case 'i': app_ignore(a); break;
+	case 'x': app_hide(a); break;
+	case '=': app_show_only(a); break;
+	case 'P': app_prune_from(a); break;
+	case 'm': app_merge(a); break;
+	case 'R': app_collapse_recursion(a); break;
+	case 'C': app_collapse_file(a); break;
+	case 'M': app_mine(a); break;
+	case ':': app_command_start(a); break;
+	case 'F': app_clear_filters(a); break;
+	default: app_undo_filter(a); break; /* Backspace */
+	}
+}
+
 static bool comparing(struct app *a)
 {
 	if (!a->compare)
@@ -86,22 +105,15 @@ const struct key_binding key_table[] = {
 	{ { 'n' }, "n", "next match / normalize",
 	  search_forward, compare_toggle_normalize, false },
 	{ { 'N' }, "N", "previous match", search_backward, NULL, false },
-	{ { 'f' }, "f", "filter: focus (stacks through it)", app_focus, NULL, true },
-	{ { 'i' }, "i", "filter: ignore (drop its stacks)", app_ignore, NULL, true },
-	{ { 'x' }, "x", "filter: hide (cut from stacks)", app_hide, NULL, true },
-	{ { '=' }, "=", "filter: show only it in stacks", app_show_only, NULL, true },
-	{ { 'P' }, "P", "filter: prune stacks above it", app_prune_from, NULL, true },
-	{ { 'm' }, "m", "filter: merge into callers", app_merge, NULL, true },
-	{ { 'R' }, "R", "filter: collapse its recursion", app_collapse_recursion,
-	  NULL, true },
-	{ { 'C' }, "C", "filter: collapse its file", app_collapse_file, NULL, true },
-	{ { 'M' }, "M", "filter: my code only (--root)", app_mine, NULL, true },
-	{ { ':' }, ":", "filter by pattern: KIND REGEX", app_command_start, NULL,
+	{ { 'f', 'i', 'x' }, "f i x", "focus, ignore, hide it", filter_key, NULL,
 	  true },
-	{ { KEY_BACKSPACE, 127, 8 }, "Backspace", "undo the last filter",
-	  app_undo_filter, NULL, true },
-	{ { 'F' }, "F", "clear all filters", app_clear_filters, NULL, true },
-	{ { '#' }, "#", "list labels (pprof tags)", app_list_tags, NULL, false },
+	{ { '=', 'P' }, "= P", "show only it, prune above", filter_key, NULL, true },
+	{ { 'm', 'R', 'C' }, "m R C", "merge/recursion/file", filter_key, NULL,
+	  true },
+	{ { 'M', ':' }, "M :", "my code; type a filter", filter_key, NULL, true },
+	{ { KEY_BACKSPACE, 127, 8, 'F' }, "Backspace F", "undo filter; clear all",
+	  filter_key, NULL, true },
+	{ { '#' }, "#", "labels (pprof tags)", app_list_tags, NULL, false },
 	{ { 'c' }, "c", "open in call graph", open_callgraph, NULL, false },
 	{ { 'b' }, "b", "open in bottom-up", open_bottomup, NULL, false },
 	{ { 'p' }, "p", "live: start/stop profiling", live_view_toggle_profiling,
@@ -134,6 +146,7 @@ bool key_dispatch(struct app *a, int key)
 	if (!b)
 		return false;
 	a->message[0] = 0;
+	a->key = key;
 	b->action(a);
 	return true;
 }
@@ -156,6 +169,7 @@ bool key_dispatch_compare(struct compare *c, int key)
 	} else {
 		struct compare_before before;
 		compare_remember(c, &before);
+		a->key = key;
 		b->action(a);
 		compare_follow(c, &before);
 	}

@@ -290,6 +290,8 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
  * single character. */
 static int key_by_name(const char *name)
 {
+	if (name[0] && !name[1] && key_lookup((unsigned char)name[0]))
+		return (unsigned char)name[0]; /* "x" of "f i x" */
 	for (size_t i = 0; i < key_table_len; i++) {
 		const char *names = key_table[i].names;
 		size_t len = strlen(name);

@@ -263,7 +263,7 @@ def big_screen_tour():
                       ("*", "▾"), ("End", "\\? help"), ("PageUp", "\\? help"), ("?", "Keys")]:
         p.press([key], what, "key %s" % key)
     s = p.screen()
-    check("filter: focus (stacks through it)" in s,
+    check("focus, ignore, hide it" in s,
           "help lists f from the key table")
     p.press(["x"], r"\? help", "help closed")
     p.close()
