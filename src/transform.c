@@ -154,7 +154,8 @@ void transform_describe(const struct model *m, const struct transform *t,
 	char safe[256];
 	const char *what = NULL;
 	if (t->frame != NO_ID && t->frame < m->nframes)
-		what = model_str(m, m->frames[t->frame].name);
+		what = t->kind == TF_COLLAPSE_FILE ? model_str(m, m->frames[t->frame].url)
+						   : model_str(m, m->frames[t->frame].name);
 	else
 		what = t->text;
 	if (!what) {
@@ -313,6 +314,8 @@ static void collapse_targets(struct step *s)
 		s->into[i] = NO_ID;
 		const char *file = model_str(src, src->frames[i].url);
 		regmatch_t match;
+		if (!*file) /* frames without a file are no file's */
+			continue;
 		if (s->t->frame != NO_ID) {
 			if (i != s->t->frame && strcmp(file, model_str(src, src->frames[s->t->frame].url)))
 				continue;

@@ -191,6 +191,15 @@ static void test_collapse_file(void)
 	};
 	check_transform("collapse react", stacks, ARRAY_LEN(stacks), TF_COLLAPSE_FILE, NULL,
 			"node_modules/react", want, ARRAY_LEN(want));
+	/* C on render: its own file only, named by the whole path. */
+	static const struct want own_file[] = {
+		{ "/app/node_modules/react/r.js", 0, 3, 3, 3 },
+		{ "commit", 1, 3, 3, 3 },
+		{ "cb", 2, 2, 2, 2 },
+		{ "render", NAN, 0, 0, 0 },
+	};
+	check_transform("collapse render's file", stacks, ARRAY_LEN(stacks), TF_COLLAPSE_FILE,
+			"render", NULL, own_file, ARRAY_LEN(own_file));
 }
 
 /* Root /app: lib (node_modules) and node:fs are not mine; their time goes
