@@ -1,5 +1,10 @@
 // Writes labels.pprof: a CPU profile whose samples carry pprof labels
-// (runtime/pprof.Do), for wprof-tui's tag filter tests.
+// (runtime/pprof.Do), for wprof-tui's tag filter tests:
+//
+//	GO111MODULE=off go run testdata/labels-src/main.go testdata/labels.pprof
+//
+// then the expected outputs of tests/test_pprof.py (filters) again with go
+// tool pprof -top.  The machine's load decides how many samples land.
 package main
 
 import (
