@@ -845,11 +845,18 @@ static uint32_t stack_leaf(struct pprof_loader *L, const uint32_t *locs, size_t 
 static bool add_labels(struct pprof_loader *L, const pb_sample *s, size_t at,
 		       uint32_t node)
 {
+	if (!s->n_label)
+		return true;
+	double values[MAX_SAMPLE_TYPES];
+	for (size_t t = 0; t < L->ntypes; t++)
+		values[t] = (double)s->value[t];
+	uint32_t row = model_add_label_row(L->m, values);
 	for (size_t i = 0; i < s->n_label; i++) {
 		const Perftools__Profiles__Label *lb = s->label[i];
 		struct sample_label label = { .sample = (uint32_t)L->nsamples,
 					      .node = node, .str = STR_NONE,
-					      .num = lb->num, .num_unit = STR_NONE };
+					      .num = lb->num, .num_unit = STR_NONE,
+					      .row = row };
 		if (!string_at(L, lb->key, "label of sample", L->nsamples, at, &label.key) ||
 		    (lb->str && !string_at(L, lb->str, "label of sample", L->nsamples,
 					  at, &label.str)) ||
@@ -942,6 +949,11 @@ static void scale_values(struct pprof_loader *L)
 		m->type_total[t] = unit_scale_apply(&L->scale[t], L->abs_total[t]);
 	m->has_type_totals = true;
 	m->summed_samples = L->nsamples;
+	for (size_t r = 0; r < m->nlabel_rows; r++)
+		for (unsigned t = 0; t < m->label_stride; t++) {
+			double *x = &m->label_values[r * m->label_stride + t];
+			*x = unit_scale_apply(&L->scale[t], *x);
+		}
 }
 
 /* ---- the rest of the profile ---------------------------------------------------- */

@@ -1,6 +1,5 @@
-/* Focus and hide (pprof's -focus and -hide) as a filtered copy of the
- * model, so that rules and views stay pure: they simply see a smaller
- * profile.  Frame ids are the same in the copy as in the original. */
+/* Sample counts for profiles whose file gives none (filters are in
+ * transform.h). */
 #ifndef WPROF_FILTER_H
 #define WPROF_FILTER_H
 
@@ -8,17 +7,6 @@
 #include <stdint.h>
 
 #include "model.h"
-
-struct stack_filter {
-	uint32_t focus;        /* keep only stacks through it; NO_ID: all */
-	const uint8_t *hidden; /* per frame: cut out of every stack; or NULL */
-};
-
-/* Fills `out` (a new model) with the stacks of `src` that pass `f`: the
- * nodes and their values, without the timeline (no samples).  Needs
- * whole stacks; otherwise returns false and says why in *why_not. */
-bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
-			 struct model *out, const char **why_not);
 
 /* The sample type holding sample counts, or NO_ID when there is none. */
 uint32_t model_count_type(const struct model *m);

@@ -21,6 +21,8 @@
 #include "range.h"
 #include "report.h"
 #include "rules.h"
+#include "tags_report.h"
+#include "transform.h"
 #include "tui/tui.h"
 #include "util.h"
 
@@ -48,6 +50,13 @@ struct options {
 	const char *bench_keys;
 	struct tui_options tui;
 	struct load_options load;
+	/* Filters (--focus RE, --mine, ...) in the order given; --mine's
+	 * root is --root wherever it stands. */
+	struct transform_stack filters;
+	struct { enum transform_kind kind; const char *text; } *filter_args;
+	size_t nfilter_args, filter_args_cap;
+	const char *root;
+	bool tags_report; /* --report tags */
 	const char *listen;  /* --listen: the address, or NULL */
 	const char *connect; /* --connect: the address, or NULL */
 	const char *range_text; /* --range as given, or NULL */
@@ -70,7 +79,8 @@ static const char usage_text[] =
 	"is standard input; any FILE may be gzip-compressed.\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
-	"                    flat, top-down, bottom-up or callgraph\n"
+	"                    flat, top-down, bottom-up or callgraph; tags lists\n"
+	"                    the labels (pprof tags) and their values\n"
 	"  -r, --rule RULE   exact, additive, divided or gprof (default: exact\n"
 	"                    where the data has whole stacks)\n"
 	"  -f, --format FORMAT  text, csv or json (with --report; default text)\n"
@@ -116,6 +126,26 @@ static const char usage_text[] =
 	"                    the Nth (default: activeProfileIndex, else the\n"
 	"                    first); perf script: only the samples of this\n"
 	"                    command or thread (process) id (default: all)\n"
+	"\n"
+	"Filters, as pprof's, applied in the order given to every view, report,\n"
+	"export and compared side (REGEX: POSIX extended, on name and file):\n"
+	"  --focus REGEX     keep samples with a frame that matches\n"
+	"  --ignore REGEX    drop samples with a frame that matches\n"
+	"  --hide REGEX      remove matching frames from the stacks\n"
+	"  --show REGEX      keep only matching frames in the stacks\n"
+	"  --prune-from REGEX  cut each stack after its deepest match\n"
+	"  --merge REGEX     merge matching functions into their callers\n"
+	"  --collapse REGEX  a run of frames whose file matches becomes one\n"
+	"                    frame named by the match (node_modules/react)\n"
+	"  --collapse-recursion  remove inner occurrences of recursive calls\n"
+	"  --mine            my code: frames outside --root (node:, node_modules,\n"
+	"                    Go's runtime and GOROOT too) fold into their callers\n"
+	"  --root DIR        --mine's root (default: the current directory)\n"
+	"  --tagfocus KEY=REGEX  keep samples whose label KEY matches (pprof\n"
+	"                    tags; REGEX alone: matched against KEY:VALUE)\n"
+	"  --tagignore KEY=REGEX  drop samples whose label KEY matches\n"
+	"  --tagroot KEY     the values of label KEY as the roots of the tree\n"
+	"\n"
 	"  --theme NAME      colours from themes/NAME.theme (dark, light, mono)\n"
 	"                    or a theme file's path; also $WPROF_THEME\n"
 	"  --max-size SIZE   gzip input may inflate to SIZE (K, M, G: powers of\n"
@@ -154,6 +184,8 @@ static void check_diff_options(const struct options *o)
 		usage_error("two profiles are compared with --report flat --diff "
 			    "BASE NEW or in the explorer ('%s' is one too many)",
 			    o->new_file);
+	if (o->tags_report && (o->diff || o->new_file))
+		usage_error("%s", "--report tags reads one profile");
 	if (!o->diff) {
 		if (o->normalize)
 			usage_error("%s", "--normalize goes with --diff");
@@ -206,6 +238,9 @@ enum {
 	OPT_MAX_ROWS,
 	OPT_THREAD,
 	OPT_RANGE,
+	OPT_ROOT,
+	/* One id a filter, in transform_kind order. */
+	OPT_FILTER,
 };
 
 static const struct option option_table[] = {
@@ -232,6 +267,19 @@ static const struct option option_table[] = {
 	{ "max-rows", required_argument, NULL, OPT_MAX_ROWS },
 	{ "thread", required_argument, NULL, OPT_THREAD },
 	{ "range", required_argument, NULL, OPT_RANGE },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "focus", required_argument, NULL, OPT_FILTER + TF_FOCUS },
+	{ "ignore", required_argument, NULL, OPT_FILTER + TF_IGNORE },
+	{ "hide", required_argument, NULL, OPT_FILTER + TF_HIDE },
+	{ "show", required_argument, NULL, OPT_FILTER + TF_SHOW },
+	{ "prune-from", required_argument, NULL, OPT_FILTER + TF_PRUNE_FROM },
+	{ "merge", required_argument, NULL, OPT_FILTER + TF_MERGE },
+	{ "collapse-recursion", no_argument, NULL, OPT_FILTER + TF_COLLAPSE_RECURSION },
+	{ "collapse", required_argument, NULL, OPT_FILTER + TF_COLLAPSE_FILE },
+	{ "mine", no_argument, NULL, OPT_FILTER + TF_MINE },
+	{ "tagfocus", required_argument, NULL, OPT_FILTER + TF_TAGFOCUS },
+	{ "tagignore", required_argument, NULL, OPT_FILTER + TF_TAGIGNORE },
+	{ "tagroot", required_argument, NULL, OPT_FILTER + TF_TAGROOT },
 	{ 0 },
 };
 
@@ -302,8 +350,10 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 		exit(0);
 	case OPT_REPORT:
 		o->report = true;
-		if (!view_kind_parse(v, &o->view))
-			usage_error("unknown view '%s' (flat, top-down, bottom-up, callgraph)", v);
+		o->tags_report = !strcmp(v, "tags");
+		if (!o->tags_report && !view_kind_parse(v, &o->view))
+			usage_error("unknown view '%s' (flat, top-down, bottom-up, "
+				    "callgraph, tags)", v);
 		break;
 	case 'r':
 		if (!rule_parse(v, &o->rule))
@@ -372,8 +422,17 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	case OPT_MAX_SIZE:
 		o->load.max_size = parse_size("--max-size", v);
 		break;
+	default: /* a filter, kept in order and made once --root is known */
+		GROW(o->filter_args, o->filter_args_cap, o->nfilter_args + 1);
+		o->filter_args[o->nfilter_args].kind = (enum transform_kind)(c - OPT_FILTER);
+		o->filter_args[o->nfilter_args].text = v;
+		o->nfilter_args++;
+		break;
 	case OPT_THREAD:
 		o->load.thread = v;
+		break;
+	case OPT_ROOT:
+		o->root = v;
 		break;
 	case OPT_RANGE: {
 		char why[256];
@@ -401,6 +460,19 @@ static void bad_option(int c, char **argv)
 		usage_error("unknown option '%s'", name);
 	}
 	usage_error("unknown option '%s'", arg);
+}
+
+static void make_filters(struct options *o)
+{
+	for (size_t i = 0; i < o->nfilter_args; i++) {
+		enum transform_kind kind = o->filter_args[i].kind;
+		const char *text = kind == TF_MINE ? o->root : o->filter_args[i].text;
+		char err[256];
+		if (!transform_push(&o->filters, kind, NO_ID, text, err, sizeof(err)))
+			usage_error("%s", err);
+	}
+	free(o->filter_args);
+	o->filter_args = NULL;
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -436,6 +508,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		usage_error("%s", "--range works on one profile at a time (in the explorer, "
 			    "choose a range on each side with [ ] { } or the mouse)");
 	parse_sort(o);
+	make_filters(o);
 	if (o->exporting && !o->output)
 		usage_error("%s", "--export needs -o FILE");
 	if (o->output && !o->exporting)
@@ -508,6 +581,49 @@ static int export_profile(const struct options *o, const struct model *m,
 	return 1;
 }
 
+/* The model after the command line's filters, in place of the one read. */
+static bool filter_model(const struct options *o, const char *file, struct model *m)
+{
+	if (!o->filters.n)
+		return true;
+	struct model out;
+	const char *why;
+	if (!model_transform(m, o->filters.items, o->filters.n, &out, &why)) {
+		char safe[1024];
+		escape_text(file, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s: %s\n", safe, why);
+		return false;
+	}
+	model_free(m);
+	*m = out;
+	return true;
+}
+
+/* "focus=main\.run", one a filter, for the report's Active filters. */
+static char **describe_filters(const struct options *o, const struct model *m)
+{
+	char **out = xcalloc(o->filters.n + 1, sizeof(char *));
+	for (size_t i = 0; i < o->filters.n; i++) {
+		char buf[600];
+		transform_describe(m, &o->filters.items[i], buf, sizeof(buf));
+		out[i] = xstrdup(buf);
+	}
+	return out;
+}
+
+static void free_descriptions(char **d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(d[i]);
+	free(d);
+}
+
+static int print_tags(const struct options *o, const struct model *m, unsigned type)
+{
+	tags_report_print(stdout, o->file, m, type, o->format);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 static int print_report(const struct options *o, struct model *m, unsigned type,
 			const char *range)
 {
@@ -526,8 +642,11 @@ static int print_report(const struct options *o, struct model *m, unsigned type,
 	view_open(&view, o->view, &ctx);
 	struct report_cut cut;
 	report_expand(&view, o->view, o->depth, o->max_rows, &cut);
-	struct report rep = { o->file, o->view, o->format, &view, &cut, range };
+	char **filters = describe_filters(o, m);
+	struct report rep = { o->file, o->view, o->format, &view, &cut, range,
+			      filters, o->filters.n };
 	report_print(stdout, &rep);
+	free_descriptions(filters, o->filters.n);
 	view_close(&view);
 	rules_free(&rules);
 	return fflush(stdout) == 0 ? 0 : 1;
@@ -689,6 +808,11 @@ static int compare_profiles(struct options *o)
 		return EXIT_BAD_INPUT;
 	o->file = names[0];
 	o->new_file = names[1];
+	if (!filter_model(o, o->file, &sides[0]) || !filter_model(o, o->new_file, &sides[1])) {
+		model_free(&sides[0]);
+		model_free(&sides[1]);
+		return EXIT_BAD_INPUT;
+	}
 	struct rules base_rules, new_rules;
 	rules_init(&base_rules, &sides[0]);
 	rules_init(&new_rules, &sides[1]);
@@ -724,6 +848,11 @@ static int explore_two(const struct options *o, struct model *base)
 		models[0] = *base;
 	if (!load_sides(o, models, names, base != NULL))
 		return EXIT_BAD_INPUT;
+	if (!filter_model(o, names[0], &models[0]) || !filter_model(o, names[1], &models[1])) {
+		model_free(&models[0]);
+		model_free(&models[1]);
+		return EXIT_BAD_INPUT;
+	}
 	keys_from_terminal(o);
 	const char *const files[2] = { names[0], names[1] };
 	struct model *sides[2] = { &models[0], &models[1] };
@@ -783,19 +912,26 @@ int main(int argc, char **argv)
 		status = EXIT_BAD_INPUT;
 	} else if (!pick_sample_type(&m, o.load.sample_type, &type)) {
 		status = bad_sample_type(&o, &m);
+	} else if ((o.exporting || o.report) && !filter_model(&o, o.file, &m)) {
+		status = EXIT_BAD_INPUT;
 	} else if (o.exporting) {
 		status = export_profile(&o, &m, type);
+	} else if (o.tags_report) {
+		status = print_tags(&o, &m, type);
 	} else if (o.report) {
 		status = print_report(&o, &m, type, range[0] ? range : NULL);
 	} else if (o.bench_keys) {
 		o.tui.sample_type = type;
+		o.tui.filters = &o.filters;
 		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
 	} else {
 		o.tui.sample_type = type;
+		o.tui.filters = &o.filters;
 		keys_from_terminal(&o);
 		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);
+	transform_stack_free(&o.filters);
 	if (served) {
 		fflush(stdout); /* the report is out before the others end */
 		live_finish(served);

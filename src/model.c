@@ -36,6 +36,7 @@ void model_free(struct model *m)
 	free(m->arcs);
 	free(m->line_ticks);
 	free(m->labels);
+	free(m->label_values);
 	free(m->callers_start);
 	free(m->callees_arcs);
 	free(m->callees_start);
@@ -258,6 +259,15 @@ void model_add_label(struct model *m, const struct sample_label *label)
 {
 	GROW(m->labels, m->labels_cap, m->nlabels + 1);
 	m->labels[m->nlabels++] = *label;
+}
+
+uint32_t model_add_label_row(struct model *m, const double *values)
+{
+	m->label_stride = m->ntypes;
+	size_t at = m->nlabel_rows * m->ntypes;
+	GROW(m->label_values, m->label_values_cap, at + m->ntypes);
+	memcpy(m->label_values + at, values, m->ntypes * sizeof(double));
+	return (uint32_t)m->nlabel_rows++;
 }
 
 void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,

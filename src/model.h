@@ -83,6 +83,7 @@ struct sample_label {
 	str_t str;      /* STR_NONE for a numeric label */
 	int64_t num;
 	str_t num_unit; /* STR_NONE when the file gives none */
+	uint32_t row;   /* the sample's values: model.label_values[row * stride] */
 };
 
 struct sample_type {
@@ -155,6 +156,11 @@ struct model {
 
 	struct sample_label *labels;
 	size_t nlabels, labels_cap;
+	/* The values of each labelled sample (a node's value mixes samples of
+	 * other labels), `label_stride` types a row, for filters by label. */
+	double *label_values;
+	size_t nlabel_rows, label_values_cap;
+	unsigned label_stride;
 
 	/* Where the format defines the whole a percentage is of, per type,
 	 * beyond the sum of self values: pprof's total is the sum of every
@@ -227,6 +233,9 @@ void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
 			 size_t n);
 
 void model_add_label(struct model *m, const struct sample_label *label);
+/* The values of a labelled sample, one per sample type; returns the row
+ * its labels name. */
+uint32_t model_add_label_row(struct model *m, const double *values);
 
 void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 		   double count, double time);

@@ -150,6 +150,11 @@ static void text_header(FILE *out, const struct report *rep)
 		escape_text(model_str(m, m->warning), safe, sizeof(safe));
 		fprintf(out, "# warning: %s\n", safe);
 	}
+	if (rep->nfilters) {
+		fprintf(out, "# Active filters:\n");
+		for (size_t i = 0; i < rep->nfilters; i++)
+			fprintf(out, "#    %s\n", rep->filters[i]);
+	}
 	fprintf(out, "# rule: %s", rule_name(rep->view->ctx->rule));
 	if (!t->total)
 		fprintf(out, "   total: n/a (%s)", t->why_not);
@@ -340,6 +345,14 @@ static void json_header(FILE *out, const struct report *rep)
 	if (rep->range) {
 		fputs(",\"range\":", out);
 		json_string(out, rep->range);
+	}
+	if (rep->nfilters) {
+		fputs(",\"filters\":[", out);
+		for (size_t i = 0; i < rep->nfilters; i++) {
+			fputs(i ? "," : "", out);
+			json_string(out, rep->filters[i]);
+		}
+		fputs("]", out);
 	}
 	json_profile_fields(out, m, type, v->totals);
 	if (report_was_cut(rep->cut)) {

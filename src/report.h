@@ -35,6 +35,10 @@ struct report {
 	const struct view *view; /* already expanded as far as wanted */
 	const struct report_cut *cut; /* NULL: nothing was limited */
 	const char *range; /* --range: which part of the profile, or NULL */
+	/* The filters in force, described ("focus=main"), as pprof lists
+	 * its Active filters; none when nfilters is 0. */
+	char *const *filters;
+	size_t nfilters;
 };
 
 bool report_format_parse(const char *name, enum report_format *out);

@@ -118,7 +118,7 @@ def reports(path, extra, t):
                 continue
             doc = json.loads(r.stdout)
             if view == "flat" and doc["rows"] and doc["profile_total"]:
-                selves = sum(abs(row["self"]) for row in doc["rows"])
+                selves = sum(row["self"] for row in doc["rows"])
                 # pprof's total counts stackless samples too (no row).
                 stackless = doc["format"] in STACKLESS_FORMATS and selves < doc["profile_total"]
                 check(close(selves, doc["profile_total"], doc["profile_total"]) or stackless or
@@ -154,6 +154,8 @@ def exports(path, extra, t, type_name, tmp):
                       {n: v for n, v in escaped_selves(path, extra + ["--sample-type", str(t)]).items()
                        if v > 0}, folded_selves(out), scale)
             continue
+        if not any(selves.values()):
+            continue  # only stackless samples: nothing to export, nothing to read
         pick = ["--sample-type", type_name] if fmt == "pprof" else []
         got, r = flat(out, pick)
         if not check(got is not None, "%s reads back: %s" % (what, r.stderr[:300])):

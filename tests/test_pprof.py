@@ -5,6 +5,9 @@
     test_pprof.py WPROF TESTDATA roundtrip  .cpuprofile <-> pprof keep exact totals
     test_pprof.py WPROF TESTDATA go         exported files vs go tool pprof (77: no go)
     test_pprof.py WPROF TESTDATA bad        broken input: message and exit status 2
+    test_pprof.py WPROF TESTDATA filters    --focus, --ignore, --hide, --show,
+                                            --prune-from, --tagfocus, --tagignore
+                                            vs go tool pprof -top with the same flag
 
 Expected numbers come from testdata/expected/*.top.txt (go tool pprof -top)
 or from the original file read by wprof-tui before the conversion."""
@@ -395,6 +398,116 @@ def test_totals_go(tmp, go, env):
         fail(f"{path}: header samples {header_samples(path)}, -raw lists {count}")
 
 
+# ---- filters: the same flag as go tool pprof ------------------------------------
+
+# (file, sample type, [(pprof flag, value)]); wprof-tui takes them in order
+# as --flag VALUE (prune_from as --prune-from).
+FILTER_CASES = [
+    ("validate.pprof", None, [("focus", "fHalf")]),
+    ("validate.pprof", None, [("ignore", "fHalf")]),
+    ("validate.pprof", None, [("hide", "fHalf")]),
+    ("validate.pprof", None, [("show", "main\\.f")]),
+    ("validate.pprof", None, [("prune_from", "fMain")]),
+    ("validate.pprof", None, [("focus", "fMain[12]"), ("hide", "add")]),
+    ("heap.pprof", "alloc_space", [("focus", "main\\.work")]),
+    ("heap.pprof", "alloc_space", [("ignore", "^runtime")]),
+    ("heap.pprof", "alloc_space", [("hide", "strings")]),
+    ("heap.pprof", "alloc_space", [("show", "^main\\.")]),
+    ("heap.pprof", "alloc_space", [("hide", "Builder")]),
+    ("labels.pprof", None, [("tagfocus", "worker=alpha")]),
+    ("labels.pprof", None, [("tagfocus", "phase=save")]),
+    ("labels.pprof", None, [("tagfocus", "beta")]),
+    ("labels.pprof", None, [("tagignore", "worker=alpha")]),
+    ("labels.pprof", None, [("tagfocus", "worker=alpha,beta"), ("hide", "asyncPreempt")]),
+    ("labels.pprof", None, [("tagroot", "worker")]),
+]
+
+
+def filter_case_name(name, sample_type, flags):
+    slug = "_".join(f"{flag}-{re.sub(r'[^A-Za-z0-9]+', '.', value)}" for flag, value in flags)
+    return f"{name}.{sample_type or 'default'}.{slug}.top.txt"
+
+
+def go_top(go, env, path, sample_type, flags):
+    args = [go, "tool", "pprof", "-top", "-nodecount=100000", "-nodefraction=0",
+            "-edgefraction=0"]
+    if sample_type:
+        args.append("-sample_index=" + sample_type)
+    args += [f"-{flag}={value}" for flag, value in flags]
+    p = subprocess.run(args + [path], capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        fail(f"go tool pprof {' '.join(args[3:])}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def compare_filtered(label, report, top_text, whole_total=True):
+    """Rows as go tool pprof -top.  Its percentages stay of the whole
+    profile ("of 5.30s total") and so do ours (not an exported file's: it
+    holds only what the filters left); what it accounts for when all nodes
+    show is the sum of the rows' self."""
+    expected, _ = parse_top(top_text)
+    whole = re.search(r" of (\S+) total", top_text)
+    shown = re.search(r"accounting for (\S+), ", top_text)
+    if whole and whole_total and report is not None:
+        value, tol = parse_value(whole.group(1))
+        if abs(report["profile_total"] - value) > tol:
+            fail(f"{label}: total {report['profile_total']} != {value}")
+    if shown and report is not None:
+        value, tol = parse_value(shown.group(1))
+        selves = sum(r["self"] for r in report["rows"])
+        if abs(selves - value) > tol * max(1, len(report["rows"])):
+            fail(f"{label}: rows account for {selves}, not {value}")
+    compare_with_top(label, report, "\n".join(
+        line for line in top_text.splitlines() if "total" not in line or "flat" in line))
+    if report is not None and not expected and report["rows"]:
+        fail(f"{label}: rows where go tool pprof shows none")
+
+
+def test_filters(tmp):
+    go = shutil.which("go")
+    env = dict(os.environ, PPROF_TMPDIR=tmp, HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"))
+    for name, sample_type, flags in FILTER_CASES:
+        path = os.path.join(TESTDATA, name)
+        args = ["--report", "flat", "--rule", "exact", "--format", "json"]
+        if sample_type:
+            args += ["--sample-type", sample_type]
+        for flag, value in flags:
+            args += ["--" + flag.replace("_", "-"), value]
+        p = run(args + [path])
+        report = json.loads(p.stdout) if p.returncode == 0 else None
+        label = f"{name} {' '.join(f'-{f}={v}' for f, v in flags)}"
+        expected_file = os.path.join(TESTDATA, "expected", filter_case_name(name, sample_type, flags))
+        with open(expected_file) as f:
+            compare_filtered(label + " (expected/)", report, f.read())
+        if go:
+            compare_filtered(label + " (go tool pprof)", report,
+                             go_top(go, env, path, sample_type, flags))
+    # Headers list the filters in force, as pprof's Active filters.
+    path = os.path.join(TESTDATA, "validate.pprof")
+    text = run(["--report", "flat", "--focus", "fHalf", "--hide", "add", path]).stdout
+    if "# Active filters:\n#    focus=fHalf\n#    hide=add\n" not in text:
+        fail("text report: no Active filters block: " + text[:300])
+    js = json.loads(run(["--report", "flat", "--format", "json", "--ignore", "fHalf",
+                         path]).stdout)
+    if js.get("filters") != ["ignore=fHalf"]:
+        fail(f"json report: filters {js.get('filters')}")
+    # --export writes the filtered profile: go tool pprof reads back what
+    # its own -focus gives.
+    out = os.path.join(tmp, "focused.pb.gz")
+    run(["--export", "pprof", "-o", out, "--focus", "fHalf", path])
+    with open(os.path.join(TESTDATA, "expected",
+                           filter_case_name("validate.pprof", None, [("focus", "fHalf")]))) as f:
+        compare_filtered("--export pprof --focus fHalf", flat_report(out), f.read(),
+                         whole_total=False)
+    tags = run(["--report", "tags", os.path.join(TESTDATA, "labels.pprof")]).stdout
+    for line in (" worker: Total 320ms", "240ms ( 75.00%): alpha", "80ms ( 25.00%): beta",
+                 " phase: Total 320ms", "180ms ( 56.25%): load", "140ms ( 43.75%): save"):
+        if line not in tags:  # go tool pprof -tags labels.pprof
+            fail(f"--report tags: no '{line}' in {tags!r}")
+    if not go:
+        print("go is not installed: compared with testdata/expected/ only")
+
+
 # ---- bad input -------------------------------------------------------------------------
 
 def varint(n):
@@ -495,6 +608,8 @@ def main():
             test_go(tmp)
         elif WHAT == "bad":
             test_bad(tmp)
+        elif WHAT == "filters":
+            test_filters(tmp)
         else:
             sys.exit("unknown test " + WHAT)
     if failures:

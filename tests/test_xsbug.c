@@ -7,6 +7,7 @@
 #include "check.h"
 #include "src/filter.h"
 #include "src/rules.h"
+#include "src/transform.h"
 #include "src/util.h"
 #include "src/xsbug.h"
 
@@ -375,12 +376,14 @@ static void check_stream_divided(const char *what, const char *samples,
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &followed));
 	/* The explorer's filtered copy, focused on the host: every stack. */
-	struct stack_filter all = { .focus = 0, .hidden = NULL };
+	struct transform_stack all = { 0 };
+	char err[128];
 	for (uint32_t fr = 0; fr < saved.nframes; fr++)
 		if (saved.frames[fr].kind == KIND_ROOT)
-			all.focus = fr;
+			CHECK(transform_push(&all, TF_FOCUS, fr, NULL, err, sizeof(err)));
 	const char *why_not;
-	CHECK(model_filter_stacks(&saved, &all, &focused, &why_not));
+	CHECK(model_transform(&saved, all.items, all.n, &focused, &why_not));
+	transform_stack_free(&all);
 	for (int i = 0; i < 4; i++) {
 		char label[96];
 		snprintf(label, sizeof(label), "%s: %s", what, names[i]);

@@ -5,27 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../background.h"
+#include "filters.h"
 #include "../escape.h"
 #include "../util.h"
 
 /* ---- state ------------------------------------------------------------ */
 
-/* A filtered copy of the original, with its own rules, and the filter
- * it was made for. */
-struct filtered {
-	struct model model;
-	struct rules rules;
-	uint32_t focus;
-	uint8_t *hidden; /* per frame, NULL when nothing is hidden */
-};
-
 static uint64_t *hash_frames(const struct model *m);
-static void free_filtered(struct filtered *f);
-static bool poll_filter_job(struct app *a, int grace_ms);
-static void finish_filter_job(struct app *a);
-static void forget_filter_job(struct app *a);
-static bool apply_filters(struct app *a);
 
 void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first)
@@ -36,9 +22,8 @@ void app_init(struct app *a, const char *file, struct model *m,
 	a->loaded = m;
 	a->range = (struct sample_range){ 0, m->nsamples };
 	a->timeline_cells = 100;
-	a->focus = NO_ID;
-	a->hidden = xcalloc(m->nframes + 1, 1);
 	a->frame_keys = hash_frames(m);
+	a->nframe_keys = m->nframes;
 	a->page_rows = 20;
 	a->value_type = m->default_type;
 	rules_init(&a->original_rules, m);
@@ -58,11 +43,9 @@ void app_free(struct app *a)
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
 			view_close(&a->panes[k].view);
-	forget_filter_job(a);
+	filters_free(a);
 	app_forget_range_job(a);
-	free_filtered(a->filtered);
 	rules_free(&a->original_rules);
-	free(a->hidden);
 	free(a->frame_keys);
 	if (a->range_cut)
 		model_free(a->range_cut);
@@ -74,11 +57,10 @@ void app_compute_in_background(struct app *a)
 {
 	a->background = true;
 	a->original_rules.background = true;
-	if (a->filtered)
-		a->filtered->rules.background = true;
+	filters_background(a);
 	/* Counted now, after the first screen and before any thread reads
 	 * the model, so that `u` does not count millions of samples. */
-	if (!a->filtered && !a->filter_job)
+	if (!filters_in_force(a) && !a->filter_job)
 		model_add_sample_counts(a->original);
 	rules_start_divided(a->ctx.rules, a->ctx.type);
 	/* additive takes tens of milliseconds on a large tree: better now,
@@ -88,9 +70,9 @@ void app_compute_in_background(struct app *a)
 
 bool app_poll(struct app *a)
 {
-	if (poll_filter_job(a, 0) || app_poll_range(a))
+	if (filters_poll(a) || app_poll_range(a))
 		return true;
-	if (a->filtered) /* keeps the original's work going */
+	if (filters_in_force(a)) /* keeps the original's work going */
 		rules_poll(&a->original_rules);
 	if (!rules_poll(a->ctx.rules) || a->ctx.rule != RULE_DIVIDED)
 		return false;
@@ -101,8 +83,7 @@ bool app_poll(struct app *a)
 
 bool app_busy(const struct app *a)
 {
-	return a->filter_job || a->range_job || rules_busy(&a->original_rules) ||
-	       (a->filtered && rules_busy(&a->filtered->rules));
+	return filters_busy(a) || a->range_job || rules_busy(&a->original_rules);
 }
 
 struct pane *app_pane(struct app *a)
@@ -540,10 +521,10 @@ void app_cycle_units(struct app *a)
 	/* Counted when first asked for (or after the first screen), to keep
 	 * them off it. */
 	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {
-		finish_filter_job(a); /* it reads the original */
+		filters_finish(a); /* it reads the original */
 		app_forget_range_job(a); /* and this one the loaded model */
-		if (model_add_sample_counts(a->original) != NO_ID && a->filtered)
-			apply_filters(a);
+		if (model_add_sample_counts(a->original) != NO_ID && filters_in_force(a))
+			filters_remake(a);
 	}
 	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {
 		app_message(a, "this profile has no sample counts");
@@ -601,231 +582,6 @@ void app_search_next(struct app *a, int direction, bool include_current)
 	app_message(a, "no row shown here matches '%s'", safe);
 }
 
-/* ---- focus and hide ------------------------------------------------------ */
-
-static struct filtered *make_filtered(const struct model *src, uint32_t focus,
-				      const uint8_t *hidden, size_t nhidden,
-				      const char **why_not)
-{
-	struct filtered *f = xcalloc(1, sizeof(*f));
-	struct stack_filter sf = { focus, nhidden ? hidden : NULL };
-	if (!model_filter_stacks(src, &sf, &f->model, why_not)) {
-		free(f);
-		return NULL;
-	}
-	rules_init(&f->rules, &f->model);
-	f->focus = focus;
-	if (nhidden) {
-		f->hidden = xmalloc(src->nframes + 1);
-		memcpy(f->hidden, hidden, src->nframes);
-	}
-	return f;
-}
-
-static void free_filtered(struct filtered *f)
-{
-	if (!f)
-		return;
-	rules_free(&f->rules);
-	model_free(&f->model);
-	free(f->hidden);
-	free(f);
-}
-
-static bool filter_wanted(const struct app *a)
-{
-	return a->focus != NO_ID || a->nhidden;
-}
-
-/* Whether `f` is what the focus and hidden functions now ask for. */
-static bool filter_is_current(const struct app *a, const struct filtered *f)
-{
-	if (f->focus != a->focus || !f->hidden != !a->nhidden)
-		return false;
-	return !a->nhidden || !memcmp(f->hidden, a->hidden, a->original->nframes);
-}
-
-/* Puts `next` (NULL: the original) in force, without rebuilding the
- * panes. */
-static void show_filtered(struct app *a, struct filtered *next)
-{
-	free_filtered(a->filtered);
-	a->filtered = next;
-	if (next)
-		next->rules.background = a->background;
-	a->ctx.model = next ? &next->model : a->original;
-	a->ctx.rules = next ? &next->rules : &a->original_rules;
-	uint32_t counts = model_count_type(a->ctx.model);
-	a->ctx.type = a->units == UNITS_SAMPLES && counts != NO_ID
-		? counts : a->value_type;
-}
-
-/* Makes the filtered model at once. */
-static bool use_filters(struct app *a)
-{
-	struct filtered *next = NULL;
-	const char *why;
-	if (filter_wanted(a) &&
-	    !(next = make_filtered(a->original, a->focus, a->hidden, a->nhidden, &why))) {
-		app_message(a, "%s", why);
-		return false;
-	}
-	show_filtered(a, next);
-	return true;
-}
-
-/* ---- focus and hide on a thread of their own ------------------------------ */
-
-/* Copying a model of half a million nodes takes longer than a key may:
- * in the background the copy is made on a thread, and the panes keep
- * showing what they showed until it is ready. */
-struct filter_job {
-	struct background work;
-	const struct model *src; /* the original: nothing changes it meanwhile */
-	uint32_t focus;
-	uint8_t *hidden;
-	size_t nhidden;
-	enum rule rule; /* computed ahead, so that the copy shows at once */
-	unsigned type;
-	struct filtered *made;
-};
-
-/* Long enough that a small profile filters as if at once; a copy of
- * more nodes than this takes longer, and is not waited for at all. */
-#define FILTER_GRACE_MS 20
-#define FILTER_GRACE_NODES 100000
-
-static void run_filter_job(void *arg)
-{
-	struct filter_job *j = arg;
-	const char *why;
-	j->made = make_filtered(j->src, j->focus, j->hidden, j->nhidden, &why);
-	if (j->made && j->rule != RULE_DIVIDED) /* divided has its own thread */
-		rules_totals(&j->made->rules, j->rule, j->type);
-}
-
-static void start_filter_job(struct app *a)
-{
-	struct filter_job *j = xcalloc(1, sizeof(*j));
-	j->src = a->original;
-	j->focus = a->focus;
-	j->nhidden = a->nhidden;
-	j->hidden = xmalloc(a->original->nframes + 1);
-	memcpy(j->hidden, a->hidden, a->original->nframes);
-	j->rule = a->ctx.rule;
-	j->type = a->ctx.type;
-	a->filter_job = j;
-	background_start(&j->work, run_filter_job, j);
-}
-
-static void end_filter_job(struct app *a)
-{
-	free(a->filter_job->hidden);
-	free(a->filter_job);
-	a->filter_job = NULL;
-}
-
-/* Shows the finished copy if it is still the one wanted, or starts on the
- * one that is; true when the panes changed. */
-static bool poll_filter_job(struct app *a, int grace_ms)
-{
-	if (!a->filter_job || !background_done(&a->filter_job->work, grace_ms))
-		return false;
-	struct filtered *made = a->filter_job->made;
-	end_filter_job(a);
-	if (made && filter_is_current(a, made)) {
-		show_filtered(a, made);
-		app_rebuild(a, PANE_NEW_ROWS);
-		return true;
-	}
-	free_filtered(made);
-	if (filter_wanted(a) && !(a->filtered && filter_is_current(a, a->filtered)))
-		start_filter_job(a);
-	return false;
-}
-
-static void finish_filter_job(struct app *a)
-{
-	if (!a->filter_job)
-		return;
-	background_wait(&a->filter_job->work);
-	poll_filter_job(a, 0);
-}
-
-static void forget_filter_job(struct app *a)
-{
-	if (!a->filter_job)
-		return;
-	background_wait(&a->filter_job->work);
-	free_filtered(a->filter_job->made);
-	end_filter_job(a);
-}
-
-static bool apply_filters(struct app *a)
-{
-	if (a->background && filter_wanted(a)) {
-		if (!(a->original->caps & HAS_STACKS)) {
-			app_message(a, "this profile has no whole stacks to filter");
-			return false;
-		}
-		if (!a->filter_job)
-			start_filter_job(a);
-		poll_filter_job(a, a->original->nnodes < FILTER_GRACE_NODES
-				   ? FILTER_GRACE_MS : 0);
-		return true;
-	}
-	bool was_filtered = a->filtered != NULL;
-	if (!use_filters(a))
-		return false;
-	if (was_filtered || a->filtered) /* else the panes show it already */
-		app_rebuild(a, PANE_NEW_ROWS);
-	return true;
-}
-
-void app_focus(struct app *a)
-{
-	const struct row *r = app_selected_row(a);
-	if (!r)
-		return;
-	uint32_t frame = r->frame, old = a->focus;
-	char name[256];
-	a->focus = frame;
-	if (apply_filters(a))
-		app_message(a, "focus: stacks through %s (F clears)",
-			    app_frame_name(a, frame, name, sizeof(name)));
-	else
-		a->focus = old;
-}
-
-void app_hide(struct app *a)
-{
-	const struct row *r = app_selected_row(a);
-	if (!r || a->hidden[r->frame])
-		return;
-	uint32_t frame = r->frame;
-	char name[256];
-	a->hidden[frame] = 1;
-	a->nhidden++;
-	if (apply_filters(a)) {
-		app_message(a, "hidden: %s (F clears)",
-			    app_frame_name(a, frame, name, sizeof(name)));
-	} else {
-		a->hidden[frame] = 0;
-		a->nhidden--;
-	}
-}
-
-void app_clear_filters(struct app *a)
-{
-	if (a->focus == NO_ID && !a->nhidden)
-		return;
-	a->focus = NO_ID;
-	memset(a->hidden, 0, a->original->nframes);
-	a->nhidden = 0;
-	apply_filters(a);
-	app_message(a, "focus and hide cleared");
-}
-
 /* ---- between panes -------------------------------------------------------- */
 
 void app_open_in(struct app *a, enum view_kind kind)
@@ -881,45 +637,27 @@ static uint32_t same_frame(const struct model *old, const struct model *next,
 	return same ? id : NO_ID;
 }
 
-static void carry_filters(struct app *a, const struct model *next)
-{
-	const struct model *old = a->original;
-	uint8_t *hidden = xcalloc(next->nframes + 1, 1);
-	size_t nhidden = 0;
-	for (uint32_t id = 0; id < old->nframes; id++) {
-		uint32_t same = a->hidden[id] ? same_frame(old, next, id) : NO_ID;
-		if (same != NO_ID) {
-			hidden[same] = 1;
-			nhidden++;
-		}
-	}
-	free(a->hidden);
-	a->hidden = hidden;
-	a->nhidden = nhidden;
-	a->focus = same_frame(old, next, a->focus);
-	a->ctx.focus_frame = same_frame(old, next, a->ctx.focus_frame);
-}
-
 void app_values_changed(struct app *a)
 {
-	forget_filter_job(a); /* made from the old values */
 	rules_values_changed(&a->original_rules);
-	bool filtered = a->filtered != NULL;
+	bool filtered = a->filters.n > 0;
 	if (filtered)
-		use_filters(a); /* the filtered copy takes the new values */
+		filters_remake(a); /* the levels take the new values */
 	app_rebuild(a, filtered ? PANE_NEW_ROWS : PANE_NEW_VALUES);
 }
 
 void app_show_model(struct app *a, struct model *next)
 {
-	forget_filter_job(a); /* made from the model going away */
+	filters_finish(a); /* made from the model going away */
 	struct row_paths paths[VIEW_COUNT];
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
 			remember_paths(&a->panes[k], a->frame_keys, &paths[k]);
-	carry_filters(a, next);
+	filters_carry(a, next, same_frame);
+	a->ctx.focus_frame = same_frame(a->original, next, a->ctx.focus_frame);
 	free(a->frame_keys);
 	a->frame_keys = hash_frames(next);
+	a->nframe_keys = next->nframes;
 	if (a->units == UNITS_SAMPLES && model_count_type(next) == NO_ID)
 		model_add_sample_counts(next);
 	rules_free(&a->original_rules);
@@ -930,12 +668,7 @@ void app_show_model(struct app *a, struct model *next)
 	 * call for. */
 	if (!a->rule_chosen)
 		a->ctx.rule = rule_default(next);
-	if (!use_filters(a)) { /* the focus left the new stacks: show them all */
-		a->focus = NO_ID;
-		memset(a->hidden, 0, next->nframes);
-		a->nhidden = 0;
-		use_filters(a);
-	}
+	filters_remake(a);
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open) {
 			restore_paths(&a->panes[k], a->frame_keys, &paths[k]);

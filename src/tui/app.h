@@ -13,6 +13,7 @@
 #include "../filter.h"
 #include "../range.h"
 #include "../timeline.h"
+#include "../transform.h"
 
 enum unit_mode { UNITS_TIME, UNITS_PERCENT, UNITS_SAMPLES, UNITS_COUNT };
 
@@ -39,12 +40,18 @@ struct app {
 	struct live_view *live; /* live mode's engines (live_view.c), or NULL */
 	struct compare *compare; /* the split screen this is a side of, or NULL */
 	struct model *original; /* gains a sample count type on first `u` */
-	/* Per frame of the original: its name, file and line hashed, to name
-	 * rows by their path across rebuilds (filtered copies keep the
-	 * original's frame numbers). */
+	/* Per frame: its name, file and line hashed, to name rows by their
+	 * path across rebuilds (derived models keep the original's frame
+	 * numbers; frames they add come after, and are covered as shown). */
 	uint64_t *frame_keys;
-	struct filtered *filtered; /* in use while a focus or hide is */
-	struct filter_job *filter_job; /* the next one, being made */
+	size_t nframe_keys;
+	/* Filters in the order applied; levels[i] is the original after
+	 * filters 0..i, made so far (nlevels <= filters.n); the panes show
+	 * the last level made. */
+	struct transform_stack filters;
+	struct filtered **levels;
+	size_t nlevels, levels_cap;
+	struct filter_job *filter_job; /* making levels[nlevels] */
 	bool background; /* slow rules are computed off the UI's thread */
 	/* Kept apart from the filtered model's, so that clearing a filter
 	 * finds the original's totals already computed. */
@@ -55,15 +62,15 @@ struct app {
 	bool rule_chosen; /* with r; else the rule follows the data */
 	enum unit_mode units;
 	unsigned value_type; /* the sample type values show: --sample-type or t */
-	uint32_t focus;   /* f: only stacks through this frame, NO_ID: all */
-	uint8_t *hidden;  /* i: per frame of the original */
-	size_t nhidden;
 	char search[256];
 	bool searching;      /* the / prompt is open */
+	char command[256];
+	bool commanding;     /* the : prompt (a filter by pattern) is open */
 	size_t search_origin; /* the row the search started from */
 	char message[256];
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
+	int key; /* the key being handled, for bindings of several keys */
 	bool next_thread; /* T: the explorer loads the trace's next thread */
 	bool quit;
 	/* Time range (range.h): `loaded` is the whole profile, `original`
@@ -127,9 +134,33 @@ void app_search_start(struct app *a);
 /* Incremental: the first match from where the search started. */
 void app_search_update(struct app *a);
 void app_search_next(struct app *a, int direction, bool include_current);
+/* Filters on the selected function (f i x = P m R C), "my code" (M),
+ * undo (Backspace), clear (F). */
 void app_focus(struct app *a);
+void app_ignore(struct app *a);
 void app_hide(struct app *a);
+void app_show_only(struct app *a);
+void app_prune_from(struct app *a);
+void app_merge(struct app *a);
+void app_collapse_recursion(struct app *a);
+void app_collapse_file(struct app *a);
+void app_mine(struct app *a);
+void app_undo_filter(struct app *a);
 void app_clear_filters(struct app *a);
+/* Pushes a filter; frame NO_ID with text, or a function with NULL. */
+bool app_push_filter(struct app *a, enum transform_kind kind, uint32_t frame,
+		     const char *text);
+/* The command line's filters (--focus RE, ...), each undoable. */
+void app_push_filters(struct app *a, const struct transform_stack *s);
+/* The : prompt: "KIND PATTERN" ("hide runtime\\.", "tagfocus k=v",
+ * "mine", "collapse node_modules/react"). */
+void app_command_start(struct app *a);
+bool app_command_run(struct app *a, const char *line);
+/* The breadcrumb: "focus=main.run > hide=fmt\." ("(computing)" after
+ * a level still being made), "" when no filter is in force. */
+void app_breadcrumb(const struct app *a, char *buf, size_t cap);
+/* #: the labels (pprof tags) of the profile in use, in the message line. */
+void app_list_tags(struct app *a);
 void app_open_in(struct app *a, enum view_kind kind);
 void app_enter(struct app *a);
 /* Live mode: puts `next`, a newer snapshot of the same profile, in place

@@ -160,14 +160,23 @@ static void draw_tabs(const struct app *a, const struct screen *s)
 		snprintf(title, sizeof(title), " %s ", tab_titles[k]);
 		x += put_text(1, x, title, area.cols - x, attr) + 1;
 	}
-	char extra[512], name[200];
+	/* The filter stack as a breadcrumb, before the sort when both do
+	 * not fit, its newest end kept when it alone does not. */
+	char extra[1024], crumb[900];
+	app_breadcrumb(a, crumb, sizeof(crumb));
 	int n = snprintf(extra, sizeof(extra), "sort: %s%s",
 			 sort_key_name(a->ctx.sort), a->ctx.reversed ? " reversed" : "");
-	if (a->focus != NO_ID)
-		n += snprintf(extra + n, sizeof(extra) - (size_t)n, "  focus: %s",
-			      app_frame_name(a, a->focus, name, sizeof(name)));
-	if (a->nhidden)
-		snprintf(extra + n, sizeof(extra) - (size_t)n, "  hidden: %zu", a->nhidden);
+	if (crumb[0]) {
+		int room = area.cols - x - 3;
+		size_t len = strlen(crumb);
+		if (n + 2 + (int)strlen("filters: ") + (int)len <= room)
+			snprintf(extra + n, sizeof(extra) - (size_t)n, "  filters: %s", crumb);
+		else if ((int)(strlen("filters: ") + len) <= room)
+			snprintf(extra, sizeof(extra), "filters: %s", crumb);
+		else if (room > 16)
+			snprintf(extra, sizeof(extra), "filters: ...%s",
+				 crumb + len - (size_t)(room - 12));
+	}
 	int width = (int)strlen(extra);
 	if (x + 2 + width < area.cols)
 		put_text(1, area.cols - width - 1, extra, width, s->attr[EL_TAB]);
@@ -378,6 +387,10 @@ static void draw_status(const struct app *a, const struct screen *s,
 		char safe[512];
 		escape_text(a->search, safe, sizeof(safe));
 		snprintf(text, sizeof(text), "/%s", safe);
+	} else if (a->commanding) {
+		char safe[512];
+		escape_text(a->command, safe, sizeof(safe));
+		snprintf(text, sizeof(text), "filter (KIND PATTERN): %s", safe);
 	} else if (a->message[0]) {
 		snprintf(text, sizeof(text), "%s", a->message);
 	} else if (!t->total && t->computing) {

@@ -6,33 +6,71 @@
 
 #define CONTROL_KEY(c) ((c) & 0x1f)
 
-static void pane_topdown(struct app *a) { app_show_pane(a, VIEW_TOPDOWN); }
-static void pane_bottomup(struct app *a) { app_show_pane(a, VIEW_BOTTOMUP); }
-static void pane_flat(struct app *a) { app_show_pane(a, VIEW_FLAT); }
-static void pane_callgraph(struct app *a) { app_show_pane(a, VIEW_CALLGRAPH); }
-static void move_down(struct app *a) { app_move(a, 1); }
-static void move_up(struct app *a) { app_move(a, -1); }
-static void page_down(struct app *a) { app_page(a, 1); }
-static void page_up(struct app *a) { app_page(a, -1); }
+/* Keys that differ only in which way or which pane share one binding,
+ * so that the help fits 80x24: the action reads the key pressed. */
+static void pane_by_digit(struct app *a)
+{
+	static const enum view_kind by_digit[] = { VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT,
+						    VIEW_CALLGRAPH };
+	app_show_pane(a, by_digit[a->key - '1']);
+}
+static void next_or_previous_pane(struct app *a)
+{
+	if (a->key == KEY_BTAB)
+		app_prev_pane(a);
+	else
+		app_next_pane(a);
+}
+static bool key_goes_up(int key)
+{
+	return key == KEY_UP || key == 'k' || key == CONTROL_KEY('p') || key == KEY_PPAGE ||
+	       key == CONTROL_KEY('b') || key == KEY_HOME || key == 'g';
+}
+static void move_row(struct app *a) { app_move(a, key_goes_up(a->key) ? -1 : 1); }
+static void move_page(struct app *a) { app_page(a, key_goes_up(a->key) ? -1 : 1); }
+static void first_or_last(struct app *a)
+{
+	if (key_goes_up(a->key))
+		app_home(a);
+	else
+		app_end(a);
+}
 static void search_forward(struct app *a) { app_search_next(a, 1, false); }
 static void search_backward(struct app *a) { app_search_next(a, -1, false); }
-static void open_callgraph(struct app *a) { app_open_in(a, VIEW_CALLGRAPH); }
-static void open_bottomup(struct app *a) { app_open_in(a, VIEW_BOTTOMUP); }
+static void open_in_pane(struct app *a)
+{
+	app_open_in(a, a->key == 'b' ? VIEW_BOTTOMUP : VIEW_CALLGRAPH);
+}
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
-/* The key being dispatched, for the bindings whose keys differ only in
- * how far they go (one help line each). */
-static int dispatched_key;
-
 /* A range step is a cell of the strip; the braces go ten. */
 static void range_start_later(struct app *a)
 {
-	app_range_move_start(a, dispatched_key == '{' ? 10 : 1);
+	app_range_move_start(a, a->key == '{' ? 10 : 1);
 }
 
 static void range_end_earlier(struct app *a)
 {
-	app_range_move_end(a, dispatched_key == '}' ? -10 : -1);
+	app_range_move_end(a, a->key == '}' ? -10 : -1);
+}
+
+/* The filter keys share bindings, so that the help fits 80x24. */
+static void filter_key(struct app *a)
+{
+	switch (a->key) {
+	case 'f': app_focus(a); break;
+	case 'i': app_ignore(a); break;
+	case 'x': app_hide(a); break;
+	case '=': app_show_only(a); break;
+	case 'P': app_prune_from(a); break;
+	case 'm': app_merge(a); break;
+	case 'R': app_collapse_recursion(a); break;
+	case 'C': app_collapse_file(a); break;
+	case 'M': app_mine(a); break;
+	case ':': app_command_start(a); break;
+	case 'F': app_clear_filters(a); break;
+	default: app_undo_filter(a); break; /* Backspace */
+	}
 }
 
 static bool comparing(struct app *a)
@@ -54,32 +92,27 @@ static void toggle_layout(struct app *a)
 		compare_toggle_layout(a->compare);
 }
 
-static void delta_down(struct compare *c) { compare_move(c, 1); }
-static void delta_up(struct compare *c) { compare_move(c, -1); }
-static void delta_page_down(struct compare *c) { compare_page(c, 1); }
-static void delta_page_up(struct compare *c) { compare_page(c, -1); }
-static void delta_home(struct compare *c) { compare_move_to(c, 0); }
-static void delta_end(struct compare *c) { compare_move_to(c, SIZE_MAX); }
+static bool delta_up(struct compare *c) { return key_goes_up(compare_active(c)->key); }
+static void delta_row(struct compare *c) { compare_move(c, delta_up(c) ? -1 : 1); }
+static void delta_page(struct compare *c) { compare_page(c, delta_up(c) ? -1 : 1); }
+static void delta_first_or_last(struct compare *c)
+{
+	compare_move_to(c, delta_up(c) ? 0 : SIZE_MAX);
+}
 static void delta_help(struct compare *c) { toggle_help(compare_active(c)); }
 static void delta_quit(struct compare *c) { quit(compare_active(c)); }
 
 const struct key_binding key_table[] = {
-	{ { '1' }, "1", "top-down (call tree)", pane_topdown, NULL, false },
-	{ { '2' }, "2", "bottom-up (callers)", pane_bottomup, NULL, false },
-	{ { '3' }, "3", "flat (a row a function)", pane_flat, NULL, false },
-	{ { '4' }, "4", "call graph", pane_callgraph, NULL, false },
-	{ { '\t' }, "Tab", "next pane", app_next_pane, NULL, false },
-	{ { KEY_BTAB }, "Shift-Tab", "previous pane", app_prev_pane, NULL, false },
-	{ { KEY_DOWN, 'j', CONTROL_KEY('n') }, "Down j", "next row", move_down,
-	  delta_down, false },
-	{ { KEY_UP, 'k', CONTROL_KEY('p') }, "Up k", "previous row", move_up,
-	  delta_up, false },
-	{ { KEY_NPAGE, ' ', CONTROL_KEY('f') }, "PgDn Space", "next page", page_down,
-	  delta_page_down, false },
-	{ { KEY_PPAGE, CONTROL_KEY('b') }, "PgUp", "previous page", page_up,
-	  delta_page_up, false },
-	{ { KEY_HOME, 'g' }, "Home g", "first row", app_home, delta_home, false },
-	{ { KEY_END, 'G' }, "End G", "last row", app_end, delta_end, false },
+	{ { '1', '2', '3', '4' }, "1 2 3 4", "top-down, bottom-up, flat, graph",
+	  pane_by_digit, NULL, false },
+	{ { '\t', KEY_BTAB }, "Tab S-Tab", "next / previous pane", next_or_previous_pane,
+	  NULL, false },
+	{ { KEY_DOWN, 'j', CONTROL_KEY('n'), KEY_UP, 'k', CONTROL_KEY('p') }, "Down Up j k",
+	  "next / previous row", move_row, delta_row, false },
+	{ { KEY_NPAGE, ' ', CONTROL_KEY('f'), KEY_PPAGE, CONTROL_KEY('b') }, "PgDn PgUp",
+	  "next / previous page", move_page, delta_page, false },
+	{ { KEY_HOME, 'g', KEY_END, 'G' }, "Home End g G", "first / last row",
+	  first_or_last, delta_first_or_last, false },
 	{ { KEY_RIGHT, 'l' }, "Right l", "expand", app_expand, NULL, false },
 	{ { KEY_LEFT, 'h' }, "Left h", "collapse / go to parent", app_collapse,
 	  NULL, false },
@@ -100,9 +133,7 @@ const struct key_binding key_table[] = {
 	{ { 'n' }, "n", "next match / normalize",
 	  search_forward, compare_toggle_normalize, false },
 	{ { 'N' }, "N", "previous match", search_backward, NULL, false },
-	{ { 'f' }, "f", "focus: stacks through it", app_focus, NULL, true },
-	{ { 'i' }, "i", "hide it from all stacks", app_hide, NULL, true },
-	{ { 'F' }, "F", "clear focus and hide", app_clear_filters, NULL,
+	{ { 'f', 'i', 'x' }, "f i x", "focus, ignore, hide it", filter_key, NULL,
 	  true },
 	{ { '[', '{' }, "[ {", "range start later (1/10)", range_start_later,
 	  NULL, false },
@@ -111,8 +142,15 @@ const struct key_binding key_table[] = {
 	{ { '0' }, "0", "range: the whole profile", app_range_whole, NULL, false },
 	{ { '_' }, "_", "show/hide the timeline strip", app_toggle_timeline, NULL,
 	  false },
-	{ { 'c' }, "c", "open in call graph", open_callgraph, NULL, false },
-	{ { 'b' }, "b", "open in bottom-up", open_bottomup, NULL, false },
+	{ { '=', 'P' }, "= P", "show only it, prune above", filter_key, NULL, true },
+	{ { 'm', 'R', 'C' }, "m R C", "merge/recursion/file", filter_key, NULL,
+	  true },
+	{ { 'M', ':' }, "M :", "my code; type a filter", filter_key, NULL, true },
+	{ { KEY_BACKSPACE, 127, 8, 'F' }, "Backspace F", "undo filter; clear all",
+	  filter_key, NULL, true },
+	{ { '#' }, "#", "labels (pprof tags)", app_list_tags, NULL, false },
+	{ { 'c', 'b' }, "c b", "open in call graph, bottom-up", open_in_pane, NULL,
+	  false },
 	{ { 'p' }, "p", "live: start/stop profiling", live_view_toggle_profiling,
 	  NULL, true },
 	{ { 'z' }, "z", "live: freeze/follow", live_view_toggle_freeze, NULL, true },
@@ -144,7 +182,7 @@ bool key_dispatch(struct app *a, int key)
 	if (!b)
 		return false;
 	a->message[0] = 0;
-	dispatched_key = key;
+	a->key = key;
 	b->action(a);
 	return true;
 }
@@ -156,7 +194,7 @@ bool key_dispatch_compare(struct compare *c, int key)
 		return false;
 	struct app *a = compare_active(c);
 	a->message[0] = 0;
-	dispatched_key = key;
+	a->key = key;
 	if (c->delta_layout) {
 		if (b->delta_action)
 			b->delta_action(c);
@@ -164,10 +202,11 @@ bool key_dispatch_compare(struct compare *c, int key)
 			app_message(a, "%s does nothing in the delta layout (d leaves it)",
 				    b->names);
 	} else if (b->one_profile) {
-		app_message(a, "focus and hide work on one profile at a time");
+		app_message(a, "filters work on one profile at a time");
 	} else {
 		struct compare_before before;
 		compare_remember(c, &before);
+		a->key = key;
 		b->action(a);
 		compare_follow(c, &before);
 	}

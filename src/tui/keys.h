@@ -8,7 +8,7 @@
 #include "app.h"
 #include "compare.h"
 
-#define KEYS_PER_BINDING 4
+#define KEYS_PER_BINDING 8
 
 struct key_binding {
 	int keys[KEYS_PER_BINDING]; /* curses key codes, 0 ends the list */

@@ -85,6 +85,26 @@ static bool strip_mouse(struct app *a, const MEVENT *ev)
 	return true;
 }
 
+/* The : prompt: Enter pushes the filter typed, Escape forgets it. */
+static void command_key(struct app *a, int key)
+{
+	size_t len = strlen(a->command);
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		a->commanding = false;
+		app_command_run(a, a->command);
+	} else if (key == KEY_ESCAPE) {
+		a->commanding = false;
+	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (len)
+			a->command[len - 1] = 0;
+		else
+			a->commanding = false;
+	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->command)) {
+		a->command[len] = (char)key;
+		a->command[len + 1] = 0;
+	}
+}
+
 static void mouse_event(struct app *a)
 {
 	MEVENT ev;
@@ -117,6 +137,8 @@ static void handle_key(struct app *a, int key)
 		a->show_help = false;
 	} else if (a->searching) {
 		search_key(a, key);
+	} else if (a->commanding) {
+		command_key(a, key);
 	} else if (key == KEY_MOUSE) {
 		mouse_event(a);
 	} else if (key != KEY_RESIZE && !key_dispatch(a, key)) {
@@ -176,6 +198,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	struct model *loaded = NULL; /* a thread T loaded, ours to free */
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
+	app_push_filters(&a, o->filters);
 	struct screen s;
 	char err[256];
 	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
@@ -309,7 +332,7 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
 static int key_by_name(const char *name)
 {
 	if (name[0] && !name[1] && key_lookup((unsigned char)name[0]))
-		return name[0]; /* "{" shares a line with "[" */
+		return (unsigned char)name[0]; /* "{" of "[ {", "x" of "f i x" */
 	for (size_t i = 0; i < key_table_len; i++) {
 		const char *names = key_table[i].names;
 		size_t len = strlen(name);
@@ -335,6 +358,8 @@ static void bench_line(struct app *a, const struct screen *s, const char *line,
 		app_search_set(a, line + 1);
 		app_search_update(a);
 		a->searching = false;
+	} else if (line[0] == ':' && line[1]) { /* a filter by pattern */
+		app_command_run(a, line + 1);
 	} else {
 		int key = key_by_name(line);
 		if (key == ERR || !key_dispatch(a, key)) {
@@ -373,6 +398,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	struct app a;
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
+	app_push_filters(&a, o->filters);
 	if (!null_out || !null_in ||
 	    !screen_open(&s, &theme, true, null_in, null_out, err, sizeof(err))) {
 		fprintf(stderr, "wprof-tui: cannot open a screen for the benchmark\n");

@@ -3,10 +3,12 @@
 #define WPROF_TUI_H
 
 #include "../model.h"
+#include "../transform.h"
 
 struct tui_options {
 	const char *theme; /* a name in themes/ or a path; NULL: the default */
 	unsigned sample_type; /* as --sample-type chose, else the default */
+	const struct transform_stack *filters; /* --focus RE ..., or NULL */
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */

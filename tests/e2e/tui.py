@@ -137,19 +137,36 @@ def search():
 
 
 def focus_and_hide():
-    p = Pane("worked-example.cpuprofile")
+    """A filter stack built with keys, shown in the breadcrumb on the tab
+    line, undone step by step with Backspace back to the exact numbers."""
+    p = Pane("worked-example.cpuprofile", 120, 24)
     p.press(["3"], r"leaf", "flat")
-    s = p.press(["G", "f"], r"focus: b", "focus on b")
-    got = rows(s)
-    check(sorted(got) == sorted([("0", "1ms", "main"), ("0", "1ms", "b"),
-                                  ("1ms", "1ms", "leaf")]), "focus on b: %r" % got)
-    s = p.press(["F"], r"cleared", "focus cleared")
-    check(len(rows(s)) == 4, "all four functions again")
-    s = p.press(["g", "j", "i"], r"hidden: 1", "hide a")
+    whole = sorted(rows(p.screen()))
+    s = p.press(["G", "f"], r"filters: focus=b", "focus on b")
+    focused = sorted(rows(s))
+    check(focused == sorted([("0", "1ms", "main"), ("0", "1ms", "b"),
+                             ("1ms", "1ms", "leaf")]), "focus on b: %r" % focused)
+    p.press(["/", "l", "e", "a", "f"], r"/leaf", "search leaf")
+    p.keys("Enter")
+    s = p.press(["x"], r"filters: focus=b > hide=leaf", "hide leaf on top of the focus")
+    got = sorted(rows(s))
+    # leaf's 1 ms goes to its caller b; main keeps 1 ms in all
+    check(got == sorted([("0", "1ms", "main"), ("1ms", "1ms", "b")]),
+          "focus b, hide leaf: %r" % got)
+    s = p.press(["BSpace"], r"filter undone, 1 left", "undo the hide")
+    check("filters: focus=b" in s and "hide=leaf" not in s, "breadcrumb after one undo")
+    check(sorted(rows(s)) == focused, "undo gives the focus's rows back: %r" % rows(s))
+    s = p.press(["BSpace"], r"filter undone, 0 left", "undo the focus")
+    check("filters:" not in s, "no breadcrumb once all are undone")
+    check(sorted(rows(s)) == whole, "undo gives every row back: %r" % rows(s))
+    s = p.press(["g", "j", "x"], r"filters: hide=a", "hide a")
     got = rows(s)
     # a's 2 ms of self time move up to main; leaf keeps its 4 ms
     check(("2ms", "6ms", "main") in got and not any(r[2] == "a" for r in got),
           "hide a: %r" % got)
+    s = p.press(["i"], r"filters: hide=a > ignore=", "ignore on top")
+    s = p.press(["F"], r"filters cleared", "F clears the stack")
+    check("filters:" not in s and sorted(rows(s)) == whole, "all rows after F")
     p.close()
 
 
@@ -246,7 +263,7 @@ def big_screen_tour():
                       ("*", "▾"), ("End", "\\? help"), ("PageUp", "\\? help"), ("?", "Keys")]:
         p.press([key], what, "key %s" % key)
     s = p.screen()
-    check("focus: stacks through it" in s,
+    check("focus, ignore, hide it" in s,
           "help lists f from the key table")
     p.press(["x"], r"\? help", "help closed")
     p.close()

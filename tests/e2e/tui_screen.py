@@ -78,7 +78,12 @@ def explorer(path, env="", extra=""):
 def selected_line(p):
     """The screen line in reverse video (mono theme: the cursor's row)."""
     lines = tmux("capture-pane", "-p", "-e", "-t", p.name).split("\n")
-    hits = [i for i, l in enumerate(lines[3:-2], 3) if re.search(r"\x1b\[(?:[0-9;]*;)?7m", l)]
+    # Rows start under the column titles (below the timeline strip and the
+    # tabs, whose current tab is in reverse video too).
+    first = next(i for i, l in enumerate(lines) if re.search(r"\bname\b", l)) + 1
+    hits = [i - first + 3 for i, l in enumerate(lines[first:-2], first)
+            if re.search(r"\x1b\[(?:[0-9;]*;)?7m", l)]
+    selected_line.page = len(lines[first:-2])
     return hits, p.lines()
 
 
@@ -103,7 +108,8 @@ def resort_window():
               % (key, at, screen))
         if len(hits) == 1 and at:
             first = at[0] - (hits[0] - 3)  # the index of the top row shown
-            check(first >= 1 and first + 20 - 1 <= max(at[1], 20),
+            page = selected_line.page
+            check(first >= 1 and first + page - 1 <= max(at[1], page),
                   "after %s the window holds row %d of %d" % (key, at[0], at[1]))
     p.close()
 

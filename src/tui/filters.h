@@ -1,0 +1,31 @@
+/* The explorer's filter stack (transform.h) and the derived models it
+ * makes, one per level, so that undo shows the level below at once and a
+ * new filter is applied to the level it goes on, not to the original.
+ * Internal to app.c and filters.c; keys call the app_filter_* actions in
+ * app.h. */
+#ifndef WPROF_TUI_FILTERS_H
+#define WPROF_TUI_FILTERS_H
+
+#include "app.h"
+
+void filters_free(struct app *a);
+/* The rules of every level made so far run on threads from now on. */
+void filters_background(struct app *a);
+/* True when a level finished in the background and the panes changed. */
+bool filters_poll(struct app *a);
+bool filters_busy(const struct app *a);
+/* Waits for a level being made (it reads the model in use). */
+void filters_finish(struct app *a);
+/* Every level made again, at once: the original changed (new values, a
+ * count type, a newer snapshot).  False when a level cannot be made;
+ * the stack is then emptied. */
+bool filters_remake(struct app *a);
+/* Live mode: frames chosen in the explorer named again in `next`. */
+void filters_carry(struct app *a, const struct model *next,
+		   uint32_t (*same)(const struct model *, const struct model *, uint32_t));
+/* The model shown is not the original. */
+bool filters_in_force(const struct app *a);
+/* Keeps app.frame_keys covering the frames of the model in use. */
+void app_cover_frame_keys(struct app *a);
+
+#endif
