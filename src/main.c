@@ -15,6 +15,7 @@
 #include "diff_report.h"
 #include "escape.h"
 #include "export.h"
+#include "fetch.h"
 #include "live.h"
 #include "report.h"
 #include "rules.h"
@@ -48,8 +49,11 @@ struct options {
 	const char *connect; /* --connect: the address, or NULL */
 };
 
+/* --fetch-timeout: for profiles named by URL (src/fetch.h). */
+static struct fetch_options fetch_opt;
+
 static const char usage_text[] =
-	"usage: wprof-tui [options] FILE\n"
+	"usage: wprof-tui [options] FILE|URL\n"
 	"       wprof-tui [options] BASE NEW\n"
 	"       wprof-tui --report flat --diff [options] BASE NEW\n"
 	"       wprof-tui --listen [HOST:]PORT [--report VIEW] [options]\n"
@@ -59,6 +63,8 @@ static const char usage_text[] =
 	"pprof (profile.proto, gzipped or not), GNU gmon.out (gprof), WasmProf\n"
 	"call arcs, perf script text, folded stacks, .heapprofile.  A folded\n"
 	"file with two counts per stack (BASE NEW) opens as a comparison.\n"
+	"An http:// or https:// URL is fetched, as `go tool pprof URL` does\n"
+	"(e.g. http://host:6060/debug/pprof/profile?seconds=30, .../heap).\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
 	"                    flat, top-down, bottom-up or callgraph\n"
@@ -89,6 +95,8 @@ static const char usage_text[] =
 	"                    first engine that logs in until it stops\n"
 	"                    profiling or disconnects\n"
 	"  --connect HOST:PORT   read the stream of a program that serves it\n"
+	"  --fetch-timeout S  a URL's whole request may take S seconds\n"
+	"                    (default: its seconds=N plus 30)\n"
 	"  --session N       xsbug captures: the Nth profile (default: the\n"
 	"                    last one that stopped)\n"
 	"  --thread NAME|TID  traces: the thread whose profile to show, by\n"
@@ -223,6 +231,13 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->listen = given ? argv[++i] : LIVE_DEFAULT_ADDRESS;
 		} else if (!strcmp(a, "--connect")) {
 			o->connect = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--fetch-timeout")) {
+			const char *v = option_value(argc, argv, &i);
+			char *end;
+			double t = strtod(v, &end);
+			if (*end || !*v || !(t > 0 && t <= 86400))
+				usage_error("--fetch-timeout takes seconds, not '%s'", v);
+			fetch_opt.timeout = t;
 		} else if (!strcmp(a, "--session")) {
 			const char *v = option_value(argc, argv, &i);
 			char *end;
@@ -355,13 +370,28 @@ static int print_report(const struct options *o, struct model *m, unsigned type)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
+/* A URL (http://, https://) is fetched whole, then read like a file. */
+static bool load_url_or_file(const char *file, const struct load_options *opt,
+			     struct model *m, struct load_error *err)
+{
+	if (!fetch_is_url(file))
+		return load_file(file, opt, m, err, show_progress);
+	uint8_t *data;
+	size_t len;
+	if (!fetch_url(file, &fetch_opt, &data, &len, err->message, sizeof(err->message)))
+		return false;
+	bool ok = load_memory(data, len, file, opt, m, err);
+	free(data);
+	return ok;
+}
+
 static bool load_profile(const char *file, const struct load_options *opt,
 			 struct model *m)
 {
 	struct load_error err;
 	char safe[1024], warning[1024];
 	escape_text(file, safe, sizeof(safe));
-	if (load_file(file, opt, m, &err, show_progress)) {
+	if (load_url_or_file(file, opt, m, &err)) {
 		if (m->warning != STR_NONE) {
 			escape_text(model_str(m, m->warning), warning, sizeof(warning));
 			fprintf(stderr, "wprof-tui: %s: warning: %s\n", safe, warning);
