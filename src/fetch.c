@@ -156,8 +156,16 @@ static double timeout_for(const char *url, const struct fetch_options *opt)
 	return (double)(seconds > 0 ? seconds : 0) + FETCH_MARGIN_SECONDS;
 }
 
+static int check_cancel(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+			curl_off_t ultotal, curl_off_t ulnow)
+{
+	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+	const _Atomic bool *cancel = arg;
+	return cancel && atomic_load(cancel); /* non-zero aborts */
+}
+
 static void set_options(CURL *curl, const char *url, double timeout,
-			struct body *b, char *curl_err)
+			struct body *b, char *curl_err, const _Atomic bool *cancel)
 {
 	curl_easy_setopt(curl, CURLOPT_URL, url);
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -174,6 +182,11 @@ static void set_options(CURL *curl, const char *url, double timeout,
 	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body);
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, b);
 	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_err);
+	if (cancel) {
+		curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, check_cancel);
+		curl_easy_setopt(curl, CURLOPT_XFERINFODATA, cancel);
+		curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+	}
 }
 
 static bool transfer_failed(CURLcode rc, const struct body *b, double timeout,
@@ -181,6 +194,8 @@ static bool transfer_failed(CURLcode rc, const struct body *b, double timeout,
 {
 	if (b->too_large || rc == CURLE_FILESIZE_EXCEEDED)
 		return fail(err, cap, "the body is larger than %zu MiB", b->limit >> 20);
+	if (rc == CURLE_ABORTED_BY_CALLBACK)
+		return fail(err, cap, "stopped");
 	if (rc == CURLE_OPERATION_TIMEDOUT)
 		return fail(err, cap, "no whole answer within %.0f s (the server hangs "
 			    "or is too slow)", timeout);
@@ -227,7 +242,7 @@ bool fetch_url(const char *url, const struct fetch_options *opt,
 		curl_global_cleanup();
 		return fail(err, cap, "cannot start libcurl");
 	}
-	set_options(curl, url, timeout, &b, curl_err);
+	set_options(curl, url, timeout, &b, curl_err, opt ? opt->cancel : NULL);
 	CURLcode rc = curl_easy_perform(curl);
 	bool ok = rc == CURLE_OK ? check_answer(curl, &b, err, cap)
 				 : transfer_failed(rc, &b, timeout, curl_err, err, cap);

@@ -4,6 +4,7 @@
 #ifndef WPROF_FETCH_H
 #define WPROF_FETCH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +19,9 @@
 struct fetch_options {
 	double timeout;   /* seconds for the whole request; 0: from the URL */
 	size_t max_bytes; /* 0: FETCH_MAX_BYTES */
+	/* The live explorer's quit: a transfer under way ends soon after
+	 * *cancel becomes true (NULL: never). */
+	const _Atomic bool *cancel;
 };
 
 /* Does `name` name a URL wprof-tui fetches (http:// or https://)? */

@@ -16,6 +16,7 @@
 #include "escape.h"
 #include "export.h"
 #include "fetch.h"
+#include "http_live.h"
 #include "live.h"
 #include "report.h"
 #include "rules.h"
@@ -47,6 +48,9 @@ struct options {
 	struct load_options load;
 	const char *listen;  /* --listen: the address, or NULL */
 	const char *connect; /* --connect: the address, or NULL */
+	const char *live_url; /* --live: a Go service's profile URL, or NULL */
+	unsigned window;      /* --window: seconds per window */
+	unsigned windows;     /* --windows: how many (0: until stopped) */
 };
 
 /* --fetch-timeout: for profiles named by URL (src/fetch.h). */
@@ -58,6 +62,7 @@ static const char usage_text[] =
 	"       wprof-tui --report flat --diff [options] BASE NEW\n"
 	"       wprof-tui --listen [HOST:]PORT [--report VIEW] [options]\n"
 	"       wprof-tui --connect HOST:PORT [--report VIEW] [options]\n"
+	"       wprof-tui --live URL [--window N] [--report VIEW --windows N]\n"
 	"\n"
 	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile,\n"
 	"pprof (profile.proto, gzipped or not), GNU gmon.out (gprof), WasmProf\n"
@@ -97,6 +102,12 @@ static const char usage_text[] =
 	"  --connect HOST:PORT   read the stream of a program that serves it\n"
 	"  --fetch-timeout S  a URL's whole request may take S seconds\n"
 	"                    (default: its seconds=N plus 30)\n"
+	"  --live URL        a Go service's CPU profile (net/http/pprof) in\n"
+	"                    consecutive windows of --window seconds, folded\n"
+	"                    into one growing session; p pauses, w writes it\n"
+	"  --window N        seconds per --live window (default 5)\n"
+	"  --windows N       --live: stop after N windows (needed with --report\n"
+	"                    or --export)\n"
 	"  --session N       xsbug captures: the Nth profile (default: the\n"
 	"                    last one that stopped)\n"
 	"  --thread NAME|TID  traces: the thread whose profile to show, by\n"
@@ -168,6 +179,16 @@ static void check_live_options(const struct options *o)
 		usage_error("%s", "--diff compares files, not live profiles");
 }
 
+static void check_http_live_options(const struct options *o)
+{
+	if (!fetch_is_url(o->live_url))
+		usage_error("--live takes an http:// or https:// URL, not '%s'", o->live_url);
+	if (o->listen || o->connect || o->file || o->diff)
+		usage_error("%s", "--live URL is the only profile");
+	if ((o->report || o->exporting) && !o->windows)
+		usage_error("%s", "--live with --report or --export needs --windows N");
+}
+
 static void parse_sort(struct options *o)
 {
 	if (!o->sort_name)
@@ -182,7 +203,8 @@ static void parse_sort(struct options *o)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ .depth = UINT32_MAX, .load.session = -1 };
+	*o = (struct options){ .depth = UINT32_MAX, .load.session = -1,
+			       .window = HTTP_LIVE_DEFAULT_WINDOW };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -231,6 +253,16 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->listen = given ? argv[++i] : LIVE_DEFAULT_ADDRESS;
 		} else if (!strcmp(a, "--connect")) {
 			o->connect = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--live")) {
+			o->live_url = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--window") || !strcmp(a, "--windows")) {
+			const char *v = option_value(argc, argv, &i);
+			char *end;
+			errno = 0;
+			unsigned long n = strtoul(v, &end, 10);
+			if (errno || *end || !*v || n < 1 || n > 86400)
+				usage_error("%s takes a whole number from 1", a);
+			*(a[8] ? &o->windows : &o->window) = (unsigned)n;
 		} else if (!strcmp(a, "--fetch-timeout")) {
 			const char *v = option_value(argc, argv, &i);
 			char *end;
@@ -269,7 +301,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			usage_error("at most two profiles ('%s' is one too many)", a);
 		}
 	}
-	if (o->listen || o->connect)
+	if (o->live_url)
+		check_http_live_options(o);
+	else if (o->listen || o->connect)
 		check_live_options(o);
 	else if (!o->file)
 		usage_error("%s", "no profile given");
@@ -443,6 +477,34 @@ static int explore_live(const struct options *o)
 	return status;
 }
 
+/* --live URL on a terminal: the explorer, refreshed after each window. */
+static int explore_http_live(const struct options *o)
+{
+	return tui_run_http_live(o->live_url, o->window, &fetch_opt, &o->load, &o->tui);
+}
+
+/* --live URL without a terminal: --windows windows, then one model. */
+static bool fetch_windows(const struct options *o, struct model *m)
+{
+	struct http_session s;
+	http_session_init(&s, o->live_url, o->window);
+	char err[512], safe[1024];
+	escape_text(o->live_url, safe, sizeof(safe));
+	bool ok = true;
+	while (ok && s.nwindows < o->windows) {
+		ok = http_session_fetch(&s, &fetch_opt, &o->load, err, sizeof(err));
+		if (ok)
+			fprintf(stderr, "wprof-tui: %s: window %zu of %u\n", safe, s.nwindows,
+				o->windows);
+		else
+			fprintf(stderr, "wprof-tui: %s: %s\n", safe, err);
+	}
+	if (ok)
+		http_session_model(&s, m);
+	http_session_free(&s);
+	return ok;
+}
+
 static int print_diff(const struct options *o, struct rules *base,
 		      struct rules *new_side)
 {
@@ -571,7 +633,13 @@ int main(int argc, char **argv)
 	struct model m;
 	char engine[256];
 	struct live *served = NULL;
-	if (o.listen || o.connect) {
+	if (o.live_url && (o.report || o.exporting)) {
+		if (!fetch_windows(&o, &m))
+			return EXIT_BAD_INPUT;
+		o.file = o.live_url;
+	} else if (o.live_url) {
+		return explore_http_live(&o);
+	} else if (o.listen || o.connect) {
 		if (!o.report && !o.exporting)
 			return explore_live(&o);
 		bool received = receive_profile(&o, &m, engine, sizeof(engine), &served);

@@ -14,6 +14,7 @@ The bytes are fetched once by this script and served again by a loopback
 server, so that wprof-tui and go tool pprof read the same profile."""
 import gzip
 import http.server
+import json
 import os
 import resource
 import shutil
@@ -43,6 +44,8 @@ def gzip_bomb():
 class Handler(http.server.BaseHTTPRequestHandler):
     files = {}
     bomb = b""
+    sequence = []   # /seq/profile serves these one after the other
+    requested = []  # the paths /seq/profile was asked for
 
     def log_message(self, *args):
         pass
@@ -56,7 +59,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         path = self.path
-        if path.startswith("/file/"):
+        if path.startswith("/seq/profile"):
+            self.requested.append(path)
+            self.send(200, self.sequence[min(len(self.requested), len(self.sequence)) - 1])
+        elif path.startswith("/file/"):
             self.send(200, self.files[path[6:]])
         elif path == "/redirect":
             self.send_response(302)
@@ -97,10 +103,10 @@ def serve():
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
-def go_top(go, tmp, path, sample_type):
+def go_top(go, tmp, path, sample_type, *more):
     env = dict(os.environ, PPROF_TMPDIR=tmp, HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"))
     args = [go, "tool", "pprof", "-top", "-nodecount=100000", "-nodefraction=0",
-            "-edgefraction=0", "-sample_index=" + sample_type, path]
+            "-edgefraction=0", "-sample_index=" + sample_type, path, *more]
     p = subprocess.run(args, capture_output=True, text=True, env=env)
     if p.returncode != 0:
         C.fail(f"go tool pprof {path}: {p.stderr.strip()}")
@@ -147,6 +153,7 @@ def test_go(tmp):
                     continue
                 C.compare_with_top(f"{name} ({t})", report, go_top(go, tmp, path, t))
         check_live_service(base)
+        check_live_windows(go, tmp, base, replay)
         server.shutdown()
     finally:
         service.kill()
@@ -165,9 +172,37 @@ def check_live_service(base):
         C.fail(f"burnA/burnB = {a['total']}/{b['total']}, want about 2")
 
 
-def expect_failure(url, message, extra=(), seconds=30):
+def check_live_windows(go, tmp, base, replay):
+    """--live: three windows fetched by this script, served again in
+    turn, fold into one session equal to go tool pprof's merge of the
+    three files; each request asks for seconds=1 (--window 1)."""
+    paths = []
+    for i in range(3):
+        Handler.sequence.append(fetch(base + "/debug/pprof/profile?seconds=1"))
+        paths.append(os.path.join(tmp, f"window{i}.pb.gz"))
+        with open(paths[-1], "wb") as f:
+            f.write(Handler.sequence[-1])
+    p = C.run(["--live", replay + "/seq/profile?debug=0&seconds=30", "--window", "1",
+               "--windows", "3", "--report", "flat", "--rule", "exact", "--format", "json"])
+    if p.returncode != 0:
+        C.fail(f"--live: exit {p.returncode}: {p.stderr.strip()}")
+        return
+    if Handler.requested != ["/seq/profile?debug=0&seconds=1"] * 3:
+        C.fail(f"--live asked for {Handler.requested}")
+    if p.stderr.count("window ") != 3:
+        C.fail(f"--live: {p.stderr!r}, want three windows told")
+    report = json.loads(p.stdout)
+    C.compare_with_top("--live (3 windows)", report, go_top(go, tmp, paths[0], "cpu", *paths[1:]))
+    p = C.run(["--live", base + "/debug/pprof/profile", "--window", "1", "--windows", "2",
+               "--report", "flat", "--format", "json"])
+    if p.returncode != 0 or json.loads(p.stdout)["duration"] < 2e6 * 0.9:
+        C.fail(f"--live on the service: exit {p.returncode}, {p.stderr.strip()}")
+
+
+def expect_failure(url, message, extra=(), seconds=30, live=False):
     before = time.monotonic()
-    p = subprocess.run([WPROF, "--report", "flat", url, *extra], capture_output=True,
+    args = ["--live", url, "--windows", "2"] if live else [url]
+    p = subprocess.run([WPROF, "--report", "flat", *args, *extra], capture_output=True,
                        text=True, timeout=seconds)
     took = time.monotonic() - before
     if p.returncode != 2:
@@ -203,6 +238,11 @@ def test_hostile(tmp):
     if max(peak, before) > (1280 << 10):  # KiB: the limit plus some
         C.fail(f"the gzip bomb took {peak >> 10} MiB")
     expect_failure("ftp://127.0.0.1:1/x", "", ())  # not a URL we fetch: a file name
+    expect_failure(base + "/missing", "HTTP status 404", live=True)
+    expect_failure(base + "/html", "an HTML page", live=True)
+    p = C.run(["--live", base + "/file/heap", "--report", "flat"], check=False)
+    if p.returncode != 2 or "needs --windows N" not in p.stderr:
+        C.fail(f"--live --report without --windows: exit {p.returncode}, {p.stderr!r}")
     server.shutdown()
 
 

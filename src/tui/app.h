@@ -27,6 +27,7 @@ struct pane {
 };
 
 struct live_view;
+struct http_live_view;
 struct compare;
 struct filtered;
 struct filter_job;
@@ -34,6 +35,7 @@ struct filter_job;
 struct app {
 	const char *file;
 	struct live_view *live; /* live mode's engines (live_view.c), or NULL */
+	struct http_live_view *http_live; /* --live URL (http_live_view.c), or NULL */
 	struct compare *compare; /* the split screen this is a side of, or NULL */
 	struct model *original; /* gains a sample count type on first `u` */
 	/* Per frame of the original: its name, file and line hashed, to name
