@@ -58,9 +58,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
-        path = self.path
+        path = self.path.split("?")[0]  # --live adds seconds=N
         if path.startswith("/seq/profile"):
-            self.requested.append(path)
+            self.requested.append(self.path)
             self.send(200, self.sequence[min(len(self.requested), len(self.sequence)) - 1])
         elif path.startswith("/file/"):
             self.send(200, self.files[path[6:]])
