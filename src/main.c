@@ -17,6 +17,8 @@
 #include "diff_report.h"
 #include "escape.h"
 #include "export.h"
+#include "fetch.h"
+#include "http_live.h"
 #include "live.h"
 #include "range.h"
 #include "report.h"
@@ -61,19 +63,28 @@ struct options {
 	const char *connect; /* --connect: the address, or NULL */
 	const char *range_text; /* --range as given, or NULL */
 	struct range_spec range;
+	const char *live_url; /* --live: a Go service's profile URL, or NULL */
+	unsigned window;      /* --window: seconds per window */
+	unsigned windows;     /* --windows: how many (0: until stopped) */
 };
 
+/* --fetch-timeout: for profiles named by URL (src/fetch.h). */
+static struct fetch_options fetch_opt;
+
 static const char usage_text[] =
-	"usage: wprof-tui [options] FILE\n"
+	"usage: wprof-tui [options] FILE|URL\n"
 	"       wprof-tui [options] BASE NEW\n"
 	"       wprof-tui --report flat --diff [options] BASE NEW\n"
 	"       wprof-tui --listen [HOST:]PORT [--report VIEW] [options]\n"
 	"       wprof-tui --connect HOST:PORT [--report VIEW] [options]\n"
+	"       wprof-tui --live URL [--window N] [--report VIEW --windows N]\n"
 	"\n"
 	"Explore a CPU profile in the terminal: V8/Chrome/Node/XS .cpuprofile,\n"
 	"pprof (profile.proto, gzipped or not), GNU gmon.out (gprof), WasmProf\n"
 	"call arcs, perf script text, folded stacks, .heapprofile.  A folded\n"
 	"file with two counts per stack (BASE NEW) opens as a comparison.\n"
+	"An http:// or https:// URL is fetched, as `go tool pprof URL` does\n"
+	"(e.g. http://host:6060/debug/pprof/profile?seconds=30, .../heap).\n"
 	"\n"
 	"Options take their value as `--opt value` or `--opt=value`.  FILE `-`\n"
 	"is standard input; any FILE may be gzip-compressed.\n"
@@ -117,6 +128,14 @@ static const char usage_text[] =
 	"                    first engine that logs in until it stops\n"
 	"                    profiling or disconnects\n"
 	"  --connect HOST:PORT   read the stream of a program that serves it\n"
+	"  --fetch-timeout S  a URL's whole request may take S seconds\n"
+	"                    (default: its seconds=N plus 30)\n"
+	"  --live URL        a Go service's CPU profile (net/http/pprof) in\n"
+	"                    consecutive windows of --window seconds, folded\n"
+	"                    into one growing session; p pauses, w writes it\n"
+	"  --window N        seconds per --live window (default 5)\n"
+	"  --windows N       --live: stop after N windows (needed with --report\n"
+	"                    or --export)\n"
 	"  --session N       xsbug captures: the Nth profile (default: the\n"
 	"                    last one that stopped with samples)\n"
 	"  --thread NAME|TID  traces: the thread whose profile to show, by\n"
@@ -206,6 +225,16 @@ static void check_live_options(const struct options *o)
 		usage_error("%s", "--diff compares files, not live profiles");
 }
 
+static void check_http_live_options(const struct options *o)
+{
+	if (!fetch_is_url(o->live_url))
+		usage_error("--live takes an http:// or https:// URL, not '%s'", o->live_url);
+	if (o->listen || o->connect || o->file || o->diff)
+		usage_error("%s", "--live URL is the only profile");
+	if ((o->report || o->exporting) && !o->windows)
+		usage_error("%s", "--live with --report or --export needs --windows N");
+}
+
 static void parse_sort(struct options *o)
 {
 	if (!o->sort_name)
@@ -239,6 +268,10 @@ enum {
 	OPT_THREAD,
 	OPT_RANGE,
 	OPT_ROOT,
+	OPT_LIVE_URL,
+	OPT_WINDOW,
+	OPT_WINDOWS,
+	OPT_FETCH_TIMEOUT,
 	/* One id a filter, in transform_kind order. */
 	OPT_FILTER,
 };
@@ -268,6 +301,10 @@ static const struct option option_table[] = {
 	{ "thread", required_argument, NULL, OPT_THREAD },
 	{ "range", required_argument, NULL, OPT_RANGE },
 	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "live", required_argument, NULL, OPT_LIVE_URL },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "windows", required_argument, NULL, OPT_WINDOWS },
+	{ "fetch-timeout", required_argument, NULL, OPT_FETCH_TIMEOUT },
 	{ "focus", required_argument, NULL, OPT_FILTER + TF_FOCUS },
 	{ "ignore", required_argument, NULL, OPT_FILTER + TF_IGNORE },
 	{ "hide", required_argument, NULL, OPT_FILTER + TF_HIDE },
@@ -434,6 +471,26 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	case OPT_ROOT:
 		o->root = v;
 		break;
+	case OPT_LIVE_URL:
+		o->live_url = v;
+		break;
+	case OPT_WINDOW:
+	case OPT_WINDOWS: {
+		uint32_t n = parse_count(c == OPT_WINDOW ? "--window" : "--windows", v);
+		if (n < 1 || n > 86400)
+			usage_error("%s takes a whole number from 1 to 86400",
+				    c == OPT_WINDOW ? "--window" : "--windows");
+		*(c == OPT_WINDOW ? &o->window : &o->windows) = n;
+		break;
+	}
+	case OPT_FETCH_TIMEOUT: {
+		char *end;
+		double t = strtod(v, &end);
+		if (*end || !*v || !(t > 0 && t <= 86400))
+			usage_error("--fetch-timeout takes seconds, not '%s'", v);
+		fetch_opt.timeout = t;
+		break;
+	}
 	case OPT_RANGE: {
 		char why[256];
 		o->range_text = v;
@@ -478,7 +535,7 @@ static void make_filters(struct options *o)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .depth = REPORT_DEPTH, .max_rows = REPORT_MAX_ROWS,
-			       .load.session = -1 };
+			       .load.session = -1, .window = HTTP_LIVE_DEFAULT_WINDOW };
 	char shorts[2 * sizeof(option_table) / sizeof(option_table[0]) + 2];
 	short_options(shorts, sizeof(shorts));
 	opterr = 0;
@@ -497,7 +554,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		else
 			usage_error("at most two profiles ('%s' is one too many)", argv[i]);
 	}
-	if (o->listen || o->connect)
+	if (o->live_url)
+		check_http_live_options(o);
+	else if (o->listen || o->connect)
 		check_live_options(o);
 	else if (!o->file)
 		usage_error("%s", "no profile given");
@@ -652,13 +711,28 @@ static int print_report(const struct options *o, struct model *m, unsigned type,
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
+/* A URL (http://, https://) is fetched whole, then read like a file. */
+static bool load_url_or_file(const char *file, const struct load_options *opt,
+			     struct model *m, struct load_error *err)
+{
+	if (!fetch_is_url(file))
+		return load_file(file, opt, m, err, show_progress);
+	uint8_t *data;
+	size_t len;
+	if (!fetch_url(file, &fetch_opt, &data, &len, err->message, sizeof(err->message)))
+		return false;
+	bool ok = load_memory(data, len, file, opt, m, err);
+	free(data);
+	return ok;
+}
+
 static bool load_profile(const char *file, const struct load_options *opt,
 			 struct model *m)
 {
 	struct load_error err;
 	char safe[1024], warning[1024];
 	escape_text(file, safe, sizeof(safe));
-	if (load_file(file, opt, m, &err, show_progress)) {
+	if (load_url_or_file(file, opt, m, &err)) {
 		if (m->warning != STR_NONE) {
 			escape_text(model_str(m, m->warning), warning, sizeof(warning));
 			fprintf(stderr, "wprof-tui: %s: warning: %s\n", safe, warning);
@@ -733,6 +807,34 @@ static int explore_live(const struct options *o)
 	}
 	live_free(l);
 	return status;
+}
+
+/* --live URL on a terminal: the explorer, refreshed after each window. */
+static int explore_http_live(const struct options *o)
+{
+	return tui_run_http_live(o->live_url, o->window, &fetch_opt, &o->load, &o->tui);
+}
+
+/* --live URL without a terminal: --windows windows, then one model. */
+static bool fetch_windows(const struct options *o, struct model *m)
+{
+	struct http_session s;
+	http_session_init(&s, o->live_url, o->window);
+	char err[512], safe[1024];
+	escape_text(o->live_url, safe, sizeof(safe));
+	bool ok = true;
+	while (ok && s.nwindows < o->windows) {
+		ok = http_session_fetch(&s, &fetch_opt, &o->load, err, sizeof(err));
+		if (ok)
+			fprintf(stderr, "wprof-tui: %s: window %zu of %u\n", safe, s.nwindows,
+				o->windows);
+		else
+			fprintf(stderr, "wprof-tui: %s: %s\n", safe, err);
+	}
+	if (ok)
+		http_session_model(&s, m);
+	http_session_free(&s);
+	return ok;
 }
 
 static int print_diff(const struct options *o, struct rules *base,
@@ -888,7 +990,13 @@ int main(int argc, char **argv)
 	struct model m;
 	char engine[256];
 	struct live *served = NULL;
-	if (o.listen || o.connect) {
+	if (o.live_url && (o.report || o.exporting)) {
+		if (!fetch_windows(&o, &m))
+			return EXIT_BAD_INPUT;
+		o.file = o.live_url;
+	} else if (o.live_url) {
+		return explore_http_live(&o);
+	} else if (o.listen || o.connect) {
 		if (!o.report && !o.exporting)
 			return explore_live(&o);
 		bool received = receive_profile(&o, &m, engine, sizeof(engine), &served);

@@ -1,4 +1,5 @@
 #include "live_view.h"
+#include "http_live_view.h"
 
 #include <curses.h>
 #include <stdio.h>
@@ -252,12 +253,17 @@ bool live_view_may_quit(struct live_view *v, struct app *a)
 static struct live_view *live_of(struct app *a)
 {
 	if (!a->live)
-		app_message(a, "only in live mode (--listen or --connect)");
+		app_message(a, "only in live mode (--listen or --connect%s)",
+			    a->http_live ? "; --live URL has p and w" : "");
 	return a->live;
 }
 
 void live_view_toggle_profiling(struct app *a)
 {
+	if (a->http_live) {
+		http_live_view_toggle_pause(a);
+		return;
+	}
 	struct live_view *v = live_of(a);
 	if (!v)
 		return;
@@ -295,6 +301,10 @@ void live_view_toggle_freeze(struct app *a)
 
 void live_view_write(struct app *a)
 {
+	if (a->http_live) {
+		http_live_view_write(a);
+		return;
+	}
 	struct live_view *v = live_of(a);
 	if (!v)
 		return;

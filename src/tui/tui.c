@@ -15,6 +15,7 @@
 #include "draw.h"
 #include "keys.h"
 #include "timeline_draw.h"
+#include "http_live_view.h"
 #include "live_view.h"
 #include "screen.h"
 
@@ -322,6 +323,71 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
 	if (v.started)
 		app_free(&a);
 	live_view_free(&v);
+	return screen_quit_signal ? 128 + screen_quit_signal : 0;
+}
+
+/* ---- --live URL ------------------------------------------------------------ */
+
+static bool http_live_key(struct app *a, struct http_live_view *v, int key)
+{
+	if (key == KEY_RESIZE)
+		return true;
+	if (!http_live_view_started(v)) {
+		a->quit = key == 'q' || key == 'Q';
+		return false;
+	}
+	handle_key(a, key);
+	return true;
+}
+
+static void draw_http_live(struct app *a, const struct http_live_view *v,
+			   const struct screen *s)
+{
+	if (http_live_view_started(v))
+		draw_app(a, s);
+	else
+		http_live_view_draw_waiting(v);
+	refresh();
+}
+
+int tui_run_http_live(const char *url, unsigned window,
+		      const struct fetch_options *fetch, const struct load_options *load,
+		      const struct tui_options *o)
+{
+	struct theme theme;
+	if (!pick_theme(o, &theme))
+		return EXIT_BAD_INPUT;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "wprof-tui: the live view needs a terminal; "
+				"--report VIEW --windows N prints without one\n");
+		return EXIT_BAD_INPUT;
+	}
+	struct screen s;
+	char err[256];
+	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+		fprintf(stderr, "wprof-tui: %s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	struct http_live_view *v = http_live_view_start(url, window, fetch, load, err,
+							 sizeof(err));
+	if (!v) {
+		screen_close();
+		fprintf(stderr, "wprof-tui: %s\n", err);
+		return EXIT_BAD_INPUT;
+	}
+	timeout(0); /* poll() does the waiting */
+	struct app a = { .quit = false };
+	draw_http_live(&a, v, &s);
+	while (!a.quit && !screen_quit_signal) {
+		wait_for_keys();
+		bool changed = http_live_view_update(v, &a);
+		for (int key; !a.quit && (key = getch()) != ERR;)
+			changed |= http_live_key(&a, v, key);
+		if (changed || !http_live_view_started(v))
+			draw_http_live(&a, v, &s);
+	}
+	screen_close();
+	http_live_view_stop(v, &a);
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
 

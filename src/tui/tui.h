@@ -19,6 +19,14 @@ struct live;
  * already set up); returns the exit status. */
 int tui_run_live(struct live *l, const char *address, const struct tui_options *o);
 
+struct fetch_options;
+struct load_options;
+/* --live URL: the explorer on a Go service's CPU profile, fetched in
+ * windows of `window` seconds (src/tui/http_live_view.h). */
+int tui_run_http_live(const char *url, unsigned window,
+		      const struct fetch_options *fetch, const struct load_options *load,
+		      const struct tui_options *o);
+
 /* `wprof-tui BASE NEW`: the two profiles side by side. */
 int tui_run_compare(const char *const files[2], struct model *models[2],
 		    const struct tui_options *o);

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The explorer on --live URL, in tmux: a loopback server plays a Go
+service, answering each /debug/pprof/profile?seconds=1 after a second with
+testdata/validate.pprof (main.add: 1490ms flat, go tool pprof -top).
+
+Checked: the waiting screen, then the title counts windows and the flat
+pane's main.add grows by 1.49s a window; p pauses (no window comes while
+paused) and resumes; w writes the session as pprof, which go tool pprof
+reads as the merge of as many copies of validate.pprof as windows; q
+quits.  77 without tmux.
+
+usage: http_live_tui.py WPROF_BINARY TESTDATA"""
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from tmux_driver import Pane, check, failures, run_tests
+
+BINARY = os.path.abspath(sys.argv[1])
+with open(os.path.join(sys.argv[2], "validate.pprof"), "rb") as f:
+    PROFILE = f.read()
+SOURCE = os.path.join(os.path.abspath(sys.argv[2]), "validate.pprof")
+asked = []
+
+
+class Service(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        asked.append(self.path)
+        time.sleep(1)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(PROFILE)))
+        self.end_headers()
+        self.wfile.write(PROFILE)
+
+
+def windows(screen):
+    m = re.search(r"\[(\d+) windows? of 1s", screen)
+    return int(m.group(1)) if m else 0
+
+
+UNITS = {"ms": 1e-3, "s": 1, "mins": 60}
+
+
+def add_total(screen):
+    """main.add's total in seconds, from the flat pane (self, total, %)."""
+    m = re.search(r"^\s*\S+\s+([\d.]+)(ms|s|mins)\s+[\d.]+%\s+main\.add\b", screen, re.M)
+    return float(m.group(1)) * UNITS[m.group(2)] if m else None
+
+
+def go_rows(paths, tmp):
+    env = dict(os.environ, HOME=tmp, PPROF_TMPDIR=tmp, GOCACHE=os.path.join(tmp, "gocache"))
+    out = subprocess.run(["go", "tool", "pprof", "-top", "-nodecount=1000", *paths],
+                         capture_output=True, text=True, env=env).stdout
+    lines = out.split("\n")
+    heads = [i for i, l in enumerate(lines) if l.split()[:2] == ["flat", "flat%"]]
+    return [l for l in lines[heads[0] + 1:] if l.strip()] if heads else []
+
+
+def test_live():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Service)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/debug/pprof/profile"
+    tmp = tempfile.mkdtemp()
+    pane = Pane(f"cd {tmp} && {BINARY} --live {url} --window 1; echo EXIT=$?; sleep 30", width=120,
+                ready=lambda s: "fetching the first window" in s or "window" in s)
+    try:
+        s = pane.wait_for(lambda s: windows(s) >= 1, "the first window", stable=False)
+        s = pane.press(["3"], r"main\.add", "the flat pane")
+        first = windows(s)
+        s = pane.wait_for(lambda s: windows(s) >= first + 2 and add_total(s), "two more windows")
+        n = windows(s)
+        # the shown total is rounded to 4 digits
+        check(abs(add_total(s) - 1.49 * n) <= 0.0006 * n * 1.49 + 0.01,
+              f"main.add {add_total(s)}s after {n} windows")
+        s = pane.press(["p"], r"paused", "paused")
+        time.sleep(1.2)  # the window under way may still come
+        held = windows(pane.screen())
+        time.sleep(2.5)
+        check(windows(pane.screen()) == held, "a window came while paused")
+        s = pane.press(["p"], r"fetching windows again", "resumed")
+        s = pane.wait_for(lambda s: windows(s) > held, "a window after resuming", stable=False)
+        s = pane.press(["w"], r"wrote wprof-live-\S+ \(\d+ windows\)", "the session written")
+        m = re.search(r"wrote (wprof-live-\S+) \((\d+) windows\)", s)
+        written, count = os.path.join(tmp, m.group(1)), int(m.group(2))
+        check(os.path.exists(written), f"{written} is not there")
+        if shutil.which("go"):
+            got, want = go_rows([written], tmp), go_rows([SOURCE] * count, tmp)
+            check(got and got == want, f"go tool pprof: {got} != {want}")
+        check(all(p == "/debug/pprof/profile?seconds=1" for p in asked), f"asked {asked}")
+        pane.press(["q"], r"EXIT=0", "the exit")
+    finally:
+        pane.close()
+        server.shutdown()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+run_tests([test_live])
+sys.exit(1 if failures else 0)
