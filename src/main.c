@@ -16,6 +16,7 @@
 #include "escape.h"
 #include "export.h"
 #include "live.h"
+#include "live/cdp.h"
 #include "report.h"
 #include "rules.h"
 #include "tui/tui.h"
@@ -46,6 +47,9 @@ struct options {
 	struct load_options load;
 	const char *listen;  /* --listen: the address, or NULL */
 	const char *connect; /* --connect: the address, or NULL */
+	bool inspect;        /* --inspect, or --connect ws://… */
+	struct cdp_options cdp;
+	double duration;     /* --duration, seconds; 0 when not given */
 };
 
 static const char usage_text[] =
@@ -89,6 +93,15 @@ static const char usage_text[] =
 	"                    first engine that logs in until it stops\n"
 	"                    profiling or disconnects\n"
 	"  --connect HOST:PORT   read the stream of a program that serves it\n"
+	"  --inspect [HOST:]PORT  profile a Node, Chrome, Deno or Electron\n"
+	"                    target over the inspector (default 127.0.0.1:9229,\n"
+	"                    what node --inspect opens); --connect ws://… names\n"
+	"                    a target's WebSocket directly\n"
+	"  --target ID|TITLE  --inspect: the target (default: the first page\n"
+	"                    or node target of /json/list)\n"
+	"  --interval US     --inspect: the sampling interval in microseconds\n"
+	"  --duration TIME   --inspect with --report or --export: profile for\n"
+	"                    TIME (10s, 500ms; default 10s)\n"
 	"  --session N       xsbug captures: the Nth profile (default: the\n"
 	"                    last one that stopped)\n"
 	"  --thread NAME|TID  traces: the thread whose profile to show, by\n"
@@ -150,10 +163,26 @@ static void check_diff_options(const struct options *o)
 }
 
 /* A live profile comes from the network, not from a file. */
+/* "10s", "500ms", "2m" or a bare number of seconds. */
+static double parse_duration(const char *v)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	double scale = !strcmp(end, "ms") ? 1e-3 : !strcmp(end, "m") ? 60
+		     : (!*end || !strcmp(end, "s")) ? 1 : -1;
+	if (errno || end == v || scale < 0 || !(d > 0) || d * scale > 86400)
+		usage_error("--duration takes a time like 10s or 500ms, not '%s'", v);
+	return d * scale;
+}
+
 static void check_live_options(const struct options *o)
 {
-	if (o->listen && o->connect)
-		usage_error("%s", "--listen or --connect, not both");
+	if (o->listen && (o->connect || o->inspect))
+		usage_error("%s", "--listen, --connect or --inspect, one of them");
+	if (o->inspect && !o->report && !o->exporting)
+		usage_error("%s", "--inspect profiles for --report or --export (the live "
+			    "explorer reads XS engines only so far)");
 	if (o->file)
 		usage_error("a live profile comes from the network, not '%s'", o->file);
 	if (o->diff)
@@ -223,6 +252,26 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->listen = given ? argv[++i] : LIVE_DEFAULT_ADDRESS;
 		} else if (!strcmp(a, "--connect")) {
 			o->connect = option_value(argc, argv, &i);
+			if (!strncmp(o->connect, "ws://", 5)) {
+				o->inspect = true;
+				o->cdp.connect_url = o->connect;
+			}
+		} else if (!strcmp(a, "--inspect")) {
+			bool given = i + 1 < argc && argv[i + 1][0] != '-';
+			o->inspect = true;
+			o->cdp.inspect = given ? argv[++i] : CDP_DEFAULT_ADDRESS;
+		} else if (!strcmp(a, "--target")) {
+			o->cdp.target = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--interval")) {
+			const char *v = option_value(argc, argv, &i);
+			char *end;
+			errno = 0;
+			unsigned long us = strtoul(v, &end, 10);
+			if (errno || *end || !*v || !us || us > 1000000)
+				usage_error("--interval takes microseconds (1 to 1000000), not '%s'", v);
+			o->cdp.interval_us = (unsigned)us;
+		} else if (!strcmp(a, "--duration")) {
+			o->duration = parse_duration(option_value(argc, argv, &i));
 		} else if (!strcmp(a, "--session")) {
 			const char *v = option_value(argc, argv, &i);
 			char *end;
@@ -254,7 +303,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			usage_error("at most two profiles ('%s' is one too many)", a);
 		}
 	}
-	if (o->listen || o->connect)
+	if (o->listen || o->connect || o->inspect)
 		check_live_options(o);
 	else if (!o->file)
 		usage_error("%s", "no profile given");
@@ -391,6 +440,22 @@ static bool receive_profile(const struct options *o, struct model *m,
 		fprintf(stderr, "wprof-tui: %s\n", safe);
 	}
 	return ok;
+}
+
+/* --inspect (or --connect ws://) without a terminal: the target
+ * profiled for --duration. */
+static bool inspect_profile(struct options *o, struct model *m, char *who, size_t cap)
+{
+	char err[600], safe[1300];
+	who[0] = '\0';
+	double seconds = o->duration > 0 ? o->duration : 10;
+	if (cdp_profile_for(&o->cdp, seconds, m, who, cap, err, sizeof(err)))
+		return true;
+	char both[1300];
+	snprintf(both, sizeof(both), "%s%s%s", who, *who ? ": " : "", err);
+	escape_text(both, safe, sizeof(safe));
+	fprintf(stderr, "wprof-tui: %s\n", safe);
+	return false;
 }
 
 /* --listen/--connect on a terminal: the live explorer. */
@@ -539,9 +604,13 @@ int main(int argc, char **argv)
 		return explore_two(&o, NULL);
 
 	struct model m;
-	char engine[256];
+	char engine[700];
 	struct live *served = NULL;
-	if (o.listen || o.connect) {
+	if (o.inspect) {
+		if (!inspect_profile(&o, &m, engine, sizeof(engine)))
+			return EXIT_BAD_INPUT;
+		o.file = engine;
+	} else if (o.listen || o.connect) {
 		if (!o.report && !o.exporting)
 			return explore_live(&o);
 		bool received = receive_profile(&o, &m, engine, sizeof(engine), &served);
