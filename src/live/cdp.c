@@ -2,6 +2,7 @@
 #include "cdp.h"
 
 #include <cjson/cJSON.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +28,12 @@ struct session_node {
 };
 
 struct cdp {
+	/* The session (nodes, samples) is folded by whoever calls cdp_stop
+	 * and read by whoever takes a snapshot: under this lock. */
+	pthread_mutex_t lock;
 	struct ws ws;
 	int next_id;
+	bool released; /* Runtime.runIfWaitingForDebugger sent */
 	char name[600];
 	struct session_node *nodes;
 	size_t n_nodes, nodes_cap;
@@ -347,6 +352,7 @@ struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 	else if (!pick_target(o, url, sizeof(url), title, sizeof(title), err, cap))
 		return NULL;
 	struct cdp *c = xcalloc(1, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
 	snprintf(c->name, sizeof(c->name), "%s%s%s%s", title, *title ? " (" : "", url,
 		 *title ? ")" : "");
 	char why[300], params[64];
@@ -371,7 +377,20 @@ const char *cdp_target_name(const struct cdp *c)
 
 bool cdp_start(struct cdp *c, char *err, size_t cap)
 {
-	return command(c, "Profiler.start", NULL, err, cap);
+	if (!command(c, "Profiler.start", NULL, err, cap))
+		return false;
+	/* A program started with --inspect-brk waits for this, with the
+	 * profiler now on from its first line; others answer and run on.
+	 * An engine without the method answers an error: ignored. */
+	if (!c->released) {
+		char ignored[300];
+		c->released = true;
+		cJSON *root;
+		if (call(c, "Runtime.runIfWaitingForDebugger", NULL, &root, ignored,
+			 sizeof(ignored)))
+			cJSON_Delete(root);
+	}
+	return true;
 }
 
 bool cdp_stop(struct cdp *c, char *err, size_t cap)
@@ -381,19 +400,34 @@ bool cdp_stop(struct cdp *c, char *err, size_t cap)
 	if (!result)
 		return false;
 	char why[300];
+	pthread_mutex_lock(&c->lock);
 	bool ok = fold_profile(c, cJSON_GetObjectItem(result, "profile"), why, sizeof(why));
+	pthread_mutex_unlock(&c->lock);
 	if (!ok)
 		snprintf(err, cap, "Profiler.stop: %s", why);
 	cJSON_Delete(root);
 	return ok;
 }
 
-size_t cdp_sample_count(const struct cdp *c)
+size_t cdp_sample_count(struct cdp *c)
 {
-	return c->n_samples;
+	pthread_mutex_lock(&c->lock);
+	size_t n = c->n_samples;
+	pthread_mutex_unlock(&c->lock);
+	return n;
 }
 
-char *cdp_session_json(const struct cdp *c)
+static char *session_json(const struct cdp *c);
+
+char *cdp_session_json(struct cdp *c)
+{
+	pthread_mutex_lock(&c->lock);
+	char *text = session_json(c);
+	pthread_mutex_unlock(&c->lock);
+	return text;
+}
+
+static char *session_json(const struct cdp *c)
 {
 	char *text;
 	size_t len;
@@ -429,9 +463,9 @@ char *cdp_session_json(const struct cdp *c)
 	return text;
 }
 
-bool cdp_session_model(const struct cdp *c, struct model *m, char *err, size_t cap)
+bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap)
 {
-	if (!c->n_samples) {
+	if (!cdp_sample_count(c)) {
 		snprintf(err, cap, "%s: no samples yet", c->name);
 		return false;
 	}
@@ -445,9 +479,9 @@ bool cdp_session_model(const struct cdp *c, struct model *m, char *err, size_t c
 	return ok;
 }
 
-bool cdp_session_write(const struct cdp *c, const char *path, char *err, size_t cap)
+bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap)
 {
-	if (!c->n_samples) {
+	if (!cdp_sample_count(c)) {
 		snprintf(err, cap, "no samples yet: nothing written");
 		return false;
 	}
@@ -473,6 +507,7 @@ void cdp_free(struct cdp *c)
 	free(c->hash);
 	free(c->samples);
 	free(c->deltas);
+	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
 

@@ -33,11 +33,12 @@ bool cdp_start(struct cdp *c, char *err, size_t cap);
 /* Profiler.stop: the window's profile is folded into the session. */
 bool cdp_stop(struct cdp *c, char *err, size_t cap);
 /* Samples in the session so far. */
-size_t cdp_sample_count(const struct cdp *c);
+size_t cdp_sample_count(struct cdp *c);
 /* The session as a .cpuprofile (malloc'd text) and as a finished model. */
-char *cdp_session_json(const struct cdp *c);
-bool cdp_session_model(const struct cdp *c, struct model *m, char *err, size_t cap);
-bool cdp_session_write(const struct cdp *c, const char *path, char *err, size_t cap);
+/* These three may be called from another thread than cdp_stop's. */
+char *cdp_session_json(struct cdp *c);
+bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap);
+bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap);
 void cdp_free(struct cdp *c);
 
 /* Profiler windows of at most CDP_WINDOW_SECONDS, folded one after the
