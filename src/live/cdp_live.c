@@ -19,7 +19,7 @@ struct cdp_live {
 	bool profiling;
 	bool failed;
 	unsigned long folded, taken; /* windows folded, and seen by snapshots */
-	char state[400];
+	char state[700];
 };
 
 static void set_state(struct cdp_live *cl, const char *text)
