@@ -17,6 +17,7 @@
 #include "export.h"
 #include "live.h"
 #include "live/cdp.h"
+#include "live/cdp_live.h"
 #include "report.h"
 #include "rules.h"
 #include "tui/tui.h"
@@ -180,9 +181,6 @@ static void check_live_options(const struct options *o)
 {
 	if (o->listen && (o->connect || o->inspect))
 		usage_error("%s", "--listen, --connect or --inspect, one of them");
-	if (o->inspect && !o->report && !o->exporting)
-		usage_error("%s", "--inspect profiles for --report or --export (the live "
-			    "explorer reads XS engines only so far)");
 	if (o->file)
 		usage_error("a live profile comes from the network, not '%s'", o->file);
 	if (o->diff)
@@ -458,6 +456,26 @@ static bool inspect_profile(struct options *o, struct model *m, char *who, size_
 	return false;
 }
 
+/* --inspect on a terminal: the explorer follows the target. */
+static int explore_inspect(const struct options *o)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "wprof-tui: the live view needs a terminal; "
+				"--report VIEW --duration TIME prints without one\n");
+		return EXIT_BAD_INPUT;
+	}
+	char err[600], safe[1300];
+	struct cdp_live *cl = cdp_live_start(&o->cdp, err, sizeof(err));
+	if (!cl) {
+		escape_text(err, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s\n", safe);
+		return EXIT_BAD_INPUT;
+	}
+	int status = tui_run_inspect(cl, &o->tui);
+	cdp_live_free(cl);
+	return status;
+}
+
 /* --listen/--connect on a terminal: the live explorer. */
 static int explore_live(const struct options *o)
 {
@@ -607,6 +625,8 @@ int main(int argc, char **argv)
 	char engine[700];
 	struct live *served = NULL;
 	if (o.inspect) {
+		if (!o.report && !o.exporting)
+			return explore_inspect(&o);
 		if (!inspect_profile(&o, &m, engine, sizeof(engine)))
 			return EXIT_BAD_INPUT;
 		o.file = engine;
