@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 
-WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
+WPROF = None  # the binary, from the command line (or the importer)
 failures = 0
 
 
@@ -336,6 +336,8 @@ def node():
         os.unlink(path)
 
 
-{"node": node, "fake": fake, "hostile": hostile}[WHAT]()
-print("%d failures" % failures)
-sys.exit(1 if failures else 0)
+if __name__ == "__main__":
+    WPROF = sys.argv[1]
+    {"node": node, "fake": fake, "hostile": hostile}[sys.argv[3]]()
+    print("%d failures" % failures)
+    sys.exit(1 if failures else 0)
