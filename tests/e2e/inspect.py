@@ -17,6 +17,8 @@ import json
 import os
 import re
 import resource
+import shutil
+import tempfile
 import socket
 import struct
 import subprocess
@@ -221,6 +223,10 @@ def fake():
     rows = rows_of(p.stdout)
     if rows.get("b", {}).get("self") != 2000:
         fail("fake --connect: exported b self %r, want 2000" % rows.get("b"))
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--target", "fake.js", "--report", "flat",
+            "--duration", "500ms")
+    if p.returncode != 0 or "fake.js (ws://127.0.0.1:%d/T1)" % ins.port not in p.stdout:
+        fail("fake --target fake.js: %d %s" % (p.returncode, p.stderr))
     p = run("--inspect", "127.0.0.1:%d" % ins.port, "--target", "nope", "--report", "flat")
     if p.returncode != 2 or "no target named nope" not in p.stderr:
         fail("fake --target nope: %d %s" % (p.returncode, p.stderr))
@@ -336,8 +342,65 @@ def node():
         os.unlink(path)
 
 
+# A page whose busy function is WebAssembly: spin(n) sums n..1 (a
+# hand-assembled module: one function, exported as "spin"), called by
+# drive() again and again.
+WASM = bytes([0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 127, 1, 127, 3, 2, 1, 0,
+              7, 8, 1, 4, 115, 112, 105, 110, 0, 0, 10, 35, 1, 33, 1, 1, 127, 2, 64,
+              3, 64, 32, 0, 69, 13, 1, 32, 1, 32, 0, 106, 33, 1, 32, 0, 65, 1, 107,
+              33, 0, 12, 0, 11, 11, 32, 1, 11])
+PAGE = """<html><title>wasm page</title><script>
+const m = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(%s)));
+function drive() { m.exports.spin(20000000); setTimeout(drive, 0); }
+drive();
+</script></html>"""
+
+
+def chrome():
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        print("chromium is not installed: skipping")
+        sys.exit(77)
+    work = tempfile.mkdtemp()
+    page = os.path.join(work, "wasm.html")
+    open(page, "w").write(PAGE % list(WASM))
+    proc = subprocess.Popen([browser, "--headless=new", "--no-sandbox", "--disable-gpu",
+                             "--remote-debugging-port=0", "--user-data-dir=" + work + "/profile",
+                             "file://" + page], stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        port = None
+        for line in proc.stderr:
+            m = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = m.group(1)
+                break
+        if not port:
+            return fail("chrome: no 'DevTools listening' line")
+        threading.Thread(target=proc.stderr.read, daemon=True).start()
+        out = os.path.join(work, "wasm.pb.gz")
+        p = run("--inspect", "127.0.0.1:" + port, "--export",
+                "pprof", "-o", out, "--duration", "4s")
+        if p.returncode != 0:
+            return fail("chrome: exit %d: %s" % (p.returncode, p.stderr))
+        p = run("--report", "flat", "--format", "json", out)
+        doc = json.loads(p.stdout)
+        rows = {r["name"]: r for r in doc["rows"]}
+        wasm = [r for n, r in rows.items() if n in ("wasm-function[0]", "spin", "$spin")]
+        print("chrome:", {n: r["total"] for n, r in rows.items()})
+        if not wasm or "drive" not in rows:
+            return fail("chrome: no WebAssembly function or no drive in %s" % sorted(rows))
+        # The page does little but spin: its time is most of what drive does.
+        if not 0.7 * rows["drive"]["total"] <= wasm[0]["total"] <= rows["drive"]["total"]:
+            fail("chrome: spin %r against drive %r" % (wasm[0]["total"], rows["drive"]["total"]))
+    finally:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
 if __name__ == "__main__":
     WPROF = sys.argv[1]
-    {"node": node, "fake": fake, "hostile": hostile}[sys.argv[3]]()
+    {"node": node, "fake": fake, "hostile": hostile, "chrome": chrome}[sys.argv[3]]()
     print("%d failures" % failures)
     sys.exit(1 if failures else 0)
