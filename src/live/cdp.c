@@ -320,7 +320,10 @@ static bool pick_target(const struct cdp_options *o, char *url, size_t url_cap,
 		if (!found && wanted(t, o->target))
 			found = t;
 	const char *ws = cJSON_GetStringValue(cJSON_GetObjectItem(found, "webSocketDebuggerUrl"));
+	/* A page not loaded yet has no title: its URL names it. */
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(found, "title"));
+	if (!name || !*name)
+		name = cJSON_GetStringValue(cJSON_GetObjectItem(found, "url"));
 	char ws_host[256], ws_port[8], path[1024];
 	bool ok = false;
 	if (!cJSON_IsArray(list))
