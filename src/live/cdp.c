@@ -354,8 +354,7 @@ struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 		snprintf(url, sizeof(url), "%s", o->connect_url);
 	else if (!pick_target(o, url, sizeof(url), title, sizeof(title), err, cap))
 		return NULL;
-	struct cdp *c = xcalloc(1, sizeof(*c));
-	pthread_mutex_init(&c->lock, NULL);
+	struct cdp *c = cdp_new_session();
 	snprintf(c->name, sizeof(c->name), "%s%s%s%s", title, *title ? " (" : "", url,
 		 *title ? ")" : "");
 	char why[300], params[64];
@@ -371,6 +370,28 @@ struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 	}
 	cdp_free(c);
 	return NULL;
+}
+
+struct cdp *cdp_new_session(void)
+{
+	struct cdp *c = xcalloc(1, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+	c->ws.fd = -1;
+	return c;
+}
+
+bool cdp_fold_json(struct cdp *c, const char *json, size_t len, char *err, size_t cap)
+{
+	cJSON *profile = cJSON_ParseWithLength(json, len);
+	if (!profile) {
+		snprintf(err, cap, "not JSON");
+		return false;
+	}
+	pthread_mutex_lock(&c->lock);
+	bool ok = fold_profile(c, profile, err, cap);
+	pthread_mutex_unlock(&c->lock);
+	cJSON_Delete(profile);
+	return ok;
 }
 
 const char *cdp_target_name(const struct cdp *c)

@@ -41,6 +41,12 @@ bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap);
 bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap);
 void cdp_free(struct cdp *c);
 
+/* A session with no connection, and one window's Profiler.Profile (the
+ * JSON of Profiler.stop's result.profile) folded into it: how tests and
+ * the fuzzer reach the folding without a peer. */
+struct cdp *cdp_new_session(void);
+bool cdp_fold_json(struct cdp *c, const char *json, size_t len, char *err, size_t cap);
+
 /* Profiler windows of at most CDP_WINDOW_SECONDS, folded one after the
  * other: short windows keep each Profiler.stop answer small and the
  * session current. */
