@@ -302,6 +302,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			usage_error("at most two profiles ('%s' is one too many)", a);
 		}
 	}
+	if ((o->duration > 0 || o->cdp.target || o->cdp.interval_us) && !o->inspect)
+		usage_error("%s", "--duration, --target and --interval go with --inspect");
 	if (o->listen || o->connect || o->inspect)
 		check_live_options(o);
 	else if (!o->file)

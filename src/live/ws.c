@@ -85,7 +85,7 @@ int net_dial(const char *host, const char *port, int timeout_ms,
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
 	int rc = getaddrinfo(host, port, &hints, &res);
 	if (rc) {
-		snprintf(err, cap, "%s: %s", host, gai_strerror(rc));
+		snprintf(err, cap, "%s", gai_strerror(rc));
 		return -1;
 	}
 	int fd = -1, last = ECONNREFUSED;
@@ -113,7 +113,7 @@ int net_dial(const char *host, const char *port, int timeout_ms,
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		snprintf(err, cap, "%s:%s: %s", host, port, strerror(last));
+		snprintf(err, cap, "%s", strerror(last));
 	return fd;
 }
 

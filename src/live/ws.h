@@ -25,7 +25,8 @@
 bool net_split_address(const char *address, const char *default_host,
 		       const char *default_port, char *host, size_t host_cap,
 		       char *port, size_t port_cap, char *err, size_t cap);
-/* Connects within timeout_ms; the descriptor or -1 with a message. */
+/* Connects within timeout_ms; the descriptor or -1 with a message
+ * (without the address: callers name it). */
 int net_dial(const char *host, const char *port, int timeout_ms,
 	     char *err, size_t cap);
 
