@@ -150,7 +150,8 @@ static int read_some(int fd, uint8_t **buf, size_t *len, size_t *buf_cap,
 		*buf_cap = *len + 65536 + *buf_cap / 2;
 		*buf = xrealloc(*buf, *buf_cap);
 	}
-	ssize_t n = recv(fd, *buf + *len, *buf_cap - *len, 0);
+	/* One byte kept free: read_headers ends what came with a NUL. */
+	ssize_t n = recv(fd, *buf + *len, *buf_cap - *len - 1, 0);
 	if (n == 0) {
 		snprintf(err, cap, "the peer closed the connection");
 		return -1;
@@ -446,7 +447,8 @@ static long long frame_size(struct ws *w, size_t *header, uint64_t *payload,
 			len = len << 8 | p[2 + i];
 		h += extra;
 	}
-	if (len > WS_MAX_MESSAGE || w->msg_len + len > WS_MAX_MESSAGE) {
+	size_t so_far = w->in_message ? w->msg_len : 0;
+	if (len > WS_MAX_MESSAGE || so_far + len > WS_MAX_MESSAGE) {
 		snprintf(err, cap, "a message of more than %u MiB: dropped the connection",
 			 WS_MAX_MESSAGE >> 20);
 		return -1;
@@ -463,6 +465,11 @@ static int take_frame(struct ws *w, size_t h, uint64_t len, char *err, size_t ca
 	int opcode = w->in[0] & 0x0f;
 	bool fin = w->in[0] & 0x80;
 	const uint8_t *payload = w->in + h;
+	if (opcode >= 8 && (len > 125 || !fin)) {
+		snprintf(err, cap, "protocol error: a control frame of %llu bytes or "
+			 "fragmented", (unsigned long long)len);
+		return -1;
+	}
 	if (opcode == 9)
 		return send_frame(w, 10, payload, (size_t)len, err, cap) ? 0 : -1;
 	if (opcode == 10)
