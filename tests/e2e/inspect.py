@@ -46,8 +46,8 @@ def read_until(conn, marker):
     return data
 
 
-def frame(payload, opcode=1, masked=False):
-    head = bytes([0x80 | opcode])
+def frame(payload, opcode=1, masked=False, fin=True):
+    head = bytes([(0x80 if fin else 0) | opcode])
     n = len(payload)
     mask_bit = 0x80 if masked else 0
     if n < 126:
@@ -168,6 +168,8 @@ class Inspector:
             conn.sendall(frame(b"}}not json at all{{"))
         elif b == "oversized":
             conn.sendall(b"\x81\x7f" + struct.pack(">Q", 1 << 40) + b"x" * 1000)
+        elif b == "bigping":
+            conn.sendall(frame(b"x" * 200, opcode=9))
         elif b == "masked":
             conn.sendall(frame(b"{}", masked=True))
         elif b == "midframe":
@@ -180,10 +182,13 @@ class Inspector:
         else:
             conn.sendall(frame(b'{"method":"Runtime.consoleAPICalled","params":{}}', opcode=9))
             conn.sendall(frame(b'{"method":"Debugger.paused","params":{}}'))
-            data = frame(json.dumps({"id": msg["id"], "result": result}).encode(), opcode=1)
-            conn.sendall(data[:1] + data[1:2])  # split anywhere: the rest next
+            text = json.dumps({"id": msg["id"], "result": result}).encode()
+            # Two fragments, a ping between them, and the bytes split anywhere.
+            data = (frame(text[:5], opcode=1, fin=False) + frame(b"p", opcode=9) +
+                    frame(text[5:], opcode=0))
+            conn.sendall(data[:1])
             time.sleep(0.01)
-            conn.sendall(data[2:])
+            conn.sendall(data[1:])
 
 
 def run(*args, timeout=60):
@@ -237,6 +242,7 @@ def hostile():
         "garbage": "not JSON",
         "oversized": "more than 64 MiB",
         "masked": "masked frame",
+        "bigping": "control frame of 200 bytes",
         "midframe": "closed",
         "html": "not a JSON list",
         "silent-list": "does not answer",
