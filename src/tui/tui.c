@@ -343,6 +343,9 @@ static void inspect_key(struct inspect_view *v, struct app *a, int key)
 			escape_text(err, safe, sizeof(safe));
 			app_message(a, "%s", safe);
 		}
+	} else if ((key == 'e' || key == 'L') && !a->searching) {
+		app_message(a, "%s", key == 'e' ? "one inspector target per run (--target "
+			    "picks it)" : "the inspector's console is not followed");
 	} else if (key != KEY_RESIZE) {
 		handle_key(a, key);
 	}
