@@ -21,6 +21,8 @@
 #include "http_live.h"
 #include "live.h"
 #include "range.h"
+#include "live/cdp.h"
+#include "live/cdp_live.h"
 #include "report.h"
 #include "rules.h"
 #include "tags_report.h"
@@ -66,6 +68,9 @@ struct options {
 	const char *live_url; /* --live: a Go service's profile URL, or NULL */
 	unsigned window;      /* --window: seconds per window */
 	unsigned windows;     /* --windows: how many (0: until stopped) */
+	bool inspect;        /* --inspect, or --connect ws://… */
+	struct cdp_options cdp;
+	double duration;     /* --duration, seconds; 0 when not given */
 };
 
 /* --fetch-timeout: for profiles named by URL (src/fetch.h). */
@@ -136,6 +141,16 @@ static const char usage_text[] =
 	"  --window N        seconds per --live window (default 5)\n"
 	"  --windows N       --live: stop after N windows (needed with --report\n"
 	"                    or --export)\n"
+	"  --inspect [HOST:]PORT  profile a Node, Chrome, Deno or Electron\n"
+	"                    target over the inspector (default 127.0.0.1:9229,\n"
+	"                    what node --inspect opens); --connect ws://… names\n"
+	"                    a target's WebSocket directly; on a terminal the\n"
+	"                    explorer follows it (p, z, w as for XS engines)\n"
+	"  --target ID|TITLE  --inspect: the target (default: the first page\n"
+	"                    or node target of /json/list)\n"
+	"  --interval US     --inspect: the sampling interval in microseconds\n"
+	"  --duration TIME   --inspect with --report or --export: profile for\n"
+	"                    TIME (10s, 500ms; default 10s)\n"
 	"  --session N       xsbug captures: the Nth profile (default: the\n"
 	"                    last one that stopped with samples)\n"
 	"  --thread NAME|TID  traces: the thread whose profile to show, by\n"
@@ -215,10 +230,23 @@ static void check_diff_options(const struct options *o)
 }
 
 /* A live profile comes from the network, not from a file. */
+/* "10s", "500ms", "2m" or a bare number of seconds. */
+static double parse_duration(const char *v)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	double scale = !strcmp(end, "ms") ? 1e-3 : !strcmp(end, "m") ? 60
+		     : (!*end || !strcmp(end, "s")) ? 1 : -1;
+	if (errno || end == v || scale < 0 || !(d > 0) || d * scale > 86400)
+		usage_error("--duration takes a time like 10s or 500ms, not '%s'", v);
+	return d * scale;
+}
+
 static void check_live_options(const struct options *o)
 {
-	if (o->listen && o->connect)
-		usage_error("%s", "--listen or --connect, not both");
+	if (o->listen && (o->connect || o->inspect))
+		usage_error("%s", "--listen, --connect or --inspect, one of them");
 	if (o->file)
 		usage_error("a live profile comes from the network, not '%s'", o->file);
 	if (o->diff)
@@ -272,6 +300,10 @@ enum {
 	OPT_WINDOW,
 	OPT_WINDOWS,
 	OPT_FETCH_TIMEOUT,
+	OPT_INSPECT,
+	OPT_TARGET,
+	OPT_INTERVAL,
+	OPT_DURATION,
 	/* One id a filter, in transform_kind order. */
 	OPT_FILTER,
 };
@@ -305,6 +337,10 @@ static const struct option option_table[] = {
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "windows", required_argument, NULL, OPT_WINDOWS },
 	{ "fetch-timeout", required_argument, NULL, OPT_FETCH_TIMEOUT },
+	{ "inspect", optional_argument, NULL, OPT_INSPECT },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "focus", required_argument, NULL, OPT_FILTER + TF_FOCUS },
 	{ "ignore", required_argument, NULL, OPT_FILTER + TF_IGNORE },
 	{ "hide", required_argument, NULL, OPT_FILTER + TF_HIDE },
@@ -439,6 +475,30 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 		break;
 	case OPT_CONNECT:
 		o->connect = v;
+		if (!strncmp(v, "ws://", 5)) {
+			o->inspect = true;
+			o->cdp.connect_url = v;
+		}
+		break;
+	case OPT_INSPECT:
+		/* As --listen: `--inspect PORT` as well as `--inspect=PORT`. */
+		if (!v && optind < argc && argv[optind][0] != '-')
+			v = argv[optind++];
+		o->inspect = true;
+		o->cdp.inspect = v ? v : CDP_DEFAULT_ADDRESS;
+		break;
+	case OPT_TARGET:
+		o->cdp.target = v;
+		break;
+	case OPT_INTERVAL: {
+		uint32_t us = parse_count("--interval", v);
+		if (!us || us > 1000000)
+			usage_error("--interval takes microseconds (1 to 1000000), not '%s'", v);
+		o->cdp.interval_us = us;
+		break;
+	}
+	case OPT_DURATION:
+		o->duration = parse_duration(v);
 		break;
 	case OPT_SESSION: {
 		uint32_t n = parse_count("--session", v);
@@ -554,9 +614,11 @@ static void parse_options(int argc, char **argv, struct options *o)
 		else
 			usage_error("at most two profiles ('%s' is one too many)", argv[i]);
 	}
+	if ((o->duration > 0 || o->cdp.target || o->cdp.interval_us) && !o->inspect)
+		usage_error("%s", "--duration, --target and --interval go with --inspect");
 	if (o->live_url)
 		check_http_live_options(o);
-	else if (o->listen || o->connect)
+	else if (o->listen || o->connect || o->inspect)
 		check_live_options(o);
 	else if (!o->file)
 		usage_error("%s", "no profile given");
@@ -789,6 +851,42 @@ static bool receive_profile(const struct options *o, struct model *m,
 	return ok;
 }
 
+/* --inspect (or --connect ws://) without a terminal: the target
+ * profiled for --duration. */
+static bool inspect_profile(struct options *o, struct model *m, char *who, size_t cap)
+{
+	char err[600], safe[1300];
+	who[0] = '\0';
+	double seconds = o->duration > 0 ? o->duration : 10;
+	if (cdp_profile_for(&o->cdp, seconds, m, who, cap, err, sizeof(err)))
+		return true;
+	char both[1300];
+	snprintf(both, sizeof(both), "%s%s%s", who, *who ? ": " : "", err);
+	escape_text(both, safe, sizeof(safe));
+	fprintf(stderr, "wprof-tui: %s\n", safe);
+	return false;
+}
+
+/* --inspect on a terminal: the explorer follows the target. */
+static int explore_inspect(const struct options *o)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "wprof-tui: the live view needs a terminal; "
+				"--report VIEW --duration TIME prints without one\n");
+		return EXIT_BAD_INPUT;
+	}
+	char err[600], safe[1300];
+	struct cdp_live *cl = cdp_live_start(&o->cdp, err, sizeof(err));
+	if (!cl) {
+		escape_text(err, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s\n", safe);
+		return EXIT_BAD_INPUT;
+	}
+	int status = tui_run_inspect(cl, &o->tui);
+	cdp_live_free(cl);
+	return status;
+}
+
 /* --listen/--connect on a terminal: the live explorer. */
 static int explore_live(const struct options *o)
 {
@@ -988,7 +1086,7 @@ int main(int argc, char **argv)
 		return explore_two(&o, NULL);
 
 	struct model m;
-	char engine[256];
+	char engine[700];
 	struct live *served = NULL;
 	if (o.live_url && (o.report || o.exporting)) {
 		if (!fetch_windows(&o, &m))
@@ -996,6 +1094,12 @@ int main(int argc, char **argv)
 		o.file = o.live_url;
 	} else if (o.live_url) {
 		return explore_http_live(&o);
+	} else if (o.inspect) {
+		if (!o.report && !o.exporting)
+			return explore_inspect(&o);
+		if (!inspect_profile(&o, &m, engine, sizeof(engine)))
+			return EXIT_BAD_INPUT;
+		o.file = engine;
 	} else if (o.listen || o.connect) {
 		if (!o.report && !o.exporting)
 			return explore_live(&o);

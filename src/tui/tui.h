@@ -26,6 +26,11 @@ struct load_options;
 int tui_run_http_live(const char *url, unsigned window,
 		      const struct fetch_options *fetch, const struct load_options *load,
 		      const struct tui_options *o);
+struct cdp_live;
+/* Runs the explorer on an inspector target followed live (--inspect on a
+ * terminal); p starts/stops its profiler windows, z freezes, w writes
+ * the session as a .cpuprofile.  Returns the exit status. */
+int tui_run_inspect(struct cdp_live *cl, const struct tui_options *o);
 
 /* `wprof-tui BASE NEW`: the two profiles side by side. */
 int tui_run_compare(const char *const files[2], struct model *models[2],

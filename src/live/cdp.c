@@ -1,0 +1,562 @@
+/* Profiling over the Chrome DevTools protocol; see cdp.h. */
+#include "cdp.h"
+
+#include <cjson/cJSON.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../loaders/loaders.h"
+#include "../util.h"
+#include "ws.h"
+
+#define DIAL_TIMEOUT_MS 5000
+/* Profiler.stop of a long window on a busy machine can take seconds. */
+#define ANSWER_TIMEOUT_MS 15000
+/* Distinct stacks in a session, and samples: past these the session
+ * stops growing (a day at 1 ms is 86 M samples). */
+#define MAX_NODES (4u << 20)
+#define MAX_SAMPLES (256u << 20)
+
+struct session_node {
+	uint32_t parent; /* UINT32_MAX for a root */
+	char *call_frame; /* the callFrame object as JSON text */
+	uint64_t hits;
+};
+
+struct cdp {
+	/* The session (nodes, samples) is folded by whoever calls cdp_stop
+	 * and read by whoever takes a snapshot: under this lock. */
+	pthread_mutex_t lock;
+	struct ws ws;
+	int next_id;
+	bool released; /* Runtime.runIfWaitingForDebugger sent */
+	char name[600];
+	struct session_node *nodes;
+	size_t n_nodes, nodes_cap;
+	uint32_t *hash; /* open addressing: node index + 1, 0 empty */
+	size_t hash_cap;
+	uint32_t *samples;
+	int64_t *deltas;
+	size_t n_samples, samples_cap, deltas_cap;
+	double span;        /* µs profiled, all windows end to end */
+	double last_sample; /* time of the last sample on that axis */
+};
+
+static uint64_t key_hash(uint32_t parent, const char *frame)
+{
+	uint64_t h = 1469598103934665603u ^ parent;
+	for (const char *p = frame; *p; p++)
+		h = (h ^ (uint8_t)*p) * 1099511628211u;
+	return h;
+}
+
+static void rehash(struct cdp *c)
+{
+	free(c->hash);
+	c->hash_cap = c->hash_cap ? c->hash_cap * 2 : 1024;
+	c->hash = xcalloc(c->hash_cap, sizeof(*c->hash));
+	for (size_t i = 0; i < c->n_nodes; i++) {
+		size_t s = key_hash(c->nodes[i].parent, c->nodes[i].call_frame) & (c->hash_cap - 1);
+		while (c->hash[s])
+			s = (s + 1) & (c->hash_cap - 1);
+		c->hash[s] = (uint32_t)i + 1;
+	}
+}
+
+/* The session's node for this frame under that parent, made if new;
+ * UINT32_MAX past MAX_NODES. */
+static uint32_t session_node(struct cdp *c, uint32_t parent, const cJSON *frame)
+{
+	char *text = cJSON_PrintUnformatted(frame);
+	if (!text)
+		return UINT32_MAX;
+	if ((c->n_nodes + 1) * 2 > c->hash_cap)
+		rehash(c);
+	size_t s = key_hash(parent, text) & (c->hash_cap - 1);
+	for (; c->hash[s]; s = (s + 1) & (c->hash_cap - 1)) {
+		struct session_node *n = &c->nodes[c->hash[s] - 1];
+		if (n->parent == parent && !strcmp(n->call_frame, text)) {
+			free(text);
+			return c->hash[s] - 1;
+		}
+	}
+	if (c->n_nodes >= MAX_NODES) {
+		free(text);
+		return UINT32_MAX;
+	}
+	GROW(c->nodes, c->nodes_cap, c->n_nodes + 1);
+	c->nodes[c->n_nodes] = (struct session_node){ parent, text, 0 };
+	c->hash[s] = (uint32_t)c->n_nodes + 1;
+	return (uint32_t)c->n_nodes++;
+}
+
+struct id_index {
+	double id;
+	size_t index;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	double x = ((const struct id_index *)a)->id, y = ((const struct id_index *)b)->id;
+	return (x > y) - (x < y);
+}
+
+static long find_id(const struct id_index *ids, size_t n, double id)
+{
+	struct id_index key = { id, 0 };
+	const struct id_index *hit = bsearch(&key, ids, n, sizeof(*ids), by_id);
+	return hit ? (long)hit->index : -1;
+}
+
+/* Maps each node of the window's profile to a session node, parents
+ * first (a breadth-first walk from the nodes nobody names as a child). */
+static bool map_nodes(struct cdp *c, const cJSON *nodes, uint32_t *map,
+		      const struct id_index *ids, size_t n, char *err, size_t cap)
+{
+	long *parent = xmalloc(n * sizeof(*parent));
+	size_t *queue = xmalloc(n * sizeof(*queue)), head = 0, tail = 0;
+	bool ok = true;
+	for (size_t i = 0; i < n; i++)
+		parent[i] = -1, map[i] = UINT32_MAX;
+	for (size_t i = 0; i < n && ok; i++) {
+		const cJSON *kids = cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, (int)i), "children");
+		const cJSON *kid;
+		cJSON_ArrayForEach(kid, kids) {
+			long k = cJSON_IsNumber(kid) ? find_id(ids, n, kid->valuedouble) : -1;
+			if (k < 0 || parent[k] >= 0 || (size_t)k == i) {
+				snprintf(err, cap, "profile: node %zu names a wrong child", i);
+				ok = false;
+				break;
+			}
+			parent[k] = (long)i;
+		}
+	}
+	for (size_t i = 0; i < n && ok; i++)
+		if (parent[i] < 0)
+			queue[tail++] = i;
+	while (ok && head < tail) {
+		size_t i = queue[head++];
+		const cJSON *node = cJSON_GetArrayItem(nodes, (int)i);
+		const cJSON *frame = cJSON_GetObjectItem(node, "callFrame");
+		uint32_t up = parent[i] < 0 ? UINT32_MAX : map[parent[i]];
+		map[i] = cJSON_IsObject(frame) ? session_node(c, up, frame) : UINT32_MAX;
+		if (map[i] == UINT32_MAX) {
+			snprintf(err, cap, "profile: node %zu has no callFrame, or the session "
+				 "has %u stacks", i, MAX_NODES);
+			ok = false;
+		}
+		const cJSON *kid;
+		cJSON_ArrayForEach(kid, cJSON_GetObjectItem(node, "children"))
+			queue[tail++] = (size_t)find_id(ids, n, kid->valuedouble);
+	}
+	free(parent);
+	free(queue);
+	return ok;
+}
+
+static bool fold_samples(struct cdp *c, const cJSON *profile, const uint32_t *map,
+			 const struct id_index *ids, size_t n, char *err, size_t cap)
+{
+	const cJSON *samples = cJSON_GetObjectItem(profile, "samples");
+	const cJSON *deltas = cJSON_GetObjectItem(profile, "timeDeltas");
+	double start = cJSON_GetNumberValue(cJSON_GetObjectItem(profile, "startTime"));
+	double end = cJSON_GetNumberValue(cJSON_GetObjectItem(profile, "endTime"));
+	int count = cJSON_GetArraySize(samples);
+	if (start != start || end != end || end < start ||
+	    count != cJSON_GetArraySize(deltas)) {
+		snprintf(err, cap, "profile: startTime, endTime, samples or timeDeltas wrong");
+		return false;
+	}
+	if (c->n_samples + (size_t)count > MAX_SAMPLES) {
+		snprintf(err, cap, "the session holds %u samples: not growing it", MAX_SAMPLES);
+		return false;
+	}
+	double t = start;
+	const cJSON *s = samples ? samples->child : NULL, *d = deltas ? deltas->child : NULL;
+	for (; s && d; s = s->next, d = d->next) {
+		long i = find_id(ids, n, cJSON_GetNumberValue(s));
+		if (i < 0 || map[i] == UINT32_MAX || !cJSON_IsNumber(d)) {
+			snprintf(err, cap, "profile: a sample names no node");
+			return false;
+		}
+		t += d->valuedouble;
+		double at = c->span + (t < start ? 0 : t > end ? end - start : t - start);
+		if (at < c->last_sample)
+			at = c->last_sample;
+		GROW(c->samples, c->samples_cap, c->n_samples + 1);
+		GROW(c->deltas, c->deltas_cap, c->n_samples + 1);
+		c->samples[c->n_samples] = map[i];
+		c->deltas[c->n_samples++] = (int64_t)(at - c->last_sample + 0.5);
+		c->last_sample = at;
+		c->nodes[map[i]].hits++;
+	}
+	c->span += end - start;
+	if (c->span < c->last_sample)
+		c->span = c->last_sample;
+	return true;
+}
+
+/* Folds one window's Profiler.Profile into the session. */
+static bool fold_profile(struct cdp *c, const cJSON *profile, char *err, size_t cap)
+{
+	const cJSON *nodes = cJSON_GetObjectItem(profile, "nodes");
+	size_t n = (size_t)cJSON_GetArraySize(nodes);
+	if (!cJSON_IsArray(nodes) || !n) {
+		snprintf(err, cap, "profile: no nodes");
+		return false;
+	}
+	struct id_index *ids = xmalloc(n * sizeof(*ids));
+	uint32_t *map = xmalloc(n * sizeof(*map));
+	size_t i = 0;
+	const cJSON *node;
+	cJSON_ArrayForEach(node, nodes) {
+		ids[i] = (struct id_index){ cJSON_GetNumberValue(cJSON_GetObjectItem(node, "id")), i };
+		i++;
+	}
+	qsort(ids, n, sizeof(*ids), by_id);
+	bool ok = true;
+	for (i = 0; i < n && ok; i++)
+		if (ids[i].id != ids[i].id || (i && ids[i].id == ids[i - 1].id)) {
+			snprintf(err, cap, "profile: node ids missing or repeated");
+			ok = false;
+		}
+	ok = ok && map_nodes(c, nodes, map, ids, n, err, cap) &&
+	     fold_samples(c, profile, map, ids, n, err, cap);
+	free(ids);
+	free(map);
+	return ok;
+}
+
+/* Sends a command and waits for its answer (events meanwhile are
+ * skipped); the answer's "result", which the caller frees with *root. */
+static const cJSON *call(struct cdp *c, const char *method, const char *params,
+			 cJSON **root, char *err, size_t cap)
+{
+	char text[512];
+	int id = ++c->next_id;
+	int n = snprintf(text, sizeof(text), "{\"id\":%d,\"method\":\"%s\",\"params\":%s}",
+			 id, method, params ? params : "{}");
+	char why[300];
+	if (!ws_send_text(&c->ws, text, (size_t)n, why, sizeof(why))) {
+		snprintf(err, cap, "%s: %s", method, why);
+		return NULL;
+	}
+	for (;;) {
+		int r = ws_receive(&c->ws, ANSWER_TIMEOUT_MS, why, sizeof(why));
+		if (r <= 0) {
+			snprintf(err, cap, "%s: %s", method,
+				 r ? why : "no answer within 15 s");
+			return NULL;
+		}
+		*root = cJSON_ParseWithLength(c->ws.msg, c->ws.msg_len);
+		if (!cJSON_IsObject(*root)) {
+			snprintf(err, cap, "%s: the peer sent a message that is not JSON "
+				 "(byte %zu)", method, (size_t)(cJSON_GetErrorPtr() ?
+				 cJSON_GetErrorPtr() - c->ws.msg : 0));
+			cJSON_Delete(*root);
+			return NULL;
+		}
+		if (cJSON_GetNumberValue(cJSON_GetObjectItem(*root, "id")) == id)
+			break;
+		cJSON_Delete(*root);
+	}
+	const cJSON *result = cJSON_GetObjectItem(*root, "result");
+	if (!cJSON_IsObject(result)) {
+		const char *message = cJSON_GetStringValue(cJSON_GetObjectItem(
+			cJSON_GetObjectItem(*root, "error"), "message"));
+		snprintf(err, cap, "%s: %s", method, message ? message : "no result");
+		cJSON_Delete(*root);
+		return NULL;
+	}
+	return result;
+}
+
+static bool command(struct cdp *c, const char *method, const char *params,
+		    char *err, size_t cap)
+{
+	cJSON *root;
+	if (!call(c, method, params, &root, err, cap))
+		return false;
+	cJSON_Delete(root);
+	return true;
+}
+
+static bool wanted(const cJSON *t, const char *target)
+{
+	const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(t, "type"));
+	if (!cJSON_GetStringValue(cJSON_GetObjectItem(t, "webSocketDebuggerUrl")))
+		return false;
+	if (target) {
+		const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(t, "id"));
+		const char *title = cJSON_GetStringValue(cJSON_GetObjectItem(t, "title"));
+		return (id && !strcmp(id, target)) || (title && !strcmp(title, target));
+	}
+	return type && (!strcmp(type, "page") || !strcmp(type, "node"));
+}
+
+/* The WebSocket URL of the target on the inspector the user named; it
+ * must be on that same host and port. */
+static bool pick_target(const struct cdp_options *o, char *url, size_t url_cap,
+			char *title, size_t title_cap, char *err, size_t cap)
+{
+	char host[256], port[8], why[300];
+	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, sizeof(host),
+			       port, sizeof(port), err, cap))
+		return false;
+	char *body;
+	size_t len;
+	if (!http_get(host, port, "/json/list", DIAL_TIMEOUT_MS, &body, &len, why, sizeof(why))) {
+		snprintf(err, cap, "%s:%s: %s", host, port, why);
+		return false;
+	}
+	cJSON *list = cJSON_ParseWithLength(body, len);
+	free(body);
+	const cJSON *t, *found = NULL, *targets = cJSON_IsArray(list) ? list : NULL;
+	cJSON_ArrayForEach(t, targets)
+		if (!found && wanted(t, o->target))
+			found = t;
+	const char *ws = cJSON_GetStringValue(cJSON_GetObjectItem(found, "webSocketDebuggerUrl"));
+	/* A page not loaded yet has no title: its URL names it. */
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(found, "title"));
+	if (!name || !*name)
+		name = cJSON_GetStringValue(cJSON_GetObjectItem(found, "url"));
+	char ws_host[256], ws_port[8], path[1024];
+	bool ok = false;
+	if (!cJSON_IsArray(list))
+		snprintf(err, cap, "%s:%s/json/list: not a JSON list of targets", host, port);
+	else if (!ws)
+		snprintf(err, cap, "%s:%s: no target %s%s", host, port,
+			 o->target ? "named " : "of type page or node",
+			 o->target ? o->target : "");
+	else if (!ws_split_url(ws, ws_host, sizeof(ws_host), ws_port, sizeof(ws_port),
+			       path, sizeof(path)) || strcmp(ws_host, host) ||
+		 strcmp(ws_port, port) || strlen(ws) >= url_cap)
+		snprintf(err, cap, "%s:%s: the target's WebSocket is elsewhere (%.200s): "
+			 "not connecting beyond the address given", host, port, ws);
+	else
+		ok = true;
+	if (ok) {
+		strcpy(url, ws);
+		snprintf(title, title_cap, "%s", name ? name : "");
+	}
+	cJSON_Delete(list);
+	return ok;
+}
+
+struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
+{
+	char url[1100], title[300] = "";
+	if (o->connect_url)
+		snprintf(url, sizeof(url), "%s", o->connect_url);
+	else if (!pick_target(o, url, sizeof(url), title, sizeof(title), err, cap))
+		return NULL;
+	struct cdp *c = cdp_new_session();
+	snprintf(c->name, sizeof(c->name), "%s%s%s%s", title, *title ? " (" : "", url,
+		 *title ? ")" : "");
+	char why[300], params[64];
+	snprintf(params, sizeof(params), "{\"interval\":%u}", o->interval_us);
+	if (!ws_open(&c->ws, url, DIAL_TIMEOUT_MS, why, sizeof(why))) {
+		snprintf(err, cap, "%s: %s", url, why);
+	} else if (command(c, "Profiler.enable", NULL, why, sizeof(why)) &&
+		   (!o->interval_us ||
+		    command(c, "Profiler.setSamplingInterval", params, why, sizeof(why)))) {
+		return c;
+	} else {
+		snprintf(err, cap, "%s: %s", url, why);
+	}
+	cdp_free(c);
+	return NULL;
+}
+
+struct cdp *cdp_new_session(void)
+{
+	struct cdp *c = xcalloc(1, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+	c->ws.fd = -1;
+	return c;
+}
+
+bool cdp_fold_json(struct cdp *c, const char *json, size_t len, char *err, size_t cap)
+{
+	cJSON *profile = cJSON_ParseWithLength(json, len);
+	if (!profile) {
+		snprintf(err, cap, "not JSON");
+		return false;
+	}
+	pthread_mutex_lock(&c->lock);
+	bool ok = fold_profile(c, profile, err, cap);
+	pthread_mutex_unlock(&c->lock);
+	cJSON_Delete(profile);
+	return ok;
+}
+
+const char *cdp_target_name(const struct cdp *c)
+{
+	return c->name;
+}
+
+bool cdp_start(struct cdp *c, char *err, size_t cap)
+{
+	if (!command(c, "Profiler.start", NULL, err, cap))
+		return false;
+	/* A program started with --inspect-brk waits for this, with the
+	 * profiler now on from its first line; others answer and run on.
+	 * An engine without the method answers an error: ignored. */
+	if (!c->released) {
+		char ignored[300];
+		c->released = true;
+		cJSON *root;
+		if (call(c, "Runtime.runIfWaitingForDebugger", NULL, &root, ignored,
+			 sizeof(ignored)))
+			cJSON_Delete(root);
+	}
+	return true;
+}
+
+bool cdp_stop(struct cdp *c, char *err, size_t cap)
+{
+	cJSON *root;
+	const cJSON *result = call(c, "Profiler.stop", NULL, &root, err, cap);
+	if (!result)
+		return false;
+	char why[300];
+	pthread_mutex_lock(&c->lock);
+	bool ok = fold_profile(c, cJSON_GetObjectItem(result, "profile"), why, sizeof(why));
+	pthread_mutex_unlock(&c->lock);
+	if (!ok)
+		snprintf(err, cap, "Profiler.stop: %s", why);
+	cJSON_Delete(root);
+	return ok;
+}
+
+size_t cdp_sample_count(struct cdp *c)
+{
+	pthread_mutex_lock(&c->lock);
+	size_t n = c->n_samples;
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}
+
+static char *session_json(const struct cdp *c);
+
+char *cdp_session_json(struct cdp *c)
+{
+	pthread_mutex_lock(&c->lock);
+	char *text = session_json(c);
+	pthread_mutex_unlock(&c->lock);
+	return text;
+}
+
+static char *session_json(const struct cdp *c)
+{
+	char *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+	uint32_t *first_child = xmalloc((c->n_nodes + 1) * sizeof(*first_child));
+	uint32_t *next = xmalloc((c->n_nodes + 1) * sizeof(*next));
+	for (size_t i = 0; i < c->n_nodes; i++)
+		first_child[i] = next[i] = UINT32_MAX;
+	for (size_t i = c->n_nodes; i-- > 0;) {
+		uint32_t p = c->nodes[i].parent;
+		if (p != UINT32_MAX)
+			next[i] = first_child[p], first_child[p] = (uint32_t)i;
+	}
+	fputs("{\"nodes\":[", f);
+	for (size_t i = 0; i < c->n_nodes; i++) {
+		fprintf(f, "%s{\"id\":%zu,\"callFrame\":%s,\"hitCount\":%llu,\"children\":[",
+			i ? "," : "", i + 1, c->nodes[i].call_frame,
+			(unsigned long long)c->nodes[i].hits);
+		for (uint32_t k = first_child[i]; k != UINT32_MAX; k = next[k])
+			fprintf(f, "%s%u", k == first_child[i] ? "" : ",", k + 1);
+		fputs("]}", f);
+	}
+	fprintf(f, "],\"startTime\":0,\"endTime\":%.0f,\"samples\":[", c->span);
+	for (size_t i = 0; i < c->n_samples; i++)
+		fprintf(f, "%s%u", i ? "," : "", c->samples[i] + 1);
+	fputs("],\"timeDeltas\":[", f);
+	for (size_t i = 0; i < c->n_samples; i++)
+		fprintf(f, "%s%lld", i ? "," : "", (long long)c->deltas[i]);
+	fputs("]}\n", f);
+	fclose(f);
+	free(first_child);
+	free(next);
+	return text;
+}
+
+bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap)
+{
+	if (!cdp_sample_count(c)) {
+		snprintf(err, cap, "%s: no samples yet", c->name);
+		return false;
+	}
+	char *text = cdp_session_json(c);
+	struct load_options opt = { .session = -1 };
+	struct load_error why;
+	bool ok = load_memory(text, strlen(text), c->name, &opt, m, &why);
+	if (!ok)
+		snprintf(err, cap, "%s: %s", c->name, why.message);
+	free(text);
+	return ok;
+}
+
+bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap)
+{
+	if (!cdp_sample_count(c)) {
+		snprintf(err, cap, "no samples yet: nothing written");
+		return false;
+	}
+	char *text = cdp_session_json(c);
+	FILE *f = fopen(path, "w");
+	bool ok = f && fputs(text, f) >= 0;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok)
+		snprintf(err, cap, "%s: cannot write", path);
+	free(text);
+	return ok;
+}
+
+void cdp_free(struct cdp *c)
+{
+	if (!c)
+		return;
+	ws_close(&c->ws);
+	for (size_t i = 0; i < c->n_nodes; i++)
+		free(c->nodes[i].call_frame);
+	free(c->nodes);
+	free(c->hash);
+	free(c->samples);
+	free(c->deltas);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+static void sleep_seconds(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *m,
+		     char *who, size_t who_cap, char *err, size_t cap)
+{
+	struct cdp *c = cdp_attach(o, err, cap);
+	if (!c)
+		return false;
+	snprintf(who, who_cap, "%s", c->name);
+	bool ok = true;
+	for (double left = seconds; ok && left > 0; left -= CDP_WINDOW_SECONDS) {
+		ok = cdp_start(c, err, cap);
+		if (ok)
+			sleep_seconds(left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS);
+		ok = ok && cdp_stop(c, err, cap);
+	}
+	ok = ok && cdp_session_model(c, m, err, cap);
+	cdp_free(c);
+	return ok;
+}

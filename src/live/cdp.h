@@ -1,0 +1,59 @@
+/* Node, Chrome, Deno, Electron over the Chrome DevTools protocol (the
+ * inspector): a target picked from /json/list on the address the user
+ * named, profiled in windows (Profiler.start … Profiler.stop) whose
+ * .cpuprofile results are folded into one growing session.
+ *
+ * Calls block, each with a deadline: the caller is --report's loop or a
+ * thread of its own.  Only the host and port the user named are ever
+ * dialed: a webSocketDebuggerUrl elsewhere is refused. */
+#ifndef WPROF_LIVE_CDP_H
+#define WPROF_LIVE_CDP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../model.h"
+
+#define CDP_DEFAULT_ADDRESS "127.0.0.1:9229"
+
+struct cdp_options {
+	const char *inspect;     /* [HOST:]PORT of the inspector, or NULL */
+	const char *connect_url; /* ws://HOST:PORT/PATH given directly, or NULL */
+	const char *target;      /* id or title; NULL: the first page or node */
+	unsigned interval_us;    /* Profiler.setSamplingInterval; 0: the engine's */
+};
+
+struct cdp;
+
+/* Picks the target, opens its WebSocket and readies the profiler. */
+struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap);
+/* "TITLE (ws://…)" for messages. */
+const char *cdp_target_name(const struct cdp *c);
+bool cdp_start(struct cdp *c, char *err, size_t cap);
+/* Profiler.stop: the window's profile is folded into the session. */
+bool cdp_stop(struct cdp *c, char *err, size_t cap);
+/* Samples in the session so far. */
+size_t cdp_sample_count(struct cdp *c);
+/* The session as a .cpuprofile (malloc'd text) and as a finished model. */
+/* These three may be called from another thread than cdp_stop's. */
+char *cdp_session_json(struct cdp *c);
+bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap);
+bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap);
+void cdp_free(struct cdp *c);
+
+/* A session with no connection, and one window's Profiler.Profile (the
+ * JSON of Profiler.stop's result.profile) folded into it: how tests and
+ * the fuzzer reach the folding without a peer. */
+struct cdp *cdp_new_session(void);
+bool cdp_fold_json(struct cdp *c, const char *json, size_t len, char *err, size_t cap);
+
+/* Profiler windows of at most CDP_WINDOW_SECONDS, folded one after the
+ * other: short windows keep each Profiler.stop answer small and the
+ * session current. */
+#define CDP_WINDOW_SECONDS 1.0
+/* For --report: attaches, profiles for `seconds` and leaves *m the
+ * session's model; `who` names the target.  */
+bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *m,
+		     char *who, size_t who_cap, char *err, size_t cap);
+
+#endif

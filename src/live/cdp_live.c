@@ -1,0 +1,165 @@
+/* The thread that runs an inspector target's profiler windows; see
+ * cdp_live.h. */
+#include "cdp_live.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../util.h"
+
+struct cdp_live {
+	struct cdp *cdp;
+	pthread_t thread;
+	pthread_mutex_t lock; /* the fields below */
+	pthread_cond_t wake;
+	bool quit;
+	bool profiling;
+	bool failed;
+	unsigned long folded, taken; /* windows folded, and seen by snapshots */
+	char state[700];
+};
+
+static void set_state(struct cdp_live *cl, const char *text)
+{
+	pthread_mutex_lock(&cl->lock);
+	snprintf(cl->state, sizeof(cl->state), "%s", text);
+	pthread_mutex_unlock(&cl->lock);
+}
+
+/* Waits up to `seconds` or until told something; true to go on. */
+static bool wait_window(struct cdp_live *cl, double seconds)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += (time_t)seconds;
+	until.tv_nsec += (long)((seconds - (time_t)seconds) * 1e9);
+	if (until.tv_nsec >= 1000000000)
+		until.tv_sec++, until.tv_nsec -= 1000000000;
+	pthread_mutex_lock(&cl->lock);
+	bool was = cl->profiling;
+	while (!cl->quit && cl->profiling == was &&
+	       pthread_cond_timedwait(&cl->wake, &cl->lock, &until) == 0)
+		;
+	bool go_on = !cl->quit;
+	pthread_mutex_unlock(&cl->lock);
+	return go_on;
+}
+
+static bool wanted(struct cdp_live *cl, bool *profiling)
+{
+	pthread_mutex_lock(&cl->lock);
+	bool quit = cl->quit;
+	*profiling = cl->profiling;
+	pthread_mutex_unlock(&cl->lock);
+	return !quit;
+}
+
+static void *run(void *arg)
+{
+	struct cdp_live *cl = arg;
+	char err[600];
+	bool profiling;
+	while (wanted(cl, &profiling)) {
+		if (!profiling) {
+			set_state(cl, "not profiling (p starts)");
+			wait_window(cl, 3600);
+			continue;
+		}
+		set_state(cl, "polling Profiler windows (tracing not available)");
+		bool ok = cdp_start(cl->cdp, err, sizeof(err));
+		if (ok)
+			wait_window(cl, CDP_WINDOW_SECONDS);
+		ok = ok && cdp_stop(cl->cdp, err, sizeof(err));
+		pthread_mutex_lock(&cl->lock);
+		if (ok) {
+			cl->folded++;
+		} else {
+			cl->failed = true;
+			cl->quit = true;
+			snprintf(cl->state, sizeof(cl->state), "connection ended: %s", err);
+		}
+		pthread_mutex_unlock(&cl->lock);
+	}
+	return NULL;
+}
+
+struct cdp_live *cdp_live_start(const struct cdp_options *o, char *err, size_t cap)
+{
+	struct cdp *c = cdp_attach(o, err, cap);
+	if (!c)
+		return NULL;
+	struct cdp_live *cl = xcalloc(1, sizeof(*cl));
+	cl->cdp = c;
+	cl->profiling = true;
+	pthread_mutex_init(&cl->lock, NULL);
+	pthread_cond_init(&cl->wake, NULL);
+	if (pthread_create(&cl->thread, NULL, run, cl)) {
+		snprintf(err, cap, "cannot start a thread");
+		cdp_free(c);
+		free(cl);
+		return NULL;
+	}
+	return cl;
+}
+
+void cdp_live_free(struct cdp_live *cl)
+{
+	pthread_mutex_lock(&cl->lock);
+	cl->quit = true;
+	pthread_cond_signal(&cl->wake);
+	pthread_mutex_unlock(&cl->lock);
+	pthread_join(cl->thread, NULL);
+	cdp_free(cl->cdp);
+	pthread_cond_destroy(&cl->wake);
+	pthread_mutex_destroy(&cl->lock);
+	free(cl);
+}
+
+const char *cdp_live_name(const struct cdp_live *cl)
+{
+	return cdp_target_name(cl->cdp);
+}
+
+void cdp_live_set_profiling(struct cdp_live *cl, bool on)
+{
+	pthread_mutex_lock(&cl->lock);
+	cl->profiling = on;
+	pthread_cond_signal(&cl->wake);
+	pthread_mutex_unlock(&cl->lock);
+}
+
+bool cdp_live_profiling(struct cdp_live *cl)
+{
+	pthread_mutex_lock(&cl->lock);
+	bool on = cl->profiling && !cl->failed;
+	pthread_mutex_unlock(&cl->lock);
+	return on;
+}
+
+void cdp_live_state(struct cdp_live *cl, char *out, size_t cap)
+{
+	pthread_mutex_lock(&cl->lock);
+	snprintf(out, cap, "%s", cl->state);
+	pthread_mutex_unlock(&cl->lock);
+}
+
+bool cdp_live_snapshot(struct cdp_live *cl, struct model *fresh)
+{
+	pthread_mutex_lock(&cl->lock);
+	unsigned long folded = cl->folded;
+	bool news = folded != cl->taken;
+	pthread_mutex_unlock(&cl->lock);
+	char err[600];
+	if (!news || !cdp_session_model(cl->cdp, fresh, err, sizeof(err)))
+		return false;
+	cl->taken = folded; /* only the explorer's thread reads and writes it */
+	return true;
+}
+
+bool cdp_live_write(struct cdp_live *cl, const char *path, char *err, size_t cap)
+{
+	return cdp_session_write(cl->cdp, path, err, cap);
+}

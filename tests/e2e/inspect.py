@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+"""--inspect (the Chrome DevTools protocol) through the binary:
+  node     a real `node --inspect=127.0.0.1:0` running a program of known
+           relative timings, profiled 5 s: its functions are there and their
+           totals keep the program's proportions;
+  fake     a fake inspector answering Profiler.stop with a hand-made
+           profile twice (other node ids the second time): the folded
+           session's numbers, worked by hand;
+  hostile  fake inspectors that send garbage, an oversized frame, a masked
+           frame, HTML for /json/list, say nothing, close mid-frame, or name
+           a WebSocket on another port: exit 2 with a clear message, memory
+           small, and nothing dialed beyond the address given.
+"""
+import base64
+import hashlib
+import json
+import os
+import re
+import resource
+import shutil
+import tempfile
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+WPROF = None  # the binary, from the command line (or the importer)
+failures = 0
+
+
+def fail(what):
+    global failures
+    failures += 1
+    print("FAIL", what)
+
+
+def read_until(conn, marker):
+    data = b""
+    while marker not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def frame(payload, opcode=1, masked=False, fin=True):
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    mask_bit = 0x80 if masked else 0
+    if n < 126:
+        head += bytes([mask_bit | n])
+    elif n < 65536:
+        head += bytes([mask_bit | 126]) + struct.pack(">H", n)
+    else:
+        head += bytes([mask_bit | 127]) + struct.pack(">Q", n)
+    if masked:
+        head += b"\0\0\0\0"
+    return head + payload
+
+
+def read_frame(conn, buf):
+    """One client frame (masked, as clients must send): ((opcode, data), rest)."""
+    while True:
+        if len(buf) >= 2:
+            n, h = buf[1] & 0x7f, 2
+            if n == 126:
+                n, h = struct.unpack(">H", buf[2:4])[0], 4
+            elif n == 127:
+                n, h = struct.unpack(">Q", buf[2:10])[0], 10
+            if not buf[1] & 0x80:
+                raise ValueError("client frame not masked")
+            if len(buf) >= h + 4 + n:
+                mask = buf[h:h + 4]
+                data = bytes(b ^ mask[i % 4] for i, b in enumerate(buf[h + 4:h + 4 + n]))
+                return (buf[0] & 15, data), buf[h + 4 + n:]
+        chunk = conn.recv(65536)
+        if not chunk:
+            return None, buf
+        buf += chunk
+
+
+def profile(ids):
+    """root -> a -> b; samples a, b, b at 1000 us apart in a 3000 us window:
+    a self 1000, b self 2000 (the last sample lasts until endTime)."""
+    r, a, b = ids
+    frame_of = lambda name: {"functionName": name, "scriptId": "1", "url": "x.js",
+                             "lineNumber": 0, "columnNumber": 0}
+    return {"nodes": [{"id": b, "callFrame": frame_of("b"), "children": []},
+                      {"id": r, "callFrame": frame_of("(root)"), "children": [a]},
+                      {"id": a, "callFrame": frame_of("a"), "children": [b]}],
+            "startTime": 1000, "endTime": 4000,
+            "samples": [a, b, b], "timeDeltas": [0, 1000, 1000]}
+
+
+class Inspector:
+    """A fake inspector on loopback: /json/list and one target."""
+
+    def __init__(self, behaviour, ws_port=None):
+        self.behaviour = behaviour
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port = self.sock.getsockname()[1]
+        self.ws_port = ws_port or self.port
+        self.stops = 0
+        self.pongs = []
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            conn, _ = self.sock.accept()
+            threading.Thread(target=self.handle, args=(conn,), daemon=True).start()
+
+    def handle(self, conn):
+        try:
+            self.talk(conn)
+        except OSError:
+            pass  # the behaviours that close the socket themselves
+
+    def talk(self, conn):
+        request = read_until(conn, b"\r\n\r\n")
+        if not request:
+            return
+        if request.startswith(b"GET /json/list"):
+            return self.list(conn)
+        key = re.search(rb"Sec-WebSocket-Key: (\S+)", request).group(1)
+        accept = base64.b64encode(hashlib.sha1(
+            key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+        if self.behaviour == "silent":
+            time.sleep(60)
+            return
+        conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                     b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+        buf = b""
+        while True:
+            got, buf = read_frame(conn, buf)
+            if got is None:
+                return
+            opcode, data = got
+            if opcode == 10:
+                self.pongs.append(data)
+            elif opcode == 1:
+                self.answer(conn, json.loads(data))
+
+    def list(self, conn):
+        if self.behaviour == "silent-list":
+            time.sleep(60)
+            return
+        if self.behaviour == "html":
+            body = b"<html><body>hello</body></html>"
+        else:
+            body = json.dumps([{"id": "T1", "type": "node", "title": "fake.js",
+                                "webSocketDebuggerUrl": "ws://127.0.0.1:%d/T1" % self.ws_port}]).encode()
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        conn.close()
+
+    def answer(self, conn, msg):
+        b = self.behaviour
+        result = {}
+        if msg["method"] == "Profiler.stop":
+            self.stops += 1
+            result = {"profile": profile([1, 2, 3] if self.stops == 1 else [30, 10, 20])}
+        if b == "garbage":
+            conn.sendall(frame(b"}}not json at all{{"))
+        elif b == "oversized":
+            conn.sendall(b"\x81\x7f" + struct.pack(">Q", 1 << 40) + b"x" * 1000)
+        elif b == "bigping":
+            conn.sendall(frame(b"x" * 200, opcode=9))
+        elif b == "masked":
+            conn.sendall(frame(b"{}", masked=True))
+        elif b == "midframe":
+            conn.sendall(frame(json.dumps({"id": msg["id"], "result": result}).encode())[:7])
+            conn.shutdown(socket.SHUT_RDWR)
+            conn.close()
+        elif b == "error" and msg["method"] == "Profiler.start":
+            conn.sendall(frame(json.dumps({"id": msg["id"], "error": {
+                "code": -32000, "message": "Profiler is not enabled"}}).encode()))
+        else:
+            conn.sendall(frame(b'{"method":"Runtime.consoleAPICalled","params":{}}', opcode=9))
+            conn.sendall(frame(b'{"method":"Debugger.paused","params":{}}'))
+            text = json.dumps({"id": msg["id"], "result": result}).encode()
+            # Two fragments, a ping between them, and the bytes split anywhere.
+            data = (frame(text[:5], opcode=1, fin=False) + frame(b"p", opcode=9) +
+                    frame(text[5:], opcode=0))
+            conn.sendall(data[:1])
+            time.sleep(0.01)
+            conn.sendall(data[1:])
+
+
+def run(*args, timeout=60):
+    return subprocess.run([WPROF, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def rows_of(report):
+    return {r["name"]: r for r in json.loads(report)["rows"]}
+
+
+def fake():
+    ins = Inspector("ok")
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--report", "flat",
+            "--format", "json", "--duration", "2s")
+    if p.returncode != 0:
+        return fail("fake: exit %d: %s" % (p.returncode, p.stderr))
+    doc = json.loads(p.stdout)
+    rows = rows_of(p.stdout)
+    # Two windows of 3000 us, each a 1000 + b 2000 (worked in profile()).
+    want = {"a": (2000, 6000), "b": (4000, 4000)}
+    for name, (self_us, total_us) in want.items():
+        got = rows.get(name)
+        if not got or (got["self"], got["total"]) != (self_us, total_us):
+            fail("fake: %s: %r, want self %d total %d" % (name, got, self_us, total_us))
+    if not ins.pongs or ins.pongs[0] != b'{"method":"Runtime.consoleAPICalled","params":{}}':
+        fail("fake: pings answered with %r" % ins.pongs[:1])
+    if doc["duration"] != 6000 or doc["samples"] != 6:
+        fail("fake: duration %r samples %r, want 6000 and 6" % (doc["duration"], doc["samples"]))
+    # --connect ws:// directly, and --export of the session.
+    out = "/tmp/inspect-fake-%d.cpuprofile" % os.getpid()
+    p = run("--connect", "ws://127.0.0.1:%d/T1" % ins.port, "--export", "cpuprofile",
+            "-o", out, "--duration", "1s")
+    if p.returncode != 0:
+        return fail("fake --connect: exit %d: %s" % (p.returncode, p.stderr))
+    p = run("--report", "flat", "--format", "json", out)
+    os.unlink(out)
+    rows = rows_of(p.stdout)
+    if rows.get("b", {}).get("self") != 2000:
+        fail("fake --connect: exported b self %r, want 2000" % rows.get("b"))
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--target", "fake.js", "--report", "flat",
+            "--duration", "500ms")
+    if p.returncode != 0 or "fake.js (ws://127.0.0.1:%d/T1)" % ins.port not in p.stdout:
+        fail("fake --target fake.js: %d %s" % (p.returncode, p.stderr))
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--target", "nope", "--report", "flat")
+    if p.returncode != 2 or "no target named nope" not in p.stderr:
+        fail("fake --target nope: %d %s" % (p.returncode, p.stderr))
+
+
+def hostile():
+    cases = {
+        "garbage": "not JSON",
+        "oversized": "more than 64 MiB",
+        "masked": "masked frame",
+        "bigping": "control frame of 200 bytes",
+        "midframe": "closed",
+        "html": "not a JSON list",
+        "silent-list": "does not answer",
+        "silent": "does not answer",
+        "error": "Profiler is not enabled",
+    }
+    for behaviour, message in cases.items():
+        ins = Inspector(behaviour)
+        start = time.time()
+        try:
+            p = run("--inspect", "127.0.0.1:%d" % ins.port, "--report", "flat",
+                    "--duration", "1s", timeout=40)
+        except subprocess.TimeoutExpired:
+            fail("%s: still running after 40 s" % behaviour)
+            continue
+        if p.returncode != 2 or message not in p.stderr or "\n" != p.stderr[-1:]:
+            fail("%s: exit %d, stderr %r (want 2 and %r)" % (behaviour, p.returncode,
+                                                            p.stderr, message))
+        print("%s: %.1f s: %s" % (behaviour, time.time() - start, p.stderr.strip()))
+    # A target whose WebSocket is on another port than the one named: refused,
+    # and nothing connects there.
+    elsewhere = socket.socket()
+    elsewhere.bind(("127.0.0.1", 0))
+    elsewhere.listen(1)
+    elsewhere.settimeout(0.5)
+    ins = Inspector("ok", ws_port=elsewhere.getsockname()[1])
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--report", "flat", "--duration", "1s")
+    if p.returncode != 2 or "elsewhere" not in p.stderr:
+        fail("elsewhere: exit %d, %s" % (p.returncode, p.stderr))
+    try:
+        elsewhere.accept()
+        fail("elsewhere: wprof-tui connected to a port the user did not name")
+    except socket.timeout:
+        pass
+    rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if rss_mb > 150:
+        fail("hostile: a run took %.0f MB" % rss_mb)
+
+
+# The program's design (after programs/validate.js): f_main_1..4 take the
+# same time; f_half is called for 1.5 of them, f_quarter for 1.75, f_half_2
+# is half of one.  --jitless: V8's optimizer would inline and reorder.
+PROGRAM = """
+const MAIN = 100000, HALF = MAIN / 2, QUARTER = MAIN / 4;
+function add(a, b) { return (a + b) | 0; }
+function f_main_1() { let s = 0; for (let i = 0; i < MAIN; i++) s = (s + add(1, i)) | 0; return s; }
+function f_main_2() { let s = 0; for (let i = MAIN - 1; i >= 0; i--) s = (s + add(1, i)) | 0; return s; }
+function f_half(start) { let s = start; for (let i = 0; i < HALF; i++) s = (s + add(1, i)) | 0; return s; }
+function f_quarter(start) { let s = start; for (let i = 0; i < QUARTER; i++) s = (s + add(1, i)) | 0; return s; }
+function f_main_3() { return f_half(1) + f_half(2); }
+function f_main_4() { return f_quarter(1) + f_quarter(2) + f_quarter(3) + f_quarter(4); }
+function f_half_2() { return f_quarter(1) + f_quarter(2); }
+function main() {
+  let sum = 0;
+  sum += f_main_1(); sum -= f_main_2(); sum += f_main_3(); sum -= f_main_4();
+  sum += f_half(0); sum -= f_half_2(); sum -= f_quarter(0);
+  return sum;
+}
+setInterval(main, 0);
+"""
+
+
+def node():
+    path = "/tmp/inspect-program-%d.js" % os.getpid()
+    open(path, "w").write(PROGRAM)
+    proc = subprocess.Popen(["node", "--jitless", "--inspect=127.0.0.1:0", path],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        port = None
+        for line in proc.stderr:
+            m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = m.group(1)
+                break
+        if not port:
+            return fail("node: no 'Debugger listening' line")
+        p = run("--inspect", "127.0.0.1:" + port, "--report", "flat", "--format",
+                "json", "--duration", "5s")
+        if p.returncode != 0:
+            return fail("node: exit %d: %s" % (p.returncode, p.stderr))
+        rows = rows_of(p.stdout)
+        total = {n: rows[n]["total"] for n in rows if n.startswith("f_")}
+        missing = {"f_main_1", "f_main_2", "f_main_3", "f_main_4", "f_half",
+                   "f_quarter", "f_half_2"} - set(total)
+        if missing:
+            return fail("node: missing %s in %s" % (missing, p.stdout))
+        unit = sum(total["f_main_%d" % i] for i in range(1, 5)) / 4
+        print("node: totals in f_main units:",
+              {n: round(t / unit, 2) for n, t in sorted(total.items())})
+        # Interpreter samples taken at a call's edges land in the caller,
+        # so the tolerance is wide; the design's order must hold.
+        for i in range(1, 5):
+            if not 0.6 < total["f_main_%d" % i] / unit < 1.4:
+                fail("node: f_main_%d is %.2f of the mean" % (i, total["f_main_%d" % i] / unit))
+        for name, want in (("f_half", 1.5), ("f_quarter", 1.75), ("f_half_2", 0.5)):
+            if not want * 0.6 < total[name] / unit < want * 1.6:
+                fail("node: %s is %.2f f_main, want about %.2f" % (name, total[name] / unit, want))
+        if not total["f_half_2"] < unit < total["f_half"]:
+            fail("node: f_half_2 < f_main < f_half does not hold")
+    finally:
+        proc.kill()
+        proc.wait()
+        os.unlink(path)
+
+
+# A page whose busy function is WebAssembly: spin(n) sums n..1 (a
+# hand-assembled module: one function, exported as "spin"), called by
+# drive() again and again.
+WASM = bytes([0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 127, 1, 127, 3, 2, 1, 0,
+              7, 8, 1, 4, 115, 112, 105, 110, 0, 0, 10, 35, 1, 33, 1, 1, 127, 2, 64,
+              3, 64, 32, 0, 69, 13, 1, 32, 1, 32, 0, 106, 33, 1, 32, 0, 65, 1, 107,
+              33, 0, 12, 0, 11, 11, 32, 1, 11])
+PAGE = """<html><title>wasm page</title><script>
+const m = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(%s)));
+function drive() { m.exports.spin(20000000); setTimeout(drive, 0); }
+drive();
+</script></html>"""
+
+
+def chrome():
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        print("chromium is not installed: skipping")
+        sys.exit(77)
+    work = tempfile.mkdtemp()
+    page = os.path.join(work, "wasm.html")
+    open(page, "w").write(PAGE % list(WASM))
+    proc = subprocess.Popen([browser, "--headless=new", "--no-sandbox", "--disable-gpu",
+                             "--remote-debugging-port=0", "--user-data-dir=" + work + "/profile",
+                             "file://" + page], stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        port = None
+        for line in proc.stderr:
+            m = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = m.group(1)
+                break
+        if not port:
+            return fail("chrome: no 'DevTools listening' line")
+        threading.Thread(target=proc.stderr.read, daemon=True).start()
+        out = os.path.join(work, "wasm.pb.gz")
+        p = run("--inspect", "127.0.0.1:" + port, "--export",
+                "pprof", "-o", out, "--duration", "4s")
+        if p.returncode != 0:
+            return fail("chrome: exit %d: %s" % (p.returncode, p.stderr))
+        p = run("--report", "flat", "--format", "json", out)
+        doc = json.loads(p.stdout)
+        rows = {r["name"]: r for r in doc["rows"]}
+        wasm = [r for n, r in rows.items() if n in ("wasm-function[0]", "spin", "$spin")]
+        print("chrome:", {n: r["total"] for n, r in rows.items()})
+        if not wasm or "drive" not in rows:
+            return fail("chrome: no WebAssembly function or no drive in %s" % sorted(rows))
+        # The page does little but spin: its time is most of what drive does.
+        if not 0.7 * rows["drive"]["total"] <= wasm[0]["total"] <= rows["drive"]["total"]:
+            fail("chrome: spin %r against drive %r" % (wasm[0]["total"], rows["drive"]["total"]))
+    finally:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    WPROF = sys.argv[1]
+    {"node": node, "fake": fake, "hostile": hostile, "chrome": chrome}[sys.argv[3]]()
+    print("%d failures" % failures)
+    sys.exit(1 if failures else 0)

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""The explorer following an inspector target (--inspect on a terminal),
+in tmux, against the fake inspector of inspect.py: every Profiler.stop
+answers a window where a lasts 1000 us (self) and b 2000 us under it.
+
+Checked: the header says the windows are polled; in the flat pane the
+totals grow window after window with b's self exactly twice a's (hand
+worked: n windows give a 1000n, b 2000n); z freezes the numbers; p stops
+the windows (the header says so); w writes a .cpuprofile that loads with
+the same proportions; q leaves.  Exits 77 (skip) without tmux.
+
+usage: inspect_tui.py WPROF_BINARY"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from tmux_driver import Pane, check, failures, run_tests
+import inspect as cdp_fake
+
+BINARY = os.path.abspath(sys.argv[1])
+UNITS = {"us": 1, "ms": 1000, "s": 1000000}
+
+
+def micros(text):
+    m = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
+    return float(m.group(1)) * UNITS[m.group(2)] if m else 0.0
+
+
+def self_of(screen, name):
+    for line in screen.split("\n")[3:-1]:
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(\S+)", line)
+        if m and m.group(4) == name:
+            return micros(m.group(1))
+    return 0.0
+
+
+def follow():
+    ins = cdp_fake.Inspector("ok")
+    workdir = tempfile.mkdtemp()
+    pane = Pane("cd %s && %s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (workdir, BINARY, ins.port),
+                width=150, what="the first window")
+    try:
+        s = pane.press(["3"], r"polling Profiler windows", "the flat pane")
+        first = (self_of(s, "a"), self_of(s, "b"))
+        s = pane.wait_for(lambda s: self_of(s, "a") >= first[0] + 2000, "two more windows",
+                          stable=False)
+        a, b = self_of(s, "a"), self_of(s, "b")
+        check(a > 0 and a % 1000 == 0 and b == 2 * a, "a %r b %r: want b = 2a, 1000n" % (a, b))
+        s = pane.press(["z"], r"frozen", "z")
+        frozen = self_of(s, "a")
+        time.sleep(2.5)
+        check(self_of(pane.screen(), "a") == frozen, "z: the numbers moved")
+        pane.press(["z"], r"following", "z again")
+        pane.press(["p"], r"not profiling", "p stops the windows")
+        s = pane.press(["w"], r"wrote wprof-inspect-\S+\.cpuprofile", "w")
+        name = re.search(r"wrote (wprof-inspect-\S+\.cpuprofile)", s).group(1)
+        out = subprocess.run([BINARY, "--report", "flat", "--format", "json",
+                              os.path.join(workdir, name)], capture_output=True, text=True)
+        rows = {r["name"]: r for r in json.loads(out.stdout)["rows"]}
+        check(rows["b"]["self"] == 2 * rows["a"]["self"] and rows["a"]["self"] % 1000 == 0,
+              "w: wrote a %r b %r" % (rows["a"], rows["b"]))
+        pane.press(["q"], r"EXIT=0", "q")
+    finally:
+        pane.close()
+
+
+run_tests([follow])
+sys.exit(1 if failures else 0)
