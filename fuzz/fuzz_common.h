@@ -11,6 +11,7 @@
 #include "loaders/loaders.h"
 #include "src/gprof_report.h"
 #include "src/filter.h"
+#include "src/transform.h"
 #include "src/rules.h"
 #include "src/util.h"
 #include "views/view.h"
@@ -53,22 +54,24 @@ static inline void fuzz_gprof_reports(struct model *m)
 	rules_free(&rules);
 }
 
-/* The explorer's focus/hide copy of whatever loaded, and its sample
- * counts (src/filter.h). */
+/* The explorer's filter stack over whatever loaded (focus on the first
+ * frame, then hide the last: src/transform.h), and its sample counts. */
 static inline void fuzz_filters(struct model *m)
 {
 	if (!m->nframes)
 		return;
-	uint8_t *hidden = xcalloc(m->nframes, 1);
-	hidden[m->nframes - 1] = 1;
-	struct stack_filter f = { .focus = 0, .hidden = hidden };
+	struct transform_stack stack = { 0 };
+	char err[256];
 	struct model copy;
 	const char *why_not;
-	if (model_filter_stacks(m, &f, &copy, &why_not)) {
+	if (transform_push(&stack, TF_FOCUS, 0, NULL, err, sizeof(err)) &&
+	    transform_push(&stack, TF_HIDE, (uint32_t)(m->nframes - 1), NULL, err,
+			   sizeof(err)) &&
+	    model_transform(m, stack.items, stack.n, &copy, &why_not)) {
 		fuzz_views(&copy);
 		model_free(&copy);
 	}
-	free(hidden);
+	transform_stack_free(&stack);
 	model_add_sample_counts(m);
 	fuzz_views(m);
 }
