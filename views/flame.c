@@ -185,8 +185,10 @@ static void build_time_order(struct flame *f, const struct model *m)
 void flame_build(struct flame *f, struct view_context *ctx,
 		 enum flame_order order)
 {
+	static unsigned long graphs_built;
 	memset(f, 0, sizeof(*f));
 	f->order = order;
+	f->serial = ++graphs_built;
 	if (order == FLAME_TIME_ORDER) {
 		if (!flame_has_time_order(ctx->model, ctx->type)) {
 			f->why_not = "no samples in time order for this sample type";
@@ -244,7 +246,7 @@ static void lay_out_range(const struct flame *f, uint32_t from, uint32_t to,
 		}
 		uint32_t start = eighth(g, fr->x), stop = eighth(g, fr->x + fr->width);
 		if (stop - start >= 8) {
-			add_span(out, (struct flame_span){ i, level, start, stop, 0, 1 });
+			add_span(out, (struct flame_span){ i, level, start, stop, 0, 1, i });
 			i++;
 			continue;
 		}
@@ -263,7 +265,7 @@ static void lay_out_range(const struct flame *f, uint32_t from, uint32_t to,
 			stop = start + 1; /* a sliver, so that it is seen */
 		if (stop > start)
 			add_span(out, (struct flame_span){ i, level, start, stop,
-							   FLAME_SPAN_REMAINDER, merged });
+							   FLAME_SPAN_REMAINDER, merged, last });
 		i = f->frames[last].end;
 	}
 }
@@ -286,7 +288,7 @@ void flame_lay_out(const struct flame *f, uint32_t zoom, unsigned cols,
 		for (uint32_t a = z->parent; a != NO_ID; a = f->frames[a].parent)
 			if (--l < max_levels)
 				add_span(out, (struct flame_span){ a, l, 0, g.limit,
-								   FLAME_SPAN_ANCESTOR, 1 });
+								   FLAME_SPAN_ANCESTOR, 1, a });
 		from = zoom;
 		to = z->end;
 		depth = z->depth;
@@ -352,4 +354,40 @@ uint32_t flame_neighbour(const struct flame *f, uint32_t from, int direction)
 				return j;
 	}
 	return from;
+}
+
+/* ---- differential ------------------------------------------------------ */
+
+static uint32_t base_child(const struct flame *base, uint32_t parent,
+			   uint32_t frame)
+{
+	uint32_t c = parent == NO_ID ? (base->nframes ? 0 : NO_ID)
+		: parent + 1 < base->frames[parent].end ? parent + 1 : NO_ID;
+	for (; c != NO_ID; c = base->frames[c].next_sibling)
+		if (base->frames[c].frame == frame)
+			return c;
+	return NO_ID;
+}
+
+static uint32_t *base_counterparts(const struct flame *now, const struct flame *base,
+				   const uint32_t *match)
+{
+	uint32_t *in_base = xmalloc((now->nframes + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i < now->nframes; i++) {
+		const struct flame_frame *fr = &now->frames[i];
+		uint32_t parent = fr->parent == NO_ID ? NO_ID : in_base[fr->parent];
+		uint32_t want = match[fr->frame];
+		in_base[i] = want == NO_ID || (fr->parent != NO_ID && parent == NO_ID)
+			? NO_ID : base_child(base, parent, want);
+	}
+	return in_base;
+}
+
+void flame_base_widths(const struct flame *now, const struct flame *base,
+		       const uint32_t *match, double *base_width)
+{
+	uint32_t *in_base = base_counterparts(now, base, match);
+	for (uint32_t i = 0; i < now->nframes; i++)
+		base_width[i] = in_base[i] == NO_ID ? NAN : base->frames[in_base[i]].width;
+	free(in_base);
 }

@@ -38,6 +38,7 @@ struct flame {
 	enum flame_order order;
 	const char *note; /* what the graph draws instead, or NULL */
 	const char *why_not; /* why there is no graph (nframes is 0) */
+	unsigned long serial; /* a new number for every graph built */
 };
 
 /* Builds the flame graph under the context's rule and sample type. */
@@ -58,6 +59,7 @@ struct flame_span {
 	uint32_t start, stop; /* in eighths of a cell */
 	uint32_t flags;
 	uint32_t merged; /* frames in a remainder */
+	uint32_t last;   /* the last of them (index for a single frame) */
 };
 
 struct flame_layout {
@@ -85,6 +87,13 @@ uint32_t flame_parent(const struct flame *f, uint32_t from);
 uint32_t flame_first_child(const struct flame *f, uint32_t from);
 /* The frame on the same depth just left (-1) or right (+1) of `from`. */
 uint32_t flame_neighbour(const struct flame *f, uint32_t from, int direction);
+
+/* Differential flame graph (flamegraph.pl's difffolded): for each frame
+ * of `now`, the width of the same call path in `base`, its functions
+ * paired through match[now's frame] (base's frame or NO_ID); NAN where
+ * base has no such path. */
+void flame_base_widths(const struct flame *now, const struct flame *base,
+		       const uint32_t *match, double *base_width);
 
 /* The pane (flame_ops): one row per frame, in the frames' order, so that
  * a row's index is its frame's index; the graph is the view's state. */

@@ -60,6 +60,7 @@ void app_free(struct app *a)
 	rules_free(&a->original_rules);
 	free(a->hidden);
 	free(a->frame_keys);
+	free(a->flame.matched);
 }
 
 void app_compute_in_background(struct app *a)

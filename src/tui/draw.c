@@ -8,6 +8,7 @@
 #include "../escape.h"
 #include "../units.h"
 #include "../util.h"
+#include "flame_draw.h"
 #include "keys.h"
 
 /* Narrower than this, the split screen stacks its sides. */
@@ -18,7 +19,7 @@
 #define PERCENT_WIDTH 8
 
 static const char *const tab_titles[VIEW_COUNT] = {
-	"1 top-down", "2 bottom-up", "3 flat", "4 call graph",
+	"1 top-down", "2 bottom-up", "3 flat", "4 call graph", "5 flame",
 };
 
 /* The part of the screen being drawn: all of it, or one side of the
@@ -362,27 +363,43 @@ static void draw_help(const struct screen *s)
 	}
 }
 
+/* Pane 5 draws itself below the tabs (flame_draw.c). */
+static void draw_flame(struct app *a, const struct screen *s,
+		       struct compare *diff, char *note, size_t cap)
+{
+	flame_draw(a, s, area.y + DRAW_FIRST_ROW_LINE - 1, area.x,
+		   area.lines - DRAW_FIRST_ROW_LINE, area.cols, diff, note, cap);
+}
+
 void draw_app(struct app *a, const struct screen *s)
 {
 	set_area(0, 0, LINES, COLS);
 	draw_header(a, s);
 	draw_tabs(a, s);
+	char note[1024] = "";
 	if (a->show_help) {
 		draw_help(s);
+	} else if (a->current == VIEW_FLAME) {
+		draw_flame(a, s, NULL, note, sizeof(note));
 	} else {
 		draw_column_titles(a, s);
 		draw_rows(a, s);
 	}
-	draw_status(a, s, pane_place(a), NULL);
+	draw_status(a, s, pane_place(a), note[0] ? note : NULL);
 	attrset(A_NORMAL);
 }
 
 /* ---- comparing two profiles ------------------------------------------ */
 
-static void draw_side(struct app *a, const struct screen *s)
+static void draw_side(struct app *a, const struct screen *s, struct compare *c)
 {
 	draw_header(a, s);
 	draw_tabs(a, s);
+	if (a->current == VIEW_FLAME) {
+		char note[1024];
+		draw_flame(a, s, c, note, sizeof(note));
+		return;
+	}
 	draw_column_titles(a, s);
 	draw_rows(a, s);
 }
@@ -498,7 +515,7 @@ void draw_compare(struct compare *c, const struct screen *s)
 		int first_lines = stacked ? rows / 2 : rows;
 		int first_cols = stacked ? cols : (cols - 1) / 2;
 		set_area(0, 0, first_lines + 1, first_cols);
-		draw_side(&c->side[DIFF_BASE], s);
+		draw_side(&c->side[DIFF_BASE], s, c);
 		if (!stacked) {
 			attrset(s->attr[EL_TREE]);
 			mvvline(0, first_cols, ACS_VLINE, rows);
@@ -506,7 +523,7 @@ void draw_compare(struct compare *c, const struct screen *s)
 		set_area(stacked ? first_lines : 0, stacked ? 0 : first_cols + 1,
 			 (stacked ? rows - first_lines : rows) + 1,
 			 stacked ? cols : cols - first_cols - 1);
-		draw_side(&c->side[DIFF_NEW], s);
+		draw_side(&c->side[DIFF_NEW], s, c);
 		set_area(0, 0, LINES, COLS);
 	}
 	char note[128];
@@ -522,8 +539,8 @@ void draw_compare(struct compare *c, const struct screen *s)
 size_t draw_row_at(const struct app *a, int y)
 {
 	const struct pane *p = &a->panes[a->current];
-	if (y < DRAW_FIRST_ROW_LINE || y >= area.lines - 1)
-		return SIZE_MAX;
+	if (y < DRAW_FIRST_ROW_LINE || y >= area.lines - 1 || a->current == VIEW_FLAME)
+		return SIZE_MAX; /* the flame graph's lines are not rows */
 	size_t index = p->top + (size_t)(y - DRAW_FIRST_ROW_LINE);
 	return index < p->view.nrows ? index : SIZE_MAX;
 }

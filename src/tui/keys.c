@@ -2,6 +2,7 @@
 
 #include <curses.h>
 
+#include "flame_draw.h"
 #include "live_view.h"
 
 #define CONTROL_KEY(c) ((c) & 0x1f)
@@ -10,6 +11,7 @@ static void pane_topdown(struct app *a) { app_show_pane(a, VIEW_TOPDOWN); }
 static void pane_bottomup(struct app *a) { app_show_pane(a, VIEW_BOTTOMUP); }
 static void pane_flat(struct app *a) { app_show_pane(a, VIEW_FLAT); }
 static void pane_callgraph(struct app *a) { app_show_pane(a, VIEW_CALLGRAPH); }
+static void pane_flame(struct app *a) { app_show_pane(a, VIEW_FLAME); }
 static void move_down(struct app *a) { app_move(a, 1); }
 static void move_up(struct app *a) { app_move(a, -1); }
 static void page_down(struct app *a) { app_page(a, 1); }
@@ -54,6 +56,7 @@ const struct key_binding key_table[] = {
 	{ { '2' }, "2", "bottom-up (callers)", pane_bottomup, NULL, false },
 	{ { '3' }, "3", "flat (a row a function)", pane_flat, NULL, false },
 	{ { '4' }, "4", "call graph", pane_callgraph, NULL, false },
+	{ { '5' }, "5", "flame graph", pane_flame, NULL, false },
 	{ { '\t' }, "Tab", "next pane", app_next_pane, NULL, false },
 	{ { KEY_BTAB }, "Shift-Tab", "previous pane", app_prev_pane, NULL, false },
 	{ { KEY_DOWN, 'j', CONTROL_KEY('n') }, "Down j", "next row", move_down,
@@ -98,6 +101,13 @@ const struct key_binding key_table[] = {
 	{ { 'w' }, "w", "live: write .xsbug+.cpuprofile", live_view_write, NULL,
 	  true },
 	{ { 'e' }, "e", "live: next engine", live_view_next_engine, NULL, true },
+	{ { 'x' }, "x", "flame: time order / left-heavy", flame_toggle_order, NULL,
+	  false },
+	{ { 'v' }, "v", "flame: root on top / bottom", flame_flip, NULL, false },
+	{ { 'C' }, "C", "flame: colour by kind / file", flame_toggle_colours,
+	  NULL, false },
+	{ { KEY_BACKSPACE, 127, 27 }, "Bksp Esc",
+	  "flame: zoom out (Enter zooms in)", flame_zoom_out, NULL, false },
 	{ { '?', KEY_F(1) }, "? F1", "this help", toggle_help, delta_help, false },
 	{ { 'q', 'Q' }, "q", "quit", quit, delta_quit, false },
 	{ { 'o' }, "o", "compare: other side", other_side, NULL,
@@ -118,10 +128,12 @@ const struct key_binding *key_lookup(int key)
 
 bool key_dispatch(struct app *a, int key)
 {
+	a->message[0] = 0;
+	if (flame_key(a, key)) /* arrows, Enter, ... move between frames there */
+		return true;
 	const struct key_binding *b = key_lookup(key);
 	if (!b)
 		return false;
-	a->message[0] = 0;
 	b->action(a);
 	return true;
 }
@@ -144,7 +156,8 @@ bool key_dispatch_compare(struct compare *c, int key)
 	} else {
 		struct compare_before before;
 		compare_remember(c, &before);
-		b->action(a);
+		if (!flame_key(a, key))
+			b->action(a);
 		compare_follow(c, &before);
 	}
 	return true;
