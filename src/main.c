@@ -3,10 +3,12 @@
  * interactive explorer. */
 #include <errno.h>
 #include <limits.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../loaders/loaders.h"
@@ -17,6 +19,7 @@
 #include "export.h"
 #include "live.h"
 #include "report.h"
+#include "report_flame.h"
 #include "rules.h"
 #include "tui/tui.h"
 #include "util.h"
@@ -42,6 +45,8 @@ struct options {
 	enum export_format export_format;
 	const char *output;
 	const char *bench_keys;
+	bool svg;       /* --export svg: the flame graph, not the profile */
+	unsigned width; /* --width: --report flame's columns, 0: the terminal's */
 	struct tui_options tui;
 	struct load_options load;
 	const char *listen;  /* --listen: the address, or NULL */
@@ -60,7 +65,11 @@ static const char usage_text[] =
 	"call arcs.\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
-	"                    flat, top-down, bottom-up or callgraph\n"
+	"                    flat, top-down, bottom-up, callgraph or flame (the\n"
+	"                    flame graph as text at the terminal's width)\n"
+	"  --width N         --report flame: N columns (default: $COLUMNS, the\n"
+	"                    terminal's width, else 100)\n"
+	"  --flame-up        flame graph: root at the bottom (default: on top)\n"
 	"  --rule RULE       exact, additive, divided or gprof (default: exact\n"
 	"                    where the data has whole stacks)\n"
 	"  --format FORMAT   text, csv or json (with --report; default text)\n"
@@ -76,7 +85,9 @@ static const char usage_text[] =
 	"                    -sample_index; default: the file's default, else\n"
 	"                    the last)\n"
 	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
-	"                    cpuprofile (V8 JSON) or folded (flame graph stacks)\n"
+	"                    cpuprofile (V8 JSON), folded (flame graph stacks)\n"
+	"                    or svg (an interactive flame graph: click to zoom,\n"
+	"                    search)\n"
 	"  -o FILE           where --export writes\n"
 	"  --exe PROGRAM     gmon.out: the program that wrote it (default:\n"
 	"                    a.out beside the file, as gprof); gperftools and\n"
@@ -186,7 +197,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->report = true;
 			const char *v = option_value(argc, argv, &i);
 			if (!view_kind_parse(v, &o->view))
-				usage_error("unknown view '%s' (flat, top-down, bottom-up, callgraph)", v);
+				usage_error("unknown view '%s' (flat, top-down, bottom-up, callgraph, flame)", v);
 		} else if (!strcmp(a, "--rule")) {
 			const char *v = option_value(argc, argv, &i);
 			if (!rule_parse(v, &o->rule))
@@ -234,9 +245,20 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->load.sample_type = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--export")) {
 			const char *v = option_value(argc, argv, &i);
-			if (!export_format_parse(v, &o->export_format))
-				usage_error("unknown export format '%s' (pprof, cpuprofile, folded)", v);
+			o->svg = !strcmp(v, "svg");
+			if (!o->svg && !export_format_parse(v, &o->export_format))
+				usage_error("unknown export format '%s' (pprof, cpuprofile, folded, svg)", v);
 			o->exporting = true;
+		} else if (!strcmp(a, "--width")) {
+			const char *v = option_value(argc, argv, &i);
+			char *end;
+			errno = 0;
+			unsigned long w = strtoul(v, &end, 10);
+			if (errno || *end || !*v || w < 10 || w > 10000)
+				usage_error("--width takes a number of columns from 10 to 10000, not '%s'", v);
+			o->width = (unsigned)w;
+		} else if (!strcmp(a, "--flame-up")) {
+			o->tui.flame_up = true;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			o->output = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--theme")) {
@@ -331,6 +353,48 @@ static int export_profile(const struct options *o, const struct model *m,
 	return 1;
 }
 
+/* --report flame's width: --width, $COLUMNS, the terminal's, else 100. */
+static unsigned report_width(const struct options *o)
+{
+	if (o->width)
+		return o->width;
+	const char *columns = getenv("COLUMNS");
+	long n = columns ? strtol(columns, NULL, 10) : 0;
+	if (n >= 10 && n <= 10000)
+		return (unsigned)n;
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col >= 10)
+		return ws.ws_col;
+	return 100;
+}
+
+/* --report flame (text) and --export svg: the flame graph itself. */
+static int print_flame(const struct options *o, struct view_context *ctx)
+{
+	struct flame f;
+	flame_build(&f, ctx, FLAME_LEFT_HEAVY);
+	struct flame_report rep = {
+		.file = o->file, .ctx = ctx, .flame = &f, .width = report_width(o),
+		.root_below = o->tui.flame_up,
+		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
+	};
+	int status = 0;
+	if (o->svg && !f.nframes) {
+		fprintf(stderr, "wprof-tui: %s: no flame graph: %s\n", o->file,
+			f.why_not ? f.why_not : "no samples");
+		status = EXIT_BAD_INPUT;
+	} else if (o->svg && !flame_export_svg(o->output, &rep)) {
+		fprintf(stderr, "wprof-tui: %s: %s\n", o->output, strerror(errno));
+		status = 1;
+	} else if (!o->svg) {
+		flame_report_print(stdout, &rep);
+		status = fflush(stdout) == 0 ? 0 : 1;
+	}
+	flame_free(&f);
+	return status;
+}
+
 static int print_report(const struct options *o, struct model *m, unsigned type)
 {
 	struct rules rules;
@@ -344,6 +408,11 @@ static int print_report(const struct options *o, struct model *m, unsigned type)
 		.reversed = o->reversed,
 		.focus_frame = NO_ID,
 	};
+	if (o->svg || (o->view == VIEW_FLAME && o->format == REPORT_TEXT)) {
+		int status = print_flame(o, &ctx);
+		rules_free(&rules);
+		return status;
+	}
 	struct view view;
 	view_open(&view, o->view, &ctx);
 	view_expand_all(&view, SIZE_MAX, o->depth, SIZE_MAX);
@@ -500,8 +569,10 @@ int main(int argc, char **argv)
 	unsigned type;
 	if (!pick_sample_type(&m, o.load.sample_type, &type)) {
 		status = bad_sample_type(&o, &m);
-	} else if (o.exporting) {
+	} else if (o.exporting && !o.svg) {
 		status = export_profile(&o, &m, type);
+	} else if (o.svg) {
+		status = print_report(&o, &m, type);
 	} else if (o.report) {
 		status = print_report(&o, &m, type);
 	} else if (o.bench_keys) {

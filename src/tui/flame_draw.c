@@ -46,11 +46,11 @@ static bool shown(const struct flame *f, uint32_t zoom, uint32_t i)
 
 /* ---- keys ---------------------------------------------------------------- */
 
-void flame_zoom_out(struct app *a)
+static void zoom_out(struct app *a)
 {
 	if (a->flame.nzoom)
 		a->flame.nzoom--;
-	else if (a->current == VIEW_FLAME)
+	else
 		app_message(a, "the whole graph is shown");
 }
 
@@ -95,10 +95,18 @@ bool flame_key(struct app *a, int key)
 		zoom_in(a, at);
 		return true;
 	case KEY_BACKSPACE: case 127: case 8:
-		flame_zoom_out(a);
+		zoom_out(a);
 		return true;
 	case 27: /* Esc */
 		ui->nzoom = 0;
+		return true;
+	case 'v':
+		ui->root_below = !ui->root_below;
+		return true;
+	case 'C':
+		ui->by_file = !ui->by_file;
+		app_message(a, "flame colours: %s", ui->by_file ? "by file or package"
+				: "by kind (JS, native, Wasm, GC, idle, program)");
 		return true;
 	default:
 		return false;
@@ -125,20 +133,6 @@ void flame_toggle_order(struct app *a)
 	app_message(a, "flame graph: %s", a->ctx.time_order
 		    ? "time order (samples as they came, equal neighbours merged)"
 		    : "left-heavy (merged, largest first)");
-}
-
-void flame_flip(struct app *a)
-{
-	a->flame.root_below = !a->flame.root_below;
-	app_show_pane(a, VIEW_FLAME);
-}
-
-void flame_toggle_colours(struct app *a)
-{
-	a->flame.by_file = !a->flame.by_file;
-	app_show_pane(a, VIEW_FLAME);
-	app_message(a, "flame colours: %s", a->flame.by_file ? "by file or package"
-			: "by kind (JS, native, Wasm, GC, idle, program)");
 }
 
 /* ---- colours ------------------------------------------------------------- */

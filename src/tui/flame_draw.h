@@ -13,13 +13,11 @@
  * change against BASE.  Writes what the status line says into `note`. */
 void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		int lines, int cols, struct compare *diff, char *note, size_t cap);
-/* A key of pane 5 (arrows, hjkl, Enter, Backspace, Esc, Home); false
- * when the key means what it means elsewhere. */
+/* A key of pane 5 (arrows, hjkl, Home g, Enter, Backspace, Esc, v, C);
+ * false when the key means what it means elsewhere. */
 bool flame_key(struct app *a, int key);
 
+/* x: time order or left-heavy; shows pane 5. */
 void flame_toggle_order(struct app *a);
-void flame_flip(struct app *a);
-void flame_toggle_colours(struct app *a);
-void flame_zoom_out(struct app *a);
 
 #endif
