@@ -391,6 +391,9 @@ void draw_app(struct app *a, const struct screen *s)
 
 /* ---- comparing two profiles ------------------------------------------ */
 
+/* What pane 5 of the active side says of the frame under its cursor. */
+static char side_flame_note[1024];
+
 static void draw_side(struct app *a, const struct screen *s, struct compare *c)
 {
 	draw_header(a, s);
@@ -398,6 +401,8 @@ static void draw_side(struct app *a, const struct screen *s, struct compare *c)
 	if (a->current == VIEW_FLAME) {
 		char note[1024];
 		draw_flame(a, s, c, note, sizeof(note));
+		if (a == compare_active(c))
+			snprintf(side_flame_note, sizeof(side_flame_note), "%s", note);
 		return;
 	}
 	draw_column_titles(a, s);
@@ -526,10 +531,12 @@ void draw_compare(struct compare *c, const struct screen *s)
 		draw_side(&c->side[DIFF_NEW], s, c);
 		set_area(0, 0, LINES, COLS);
 	}
-	char note[128];
-	snprintf(note, sizeof(note), "%s side%s", c->active == DIFF_BASE ? "base" : "new",
-		 stacked && !c->delta_layout
-		 ? "; too narrow for side by side: stacked (d: delta layout)" : "");
+	char note[1200];
+	bool flame = !c->delta_layout && active->current == VIEW_FLAME;
+	snprintf(note, sizeof(note), "%s side%s%s", c->active == DIFF_BASE ? "base" : "new",
+		 flame ? ": " : stacked && !c->delta_layout
+		 ? "; too narrow for side by side: stacked (d: delta layout)" : "",
+		 flame ? side_flame_note : "");
 	struct place at = c->delta_layout ? (struct place){ c->selected, c->diff.nrows }
 					  : pane_place(active);
 	draw_status(active, s, at, note);
