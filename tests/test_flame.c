@@ -125,6 +125,30 @@ static void check_time_order(void)
 	model_free(&m);
 }
 
+/* A block under 1/65536 of the profile is left to its parent: A runs
+ * 100000 us, C 1 us, A 100000 us: one block A, all of it A's own. */
+static void check_time_order_resolution(void)
+{
+	static const char *const stacks[] = { "A", "A C", "A", "A B" };
+	static const double durations[] = { 100000, 1, 100000, 50000 };
+	struct model m;
+	timeline_model(&m, stacks, durations, 4);
+	struct rules rules;
+	rules_init(&rules, &m);
+	struct view_context ctx = { .model = &m, .rules = &rules, .rule = RULE_EXACT,
+				    .focus_frame = NO_ID };
+	struct flame f;
+	flame_build(&f, &ctx, FLAME_TIME_ORDER);
+	static const struct expect_block blocks[] = {
+		{ "A", 0, 0, 250001, 200001 }, { "B", 1, 200001, 50000, 50000 },
+	};
+	check_blocks(&m, &f, blocks, ARRAY_LEN(blocks), "time order, narrow block");
+	CHECK(f.frames[0].end == 2 && f.frames[1].next_sibling == NO_ID);
+	flame_free(&f);
+	rules_free(&rules);
+	model_free(&m);
+}
+
 /* Recursion: f inside f.  flamegraph.pl counts the outer f once. */
 static void check_search_recursion(void)
 {
@@ -335,6 +359,7 @@ int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
 	check_time_order();
+	check_time_order_resolution();
 	check_search_recursion();
 	check_layout();
 	static const char *const trees[] = {

@@ -109,13 +109,36 @@ static void build_left_heavy(struct flame *f, struct view_context *ctx)
 
 /* ---- time order: the samples as they came ----------------------------- */
 
+/* Blocks narrower than this share of the profile are left to their
+ * parent (shown as its own time): below a cell at any zoom short of
+ * this factor, and a profile of random stacks would otherwise make a
+ * block per sample and level. */
+#define TIME_ORDER_RESOLUTION 65536.0
+
 struct time_walk {
 	uint32_t *path;      /* the sample's nodes, root first */
 	uint32_t *open_node; /* by depth: the node of the open block */
 	uint32_t *open_at;   /* by depth: its frame */
 	uint32_t *last_at;   /* by depth: the last block under the open parent */
+	uint32_t *prev_at;   /* by depth: the block before that one */
 	size_t cap, nopen;
+	double min_width;
 };
+
+static void grow_walk(struct time_walk *w, size_t need)
+{
+	if (need <= w->cap)
+		return;
+	size_t old = w->cap;
+	w->cap = 2 * need;
+	w->path = xrealloc(w->path, w->cap * sizeof(uint32_t));
+	w->open_node = xrealloc(w->open_node, w->cap * sizeof(uint32_t));
+	w->open_at = xrealloc(w->open_at, w->cap * sizeof(uint32_t));
+	w->last_at = xrealloc(w->last_at, w->cap * sizeof(uint32_t));
+	w->prev_at = xrealloc(w->prev_at, w->cap * sizeof(uint32_t));
+	for (size_t k = old; k < w->cap; k++)
+		w->last_at[k] = w->prev_at[k] = NO_ID;
+}
 
 static size_t sample_path(const struct model *m, uint32_t leaf,
 			  struct time_walk *w)
@@ -123,30 +146,58 @@ static size_t sample_path(const struct model *m, uint32_t leaf,
 	size_t depth = 0;
 	for (uint32_t n = leaf; n != NO_ID; n = m->nodes[n].parent)
 		depth++;
-	if (depth + 1 > w->cap) {
-		w->cap = 2 * (depth + 1);
-		w->path = xrealloc(w->path, w->cap * sizeof(uint32_t));
-		w->open_node = xrealloc(w->open_node, w->cap * sizeof(uint32_t));
-		w->open_at = xrealloc(w->open_at, w->cap * sizeof(uint32_t));
-		w->last_at = xrealloc(w->last_at, w->cap * sizeof(uint32_t));
-	}
+	grow_walk(w, depth + 1);
 	size_t k = depth;
 	for (uint32_t n = leaf; n != NO_ID; n = m->nodes[n].parent)
 		w->path[--k] = n;
 	return depth;
 }
 
+/* Closes the blocks deeper than `keep`; one too narrow is taken back
+ * (it and its subtree are the last frames made). */
 static void close_blocks(struct flame *f, struct time_walk *w, size_t keep)
 {
-	while (w->nopen > keep)
-		f->frames[w->open_at[--w->nopen]].end = (uint32_t)f->nframes;
+	while (w->nopen > keep) {
+		size_t k = --w->nopen;
+		uint32_t at = w->open_at[k];
+		if (f->frames[at].width >= w->min_width) {
+			f->frames[at].end = (uint32_t)f->nframes;
+			continue;
+		}
+		if (k)
+			f->frames[w->open_at[k - 1]].self += f->frames[at].width;
+		f->nframes = at;
+		w->last_at[k] = w->prev_at[k];
+		if (w->last_at[k] != NO_ID)
+			f->frames[w->last_at[k]].next_sibling = NO_ID;
+	}
+}
+
+static void open_block(struct flame *f, size_t *cap, struct time_walk *w,
+		       const struct model *m, size_t k, double t, double d)
+{
+	uint32_t parent = k ? w->open_at[k - 1] : NO_ID;
+	uint32_t at = add_frame(f, cap, m->nodes[w->path[k]].frame, parent,
+				(uint32_t)k, t, d);
+	w->prev_at[k] = w->last_at[k];
+	if (w->last_at[k] != NO_ID)
+		f->frames[w->last_at[k]].next_sibling = at;
+	w->last_at[k] = at;
+	w->last_at[k + 1] = w->prev_at[k + 1] = NO_ID;
+	w->open_node[k] = w->path[k];
+	w->open_at[k] = at;
+	w->nopen = k + 1;
 }
 
 static void build_time_order(struct flame *f, const struct model *m)
 {
 	struct time_walk w = { 0 };
+	grow_walk(&w, 64);
+	double all = 0;
+	for (size_t s = 0; s < m->nsamples; s++)
+		all += m->sample_duration[s] > 0 ? m->sample_duration[s] : 0;
+	w.min_width = all / TIME_ORDER_RESOLUTION;
 	size_t cap = 0;
-	uint32_t last_top = NO_ID;
 	double t = 0;
 	for (size_t s = 0; s < m->nsamples; s++) {
 		double d = m->sample_duration[s];
@@ -157,19 +208,8 @@ static void build_time_order(struct flame *f, const struct model *m)
 		while (same < w.nopen && same < depth && w.open_node[same] == w.path[same])
 			f->frames[w.open_at[same++]].width += d;
 		close_blocks(f, &w, same);
-		for (size_t k = same; k < depth; k++) {
-			uint32_t parent = k ? w.open_at[k - 1] : NO_ID;
-			uint32_t at = add_frame(f, &cap, m->nodes[w.path[k]].frame,
-						parent, (uint32_t)k, t, d);
-			uint32_t *elder = k ? &w.last_at[k] : &last_top;
-			if (*elder != NO_ID)
-				f->frames[*elder].next_sibling = at;
-			*elder = at;
-			w.last_at[k + 1] = NO_ID;
-			w.open_node[k] = w.path[k];
-			w.open_at[k] = at;
-			w.nopen = k + 1;
-		}
+		for (size_t k = same; k < depth; k++)
+			open_block(f, &cap, &w, m, k, t, d);
 		if (depth)
 			f->frames[w.open_at[depth - 1]].self += d;
 		t += d;
@@ -180,6 +220,7 @@ static void build_time_order(struct flame *f, const struct model *m)
 	free(w.open_node);
 	free(w.open_at);
 	free(w.last_at);
+	free(w.prev_at);
 }
 
 void flame_build(struct flame *f, struct view_context *ctx,
