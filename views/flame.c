@@ -115,13 +115,18 @@ static void build_left_heavy(struct flame *f, struct view_context *ctx)
  * block per sample and level. */
 #define TIME_ORDER_RESOLUTION 65536.0
 
+/* An open block: a frame only once it is wide enough (its parent,
+ * never narrower, is one by then), so that narrow blocks cost nothing. */
+struct block {
+	uint32_t node, at; /* at: its frame, NO_ID while it is too narrow */
+	double x, width, self;
+};
+
 struct time_walk {
 	uint32_t *path;      /* the sample's nodes, root first */
-	uint32_t *open_node; /* by depth: the node of the open block */
-	uint32_t *open_at;   /* by depth: its frame */
-	uint32_t *last_at;   /* by depth: the last block under the open parent */
-	uint32_t *prev_at;   /* by depth: the block before that one */
-	size_t cap, nopen;
+	struct block *open;  /* by depth */
+	uint32_t *last_at;   /* by depth: the last frame under the open parent */
+	size_t cap, nopen, frames_cap;
 	double min_width;
 };
 
@@ -132,12 +137,10 @@ static void grow_walk(struct time_walk *w, size_t need)
 	size_t old = w->cap;
 	w->cap = 2 * need;
 	w->path = xrealloc(w->path, w->cap * sizeof(uint32_t));
-	w->open_node = xrealloc(w->open_node, w->cap * sizeof(uint32_t));
-	w->open_at = xrealloc(w->open_at, w->cap * sizeof(uint32_t));
+	w->open = xrealloc(w->open, w->cap * sizeof(struct block));
 	w->last_at = xrealloc(w->last_at, w->cap * sizeof(uint32_t));
-	w->prev_at = xrealloc(w->prev_at, w->cap * sizeof(uint32_t));
 	for (size_t k = old; k < w->cap; k++)
-		w->last_at[k] = w->prev_at[k] = NO_ID;
+		w->last_at[k] = NO_ID;
 }
 
 static size_t sample_path(const struct model *m, uint32_t leaf,
@@ -153,40 +156,35 @@ static size_t sample_path(const struct model *m, uint32_t leaf,
 	return depth;
 }
 
-/* Closes the blocks deeper than `keep`; one too narrow is taken back
- * (it and its subtree are the last frames made). */
+/* Closes the blocks deeper than `keep`; one that never became a frame
+ * is its parent's own time. */
 static void close_blocks(struct flame *f, struct time_walk *w, size_t keep)
 {
 	while (w->nopen > keep) {
 		size_t k = --w->nopen;
-		uint32_t at = w->open_at[k];
-		if (f->frames[at].width >= w->min_width) {
-			f->frames[at].end = (uint32_t)f->nframes;
-			continue;
+		struct block *b = &w->open[k];
+		if (b->at != NO_ID) {
+			struct flame_frame *fr = &f->frames[b->at];
+			fr->width = b->width;
+			fr->self = b->self;
+			fr->end = (uint32_t)f->nframes;
+		} else if (k) {
+			w->open[k - 1].self += b->width;
 		}
-		if (k)
-			f->frames[w->open_at[k - 1]].self += f->frames[at].width;
-		f->nframes = at;
-		w->last_at[k] = w->prev_at[k];
-		if (w->last_at[k] != NO_ID)
-			f->frames[w->last_at[k]].next_sibling = NO_ID;
 	}
 }
 
-static void open_block(struct flame *f, size_t *cap, struct time_walk *w,
-		       const struct model *m, size_t k, double t, double d)
+static void make_frame(struct flame *f, struct time_walk *w,
+		       const struct model *m, size_t k)
 {
-	uint32_t parent = k ? w->open_at[k - 1] : NO_ID;
-	uint32_t at = add_frame(f, cap, m->nodes[w->path[k]].frame, parent,
-				(uint32_t)k, t, d);
-	w->prev_at[k] = w->last_at[k];
+	struct block *b = &w->open[k];
+	uint32_t parent = k ? w->open[k - 1].at : NO_ID;
+	b->at = add_frame(f, &w->frames_cap, m->nodes[b->node].frame, parent,
+			  (uint32_t)k, b->x, b->width);
 	if (w->last_at[k] != NO_ID)
-		f->frames[w->last_at[k]].next_sibling = at;
-	w->last_at[k] = at;
-	w->last_at[k + 1] = w->prev_at[k + 1] = NO_ID;
-	w->open_node[k] = w->path[k];
-	w->open_at[k] = at;
-	w->nopen = k + 1;
+		f->frames[w->last_at[k]].next_sibling = b->at;
+	w->last_at[k] = b->at;
+	w->last_at[k + 1] = NO_ID;
 }
 
 static void build_time_order(struct flame *f, const struct model *m)
@@ -197,7 +195,6 @@ static void build_time_order(struct flame *f, const struct model *m)
 	for (size_t s = 0; s < m->nsamples; s++)
 		all += m->sample_duration[s] > 0 ? m->sample_duration[s] : 0;
 	w.min_width = all / TIME_ORDER_RESOLUTION;
-	size_t cap = 0;
 	double t = 0;
 	for (size_t s = 0; s < m->nsamples; s++) {
 		double d = m->sample_duration[s];
@@ -205,22 +202,26 @@ static void build_time_order(struct flame *f, const struct model *m)
 			continue; /* no width, and no break between equal stacks */
 		size_t depth = sample_path(m, m->sample_node[s], &w);
 		size_t same = 0;
-		while (same < w.nopen && same < depth && w.open_node[same] == w.path[same])
-			f->frames[w.open_at[same++]].width += d;
+		while (same < w.nopen && same < depth && w.open[same].node == w.path[same])
+			w.open[same++].width += d;
 		close_blocks(f, &w, same);
-		for (size_t k = same; k < depth; k++)
-			open_block(f, &cap, &w, m, k, t, d);
+		for (size_t k = same; k < depth; k++) {
+			w.open[k] = (struct block){ w.path[k], NO_ID, t, d, 0 };
+			w.last_at[k + 1] = NO_ID;
+		}
+		w.nopen = depth;
 		if (depth)
-			f->frames[w.open_at[depth - 1]].self += d;
+			w.open[depth - 1].self += d;
+		for (size_t k = 0; k < depth; k++)
+			if (w.open[k].at == NO_ID && w.open[k].width >= w.min_width)
+				make_frame(f, &w, m, k);
 		t += d;
 	}
 	close_blocks(f, &w, 0);
 	f->whole = t;
 	free(w.path);
-	free(w.open_node);
-	free(w.open_at);
+	free(w.open);
 	free(w.last_at);
-	free(w.prev_at);
 }
 
 void flame_build(struct flame *f, struct view_context *ctx,
