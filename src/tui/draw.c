@@ -106,16 +106,21 @@ static void draw_header(const struct app *a, const struct screen *s)
 						  : s->attr[EL_NOT_APPLICABLE]);
 }
 
+/* Tabs lose their padding when the sort, focus and hide notes would not
+ * fit beside them (five tabs at 80 columns); clicks follow the same. */
+static bool compact_tabs;
+
+static int tabs_width(bool compact)
+{
+	int width = 0;
+	for (int k = 0; k < VIEW_COUNT; k++)
+		width += (int)strlen(tab_titles[k]) + (compact ? 0 : 2) + 1;
+	return width;
+}
+
 static void draw_tabs(const struct app *a, const struct screen *s)
 {
 	fill_line(1, s->attr[EL_TAB]);
-	int x = 0;
-	for (int k = 0; k < VIEW_COUNT; k++) {
-		attr_t attr = k == (int)a->current ? s->attr[EL_TAB_ACTIVE] : s->attr[EL_TAB];
-		char title[32];
-		snprintf(title, sizeof(title), " %s ", tab_titles[k]);
-		x += put_text(1, x, title, area.cols - x, attr) + 1;
-	}
 	char extra[512], name[200];
 	int n = snprintf(extra, sizeof(extra), "sort: %s%s",
 			 sort_key_name(a->ctx.sort), a->ctx.reversed ? " reversed" : "");
@@ -125,6 +130,14 @@ static void draw_tabs(const struct app *a, const struct screen *s)
 	if (a->nhidden)
 		snprintf(extra + n, sizeof(extra) - (size_t)n, "  hidden: %zu", a->nhidden);
 	int width = (int)strlen(extra);
+	compact_tabs = tabs_width(false) + 2 + width >= area.cols;
+	int x = 0;
+	for (int k = 0; k < VIEW_COUNT; k++) {
+		attr_t attr = k == (int)a->current ? s->attr[EL_TAB_ACTIVE] : s->attr[EL_TAB];
+		char title[32];
+		snprintf(title, sizeof(title), compact_tabs ? "%s" : " %s ", tab_titles[k]);
+		x += put_text(1, x, title, area.cols - x, attr) + 1;
+	}
 	if (x + 2 + width < area.cols)
 		put_text(1, area.cols - width - 1, extra, width, s->attr[EL_TAB]);
 }
@@ -556,7 +569,7 @@ int draw_tab_at(int x)
 {
 	int start = 0;
 	for (int k = 0; k < VIEW_COUNT; k++) {
-		int end = start + (int)strlen(tab_titles[k]) + 2;
+		int end = start + (int)strlen(tab_titles[k]) + (compact_tabs ? 0 : 2);
 		if (x >= start && x < end)
 			return k;
 		start = end + 1;
