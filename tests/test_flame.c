@@ -149,6 +149,59 @@ static void check_time_order_resolution(void)
 	model_free(&m);
 }
 
+/* Differential: BASE main>a 3, main>b 1; NEW main>a 1, main>c 2, and
+ * main>b>a 1 (a under b: a path BASE lacks, though BASE knows a). */
+static void check_differential(void)
+{
+	static const char *const base_stacks[] = { "main a", "main b" };
+	static const double base_durations[] = { 3, 1 };
+	static const char *const new_stacks[] = { "main a", "main c", "main b a" };
+	static const double new_durations[] = { 1, 2, 1 };
+	struct model base, now;
+	timeline_model(&base, base_stacks, base_durations, 2);
+	timeline_model(&now, new_stacks, new_durations, 3);
+	struct rules base_rules, new_rules;
+	rules_init(&base_rules, &base);
+	rules_init(&new_rules, &now);
+	struct view_context base_ctx = { .model = &base, .rules = &base_rules,
+					 .rule = RULE_EXACT, .focus_frame = NO_ID };
+	struct view_context new_ctx = { .model = &now, .rules = &new_rules,
+					.rule = RULE_EXACT, .focus_frame = NO_ID };
+	struct flame bf, nf;
+	flame_build(&bf, &base_ctx, FLAME_LEFT_HEAVY);
+	flame_build(&nf, &new_ctx, FLAME_LEFT_HEAVY);
+	/* Functions paired by name, NEW's frame -> BASE's. */
+	uint32_t *match = xmalloc(now.nframes * sizeof(uint32_t));
+	for (uint32_t f = 0; f < now.nframes; f++) {
+		match[f] = NO_ID;
+		for (uint32_t g = 0; g < base.nframes; g++)
+			if (!strcmp(model_str(&now, now.frames[f].name),
+				    model_str(&base, base.frames[g].name)))
+				match[f] = g;
+	}
+	double *was = xmalloc(nf.nframes * sizeof(double));
+	flame_base_widths(&nf, &bf, match, was);
+	/* NEW left-heavy: main 4, c 2, b 1 (a 1 under it), a 1. */
+	static const struct expect_block now_blocks[] = {
+		{ "main", 0, 0, 4, 0 }, { "c", 1, 0, 2, 2 }, { "a", 1, 2, 1, 1 },
+		{ "b", 1, 3, 1, 0 }, { "a", 2, 3, 1, 1 },
+	};
+	check_blocks(&now, &nf, now_blocks, ARRAY_LEN(now_blocks), "differential: new");
+	CHECK_CLOSE(was[0], 4, "main in base");
+	CHECK_MSG(isnan(was[1]), "c is new");
+	CHECK_CLOSE(was[2], 3, "main>a in base");
+	CHECK_CLOSE(was[3], 1, "main>b in base");
+	CHECK_MSG(isnan(was[4]), "main>b>a is a new path");
+	free(was);
+	free(match);
+	flame_free(&bf);
+	flame_free(&nf);
+	rules_free(&base_rules);
+	rules_free(&new_rules);
+	model_free(&base);
+	model_free(&now);
+}
+
 /* Recursion: f inside f.  flamegraph.pl counts the outer f once. */
 static void check_search_recursion(void)
 {
@@ -360,6 +413,7 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "testdata";
 	check_time_order();
 	check_time_order_resolution();
+	check_differential();
 	check_search_recursion();
 	check_layout();
 	static const char *const trees[] = {
