@@ -260,7 +260,18 @@ static int frame_entry(const struct paint *p, const struct flame_span *sp)
 struct canvas {
 	const struct screen *s;
 	int top, left, lines, cols;
+	/* Frames in colour: a colour terminal, colours wanted (no NO_COLOR)
+	 * and a theme that has some (not mono); else shading characters. */
+	bool colour;
 };
+
+static bool theme_has_colour(const struct screen *s)
+{
+	for (int e = 0; e < EL_COUNT; e++)
+		if (s->attr[e] & A_COLOR)
+			return true;
+	return false;
+}
 
 /* Up to `cols` columns of an escaped name, ending in an ellipsis when it
  * does not fit; returns the wide characters written. */
@@ -317,11 +328,11 @@ struct span_look {
 	bool selected, matched;
 };
 
-static void set_look(const struct screen *s, const struct span_look *look, bool text)
+static void set_look(const struct canvas *c, const struct span_look *look, bool text)
 {
 	if (look->attr)
 		attrset(look->attr);
-	else if (s->colour) /* dark text on the frame's colour */
+	else if (c->colour) /* dark text on the frame's colour */
 		attr_set(A_NORMAL, pair_for(PAL_TEXT, look->entry), NULL);
 	else
 		attrset(text ? A_REVERSE : A_NORMAL);
@@ -330,7 +341,7 @@ static void set_look(const struct screen *s, const struct span_look *look, bool 
 static void put_cells(const struct canvas *c, int y, int x, const wchar_t *w,
 		      size_t n, const struct span_look *look, bool text)
 {
-	set_look(c->s, look, text);
+	set_look(c, look, text);
 	mvaddnwstr(c->top + y, c->left + x, w, (int)n);
 }
 
@@ -349,7 +360,7 @@ static struct span_look look_of(const struct paint *p, const struct canvas *c,
 	else if (l.matched)
 		l.attr = s->attr[EL_MATCH];
 	else if (sp->flags & FLAME_SPAN_ANCESTOR)
-		l.attr = s->attr[EL_DIM] | (s->colour ? 0 : A_UNDERLINE);
+		l.attr = s->attr[EL_DIM] | (c->colour ? 0 : A_UNDERLINE);
 	return l;
 }
 
@@ -370,7 +381,8 @@ static void span_label(const struct paint *p, const struct flame_span *sp,
  * left block in its colour over the colour of what follows. */
 static void draw_span(const struct paint *p, const struct canvas *c, int y,
 		      const struct flame_span *sp, const struct flame_span *next,
-		      bool joined_left, uint32_t selected, const uint8_t *matched)
+		      bool joined_left, int alternate, uint32_t selected,
+		      const uint8_t *matched)
 {
 	const struct screen *s = c->s;
 	struct span_look look = look_of(p, c, sp, selected, matched);
@@ -392,7 +404,9 @@ static void draw_span(const struct paint *p, const struct canvas *c, int y,
 			used += wcwidth(line[k]) > 0 ? wcwidth(line[k]) : 1;
 		if (n)
 			put_cells(c, y, first, line, n, &look, true);
-		wchar_t fill = s->colour || look.attr ? L' ' : shade(s, look.entry);
+		/* without colour, neighbours of one kind differ by their shade */
+		wchar_t fill = c->colour || look.attr ? L' '
+			: shade(s, look.entry + alternate);
 		if (sp->flags & FLAME_SPAN_REMAINDER)
 			fill = shade(s, PAL_REMAINDER);
 		for (int x = first + used; x < last; x++)
@@ -405,13 +419,13 @@ static void draw_span(const struct paint *p, const struct canvas *c, int y,
 	bool next_here = next && next->start < (uint32_t)(edge + 1) * 8 && next->start >= sp->start;
 	if (s->utf8) {
 		int bg = next_here ? frame_entry(p, next) : PAL_DEFAULT;
-		if (look.attr || !s->colour)
+		if (look.attr || !c->colour)
 			attrset(look.attr ? look.attr : A_NORMAL);
 		else
 			attr_set(A_NORMAL, pair_for(look.entry, bg), NULL);
 		mvaddnwstr(c->top + y, c->left + edge, left_blocks[part], 1);
 	} else if (part >= 4 || !next_here) {
-		wchar_t fill = s->colour ? L' ' : shade(s, look.entry);
+		wchar_t fill = c->colour ? L' ' : shade(s, look.entry + alternate);
 		put_cells(c, y, edge, &fill, 1, &look, false);
 	}
 }
@@ -425,14 +439,16 @@ static void draw_levels(const struct paint *p, const struct canvas *c,
 			const struct flame_layout *l, uint32_t selected,
 			const uint8_t *matched)
 {
+	int rank = 0; /* on its line: neighbours alternate shades */
 	for (size_t i = 0; i < l->nspans; i++) {
 		const struct flame_span *sp = &l->spans[i];
+		rank = i && l->spans[i - 1].level == sp->level ? rank + 1 : 0;
 		const struct flame_span *next = i + 1 < l->nspans &&
 			l->spans[i + 1].level == sp->level ? &l->spans[i + 1] : NULL;
 		bool joined_left = i > 0 && l->spans[i - 1].level == sp->level &&
 				   l->spans[i - 1].stop == sp->start;
 		draw_span(p, c, line_of(p->a, c, sp->level), sp, next, joined_left,
-			  selected, matched);
+			  rank % 2, selected, matched);
 	}
 }
 
@@ -562,7 +578,7 @@ static const double *base_widths(struct compare *cmp, const struct flame *now,
 void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		int lines, int cols, struct compare *diff, char *note, size_t cap)
 {
-	struct canvas c = { s, top, left, lines, cols };
+	struct canvas c = { s, top, left, lines, cols, s->colour && theme_has_colour(s) };
 	note[0] = 0;
 	attrset(s->attr[EL_NORMAL]);
 	for (int y = 0; y < lines; y++)

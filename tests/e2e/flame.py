@@ -164,6 +164,17 @@ def differential(width, height):
     p.close()
 
 
+def no_colour():
+    # NO_COLOR and LANG=C: frames told apart by shading characters, names
+    # cut with '~', the zoom path with '>'.
+    p = Session("NO_COLOR=1 LANG=C %s %s; echo EXIT=$?; sleep 600" % (BINARY, PROFILE), 80, 24)
+    s = p.press(["5"], r"left-heavy > \(whole profile\)", "NO_COLOR: the flame graph")
+    check(re.search(r"^\(anonymous\)[#.]{20,}", s, re.M), "NO_COLOR: frames shaded")
+    check(re.search(r"^f_main_2#+f_half_2\.+", s, re.M), "NO_COLOR: neighbours alternate shades")
+    check("~" in s and "\u2026" not in s, "LANG=C: names cut with '~'")
+    p.close()
+
+
 def tui_80():
     explore(80, 24)
     differential(80, 24)
@@ -176,5 +187,5 @@ def tui_200():
 
 report()
 svg()
-run_tests([tui_80, tui_200])
+run_tests([tui_80, tui_200, no_colour])
 sys.exit(1 if failures else 0)
