@@ -86,8 +86,83 @@ static const char *tree_note(const struct view_context *ctx)
 	return NULL;
 }
 
+/* A call tree (not a node graph) is walked straight from the model, in
+ * the order top-down sorts by total (largest first, then by name): the
+ * same rows as opening every row of that pane, without its row list. */
+static const struct model *order_model;
+static const double *order_sub;
+
+static int larger_first(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double sx = order_sub[x], sy = order_sub[y];
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	const struct model *m = order_model;
+	uint32_t fx = m->nodes[x].frame, fy = m->nodes[y].frame;
+	int order = strcmp(model_str(m, m->frames[fx].name), model_str(m, m->frames[fy].name));
+	if (!order)
+		order = (fx > fy) - (fx < fy);
+	return order ? order : (x > y) - (x < y);
+}
+
+static void push_sorted(uint32_t **stack, size_t *n, size_t *cap,
+			const uint32_t *nodes, size_t count)
+{
+	GROW(*stack, *cap, *n + count);
+	uint32_t *at = *stack + *n;
+	memcpy(at, nodes, count * sizeof(uint32_t));
+	qsort(at, count, sizeof(uint32_t), larger_first);
+	for (size_t i = 0; i < count / 2; i++) { /* the largest is popped first */
+		uint32_t t = at[i];
+		at[i] = at[count - 1 - i];
+		at[count - 1 - i] = t;
+	}
+	*n += count;
+}
+
+static void build_from_tree(struct flame *f, struct view_context *ctx)
+{
+	const struct model *m = ctx->model;
+	order_model = m;
+	order_sub = rules_node_totals(ctx->rules, ctx->type);
+	uint32_t *depth = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	uint32_t *stack = NULL, *roots = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	size_t nstack = 0, stack_cap = 0, nroots = 0;
+	for (uint32_t v = 0; v < m->nnodes; v++)
+		if (!m->nodes[v].nparents) {
+			roots[nroots++] = v;
+			depth[v] = 0;
+		}
+	push_sorted(&stack, &nstack, &stack_cap, roots, nroots);
+	struct row *rows = xmalloc((m->nnodes + 1) * sizeof(struct row));
+	size_t nrows = 0;
+	while (nstack) {
+		uint32_t v = stack[--nstack];
+		const struct node *n = &m->nodes[v];
+		rows[nrows++] = (struct row){ .frame = n->frame, .item = v, .depth = depth[v],
+					      .self = node_value(m, v, ctx->type),
+					      .total = order_sub[v] };
+		for (uint32_t i = n->child_start; i < n->child_end; i++)
+			depth[m->child_ids[i]] = depth[v] + 1;
+		push_sorted(&stack, &nstack, &stack_cap, &m->child_ids[n->child_start],
+			    n->child_end - n->child_start);
+	}
+	frames_from_rows(f, rows, nrows);
+	free(rows);
+	free(stack);
+	free(roots);
+	free(depth);
+}
+
 static void build_left_heavy(struct flame *f, struct view_context *ctx)
 {
+	if ((ctx->model->caps & HAS_NODES) && !(ctx->model->caps & HAS_NODE_GRAPH)) {
+		f->profile_total = rules_totals(ctx->rules, ctx->rule, ctx->type)->profile_total;
+		build_from_tree(f, ctx);
+		f->note = tree_note(ctx);
+		return;
+	}
 	struct view_context by_total = *ctx;
 	by_total.sort = SORT_TOTAL;
 	by_total.reversed = false;
@@ -127,6 +202,7 @@ struct time_walk {
 	struct block *open;  /* by depth */
 	uint32_t *last_at;   /* by depth: the last frame under the open parent */
 	size_t cap, nopen, frames_cap;
+	size_t nmade; /* the open blocks that are frames: always a prefix */
 	double min_width;
 };
 
@@ -143,16 +219,35 @@ static void grow_walk(struct time_walk *w, size_t need)
 		w->last_at[k] = NO_ID;
 }
 
-static size_t sample_path(const struct model *m, uint32_t leaf,
-			  struct time_walk *w)
+/* The sample's path below what it shares with the open blocks: a node
+ * at the depth of an open block's node is that block's whole path (a
+ * tree), so the walk up from the leaf stops there.  Returns the depth;
+ * *same is how many open blocks the sample continues. */
+static size_t sample_path(const struct model *m, const uint32_t *node_depth,
+			  uint32_t leaf, struct time_walk *w, size_t *same)
 {
-	size_t depth = 0;
-	for (uint32_t n = leaf; n != NO_ID; n = m->nodes[n].parent)
-		depth++;
+	size_t depth = node_depth[leaf] + 1;
 	grow_walk(w, depth + 1);
 	size_t k = depth;
-	for (uint32_t n = leaf; n != NO_ID; n = m->nodes[n].parent)
-		w->path[--k] = n;
+	*same = 0;
+	for (uint32_t n = leaf; k > 0; n = m->nodes[n].parent) {
+		k--;
+		if (k < w->nopen && w->open[k].node == n) {
+			*same = k + 1;
+			break;
+		}
+		w->path[k] = n;
+	}
+	return depth;
+}
+
+static uint32_t *node_depths(const struct model *m)
+{
+	uint32_t *depth = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < m->nnodes; i++) { /* parents come first */
+		uint32_t v = m->node_order[i], p = m->nodes[v].parent;
+		depth[v] = p == NO_ID ? 0 : depth[p] + 1;
+	}
 	return depth;
 }
 
@@ -160,6 +255,8 @@ static size_t sample_path(const struct model *m, uint32_t leaf,
  * is its parent's own time. */
 static void close_blocks(struct flame *f, struct time_walk *w, size_t keep)
 {
+	if (w->nmade > keep)
+		w->nmade = keep;
 	while (w->nopen > keep) {
 		size_t k = --w->nopen;
 		struct block *b = &w->open[k];
@@ -195,15 +292,16 @@ static void build_time_order(struct flame *f, const struct model *m)
 	for (size_t s = 0; s < m->nsamples; s++)
 		all += m->sample_duration[s] > 0 ? m->sample_duration[s] : 0;
 	w.min_width = all / TIME_ORDER_RESOLUTION;
+	uint32_t *node_depth = node_depths(m);
 	double t = 0;
 	for (size_t s = 0; s < m->nsamples; s++) {
 		double d = m->sample_duration[s];
 		if (!(d > 0))
 			continue; /* no width, and no break between equal stacks */
-		size_t depth = sample_path(m, m->sample_node[s], &w);
-		size_t same = 0;
-		while (same < w.nopen && same < depth && w.open[same].node == w.path[same])
-			w.open[same++].width += d;
+		size_t same;
+		size_t depth = sample_path(m, node_depth, m->sample_node[s], &w, &same);
+		for (size_t k = 0; k < same; k++)
+			w.open[k].width += d;
 		close_blocks(f, &w, same);
 		for (size_t k = same; k < depth; k++) {
 			w.open[k] = (struct block){ w.path[k], NO_ID, t, d, 0 };
@@ -212,13 +310,13 @@ static void build_time_order(struct flame *f, const struct model *m)
 		w.nopen = depth;
 		if (depth)
 			w.open[depth - 1].self += d;
-		for (size_t k = 0; k < depth; k++)
-			if (w.open[k].at == NO_ID && w.open[k].width >= w.min_width)
-				make_frame(f, &w, m, k);
+		while (w.nmade < depth && w.open[w.nmade].width >= w.min_width)
+			make_frame(f, &w, m, w.nmade++);
 		t += d;
 	}
 	close_blocks(f, &w, 0);
 	f->whole = t;
+	free(node_depth);
 	free(w.path);
 	free(w.open);
 	free(w.last_at);
