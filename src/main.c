@@ -5,10 +5,12 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "../loaders/loaders.h"
@@ -24,6 +26,7 @@
 #include "live/cdp.h"
 #include "live/cdp_live.h"
 #include "report.h"
+#include "report_flame.h"
 #include "rules.h"
 #include "tags_report.h"
 #include "transform.h"
@@ -52,6 +55,8 @@ struct options {
 	enum export_format export_format;
 	const char *output;
 	const char *bench_keys;
+	bool svg;       /* --export svg: the flame graph, not the profile */
+	unsigned width; /* --width: --report flame's columns, 0: the terminal's */
 	struct tui_options tui;
 	struct load_options load;
 	/* Filters (--focus RE, --mine, ...) in the order given; --mine's
@@ -95,8 +100,12 @@ static const char usage_text[] =
 	"is standard input; any FILE may be gzip-compressed.\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
-	"                    flat, top-down, bottom-up or callgraph; tags lists\n"
-	"                    the labels (pprof tags) and their values\n"
+	"                    flat, top-down, bottom-up, callgraph or flame (the\n"
+	"                    flame graph as text at the terminal's width); tags\n"
+	"                    lists the labels (pprof tags) and their values\n"
+	"  --width N         --report flame: N columns (default: $COLUMNS, the\n"
+	"                    terminal's width, else 100)\n"
+	"  --flame-up        flame graph: root at the bottom (default: on top)\n"
 	"  -r, --rule RULE   exact, additive, divided or gprof (default: exact\n"
 	"                    where the data has whole stacks)\n"
 	"  -f, --format FORMAT  text, csv or json (with --report; default text)\n"
@@ -116,7 +125,9 @@ static const char usage_text[] =
 	"                    pprof's -sample_index; default: the file's\n"
 	"                    default, else the last)\n"
 	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
-	"                    cpuprofile (V8 JSON) or folded (flame graph stacks)\n"
+	"                    cpuprofile (V8 JSON), folded (flame graph stacks)\n"
+	"                    or svg (an interactive flame graph: click to zoom,\n"
+	"                    search)\n"
 	"  -o, --output FILE where --export writes\n"
 	"  --range START-END only the samples from START to END, for --report,\n"
 	"                    --export and the explorer: times from the first\n"
@@ -304,6 +315,8 @@ enum {
 	OPT_TARGET,
 	OPT_INTERVAL,
 	OPT_DURATION,
+	OPT_WIDTH,
+	OPT_FLAME_UP,
 	/* One id a filter, in transform_kind order. */
 	OPT_FILTER,
 };
@@ -341,6 +354,8 @@ static const struct option option_table[] = {
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "flame-up", no_argument, NULL, OPT_FLAME_UP },
 	{ "focus", required_argument, NULL, OPT_FILTER + TF_FOCUS },
 	{ "ignore", required_argument, NULL, OPT_FILTER + TF_IGNORE },
 	{ "hide", required_argument, NULL, OPT_FILTER + TF_HIDE },
@@ -456,8 +471,9 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 		o->load.sample_type = v;
 		break;
 	case OPT_EXPORT:
-		if (!export_format_parse(v, &o->export_format))
-			usage_error("unknown export format '%s' (pprof, cpuprofile, folded)", v);
+		o->svg = !strcmp(v, "svg");
+		if (!o->svg && !export_format_parse(v, &o->export_format))
+			usage_error("unknown export format '%s' (pprof, cpuprofile, folded, svg)", v);
 		o->exporting = true;
 		break;
 	case 'o':
@@ -499,6 +515,16 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	}
 	case OPT_DURATION:
 		o->duration = parse_duration(v);
+		break;
+	case OPT_WIDTH: {
+		uint32_t w = parse_count("--width", v);
+		if (w < 10 || w > 10000)
+			usage_error("--width takes a number of columns from 10 to 10000, not '%s'", v);
+		o->width = w;
+		break;
+	}
+	case OPT_FLAME_UP:
+		o->tui.flame_up = true;
 		break;
 	case OPT_SESSION: {
 		uint32_t n = parse_count("--session", v);
@@ -745,6 +771,48 @@ static int print_tags(const struct options *o, const struct model *m, unsigned t
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
+/* --report flame's width: --width, $COLUMNS, the terminal's, else 100. */
+static unsigned report_width(const struct options *o)
+{
+	if (o->width)
+		return o->width;
+	const char *columns = getenv("COLUMNS");
+	long n = columns ? strtol(columns, NULL, 10) : 0;
+	if (n >= 10 && n <= 10000)
+		return (unsigned)n;
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col >= 10)
+		return ws.ws_col;
+	return 100;
+}
+
+/* --report flame (text) and --export svg: the flame graph itself. */
+static int print_flame(const struct options *o, struct view_context *ctx)
+{
+	struct flame f;
+	flame_build(&f, ctx, FLAME_LEFT_HEAVY);
+	struct flame_report rep = {
+		.file = o->file, .ctx = ctx, .flame = &f, .width = report_width(o),
+		.root_below = o->tui.flame_up,
+		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
+	};
+	int status = 0;
+	if (o->svg && !f.nframes) {
+		fprintf(stderr, "wprof-tui: %s: no flame graph: %s\n", o->file,
+			f.why_not ? f.why_not : "no samples");
+		status = EXIT_BAD_INPUT;
+	} else if (o->svg && !flame_export_svg(o->output, &rep)) {
+		fprintf(stderr, "wprof-tui: %s: %s\n", o->output, strerror(errno));
+		status = 1;
+	} else if (!o->svg) {
+		flame_report_print(stdout, &rep);
+		status = fflush(stdout) == 0 ? 0 : 1;
+	}
+	flame_free(&f);
+	return status;
+}
+
 static int print_report(const struct options *o, struct model *m, unsigned type,
 			const char *range)
 {
@@ -759,6 +827,11 @@ static int print_report(const struct options *o, struct model *m, unsigned type,
 		.reversed = o->reversed,
 		.focus_frame = NO_ID,
 	};
+	if (o->svg || (o->view == VIEW_FLAME && o->format == REPORT_TEXT)) {
+		int status = print_flame(o, &ctx);
+		rules_free(&rules);
+		return status;
+	}
 	struct view view;
 	view_open(&view, o->view, &ctx);
 	struct report_cut cut;
@@ -1126,8 +1199,10 @@ int main(int argc, char **argv)
 		status = bad_sample_type(&o, &m);
 	} else if ((o.exporting || o.report) && !filter_model(&o, o.file, &m)) {
 		status = EXIT_BAD_INPUT;
-	} else if (o.exporting) {
+	} else if (o.exporting && !o.svg) {
 		status = export_profile(&o, &m, type);
+	} else if (o.svg) {
+		status = print_report(&o, &m, type, NULL);
 	} else if (o.tags_report) {
 		status = print_tags(&o, &m, type);
 	} else if (o.report) {

@@ -11,6 +11,7 @@ static const char *const kind_names[VIEW_COUNT] = {
 	[VIEW_BOTTOMUP] = "bottom-up",
 	[VIEW_FLAT] = "flat",
 	[VIEW_CALLGRAPH] = "callgraph",
+	[VIEW_FLAME] = "flame",
 };
 
 static const char *const sort_names[SORT_COUNT] = {
@@ -27,6 +28,7 @@ const struct view_ops *view_ops_for(enum view_kind kind)
 		[VIEW_BOTTOMUP] = &bottomup_ops,
 		[VIEW_FLAT] = &flat_ops,
 		[VIEW_CALLGRAPH] = &callgraph_ops,
+		[VIEW_FLAME] = &flame_ops,
 	};
 	return kind < VIEW_COUNT ? ops[kind] : NULL;
 }

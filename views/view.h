@@ -15,7 +15,9 @@
 #include "../src/model.h"
 #include "../src/rules.h"
 
-enum view_kind { VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT, VIEW_CALLGRAPH, VIEW_COUNT };
+enum view_kind {
+	VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT, VIEW_CALLGRAPH, VIEW_FLAME, VIEW_COUNT
+};
 
 enum sort_key { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_COUNT };
 
@@ -46,6 +48,7 @@ struct view_context {
 	enum sort_key sort;
 	bool reversed; /* against the natural order: largest first, A to Z */
 	uint32_t focus_frame; /* call graph: the function shown, NO_ID: all */
+	bool time_order; /* flame graph: the samples as they came */
 };
 
 struct view;
@@ -106,6 +109,7 @@ void view_append(struct row **rows, size_t *n, size_t *cap, const struct row *r)
 void view_sort_rows(const struct view *v, struct row *rows, size_t n);
 double view_total_or_nan(const struct totals *t, uint32_t frame);
 
-extern const struct view_ops topdown_ops, bottomup_ops, flat_ops, callgraph_ops;
+extern const struct view_ops topdown_ops, bottomup_ops, flat_ops, callgraph_ops,
+	flame_ops;
 
 #endif

@@ -51,6 +51,7 @@ void app_free(struct app *a)
 		model_free(a->range_cut);
 	free(a->range_cut);
 	timeline_free(&a->timeline);
+	free(a->flame.matched);
 }
 
 void app_compute_in_background(struct app *a)

@@ -29,6 +29,23 @@ struct pane {
 	size_t selected, top;
 };
 
+/* Pane 5's own state (src/tui/flame_draw.c): zoom path, orientation,
+ * colours, the last search's marks; kept across rebuilds of its view
+ * only while the graph is the same one (`serial`). */
+#define FLAME_ZOOM_DEPTH 64
+struct flame_ui {
+	unsigned long serial; /* of the graph zoom and marks belong to */
+	uint32_t zoom[FLAME_ZOOM_DEPTH]; /* Enter pushes, Backspace pops */
+	unsigned nzoom;
+	bool root_below;  /* --flame-up, v */
+	bool by_file;     /* C: colours by file or package, else by kind */
+	uint8_t *matched; /* per frame of the graph */
+	size_t matched_cap;
+	double matched_share;
+	char matched_for[256];
+	unsigned long matched_serial;
+};
+
 struct live_view;
 struct http_live_view;
 struct compare;
@@ -73,6 +90,7 @@ struct app {
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
 	int key; /* the key being handled, for bindings of several keys */
+	struct flame_ui flame;
 	bool next_thread; /* T: the explorer loads the trace's next thread */
 	bool quit;
 	/* Time range (range.h): `loaded` is the whole profile, `original`

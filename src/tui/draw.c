@@ -8,6 +8,7 @@
 #include "../escape.h"
 #include "../units.h"
 #include "../util.h"
+#include "flame_draw.h"
 #include "keys.h"
 #include "timeline_draw.h"
 
@@ -20,7 +21,7 @@
 #define PERCENT_WIDTH 9
 
 static const char *const tab_titles[VIEW_COUNT] = {
-	"1 top-down", "2 bottom-up", "3 flat", "4 call graph",
+	"1 top-down", "2 bottom-up", "3 flat", "4 call graph", "5 flame",
 };
 
 /* The part of the screen being drawn: all of it, or one side of the
@@ -150,16 +151,21 @@ static void draw_header(const struct app *a, const struct screen *s)
 						  : s->attr[EL_NOT_APPLICABLE]);
 }
 
+/* Tabs lose their padding when the sort, focus and hide notes would not
+ * fit beside them (five tabs at 80 columns); clicks follow the same. */
+static bool compact_tabs;
+
+static int tabs_width(bool compact)
+{
+	int width = 0;
+	for (int k = 0; k < VIEW_COUNT; k++)
+		width += (int)strlen(tab_titles[k]) + (compact ? 0 : 2) + 1;
+	return width;
+}
+
 static void draw_tabs(const struct app *a, const struct screen *s)
 {
 	fill_line(1, s->attr[EL_TAB]);
-	int x = 0;
-	for (int k = 0; k < VIEW_COUNT; k++) {
-		attr_t attr = k == (int)a->current ? s->attr[EL_TAB_ACTIVE] : s->attr[EL_TAB];
-		char title[32];
-		snprintf(title, sizeof(title), " %s ", tab_titles[k]);
-		x += put_text(1, x, title, area.cols - x, attr) + 1;
-	}
 	/* The filter stack as a breadcrumb, before the sort when both do
 	 * not fit, its newest end kept when it alone does not. */
 	char extra[1024], crumb[900];
@@ -167,7 +173,7 @@ static void draw_tabs(const struct app *a, const struct screen *s)
 	int n = snprintf(extra, sizeof(extra), "sort: %s%s",
 			 sort_key_name(a->ctx.sort), a->ctx.reversed ? " reversed" : "");
 	if (crumb[0]) {
-		int room = area.cols - x - 3;
+		int room = area.cols - tabs_width(true) - 3;
 		size_t len = strlen(crumb);
 		if (n + 2 + (int)strlen("filters: ") + (int)len <= room)
 			snprintf(extra + n, sizeof(extra) - (size_t)n, "  filters: %s", crumb);
@@ -178,6 +184,14 @@ static void draw_tabs(const struct app *a, const struct screen *s)
 				 crumb + len - (size_t)(room - 12));
 	}
 	int width = (int)strlen(extra);
+	compact_tabs = tabs_width(false) + 2 + width >= area.cols;
+	int x = 0;
+	for (int k = 0; k < VIEW_COUNT; k++) {
+		attr_t attr = k == (int)a->current ? s->attr[EL_TAB_ACTIVE] : s->attr[EL_TAB];
+		char title[32];
+		snprintf(title, sizeof(title), compact_tabs ? "%s" : " %s ", tab_titles[k]);
+		x += put_text(1, x, title, area.cols - x, attr) + 1;
+	}
 	if (x + 2 + width < area.cols)
 		put_text(1, area.cols - width - 1, extra, width, s->attr[EL_TAB]);
 }
@@ -372,7 +386,7 @@ static struct place pane_place(const struct app *a)
 
 /* `note`: what to say when there is nothing else to say, or NULL. */
 static void draw_status(const struct app *a, const struct screen *s,
-			struct place at, const char *note)
+			struct place at, const char *note, bool note_is_place)
 {
 	int y = area.lines - 1;
 	fill_line(y, s->attr[EL_STATUS]);
@@ -399,6 +413,8 @@ static void draw_status(const struct app *a, const struct screen *s,
 		snprintf(text, sizeof(text), "%s gives no totals here: %s",
 			 rule_name(a->ctx.rule), t->why_not);
 		attr = over(s->attr[EL_STATUS], s->attr[EL_NOT_APPLICABLE], false);
+	} else if (note && !note_is_place) {
+		snprintf(text, sizeof(text), "%s", note);
 	} else if (note) {
 		/* A location too long for the line loses its beginning: the
 		 * file name and line at its end matter most. */
@@ -448,35 +464,57 @@ static void draw_timeline(struct app *a, const struct screen *s)
 	set_area(area.y + TIMELINE_LINES, area.x, area.lines - TIMELINE_LINES, area.cols);
 }
 
+/* Pane 5 draws itself below the tabs (flame_draw.c). */
+static void draw_flame(struct app *a, const struct screen *s,
+		       struct compare *diff, char *note, size_t cap)
+{
+	flame_draw(a, s, area.y + DRAW_FIRST_ROW_LINE - 1, area.x,
+		   area.lines - DRAW_FIRST_ROW_LINE, area.cols, diff, note, cap);
+}
+
 void draw_app(struct app *a, const struct screen *s)
 {
 	set_area(0, 0, LINES, COLS);
 	draw_header(a, s);
+	char note[1024] = "";
 	if (a->show_help) {
 		draw_help(s);
 	} else {
 		draw_timeline(a, s);
 		draw_tabs(a, s);
-		draw_column_titles(a, s);
-		draw_rows(a, s);
+		if (a->current == VIEW_FLAME) {
+			draw_flame(a, s, NULL, note, sizeof(note));
+		} else {
+			draw_column_titles(a, s);
+			draw_rows(a, s);
+		}
 	}
 	/* With nothing else to say: where the function under the cursor is. */
-	char where[1024] = "";
 	const struct row *r = app_selected_row(a);
-	if (r && !a->show_help)
-		format_location(a->ctx.model, r->frame, where, sizeof(where));
-	draw_status(a, s, pane_place(a), where);
+	if (!note[0] && r && !a->show_help && a->current != VIEW_FLAME)
+		format_location(a->ctx.model, r->frame, note, sizeof(note));
+	draw_status(a, s, pane_place(a), note[0] ? note : NULL, a->current != VIEW_FLAME);
 	attrset(A_NORMAL);
 	/* The area stays the pane's, for draw_row_at and draw_tabs_line. */
 }
 
 /* ---- comparing two profiles ------------------------------------------ */
 
-static void draw_side(struct app *a, const struct screen *s)
+/* What pane 5 of the active side says of the frame under its cursor. */
+static char side_flame_note[1024];
+
+static void draw_side(struct app *a, const struct screen *s, struct compare *c)
 {
 	draw_header(a, s);
 	draw_timeline(a, s);
 	draw_tabs(a, s);
+	if (a->current == VIEW_FLAME) {
+		char note[1024];
+		draw_flame(a, s, c, note, sizeof(note));
+		if (a == compare_active(c))
+			snprintf(side_flame_note, sizeof(side_flame_note), "%s", note);
+		return;
+	}
 	draw_column_titles(a, s);
 	draw_rows(a, s);
 }
@@ -591,7 +629,7 @@ void draw_compare(struct compare *c, const struct screen *s)
 		int first_lines = stacked ? rows / 2 : rows;
 		int first_cols = stacked ? cols : (cols - 1) / 2;
 		set_area(0, 0, first_lines + 1, first_cols);
-		draw_side(&c->side[DIFF_BASE], s);
+		draw_side(&c->side[DIFF_BASE], s, c);
 		if (!stacked) {
 			attrset(s->attr[EL_TREE]);
 			mvvline(0, first_cols, ACS_VLINE, rows);
@@ -599,16 +637,18 @@ void draw_compare(struct compare *c, const struct screen *s)
 		set_area(stacked ? first_lines : 0, stacked ? 0 : first_cols + 1,
 			 (stacked ? rows - first_lines : rows) + 1,
 			 stacked ? cols : cols - first_cols - 1);
-		draw_side(&c->side[DIFF_NEW], s);
+		draw_side(&c->side[DIFF_NEW], s, c);
 		set_area(0, 0, LINES, COLS);
 	}
-	char note[128];
-	snprintf(note, sizeof(note), "%s side%s", c->active == DIFF_BASE ? "base" : "new",
-		 stacked && !c->delta_layout
-		 ? "; too narrow for side by side: stacked (d: delta layout)" : "");
+	char note[1200];
+	bool flame = !c->delta_layout && active->current == VIEW_FLAME;
+	snprintf(note, sizeof(note), "%s side%s%s", c->active == DIFF_BASE ? "base" : "new",
+		 flame ? ": " : stacked && !c->delta_layout
+		 ? "; too narrow for side by side: stacked (d: delta layout)" : "",
+		 flame ? side_flame_note : "");
 	struct place at = c->delta_layout ? (struct place){ c->selected, c->diff.nrows }
 					  : pane_place(active);
-	draw_status(active, s, at, note);
+	draw_status(active, s, at, note, false);
 	attrset(A_NORMAL);
 }
 
@@ -616,8 +656,8 @@ size_t draw_row_at(const struct app *a, int y)
 {
 	const struct pane *p = &a->panes[a->current];
 	y -= area.y;
-	if (y < DRAW_FIRST_ROW_LINE || y >= area.lines - 1)
-		return SIZE_MAX;
+	if (y < DRAW_FIRST_ROW_LINE || y >= area.lines - 1 || a->current == VIEW_FLAME)
+		return SIZE_MAX; /* the flame graph's lines are not rows */
 	size_t index = p->top + (size_t)(y - DRAW_FIRST_ROW_LINE);
 	return index < p->view.nrows ? index : SIZE_MAX;
 }
@@ -631,7 +671,7 @@ int draw_tab_at(int x)
 {
 	int start = 0;
 	for (int k = 0; k < VIEW_COUNT; k++) {
-		int end = start + (int)strlen(tab_titles[k]) + 2;
+		int end = start + (int)strlen(tab_titles[k]) + (compact_tabs ? 0 : 2);
 		if (x >= start && x < end)
 			return k;
 		start = end + 1;

@@ -2,6 +2,7 @@
 
 #include <curses.h>
 
+#include "flame_draw.h"
 #include "live_view.h"
 
 #define CONTROL_KEY(c) ((c) & 0x1f)
@@ -11,7 +12,7 @@
 static void pane_by_digit(struct app *a)
 {
 	static const enum view_kind by_digit[] = { VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT,
-						    VIEW_CALLGRAPH };
+						    VIEW_CALLGRAPH, VIEW_FLAME };
 	app_show_pane(a, by_digit[a->key - '1']);
 }
 static void next_or_previous_pane(struct app *a)
@@ -103,7 +104,7 @@ static void delta_help(struct compare *c) { toggle_help(compare_active(c)); }
 static void delta_quit(struct compare *c) { quit(compare_active(c)); }
 
 const struct key_binding key_table[] = {
-	{ { '1', '2', '3', '4' }, "1 2 3 4", "top-down, bottom-up, flat, graph",
+	{ { '1', '2', '3', '4', '5' }, "1-5", "top-down, bottom-up, flat, graph, flame",
 	  pane_by_digit, NULL, false },
 	{ { '\t', KEY_BTAB }, "Tab S-Tab", "next / previous pane", next_or_previous_pane,
 	  NULL, false },
@@ -116,8 +117,8 @@ const struct key_binding key_table[] = {
 	{ { KEY_RIGHT, 'l' }, "Right l", "expand", app_expand, NULL, false },
 	{ { KEY_LEFT, 'h' }, "Left h", "collapse / go to parent", app_collapse,
 	  NULL, false },
-	{ { '\n', '\r', KEY_ENTER }, "Enter",
-	  "toggle, or open in graph", app_enter, NULL, false },
+	{ { '\n', '\r', KEY_ENTER }, "Enter Bksp",
+	  "toggle/open; flame: zoom", app_enter, NULL, false },
 	{ { '*' }, "*", "expand whole subtree", app_expand_subtree, NULL, false },
 	{ { 's' }, "s", "sort by the next column", app_cycle_sort,
 	  compare_cycle_sort, false },
@@ -158,6 +159,10 @@ const struct key_binding key_table[] = {
 	  true },
 	{ { 'e' }, "e", "live: next engine", live_view_next_engine, NULL, true },
 	{ { 'L' }, "L", "live: the engine's log", live_view_toggle_log, NULL, true },
+	/* Pane 5's own keys (flame_draw.c, there before the table): x its
+	 * order, v flips it, C switches its colours, Backspace/Esc zoom out. */
+	{ { 0 }, "x v C", "flame: order/flip/colour", flame_toggle_order, NULL,
+	  false },
 	{ { '?', KEY_F(1) }, "? F1", "this help", toggle_help, delta_help, false },
 	{ { 'q', 'Q' }, "q", "quit", quit, delta_quit, false },
 	{ { 'o' }, "o", "compare: other side", other_side, NULL,
@@ -178,10 +183,12 @@ const struct key_binding *key_lookup(int key)
 
 bool key_dispatch(struct app *a, int key)
 {
+	a->message[0] = 0;
+	if (flame_key(a, key)) /* arrows, Enter, ... move between frames there */
+		return true;
 	const struct key_binding *b = key_lookup(key);
 	if (!b)
 		return false;
-	a->message[0] = 0;
 	a->key = key;
 	b->action(a);
 	return true;
@@ -207,7 +214,8 @@ bool key_dispatch_compare(struct compare *c, int key)
 		struct compare_before before;
 		compare_remember(c, &before);
 		a->key = key;
-		b->action(a);
+		if (!flame_key(a, key))
+			b->action(a);
 		compare_follow(c, &before);
 	}
 	return true;

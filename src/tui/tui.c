@@ -201,6 +201,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
 	app_push_filters(&a, o->filters);
+	a.flame.root_below = o->flame_up;
 	struct screen s;
 	char err[256];
 	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
@@ -642,6 +643,7 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 	}
 	struct compare c;
 	compare_init(&c, files, models);
+	c.side[DIFF_BASE].flame.root_below = c.side[DIFF_NEW].flame.root_below = o->flame_up;
 	struct screen s;
 	char err[256];
 	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {

@@ -9,6 +9,7 @@ struct tui_options {
 	const char *theme; /* a name in themes/ or a path; NULL: the default */
 	unsigned sample_type; /* as --sample-type chose, else the default */
 	const struct transform_stack *filters; /* --focus RE ..., or NULL */
+	bool flame_up; /* --flame-up: the flame graph's root at the bottom */
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */

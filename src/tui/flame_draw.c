@@ -1,0 +1,613 @@
+#include "flame_draw.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "../../views/flame.h"
+#include "../escape.h"
+#include "../units.h"
+#include "../util.h"
+
+/* ---- the pane's graph and its state ------------------------------------ */
+
+static const struct flame *pane_flame(struct app *a)
+{
+	struct pane *p = &a->panes[VIEW_FLAME];
+	return p->open ? flame_of_view(&p->view) : NULL;
+}
+
+/* Zoom belongs to one graph: a rebuilt one (other rule, order, filter)
+ * starts whole. */
+static void follow_graph(struct flame_ui *ui, const struct flame *f)
+{
+	if (ui->serial != f->serial) {
+		ui->serial = f->serial;
+		ui->nzoom = 0;
+	}
+}
+
+static uint32_t zoom_of(const struct flame_ui *ui)
+{
+	return ui->nzoom ? ui->zoom[ui->nzoom - 1] : NO_ID;
+}
+
+static bool shown(const struct flame *f, uint32_t zoom, uint32_t i)
+{
+	if (zoom == NO_ID || (i >= zoom && i < f->frames[zoom].end))
+		return true;
+	for (uint32_t a = f->frames[zoom].parent; a != NO_ID; a = f->frames[a].parent)
+		if (a == i)
+			return true;
+	return false;
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+static void zoom_out(struct app *a)
+{
+	if (a->flame.nzoom)
+		a->flame.nzoom--;
+	else
+		app_message(a, "the whole graph is shown");
+}
+
+static void zoom_in(struct app *a, uint32_t at)
+{
+	struct flame_ui *ui = &a->flame;
+	if (at == zoom_of(ui))
+		return;
+	if (ui->nzoom == FLAME_ZOOM_DEPTH)
+		memmove(ui->zoom, ui->zoom + 1, (FLAME_ZOOM_DEPTH - 1) * sizeof(uint32_t));
+	else
+		ui->nzoom++;
+	ui->zoom[ui->nzoom - 1] = at;
+}
+
+bool flame_key(struct app *a, int key)
+{
+	const struct flame *f = pane_flame(a);
+	if (a->current != VIEW_FLAME || a->show_help || !f || !f->nframes)
+		return false;
+	struct flame_ui *ui = &a->flame;
+	follow_graph(ui, f);
+	struct pane *p = app_pane(a);
+	uint32_t at = p->selected < f->nframes ? (uint32_t)p->selected : 0, to = at;
+	switch (key) {
+	case KEY_UP: case 'k':
+		to = ui->root_below ? flame_first_child(f, at) : flame_parent(f, at);
+		break;
+	case KEY_DOWN: case 'j':
+		to = ui->root_below ? flame_parent(f, at) : flame_first_child(f, at);
+		break;
+	case KEY_LEFT: case 'h':
+		to = flame_neighbour(f, at, -1);
+		break;
+	case KEY_RIGHT: case 'l':
+		to = flame_neighbour(f, at, 1);
+		break;
+	case KEY_HOME: case 'g':
+		to = zoom_of(ui) == NO_ID ? 0 : zoom_of(ui);
+		break;
+	case '\n': case '\r': case KEY_ENTER:
+		zoom_in(a, at);
+		return true;
+	case KEY_BACKSPACE: case 127: case 8:
+		zoom_out(a);
+		return true;
+	case 27: /* Esc */
+		ui->nzoom = 0;
+		return true;
+	case 'x':
+		flame_toggle_order(a);
+		return true;
+	case 'v':
+		ui->root_below = !ui->root_below;
+		return true;
+	case 'C':
+		ui->by_file = !ui->by_file;
+		app_message(a, "flame colours: %s", ui->by_file ? "by file or package"
+				: "by kind (JS, native, Wasm, GC, idle, program)");
+		return true;
+	default:
+		return false;
+	}
+	if (shown(f, zoom_of(ui), to))
+		p->selected = to;
+	return true;
+}
+
+void flame_toggle_order(struct app *a)
+{
+	if (!flame_has_time_order(a->ctx.model, a->ctx.type)) {
+		app_message(a, "time order needs samples with times (this %s has none%s)",
+			    a->ctx.model->format,
+			    a->ctx.type ? " for this sample type" : "");
+		return;
+	}
+	a->ctx.time_order = !a->ctx.time_order;
+	if (a->panes[VIEW_FLAME].open) {
+		view_rebuild(&a->panes[VIEW_FLAME].view);
+		a->panes[VIEW_FLAME].selected = 0;
+	}
+	app_show_pane(a, VIEW_FLAME);
+	app_message(a, "flame graph: %s", a->ctx.time_order
+		    ? "time order (samples as they came, equal neighbours merged)"
+		    : "left-heavy (merged, largest first)");
+}
+
+/* ---- colours ------------------------------------------------------------- */
+
+/* Palette entries; each becomes a terminal colour by what it can show. */
+enum {
+	PAL_DEFAULT,
+	PAL_TEXT,
+	PAL_KIND,                     /* + enum frame_kind */
+	PAL_FILE = PAL_KIND + KIND_COUNT, /* + hash % FILE_COLOURS */
+	PAL_DIFF = PAL_FILE + 12,         /* + 0..10: faster .. slower */
+	PAL_REMAINDER = PAL_DIFF + 11,
+	PAL_COUNT
+};
+#define FILE_COLOURS 12
+#define DIFF_STEPS 5
+
+static short terminal_colour(int entry)
+{
+	static const short kind256[KIND_COUNT] = { 221, 117, 183, 210, 250, 151, 180 };
+	static const short kind8[KIND_COUNT] = { COLOR_YELLOW, COLOR_CYAN, COLOR_MAGENTA,
+						 COLOR_RED, COLOR_WHITE, COLOR_GREEN,
+						 COLOR_BLUE };
+	static const short file256[FILE_COLOURS] = { 208, 209, 214, 215, 172, 173,
+						     179, 180, 216, 222, 203, 166 };
+	static const short file8[6] = { COLOR_RED, COLOR_YELLOW, COLOR_GREEN,
+					COLOR_CYAN, COLOR_MAGENTA, COLOR_WHITE };
+	static const short diff256[11] = { 33, 75, 117, 153, 189, 252,
+					   224, 217, 210, 203, 196 };
+	bool rich = COLORS >= 256;
+	if (entry == PAL_DEFAULT)
+		return -1;
+	if (entry == PAL_TEXT)
+		return COLOR_BLACK;
+	if (entry < PAL_FILE)
+		return rich ? kind256[entry - PAL_KIND] : kind8[entry - PAL_KIND];
+	if (entry < PAL_DIFF)
+		return rich ? file256[entry - PAL_FILE] : file8[(entry - PAL_FILE) % 6];
+	if (entry < PAL_REMAINDER) {
+		int step = entry - PAL_DIFF;
+		if (rich)
+			return diff256[step];
+		return step < DIFF_STEPS ? COLOR_BLUE : step > DIFF_STEPS ? COLOR_RED
+								      : COLOR_WHITE;
+	}
+	return rich ? 245 : COLOR_WHITE;
+}
+
+/* Colour pairs made as they are needed, after the theme's. */
+#define FIRST_FLAME_PAIR 32
+static short pairs[PAL_COUNT][PAL_COUNT];
+static short next_pair = FIRST_FLAME_PAIR;
+
+static short pair_for(int fg, int bg)
+{
+	if (!pairs[fg][bg]) {
+		if (next_pair >= COLOR_PAIRS)
+			return 0;
+		init_pair(next_pair, terminal_colour(fg), terminal_colour(bg));
+		pairs[fg][bg] = next_pair++;
+	}
+	return pairs[fg][bg];
+}
+
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a: the same every run */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The package of a file: its directory (a URL's path without the file). */
+static uint64_t package_hash(const char *url)
+{
+	const char *slash = strrchr(url, '/');
+	size_t n = slash ? (size_t)(slash - url) : strlen(url);
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) - 1 ? n : sizeof(buf) - 1), url);
+	return hash_text(buf);
+}
+
+struct paint {
+	const struct app *a;
+	const struct flame *f;
+	const double *base; /* differential: base widths, or NULL */
+	bool normalize;
+	double base_whole;
+};
+
+static int diff_entry(const struct paint *p, uint32_t i)
+{
+	double now = p->f->frames[i].width, was = p->base[i];
+	if (isnan(was))
+		return PAL_DIFF + 2 * DIFF_STEPS; /* new here: the strongest red */
+	if (p->normalize && p->f->whole > 0 && p->base_whole > 0) {
+		now /= p->f->whole;
+		was /= p->base_whole;
+	}
+	double big = fmax(now, was), change = big > 0 ? (now - was) / big : 0;
+	int step = (int)ceil(fabs(change) * DIFF_STEPS);
+	if (fabs(change) < 0.01)
+		step = 0;
+	step = step > DIFF_STEPS ? DIFF_STEPS : step;
+	return PAL_DIFF + DIFF_STEPS + (change < 0 ? -step : step);
+}
+
+static int frame_entry(const struct paint *p, const struct flame_span *sp)
+{
+	if (sp->flags & FLAME_SPAN_REMAINDER)
+		return PAL_REMAINDER;
+	if (p->base)
+		return diff_entry(p, sp->index);
+	const struct model *m = p->a->ctx.model;
+	const struct frame *fr = &m->frames[p->f->frames[sp->index].frame];
+	if (!p->a->flame.by_file)
+		return PAL_KIND + fr->kind;
+	const char *url = model_str(m, fr->url);
+	return PAL_FILE + (int)((url[0] ? package_hash(url) : hash_text(frame_kind_name(fr->kind)))
+				% FILE_COLOURS);
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+struct canvas {
+	const struct screen *s;
+	int top, left, lines, cols;
+	/* Frames in colour: a colour terminal, colours wanted (no NO_COLOR)
+	 * and a theme that has some (not mono); else shading characters. */
+	bool colour;
+};
+
+static bool theme_has_colour(const struct screen *s)
+{
+	for (int e = 0; e < EL_COUNT; e++)
+		if (s->attr[e] & A_COLOR)
+			return true;
+	return false;
+}
+
+/* Up to `cols` columns of an escaped name, ending in an ellipsis when it
+ * does not fit; returns the wide characters written. */
+static size_t fit_name(const char *name, int cols, bool utf8, wchar_t *out, size_t cap)
+{
+	size_t n = 0;
+	int used = 0;
+	mbstate_t st;
+	memset(&st, 0, sizeof(st));
+	const char *s = name;
+	while (*s && n + 1 < cap) {
+		wchar_t wc;
+		size_t len = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+		if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
+			memset(&st, 0, sizeof(st));
+			wc = L'?';
+			len = 1;
+		}
+		int w = wcwidth(wc);
+		w = w < 0 ? 1 : w;
+		if (used + w > cols)
+			break;
+		out[n++] = wc;
+		used += w;
+		s += len;
+	}
+	if (*s) { /* cut: room for the mark */
+		while (n && used > cols - 1) {
+			int w = wcwidth(out[--n]);
+			used -= w < 0 ? 1 : w;
+		}
+		if (cols >= 1)
+			out[n++] = utf8 ? L'\u2026' : L'~';
+	}
+	return n;
+}
+
+static const wchar_t *const left_blocks[8] = {
+	L" ", L"\u258f", L"\u258e", L"\u258d", L"\u258c", L"\u258b", L"\u258a", L"\u2589",
+};
+
+static wchar_t shade(const struct screen *s, int entry)
+{
+	static const wchar_t utf8[] = { L'\u2591', L'\u2592', L'\u2593' };
+	static const wchar_t ascii[] = { L'.', L':', L'#' };
+	if (entry == PAL_REMAINDER)
+		return s->utf8 ? L'\u2573' : L'+';
+	return (s->utf8 ? utf8 : ascii)[entry % 3];
+}
+
+struct span_look {
+	int entry;        /* palette entry */
+	attr_t attr;      /* set instead of the palette's pair, when not 0 */
+	bool selected, matched;
+};
+
+static void set_look(const struct canvas *c, const struct span_look *look, bool text)
+{
+	if (look->attr)
+		attrset(look->attr);
+	else if (c->colour) /* dark text on the frame's colour */
+		attr_set(A_NORMAL, pair_for(PAL_TEXT, look->entry), NULL);
+	else
+		attrset(text ? A_REVERSE : A_NORMAL);
+}
+
+static void put_cells(const struct canvas *c, int y, int x, const wchar_t *w,
+		      size_t n, const struct span_look *look, bool text)
+{
+	set_look(c, look, text);
+	mvaddnwstr(c->top + y, c->left + x, w, (int)n);
+}
+
+static struct span_look look_of(const struct paint *p, const struct canvas *c,
+				const struct flame_span *sp, uint32_t selected,
+				const uint8_t *matched)
+{
+	const struct screen *s = c->s;
+	struct span_look l = { .entry = frame_entry(p, sp) };
+	bool remainder = sp->flags & FLAME_SPAN_REMAINDER;
+	l.selected = remainder ? selected >= sp->index &&
+		selected < p->f->frames[sp->last].end : sp->index == selected;
+	l.matched = matched && matched[sp->index];
+	if (l.selected)
+		l.attr = s->attr[EL_SELECTED] | A_BOLD;
+	else if (l.matched)
+		l.attr = s->attr[EL_MATCH];
+	else if (sp->flags & FLAME_SPAN_ANCESTOR)
+		l.attr = s->attr[EL_DIM] | (c->colour ? 0 : A_UNDERLINE);
+	return l;
+}
+
+static void span_label(const struct paint *p, const struct flame_span *sp,
+		       char *buf, size_t cap)
+{
+	if (sp->flags & FLAME_SPAN_REMAINDER) {
+		snprintf(buf, cap, "+%u", sp->merged);
+		return;
+	}
+	char name[512];
+	app_frame_name(p->a, p->f->frames[sp->index].frame, name, sizeof(name));
+	bool one_sided = p->base && isnan(p->base[sp->index]);
+	snprintf(buf, cap, "%s%s", one_sided ? "+" : "", name);
+}
+
+/* One span: its whole cells, then the cell its right edge falls in, a
+ * left block in its colour over the colour of what follows. */
+static void draw_span(const struct paint *p, const struct canvas *c, int y,
+		      const struct flame_span *sp, const struct flame_span *next,
+		      bool joined_left, int alternate, uint32_t selected,
+		      const uint8_t *matched)
+{
+	const struct screen *s = c->s;
+	struct span_look look = look_of(p, c, sp, selected, matched);
+	int first = (int)(joined_left ? (sp->start + 7) / 8 : sp->start / 8);
+	int last = (int)(sp->stop / 8); /* one past the whole cells */
+	if (last > c->cols)
+		last = c->cols;
+	int cells = last - first;
+	if (cells > 0) {
+		wchar_t line[1024];
+		char label[600];
+		span_label(p, sp, label, sizeof(label));
+		int room = cells < 1000 ? cells : 1000;
+		size_t n = fit_name(label, room, s->utf8, line, sizeof(line) / sizeof(line[0]));
+		if ((sp->flags & FLAME_SPAN_REMAINDER) && (int)strlen(label) > room)
+			n = 0; /* too narrow for "+N": the mark alone says it */
+		int used = 0;
+		for (size_t k = 0; k < n; k++)
+			used += wcwidth(line[k]) > 0 ? wcwidth(line[k]) : 1;
+		if (n)
+			put_cells(c, y, first, line, n, &look, true);
+		/* without colour, neighbours of one kind differ by their shade */
+		wchar_t fill = c->colour || look.attr ? L' '
+			: shade(s, look.entry + alternate);
+		if (sp->flags & FLAME_SPAN_REMAINDER)
+			fill = shade(s, PAL_REMAINDER);
+		for (int x = first + used; x < last; x++)
+			put_cells(c, y, x, &fill, 1, &look, false);
+	}
+	unsigned part = sp->stop % 8;
+	int edge = (int)(sp->stop / 8);
+	if (!part || edge >= c->cols || edge < first)
+		return;
+	bool next_here = next && next->start < (uint32_t)(edge + 1) * 8 && next->start >= sp->start;
+	if (s->utf8) {
+		int bg = next_here ? frame_entry(p, next) : PAL_DEFAULT;
+		if (look.attr || !c->colour)
+			attrset(look.attr ? look.attr : A_NORMAL);
+		else
+			attr_set(A_NORMAL, pair_for(look.entry, bg), NULL);
+		mvaddnwstr(c->top + y, c->left + edge, left_blocks[part], 1);
+	} else if (part >= 4 || !next_here) {
+		wchar_t fill = c->colour ? L' ' : shade(s, look.entry + alternate);
+		put_cells(c, y, edge, &fill, 1, &look, false);
+	}
+}
+
+static int line_of(const struct app *a, const struct canvas *c, uint32_t level)
+{
+	return a->flame.root_below ? c->lines - 1 - (int)level : 1 + (int)level;
+}
+
+static void draw_levels(const struct paint *p, const struct canvas *c,
+			const struct flame_layout *l, uint32_t selected,
+			const uint8_t *matched)
+{
+	int rank = 0; /* on its line: neighbours alternate shades */
+	for (size_t i = 0; i < l->nspans; i++) {
+		const struct flame_span *sp = &l->spans[i];
+		rank = i && l->spans[i - 1].level == sp->level ? rank + 1 : 0;
+		const struct flame_span *next = i + 1 < l->nspans &&
+			l->spans[i + 1].level == sp->level ? &l->spans[i + 1] : NULL;
+		bool joined_left = i > 0 && l->spans[i - 1].level == sp->level &&
+				   l->spans[i - 1].stop == sp->start;
+		draw_span(p, c, line_of(p->a, c, sp->level), sp, next, joined_left,
+			  rank % 2, selected, matched);
+	}
+}
+
+/* ---- the top line: order, zoom path, search share ----------------------- */
+
+static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom,
+		       bool utf8, char *buf, size_t cap)
+{
+	const char *sep = utf8 ? " \u203a " : " > ";
+	int n = snprintf(buf, cap, "%s", f->order == FLAME_TIME_ORDER ? "time order" : "left-heavy");
+	if (zoom == NO_ID) {
+		snprintf(buf + n, cap - (size_t)n, "%s(whole profile)", sep);
+		return;
+	}
+	uint32_t path[64];
+	size_t depth = 0;
+	for (uint32_t z = zoom; z != NO_ID && depth < 64; z = f->frames[z].parent)
+		path[depth++] = z;
+	if (depth == 64)
+		n += snprintf(buf + n, cap - (size_t)n, "%s%s", sep, utf8 ? "\u2026" : "...");
+	while (depth-- && (size_t)n < cap) {
+		char name[256];
+		app_frame_name(a, f->frames[path[depth]].frame, name, sizeof(name));
+		n += snprintf(buf + n, cap - (size_t)n, "%s%s", sep, name);
+	}
+}
+
+static void update_matches(struct app *a, const struct flame *f)
+{
+	struct flame_ui *ui = &a->flame;
+	if (ui->matched_serial == f->serial && !strcmp(ui->matched_for, a->search))
+		return;
+	const struct model *m = a->ctx.model;
+	bool *wanted = xcalloc(m->nframes + 1, sizeof(bool));
+	for (uint32_t fr = 0; fr < m->nframes; fr++) {
+		struct row r = { .frame = fr };
+		wanted[fr] = app_row_matches(a, &r);
+	}
+	GROW(ui->matched, ui->matched_cap, f->nframes + 1);
+	ui->matched_share = flame_match(f, wanted, ui->matched);
+	free(wanted);
+	ui->matched_serial = f->serial;
+	snprintf(ui->matched_for, sizeof(ui->matched_for), "%s", a->search);
+}
+
+static void draw_top_line(struct app *a, const struct canvas *c, const struct flame *f,
+			  uint32_t zoom)
+{
+	const struct screen *s = c->s;
+	char text[2048], right[64] = "";
+	breadcrumb(a, f, zoom, s->utf8, text, sizeof(text));
+	if (a->search[0])
+		snprintf(right, sizeof(right), " matched %.1f %% ", 100 * a->flame.matched_share);
+	int rw = (int)strlen(right), room = c->cols - rw - 1;
+	wchar_t w[2048];
+	/* A long path keeps its end: where the zoom is. */
+	const char *shown = text;
+	while (room > 4 && (int)strlen(shown) > room && shown[1]) {
+		shown++;
+		while ((*shown & 0xc0) == 0x80)
+			shown++;
+	}
+	attrset(s->attr[EL_COLUMNS]);
+	mvhline(c->top, c->left, ' ', c->cols);
+	size_t n = fit_name(shown, room > 0 ? room : 0, s->utf8, w, 2048);
+	mvaddnwstr(c->top, c->left + 1, w, (int)n);
+	if (rw && rw < c->cols) {
+		attrset(s->attr[EL_MATCH]);
+		mvaddstr(c->top, c->left + c->cols - rw, right);
+	}
+}
+
+/* ---- the status line ---------------------------------------------------- */
+
+static void describe(struct app *a, const struct flame *f, uint32_t i,
+		     const double *base, char *note, size_t cap)
+{
+	const struct model *m = a->ctx.model;
+	const struct flame_frame *fr = &f->frames[i];
+	char name[512], self[32], total[32], pct[32], where[512];
+	app_frame_name(a, fr->frame, name, sizeof(name));
+	format_value(m, a->ctx.type, fr->self, self, sizeof(self));
+	format_value(m, a->ctx.type, fr->width, total, sizeof(total));
+	format_percent(fr->width, f->profile_total, pct, sizeof(pct));
+	char loc[400];
+	format_location(m, fr->frame, loc, sizeof(loc));
+	escape_text(loc, where, sizeof(where));
+	int n = snprintf(note, cap, "%s  self %s  total %s  %s%s%s", name, self, total,
+			 pct, where[0] ? "  " : "", where);
+	if (base && (size_t)n < cap) {
+		char was[32];
+		format_value(m, a->ctx.type, base[i], was, sizeof(was));
+		n += snprintf(note + n, cap - (size_t)n, isnan(base[i])
+			      ? "  (+ not in base)" : "  base %s", was);
+	}
+	if (f->note && (size_t)n < cap)
+		snprintf(note + n, cap - (size_t)n, "  [%s]", f->note);
+}
+
+/* ---- differential: base widths, kept while both graphs are the same --- */
+
+static const double *base_widths(struct compare *cmp, const struct flame *now,
+				 double *base_whole)
+{
+	static double *widths;
+	static size_t cap;
+	static unsigned long serials[2];
+	struct app *base = &cmp->side[DIFF_BASE];
+	struct pane *bp = &base->panes[VIEW_FLAME];
+	if (!bp->open) {
+		view_open(&bp->view, VIEW_FLAME, &base->ctx);
+		bp->open = true;
+	}
+	const struct flame *was = flame_of_view(&bp->view);
+	if (!was || !was->nframes || !cmp->diff.match[DIFF_NEW])
+		return NULL;
+	*base_whole = was->whole;
+	if (serials[0] != was->serial || serials[1] != now->serial) {
+		GROW(widths, cap, now->nframes + 1);
+		flame_base_widths(now, was, cmp->diff.match[DIFF_NEW], widths);
+		serials[0] = was->serial;
+		serials[1] = now->serial;
+	}
+	return widths;
+}
+
+void flame_draw(struct app *a, const struct screen *s, int top, int left,
+		int lines, int cols, struct compare *diff, char *note, size_t cap)
+{
+	struct canvas c = { s, top, left, lines, cols, s->colour && theme_has_colour(s) };
+	note[0] = 0;
+	attrset(s->attr[EL_NORMAL]);
+	for (int y = 0; y < lines; y++)
+		mvhline(top + y, left, ' ', cols);
+	const struct flame *f = pane_flame(a);
+	if (!f || lines < 2 || cols < 1)
+		return;
+	if (!f->nframes) {
+		mvaddnstr(top + 1, left + 2, f->why_not ? f->why_not : "(no samples)", cols - 2);
+		snprintf(note, cap, "no flame graph: %s", f->why_not ? f->why_not : "no samples");
+		return;
+	}
+	follow_graph(&a->flame, f);
+	uint32_t zoom = zoom_of(&a->flame);
+	update_matches(a, f);
+	draw_top_line(a, &c, f, zoom);
+	struct paint paint = { .a = a, .f = f };
+	if (diff && a == &diff->side[DIFF_NEW]) {
+		paint.base = base_widths(diff, f, &paint.base_whole);
+		paint.normalize = diff->diff.normalize;
+	}
+	static struct flame_layout layout;
+	flame_lay_out(f, zoom, (unsigned)cols, (uint32_t)(lines - 1), &layout);
+	struct pane *p = app_pane(a);
+	uint32_t selected = p->selected < f->nframes ? (uint32_t)p->selected : 0;
+	draw_levels(&paint, &c, &layout, selected, a->search[0] ? a->flame.matched : NULL);
+	attrset(A_NORMAL);
+	describe(a, f, selected, paint.base, note, cap);
+}

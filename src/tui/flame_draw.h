@@ -1,0 +1,23 @@
+/* Pane 5, the flame graph: its drawing and the keys that mean something
+ * else there (moving between frames, zoom).  The graph itself is data
+ * from views/flame.c. */
+#ifndef WPROF_TUI_FLAME_DRAW_H
+#define WPROF_TUI_FLAME_DRAW_H
+
+#include "app.h"
+#include "compare.h"
+#include "screen.h"
+
+/* Draws the pane in lines [top, top + lines) and columns [left, left +
+ * cols) of the screen; `diff` (or NULL) colours NEW's frames by their
+ * change against BASE.  Writes what the status line says into `note`. */
+void flame_draw(struct app *a, const struct screen *s, int top, int left,
+		int lines, int cols, struct compare *diff, char *note, size_t cap);
+/* A key of pane 5 (arrows, hjkl, Home g, Enter, Backspace, Esc, v, C);
+ * false when the key means what it means elsewhere. */
+bool flame_key(struct app *a, int key);
+
+/* x: time order or left-heavy; shows pane 5. */
+void flame_toggle_order(struct app *a);
+
+#endif

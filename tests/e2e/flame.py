@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""The flame graph end to end: --report flame, --export svg (well-formed,
+the same top frames, and in headless Chromium when it is installed), and
+pane 5 in tmux at 80x24 and 200x50: the graph of a real profile, zoom in
+and out, search, the differential graph of two profiles.
+
+usage: flame.py WPROF_BINARY TESTDATA_DIR
+
+Numbers come from testdata/expected/validate.cpuprofile.rules.json (the
+reference tools'), never from wprof-tui: the graph is as wide as every
+sample together (the sum of the self times, 896227 us); f_main_2's exact
+total is 446301 us, f_quarter's 302789 us (it never calls itself, so its
+search share is its exact total over the whole: 33.8 %)."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.dom.minidom
+
+from tmux_driver import Pane as Session, check, failures, run_tests
+
+BINARY = os.path.abspath(sys.argv[1])
+DATA = os.path.abspath(sys.argv[2])
+PROFILE = os.path.join(DATA, "validate.cpuprofile")
+WHOLE = 896227.0
+F_MAIN_2 = 446301.0
+F_QUARTER = 302789.0
+
+
+def run(*args, env=None):
+    e = dict(os.environ, LANG="C.UTF-8")
+    e.update(env or {})
+    return subprocess.run([BINARY] + list(args), capture_output=True, text=True, env=e)
+
+
+def report():
+    r = run("--report", "flame", "--width", "100", PROFILE)
+    check(r.returncode == 0, "report: exit %d: %s" % (r.returncode, r.stderr))
+    lines = [l for l in r.stdout.split("\n") if l.startswith("|")]
+    check(lines and lines[0].startswith("|(root)") and len(lines[0]) == 100,
+          "report: the root spans 100 columns: %r" % lines[:1])
+    # f_main_2 is main's largest child: it starts the line and ends where
+    # its share of 100 columns (in eighths, rounded) does.
+    row = [l for l in lines if l.startswith("|f_main_2")]
+    want = (round(F_MAIN_2 / WHOLE * 800) + 4) // 8
+    check(row and row[0].index("|", 1) == want,
+          "report: f_main_2 is %d columns wide: %r" % (want, row[:1]))
+    up = run("--report", "flame", "--width", "100", "--flame-up", PROFILE).stdout
+    up_lines = [l for l in up.split("\n") if l.startswith("|")]
+    check(up_lines == lines[::-1], "report: --flame-up puts the root last")
+    narrow = run("--report", "flame", PROFILE, env={"COLUMNS": "40"}).stdout
+    check("|(root)" + "." * 33 in narrow, "report: $COLUMNS gives the width")
+    ascii = run("--report", "flame", "--width", "40", PROFILE, env={"LANG": "C", "LC_ALL": "C"}).stdout
+    check("~" in ascii and "\u2026" not in ascii, "report: '~' elides under LANG=C")
+    bad = run("--report", "flame", "--width", "x", PROFILE)
+    check(bad.returncode == 2, "report: a bad --width is a usage error")
+
+
+def frames_of(path):
+    doc = xml.dom.minidom.parse(path)
+    out = []
+    for g in doc.getElementsByTagName("g"):
+        if g.getAttribute("class") == "f":
+            out.append((g.getAttribute("data-n"), float(g.getAttribute("data-w")),
+                        int(g.getAttribute("data-i")), int(g.getAttribute("data-e"))))
+    return out
+
+
+def svg():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "flame.svg")
+        r = run("--export", "svg", "-o", path, PROFILE)
+        check(r.returncode == 0, "svg: exit %d: %s" % (r.returncode, r.stderr))
+        try:
+            frames = frames_of(path)
+        except Exception as e:  # not well-formed
+            check(False, "svg: not well-formed XML: %s" % e)
+            return
+        check(frames[0][0] == "(root)" and abs(frames[0][1] - WHOLE) < 1e-6,
+              "svg: the root is the whole profile: %r" % (frames[:1],))
+        quarter = sum(w for n, w, i, e in frames if n == "f_quarter")
+        check(abs(quarter - F_QUARTER) < 1e-6, "svg: f_quarter's frames add up to %g" % quarter)
+        hostile = os.path.join(tmp, "hostile.svg")
+        r = run("--export", "svg", "-o", hostile, os.path.join(DATA, "hostile-names.cpuprofile"))
+        try:
+            frames_of(hostile)
+        except Exception as e:
+            check(False, "svg: hostile names break the XML: %s" % e)
+        chromium_renders(path, frames)
+
+
+def chromium_renders(path, frames):
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not browser:
+        print("skip: no chromium")
+        return
+    with tempfile.TemporaryDirectory() as profile_dir:
+        flags = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--no-first-run",
+                 "--user-data-dir=" + profile_dir]
+        try:
+            dom = subprocess.run([browser] + flags + ["--dump-dom", "file://" + path],
+                                 capture_output=True, text=True, timeout=120).stdout
+            shot = os.path.join(profile_dir, "shot.png")
+            subprocess.run([browser] + flags + ["--screenshot=" + shot,
+                                                "--window-size=1200,400", "file://" + path],
+                           capture_output=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            print("skip: chromium did not answer")
+            return
+        # The script ran (it writes each frame's label) and names the top
+        # frames as the file does.
+        labels = re.findall(r'<text x="[0-9.]+" y="[0-9]+">([^<]+)</text>', dom)
+        top = [n for n, w, i, e in frames[:3]]
+        check(labels[:3] == top, "chromium: the top frames %r, drawn %r" % (top, labels[:3]))
+        check(os.path.exists(shot) and os.path.getsize(shot) > 1000,
+              "chromium: a screenshot of the SVG")
+
+
+class Pane(Session):
+    def __init__(self, args, width, height):
+        super().__init__("LANG=C.UTF-8 %s %s; echo EXIT=$?; sleep 600" % (BINARY, args),
+                         width, height)
+
+
+def explore(width, height):
+    size = "%dx%d" % (width, height)
+    p = Pane(PROFILE, width, height)
+    s = p.press(["5"], r"left-heavy", "%s: the flame graph" % size)
+    check(" 5 flame " in s and "(root)" in s, "%s: pane 5 shows the root" % size)
+    check("(root)  self 0  total 896.23ms  100.00%" in s,
+          "%s: the status line names the frame under the cursor" % size)
+    # Down twice, then zoom: the breadcrumb shows the path.
+    p.keys("j", "j")
+    s = p.press(["Enter"], r"\u203a executeUserEntryPoint", "%s: zoomed" % size)
+    check("(root) \u203a (anonymous) \u203a executeUserEntryPoint" in s,
+          "%s: the zoom path on top" % size)
+    p.keys("j")
+    s = p.press(["Enter"], r"\u203a Module._load", "%s: zoomed twice" % size)
+    s = p.press(["BSpace"], r"executeUserEntryPoint\s*\n", "%s: zoomed out one" % size)
+    check("Module._load" not in s.split("\n")[2], "%s: one zoom undone" % size)
+    s = p.press(["Escape"], r"whole profile", "%s: zoomed out" % size)
+    p.keys("/", "f_quarter")
+    s = p.press(["Enter"], r"matched", "%s: search" % size)
+    want = "matched %.1f %%" % (100 * F_QUARTER / WHOLE)
+    check(want in s, "%s: %s, got %r" % (size, want, re.findall(r"matched [0-9.]+ %", s)))
+    check(re.search(r"^ f_quarter  self", s, re.M), "%s: the cursor on the first match" % size)
+    s = p.press(["v"], r"\(root\)\s*\n.*\? help", "%s: root at the bottom" % size)
+    s = p.press(["x"], r"time order", "%s: time order" % size)
+    p.close()
+
+
+def differential(width, height):
+    size = "%dx%d" % (width, height)
+    base = os.path.join(DATA, "worked-example.cpuprofile")
+    new = os.path.join(DATA, "worked-example-new.cpuprofile")
+    p = Pane("%s %s" % (base, new), width, height)
+    s = p.press(["5"], r"left-heavy", "%s: the differential flame graph" % size)
+    p.keys("o")
+    s = p.press(["j"], r"base [0-9.]+m?s|not in base", "%s: NEW's frame against BASE" % size)
+    check(s.count("left-heavy") == 2, "%s: both sides draw a flame graph" % size)
+    p.close()
+
+
+def no_colour():
+    # NO_COLOR and LANG=C: frames told apart by shading characters, names
+    # cut with '~', the zoom path with '>'.
+    p = Session("NO_COLOR=1 LANG=C %s %s; echo EXIT=$?; sleep 600" % (BINARY, PROFILE), 80, 24)
+    s = p.press(["5"], r"left-heavy > \(whole profile\)", "NO_COLOR: the flame graph")
+    check(re.search(r"^\(anonymous\)[#.]{20,}", s, re.M), "NO_COLOR: frames shaded")
+    check(re.search(r"^f_main_2#+f_half_2\.+", s, re.M), "NO_COLOR: neighbours alternate shades")
+    check("~" in s and "\u2026" not in s, "LANG=C: names cut with '~'")
+    p.close()
+
+
+def tui_80():
+    explore(80, 24)
+    differential(80, 24)
+
+
+def tui_200():
+    explore(200, 50)
+    differential(200, 50)
+
+
+report()
+svg()
+run_tests([tui_80, tui_200, no_colour])
+sys.exit(1 if failures else 0)

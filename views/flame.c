@@ -1,0 +1,533 @@
+#include "flame.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/util.h"
+
+/* A function graph expanded into paths can grow without end (every path
+ * through a cycle is one); past this many frames the rest is left out. */
+#define FLAME_MAX_FRAMES 4000000
+
+void flame_free(struct flame *f)
+{
+	free(f->frames);
+	memset(f, 0, sizeof(*f));
+}
+
+bool flame_has_time_order(const struct model *m, unsigned type)
+{
+	/* Sample durations are the first sample type's values; a node graph
+	 * does not say which parent a sample went through. */
+	return (m->caps & HAS_TIMELINE) && (m->caps & HAS_NODES) &&
+	       !(m->caps & HAS_NODE_GRAPH) && m->nsamples && type == 0;
+}
+
+static uint32_t add_frame(struct flame *f, size_t *cap, uint32_t frame,
+			  uint32_t parent, uint32_t depth, double x, double width)
+{
+	GROW(f->frames, *cap, f->nframes + 1);
+	f->frames[f->nframes] = (struct flame_frame){
+		.frame = frame, .parent = parent, .next_sibling = NO_ID,
+		.end = NO_ID, .depth = depth, .x = x, .width = width,
+	};
+	return (uint32_t)f->nframes++;
+}
+
+/* ---- left-heavy: the top-down tree ------------------------------------- */
+
+/* Rows in pre-order become frames; each lies after its elder siblings. */
+static void frames_from_rows(struct flame *f, const struct row *rows, size_t n)
+{
+	size_t cap = 0;
+	uint32_t *open = xmalloc((n + 1) * sizeof(uint32_t)); /* by depth */
+	uint32_t *last_child = xmalloc((n + 1) * sizeof(uint32_t));
+	double *cursor = xmalloc((n + 1) * sizeof(double)); /* per frame */
+	uint32_t nopen = 0, last_top = NO_ID;
+	double top_cursor = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		while (nopen > r->depth)
+			f->frames[open[--nopen]].end = (uint32_t)i;
+		uint32_t parent = nopen ? open[nopen - 1] : NO_ID;
+		double x = parent == NO_ID ? top_cursor : cursor[parent];
+		uint32_t at = add_frame(f, &cap, r->frame, parent, nopen, x, r->total);
+		f->frames[at].self = r->self;
+		uint32_t *elder = parent == NO_ID ? &last_top : &last_child[parent];
+		if (*elder != NO_ID)
+			f->frames[*elder].next_sibling = at;
+		*elder = at;
+		if (parent == NO_ID)
+			top_cursor += r->total;
+		else
+			cursor[parent] += r->total;
+		cursor[at] = x;
+		last_child[at] = NO_ID;
+		open[nopen++] = at;
+	}
+	while (nopen)
+		f->frames[open[--nopen]].end = (uint32_t)n;
+	f->whole = top_cursor;
+	free(open);
+	free(last_child);
+	free(cursor);
+}
+
+static const char *tree_note(const struct view_context *ctx)
+{
+	const struct model *m = ctx->model;
+	if (!(m->caps & HAS_NODES))
+		return "paths expanded from the function graph (each arc's share, as top-down)";
+	if (m->caps & HAS_NODE_GRAPH)
+		return "the node graph as a tree: a shared node under each of its callers (additive)";
+	if (ctx->rule == RULE_DIVIDED)
+		return "divided splits functions, not paths: the call tree is drawn";
+	return NULL;
+}
+
+/* A call tree (not a node graph) is walked straight from the model, in
+ * the order top-down sorts by total (largest first, then by name): the
+ * same rows as opening every row of that pane, without its row list. */
+static const struct model *order_model;
+static const double *order_sub;
+
+static int larger_first(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double sx = order_sub[x], sy = order_sub[y];
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	const struct model *m = order_model;
+	uint32_t fx = m->nodes[x].frame, fy = m->nodes[y].frame;
+	int order = strcmp(model_str(m, m->frames[fx].name), model_str(m, m->frames[fy].name));
+	if (!order)
+		order = (fx > fy) - (fx < fy);
+	return order ? order : (x > y) - (x < y);
+}
+
+static void push_sorted(uint32_t **stack, size_t *n, size_t *cap,
+			const uint32_t *nodes, size_t count)
+{
+	GROW(*stack, *cap, *n + count);
+	uint32_t *at = *stack + *n;
+	memcpy(at, nodes, count * sizeof(uint32_t));
+	qsort(at, count, sizeof(uint32_t), larger_first);
+	for (size_t i = 0; i < count / 2; i++) { /* the largest is popped first */
+		uint32_t t = at[i];
+		at[i] = at[count - 1 - i];
+		at[count - 1 - i] = t;
+	}
+	*n += count;
+}
+
+static void build_from_tree(struct flame *f, struct view_context *ctx)
+{
+	const struct model *m = ctx->model;
+	order_model = m;
+	order_sub = rules_node_totals(ctx->rules, ctx->type);
+	uint32_t *depth = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	uint32_t *stack = NULL, *roots = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	size_t nstack = 0, stack_cap = 0, nroots = 0;
+	for (uint32_t v = 0; v < m->nnodes; v++)
+		if (!m->nodes[v].nparents) {
+			roots[nroots++] = v;
+			depth[v] = 0;
+		}
+	push_sorted(&stack, &nstack, &stack_cap, roots, nroots);
+	struct row *rows = xmalloc((m->nnodes + 1) * sizeof(struct row));
+	size_t nrows = 0;
+	while (nstack) {
+		uint32_t v = stack[--nstack];
+		const struct node *n = &m->nodes[v];
+		rows[nrows++] = (struct row){ .frame = n->frame, .item = v, .depth = depth[v],
+					      .self = node_value(m, v, ctx->type),
+					      .total = order_sub[v] };
+		for (uint32_t i = n->child_start; i < n->child_end; i++)
+			depth[m->child_ids[i]] = depth[v] + 1;
+		push_sorted(&stack, &nstack, &stack_cap, &m->child_ids[n->child_start],
+			    n->child_end - n->child_start);
+	}
+	frames_from_rows(f, rows, nrows);
+	free(rows);
+	free(stack);
+	free(roots);
+	free(depth);
+}
+
+static void build_left_heavy(struct flame *f, struct view_context *ctx)
+{
+	if ((ctx->model->caps & HAS_NODES) && !(ctx->model->caps & HAS_NODE_GRAPH)) {
+		f->profile_total = rules_totals(ctx->rules, ctx->rule, ctx->type)->profile_total;
+		build_from_tree(f, ctx);
+		f->note = tree_note(ctx);
+		return;
+	}
+	struct view_context by_total = *ctx;
+	by_total.sort = SORT_TOTAL;
+	by_total.reversed = false;
+	struct view v;
+	view_open(&v, VIEW_TOPDOWN, &by_total);
+	view_expand_all(&v, SIZE_MAX, UINT32_MAX, FLAME_MAX_FRAMES);
+	f->profile_total = v.totals->profile_total;
+	for (size_t i = 0; i < v.nrows; i++)
+		if (isnan(v.rows[i].total)) {
+			f->why_not = v.totals->why_not ? v.totals->why_not
+				: "this rule gives no totals for these data";
+			view_close(&v);
+			return;
+		}
+	frames_from_rows(f, v.rows, v.nrows);
+	f->note = tree_note(ctx);
+	view_close(&v);
+}
+
+/* ---- time order: the samples as they came ----------------------------- */
+
+/* Blocks narrower than this share of the profile are left to their
+ * parent (shown as its own time): below a cell at any zoom short of
+ * this factor, and a profile of random stacks would otherwise make a
+ * block per sample and level. */
+#define TIME_ORDER_RESOLUTION 65536.0
+
+/* An open block: a frame only once it is wide enough (its parent,
+ * never narrower, is one by then), so that narrow blocks cost nothing. */
+struct block {
+	uint32_t node, at; /* at: its frame, NO_ID while it is too narrow */
+	double x, width, self;
+};
+
+struct time_walk {
+	uint32_t *path;      /* the sample's nodes, root first */
+	struct block *open;  /* by depth */
+	uint32_t *last_at;   /* by depth: the last frame under the open parent */
+	size_t cap, nopen, frames_cap;
+	size_t nmade; /* the open blocks that are frames: always a prefix */
+	double min_width;
+};
+
+static void grow_walk(struct time_walk *w, size_t need)
+{
+	if (need <= w->cap)
+		return;
+	size_t old = w->cap;
+	w->cap = 2 * need;
+	w->path = xrealloc(w->path, w->cap * sizeof(uint32_t));
+	w->open = xrealloc(w->open, w->cap * sizeof(struct block));
+	w->last_at = xrealloc(w->last_at, w->cap * sizeof(uint32_t));
+	for (size_t k = old; k < w->cap; k++)
+		w->last_at[k] = NO_ID;
+}
+
+/* The sample's path below what it shares with the open blocks: a node
+ * at the depth of an open block's node is that block's whole path (a
+ * tree), so the walk up from the leaf stops there.  Returns the depth;
+ * *same is how many open blocks the sample continues. */
+static size_t sample_path(const struct model *m, const uint32_t *node_depth,
+			  uint32_t leaf, struct time_walk *w, size_t *same)
+{
+	size_t depth = node_depth[leaf] + 1;
+	grow_walk(w, depth + 1);
+	size_t k = depth;
+	*same = 0;
+	for (uint32_t n = leaf; k > 0; n = m->nodes[n].parent) {
+		k--;
+		if (k < w->nopen && w->open[k].node == n) {
+			*same = k + 1;
+			break;
+		}
+		w->path[k] = n;
+	}
+	return depth;
+}
+
+static uint32_t *node_depths(const struct model *m)
+{
+	uint32_t *depth = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < m->nnodes; i++) { /* parents come first */
+		uint32_t v = m->node_order[i], p = m->nodes[v].parent;
+		depth[v] = p == NO_ID ? 0 : depth[p] + 1;
+	}
+	return depth;
+}
+
+/* Closes the blocks deeper than `keep`; one that never became a frame
+ * is its parent's own time. */
+static void close_blocks(struct flame *f, struct time_walk *w, size_t keep)
+{
+	if (w->nmade > keep)
+		w->nmade = keep;
+	while (w->nopen > keep) {
+		size_t k = --w->nopen;
+		struct block *b = &w->open[k];
+		if (b->at != NO_ID) {
+			struct flame_frame *fr = &f->frames[b->at];
+			fr->width = b->width;
+			fr->self = b->self;
+			fr->end = (uint32_t)f->nframes;
+		} else if (k) {
+			w->open[k - 1].self += b->width;
+		}
+	}
+}
+
+static void make_frame(struct flame *f, struct time_walk *w,
+		       const struct model *m, size_t k)
+{
+	struct block *b = &w->open[k];
+	uint32_t parent = k ? w->open[k - 1].at : NO_ID;
+	b->at = add_frame(f, &w->frames_cap, m->nodes[b->node].frame, parent,
+			  (uint32_t)k, b->x, b->width);
+	if (w->last_at[k] != NO_ID)
+		f->frames[w->last_at[k]].next_sibling = b->at;
+	w->last_at[k] = b->at;
+	w->last_at[k + 1] = NO_ID;
+}
+
+static void build_time_order(struct flame *f, const struct model *m)
+{
+	struct time_walk w = { 0 };
+	grow_walk(&w, 64);
+	double all = 0;
+	for (size_t s = 0; s < m->nsamples; s++)
+		all += m->sample_duration[s] > 0 ? m->sample_duration[s] : 0;
+	w.min_width = all / TIME_ORDER_RESOLUTION;
+	uint32_t *node_depth = node_depths(m);
+	double t = 0;
+	for (size_t s = 0; s < m->nsamples; s++) {
+		double d = m->sample_duration[s];
+		if (!(d > 0))
+			continue; /* no width, and no break between equal stacks */
+		size_t same;
+		size_t depth = sample_path(m, node_depth, m->sample_node[s], &w, &same);
+		for (size_t k = 0; k < same; k++)
+			w.open[k].width += d;
+		close_blocks(f, &w, same);
+		for (size_t k = same; k < depth; k++) {
+			w.open[k] = (struct block){ w.path[k], NO_ID, t, d, 0 };
+			w.last_at[k + 1] = NO_ID;
+		}
+		w.nopen = depth;
+		if (depth)
+			w.open[depth - 1].self += d;
+		while (w.nmade < depth && w.open[w.nmade].width >= w.min_width)
+			make_frame(f, &w, m, w.nmade++);
+		t += d;
+	}
+	close_blocks(f, &w, 0);
+	f->whole = t;
+	free(node_depth);
+	free(w.path);
+	free(w.open);
+	free(w.last_at);
+}
+
+void flame_build(struct flame *f, struct view_context *ctx,
+		 enum flame_order order)
+{
+	static unsigned long graphs_built;
+	memset(f, 0, sizeof(*f));
+	f->order = order;
+	f->serial = ++graphs_built;
+	if (order == FLAME_TIME_ORDER) {
+		if (!flame_has_time_order(ctx->model, ctx->type)) {
+			f->why_not = "no samples in time order for this sample type";
+			return;
+		}
+		f->profile_total = rules_totals(ctx->rules, ctx->rule, ctx->type)->profile_total;
+		build_time_order(f, ctx->model);
+		return;
+	}
+	build_left_heavy(f, ctx);
+}
+
+/* ---- layout ------------------------------------------------------------- */
+
+static void add_span(struct flame_layout *l, struct flame_span s)
+{
+	GROW(l->spans, l->spans_cap, l->nspans + 1);
+	l->spans[l->nspans++] = s;
+	if (s.level + 1 > l->levels)
+		l->levels = s.level + 1;
+}
+
+static int compare_spans(const void *a, const void *b)
+{
+	const struct flame_span *x = a, *y = b;
+	if (x->level != y->level)
+		return x->level < y->level ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+struct grid {
+	double x0, scale;
+	uint32_t limit; /* eighths */
+};
+
+static uint32_t eighth(const struct grid *g, double x)
+{
+	double e = round((x - g->x0) * g->scale);
+	return e < 0 ? 0 : e > g->limit ? g->limit : (uint32_t)e;
+}
+
+/* Lays out frames [from, to) of one zoom; returns nothing, adds spans. */
+static void lay_out_range(const struct flame *f, uint32_t from, uint32_t to,
+			  uint32_t base_depth, uint32_t base_level,
+			  uint32_t max_levels, const struct grid *g,
+			  struct flame_layout *out)
+{
+	uint32_t i = from;
+	while (i < to) {
+		const struct flame_frame *fr = &f->frames[i];
+		uint32_t level = base_level + fr->depth - base_depth;
+		if (level >= max_levels) {
+			i = fr->end;
+			continue;
+		}
+		uint32_t start = eighth(g, fr->x), stop = eighth(g, fr->x + fr->width);
+		if (stop - start >= 8) {
+			add_span(out, (struct flame_span){ i, level, start, stop, 0, 1, i });
+			i++;
+			continue;
+		}
+		/* A run of narrow siblings becomes one remainder. */
+		uint32_t last = i, merged = 1;
+		for (uint32_t s = fr->next_sibling; s != NO_ID && s < to; s = f->frames[s].next_sibling) {
+			uint32_t a = eighth(g, f->frames[s].x);
+			uint32_t b = eighth(g, f->frames[s].x + f->frames[s].width);
+			if (b - a >= 8)
+				break;
+			last = s;
+			merged++;
+			stop = b;
+		}
+		if (stop == start && start < g->limit)
+			stop = start + 1; /* a sliver, so that it is seen */
+		if (stop > start)
+			add_span(out, (struct flame_span){ i, level, start, stop,
+							   FLAME_SPAN_REMAINDER, merged, last });
+		i = f->frames[last].end;
+	}
+}
+
+void flame_lay_out(const struct flame *f, uint32_t zoom, unsigned cols,
+		   uint32_t max_levels, struct flame_layout *out)
+{
+	out->nspans = 0;
+	out->levels = 0;
+	if (!f->nframes || !cols || !max_levels)
+		return;
+	struct grid g = { .limit = cols * 8 };
+	uint32_t from = 0, to = (uint32_t)f->nframes, level = 0, depth = 0;
+	double width = f->whole;
+	if (zoom != NO_ID) {
+		const struct flame_frame *z = &f->frames[zoom];
+		for (uint32_t a = z->parent; a != NO_ID; a = f->frames[a].parent)
+			level++;
+		uint32_t l = level;
+		for (uint32_t a = z->parent; a != NO_ID; a = f->frames[a].parent)
+			if (--l < max_levels)
+				add_span(out, (struct flame_span){ a, l, 0, g.limit,
+								   FLAME_SPAN_ANCESTOR, 1, a });
+		from = zoom;
+		to = z->end;
+		depth = z->depth;
+		g.x0 = z->x;
+		width = z->width;
+	}
+	g.scale = width > 0 ? g.limit / width : 0;
+	if (width > 0)
+		lay_out_range(f, from, to, depth, level, max_levels, &g, out);
+	if (out->nspans > 1)
+		qsort(out->spans, out->nspans, sizeof(*out->spans), compare_spans);
+}
+
+void flame_layout_free(struct flame_layout *l)
+{
+	free(l->spans);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- search and moving --------------------------------------------------- */
+
+double flame_match(const struct flame *f, const bool *frame_matches,
+		   uint8_t *matched)
+{
+	double covered = 0;
+	uint32_t inside_until = 0; /* the end of the outermost match open */
+	for (uint32_t i = 0; i < f->nframes; i++) {
+		const struct flame_frame *fr = &f->frames[i];
+		matched[i] = frame_matches[fr->frame];
+		if (matched[i] && i >= inside_until) {
+			covered += fr->width;
+			inside_until = fr->end;
+		}
+	}
+	return f->profile_total > 0 ? covered / f->profile_total : 0;
+}
+
+uint32_t flame_parent(const struct flame *f, uint32_t from)
+{
+	uint32_t p = from < f->nframes ? f->frames[from].parent : NO_ID;
+	return p == NO_ID ? from : p;
+}
+
+uint32_t flame_first_child(const struct flame *f, uint32_t from)
+{
+	if (from + 1 < f->nframes && f->frames[from].end > from + 1)
+		return from + 1;
+	return from;
+}
+
+uint32_t flame_neighbour(const struct flame *f, uint32_t from, int direction)
+{
+	if (from >= f->nframes)
+		return from;
+	uint32_t depth = f->frames[from].depth;
+	if (direction > 0) {
+		for (uint32_t j = f->frames[from].end; j < f->nframes; j++)
+			if (f->frames[j].depth == depth)
+				return j;
+	} else {
+		for (uint32_t j = from; j-- > 0;)
+			if (f->frames[j].depth == depth)
+				return j;
+	}
+	return from;
+}
+
+/* ---- differential ------------------------------------------------------ */
+
+static uint32_t base_child(const struct flame *base, uint32_t parent,
+			   uint32_t frame)
+{
+	uint32_t c = parent == NO_ID ? (base->nframes ? 0 : NO_ID)
+		: parent + 1 < base->frames[parent].end ? parent + 1 : NO_ID;
+	for (; c != NO_ID; c = base->frames[c].next_sibling)
+		if (base->frames[c].frame == frame)
+			return c;
+	return NO_ID;
+}
+
+static uint32_t *base_counterparts(const struct flame *now, const struct flame *base,
+				   const uint32_t *match)
+{
+	uint32_t *in_base = xmalloc((now->nframes + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i < now->nframes; i++) {
+		const struct flame_frame *fr = &now->frames[i];
+		uint32_t parent = fr->parent == NO_ID ? NO_ID : in_base[fr->parent];
+		uint32_t want = match[fr->frame];
+		in_base[i] = want == NO_ID || (fr->parent != NO_ID && parent == NO_ID)
+			? NO_ID : base_child(base, parent, want);
+	}
+	return in_base;
+}
+
+void flame_base_widths(const struct flame *now, const struct flame *base,
+		       const uint32_t *match, double *base_width)
+{
+	uint32_t *in_base = base_counterparts(now, base, match);
+	for (uint32_t i = 0; i < now->nframes; i++)
+		base_width[i] = in_base[i] == NO_ID ? NAN : base->frames[in_base[i]].width;
+	free(in_base);
+}

@@ -1,0 +1,102 @@
+/* The flame graph as data: frames with an offset and a width in the
+ * profile's units, laid out on a grid of cells by whoever draws them (the
+ * TUI pane, --report flame, the SVG export).  No curses here, so tests
+ * check widths, zoom, search share and merging on their own.
+ *
+ * Left-heavy: the top-down pane's tree, every row open, siblings largest
+ * first; a frame's width is its top-down total, so the two panes agree
+ * under every rule.  Time order (DevTools' flame chart): the samples in
+ * time order, consecutive samples through the same node merged into one
+ * block per depth. */
+#ifndef WPROF_FLAME_H
+#define WPROF_FLAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "view.h"
+
+enum flame_order { FLAME_LEFT_HEAVY, FLAME_TIME_ORDER };
+
+struct flame_frame {
+	uint32_t frame;   /* the model's frame */
+	uint32_t parent;  /* index in flame.frames, NO_ID at the top */
+	uint32_t next_sibling; /* NO_ID for the last */
+	uint32_t end;     /* one past the last frame of its subtree */
+	uint32_t depth;
+	double x;         /* from the start of the graph, in value units */
+	double width;     /* its total */
+	double self;
+};
+
+struct flame {
+	struct flame_frame *frames; /* pre-order: a subtree follows its frame */
+	size_t nframes;
+	double whole;     /* the width of the graph: the top frames' sum */
+	double profile_total; /* the base of every % */
+	enum flame_order order;
+	const char *note; /* what the graph draws instead, or NULL */
+	const char *why_not; /* why there is no graph (nframes is 0) */
+	unsigned long serial; /* a new number for every graph built */
+};
+
+/* Builds the flame graph under the context's rule and sample type. */
+void flame_build(struct flame *f, struct view_context *ctx,
+		 enum flame_order order);
+void flame_free(struct flame *f);
+/* Whether the data has samples in time order for this sample type. */
+bool flame_has_time_order(const struct model *m, unsigned type);
+
+/* Laid out on a grid: spans of one screen line each, in eighths of a
+ * cell so that a frame's edge can fall inside a cell. */
+#define FLAME_SPAN_REMAINDER 0x1 /* narrow frames merged into one */
+#define FLAME_SPAN_ANCESTOR 0x2  /* above the zoomed frame: full width */
+
+struct flame_span {
+	uint32_t index;  /* the frame (the first of a remainder) */
+	uint32_t level;  /* 0: the top line (the root, or the zoom path's top) */
+	uint32_t start, stop; /* in eighths of a cell */
+	uint32_t flags;
+	uint32_t merged; /* frames in a remainder */
+	uint32_t last;   /* the last of them (index for a single frame) */
+};
+
+struct flame_layout {
+	struct flame_span *spans; /* by level, then left to right */
+	size_t nspans, spans_cap;
+	uint32_t levels;
+};
+
+/* Lays out the subtree of `zoom` (NO_ID: everything) on `cols` cells and
+ * at most `max_levels` lines.  Frames narrower than one cell are merged
+ * with their narrow neighbours into a remainder span, their subtrees
+ * left out. */
+void flame_lay_out(const struct flame *f, uint32_t zoom, unsigned cols,
+		   uint32_t max_levels, struct flame_layout *out);
+void flame_layout_free(struct flame_layout *l);
+
+/* Search: marks each frame whose function matches and returns the share
+ * of the profile they cover, each sample counted once (a match nested in
+ * a match adds nothing), as flamegraph.pl counts it. */
+double flame_match(const struct flame *f, const bool *frame_matches,
+		   uint8_t *matched);
+
+/* Moving between frames; each returns `from` when there is nowhere to go. */
+uint32_t flame_parent(const struct flame *f, uint32_t from);
+uint32_t flame_first_child(const struct flame *f, uint32_t from);
+/* The frame on the same depth just left (-1) or right (+1) of `from`. */
+uint32_t flame_neighbour(const struct flame *f, uint32_t from, int direction);
+
+/* Differential flame graph (flamegraph.pl's difffolded): for each frame
+ * of `now`, the width of the same call path in `base`, its functions
+ * paired through match[now's frame] (base's frame or NO_ID); NAN where
+ * base has no such path. */
+void flame_base_widths(const struct flame *now, const struct flame *base,
+		       const uint32_t *match, double *base_width);
+
+/* The pane (flame_ops): one row per frame, in the frames' order, so that
+ * a row's index is its frame's index; the graph is the view's state. */
+const struct flame *flame_of_view(const struct view *v);
+
+#endif
