@@ -18,5 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_views(&m);
 		model_free(&m);
 	}
+	input_close(&in);
 	return 0;
 }

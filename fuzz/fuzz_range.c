@@ -41,7 +41,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct load_error err;
 	struct load_options opt = { .session = -1 };
 	input_from_memory(&in, newline + 1, size - spec_len - 1, "fuzz");
-	if (!load_cpuprofile(&in, &m, &opt, &err))
+	bool loaded = load_cpuprofile(&in, &m, &opt, &err);
+	input_close(&in); /* gzip data inflates into the input's buffers */
+	if (!loaded)
 		return 0;
 	struct sample_range r;
 	if (parsed && range_resolve(&m, &spec, &r, why, sizeof(why))) {
