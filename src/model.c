@@ -440,3 +440,22 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 	m->finished = true;
 	return true;
 }
+
+str_t model_copy_string(const struct model *src, struct model *out, str_t s)
+{
+	if (s == STR_NONE)
+		return STR_NONE;
+	const char *text = model_str(src, s);
+	return model_string(out, text, strlen(text));
+}
+
+void model_copy_frames(const struct model *src, struct model *out)
+{
+	for (size_t i = 0; i < src->nframes; i++) {
+		struct frame f = src->frames[i];
+		f.name = model_copy_string(src, out, f.name);
+		f.url = model_copy_string(src, out, f.url);
+		f.extra = model_copy_string(src, out, f.extra);
+		model_intern_frame(out, &f);
+	}
+}

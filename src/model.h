@@ -193,6 +193,11 @@ unsigned model_add_sample_type(struct model *m, const char *name,
 			       const char *unit);
 
 uint32_t model_intern_frame(struct model *m, const struct frame *f);
+/* A string of `src` interned in `out` (STR_NONE stays STR_NONE). */
+str_t model_copy_string(const struct model *src, struct model *out, str_t s);
+/* Every frame of `src` into the empty `out`, in the same order, so that
+ * the copy's frame ids are the original's (filtered and cut copies). */
+void model_copy_frames(const struct model *src, struct model *out);
 str_t model_string(struct model *m, const char *s, size_t len);
 
 static inline const char *model_str(const struct model *m, str_t s)

@@ -165,32 +165,18 @@ bool range_resolve(const struct model *m, const struct range_spec *spec,
 
 /* ---- cutting ------------------------------------------------------------- */
 
-static str_t copy_string(const struct model *src, struct model *out, str_t s)
-{
-	if (s == STR_NONE)
-		return STR_NONE;
-	const char *text = model_str(src, s);
-	return model_string(out, text, strlen(text));
-}
-
-/* Interned in the same order, the frames keep their ids. */
+/* Frame ids are kept (model_copy_frames); times are the cut's own. */
 static void copy_frames_and_types(const struct model *src, struct model *out)
 {
-	for (size_t i = 0; i < src->nframes; i++) {
-		struct frame f = src->frames[i];
-		f.name = copy_string(src, out, f.name);
-		f.url = copy_string(src, out, f.url);
-		f.extra = copy_string(src, out, f.extra);
-		model_intern_frame(out, &f);
-	}
+	model_copy_frames(src, out);
 	for (unsigned t = 0; t < src->ntypes; t++)
 		model_add_sample_type(out, model_str(src, src->types[t].name),
 				      model_str(src, src->types[t].unit));
 	out->default_type = src->default_type;
 	out->period = src->period;
-	out->comment = copy_string(src, out, src->comment);
-	out->thread = copy_string(src, out, src->thread);
-	out->other_threads = copy_string(src, out, src->other_threads);
+	out->comment = model_copy_string(src, out, src->comment);
+	out->thread = model_copy_string(src, out, src->thread);
+	out->other_threads = model_copy_string(src, out, src->other_threads);
 	out->lines_zero_based = src->lines_zero_based;
 }
 

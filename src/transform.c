@@ -168,26 +168,6 @@ void transform_describe(const struct model *m, const struct transform *t,
 
 /* ---- copying the parts that do not change ------------------------------------ */
 
-static str_t copy_string(const struct model *src, struct model *out, str_t s)
-{
-	if (s == STR_NONE)
-		return STR_NONE;
-	const char *text = model_str(src, s);
-	return model_string(out, text, strlen(text));
-}
-
-/* Interned in the same order, the frames keep their ids. */
-static void copy_frames(const struct model *src, struct model *out)
-{
-	for (size_t i = 0; i < src->nframes; i++) {
-		struct frame f = src->frames[i];
-		f.name = copy_string(src, out, f.name);
-		f.url = copy_string(src, out, f.url);
-		f.extra = copy_string(src, out, f.extra);
-		model_intern_frame(out, &f);
-	}
-}
-
 static void copy_header(const struct model *src, struct model *out)
 {
 	for (unsigned t = 0; t < src->ntypes; t++)
@@ -198,10 +178,10 @@ static void copy_header(const struct model *src, struct model *out)
 	out->end_time = src->end_time;
 	out->duration = src->duration;
 	out->period = src->period;
-	out->comment = copy_string(src, out, src->comment);
-	out->thread = copy_string(src, out, src->thread);
-	out->other_threads = copy_string(src, out, src->other_threads);
-	out->warning = copy_string(src, out, src->warning);
+	out->comment = model_copy_string(src, out, src->comment);
+	out->thread = model_copy_string(src, out, src->thread);
+	out->other_threads = model_copy_string(src, out, src->other_threads);
+	out->warning = model_copy_string(src, out, src->warning);
 	/* pprof's percentages stay of the whole profile, as with -focus. */
 	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
 	out->has_type_totals = src->has_type_totals;
@@ -511,9 +491,9 @@ static void copy_labels(const struct step *s, const uint32_t *final, struct mode
 		if ((s->row_kept && !s->row_kept[l.row]) || to == NO_ID || final[to] == NO_ID)
 			continue;
 		l.node = final[to];
-		l.key = copy_string(src, out, l.key);
-		l.str = copy_string(src, out, l.str);
-		l.num_unit = copy_string(src, out, l.num_unit);
+		l.key = model_copy_string(src, out, l.key);
+		l.str = model_copy_string(src, out, l.str);
+		l.num_unit = model_copy_string(src, out, l.num_unit);
 		model_add_label(out, &l);
 	}
 }
@@ -566,7 +546,7 @@ static void emit(struct step *s, struct model *out)
 	} else {
 		model_init(out, s->src->format);
 		copy_header(s->src, out);
-		copy_frames(tmp, out);
+		model_copy_frames(tmp, out);
 		for (size_t k = 0; k < tmp->nnodes; k++) {
 			uint32_t p = tmp->nodes[k].parent;
 			final[k] = !needed[k] ? NO_ID
@@ -621,7 +601,7 @@ static void filter_in_place(struct step *s, struct model *out)
 	uint32_t *final = xmalloc((n + 1) * sizeof(uint32_t));
 	model_init(out, src->format);
 	copy_header(src, out);
-	copy_frames(src, out);
+	model_copy_frames(src, out);
 	for (size_t k = 0; k < n; k++) {
 		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
 		final[v] = !needed[v] ? NO_ID
@@ -729,7 +709,7 @@ static void tag_root(struct step *s, struct model *out)
 	uint32_t *final = xmalloc((s->tmp.nnodes + 1) * sizeof(uint32_t));
 	model_init(out, src->format);
 	copy_header(src, out);
-	copy_frames(&s->tmp, out);
+	model_copy_frames(&s->tmp, out);
 	for (size_t k = 0; k < s->tmp.nnodes; k++) {
 		uint32_t p = s->tmp.nodes[k].parent;
 		final[k] = !needed[k] ? NO_ID
@@ -754,7 +734,7 @@ static void apply_one(const struct model *src, const struct transform *t, struct
 	model_init(&s.tmp, src->format);
 	if (!keeps_shape(t->kind)) {
 		copy_header(src, &s.tmp);
-		copy_frames(src, &s.tmp);
+		model_copy_frames(src, &s.tmp);
 	}
 	size_t n = src->nnodes;
 	if (t->kind == TF_TAGROOT) {
