@@ -144,6 +144,16 @@ struct pprof_loader {
 	struct stack_cache cache;
 	struct arena arena;
 	size_t nsamples;
+	/* One sample's frames with their lines, leaf first, and per frame the
+	 * last sample that counted it, for counting each line once. */
+	struct sample_line *path;
+	size_t path_cap;
+	size_t *frame_seen;
+};
+
+struct sample_line {
+	uint32_t node, frame;
+	int32_t line;
 };
 
 /* ---- the arena ---------------------------------------------------------- */
@@ -912,6 +922,58 @@ static bool add_labels(struct pprof_loader *L, const pb_sample *s, uint32_t node
 	return true;
 }
 
+/* The sample's frames with their line numbers, leaf first, walking up
+ * the tree from its leaf node alongside. */
+static size_t sample_path(struct pprof_loader *L, const uint32_t *locs, size_t n,
+			  uint32_t leaf)
+{
+	size_t first = L->drop_frames ? pruned_start(L, locs, n) : 0, depth = 0;
+	uint32_t v = leaf;
+	for (size_t i = first; i < n && v != NO_ID; i++) {
+		const pb_location *loc = L->locations[locs[i]];
+		const struct location_frames *lf = &L->loc[locs[i]];
+		for (uint32_t k = lf->start; k < lf->end && v != NO_ID; k++) {
+			int64_t line = loc->n_line ? loc->line[k - lf->start]->line : 0;
+			GROW(L->path, L->path_cap, depth + 1);
+			L->path[depth++] = (struct sample_line){
+				v, L->frames[k], line > 0 && line <= INT32_MAX ? (int32_t)line : 0 };
+			v = L->m->nodes[v].parent;
+		}
+	}
+	return depth;
+}
+
+static bool line_counted_above(const struct pprof_loader *L, size_t depth, size_t i)
+{
+	for (size_t j = depth; j-- > i + 1;)
+		if (L->path[j].frame == L->path[i].frame && L->path[j].line == L->path[i].line)
+			return true;
+	return false;
+}
+
+/* pprof -list: the leaf's line gets the sample as self, every (function,
+ * line) on the stack gets it once as total. */
+static void add_sample_lines(struct pprof_loader *L, const pb_sample *s,
+			     const uint32_t *locs, size_t n, uint32_t leaf)
+{
+	size_t depth = sample_path(L, locs, n, leaf);
+	struct model *m = L->m;
+	for (size_t i = depth; i-- > 0;) {
+		const struct sample_line *p = &L->path[i];
+		bool seen = L->frame_seen[p->frame] == L->nsamples + 1;
+		L->frame_seen[p->frame] = L->nsamples + 1;
+		if (!p->line || (seen && line_counted_above(L, depth, i)))
+			continue;
+		uint32_t k = model_node_line(m, p->node, p->line);
+		double *total = node_line_total(m, k), *self = node_line_self(m, k);
+		for (size_t t = 0; t < L->ntypes; t++) {
+			total[t] += (double)s->value[t];
+			if (i == 0)
+				self[t] += (double)s->value[t];
+		}
+	}
+}
+
 static bool add_sample(struct pprof_loader *L, const pb_sample *s)
 {
 	if (s->n_value != L->ntypes)
@@ -938,6 +1000,7 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s)
 	if (leaf != NO_ID) {
 		for (size_t t = 0; t < L->ntypes; t++)
 			model_add_node_value(L->m, leaf, (unsigned)t, (double)s->value[t]);
+		add_sample_lines(L, s, L->sample_locs, n, leaf);
 		if (!add_labels(L, s, leaf))
 			return false;
 	}
@@ -949,6 +1012,7 @@ static bool read_samples(struct pprof_loader *L)
 {
 	ProtobufCAllocator scratch = { arena_alloc, arena_free, &L->arena };
 	cache_grow(&L->cache);
+	L->frame_seen = xcalloc(L->m->nframes + 1, sizeof(size_t));
 	L->arena.cap = 1 << 16;
 	L->arena.block = xmalloc(L->arena.cap);
 	size_t pos = 0;
@@ -979,6 +1043,11 @@ static void scale_values(struct pprof_loader *L)
 	for (size_t v = 0; v < m->nnodes; v++)
 		for (unsigned t = 0; t < m->ntypes; t++) {
 			double *x = &m->node_self[v * m->ntypes + t];
+			*x = unit_scale_apply(&L->scale[t], *x);
+		}
+	for (size_t k = 0; k < 2 * m->nnode_lines; k++)
+		for (unsigned t = 0; t < m->ntypes; t++) {
+			double *x = &m->node_line_values[k * m->ntypes + t];
 			*x = unit_scale_apply(&L->scale[t], *x);
 		}
 }
@@ -1060,6 +1129,8 @@ static void loader_free(struct pprof_loader *L)
 	free(L->frames);
 	free(L->stack);
 	free(L->sample_locs);
+	free(L->path);
+	free(L->frame_seen);
 	cache_free(&L->cache);
 	arena_reset(&L->arena);
 	free(L->arena.big);

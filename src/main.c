@@ -17,6 +17,7 @@
 #include "export.h"
 #include "live.h"
 #include "report.h"
+#include "report_lines.h"
 #include "rules.h"
 #include "tui/tui.h"
 #include "util.h"
@@ -31,6 +32,8 @@ struct options {
 	const char *sort_name; /* parsed once we know whether it is a diff */
 	enum diff_sort diff_sort;
 	bool report;
+	bool lines_report;        /* --report lines */
+	const char *function;     /* --function REGEX */
 	enum view_kind view;
 	bool rule_given;
 	enum rule rule;
@@ -60,7 +63,13 @@ static const char usage_text[] =
 	"call arcs.\n"
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
-	"                    flat, top-down, bottom-up or callgraph\n"
+	"                    flat, top-down, bottom-up, callgraph, or lines\n"
+	"                    (with --function) \n"
+	"  --function REGEX  --report lines: the functions to list, line by\n"
+	"                    line, as go tool pprof -list REGEX\n"
+	"  --source-path DIR where to look for source files (repeatable)\n"
+	"  --trim-path PREFIX  take PREFIX off source paths before looking\n"
+	"                    under each --source-path (repeatable)\n"
 	"  --rule RULE       exact, additive, divided or gprof (default: exact\n"
 	"                    where the data has whole stacks)\n"
 	"  --format FORMAT   text, csv or json (with --report; default text)\n"
@@ -185,8 +194,20 @@ static void parse_options(int argc, char **argv, struct options *o)
 		} else if (!strcmp(a, "--report")) {
 			o->report = true;
 			const char *v = option_value(argc, argv, &i);
-			if (!view_kind_parse(v, &o->view))
-				usage_error("unknown view '%s' (flat, top-down, bottom-up, callgraph)", v);
+			o->lines_report = !strcmp(v, "lines");
+			if (!o->lines_report && !view_kind_parse(v, &o->view))
+				usage_error("unknown view '%s' (flat, top-down, bottom-up, "
+					    "callgraph, lines)", v);
+		} else if (!strcmp(a, "--function")) {
+			o->function = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--source-path")) {
+			struct source_options *so = &o->tui.source;
+			so->dirs = xrealloc(so->dirs, (so->ndirs + 1) * sizeof(*so->dirs));
+			so->dirs[so->ndirs++] = option_value(argc, argv, &i);
+		} else if (!strcmp(a, "--trim-path")) {
+			struct source_options *so = &o->tui.source;
+			so->trims = xrealloc(so->trims, (so->ntrims + 1) * sizeof(*so->trims));
+			so->trims[so->ntrims++] = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--rule")) {
 			const char *v = option_value(argc, argv, &i);
 			if (!rule_parse(v, &o->rule))
@@ -259,6 +280,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		usage_error("%s", "no profile given");
 	check_diff_options(o);
 	parse_sort(o);
+	if (o->lines_report != (o->function != NULL))
+		usage_error("%s", "--report lines and --function REGEX go together");
 	if (o->exporting && !o->output)
 		usage_error("%s", "--export needs -o FILE");
 	if (o->output && !o->exporting)
@@ -351,6 +374,20 @@ static int print_report(const struct options *o, struct model *m, unsigned type)
 	report_print(stdout, &rep);
 	view_close(&view);
 	rules_free(&rules);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+static int print_lines_report(const struct options *o, const struct model *m,
+			      unsigned type)
+{
+	struct lines_report rep = { o->file, o->format, o->function, type, &o->tui.source };
+	char err[512];
+	if (!report_lines(stdout, m, &rep, err, sizeof(err))) {
+		char safe[600];
+		escape_text(err, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s\n", safe);
+		return EXIT_BAD_INPUT;
+	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
@@ -502,6 +539,8 @@ int main(int argc, char **argv)
 		status = bad_sample_type(&o, &m);
 	} else if (o.exporting) {
 		status = export_profile(&o, &m, type);
+	} else if (o.lines_report) {
+		status = print_lines_report(&o, &m, type);
 	} else if (o.report) {
 		status = print_report(&o, &m, type);
 	} else if (o.bench_keys) {
@@ -512,5 +551,7 @@ int main(int argc, char **argv)
 		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);
+	free(o.tui.source.dirs);
+	free(o.tui.source.trims);
 	return status;
 }

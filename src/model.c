@@ -34,6 +34,9 @@ void model_free(struct model *m)
 	free(m->arcs);
 	free(m->line_ticks);
 	free(m->labels);
+	free(m->node_lines);
+	free(m->node_line_values);
+	free(m->node_line_index);
 	free(m->callers_start);
 	free(m->callees_arcs);
 	free(m->callees_start);

@@ -3,10 +3,12 @@
 #define WPROF_TUI_H
 
 #include "../model.h"
+#include "../source.h"
 
 struct tui_options {
 	const char *theme; /* a name in themes/ or a path; NULL: the default */
 	unsigned sample_type; /* as --sample-type chose, else the default */
+	struct source_options source; /* --source-path, --trim-path */
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */
