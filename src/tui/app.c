@@ -8,6 +8,7 @@
 #include "../background.h"
 #include "../escape.h"
 #include "../util.h"
+#include "lines_pane.h"
 
 /* ---- state ------------------------------------------------------------ */
 
@@ -52,6 +53,7 @@ void app_init(struct app *a, const char *file, struct model *m,
 
 void app_free(struct app *a)
 {
+	app_close_lines(a);
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
 			view_close(&a->panes[k].view);

@@ -30,6 +30,8 @@ struct live_view;
 struct compare;
 struct filtered;
 struct filter_job;
+struct lines_pane;
+struct source_options;
 
 struct app {
 	const char *file;
@@ -61,6 +63,10 @@ struct app {
 	char message[256];
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
+	/* The source pane (`l`) over the panes, or NULL; where it looks for
+	 * source files (--source-path, --trim-path), or NULL. */
+	struct lines_pane *lines;
+	const struct source_options *source_options;
 	bool next_thread; /* T: the explorer loads the trace's next thread */
 	bool quit;
 };

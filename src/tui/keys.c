@@ -2,6 +2,7 @@
 
 #include <curses.h>
 
+#include "lines_pane.h"
 #include "live_view.h"
 
 #define CONTROL_KEY(c) ((c) & 0x1f)
@@ -66,7 +67,9 @@ const struct key_binding key_table[] = {
 	  delta_page_up, false },
 	{ { KEY_HOME, 'g' }, "Home g", "first row", app_home, delta_home, false },
 	{ { KEY_END, 'G' }, "End G", "last row", app_end, delta_end, false },
-	{ { KEY_RIGHT, 'l' }, "Right l", "expand", app_expand, NULL, false },
+	{ { KEY_RIGHT }, "Right", "expand", app_expand, NULL, false },
+	{ { 'l' }, "l", "source lines (n/N hot, q back)", app_open_lines, NULL,
+	  false },
 	{ { KEY_LEFT, 'h' }, "Left h", "collapse / go to parent", app_collapse,
 	  NULL, false },
 	{ { '\n', '\r', KEY_ENTER }, "Enter",
@@ -116,8 +119,40 @@ const struct key_binding *key_lookup(int key)
 	return NULL;
 }
 
+#define KEY_ESCAPE 27
+
+/* Keys of the source pane; false for the others (which close it). */
+static bool lines_pane_key(struct app *a, int key)
+{
+	long page = (long)(a->page_rows ? a->page_rows : 1);
+	switch (key) {
+	case KEY_DOWN: case 'j': case CONTROL_KEY('n'): lines_pane_move(a, 1); break;
+	case KEY_UP: case 'k': case CONTROL_KEY('p'): lines_pane_move(a, -1); break;
+	case KEY_NPAGE: case ' ': case CONTROL_KEY('f'): lines_pane_move(a, page); break;
+	case KEY_PPAGE: case CONTROL_KEY('b'): lines_pane_move(a, -page); break;
+	case KEY_HOME: case 'g': lines_pane_move_to(a, 0); break;
+	case KEY_END: case 'G': lines_pane_move_to(a, SIZE_MAX); break;
+	case 'n': lines_pane_next_hot(a, 1); break;
+	case 'N': lines_pane_next_hot(a, -1); break;
+	case 'q': case 'Q': case 'l': case 'h': case KEY_LEFT: case KEY_ESCAPE:
+	case KEY_BACKSPACE: case 127:
+		app_close_lines(a);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 bool key_dispatch(struct app *a, int key)
 {
+	if (a->lines) {
+		a->message[0] = 0;
+		if (lines_pane_key(a, key))
+			return true;
+		if (key != '?' && key != KEY_F(1))
+			app_close_lines(a);
+	}
 	const struct key_binding *b = key_lookup(key);
 	if (!b)
 		return false;

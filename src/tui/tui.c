@@ -124,6 +124,7 @@ static void switch_thread(struct app *a, struct model **loaded)
 	}
 	const char *file = a->file;
 	enum view_kind pane = a->current;
+	const struct source_options *source = a->source_options;
 	app_free(a);
 	if (*loaded) {
 		model_free(*loaded);
@@ -131,6 +132,7 @@ static void switch_thread(struct app *a, struct model **loaded)
 	}
 	*loaded = m;
 	app_init(a, file, m, pane);
+	a->source_options = source;
 	app_compute_in_background(a);
 	char safe[sizeof(next)];
 	escape_text(next, safe, sizeof(safe));
@@ -151,6 +153,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	struct model *loaded = NULL; /* a thread T loaded, ours to free */
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
+	a.source_options = &o->source;
 	struct screen s;
 	char err[256];
 	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
@@ -330,6 +333,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	struct app a;
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
+	a.source_options = &o->source;
 	if (!null_out || !null_in ||
 	    !screen_open(&s, &theme, true, null_in, null_out, err, sizeof(err))) {
 		fprintf(stderr, "wprof-tui: cannot open a screen for the benchmark\n");
