@@ -21,6 +21,10 @@ struct load_options {
 	/* traces: thread name, tid or profile id; speedscope: a profile's
 	 * name or number */
 	const char *thread;
+	/* pprof, --granularity lines: a frame per function and line of each
+	 * location, as go tool pprof -lines (other formats are split by
+	 * line after loading, src/granularity.h). */
+	bool by_line;
 };
 
 /* Fills *m (which it initialises) and finishes it; on failure it frees

@@ -149,6 +149,7 @@ struct pprof_loader {
 	struct sample_line *path;
 	size_t path_cap;
 	size_t *frame_seen;
+	bool by_line; /* --granularity lines: frames per source line */
 };
 
 struct sample_line {
@@ -697,10 +698,10 @@ static bool function_frame(struct pprof_loader *L, const pb_location *loc,
 		name = model_string(L->m, marked, (size_t)len);
 		free(marked);
 	}
+	int64_t first = L->by_line ? line->line : fn->start_line;
 	*out = (struct frame){
 		.name = name, .url = file, .extra = system_name,
-		.line = fn->start_line > 0 && fn->start_line <= INT32_MAX
-				? (int32_t)fn->start_line : -1,
+		.line = first > 0 && first <= INT32_MAX ? (int32_t)first : -1,
 		.column = -1, .kind = KIND_NATIVE,
 		.flags = inlined ? FRAME_INLINED : 0,
 	};
@@ -1140,8 +1141,8 @@ static void loader_free(struct pprof_loader *L)
 bool load_pprof(struct input *in, struct model *m, const struct load_options *opt,
 		struct load_error *err)
 {
-	(void)opt; /* the sample type is picked by the caller, for any format */
-	struct pprof_loader L = { .m = m, .err = err };
+	/* The sample type is picked by the caller, for any format. */
+	struct pprof_loader L = { .m = m, .err = err, .by_line = opt && opt->by_line };
 	model_init(m, "pprof");
 	uint8_t *data = NULL;
 	bool ok = read_bytes(in, &data, &L.len, err);

@@ -25,7 +25,7 @@ static void copy_frames(const struct model *src, struct model *out)
 	}
 }
 
-static void copy_header(const struct model *src, struct model *out)
+void model_copy_header(const struct model *src, struct model *out)
 {
 	for (unsigned t = 0; t < src->ntypes; t++)
 		model_add_sample_type(out, model_str(src, src->types[t].name),
@@ -131,7 +131,7 @@ bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 		return false;
 	}
 	model_init(out, src->format);
-	copy_header(src, out);
+	model_copy_header(src, out);
 	copy_frames(src, out);
 
 	size_t n = src->nnodes;

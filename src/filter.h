@@ -20,6 +20,9 @@ struct stack_filter {
 bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 			 struct model *out, const char **why_not);
 
+/* Sample types and metadata of `src` into a new model (for copies). */
+void model_copy_header(const struct model *src, struct model *out);
+
 /* The sample type holding sample counts, or NO_ID when there is none. */
 uint32_t model_count_type(const struct model *m);
 

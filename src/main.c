@@ -15,6 +15,7 @@
 #include "diff_report.h"
 #include "escape.h"
 #include "export.h"
+#include "granularity.h"
 #include "live.h"
 #include "report.h"
 #include "report_lines.h"
@@ -34,6 +35,7 @@ struct options {
 	bool report;
 	bool lines_report;        /* --report lines */
 	const char *function;     /* --function REGEX */
+	enum granularity granularity;
 	enum view_kind view;
 	bool rule_given;
 	enum rule rule;
@@ -67,6 +69,9 @@ static const char usage_text[] =
 	"                    (with --function) \n"
 	"  --function REGEX  --report lines: the functions to list, line by\n"
 	"                    line, as go tool pprof -list REGEX\n"
+	"  --granularity G   functions (default), files or lines: the frames\n"
+	"                    panes and reports group by, as pprof's\n"
+	"                    -granularity (the L key in the explorer)\n"
 	"  --source-path DIR where to look for source files (repeatable)\n"
 	"  --trim-path PREFIX  take PREFIX off source paths before looking\n"
 	"                    under each --source-path (repeatable)\n"
@@ -198,6 +203,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (!o->lines_report && !view_kind_parse(v, &o->view))
 				usage_error("unknown view '%s' (flat, top-down, bottom-up, "
 					    "callgraph, lines)", v);
+		} else if (!strcmp(a, "--granularity")) {
+			const char *v = option_value(argc, argv, &i);
+			if (!granularity_parse(v, &o->granularity))
+				usage_error("unknown granularity '%s' (functions, files, lines)", v);
 		} else if (!strcmp(a, "--function")) {
 			o->function = option_value(argc, argv, &i);
 		} else if (!strcmp(a, "--source-path")) {
@@ -280,6 +289,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 		usage_error("%s", "no profile given");
 	check_diff_options(o);
 	parse_sort(o);
+	o->tui.granularity = o->granularity;
+	/* pprof files are read by line; the explorer reads them again when
+	 * L asks for lines, and starts from functions. */
+	o->load.by_line = o->granularity == GRANULARITY_LINES && (o->report || o->exporting);
 	if (o->lines_report != (o->function != NULL))
 		usage_error("%s", "--report lines and --function REGEX go together");
 	if (o->exporting && !o->output)
@@ -375,6 +388,26 @@ static int print_report(const struct options *o, struct model *m, unsigned type)
 	view_close(&view);
 	rules_free(&rules);
 	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* --granularity files, or lines where the loader has not read lines. */
+static bool apply_granularity(const struct options *o, struct model *m)
+{
+	if (o->granularity == GRANULARITY_FUNCTIONS || !(o->report || o->exporting) ||
+	    (o->granularity == GRANULARITY_LINES && !strcmp(m->format, "pprof")))
+		return true;
+	struct model by;
+	const char *why;
+	if (!model_by_granularity(m, o->granularity, &by, &why)) {
+		char safe[1024];
+		escape_text(o->file, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s: --granularity %s: %s\n", safe,
+			granularity_name(o->granularity), why);
+		return false;
+	}
+	model_free(m);
+	*m = by;
+	return true;
 }
 
 static int print_lines_report(const struct options *o, const struct model *m,
@@ -531,6 +564,10 @@ int main(int argc, char **argv)
 			return EXIT_BAD_INPUT;
 		o.file = engine;
 	} else if (!load_profile(o.file, &o.load, &m)) {
+		return EXIT_BAD_INPUT;
+	}
+	if (!apply_granularity(&o, &m)) {
+		model_free(&m);
 		return EXIT_BAD_INPUT;
 	}
 	int status;

@@ -9,6 +9,7 @@ struct tui_options {
 	const char *theme; /* a name in themes/ or a path; NULL: the default */
 	unsigned sample_type; /* as --sample-type chose, else the default */
 	struct source_options source; /* --source-path, --trim-path */
+	unsigned granularity; /* enum granularity: --granularity, then L */
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */
