@@ -509,6 +509,11 @@ void app_next_thread(struct app *a)
 		a->next_thread = true;
 }
 
+void app_next_granularity(struct app *a)
+{
+	a->next_granularity = true;
+}
+
 void app_cycle_sample_type(struct app *a)
 {
 	const struct model *m = a->ctx.model;

@@ -68,6 +68,10 @@ struct app {
 	struct lines_pane *lines;
 	const struct source_options *source_options;
 	bool next_thread; /* T: the explorer loads the trace's next thread */
+	/* L: the next granularity (enum granularity: functions, files,
+	 * lines), which tui_run makes as a new model. */
+	bool next_granularity;
+	unsigned granularity;
 	bool quit;
 };
 
@@ -85,6 +89,7 @@ void app_set_value_type(struct app *a, unsigned type);
 void app_cycle_sample_type(struct app *a);
 /* Traces: asks for the next thread's profile (tui_run loads it). */
 void app_next_thread(struct app *a);
+void app_next_granularity(struct app *a);
 
 struct pane *app_pane(struct app *a);
 const struct row *app_selected_row(struct app *a);

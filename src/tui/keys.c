@@ -85,6 +85,8 @@ const struct key_binding key_table[] = {
 	{ { 't' }, "t", "next sample type (pprof)", app_cycle_sample_type, NULL,
 	  false },
 	{ { 'T' }, "T", "next thread (traces)", app_next_thread, NULL, true },
+	{ { 'L' }, "L", "by functions, files, lines", app_next_granularity, NULL,
+	  true },
 	{ { '/' }, "/", "search as you type", app_search_start, NULL, false },
 	{ { 'n' }, "n", "next match / normalize",
 	  search_forward, compare_toggle_normalize, false },

@@ -10,6 +10,7 @@
 
 #include "../../loaders/loaders.h"
 #include "../escape.h"
+#include "../granularity.h"
 #include "../util.h"
 #include "app.h"
 #include "draw.h"
@@ -139,6 +140,67 @@ static void switch_thread(struct app *a, struct model **loaded)
 	app_message(a, "thread: %s", safe);
 }
 
+/* The model for granularity g: `base` itself, one made from it, or (pprof
+ * by lines) the file read again by line.  NULL, with a message, when it
+ * cannot be made. */
+static struct model *model_at(struct app *a, struct model *base, enum granularity g)
+{
+	if (g == GRANULARITY_FUNCTIONS)
+		return base;
+	struct model *m = xmalloc(sizeof(*m));
+	const char *why = NULL;
+	struct load_error err;
+	bool ok;
+	if (g == GRANULARITY_LINES && !strcmp(base->format, "pprof")) {
+		struct load_options opt = { .session = -1, .by_line = true };
+		ok = load_file(a->file, &opt, m, &err, NULL);
+		why = err.message;
+	} else {
+		ok = model_by_granularity(base, g, m, &why);
+	}
+	if (ok)
+		return m;
+	free(m);
+	char safe[sizeof(err.message)];
+	escape_text(why, safe, sizeof(safe));
+	app_message(a, "%s: %s", granularity_name(g), safe);
+	return NULL;
+}
+
+static void drop_model(struct model **m)
+{
+	if (*m) {
+		model_free(*m);
+		free(*m);
+		*m = NULL;
+	}
+}
+
+/* L: the same profile by functions, files or lines, on the same pane. */
+static void switch_granularity(struct app *a, struct model *base, struct model **derived,
+			       enum granularity g)
+{
+	a->next_granularity = false;
+	struct model *next = model_at(a, base, g);
+	if (!next)
+		return;
+	const char *file = a->file;
+	enum view_kind pane = a->current;
+	const struct source_options *source = a->source_options;
+	unsigned type = a->value_type;
+	app_free(a);
+	drop_model(derived);
+	if (next != base)
+		*derived = next;
+	app_init(a, file, next, pane);
+	a->source_options = source;
+	a->granularity = g;
+	if (type < next->ntypes)
+		app_set_value_type(a, type);
+	app_compute_in_background(a);
+	app_message(a, "granularity: %s", granularity_name(g));
+}
+
 int tui_run(const char *file, struct model *m, const struct tui_options *o)
 {
 	struct theme theme;
@@ -163,6 +225,9 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	}
 	/* getch waits at most a moment, so that a quit signal is seen; the
 	 * screen is drawn again only when something happened. */
+	struct model *derived = NULL; /* by files or lines, ours to free */
+	if (o->granularity != GRANULARITY_FUNCTIONS)
+		switch_granularity(&a, m, &derived, (enum granularity)o->granularity);
 	draw_app(&a, &s);
 	refresh();
 	app_compute_in_background(&a);
@@ -172,8 +237,14 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		int key = getch();
 		if (key != ERR)
 			handle_key(&a, key);
-		if (a.next_thread)
+		if (a.next_thread) {
 			switch_thread(&a, &loaded);
+			if (a.original != derived)
+				drop_model(&derived);
+		}
+		if (a.next_granularity)
+			switch_granularity(&a, loaded ? loaded : m, &derived,
+					   (enum granularity)((a.granularity + 1) % GRANULARITY_COUNT));
 		if (app_poll(&a) || key != ERR) {
 			draw_app(&a, &s);
 			refresh();
@@ -181,10 +252,8 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	}
 	screen_close();
 	app_free(&a);
-	if (loaded) {
-		model_free(loaded);
-		free(loaded);
-	}
+	drop_model(&derived);
+	drop_model(&loaded);
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
 

@@ -79,5 +79,22 @@ def without_source():
         p.close()
 
 
-run_tests([with_source, without_source])
+def granularity():
+    """L: by files, by lines (pprof read again by line), by functions."""
+    pprof = os.path.join(os.path.dirname(NODE_DIR), "go", "inline-lines.pprof")
+    p = Pane("LANG=C.UTF-8 %s %s; echo EXIT=$?; sleep 600" % (BINARY, pprof), 140, 30)
+    try:
+        p.press(["3"], r"3 flat", "the flat pane")
+        s = p.press(["L"], r"granularity: files", "L: files")
+        check(re.search(r"520ms .* /tmp/h9go/main\.go", s), "main.go's flat 520ms:\n" + s)
+        s = p.press(["L"], r"granularity: lines", "L: lines")
+        check(re.search(r"200ms .*280ms .*main\.hash +/tmp/h9go/main\.go:21", s),
+              "main.hash line 21 (200ms flat, 280ms cum in pprof -lines):\n" + s)
+        s = p.press(["L"], r"granularity: functions", "L: functions")
+        check(re.search(r"340ms .*main\.hash ", s), "main.hash by function:\n" + s)
+    finally:
+        p.close()
+
+
+run_tests([with_source, without_source, granularity])
 sys.exit(1 if failures else 0)
