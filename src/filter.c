@@ -123,6 +123,24 @@ static void copy_values(const struct model *src, const uint32_t *map,
 	}
 }
 
+/* pprof's lines, for the nodes kept as they were (a node above the focus
+ * has lines of stacks the focus drops, so it has none). */
+static void copy_node_lines(const struct model *src, const uint32_t *map,
+			    const uint8_t *through, struct model *out)
+{
+	for (uint32_t k = 0; k < src->nnode_lines; k++) {
+		uint32_t v = src->node_lines[k].node;
+		if (!through[v] || map[v] == NO_ID ||
+		    out->nodes[map[v]].frame != src->nodes[v].frame)
+			continue;
+		uint32_t j = model_node_line(out, map[v], src->node_lines[k].line);
+		for (unsigned t = 0; t < src->ntypes; t++) {
+			node_line_self(out, j)[t] += node_line_self(src, k)[t];
+			node_line_total(out, j)[t] += node_line_total(src, k)[t];
+		}
+	}
+}
+
 bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 			 struct model *out, const char **why_not)
 {
@@ -159,6 +177,7 @@ bool model_filter_stacks(const struct model *src, const struct stack_filter *f,
 		    out->nodes[map[v]].frame == src->nodes[v].frame)
 			model_add_line_ticks(out, map[v], lt->line, lt->ticks);
 	}
+	copy_node_lines(src, map, through, out);
 	free(map);
 	free(needed);
 	free(through);
