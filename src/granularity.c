@@ -86,7 +86,8 @@ static uint8_t *file_calls(const struct model *src)
 	for (uint32_t f = 0; f < src->nframes; f++)
 		order[f] = f;
 	sort_model = src;
-	qsort(order, src->nframes, sizeof(uint32_t), by_url);
+	if (src->nframes)
+		qsort(order, src->nframes, sizeof(uint32_t), by_url);
 	for (size_t i = 0, j; i < src->nframes; i = j) {
 		uint8_t all = 0;
 		str_t url = src->frames[order[i]].url;
@@ -139,8 +140,10 @@ static void split_by_ticks(const struct model *src, struct model *out,
 {
 	size_t n = src->nline_ticks;
 	struct line_ticks *ticks = xmalloc((n + 1) * sizeof(*ticks));
-	memcpy(ticks, src->line_ticks, n * sizeof(*ticks));
-	qsort(ticks, n, sizeof(*ticks), by_node);
+	if (n) {
+		memcpy(ticks, src->line_ticks, n * sizeof(*ticks));
+		qsort(ticks, n, sizeof(*ticks), by_node);
+	}
 	for (size_t i = 0, j; i < n; i = j) {
 		double sum = 0;
 		for (j = i; j < n && ticks[j].node == ticks[i].node; j++)

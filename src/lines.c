@@ -81,7 +81,8 @@ static bool from_line_ticks(const struct model *m, const bool *member,
 		GROW(mine, cap, n + 1);
 		mine[n++] = *lt;
 	}
-	qsort(mine, n, sizeof(*mine), by_node);
+	if (n)
+		qsort(mine, n, sizeof(*mine), by_node);
 	for (size_t i = 0, j; i < n; i = j) {
 		double ticks = 0;
 		for (j = i; j < n && mine[j].node == mine[i].node; j++)

@@ -54,7 +54,8 @@ static size_t matching(const struct model *m, const regex_t *re, struct listed *
 		GROW(list, cap, n + 1);
 		list[n++] = (struct listed){ f, name, len, model_str(m, m->frames[f].url) };
 	}
-	qsort(list, n, sizeof(*list), by_name_then_file);
+	if (n)
+		qsort(list, n, sizeof(*list), by_name_then_file);
 	size_t kept = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!kept || !same_function(&list[kept - 1], &list[i]))
