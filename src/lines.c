@@ -66,9 +66,24 @@ static int by_node(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* A node's self value over its lines in proportion to their ticks: the
- * ticks of a node add up to its samples, so this is its measured time
- * where the file has it. */
+/* Samples of each member node, from the timeline: NULL without one. */
+static uint32_t *member_samples(const struct model *m, const bool *member)
+{
+	if (!m->nsamples)
+		return NULL;
+	uint32_t *count = xcalloc(m->nnodes + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < m->nsamples; i++) {
+		uint32_t v = m->sample_node[i];
+		if (member[m->nodes[v].frame])
+			count[v]++;
+	}
+	return count;
+}
+
+/* A node's self value over its lines in proportion to their ticks.  V8's
+ * ticks of a node count all its samples; a trace's per-sample `lines` may
+ * leave samples without a line (0), whose share stays unattributed rather
+ * than being spread over the lines that are known. */
 static bool from_line_ticks(const struct model *m, const bool *member,
 			    unsigned type, struct line_sums *s)
 {
@@ -83,14 +98,18 @@ static bool from_line_ticks(const struct model *m, const bool *member,
 	}
 	if (n)
 		qsort(mine, n, sizeof(*mine), by_node);
+	uint32_t *samples = n ? member_samples(m, member) : NULL;
 	for (size_t i = 0, j; i < n; i = j) {
 		double ticks = 0;
 		for (j = i; j < n && mine[j].node == mine[i].node; j++)
 			ticks += mine[j].ticks;
+		if (samples && samples[mine[i].node] > ticks)
+			ticks = samples[mine[i].node];
 		double self = node_value(m, mine[i].node, type);
 		for (size_t k = i; k < j; k++)
 			sums_add(s, mine[k].line, self * mine[k].ticks / ticks, 0);
 	}
+	free(samples);
 	free(mine);
 	return n > 0;
 }

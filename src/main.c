@@ -66,7 +66,7 @@ static const char usage_text[] =
 	"\n"
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
 	"                    flat, top-down, bottom-up, callgraph, or lines\n"
-	"                    (with --function) \n"
+	"                    (with --function)\n"
 	"  --function REGEX  --report lines: the functions to list, line by\n"
 	"                    line, as go tool pprof -list REGEX\n"
 	"  --granularity G   functions (default), files or lines: the frames\n"

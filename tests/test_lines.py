@@ -149,6 +149,18 @@ def test_node():
                        "--trim-path", "/tmp/h9node", "--source-path", NODE_DIR]).stdout
     if not re.search(r"\n\s+\S+ms\s+n/a\s+8:\t\tx = \(x \* 31 \+ i\) % 1000003;\n", text):
         checks.fail("text report: line 8 with its source text:\n" + text)
+    # A trace's per-sample `lines` (testdata/trace/hand.json, 1-based as
+    # DevTools shows them): a sample of leaf at line 31 and one of a at 12;
+    # a's other two samples have no line, so line 12 has less than a's
+    # whole self.
+    trace = lines_json(os.path.join(TESTDATA, "trace", "hand.json"), "^(a|leaf)$")
+    if trace:
+        got = {f["name"]: f for f in trace["functions"]}
+        a, leaf = got.get("a"), got.get("leaf")
+        if not a or [r["line"] for r in a["rows"]] != [12] or \
+           not 0 < a["rows"][0]["self"] < 2500 or \
+           not leaf or [r["line"] for r in leaf["rows"]] != [31]:
+            checks.fail(f"trace lines: {trace['functions']}")
     if not shutil.which("node"):
         return
     with tempfile.TemporaryDirectory() as tmp:
