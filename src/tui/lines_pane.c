@@ -28,6 +28,10 @@ static bool open_on(struct app *a, uint32_t frame)
 void app_open_lines(struct app *a)
 {
 	const struct row *r = app_selected_row(a);
+	if (a->compare) {
+		app_message(a, "the source pane shows one profile: wprof-tui FILE");
+		return;
+	}
 	if (!r) {
 		app_message(a, "no function selected");
 		return;
