@@ -11,6 +11,8 @@
 #include "loaders/loaders.h"
 #include "src/gprof_report.h"
 #include "src/filter.h"
+#include "src/granularity.h"
+#include "src/report_lines.h"
 #include "src/rules.h"
 #include "src/util.h"
 #include "views/view.h"
@@ -73,6 +75,30 @@ static inline void fuzz_filters(struct model *m)
 	fuzz_views(m);
 }
 
+/* Every function's lines (--report lines --function .) and the model by
+ * files and by lines, with its views. */
+static inline void fuzz_lines(struct model *m)
+{
+	FILE *sink = fopen("/dev/null", "w");
+	struct source_options none = { 0 };
+	struct lines_report rep = { "fuzz", REPORT_TEXT, ".", m->default_type, &none };
+	char err[256];
+	for (int format = 0; sink && format < REPORT_FORMAT_COUNT; format++) {
+		rep.format = (enum report_format)format;
+		report_lines(sink, m, &rep, err, sizeof(err));
+	}
+	if (sink)
+		fclose(sink);
+	for (int g = GRANULARITY_FILES; g < GRANULARITY_COUNT; g++) {
+		struct model by;
+		const char *why_not;
+		if (model_by_granularity(m, (enum granularity)g, &by, &why_not)) {
+			fuzz_views(&by);
+			model_free(&by);
+		}
+	}
+}
+
 static inline void fuzz_load_and_view(const uint8_t *data, size_t size,
 				      load_fn *load)
 {
@@ -84,8 +110,16 @@ static inline void fuzz_load_and_view(const uint8_t *data, size_t size,
 	if (!load(&in, &m, &opt, &err))
 		return; /* the loader frees what it built */
 	fuzz_views(&m);
+	fuzz_lines(&m);
 	fuzz_filters(&m);
 	model_free(&m);
+	/* pprof read by line as well (--granularity lines). */
+	opt.by_line = true;
+	input_from_memory(&in, data, size, "fuzz");
+	if (load(&in, &m, &opt, &err)) {
+		fuzz_lines(&m);
+		model_free(&m);
+	}
 }
 
 #endif
