@@ -98,7 +98,10 @@ static bool from_line_ticks(const struct model *m, const bool *member,
 	}
 	if (n)
 		qsort(mine, n, sizeof(*mine), by_node);
-	uint32_t *samples = n ? member_samples(m, member) : NULL;
+	/* Only traces need the count: V8's positionTicks of a node add up to
+	 * its samples, and counting 7 million samples would cost a key ms. */
+	bool uncounted = !strcmp(m->format, "trace");
+	uint32_t *samples = n && uncounted ? member_samples(m, member) : NULL;
 	for (size_t i = 0, j; i < n; i = j) {
 		double ticks = 0;
 		for (j = i; j < n && mine[j].node == mine[i].node; j++)
