@@ -79,7 +79,8 @@ def without_source():
 
 
 def granularity():
-    """a: by files, by lines (pprof read again by line), by functions."""
+    """a: by files, by lines (pprof read again by line), by functions; a
+    filter by pattern kept."""
     pprof = os.path.join(os.path.dirname(NODE_DIR), "go", "inline-lines.pprof")
     p = Pane("LANG=C.UTF-8 %s %s; echo EXIT=$?; sleep 600" % (BINARY, pprof), 140, 30)
     try:
@@ -87,10 +88,17 @@ def granularity():
         s = p.press(["a"], r"granularity: files", "a: files")
         check(re.search(r"520ms .* /tmp/h9go/main\.go", s), "main.go's flat 520ms:\n" + s)
         s = p.press(["a"], r"granularity: lines", "a: lines")
-        check(re.search(r"200ms .*280ms .*main\.hash +/tmp/h9go/main\.go:21", s),
+        check(re.search(r"200ms .*280ms .*main\.hash +(/tmp/h9go/)?main\.go:21", s),
               "main.hash line 21 (200ms flat, 280ms cum in pprof -lines):\n" + s)
         s = p.press(["a"], r"granularity: functions", "a: functions")
         check(re.search(r"340ms .*main\.hash ", s), "main.hash by function:\n" + s)
+        # A filter by pattern stays across the switch: hiding asyncPreempt
+        # (its function and its file match) leaves its 300ms in main.go.
+        p.keys(":", "hide preempt")
+        s = p.press(["Enter"], r"hide=preempt", "hide preempt")
+        s = p.press(["a"], r"granularity: files", "a: files, filtered")
+        check("hide=preempt" in s and re.search(r"820ms .*main\.go", s),
+              "the filter kept, main.go's flat 820ms:\n" + s)
     finally:
         p.close()
 
