@@ -64,8 +64,11 @@ static size_t matching(const struct model *m, const regex_t *re, struct listed *
 	return kept;
 }
 
+/* pprof's Total stays the whole profile's after a filter (as rules.c). */
 static double profile_total(const struct model *m, unsigned type)
 {
+	if (m->has_type_totals)
+		return m->type_total[type];
 	double sum = 0;
 	for (uint32_t v = 0; v < m->nnodes; v++)
 		sum += node_value(m, v, type);

@@ -87,6 +87,21 @@ def check_list():
                             capture_output=True, text=True)
         if got != go.stdout:
             checks.fail("-list: differs from go tool pprof -list (now):\n" + got)
+    # Through a filter, as pprof -list with the same -focus (main.mix's
+    # whole stacks are kept: its lines exactly as pprof has them, and the
+    # Total still the whole profile's).
+    ours = without_comments(checks.run(["--report", "lines", "--function", r"main\.mix",
+                                        "--focus", r"main\.mix", *args[4:]]).stdout)
+    with open(os.path.join(GO_DIR, "list-focus-mix.expected.txt")) as f:
+        if ours != f.read():
+            checks.fail("-list -focus: differs from go tool pprof (committed):\n" + ours)
+    if go_available():
+        go = subprocess.run(["go", "tool", "pprof", "-list", r"main\.mix", "-focus",
+                             r"main\.mix", "-trim_path", "/tmp/h9go", "-source_path", GO_DIR,
+                             os.path.join(GO_DIR, "inline-lines.pprof")],
+                            capture_output=True, text=True)
+        if ours != go.stdout:
+            checks.fail("-list -focus: differs from go tool pprof (now):\n" + ours)
     # Without the source: the lines with numbers alone, and what was tried.
     bare = checks.run(args[:5]).stdout
     if not os.path.exists("/tmp/h9go/main.go") and (
