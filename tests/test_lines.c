@@ -261,6 +261,34 @@ static void check_tag_filters(void)
 	model_free(&m);
 }
 
+/* tagroot on a stack deeper than its first scratch space (16): the
+ * labelled sample's copy is whole, its leaf's line with it (the scratch
+ * space is reallocated on the way, and must be the caller's after). */
+static void check_tag_root_deep(void)
+{
+	struct model m, out;
+	model_init(&m, "pprof");
+	model_add_sample_type(&m, "samples", "count");
+	uint32_t v = NO_ID;
+	char name[16];
+	for (int depth = 0; depth < 40; depth++) {
+		snprintf(name, sizeof(name), "f%d", depth);
+		v = model_add_child(&m, v, add_frame(&m, name, depth + 1));
+	}
+	model_add_node_value(&m, v, 0, 2);
+	add_node_line(&m, v, 50, 2, 2);
+	add_tag(&m, v, "a", 2);
+	uint32_t cycle;
+	model_finish(&m, &cycle);
+	if (transformed(&m, TF_TAGROOT, "k", &out)) {
+		static const struct want_line leaf[] = { { 50, 2, 2 } };
+		CHECK_LINES(&out, "f39", leaf, "tagroot, 40 deep");
+		CHECK(out.nnodes == 41); /* the label's root, then the 40 frames */
+		model_free(&out);
+	}
+	model_free(&m);
+}
+
 /* A range keeps a node's V8 ticks in the share of its samples in the
  * range, and pprof-like lines in the share of its values. */
 static void check_range_lines(void)
@@ -337,6 +365,7 @@ int main(int argc, char **argv)
 	check_pprof_filtered(dir);
 	check_ticks();
 	check_tag_filters();
+	check_tag_root_deep();
 	check_range_lines();
 	check_source_paths(dir);
 	return check_done();
