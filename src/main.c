@@ -1298,6 +1298,7 @@ int main(int argc, char **argv)
 	} else if (o.bench_keys) {
 		o.tui.sample_type = type;
 		o.tui.filters = &o.filters;
+		o.tui.load = &o.load;
 		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
 	} else {
 		o.tui.sample_type = type;

@@ -543,8 +543,14 @@ static int key_by_name(const char *name)
 	return name[0] && !name[1] ? name[0] : ERR;
 }
 
+/* What the benchmark's granularity key switches between (tui_run's). */
+struct bench_models {
+	struct model *base, *derived;
+	const struct load_options *load;
+};
+
 static void bench_line(struct app *a, const struct screen *s, const char *line,
-		       int number)
+		       int number, struct bench_models *bm)
 {
 	double start = now_ms();
 	if (!strcmp(line, "wait")) { /* until the background work is done */
@@ -566,6 +572,9 @@ static void bench_line(struct app *a, const struct screen *s, const char *line,
 			printf("line %d: '%s' is not a key\n", number, line);
 			return;
 		}
+		if (a->next_granularity)
+			app_switch_granularity(a, bm->base, &bm->derived, bm->load,
+					       (a->granularity + 1) % GRANULARITY_COUNT);
 	}
 	app_poll(a);
 	draw_app(a, s);
@@ -596,6 +605,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	struct screen s;
 	char err[256];
 	struct app a;
+	struct bench_models bm = { m, NULL, o->load };
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
 	app_push_filters(&a, o->filters);
@@ -616,10 +626,11 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	for (int number = 1; fgets(line, sizeof(line), keys); number++) {
 		line[strcspn(line, "\r\n")] = 0;
 		if (line[0] && line[0] != '#')
-			bench_line(&a, &s, line, number);
+			bench_line(&a, &s, line, number, &bm);
 	}
 	screen_close();
 	app_free(&a);
+	app_drop_model(&bm.derived);
 	fclose(keys);
 	fclose(null_out);
 	fclose(null_in);
