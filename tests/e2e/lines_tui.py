@@ -78,6 +78,19 @@ def without_source():
         p.close()
 
 
+def from_flame():
+    """l on the flame graph's selected frame opens its source lines."""
+    p = Pane("LANG=C.UTF-8 %s --source-path %s --trim-path /tmp/h9node %s; echo EXIT=$?; "
+             "sleep 600" % (BINARY, NODE_DIR, PROFILE), 120, 30)
+    try:
+        p.press(["5"], r"5 flame", "the flame graph")
+        p.keys("/", "spin", "Enter")
+        s = p.press(["l"], r"source: spin", "l in the flame graph")
+        check(re.search(HOT, s), "line 8 shaded as the hottest:\n" + s)
+    finally:
+        p.close()
+
+
 def granularity():
     """a: by files, by lines (pprof read again by line), by functions; a
     filter by pattern kept."""
@@ -103,5 +116,5 @@ def granularity():
         p.close()
 
 
-run_tests([with_source, without_source, granularity])
+run_tests([with_source, without_source, from_flame, granularity])
 sys.exit(1 if failures else 0)
