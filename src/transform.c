@@ -572,7 +572,8 @@ static void emit(struct step *s, struct model *out)
 	if (all_needed(needed, tmp->nnodes)) {
 		*out = *tmp;
 		memset(tmp, 0, sizeof(*tmp));
-		memcpy(out->node_self, values, (size_t)out->nnodes * nt * sizeof(double));
+		if (out->nnodes) /* node_self is NULL without nodes */
+			memcpy(out->node_self, values, (size_t)out->nnodes * nt * sizeof(double));
 		for (size_t k = 0; k < out->nnodes; k++)
 			final[k] = (uint32_t)k;
 	} else {
