@@ -12,6 +12,8 @@
 #include "src/gprof_report.h"
 #include "src/filter.h"
 #include "src/transform.h"
+#include "src/granularity.h"
+#include "src/report_lines.h"
 #include "src/rules.h"
 #include "src/util.h"
 #include "views/view.h"
@@ -54,8 +56,33 @@ static inline void fuzz_gprof_reports(struct model *m)
 	rules_free(&rules);
 }
 
+/* Every function's lines (--report lines --function .) and the model by
+ * files and by lines, with its views. */
+static inline void fuzz_lines(struct model *m)
+{
+	FILE *sink = fopen("/dev/null", "w");
+	struct source_options none = { 0 };
+	struct lines_report rep = { "fuzz", REPORT_TEXT, ".", m->default_type, &none };
+	char err[256];
+	for (int format = 0; sink && format < REPORT_FORMAT_COUNT; format++) {
+		rep.format = (enum report_format)format;
+		report_lines(sink, m, &rep, err, sizeof(err));
+	}
+	if (sink)
+		fclose(sink);
+	for (int g = GRANULARITY_FILES; g < GRANULARITY_COUNT; g++) {
+		struct model by;
+		const char *why_not;
+		if (model_by_granularity(m, (enum granularity)g, &by, &why_not)) {
+			fuzz_views(&by);
+			model_free(&by);
+		}
+	}
+}
+
 /* The explorer's filter stack over whatever loaded (focus on the first
- * frame, then hide the last: src/transform.h), and its sample counts. */
+ * frame, then hide the last: src/transform.h) with the lines it keeps,
+ * and its sample counts. */
 static inline void fuzz_filters(struct model *m)
 {
 	if (!m->nframes)
@@ -69,6 +96,7 @@ static inline void fuzz_filters(struct model *m)
 			   sizeof(err)) &&
 	    model_transform(m, stack.items, stack.n, &copy, &why_not)) {
 		fuzz_views(&copy);
+		fuzz_lines(&copy);
 		model_free(&copy);
 	}
 	transform_stack_free(&stack);
@@ -89,8 +117,22 @@ static inline void fuzz_load_and_view(const uint8_t *data, size_t size,
 	if (!loaded)
 		return;
 	fuzz_views(&m);
+	fuzz_lines(&m);
 	fuzz_filters(&m);
 	model_free(&m);
+	/* pprof read by line as well (--granularity lines); no other loader
+	 * reads by_line, and reading twice would double the time of a gzip
+	 * input that inflates to the limit. */
+	if (load != load_pprof)
+		return;
+	opt.by_line = true;
+	input_from_memory(&in, data, size, "fuzz");
+	loaded = load(&in, &m, &opt, &err);
+	input_close(&in);
+	if (loaded) {
+		fuzz_lines(&m);
+		model_free(&m);
+	}
 }
 
 #endif

@@ -19,6 +19,7 @@ static void cut_and_view(const struct model *m, struct sample_range r, bool keep
 	if (cut.nnodes > m->nnodes || cut.nsamples > m->nsamples)
 		abort();
 	fuzz_views(&cut);
+	fuzz_lines(&cut);
 	model_free(&cut);
 }
 

@@ -23,6 +23,10 @@ struct load_options {
 	const char *thread;
 	int count_column;        /* differential folded stacks: 0 BASE, 1 NEW */
 	uint64_t max_size;       /* gzip: largest inflated size; 0 the default */
+	/* pprof, --granularity lines: a frame per function and line of each
+	 * location, as go tool pprof -lines (other formats are split by
+	 * line after loading, src/granularity.h). */
+	bool by_line;
 };
 
 /* The format of a model read from folded stacks with two counts per line

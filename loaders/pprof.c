@@ -151,6 +151,17 @@ struct pprof_loader {
 	struct arena arena;
 	size_t nsamples;
 	double abs_total[MAX_SAMPLE_TYPES]; /* in the file's units */
+	/* One sample's frames with their lines, leaf first, and per frame the
+	 * last sample that counted it, for counting each line once. */
+	struct sample_line *path;
+	size_t path_cap;
+	size_t *frame_seen;
+	bool by_line; /* --granularity lines: frames per source line */
+};
+
+struct sample_line {
+	uint32_t node, frame;
+	int32_t line;
 };
 
 /* ---- the arena ---------------------------------------------------------- */
@@ -635,9 +646,10 @@ static bool function_frame(struct pprof_loader *L, size_t location,
 		name = model_string(L->m, marked, (size_t)len);
 		free(marked);
 	}
+	int64_t first = L->by_line ? line->line : fn->start_line;
 	*out = (struct frame){
 		.name = name, .url = file, .extra = system_name,
-		.line = fn->start_line > 0 ? (int32_t)fn->start_line : -1,
+		.line = first > 0 && first <= INT32_MAX ? (int32_t)first : -1,
 		.column = -1, .kind = KIND_NATIVE,
 		.flags = inlined ? FRAME_INLINED : 0,
 	};
@@ -868,6 +880,58 @@ static bool add_labels(struct pprof_loader *L, const pb_sample *s, size_t at,
 	return true;
 }
 
+/* The sample's frames with their line numbers, leaf first, walking up
+ * the tree from its leaf node alongside. */
+static size_t sample_path(struct pprof_loader *L, const uint32_t *locs, size_t n,
+			  uint32_t leaf)
+{
+	size_t first = L->drop_frames ? pruned_start(L, locs, n) : 0, depth = 0;
+	uint32_t v = leaf;
+	for (size_t i = first; i < n && v != NO_ID; i++) {
+		const pb_location *loc = L->locations[locs[i]];
+		const struct location_frames *lf = &L->loc[locs[i]];
+		for (uint32_t k = lf->start; k < lf->end && v != NO_ID; k++) {
+			int64_t line = loc->n_line ? loc->line[k - lf->start]->line : 0;
+			GROW(L->path, L->path_cap, depth + 1);
+			L->path[depth++] = (struct sample_line){
+				v, L->frames[k], line > 0 && line <= INT32_MAX ? (int32_t)line : 0 };
+			v = L->m->nodes[v].parent;
+		}
+	}
+	return depth;
+}
+
+static bool line_counted_above(const struct pprof_loader *L, size_t depth, size_t i)
+{
+	for (size_t j = depth; j-- > i + 1;)
+		if (L->path[j].frame == L->path[i].frame && L->path[j].line == L->path[i].line)
+			return true;
+	return false;
+}
+
+/* pprof -list: the leaf's line gets the sample as self, every (function,
+ * line) on the stack gets it once as total. */
+static void add_sample_lines(struct pprof_loader *L, const pb_sample *s,
+			     const uint32_t *locs, size_t n, uint32_t leaf)
+{
+	size_t depth = sample_path(L, locs, n, leaf);
+	struct model *m = L->m;
+	for (size_t i = depth; i-- > 0;) {
+		const struct sample_line *p = &L->path[i];
+		bool seen = L->frame_seen[p->frame] == L->nsamples + 1;
+		L->frame_seen[p->frame] = L->nsamples + 1;
+		if (!p->line || (seen && line_counted_above(L, depth, i)))
+			continue;
+		uint32_t k = model_node_line(m, p->node, p->line);
+		double *total = node_line_total(m, k), *self = node_line_self(m, k);
+		for (size_t t = 0; t < L->ntypes; t++) {
+			total[t] += (double)s->value[t];
+			if (i == 0)
+				self[t] += (double)s->value[t];
+		}
+	}
+}
+
 /* `at`: the sample's byte offset in the buffer. */
 static bool add_sample(struct pprof_loader *L, const pb_sample *s, size_t at)
 {
@@ -902,6 +966,7 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s, size_t at)
 	if (leaf != NO_ID) {
 		for (size_t t = 0; t < L->ntypes; t++)
 			model_add_node_value(L->m, leaf, (unsigned)t, (double)s->value[t]);
+		add_sample_lines(L, s, L->sample_locs, n, leaf);
 		if (!add_labels(L, s, at, leaf))
 			return false;
 	}
@@ -913,6 +978,7 @@ static bool read_samples(struct pprof_loader *L)
 {
 	ProtobufCAllocator scratch = { arena_alloc, arena_free, &L->arena };
 	cache_grow(&L->cache);
+	L->frame_seen = xcalloc(L->m->nframes + 1, sizeof(size_t));
 	L->arena.cap = 1 << 16;
 	L->arena.block = xmalloc(L->arena.cap);
 	size_t pos = 0;
@@ -952,6 +1018,11 @@ static void scale_values(struct pprof_loader *L)
 	for (size_t r = 0; r < m->nlabel_rows; r++)
 		for (unsigned t = 0; t < m->label_stride; t++) {
 			double *x = &m->label_values[r * m->label_stride + t];
+			*x = unit_scale_apply(&L->scale[t], *x);
+		}
+	for (size_t k = 0; k < 2 * m->nnode_lines; k++)
+		for (unsigned t = 0; t < m->ntypes; t++) {
+			double *x = &m->node_line_values[k * m->ntypes + t];
 			*x = unit_scale_apply(&L->scale[t], *x);
 		}
 }
@@ -1042,6 +1113,8 @@ static void loader_free(struct pprof_loader *L)
 	free(L->frames);
 	free(L->stack);
 	free(L->sample_locs);
+	free(L->path);
+	free(L->frame_seen);
 	cache_free(&L->cache);
 	arena_reset(&L->arena);
 	free(L->arena.big);
@@ -1051,8 +1124,8 @@ static void loader_free(struct pprof_loader *L)
 bool load_pprof(struct input *in, struct model *m, const struct load_options *opt,
 		struct load_error *err)
 {
-	(void)opt; /* the sample type is picked by the caller, for any format */
-	struct pprof_loader L = { .m = m, .err = err };
+	/* The sample type is picked by the caller, for any format. */
+	struct pprof_loader L = { .m = m, .err = err, .by_line = opt && opt->by_line };
 	model_init(m, "pprof");
 	uint8_t *data = NULL;
 	bool ok = read_bytes(in, &data, &L.len, err);

@@ -20,6 +20,7 @@
 #include "escape.h"
 #include "export.h"
 #include "fetch.h"
+#include "granularity.h"
 #include "http_live.h"
 #include "live.h"
 #include "range.h"
@@ -27,6 +28,7 @@
 #include "live/cdp_live.h"
 #include "report.h"
 #include "report_flame.h"
+#include "report_lines.h"
 #include "rules.h"
 #include "tags_report.h"
 #include "transform.h"
@@ -66,6 +68,9 @@ struct options {
 	size_t nfilter_args, filter_args_cap;
 	const char *root;
 	bool tags_report; /* --report tags */
+	bool lines_report;    /* --report lines */
+	const char *function; /* --function REGEX */
+	enum granularity granularity;
 	const char *listen;  /* --listen: the address, or NULL */
 	const char *connect; /* --connect: the address, or NULL */
 	const char *range_text; /* --range as given, or NULL */
@@ -102,7 +107,16 @@ static const char usage_text[] =
 	"  --report VIEW     print VIEW without a terminal and exit:\n"
 	"                    flat, top-down, bottom-up, callgraph or flame (the\n"
 	"                    flame graph as text at the terminal's width); tags\n"
-	"                    lists the labels (pprof tags) and their values\n"
+	"                    lists the labels (pprof tags) and their values;\n"
+	"                    lines (with --function) a function's source lines\n"
+	"  --function REGEX  --report lines: the functions to list, line by\n"
+	"                    line, as go tool pprof -list REGEX\n"
+	"  --granularity G   functions (default), files or lines: the frames\n"
+	"                    panes and reports group by, as pprof's\n"
+	"                    -granularity (the a key in the explorer)\n"
+	"  --source-path DIR where to look for source files (repeatable)\n"
+	"  --trim-path PREFIX  take PREFIX off source paths before looking\n"
+	"                    under each --source-path (repeatable)\n"
 	"  --width N         --report flame: N columns (default: $COLUMNS, the\n"
 	"                    terminal's width, else 100)\n"
 	"  --flame-up        flame graph: root at the bottom (default: on top)\n"
@@ -231,6 +245,8 @@ static void check_diff_options(const struct options *o)
 			    o->new_file);
 	if (o->tags_report && (o->diff || o->new_file))
 		usage_error("%s", "--report tags reads one profile");
+	if (o->lines_report && (o->diff || o->new_file))
+		usage_error("%s", "--report lines reads one profile");
 	if (!o->diff) {
 		if (o->normalize)
 			usage_error("%s", "--normalize goes with --diff");
@@ -317,6 +333,10 @@ enum {
 	OPT_DURATION,
 	OPT_WIDTH,
 	OPT_FLAME_UP,
+	OPT_FUNCTION,
+	OPT_GRANULARITY,
+	OPT_SOURCE_PATH,
+	OPT_TRIM_PATH,
 	/* One id a filter, in transform_kind order. */
 	OPT_FILTER,
 };
@@ -356,6 +376,10 @@ static const struct option option_table[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "flame-up", no_argument, NULL, OPT_FLAME_UP },
+	{ "function", required_argument, NULL, OPT_FUNCTION },
+	{ "granularity", required_argument, NULL, OPT_GRANULARITY },
+	{ "source-path", required_argument, NULL, OPT_SOURCE_PATH },
+	{ "trim-path", required_argument, NULL, OPT_TRIM_PATH },
 	{ "focus", required_argument, NULL, OPT_FILTER + TF_FOCUS },
 	{ "ignore", required_argument, NULL, OPT_FILTER + TF_IGNORE },
 	{ "hide", required_argument, NULL, OPT_FILTER + TF_HIDE },
@@ -439,9 +463,10 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	case OPT_REPORT:
 		o->report = true;
 		o->tags_report = !strcmp(v, "tags");
-		if (!o->tags_report && !view_kind_parse(v, &o->view))
+		o->lines_report = !strcmp(v, "lines");
+		if (!o->tags_report && !o->lines_report && !view_kind_parse(v, &o->view))
 			usage_error("unknown view '%s' (flat, top-down, bottom-up, "
-				    "callgraph, tags)", v);
+				    "callgraph, flame, tags, lines)", v);
 		break;
 	case 'r':
 		if (!rule_parse(v, &o->rule))
@@ -526,6 +551,22 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	case OPT_FLAME_UP:
 		o->tui.flame_up = true;
 		break;
+	case OPT_FUNCTION:
+		o->function = v;
+		break;
+	case OPT_GRANULARITY:
+		if (!granularity_parse(v, &o->granularity))
+			usage_error("unknown granularity '%s' (functions, files, lines)", v);
+		break;
+	case OPT_SOURCE_PATH:
+	case OPT_TRIM_PATH: {
+		struct source_options *so = &o->tui.source;
+		const char ***list = c == OPT_SOURCE_PATH ? &so->dirs : &so->trims;
+		size_t *n = c == OPT_SOURCE_PATH ? &so->ndirs : &so->ntrims;
+		*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+		(*list)[(*n)++] = v;
+		break;
+	}
 	case OPT_SESSION: {
 		uint32_t n = parse_count("--session", v);
 		if (n < 1 || n > INT32_MAX)
@@ -656,6 +697,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 			    "choose a range on each side with [ ] { } or the mouse)");
 	parse_sort(o);
 	make_filters(o);
+	if (o->lines_report != (o->function != NULL))
+		usage_error("%s", "--report lines and --function REGEX go together");
+	o->tui.granularity = o->granularity;
+	/* pprof files are read by line for reports, exports and comparisons;
+	 * the explorer of one profile starts from functions and reads the
+	 * file again by line when asked (tui.c). */
+	o->load.by_line = o->granularity == GRANULARITY_LINES &&
+			  (o->report || o->exporting || o->new_file);
 	if (o->exporting && !o->output)
 		usage_error("%s", "--export needs -o FILE");
 	if (o->output && !o->exporting)
@@ -728,9 +777,33 @@ static int export_profile(const struct options *o, const struct model *m,
 	return 1;
 }
 
-/* The model after the command line's filters, in place of the one read. */
+/* --granularity files, or lines where the loader has not read the
+ * profile by line (load_options.by_line: pprof). */
+static bool granular_model(const struct options *o, const char *file, struct model *m)
+{
+	if (o->granularity == GRANULARITY_FUNCTIONS ||
+	    (o->granularity == GRANULARITY_LINES && o->load.by_line && !strcmp(m->format, "pprof")))
+		return true;
+	struct model by;
+	const char *why;
+	if (!model_by_granularity(m, o->granularity, &by, &why)) {
+		char safe[1024];
+		escape_text(file, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s: --granularity %s: %s\n", safe,
+			granularity_name(o->granularity), why);
+		return false;
+	}
+	model_free(m);
+	*m = by;
+	return true;
+}
+
+/* The model by the command line's granularity and after its filters, in
+ * place of the one read. */
 static bool filter_model(const struct options *o, const char *file, struct model *m)
 {
+	if (!granular_model(o, file, m))
+		return false;
 	if (!o->filters.n)
 		return true;
 	struct model out;
@@ -768,6 +841,19 @@ static void free_descriptions(char **d, size_t n)
 static int print_tags(const struct options *o, const struct model *m, unsigned type)
 {
 	tags_report_print(stdout, o->file, m, type, o->format);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+static int print_lines(const struct options *o, const struct model *m, unsigned type)
+{
+	struct lines_report rep = { o->file, o->format, o->function, type, &o->tui.source };
+	char err[512];
+	if (!report_lines(stdout, m, &rep, err, sizeof(err))) {
+		char safe[600];
+		escape_text(err, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s\n", safe);
+		return EXIT_BAD_INPUT;
+	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
@@ -1205,20 +1291,26 @@ int main(int argc, char **argv)
 		status = print_report(&o, &m, type, NULL);
 	} else if (o.tags_report) {
 		status = print_tags(&o, &m, type);
+	} else if (o.lines_report) {
+		status = print_lines(&o, &m, type);
 	} else if (o.report) {
 		status = print_report(&o, &m, type, range[0] ? range : NULL);
 	} else if (o.bench_keys) {
 		o.tui.sample_type = type;
 		o.tui.filters = &o.filters;
+		o.tui.load = &o.load;
 		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
 	} else {
 		o.tui.sample_type = type;
 		o.tui.filters = &o.filters;
+		o.tui.load = &o.load;
 		keys_from_terminal(&o);
 		status = tui_run(o.file, &m, &o.tui);
 	}
 	model_free(&m);
 	transform_stack_free(&o.filters);
+	free(o.tui.source.dirs);
+	free(o.tui.source.trims);
 	if (served) {
 		fflush(stdout); /* the report is out before the others end */
 		live_finish(served);

@@ -37,6 +37,9 @@ void model_free(struct model *m)
 	free(m->line_ticks);
 	free(m->labels);
 	free(m->label_values);
+	free(m->node_lines);
+	free(m->node_line_values);
+	free(m->node_line_index);
 	free(m->callers_start);
 	free(m->callees_arcs);
 	free(m->callees_start);
@@ -457,5 +460,34 @@ void model_copy_frames(const struct model *src, struct model *out)
 		f.url = model_copy_string(src, out, f.url);
 		f.extra = model_copy_string(src, out, f.extra);
 		model_intern_frame(out, &f);
+	}
+}
+
+void model_copy_header(const struct model *src, struct model *out)
+{
+	for (unsigned t = 0; t < src->ntypes; t++)
+		model_add_sample_type(out, model_str(src, src->types[t].name),
+				      model_str(src, src->types[t].unit));
+	out->default_type = src->default_type;
+	out->start_time = src->start_time;
+	out->end_time = src->end_time;
+	out->duration = src->duration;
+	out->period = src->period;
+	out->comment = model_copy_string(src, out, src->comment);
+	out->thread = model_copy_string(src, out, src->thread);
+	out->other_threads = model_copy_string(src, out, src->other_threads);
+	out->warning = model_copy_string(src, out, src->warning);
+	/* pprof's percentages stay of the whole profile, as with -focus. */
+	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
+	out->has_type_totals = src->has_type_totals;
+	out->summed_samples = src->summed_samples;
+	out->lines_zero_based = src->lines_zero_based;
+	out->label_stride = src->label_stride;
+	if (src->nlabel_rows) {
+		size_t n = src->nlabel_rows * src->label_stride;
+		out->label_values = xmalloc(n * sizeof(double));
+		memcpy(out->label_values, src->label_values, n * sizeof(double));
+		out->nlabel_rows = src->nlabel_rows;
+		out->label_values_cap = n;
 	}
 }

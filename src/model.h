@@ -73,6 +73,13 @@ struct line_ticks {
 	double ticks;
 };
 
+/* One source line of a node (pprof Line entries): its values are in
+ * model.node_line_values, see model_node_line. */
+struct node_line {
+	uint32_t node;
+	int32_t line; /* 1-based */
+};
+
 /* A pprof sample label ("bytes" = 1024, "thread" = "main"), kept with the
  * leaf node of its sample; `sample` numbers the file's samples so that the
  * labels of one sample stay together. */
@@ -172,6 +179,17 @@ struct model {
 	 * than kept one by one on the timeline (pprof). */
 	size_t summed_samples;
 
+	/* Per line of a node, for every type: `self` what samples ending at
+	 * that line measured, `total` what samples through the node at that
+	 * line measured, each sample counted once per function and line as
+	 * pprof -list counts.  Values [i * 2 * ntypes + t] (self) and
+	 * [i * 2 * ntypes + ntypes + t] (total). */
+	struct node_line *node_lines;
+	size_t nnode_lines, node_lines_cap;
+	double *node_line_values;
+	uint32_t *node_line_index; /* open addressing on (node, line) */
+	size_t node_line_index_size;
+
 	double start_time, end_time; /* microseconds, when known */
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
@@ -198,6 +216,9 @@ str_t model_copy_string(const struct model *src, struct model *out, str_t s);
 /* Every frame of `src` into the empty `out`, in the same order, so that
  * the copy's frame ids are the original's (filtered and cut copies). */
 void model_copy_frames(const struct model *src, struct model *out);
+/* Sample types, times, metadata, the type totals and label values of
+ * `src` into a new model made from it (a filter's, a granularity's). */
+void model_copy_header(const struct model *src, struct model *out);
 str_t model_string(struct model *m, const char *s, size_t len);
 
 static inline const char *model_str(const struct model *m, str_t s)
@@ -236,6 +257,20 @@ void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
  * (malloc'd, n entries each) and adds each duration to its node. */
 void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
 			 size_t n);
+
+/* The index of (node, line) in model.node_lines, made (with zero
+ * values) on first use; sample types must all be added before. */
+uint32_t model_node_line(struct model *m, uint32_t node, int32_t line);
+
+static inline double *node_line_self(const struct model *m, uint32_t i)
+{
+	return &m->node_line_values[(size_t)i * 2 * m->ntypes];
+}
+
+static inline double *node_line_total(const struct model *m, uint32_t i)
+{
+	return &m->node_line_values[(size_t)i * 2 * m->ntypes + m->ntypes];
+}
 
 void model_add_label(struct model *m, const struct sample_label *label);
 /* The values of a labelled sample, one per sample type; returns the row

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "filter.h"
+#include "transform_lines.h"
 #include "util.h"
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -272,6 +273,43 @@ static void count_samples(const struct model *src, struct sample_range r,
 	}
 }
 
+/* V8's positionTicks and trace lines count a node's samples by line,
+ * over the whole profile: the cut keeps each node's ticks in the share
+ * of its samples in the range. */
+static void copy_line_ticks(const struct model *src, struct sample_range r,
+			    const uint32_t *map, struct model *out)
+{
+	uint32_t *all = xcalloc(src->nnodes + 1, sizeof(uint32_t));
+	uint32_t *in = xcalloc(src->nnodes + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < src->nsamples; i++) {
+		all[src->sample_node[i]]++;
+		in[src->sample_node[i]] += i >= r.first && i < r.end;
+	}
+	for (size_t i = 0; i < src->nline_ticks; i++) {
+		const struct line_ticks *lt = &src->line_ticks[i];
+		if (in[lt->node])
+			model_add_line_ticks(out, map[lt->node], lt->line,
+					     lt->ticks * in[lt->node] / all[lt->node]);
+	}
+	free(in);
+	free(all);
+}
+
+/* pprof's lines (transform_lines.h) in the share of each node's values
+ * the range keeps. */
+static void copy_node_lines(const struct model *src, const uint32_t *map,
+			    struct model *out)
+{
+	unsigned nt = src->ntypes;
+	double *kept = xmalloc(((size_t)src->nnodes * nt + 1) * sizeof(double));
+	for (uint32_t v = 0; v < src->nnodes; v++)
+		for (unsigned t = 0; t < nt; t++)
+			kept[(size_t)v * nt + t] = map[v] == NO_ID ? 0 : node_value(out, map[v], t);
+	struct line_moves mv = { src, map, map, kept, true };
+	transform_move_node_lines(&mv, out);
+	free(kept);
+}
+
 /* Values the timeline carries: the first (durations) and sample counts. */
 static bool timeline_carries_values(const struct model *m)
 {
@@ -305,6 +343,10 @@ bool model_cut_range(const struct model *src, struct sample_range r,
 		count_samples(src, r, map, out);
 	if (src->first_leaves)
 		copy_first_leaves(src, r, map, out);
+	if (src->nline_ticks)
+		copy_line_ticks(src, r, map, out);
+	if (src->nnode_lines)
+		copy_node_lines(src, map, out);
 	double before = range_sample_offset(src, r.first);
 	double span = range_sample_offset(src, r.end) - before;
 	out->start_time = src->start_time + before;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "transform_lines.h"
 #include "util.h"
 
 /* ---- the stack ------------------------------------------------------------ */
@@ -164,37 +165,6 @@ void transform_describe(const struct model *m, const struct transform *t,
 	}
 	escape_text(what, safe, sizeof(safe));
 	snprintf(buf, cap, "%s=%s", transform_name(t->kind), safe);
-}
-
-/* ---- copying the parts that do not change ------------------------------------ */
-
-static void copy_header(const struct model *src, struct model *out)
-{
-	for (unsigned t = 0; t < src->ntypes; t++)
-		model_add_sample_type(out, model_str(src, src->types[t].name),
-				      model_str(src, src->types[t].unit));
-	out->default_type = src->default_type;
-	out->start_time = src->start_time;
-	out->end_time = src->end_time;
-	out->duration = src->duration;
-	out->period = src->period;
-	out->comment = model_copy_string(src, out, src->comment);
-	out->thread = model_copy_string(src, out, src->thread);
-	out->other_threads = model_copy_string(src, out, src->other_threads);
-	out->warning = model_copy_string(src, out, src->warning);
-	/* pprof's percentages stay of the whole profile, as with -focus. */
-	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
-	out->has_type_totals = src->has_type_totals;
-	out->summed_samples = src->summed_samples;
-	out->lines_zero_based = src->lines_zero_based;
-	out->label_stride = src->label_stride;
-	if (src->nlabel_rows) {
-		size_t n = src->nlabel_rows * src->label_stride;
-		out->label_values = xmalloc(n * sizeof(double));
-		memcpy(out->label_values, src->label_values, n * sizeof(double));
-		out->nlabel_rows = src->nlabel_rows;
-		out->label_values_cap = n;
-	}
 }
 
 /* ---- one transform ------------------------------------------------------------- */
@@ -498,6 +468,67 @@ static void copy_labels(const struct step *s, const uint32_t *final, struct mode
 	}
 }
 
+/* Focus, ignore and the tag filters keep the stacks as they are: the
+ * result is made straight from src, the stacks left without a value
+ * left out, in one pass rather than two. */
+static bool keeps_shape(enum transform_kind kind)
+{
+	return kind == TF_FOCUS || kind == TF_IGNORE || is_tag_filter(kind);
+}
+
+static double kept_value(const struct step *s, uint32_t v, unsigned t)
+{
+	if (s->kept)
+		return s->kept[(size_t)v * s->src->ntypes + t];
+	return destination(s, v) == NO_ID ? 0 : node_value(s->src, v, t);
+}
+
+/* The node standing for v's stack: an inner call of a collapsed
+ * recursion is its outer call's. */
+static uint32_t stack_node(const struct step *s, uint32_t v, const struct model *out)
+{
+	uint32_t at = s->at[v], f = s->src->nodes[v].frame;
+	if (s->t->kind != TF_COLLAPSE_RECURSION)
+		return at;
+	/* The scratch model, or the result when it became that (emit). */
+	const struct model *tree = s->tmp.nnodes ? &s->tmp : out;
+	while (at != NO_ID && tree->nodes[at].frame != f)
+		at = tree->nodes[at].parent;
+	return at;
+}
+
+/* pprof's lines (transform_lines.h): focus and ignore keep a node's
+ * lines where they keep its whole subtree; the tag filters in the share
+ * of the values they keep. */
+static void copy_node_lines(const struct step *s, const uint32_t *final, struct model *out)
+{
+	const struct model *src = s->src;
+	if (!src->nnode_lines)
+		return;
+	size_t n = src->nnodes;
+	unsigned nt = src->ntypes;
+	uint32_t *self_to = xmalloc((n + 1) * sizeof(uint32_t));
+	uint32_t *stack_to = xmalloc((n + 1) * sizeof(uint32_t));
+	double *kept = NULL;
+	if (keeps_shape(s->t->kind) && !s->kept) {
+		kept = xmalloc((n * nt + 1) * sizeof(double));
+		for (uint32_t v = 0; v < n; v++)
+			for (unsigned t = 0; t < nt; t++)
+				kept[(size_t)v * nt + t] = kept_value(s, v, t);
+	}
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t to = destination(s, v), stack = stack_node(s, v, out);
+		self_to[v] = to == NO_ID ? NO_ID : final[to];
+		stack_to[v] = stack == NO_ID ? NO_ID : final[stack];
+	}
+	struct line_moves mv = { src, self_to, stack_to, s->kept ? s->kept : kept,
+				 s->kept != NULL };
+	transform_move_node_lines(&mv, out);
+	free(kept);
+	free(stack_to);
+	free(self_to);
+}
+
 static void copy_extras(const struct step *s, const uint32_t *final, struct model *out)
 {
 	const struct model *src = s->src;
@@ -517,6 +548,7 @@ static void copy_extras(const struct step *s, const uint32_t *final, struct mode
 			model_add_line_ticks(out, final[to], lt->line, lt->ticks);
 	}
 	copy_labels(s, final, out);
+	copy_node_lines(s, final, out);
 }
 
 /* Every stack kept (hide, merge, collapse, my code): the scratch model
@@ -540,12 +572,13 @@ static void emit(struct step *s, struct model *out)
 	if (all_needed(needed, tmp->nnodes)) {
 		*out = *tmp;
 		memset(tmp, 0, sizeof(*tmp));
-		memcpy(out->node_self, values, (size_t)out->nnodes * nt * sizeof(double));
+		if (out->nnodes) /* node_self is NULL without nodes */
+			memcpy(out->node_self, values, (size_t)out->nnodes * nt * sizeof(double));
 		for (size_t k = 0; k < out->nnodes; k++)
 			final[k] = (uint32_t)k;
 	} else {
 		model_init(out, s->src->format);
-		copy_header(s->src, out);
+		model_copy_header(s->src, out);
 		model_copy_frames(tmp, out);
 		for (size_t k = 0; k < tmp->nnodes; k++) {
 			uint32_t p = tmp->nodes[k].parent;
@@ -563,21 +596,6 @@ static void emit(struct step *s, struct model *out)
 	free(values);
 	uint32_t cycle;
 	model_finish(out, &cycle); /* stacks make a tree: no cycle */
-}
-
-/* Focus, ignore and the tag filters keep the stacks as they are: the
- * result is made straight from src, the stacks left without a value
- * left out, in one pass rather than two. */
-static bool keeps_shape(enum transform_kind kind)
-{
-	return kind == TF_FOCUS || kind == TF_IGNORE || is_tag_filter(kind);
-}
-
-static double kept_value(const struct step *s, uint32_t v, unsigned t)
-{
-	if (s->kept)
-		return s->kept[(size_t)v * s->src->ntypes + t];
-	return destination(s, v) == NO_ID ? 0 : node_value(s->src, v, t);
 }
 
 static void filter_in_place(struct step *s, struct model *out)
@@ -600,7 +618,7 @@ static void filter_in_place(struct step *s, struct model *out)
 	}
 	uint32_t *final = xmalloc((n + 1) * sizeof(uint32_t));
 	model_init(out, src->format);
-	copy_header(src, out);
+	model_copy_header(src, out);
 	model_copy_frames(src, out);
 	for (size_t k = 0; k < n; k++) {
 		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
@@ -630,18 +648,41 @@ static uint32_t tag_frame(struct step *s, const char *value)
 	return model_intern_frame(&s->tmp, &f);
 }
 
-static uint32_t stack_under(struct step *s, uint32_t root, uint32_t v, uint32_t *frames,
-			    size_t *cap)
+/* v's stack under `root`; `copy[n]` (NO_ID until then) is set to the
+ * first copy made of each node n on it.  `path` is scratch space. */
+static uint32_t stack_under(struct step *s, uint32_t root, uint32_t v, uint32_t **path,
+			    size_t *cap, uint32_t *copy)
 {
 	size_t depth = 0;
 	for (uint32_t n = v; n != NO_ID; n = s->src->nodes[n].parent) {
-		GROW(frames, *cap, depth + 1);
-		frames[depth++] = s->src->nodes[n].frame;
+		GROW(*path, *cap, depth + 1);
+		(*path)[depth++] = n;
 	}
 	uint32_t at = model_add_child(&s->tmp, NO_ID, root);
-	while (depth)
-		at = model_add_child(&s->tmp, at, frames[--depth]);
+	while (depth) {
+		uint32_t n = (*path)[--depth];
+		at = model_add_child(&s->tmp, at, s->src->nodes[n].frame);
+		if (copy[n] == NO_ID)
+			copy[n] = at;
+	}
 	return at;
+}
+
+/* tagroot keeps every sample: a node's lines all go to one of its
+ * copies, the untagged one when it is kept, so that each function's
+ * lines stay whole. */
+static void tag_root_lines(const struct step *s, const uint8_t *needed, const uint32_t *copy,
+			   const uint32_t *final, struct model *out)
+{
+	const struct model *src = s->src;
+	uint32_t *to = xmalloc((src->nnodes + 1) * sizeof(uint32_t));
+	for (uint32_t v = 0; v < src->nnodes; v++) {
+		uint32_t home = needed[s->at[v]] || copy[v] == NO_ID ? s->at[v] : copy[v];
+		to[v] = final[home];
+	}
+	struct line_moves mv = { src, to, to, NULL, false };
+	transform_move_node_lines(&mv, out);
+	free(to);
 }
 
 /* One label row's value for the key, "" when the sample has none. */
@@ -668,8 +709,10 @@ static void tag_root(struct step *s, struct model *out)
 	double *rest = xmalloc(((size_t)src->nnodes * nt + 1) * sizeof(double));
 	memcpy(rest, src->node_self, (size_t)src->nnodes * nt * sizeof(double));
 	struct { uint32_t node; double v[MAX_SAMPLE_TYPES]; } *adds = NULL;
-	size_t nadds = 0, adds_cap = 0, frames_cap = 16;
-	uint32_t *frames = xmalloc(frames_cap * sizeof(uint32_t));
+	size_t nadds = 0, adds_cap = 0, path_cap = 16;
+	uint32_t *path = xmalloc(path_cap * sizeof(uint32_t));
+	uint32_t *copy = xmalloc((src->nnodes + 1) * sizeof(uint32_t));
+	memset(copy, 0xff, (src->nnodes + 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < src->nlabels;) {
 		uint32_t row = src->labels[i].row, node = src->labels[i].node;
 		char text[1024];
@@ -679,7 +722,7 @@ static void tag_root(struct step *s, struct model *out)
 		if (!text[0])
 			continue;
 		GROW(adds, adds_cap, nadds + 1);
-		adds[nadds].node = stack_under(s, tag_frame(s, text), node, frames, &frames_cap);
+		adds[nadds].node = stack_under(s, tag_frame(s, text), node, &path, &path_cap, copy);
 		for (unsigned t = 0; t < nt; t++) {
 			adds[nadds].v[t] = transform_label_row_value(src, row, t);
 			rest[(size_t)node * nt + t] -= adds[nadds].v[t];
@@ -701,14 +744,14 @@ static void tag_root(struct step *s, struct model *out)
 		for (unsigned t = 0; t < nt; t++)
 			values[(size_t)adds[a].node * nt + t] += adds[a].v[t];
 	free(adds);
-	free(frames);
+	free(path);
 	free(rest);
 	/* Emitted as the other transforms are, with these values. */
 	s->kept = NULL;
 	uint8_t *needed = needed_nodes(&s->tmp, values);
 	uint32_t *final = xmalloc((s->tmp.nnodes + 1) * sizeof(uint32_t));
 	model_init(out, src->format);
-	copy_header(src, out);
+	model_copy_header(src, out);
 	model_copy_frames(&s->tmp, out);
 	for (size_t k = 0; k < s->tmp.nnodes; k++) {
 		uint32_t p = s->tmp.nodes[k].parent;
@@ -718,6 +761,8 @@ static void tag_root(struct step *s, struct model *out)
 			for (unsigned t = 0; t < nt; t++)
 				model_add_node_value(out, final[k], t, values[k * nt + t]);
 	}
+	tag_root_lines(s, needed, copy, final, out);
+	free(copy);
 	free(final);
 	free(needed);
 	free(values);
@@ -733,7 +778,7 @@ static void apply_one(const struct model *src, const struct transform *t, struct
 	/* The scratch model of new stacks, for transforms that change them. */
 	model_init(&s.tmp, src->format);
 	if (!keeps_shape(t->kind)) {
-		copy_header(src, &s.tmp);
+		model_copy_header(src, &s.tmp);
 		model_copy_frames(src, &s.tmp);
 	}
 	size_t n = src->nnodes;

@@ -8,6 +8,7 @@
 #include "filters.h"
 #include "../escape.h"
 #include "../util.h"
+#include "lines_pane.h"
 
 /* ---- state ------------------------------------------------------------ */
 
@@ -40,6 +41,7 @@ void app_init(struct app *a, const char *file, struct model *m,
 
 void app_free(struct app *a)
 {
+	app_close_lines(a);
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
 			view_close(&a->panes[k].view);
@@ -495,6 +497,11 @@ void app_next_thread(struct app *a)
 		app_message(a, "T: no other thread has a profile in this file");
 	else
 		a->next_thread = true;
+}
+
+void app_next_granularity(struct app *a)
+{
+	a->next_granularity = true;
 }
 
 void app_cycle_sample_type(struct app *a)

@@ -52,6 +52,9 @@ struct compare;
 struct filtered;
 struct filter_job;
 struct range_job;
+struct lines_pane;
+struct source_options;
+struct load_options;
 
 struct app {
 	const char *file;
@@ -91,7 +94,15 @@ struct app {
 	bool show_help;
 	int key; /* the key being handled, for bindings of several keys */
 	struct flame_ui flame;
+	/* The source pane (`l`) over the panes, or NULL; where it looks for
+	 * source files (--source-path, --trim-path), or NULL. */
+	struct lines_pane *lines;
+	const struct source_options *source_options;
 	bool next_thread; /* T: the explorer loads the trace's next thread */
+	/* The granularity key: the next granularity (enum granularity:
+	 * functions, files, lines), which tui_run makes as a new model. */
+	bool next_granularity;
+	unsigned granularity;
 	bool quit;
 	/* Time range (range.h): `loaded` is the whole profile, `original`
 	 * the part of it in `range` (a cut this app owns, or `loaded`). */
@@ -119,6 +130,16 @@ void app_set_value_type(struct app *a, unsigned type);
 void app_cycle_sample_type(struct app *a);
 /* Traces: asks for the next thread's profile (tui_run loads it). */
 void app_next_thread(struct app *a);
+/* Asks for the next granularity (tui_run switches). */
+void app_next_granularity(struct app *a);
+/* The same profile by functions, files or lines (enum granularity g),
+ * on the same pane, with the filters by pattern: `base` is the profile
+ * by functions, `*derived` the model shown at another granularity, which
+ * the caller frees (app_drop_model) after the app.  `load`: how the file
+ * was read, to read a pprof file again by line. */
+void app_switch_granularity(struct app *a, struct model *base, struct model **derived,
+			    const struct load_options *load, unsigned g);
+void app_drop_model(struct model **m);
 
 struct pane *app_pane(struct app *a);
 const struct row *app_selected_row(struct app *a);

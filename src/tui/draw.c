@@ -475,6 +475,8 @@ static void draw_flame(struct app *a, const struct screen *s,
 void draw_app(struct app *a, const struct screen *s)
 {
 	set_area(0, 0, LINES, COLS);
+	if (a->lines && !a->show_help && draw_lines_pane(a, s))
+		return;
 	draw_header(a, s);
 	char note[1024] = "";
 	if (a->show_help) {
@@ -677,4 +679,16 @@ int draw_tab_at(int x)
 		start = end + 1;
 	}
 	return -1;
+}
+
+/* ---- for other panes' drawing (lines_draw.c) ----------------------------- */
+
+int draw_text(int y, int x, const char *s, int max, attr_t attr)
+{
+	return put_text(y, x, s, max, attr);
+}
+
+void draw_blank_line(int y, attr_t attr)
+{
+	fill_line(y, attr);
 }

@@ -19,4 +19,12 @@ int draw_tabs_line(void);
 /* The pane whose tab covers column x of the tabs line, or -1. */
 int draw_tab_at(int x);
 
+/* For panes drawn elsewhere, on the whole screen: escaped text at (y, x)
+ * in at most `max` columns (returns the columns used), a blank line. */
+int draw_text(int y, int x, const char *s, int max, attr_t attr);
+void draw_blank_line(int y, attr_t attr);
+/* The source pane (lines_draw.c) in place of the panes; false when it
+ * closed because its function is gone. */
+bool draw_lines_pane(struct app *a, const struct screen *s);
+
 #endif

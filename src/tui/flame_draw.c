@@ -85,7 +85,7 @@ bool flame_key(struct app *a, int key)
 	case KEY_LEFT: case 'h':
 		to = flame_neighbour(f, at, -1);
 		break;
-	case KEY_RIGHT: case 'l':
+	case KEY_RIGHT: /* l opens the source pane, as in every pane */
 		to = flame_neighbour(f, at, 1);
 		break;
 	case KEY_HOME: case 'g':

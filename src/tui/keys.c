@@ -3,6 +3,7 @@
 #include <curses.h>
 
 #include "flame_draw.h"
+#include "lines_pane.h"
 #include "live_view.h"
 
 #define CONTROL_KEY(c) ((c) & 0x1f)
@@ -35,6 +36,13 @@ static void first_or_last(struct app *a)
 		app_home(a);
 	else
 		app_end(a);
+}
+static void expand_or_collapse(struct app *a)
+{
+	if (a->key == KEY_RIGHT)
+		app_expand(a);
+	else
+		app_collapse(a);
 }
 static void search_forward(struct app *a) { app_search_next(a, 1, false); }
 static void search_backward(struct app *a) { app_search_next(a, -1, false); }
@@ -114,9 +122,10 @@ const struct key_binding key_table[] = {
 	  "next / previous page", move_page, delta_page, false },
 	{ { KEY_HOME, 'g', KEY_END, 'G' }, "Home End g G", "first / last row",
 	  first_or_last, delta_first_or_last, false },
-	{ { KEY_RIGHT, 'l' }, "Right l", "expand", app_expand, NULL, false },
-	{ { KEY_LEFT, 'h' }, "Left h", "collapse / go to parent", app_collapse,
-	  NULL, false },
+	{ { KEY_RIGHT, KEY_LEFT, 'h' }, "Right Left h", "expand / collapse, to parent",
+	  expand_or_collapse, NULL, false },
+	{ { 'l' }, "l", "source lines (n/N: hot lines)", app_open_lines, NULL, false },
+	{ { 'a' }, "a", "by functions, files, lines", app_next_granularity, NULL, true },
 	{ { '\n', '\r', KEY_ENTER }, "Enter Bksp",
 	  "toggle/open; flame: zoom", app_enter, NULL, false },
 	{ { '*' }, "*", "expand whole subtree", app_expand_subtree, NULL, false },
@@ -181,9 +190,40 @@ const struct key_binding *key_lookup(int key)
 	return NULL;
 }
 
+#define KEY_ESCAPE 27
+
+/* Keys of the source pane; false for the others (which close it). */
+static bool lines_pane_key(struct app *a, int key)
+{
+	long page = (long)(a->page_rows ? a->page_rows : 1);
+	switch (key) {
+	case KEY_DOWN: case 'j': case CONTROL_KEY('n'): lines_pane_move(a, 1); break;
+	case KEY_UP: case 'k': case CONTROL_KEY('p'): lines_pane_move(a, -1); break;
+	case KEY_NPAGE: case ' ': case CONTROL_KEY('f'): lines_pane_move(a, page); break;
+	case KEY_PPAGE: case CONTROL_KEY('b'): lines_pane_move(a, -page); break;
+	case KEY_HOME: case 'g': lines_pane_move_to(a, 0); break;
+	case KEY_END: case 'G': lines_pane_move_to(a, SIZE_MAX); break;
+	case 'n': lines_pane_next_hot(a, 1); break;
+	case 'N': lines_pane_next_hot(a, -1); break;
+	case 'q': case 'Q': case 'l': case 'h': case KEY_LEFT: case KEY_ESCAPE:
+	case KEY_BACKSPACE: case 127:
+		app_close_lines(a);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 bool key_dispatch(struct app *a, int key)
 {
 	a->message[0] = 0;
+	if (a->lines) {
+		if (lines_pane_key(a, key))
+			return true;
+		if (key != '?' && key != KEY_F(1))
+			app_close_lines(a);
+	}
 	if (flame_key(a, key)) /* arrows, Enter, ... move between frames there */
 		return true;
 	const struct key_binding *b = key_lookup(key);
@@ -209,7 +249,7 @@ bool key_dispatch_compare(struct compare *c, int key)
 			app_message(a, "%s does nothing in the delta layout (d leaves it)",
 				    b->names);
 	} else if (b->one_profile) {
-		app_message(a, "filters work on one profile at a time");
+		app_message(a, "%s works on one profile at a time", b->names);
 	} else {
 		struct compare_before before;
 		compare_remember(c, &before);

@@ -10,6 +10,7 @@
 
 #include "../../loaders/loaders.h"
 #include "../escape.h"
+#include "../granularity.h"
 #include "../util.h"
 #include "app.h"
 #include "draw.h"
@@ -173,13 +174,12 @@ static void switch_thread(struct app *a, struct model **loaded)
 	}
 	const char *file = a->file;
 	enum view_kind pane = a->current;
+	const struct source_options *source = a->source_options;
 	app_free(a);
-	if (*loaded) {
-		model_free(*loaded);
-		free(*loaded);
-	}
+	app_drop_model(loaded);
 	*loaded = m;
 	app_init(a, file, m, pane);
+	a->source_options = source;
 	app_compute_in_background(a);
 	char safe[sizeof(next)];
 	escape_text(next, safe, sizeof(safe));
@@ -198,10 +198,14 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	}
 	struct app a;
 	struct model *loaded = NULL; /* a thread T loaded, ours to free */
+	struct model *derived = NULL; /* by files or lines, ours to free */
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
 	app_push_filters(&a, o->filters);
 	a.flame.root_below = o->flame_up;
+	a.source_options = &o->source;
+	if (o->granularity)
+		app_switch_granularity(&a, m, &derived, o->load, o->granularity);
 	struct screen s;
 	char err[256];
 	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
@@ -220,8 +224,14 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		int key = getch();
 		if (key != ERR)
 			handle_key(&a, key);
-		if (a.next_thread)
+		if (a.next_thread) {
 			switch_thread(&a, &loaded);
+			if (a.original != derived)
+				app_drop_model(&derived);
+		}
+		if (a.next_granularity)
+			app_switch_granularity(&a, loaded ? loaded : m, &derived, o->load,
+					       (a.granularity + 1) % GRANULARITY_COUNT);
 		if (app_poll(&a) || key != ERR) {
 			draw_app(&a, &s);
 			refresh();
@@ -229,10 +239,8 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	}
 	screen_close();
 	app_free(&a);
-	if (loaded) {
-		model_free(loaded);
-		free(loaded);
-	}
+	app_drop_model(&derived);
+	app_drop_model(&loaded);
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
 
@@ -535,8 +543,14 @@ static int key_by_name(const char *name)
 	return name[0] && !name[1] ? name[0] : ERR;
 }
 
+/* What the benchmark's granularity key switches between (tui_run's). */
+struct bench_models {
+	struct model *base, *derived;
+	const struct load_options *load;
+};
+
 static void bench_line(struct app *a, const struct screen *s, const char *line,
-		       int number)
+		       int number, struct bench_models *bm)
 {
 	double start = now_ms();
 	if (!strcmp(line, "wait")) { /* until the background work is done */
@@ -558,6 +572,9 @@ static void bench_line(struct app *a, const struct screen *s, const char *line,
 			printf("line %d: '%s' is not a key\n", number, line);
 			return;
 		}
+		if (a->next_granularity)
+			app_switch_granularity(a, bm->base, &bm->derived, bm->load,
+					       (a->granularity + 1) % GRANULARITY_COUNT);
 	}
 	app_poll(a);
 	draw_app(a, s);
@@ -588,9 +605,11 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	struct screen s;
 	char err[256];
 	struct app a;
+	struct bench_models bm = { m, NULL, o->load };
 	app_init(&a, file, m, VIEW_TOPDOWN);
 	app_set_value_type(&a, o->sample_type);
 	app_push_filters(&a, o->filters);
+	a.source_options = &o->source;
 	if (!null_out || !null_in ||
 	    !screen_open(&s, &theme, true, null_in, null_out, err, sizeof(err))) {
 		fprintf(stderr, "wprof-tui: cannot open a screen for the benchmark\n");
@@ -607,10 +626,11 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	for (int number = 1; fgets(line, sizeof(line), keys); number++) {
 		line[strcspn(line, "\r\n")] = 0;
 		if (line[0] && line[0] != '#')
-			bench_line(&a, &s, line, number);
+			bench_line(&a, &s, line, number, &bm);
 	}
 	screen_close();
 	app_free(&a);
+	app_drop_model(&bm.derived);
 	fclose(keys);
 	fclose(null_out);
 	fclose(null_in);

@@ -4,12 +4,18 @@
 
 #include "../model.h"
 #include "../transform.h"
+#include "../source.h"
+
+struct load_options;
 
 struct tui_options {
 	const char *theme; /* a name in themes/ or a path; NULL: the default */
 	unsigned sample_type; /* as --sample-type chose, else the default */
 	const struct transform_stack *filters; /* --focus RE ..., or NULL */
 	bool flame_up; /* --flame-up: the flame graph's root at the bottom */
+	struct source_options source; /* --source-path, --trim-path */
+	unsigned granularity; /* enum granularity: --granularity */
+	const struct load_options *load; /* how the file was read, or NULL */
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */

@@ -1,0 +1,3 @@
+module inlinedemo
+
+go 1.19

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The source pane in tmux: `l` on spin(), the hot function of a Node
+profile whose source is in testdata/lines/node, shows line 8 (its loop
+body, as DevTools shows it) shaded and selected; n/N move between hot
+lines; q goes back; without the source the status line says which paths
+were tried.  Exits 77 (skip) only when tmux is not installed.
+
+usage: lines_tui.py WPROF_BINARY TESTDATA_DIR"""
+import os
+import re
+import sys
+
+from tmux_driver import Pane, check, failures, run_tests, tmux
+
+BINARY = os.path.abspath(sys.argv[1])
+NODE_DIR = os.path.join(os.path.abspath(sys.argv[2]), "lines", "node")
+PROFILE = os.path.join(NODE_DIR, "hot.cpuprofile")
+HOT = r"(▓▓|##) +\S+ +n/a +8  +x = \(x \* 31 \+ i\) % 1000003;"
+
+
+def open_spin(extra):
+    p = Pane("LANG=C.UTF-8 %s %s %s; echo EXIT=$?; sleep 600" % (BINARY, extra, PROFILE),
+             120, 30)
+    p.press(["3"], r"3 flat", "the flat pane")
+    p.keys("/", "spin", "Enter")
+    return p
+
+
+def selected_line(p):
+    """The selected row's number, from the status line ("4/9")."""
+    m = re.search(r" (\d+)/(\d+)  n/N hot lines", p.screen())
+    return int(m.group(1)) if m else None
+
+
+def with_source():
+    p = open_spin("--trim-path /tmp/h9node --source-path " + NODE_DIR)
+    try:
+        s = p.press(["l"], r"source: spin", "the source pane")
+        check(re.search(HOT, s), "line 8 shaded as the hottest:\n" + s)
+        check(re.search(r"(░░|▒▒|▓▓|\.\.|\+ |##)? +\S+ +n/a +7  +for \(let i", s),
+              "line 7 with its share:\n" + s)
+        check("from line 5" in s.split("\n")[0], "the function's range: " + s.split("\n")[0])
+        status = [l for l in s.split("\n") if l.strip()][-1]
+        check(os.path.join(NODE_DIR, "hot.js") in status,
+              "the status line names the file read: " + status)
+        first = selected_line(p)
+        # Highlighted: the selected row (the hot line) is drawn in other
+        # colours than its neighbours.
+        coloured = tmux("capture-pane", "-p", "-e", "-t", p.name).split("\n")
+        hot_row = [l for l in coloured if "1000003;" in l]
+        plain_row = [l for l in coloured if "let x = 0;" in l]
+        check(hot_row and plain_row and hot_row[0].split("x = (x")[0] !=
+              plain_row[0].split("let x")[0], "the hot line has its own colours")
+        p.press(["n"], r"n/N hot lines", "n")
+        second = selected_line(p)
+        check(first and second and first != second, f"n moves: {first} -> {second}")
+        p.press(["N"], r"n/N hot lines", "N")
+        check(selected_line(p) == first, "N moves back")
+        s = p.press(["q"], r"3 flat", "q: back to the flat pane")
+        s = p.press(["?"], r"source lines", "help lists l")
+        p.keys("q")
+        p.keys("q")
+        s = p.wait_for(lambda s: "EXIT=" in s, "exit")
+        check("EXIT=0" in s, "exit status 0")
+    finally:
+        p.close()
+
+
+def without_source():
+    p = open_spin("--source-path /nonexistent")
+    try:
+        s = p.press(["l"], r"source: spin", "the source pane")
+        check(re.search(r"source not found \(tried /tmp/h9node/hot.js, /nonexistent/", s) or
+              os.path.exists("/tmp/h9node/hot.js"), "the paths tried:\n" + s)
+        check(re.search(r" +\S+ms +n/a +8 *$", s, re.M) or
+              os.path.exists("/tmp/h9node/hot.js"), "the numbers alone:\n" + s)
+    finally:
+        p.close()
+
+
+def from_flame():
+    """l on the flame graph's selected frame opens its source lines."""
+    p = Pane("LANG=C.UTF-8 %s --source-path %s --trim-path /tmp/h9node %s; echo EXIT=$?; "
+             "sleep 600" % (BINARY, NODE_DIR, PROFILE), 120, 30)
+    try:
+        p.press(["5"], r"5 flame", "the flame graph")
+        p.keys("/", "spin", "Enter")
+        s = p.press(["l"], r"source: spin", "l in the flame graph")
+        check(re.search(HOT, s), "line 8 shaded as the hottest:\n" + s)
+    finally:
+        p.close()
+
+
+def granularity():
+    """a: by files, by lines (pprof read again by line), by functions; a
+    filter by pattern kept."""
+    pprof = os.path.join(os.path.dirname(NODE_DIR), "go", "inline-lines.pprof")
+    p = Pane("LANG=C.UTF-8 %s %s; echo EXIT=$?; sleep 600" % (BINARY, pprof), 140, 30)
+    try:
+        p.press(["3"], r"3 flat", "the flat pane")
+        s = p.press(["a"], r"granularity: files", "a: files")
+        check(re.search(r"520ms .* /tmp/h9go/main\.go", s), "main.go's flat 520ms:\n" + s)
+        s = p.press(["a"], r"granularity: lines", "a: lines")
+        check(re.search(r"200ms .*280ms .*main\.hash +(/tmp/h9go/)?main\.go:21", s),
+              "main.hash line 21 (200ms flat, 280ms cum in pprof -lines):\n" + s)
+        s = p.press(["a"], r"granularity: functions", "a: functions")
+        check(re.search(r"340ms .*main\.hash ", s), "main.hash by function:\n" + s)
+        # A filter by pattern stays across the switch: hiding asyncPreempt
+        # (its function and its file match) leaves its 300ms in main.go.
+        p.keys(":", "hide preempt")
+        s = p.press(["Enter"], r"hide=preempt", "hide preempt")
+        s = p.press(["a"], r"granularity: files", "a: files, filtered")
+        check("hide=preempt" in s and re.search(r"820ms .*main\.go", s),
+              "the filter kept, main.go's flat 820ms:\n" + s)
+    finally:
+        p.close()
+
+
+run_tests([with_source, without_source, from_flame, granularity])
+sys.exit(1 if failures else 0)

@@ -1,0 +1,53 @@
+/* The source pane's rows: a function's lines with their numbers, beside
+ * the source text when the file is found (pprof's -list window), else
+ * the lines with numbers alone.  No curses: the TUI and --report lines
+ * print the same rows. */
+#ifndef WPROF_VIEWS_LINES_H
+#define WPROF_VIEWS_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../src/lines.h"
+#include "../src/source.h"
+
+struct source_row {
+	int32_t line;
+	double self, total; /* 0 on lines without samples; total NAN: n/a */
+	const char *text;   /* into the source file, NULL without one */
+	size_t text_len;
+	bool has_value;
+	bool in_function;   /* from the function's first line on */
+};
+
+struct lines_view {
+	const struct model *model;
+	unsigned type;
+	uint32_t frame;   /* the frame asked for (its name and file) */
+	struct line_profile prof;
+	struct source_file source; /* source.path NULL: not found */
+	struct source_row *rows;
+	size_t nrows, rows_cap;
+	double self_sum, total_sum; /* as pprof's ROUTINE line adds them */
+	bool heat_by_self;
+	double heat_max;
+};
+
+/* Frames listed together with `frame`: those with its name (without the
+ * " (inline)" mark) and its file, as pprof -list merges them. */
+void lines_members(const struct model *m, uint32_t frame, bool *member);
+
+void lines_view_open(struct lines_view *v, const struct model *m, uint32_t frame,
+		     unsigned type, const struct source_options *src);
+void lines_view_close(struct lines_view *v);
+
+/* 0 (nothing) .. 3 (the hottest): how strongly a row is shaded. */
+int lines_view_heat(const struct lines_view *v, size_t row);
+/* The next (dir 1) or previous (dir -1) hot row from `from`, wrapping;
+ * `from` when there is none. */
+size_t lines_view_next_hot(const struct lines_view *v, size_t from, int dir);
+/* The first hot row (the hottest line), 0 when none. */
+size_t lines_view_hottest(const struct lines_view *v);
+
+#endif
