@@ -20,14 +20,17 @@
 #define MAX_ABS_DELTA 1e12 /* µs: eleven days between two samples */
 #define MAX_HITS 1e12
 #define MAX_ID 9007199254740992.0 /* 2^53: beyond, ids are not exact */
+#define MAX_TREE_MS 1e14 /* ms: selfTime, totalTime (three thousand years) */
 
 struct record {
 	int64_t id;
 	str_t name, url;
 	int32_t line, column;
 	double hits;
+	/* The old DevTools profile's own times (ms), "tree times". */
+	double self_ms, total_ms;
 	uint64_t at; /* byte offset of its "id" (else of the node) */
-	bool has_id;
+	bool has_id, has_self, has_total;
 };
 
 struct id_edge {
@@ -80,6 +83,7 @@ struct cpu_loader {
 	double start, end;
 	uint64_t samples_at, deltas_at, timestamps_at; /* where the arrays begin */
 	bool have_start, have_end, have_nodes, have_samples;
+	size_t tree_times; /* nodes with a selfTime */
 	struct id_map map;
 };
 
@@ -315,6 +319,32 @@ static void add_id_edge(struct id_edge **edges, size_t *n, size_t *cap,
 	(*edges)[(*n)++] = (struct id_edge){ from, other, offset };
 }
 
+/* selfTime or totalTime of the old DevTools profile: milliseconds, not
+ * negative (null: unknown, as if left out). */
+static bool read_tree_time(struct cpu_loader *L, uint32_t slot, const char *key)
+{
+	bool self = !strcmp(key, "selfTime"), present = false;
+	const char *what = self ? "selfTime" : "totalTime"; /* key is the reader's */
+	double v = 0;
+	if (!read_number(L, what, MAX_TREE_MS, &v, &present))
+		return false;
+	if (!present)
+		return true;
+	if (v < 0)
+		return load_fail(L->err, "%s %g is negative at byte %llu", what, v,
+				 (unsigned long long)L->j.token_offset);
+	struct record *r = &L->records[slot];
+	if (self) {
+		L->tree_times += !r->has_self;
+		r->self_ms = v;
+		r->has_self = true;
+	} else {
+		r->total_ms = v;
+		r->has_total = true;
+	}
+	return true;
+}
+
 static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 {
 	struct record *r = &L->records[slot];
@@ -332,6 +362,8 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 		return read_call_frame(L, r);
 	if (!strcmp(key, "hitCount"))
 		return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
+	if (!strcmp(key, "selfTime") || !strcmp(key, "totalTime"))
+		return read_tree_time(L, slot, key);
 	if (!strcmp(key, "parent")) { /* null: a root, as if left out */
 		if (!read_integer(L, "parent id", MAX_ID, &v, &known))
 			return false;
@@ -905,6 +937,101 @@ static bool make_hits(struct cpu_loader *L)
 	return true;
 }
 
+/* The old DevTools profile (Chrome before 2014) gives each node's own
+ * selfTime and totalTime in milliseconds, and no samples: the nodes'
+ * values are their selfTime, as DevTools showed it. */
+static bool make_tree_times(struct cpu_loader *L)
+{
+	for (uint32_t s = 0; s < L->nrecords; s++) {
+		const struct record *r = &L->records[s];
+		if (!r->has_self)
+			return load_fail(L->err, "a node without selfTime at byte %llu "
+					 "(other nodes have one)", (unsigned long long)r->at);
+		model_add_node_value(L->m, s, 0, r->self_ms * 1000);
+	}
+	return true;
+}
+
+/* The old profile's nodes give V8's CpuProfileNode line as it was then:
+ * from 1, with 0 for "no line" (the callFrame of later files counts
+ * from 0, with -1). */
+static void use_one_based_lines(struct cpu_loader *L)
+{
+	L->m->lines_zero_based = false;
+	for (size_t s = 0; s < L->nrecords; s++)
+		if (L->records[s].line == 0)
+			L->records[s].line = -1;
+}
+
+/* A node's totalTime is its selfTime plus its children's totalTime, as
+ * the profiler computed them; the rules compute totals from selfTime, so
+ * a file where they differ (edited, or rounded by a converter) is shown
+ * with a warning rather than with numbers that contradict it. */
+static void check_tree_totals(struct cpu_loader *L)
+{
+	struct model *m = L->m;
+	if (m->caps & HAS_NODE_GRAPH)
+		return;
+	double *sub = xcalloc(m->nnodes + 1, sizeof(double));
+	double root = 0, worst = 0;
+	size_t wrong = 0;
+	uint32_t worst_node = 0;
+	for (size_t i = m->nnodes; i-- > 0;) {
+		uint32_t v = m->node_order[i];
+		sub[v] += node_value(m, v, 0);
+		if (m->nodes[v].parent != NO_ID)
+			sub[m->nodes[v].parent] += sub[v];
+		else
+			root += sub[v];
+	}
+	for (uint32_t v = 0; v < m->nnodes; v++) {
+		const struct record *r = &L->records[v];
+		double off = r->has_total ? fabs(r->total_ms * 1000 - sub[v]) : 0;
+		if (off > 1e-9 * root + 1e-3) {
+			wrong++;
+			if (off > worst) {
+				worst = off;
+				worst_node = v;
+			}
+		}
+	}
+	free(sub);
+	if (!wrong)
+		return;
+	char text[240];
+	int len = snprintf(text, sizeof(text),
+			   "%zu of %zu nodes have a totalTime other than their selfTime plus their "
+			   "children's (by up to %.3f ms, the node at byte %llu): totals are "
+			   "computed from selfTime", wrong, m->nnodes, worst / 1000,
+			   (unsigned long long)L->records[worst_node].at);
+	m->warning = model_string(m, text, (size_t)len);
+}
+
+/* Where the nodes' values come from: the samples when they have times,
+ * else the tree's own times when the nodes give them, else hit counts. */
+enum value_source { BY_SAMPLES, BY_TREE_TIMES, BY_HITS };
+
+static enum value_source value_source(const struct cpu_loader *L)
+{
+	bool timed = L->ndeltas || L->ntimestamps;
+	if (L->nsamples && (timed || !L->tree_times))
+		return BY_SAMPLES;
+	return L->tree_times ? BY_TREE_TIMES : BY_HITS;
+}
+
+static bool make_values(struct cpu_loader *L, enum value_source source)
+{
+	switch (source) {
+	case BY_SAMPLES:
+		return make_samples(L);
+	case BY_TREE_TIMES:
+		return make_tree_times(L);
+	case BY_HITS:
+		return make_hits(L);
+	}
+	return false;
+}
+
 static bool build_model(struct cpu_loader *L)
 {
 	struct model *m = L->m;
@@ -915,18 +1042,18 @@ static bool build_model(struct cpu_loader *L)
 	if (L->have_start && L->have_end && L->end < L->start && !L->ntimestamps)
 		return load_fail(L->err, "endTime %.0f is before startTime %.0f",
 				 L->end, L->start);
-	bool by_hits = !L->nsamples;
+	enum value_source source = value_source(L);
 	double span = L->end - L->start;
-	if (by_hits && !(L->have_start && L->have_end && span > 0))
+	if (source == BY_HITS && !(L->have_start && L->have_end && span > 0))
 		model_add_sample_type(m, "samples", "count");
 	else
 		model_add_sample_type(m, "time", "us");
 	if (!map_ids(L))
 		return false;
+	if (source == BY_TREE_TIMES)
+		use_one_based_lines(L);
 	make_nodes(L);
-	if (!make_edges(L))
-		return false;
-	if (!(by_hits ? make_hits(L) : make_samples(L)))
+	if (!make_edges(L) || !make_values(L, source))
 		return false;
 	for (size_t i = 0; i < L->nticks; i++)
 		model_add_line_ticks(m, L->ticks[i].slot, L->ticks[i].line,
@@ -940,6 +1067,10 @@ static bool build_model(struct cpu_loader *L)
 	const struct frame *first = &m->frames[m->nodes[0].frame];
 	if (!strcmp(model_str(m, first->name), "(host)"))
 		m->format = "cpuprofile (XS)";
+	if (source == BY_TREE_TIMES) {
+		m->format = "cpuprofile (tree times)";
+		L->start = L->end = 0; /* no timeline: the times are the tree's */
+	}
 	m->start_time = L->start;
 	m->end_time = L->have_end ? L->end : L->start;
 	uint32_t cycle_node;
@@ -947,13 +1078,15 @@ static bool build_model(struct cpu_loader *L)
 		return load_fail(L->err, "node %lld (byte %llu) is on a cycle of children "
 				 "(a tree is required)", (long long)L->records[cycle_node].id,
 				 (unsigned long long)L->records[cycle_node].at);
-	if (by_hits || !(m->duration > 0)) {
+	if (source != BY_SAMPLES || !(m->duration > 0)) {
 		double sum = 0;
 		for (size_t v = 0; v < m->nnodes; v++)
 			sum += node_value(m, (uint32_t)v, 0);
 		if (!(m->duration > 0))
 			m->duration = sum;
 	}
+	if (source == BY_TREE_TIMES)
+		check_tree_totals(L);
 	return true;
 }
 
