@@ -24,8 +24,7 @@
 
 struct record {
 	int64_t id;
-	str_t name, url;
-	int32_t line, column;
+	struct v8_frame frame;
 	double hits;
 	/* The old DevTools profile's own times (ms), "tree times". */
 	double self_ms, total_ms;
@@ -43,12 +42,6 @@ struct slot_edge {
 	uint32_t parent, child;
 };
 
-struct ticks {
-	uint32_t slot;
-	int32_t line;
-	double ticks;
-};
-
 /* Node id -> record slot.  V8 numbers its nodes 1..N, so a plain table
  * indexed by id usually does; scattered ids go through a hash. */
 struct id_map {
@@ -62,6 +55,7 @@ struct id_map {
 
 struct cpu_loader {
 	struct json j;
+	struct v8_reader reader;
 	struct model *m;
 	struct load_error *err;
 	struct record *records;
@@ -70,7 +64,7 @@ struct cpu_loader {
 	size_t nchildren, children_cap, nparents, parents_cap;
 	struct slot_edge *nested;
 	size_t nnested, nested_cap;
-	struct ticks *ticks;
+	struct v8_ticks *ticks; /* by record slot */
 	size_t nticks, ticks_cap;
 	/* Samples as node slots when the nodes came first (as V8 writes
 	 * them), else as raw ids resolved at the end. */
@@ -149,22 +143,6 @@ static bool read_integer(struct cpu_loader *L, const char *what, double limit,
 	return true;
 }
 
-static bool read_string(struct cpu_loader *L, const char *what, str_t *out)
-{
-	enum json_token t = json_next(&L->j);
-	if (t == JSON_ERROR)
-		return json_error(L);
-	if (t == JSON_NULL) {
-		*out = model_string(L->m, "", 0);
-		return true;
-	}
-	if (t != JSON_STRING)
-		return load_fail(L->err, "%s is not a string at byte %llu", what,
-				 (unsigned long long)L->j.token_offset);
-	*out = model_string(L->m, L->j.str, L->j.str_len);
-	return true;
-}
-
 static bool skip_value(struct cpu_loader *L)
 {
 	return json_skip(&L->j, json_next(&L->j)) || json_error(L);
@@ -191,66 +169,6 @@ static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
 	return expect_or_null(L, want, what, NULL);
 }
 
-/* Lines and columns are shown (and exported) one higher than a 0-based
- * file gives them: the largest the rest of the program can take. */
-#define MAX_LINE 2147483646.0
-
-static int32_t clamp_line(int64_t v)
-{
-	return v < -1 ? -1 : (int32_t)v;
-}
-
-/* An optional line or column: null or absent is unknown (-1). */
-static bool read_line(struct cpu_loader *L, const char *what, int32_t *out)
-{
-	int64_t v = -1;
-	bool present = false;
-	if (!read_integer(L, what, MAX_LINE, &v, &present))
-		return false;
-	*out = present ? clamp_line(v) : -1;
-	return true;
-}
-
-/* One field of a call frame, whether it sits in "callFrame" or, in the
- * legacy format, directly in the node.  Returns false on error; sets
- * *known when the key was a call-frame field. */
-static bool read_frame_field(struct cpu_loader *L, struct record *r,
-			     const char *key, bool *known)
-{
-	*known = true;
-	if (!strcmp(key, "functionName"))
-		return read_string(L, "functionName", &r->name);
-	if (!strcmp(key, "url"))
-		return read_string(L, "url", &r->url);
-	if (!strcmp(key, "lineNumber"))
-		return read_line(L, "lineNumber", &r->line);
-	if (!strcmp(key, "columnNumber"))
-		return read_line(L, "columnNumber", &r->column);
-	*known = false;
-	return true;
-}
-
-static bool read_call_frame(struct cpu_loader *L, struct record *r)
-{
-	bool present = false;
-	if (!expect_or_null(L, JSON_OBJECT, "an object for callFrame", &present))
-		return false;
-	if (!present)
-		return true;
-	for (;;) {
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_OBJECT_END)
-			return true;
-		if (t != JSON_KEY)
-			return json_error(L);
-		bool known;
-		if (!read_frame_field(L, r, L->j.str, &known))
-			return false;
-		if (!known && !skip_value(L))
-			return false;
-	}
-}
-
 /* Steps through an array of objects: true with *more set when the next
  * element is an object (its '{' read), *more false at the end of the
  * array; false on an error, with `what` naming the element. */
@@ -266,50 +184,21 @@ static bool next_object(struct cpu_loader *L, const char *what, bool *more)
 			 (unsigned long long)L->j.token_offset);
 }
 
-static bool read_position_ticks(struct cpu_loader *L, uint32_t slot)
+/* A node record, under `parent` when it is nested in its "children". */
+static uint32_t new_record(void *ctx, uint32_t parent)
 {
-	bool present = false;
-	if (!expect_or_null(L, JSON_ARRAY, "an array for positionTicks", &present))
-		return false;
-	if (!present)
-		return true;
-	for (;;) {
-		bool more;
-		if (!next_object(L, "a positionTicks entry", &more))
-			return false;
-		if (!more)
-			return true;
-		struct ticks tk = { slot, -1, 0 };
-		enum json_token t;
-		while ((t = json_next(&L->j)) == JSON_KEY) {
-			if (!strcmp(L->j.str, "line")) {
-				if (!read_line(L, "positionTicks line", &tk.line))
-					return false;
-			} else if (!strcmp(L->j.str, "ticks")) {
-				if (!read_number(L, "positionTicks ticks", MAX_HITS, &tk.ticks, NULL))
-					return false;
-			} else if (!skip_value(L)) {
-				return false;
-			}
-		}
-		if (t != JSON_OBJECT_END)
-			return json_error(L);
-		GROW(L->ticks, L->ticks_cap, L->nticks + 1);
-		L->ticks[L->nticks++] = tk;
-	}
-}
-
-static uint32_t new_record(struct cpu_loader *L)
-{
+	struct cpu_loader *L = ctx;
 	GROW(L->records, L->records_cap, L->nrecords + 1);
 	L->records[L->nrecords] = (struct record){
 		.at = L->j.token_offset,
-		.name = model_string(L->m, "", 0),
-		.url = model_string(L->m, "", 0),
-		.line = -1,
-		.column = -1,
+		.frame = v8_frame_unknown(L->m),
 	};
-	return (uint32_t)L->nrecords++;
+	uint32_t slot = (uint32_t)L->nrecords++;
+	if (parent != NO_ID) {
+		GROW(L->nested, L->nested_cap, L->nnested + 1);
+		L->nested[L->nnested++] = (struct slot_edge){ parent, slot };
+	}
+	return slot;
 }
 
 static void add_id_edge(struct id_edge **edges, size_t *n, size_t *cap,
@@ -345,8 +234,9 @@ static bool read_tree_time(struct cpu_loader *L, uint32_t slot, const char *key)
 	return true;
 }
 
-static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
+static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 {
+	struct cpu_loader *L = ctx;
 	struct record *r = &L->records[slot];
 	int64_t v;
 	bool known;
@@ -359,7 +249,7 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 		return true;
 	}
 	if (!strcmp(key, "callFrame"))
-		return read_call_frame(L, r);
+		return v8_read_call_frame(&L->reader, &r->frame);
 	if (!strcmp(key, "hitCount"))
 		return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
 	if (!strcmp(key, "selfTime") || !strcmp(key, "totalTime"))
@@ -373,72 +263,28 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 		return true;
 	}
 	if (!strcmp(key, "positionTicks"))
-		return read_position_ticks(L, slot);
-	if (!read_frame_field(L, r, key, &known))
+		return v8_read_position_ticks(&L->reader, slot, &L->ticks, &L->nticks,
+					      &L->ticks_cap);
+	if (!v8_read_frame_field(&L->reader, &r->frame, key, &known))
 		return false;
 	return known || skip_value(L);
 }
 
-/* A node object, with any nested children (the legacy "head" form), read
- * with an explicit stack: nesting can be as deep as the file is long. */
+static bool add_child_id(void *ctx, uint32_t slot, double id, uint64_t offset)
+{
+	struct cpu_loader *L = ctx;
+	if (id != floor(id) || fabs(id) > MAX_ID)
+		return fail_at(L, offset, "child id is not a valid id");
+	add_id_edge(&L->children, &L->nchildren, &L->children_cap, slot, (int64_t)id, offset);
+	return true;
+}
+
+/* A node object (its '{' read), with any nested children (the legacy
+ * "head" form). */
 static bool read_node_tree(struct cpu_loader *L)
 {
-	struct level {
-		uint32_t slot;
-		bool in_children;
-	} *stack = NULL;
-	size_t sp = 0, cap = 0;
-	bool ok = false;
-	GROW(stack, cap, 1);
-	stack[sp++] = (struct level){ new_record(L), false };
-	while (sp) {
-		struct level *top = &stack[sp - 1];
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_ERROR) {
-			json_error(L);
-			goto out;
-		}
-		if (top->in_children) {
-			if (t == JSON_ARRAY_END) {
-				top->in_children = false;
-			} else if (t == JSON_NUMBER) {
-				if (L->j.num != floor(L->j.num) || fabs(L->j.num) > MAX_ID) {
-					fail_at(L, L->j.token_offset, "child id is not a valid id");
-					goto out;
-				}
-				add_id_edge(&L->children, &L->nchildren, &L->children_cap,
-					    top->slot, (int64_t)L->j.num, L->j.token_offset);
-			} else if (t == JSON_OBJECT) {
-				uint32_t parent = top->slot;
-				uint32_t child = new_record(L);
-				GROW(L->nested, L->nested_cap, L->nnested + 1);
-				L->nested[L->nnested++] = (struct slot_edge){ parent, child };
-				GROW(stack, cap, sp + 1);
-				stack[sp++] = (struct level){ child, false };
-			} else {
-				fail_at(L, L->j.token_offset, "children entry is neither an id nor a node");
-				goto out;
-			}
-			continue;
-		}
-		if (t == JSON_OBJECT_END) {
-			sp--;
-			continue;
-		}
-		if (!strcmp(L->j.str, "children")) {
-			bool present = false;
-			if (!expect_or_null(L, JSON_ARRAY, "an array for children", &present))
-				goto out;
-			top->in_children = present;
-			continue;
-		}
-		if (!read_node_key(L, top->slot, L->j.str))
-			goto out;
-	}
-	ok = true;
-out:
-	free(stack);
-	return ok;
+	static const struct v8_tree_ops ops = { new_record, read_node_key, add_child_id };
+	return v8_read_tree(&L->reader, &ops, L);
 }
 
 static bool read_nodes(struct cpu_loader *L)
@@ -658,21 +504,8 @@ static uint32_t find_slot(const struct id_map *map, int64_t id)
 
 static void make_nodes(struct cpu_loader *L)
 {
-	struct model *m = L->m;
-	str_t anonymous = model_string(m, "(anonymous)", 11);
-	for (uint32_t s = 0; s < L->nrecords; s++) {
-		const struct record *r = &L->records[s];
-		const char *name = model_str(m, r->name);
-		struct frame f = {
-			.name = *name ? r->name : anonymous,
-			.url = r->url,
-			.extra = STR_NONE,
-			.line = r->line,
-			.column = r->column,
-			.kind = (uint8_t)v8_frame_kind(name, model_str(m, r->url), r->line),
-		};
-		model_add_node(m, model_intern_frame(m, &f)); /* node id == slot */
-	}
+	for (uint32_t s = 0; s < L->nrecords; s++) /* node id == slot */
+		model_add_node(L->m, v8_intern_frame(L->m, &L->records[s].frame));
 }
 
 struct edge_at {
@@ -959,8 +792,8 @@ static void use_one_based_lines(struct cpu_loader *L)
 {
 	L->m->lines_zero_based = false;
 	for (size_t s = 0; s < L->nrecords; s++)
-		if (L->records[s].line == 0)
-			L->records[s].line = -1;
+		if (L->records[s].frame.line == 0)
+			L->records[s].frame.line = -1;
 }
 
 /* A node's totalTime is its selfTime plus its children's totalTime, as
@@ -1056,7 +889,7 @@ static bool build_model(struct cpu_loader *L)
 	if (!make_edges(L) || !make_values(L, source))
 		return false;
 	for (size_t i = 0; i < L->nticks; i++)
-		model_add_line_ticks(m, L->ticks[i].slot, L->ticks[i].line,
+		model_add_line_ticks(m, L->ticks[i].node, L->ticks[i].line,
 				     L->ticks[i].ticks);
 
 	/* XS writes one node per function under (host): a function graph
@@ -1114,9 +947,7 @@ bool load_cpuprofile(struct input *in, struct model *m,
 	struct cpu_loader L = { .m = m, .err = err };
 	model_init(m, "cpuprofile");
 	m->lines_zero_based = true;
-	json_init(&L.j, in);
-	if (input_fill(in, 3) >= 3 && !memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3))
-		in->pos += 3;
+	v8_reader_start(&L.reader, &L.j, in, m, err, "");
 	bool ok = read_document(&L) && build_model(&L);
 	loader_free(&L);
 	if (!ok)
