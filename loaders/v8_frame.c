@@ -273,9 +273,10 @@ out:
 
 uint32_t v8_intern_frame(struct model *m, const struct v8_frame *f)
 {
+	str_t anonymous = model_string(m, "(anonymous)", 11); /* may move the strings */
 	const char *name = model_str(m, f->name);
 	struct frame frame = {
-		.name = *name ? f->name : model_string(m, "(anonymous)", 11),
+		.name = *name ? f->name : anonymous,
 		.url = f->url,
 		.extra = STR_NONE,
 		.line = f->line,
