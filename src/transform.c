@@ -540,7 +540,8 @@ static void emit(struct step *s, struct model *out)
 	if (all_needed(needed, tmp->nnodes)) {
 		*out = *tmp;
 		memset(tmp, 0, sizeof(*tmp));
-		memcpy(out->node_self, values, (size_t)out->nnodes * nt * sizeof(double));
+		if (out->nnodes) /* no nodes: node_self may be NULL */
+			memcpy(out->node_self, values, (size_t)out->nnodes * nt * sizeof(double));
 		for (size_t k = 0; k < out->nnodes; k++)
 			final[k] = (uint32_t)k;
 	} else {
