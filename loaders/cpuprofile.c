@@ -20,14 +20,16 @@
 #define MAX_ABS_DELTA 1e12 /* µs: eleven days between two samples */
 #define MAX_HITS 1e12
 #define MAX_ID 9007199254740992.0 /* 2^53: beyond, ids are not exact */
+#define MAX_TREE_MS 1e14 /* ms: selfTime, totalTime (three thousand years) */
 
 struct record {
 	int64_t id;
-	str_t name, url;
-	int32_t line, column;
+	struct v8_frame frame;
 	double hits;
+	/* The old DevTools profile's own times (ms), "tree times". */
+	double self_ms, total_ms;
 	uint64_t at; /* byte offset of its "id" (else of the node) */
-	bool has_id;
+	bool has_id, has_self, has_total;
 };
 
 struct id_edge {
@@ -38,12 +40,6 @@ struct id_edge {
 
 struct slot_edge {
 	uint32_t parent, child;
-};
-
-struct ticks {
-	uint32_t slot;
-	int32_t line;
-	double ticks;
 };
 
 /* Node id -> record slot.  V8 numbers its nodes 1..N, so a plain table
@@ -59,6 +55,7 @@ struct id_map {
 
 struct cpu_loader {
 	struct json j;
+	struct v8_reader reader;
 	struct model *m;
 	struct load_error *err;
 	struct record *records;
@@ -67,7 +64,7 @@ struct cpu_loader {
 	size_t nchildren, children_cap, nparents, parents_cap;
 	struct slot_edge *nested;
 	size_t nnested, nested_cap;
-	struct ticks *ticks;
+	struct v8_ticks *ticks; /* by record slot */
 	size_t nticks, ticks_cap;
 	/* Samples as node slots when the nodes came first (as V8 writes
 	 * them), else as raw ids resolved at the end. */
@@ -80,6 +77,7 @@ struct cpu_loader {
 	double start, end;
 	uint64_t samples_at, deltas_at, timestamps_at; /* where the arrays begin */
 	bool have_start, have_end, have_nodes, have_samples;
+	size_t tree_times; /* nodes with a selfTime */
 	struct id_map map;
 };
 
@@ -145,22 +143,6 @@ static bool read_integer(struct cpu_loader *L, const char *what, double limit,
 	return true;
 }
 
-static bool read_string(struct cpu_loader *L, const char *what, str_t *out)
-{
-	enum json_token t = json_next(&L->j);
-	if (t == JSON_ERROR)
-		return json_error(L);
-	if (t == JSON_NULL) {
-		*out = model_string(L->m, "", 0);
-		return true;
-	}
-	if (t != JSON_STRING)
-		return load_fail(L->err, "%s is not a string at byte %llu", what,
-				 (unsigned long long)L->j.token_offset);
-	*out = model_string(L->m, L->j.str, L->j.str_len);
-	return true;
-}
-
 static bool skip_value(struct cpu_loader *L)
 {
 	return json_skip(&L->j, json_next(&L->j)) || json_error(L);
@@ -187,66 +169,6 @@ static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
 	return expect_or_null(L, want, what, NULL);
 }
 
-/* Lines and columns are shown (and exported) one higher than a 0-based
- * file gives them: the largest the rest of the program can take. */
-#define MAX_LINE 2147483646.0
-
-static int32_t clamp_line(int64_t v)
-{
-	return v < -1 ? -1 : (int32_t)v;
-}
-
-/* An optional line or column: null or absent is unknown (-1). */
-static bool read_line(struct cpu_loader *L, const char *what, int32_t *out)
-{
-	int64_t v = -1;
-	bool present = false;
-	if (!read_integer(L, what, MAX_LINE, &v, &present))
-		return false;
-	*out = present ? clamp_line(v) : -1;
-	return true;
-}
-
-/* One field of a call frame, whether it sits in "callFrame" or, in the
- * legacy format, directly in the node.  Returns false on error; sets
- * *known when the key was a call-frame field. */
-static bool read_frame_field(struct cpu_loader *L, struct record *r,
-			     const char *key, bool *known)
-{
-	*known = true;
-	if (!strcmp(key, "functionName"))
-		return read_string(L, "functionName", &r->name);
-	if (!strcmp(key, "url"))
-		return read_string(L, "url", &r->url);
-	if (!strcmp(key, "lineNumber"))
-		return read_line(L, "lineNumber", &r->line);
-	if (!strcmp(key, "columnNumber"))
-		return read_line(L, "columnNumber", &r->column);
-	*known = false;
-	return true;
-}
-
-static bool read_call_frame(struct cpu_loader *L, struct record *r)
-{
-	bool present = false;
-	if (!expect_or_null(L, JSON_OBJECT, "an object for callFrame", &present))
-		return false;
-	if (!present)
-		return true;
-	for (;;) {
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_OBJECT_END)
-			return true;
-		if (t != JSON_KEY)
-			return json_error(L);
-		bool known;
-		if (!read_frame_field(L, r, L->j.str, &known))
-			return false;
-		if (!known && !skip_value(L))
-			return false;
-	}
-}
-
 /* Steps through an array of objects: true with *more set when the next
  * element is an object (its '{' read), *more false at the end of the
  * array; false on an error, with `what` naming the element. */
@@ -262,50 +184,21 @@ static bool next_object(struct cpu_loader *L, const char *what, bool *more)
 			 (unsigned long long)L->j.token_offset);
 }
 
-static bool read_position_ticks(struct cpu_loader *L, uint32_t slot)
+/* A node record, under `parent` when it is nested in its "children". */
+static uint32_t new_record(void *ctx, uint32_t parent)
 {
-	bool present = false;
-	if (!expect_or_null(L, JSON_ARRAY, "an array for positionTicks", &present))
-		return false;
-	if (!present)
-		return true;
-	for (;;) {
-		bool more;
-		if (!next_object(L, "a positionTicks entry", &more))
-			return false;
-		if (!more)
-			return true;
-		struct ticks tk = { slot, -1, 0 };
-		enum json_token t;
-		while ((t = json_next(&L->j)) == JSON_KEY) {
-			if (!strcmp(L->j.str, "line")) {
-				if (!read_line(L, "positionTicks line", &tk.line))
-					return false;
-			} else if (!strcmp(L->j.str, "ticks")) {
-				if (!read_number(L, "positionTicks ticks", MAX_HITS, &tk.ticks, NULL))
-					return false;
-			} else if (!skip_value(L)) {
-				return false;
-			}
-		}
-		if (t != JSON_OBJECT_END)
-			return json_error(L);
-		GROW(L->ticks, L->ticks_cap, L->nticks + 1);
-		L->ticks[L->nticks++] = tk;
-	}
-}
-
-static uint32_t new_record(struct cpu_loader *L)
-{
+	struct cpu_loader *L = ctx;
 	GROW(L->records, L->records_cap, L->nrecords + 1);
 	L->records[L->nrecords] = (struct record){
 		.at = L->j.token_offset,
-		.name = model_string(L->m, "", 0),
-		.url = model_string(L->m, "", 0),
-		.line = -1,
-		.column = -1,
+		.frame = v8_frame_unknown(L->m),
 	};
-	return (uint32_t)L->nrecords++;
+	uint32_t slot = (uint32_t)L->nrecords++;
+	if (parent != NO_ID) {
+		GROW(L->nested, L->nested_cap, L->nnested + 1);
+		L->nested[L->nnested++] = (struct slot_edge){ parent, slot };
+	}
+	return slot;
 }
 
 static void add_id_edge(struct id_edge **edges, size_t *n, size_t *cap,
@@ -315,8 +208,35 @@ static void add_id_edge(struct id_edge **edges, size_t *n, size_t *cap,
 	(*edges)[(*n)++] = (struct id_edge){ from, other, offset };
 }
 
-static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
+/* selfTime or totalTime of the old DevTools profile: milliseconds, not
+ * negative (null: unknown, as if left out). */
+static bool read_tree_time(struct cpu_loader *L, uint32_t slot, const char *key)
 {
+	bool self = !strcmp(key, "selfTime"), present = false;
+	const char *what = self ? "selfTime" : "totalTime"; /* key is the reader's */
+	double v = 0;
+	if (!read_number(L, what, MAX_TREE_MS, &v, &present))
+		return false;
+	if (!present)
+		return true;
+	if (v < 0)
+		return load_fail(L->err, "%s %g is negative at byte %llu", what, v,
+				 (unsigned long long)L->j.token_offset);
+	struct record *r = &L->records[slot];
+	if (self) {
+		L->tree_times += !r->has_self;
+		r->self_ms = v;
+		r->has_self = true;
+	} else {
+		r->total_ms = v;
+		r->has_total = true;
+	}
+	return true;
+}
+
+static bool read_node_key(void *ctx, uint32_t slot, const char *key)
+{
+	struct cpu_loader *L = ctx;
 	struct record *r = &L->records[slot];
 	int64_t v;
 	bool known;
@@ -329,9 +249,11 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 		return true;
 	}
 	if (!strcmp(key, "callFrame"))
-		return read_call_frame(L, r);
+		return v8_read_call_frame(&L->reader, &r->frame);
 	if (!strcmp(key, "hitCount"))
 		return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
+	if (!strcmp(key, "selfTime") || !strcmp(key, "totalTime"))
+		return read_tree_time(L, slot, key);
 	if (!strcmp(key, "parent")) { /* null: a root, as if left out */
 		if (!read_integer(L, "parent id", MAX_ID, &v, &known))
 			return false;
@@ -341,72 +263,28 @@ static bool read_node_key(struct cpu_loader *L, uint32_t slot, const char *key)
 		return true;
 	}
 	if (!strcmp(key, "positionTicks"))
-		return read_position_ticks(L, slot);
-	if (!read_frame_field(L, r, key, &known))
+		return v8_read_position_ticks(&L->reader, slot, &L->ticks, &L->nticks,
+					      &L->ticks_cap);
+	if (!v8_read_frame_field(&L->reader, &r->frame, key, &known))
 		return false;
 	return known || skip_value(L);
 }
 
-/* A node object, with any nested children (the legacy "head" form), read
- * with an explicit stack: nesting can be as deep as the file is long. */
+static bool add_child_id(void *ctx, uint32_t slot, double id, uint64_t offset)
+{
+	struct cpu_loader *L = ctx;
+	if (id != floor(id) || fabs(id) > MAX_ID)
+		return fail_at(L, offset, "child id is not a valid id");
+	add_id_edge(&L->children, &L->nchildren, &L->children_cap, slot, (int64_t)id, offset);
+	return true;
+}
+
+/* A node object (its '{' read), with any nested children (the legacy
+ * "head" form). */
 static bool read_node_tree(struct cpu_loader *L)
 {
-	struct level {
-		uint32_t slot;
-		bool in_children;
-	} *stack = NULL;
-	size_t sp = 0, cap = 0;
-	bool ok = false;
-	GROW(stack, cap, 1);
-	stack[sp++] = (struct level){ new_record(L), false };
-	while (sp) {
-		struct level *top = &stack[sp - 1];
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_ERROR) {
-			json_error(L);
-			goto out;
-		}
-		if (top->in_children) {
-			if (t == JSON_ARRAY_END) {
-				top->in_children = false;
-			} else if (t == JSON_NUMBER) {
-				if (L->j.num != floor(L->j.num) || fabs(L->j.num) > MAX_ID) {
-					fail_at(L, L->j.token_offset, "child id is not a valid id");
-					goto out;
-				}
-				add_id_edge(&L->children, &L->nchildren, &L->children_cap,
-					    top->slot, (int64_t)L->j.num, L->j.token_offset);
-			} else if (t == JSON_OBJECT) {
-				uint32_t parent = top->slot;
-				uint32_t child = new_record(L);
-				GROW(L->nested, L->nested_cap, L->nnested + 1);
-				L->nested[L->nnested++] = (struct slot_edge){ parent, child };
-				GROW(stack, cap, sp + 1);
-				stack[sp++] = (struct level){ child, false };
-			} else {
-				fail_at(L, L->j.token_offset, "children entry is neither an id nor a node");
-				goto out;
-			}
-			continue;
-		}
-		if (t == JSON_OBJECT_END) {
-			sp--;
-			continue;
-		}
-		if (!strcmp(L->j.str, "children")) {
-			bool present = false;
-			if (!expect_or_null(L, JSON_ARRAY, "an array for children", &present))
-				goto out;
-			top->in_children = present;
-			continue;
-		}
-		if (!read_node_key(L, top->slot, L->j.str))
-			goto out;
-	}
-	ok = true;
-out:
-	free(stack);
-	return ok;
+	static const struct v8_tree_ops ops = { new_record, read_node_key, add_child_id };
+	return v8_read_tree(&L->reader, &ops, L);
 }
 
 static bool read_nodes(struct cpu_loader *L)
@@ -626,21 +504,8 @@ static uint32_t find_slot(const struct id_map *map, int64_t id)
 
 static void make_nodes(struct cpu_loader *L)
 {
-	struct model *m = L->m;
-	str_t anonymous = model_string(m, "(anonymous)", 11);
-	for (uint32_t s = 0; s < L->nrecords; s++) {
-		const struct record *r = &L->records[s];
-		const char *name = model_str(m, r->name);
-		struct frame f = {
-			.name = *name ? r->name : anonymous,
-			.url = r->url,
-			.extra = STR_NONE,
-			.line = r->line,
-			.column = r->column,
-			.kind = (uint8_t)v8_frame_kind(name, model_str(m, r->url), r->line),
-		};
-		model_add_node(m, model_intern_frame(m, &f)); /* node id == slot */
-	}
+	for (uint32_t s = 0; s < L->nrecords; s++) /* node id == slot */
+		model_add_node(L->m, v8_intern_frame(L->m, &L->records[s].frame));
 }
 
 struct edge_at {
@@ -905,6 +770,101 @@ static bool make_hits(struct cpu_loader *L)
 	return true;
 }
 
+/* The old DevTools profile (Chrome before 2014) gives each node's own
+ * selfTime and totalTime in milliseconds, and no samples: the nodes'
+ * values are their selfTime, as DevTools showed it. */
+static bool make_tree_times(struct cpu_loader *L)
+{
+	for (uint32_t s = 0; s < L->nrecords; s++) {
+		const struct record *r = &L->records[s];
+		if (!r->has_self)
+			return load_fail(L->err, "a node without selfTime at byte %llu "
+					 "(other nodes have one)", (unsigned long long)r->at);
+		model_add_node_value(L->m, s, 0, r->self_ms * 1000);
+	}
+	return true;
+}
+
+/* The old profile's nodes give V8's CpuProfileNode line as it was then:
+ * from 1, with 0 for "no line" (the callFrame of later files counts
+ * from 0, with -1). */
+static void use_one_based_lines(struct cpu_loader *L)
+{
+	L->m->lines_zero_based = false;
+	for (size_t s = 0; s < L->nrecords; s++)
+		if (L->records[s].frame.line == 0)
+			L->records[s].frame.line = -1;
+}
+
+/* A node's totalTime is its selfTime plus its children's totalTime, as
+ * the profiler computed them; the rules compute totals from selfTime, so
+ * a file where they differ (edited, or rounded by a converter) is shown
+ * with a warning rather than with numbers that contradict it. */
+static void check_tree_totals(struct cpu_loader *L)
+{
+	struct model *m = L->m;
+	if (m->caps & HAS_NODE_GRAPH)
+		return;
+	double *sub = xcalloc(m->nnodes + 1, sizeof(double));
+	double root = 0, worst = 0;
+	size_t wrong = 0;
+	uint32_t worst_node = 0;
+	for (size_t i = m->nnodes; i-- > 0;) {
+		uint32_t v = m->node_order[i];
+		sub[v] += node_value(m, v, 0);
+		if (m->nodes[v].parent != NO_ID)
+			sub[m->nodes[v].parent] += sub[v];
+		else
+			root += sub[v];
+	}
+	for (uint32_t v = 0; v < m->nnodes; v++) {
+		const struct record *r = &L->records[v];
+		double off = r->has_total ? fabs(r->total_ms * 1000 - sub[v]) : 0;
+		if (off > 1e-9 * root + 1e-3) {
+			wrong++;
+			if (off > worst) {
+				worst = off;
+				worst_node = v;
+			}
+		}
+	}
+	free(sub);
+	if (!wrong)
+		return;
+	char text[240];
+	int len = snprintf(text, sizeof(text),
+			   "%zu of %zu nodes have a totalTime other than their selfTime plus their "
+			   "children's (by up to %.3f ms, the node at byte %llu): totals are "
+			   "computed from selfTime", wrong, m->nnodes, worst / 1000,
+			   (unsigned long long)L->records[worst_node].at);
+	m->warning = model_string(m, text, (size_t)len);
+}
+
+/* Where the nodes' values come from: the samples when they have times,
+ * else the tree's own times when the nodes give them, else hit counts. */
+enum value_source { BY_SAMPLES, BY_TREE_TIMES, BY_HITS };
+
+static enum value_source value_source(const struct cpu_loader *L)
+{
+	bool timed = L->ndeltas || L->ntimestamps;
+	if (L->nsamples && (timed || !L->tree_times))
+		return BY_SAMPLES;
+	return L->tree_times ? BY_TREE_TIMES : BY_HITS;
+}
+
+static bool make_values(struct cpu_loader *L, enum value_source source)
+{
+	switch (source) {
+	case BY_SAMPLES:
+		return make_samples(L);
+	case BY_TREE_TIMES:
+		return make_tree_times(L);
+	case BY_HITS:
+		return make_hits(L);
+	}
+	return false;
+}
+
 static bool build_model(struct cpu_loader *L)
 {
 	struct model *m = L->m;
@@ -915,21 +875,21 @@ static bool build_model(struct cpu_loader *L)
 	if (L->have_start && L->have_end && L->end < L->start && !L->ntimestamps)
 		return load_fail(L->err, "endTime %.0f is before startTime %.0f",
 				 L->end, L->start);
-	bool by_hits = !L->nsamples;
+	enum value_source source = value_source(L);
 	double span = L->end - L->start;
-	if (by_hits && !(L->have_start && L->have_end && span > 0))
+	if (source == BY_HITS && !(L->have_start && L->have_end && span > 0))
 		model_add_sample_type(m, "samples", "count");
 	else
 		model_add_sample_type(m, "time", "us");
 	if (!map_ids(L))
 		return false;
+	if (source == BY_TREE_TIMES)
+		use_one_based_lines(L);
 	make_nodes(L);
-	if (!make_edges(L))
-		return false;
-	if (!(by_hits ? make_hits(L) : make_samples(L)))
+	if (!make_edges(L) || !make_values(L, source))
 		return false;
 	for (size_t i = 0; i < L->nticks; i++)
-		model_add_line_ticks(m, L->ticks[i].slot, L->ticks[i].line,
+		model_add_line_ticks(m, L->ticks[i].node, L->ticks[i].line,
 				     L->ticks[i].ticks);
 
 	/* XS writes one node per function under (host): a function graph
@@ -940,6 +900,10 @@ static bool build_model(struct cpu_loader *L)
 	const struct frame *first = &m->frames[m->nodes[0].frame];
 	if (!strcmp(model_str(m, first->name), "(host)"))
 		m->format = "cpuprofile (XS)";
+	if (source == BY_TREE_TIMES) {
+		m->format = "cpuprofile (tree times)";
+		L->start = L->end = 0; /* no timeline: the times are the tree's */
+	}
 	m->start_time = L->start;
 	m->end_time = L->have_end ? L->end : L->start;
 	uint32_t cycle_node;
@@ -947,13 +911,15 @@ static bool build_model(struct cpu_loader *L)
 		return load_fail(L->err, "node %lld (byte %llu) is on a cycle of children "
 				 "(a tree is required)", (long long)L->records[cycle_node].id,
 				 (unsigned long long)L->records[cycle_node].at);
-	if (by_hits || !(m->duration > 0)) {
+	if (source != BY_SAMPLES || !(m->duration > 0)) {
 		double sum = 0;
 		for (size_t v = 0; v < m->nnodes; v++)
 			sum += node_value(m, (uint32_t)v, 0);
 		if (!(m->duration > 0))
 			m->duration = sum;
 	}
+	if (source == BY_TREE_TIMES)
+		check_tree_totals(L);
 	return true;
 }
 
@@ -981,9 +947,7 @@ bool load_cpuprofile(struct input *in, struct model *m,
 	struct cpu_loader L = { .m = m, .err = err };
 	model_init(m, "cpuprofile");
 	m->lines_zero_based = true;
-	json_init(&L.j, in);
-	if (input_fill(in, 3) >= 3 && !memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3))
-		in->pos += 3;
+	v8_reader_start(&L.reader, &L.j, in, m, err, "");
 	bool ok = read_document(&L) && build_model(&L);
 	loader_free(&L);
 	if (!ok)

@@ -100,7 +100,7 @@ bool sniff_folded(const uint8_t *head, size_t len)
 	size_t line = newline ? (size_t)(newline - head) : len;
 	if (line && head[line - 1] == '\r')
 		line--;
-	struct folded_line fl;
+	struct folded_line fl = { 0 };
 	if (split_line((const char *)head, line, 0, &fl))
 		return true;
 	return !newline && len >= 256 && memchr(head, ';', len);
@@ -167,7 +167,7 @@ static uint32_t frame_of(struct folded_loader *L, const char *s, size_t n)
 
 static bool read_line(struct folded_loader *L, const char *s, size_t n)
 {
-	struct folded_line fl;
+	struct folded_line fl = { 0 };
 	if (!split_line(s, n, L->columns, &fl))
 		return fail_line(L, "expected 'frame;frame;... COUNT' (a stack, a blank, "
 				 "a count that is a number)");

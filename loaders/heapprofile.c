@@ -19,14 +19,14 @@
 #define MAX_SIZE 1e18     /* bytes: beyond, not a heap */
 
 struct heap_record {
-	str_t name, url;
-	int32_t line, column;
+	struct v8_frame frame;
 	double self;
 	uint32_t parent; /* NO_ID for the head */
 };
 
 struct heap_loader {
 	struct json j;
+	struct v8_reader reader;
 	struct model *m;
 	struct load_error *err;
 	struct heap_record *records;
@@ -59,14 +59,12 @@ bool sniff_heapprofile(const uint8_t *head, size_t len)
 
 static bool json_error(struct heap_loader *L)
 {
-	return load_fail(L->err, "heapprofile: %s at byte %llu", L->j.error,
-			 (unsigned long long)L->j.error_offset);
+	return v8_json_error(&L->reader);
 }
 
 static bool fail_here(struct heap_loader *L, const char *what)
 {
-	return load_fail(L->err, "heapprofile: %s at byte %llu", what,
-			 (unsigned long long)L->j.token_offset);
+	return v8_fail_here(&L->reader, what);
 }
 
 static bool next_token(struct heap_loader *L, enum json_token want, const char *what)
@@ -78,13 +76,13 @@ static bool next_token(struct heap_loader *L, enum json_token want, const char *
 }
 
 static bool read_number(struct heap_loader *L, const char *what, double limit,
-			bool whole, double *out)
+			double *out)
 {
 	char why[96];
 	if (!next_token(L, JSON_NUMBER, what))
 		return false;
 	*out = L->j.num;
-	if (fabs(*out) > limit || (whole && *out != floor(*out))) {
+	if (fabs(*out) > limit) {
 		snprintf(why, sizeof(why), "%s %g is out of range", what, *out);
 		return fail_here(L, why);
 	}
@@ -96,63 +94,24 @@ static bool skip_value(struct heap_loader *L)
 	return json_skip(&L->j, json_next(&L->j)) || json_error(L);
 }
 
-static bool read_string(struct heap_loader *L, const char *what, str_t *out)
+static uint32_t new_record(void *ctx, uint32_t parent)
 {
-	enum json_token t = json_next(&L->j);
-	if (t == JSON_ERROR)
-		return json_error(L);
-	if (t != JSON_STRING)
-		return fail_here(L, what);
-	*out = model_string(L->m, L->j.str, L->j.str_len);
-	return true;
-}
-
-static bool read_call_frame(struct heap_loader *L, uint32_t slot)
-{
-	if (!next_token(L, JSON_OBJECT, "callFrame is not an object"))
-		return false;
-	for (;;) {
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_OBJECT_END)
-			return true;
-		if (t != JSON_KEY)
-			return json_error(L);
-		struct heap_record *r = &L->records[slot];
-		double v = -1;
-		bool ok;
-		if (!strcmp(L->j.str, "functionName")) {
-			ok = read_string(L, "functionName is not a string", &r->name);
-		} else if (!strcmp(L->j.str, "url")) {
-			ok = read_string(L, "url is not a string", &r->url);
-		} else if (!strcmp(L->j.str, "lineNumber") || !strcmp(L->j.str, "columnNumber")) {
-			int32_t *field = L->j.str[0] == 'l' ? &r->line : &r->column;
-			ok = read_number(L, "a line or column", 2147483647.0, true, &v);
-			*field = v < -1 ? -1 : (int32_t)v;
-		} else {
-			ok = skip_value(L);
-		}
-		if (!ok)
-			return false;
-	}
-}
-
-static uint32_t new_record(struct heap_loader *L, uint32_t parent)
-{
+	struct heap_loader *L = ctx;
 	GROW(L->records, L->records_cap, L->nrecords + 1);
 	L->records[L->nrecords] = (struct heap_record){
-		.name = model_string(L->m, "", 0), .url = model_string(L->m, "", 0),
-		.line = -1, .column = -1, .parent = parent,
+		.frame = v8_frame_unknown(L->m), .parent = parent,
 	};
 	return (uint32_t)L->nrecords++;
 }
 
-static bool read_node_key(struct heap_loader *L, uint32_t slot)
+static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 {
+	struct heap_loader *L = ctx;
 	double v;
-	if (!strcmp(L->j.str, "callFrame"))
-		return read_call_frame(L, slot);
-	if (!strcmp(L->j.str, "selfSize")) {
-		if (!read_number(L, "selfSize", MAX_SIZE, false, &v))
+	if (!strcmp(key, "callFrame"))
+		return v8_read_call_frame(&L->reader, &L->records[slot].frame);
+	if (!strcmp(key, "selfSize")) {
+		if (!read_number(L, "selfSize", MAX_SIZE, &v))
 			return false;
 		if (v < 0)
 			return fail_here(L, "a negative selfSize");
@@ -162,59 +121,18 @@ static bool read_node_key(struct heap_loader *L, uint32_t slot)
 	return skip_value(L);
 }
 
-/* The head and its descendants, with an explicit stack: a tree can be as
- * deep as the file is long. */
+/* The head and its descendants: children are nested nodes. */
 static bool read_tree(struct heap_loader *L)
 {
-	struct level {
-		uint32_t slot;
-		bool in_children;
-	} *stack = NULL;
-	size_t sp = 0, cap = 0;
-	bool ok = false;
+	static const struct v8_tree_ops ops = { new_record, read_node_key, NULL };
 	if (!next_token(L, JSON_OBJECT, "head is not an object"))
 		return false;
 	L->have_head = true;
-	GROW(stack, cap, 1);
-	stack[sp++] = (struct level){ new_record(L, NO_ID), false };
-	while (sp) {
-		struct level *top = &stack[sp - 1];
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_ERROR) {
-			json_error(L);
-			goto out;
-		}
-		if (top->in_children) {
-			if (t == JSON_ARRAY_END) {
-				top->in_children = false;
-			} else if (t == JSON_OBJECT) {
-				uint32_t child = new_record(L, top->slot);
-				GROW(stack, cap, sp + 1);
-				stack[sp++] = (struct level){ child, false };
-			} else {
-				fail_here(L, "a child is not a node object");
-				goto out;
-			}
-		} else if (t == JSON_OBJECT_END) {
-			sp--;
-		} else if (!strcmp(L->j.str, "children")) {
-			if (!next_token(L, JSON_ARRAY, "children is not an array"))
-				goto out;
-			top->in_children = true;
-		} else if (!read_node_key(L, top->slot)) {
-			goto out;
-		}
-	}
-	ok = true;
-out:
-	free(stack);
-	return ok;
+	return v8_read_tree(&L->reader, &ops, L);
 }
 
 static bool read_document(struct heap_loader *L)
 {
-	if (input_fill(L->j.in, 3) >= 3 && !memcmp(L->j.in->buf + L->j.in->pos, "\xef\xbb\xbf", 3))
-		L->j.in->pos += 3;
 	if (!next_token(L, JSON_OBJECT, "expected a JSON object"))
 		return false;
 	for (;;) {
@@ -244,16 +162,10 @@ static void build_model(struct heap_loader *L)
 {
 	struct model *m = L->m;
 	unsigned space = model_add_sample_type(m, "space", "bytes");
-	str_t anonymous = model_string(m, "(anonymous)", 11);
 	for (uint32_t s = 0; s < L->nrecords; s++) {
 		const struct heap_record *r = &L->records[s];
-		const char *name = model_str(m, r->name);
-		struct frame f = {
-			.name = *name ? r->name : anonymous, .url = r->url, .extra = STR_NONE,
-			.line = r->line, .column = r->column,
-			.kind = (uint8_t)v8_frame_kind(name, model_str(m, r->url), r->line),
-		};
-		uint32_t node = model_add_node(m, model_intern_frame(m, &f)); /* == s */
+		uint32_t frame = v8_intern_frame(m, &r->frame);
+		uint32_t node = model_add_node(m, frame); /* == s */
 		if (r->parent != NO_ID)
 			model_add_edge(m, r->parent, node);
 		model_add_node_value(m, node, space, r->self);
@@ -269,7 +181,7 @@ bool load_heapprofile(struct input *in, struct model *m,
 	struct heap_loader L = { .m = m, .err = err };
 	model_init(m, "heapprofile");
 	m->lines_zero_based = true;
-	json_init(&L.j, in);
+	v8_reader_start(&L.reader, &L.j, in, m, err, "heapprofile: ");
 	bool ok = read_document(&L);
 	if (ok)
 		build_model(&L);

@@ -18,6 +18,8 @@ static const struct loader loaders[] = {
 	{ "xsbug stream", sniff_xsbug, load_xsbug },
 	{ "gperftools CPU profile", sniff_gperftools, load_gperftools },
 	{ "legacy pprof text", sniff_pprof_legacy, load_pprof_legacy },
+	/* Before perf script, whose headers a "key: value" line could pass. */
+	{ "callgrind.out", sniff_callgrind, load_callgrind },
 	{ "perf script", sniff_perf_script, load_perf_script },
 	/* After the other text formats: any "text NUMBER" line is one. */
 	{ "folded stacks", sniff_folded, load_folded },
@@ -30,7 +32,6 @@ static const struct loader loaders[] = {
  * and, where there is one, the way to a format that is read. */
 static bool looks_like_perf_data(const char *head, size_t len);
 static bool looks_like_firefox_profile(const char *head, size_t len);
-static bool looks_like_callgrind(const char *head, size_t len);
 
 static const struct {
 	const char *what;
@@ -40,8 +41,6 @@ static const struct {
 	  looks_like_perf_data },
 	{ "a Firefox Profiler file (\"meta\" and \"threads\"), which wprof-tui "
 	  "does not read", looks_like_firefox_profile },
-	{ "a callgrind.out file, which wprof-tui does not read",
-	  looks_like_callgrind },
 };
 
 /* The first byte of the JSON text, past a byte order mark and blanks. */
@@ -63,13 +62,6 @@ static bool looks_like_firefox_profile(const char *head, size_t len)
 	(void)len;
 	return json_start(head) == '{' && strstr(head, "\"meta\"") &&
 	       strstr(head, "\"threads\"");
-}
-
-static bool looks_like_callgrind(const char *head, size_t len)
-{
-	(void)len;
-	return !strncmp(head, "# callgrind format", 18) || !strncmp(head, "events:", 7) ||
-	       strstr(head, "\nevents:") != NULL;
 }
 
 /* True when the head looks like one of them, with err saying so. */

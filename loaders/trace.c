@@ -22,7 +22,6 @@
 /* Times beyond these are not from a clock: reject rather than mislead. */
 #define MAX_ABS_TIME 1e17
 #define MAX_ABS_DELTA 1e12
-#define MAX_TICKS 1e12
 #define MAX_NODE_ID 4294967294.0 /* V8's node ids are unsigned 32-bit */
 #define MAX_PROCESS_ID 9007199254740992.0
 
@@ -46,6 +45,7 @@ struct event {
 
 struct trace_reader {
 	struct json j;
+	struct v8_reader v8;
 	struct input *in;
 	struct trace *t;
 	struct load_error *err;
@@ -173,56 +173,7 @@ static bool read_process_id(struct trace_reader *R, int64_t *out)
 	return true;
 }
 
-static bool read_string(struct trace_reader *R, const char *what, str_t *out)
-{
-	enum json_token t;
-	if (!next_token(R, &t))
-		return false;
-	if (t == JSON_NULL) {
-		*out = model_string(R->t->m, "", 0);
-		return true;
-	}
-	if (t != JSON_STRING) {
-		char msg[96];
-		snprintf(msg, sizeof(msg), "%s is not a string", what);
-		return fail_here(R, msg);
-	}
-	*out = model_string(R->t->m, R->j.str, R->j.str_len);
-	return true;
-}
-
 /* ---- profile nodes -------------------------------------------------- */
-
-static bool read_call_frame(struct trace_reader *R, struct trace_node *n)
-{
-	if (!expect(R, JSON_OBJECT, "an object for callFrame"))
-		return false;
-	for (;;) {
-		enum json_token t;
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_OBJECT_END)
-			return true;
-		const char *key = R->j.str;
-		double v;
-		bool ok;
-		if (!strcmp(key, "functionName")) {
-			ok = read_string(R, "functionName", &n->name);
-		} else if (!strcmp(key, "url")) {
-			ok = read_string(R, "url", &n->url);
-		} else if (!strcmp(key, "lineNumber")) {
-			ok = read_number(R, "lineNumber", 1e10, &v);
-			n->line = read_line_value(v);
-		} else if (!strcmp(key, "columnNumber")) {
-			ok = read_number(R, "columnNumber", 1e10, &v);
-			n->column = read_line_value(v);
-		} else {
-			ok = skip_value(R);
-		}
-		if (!ok)
-			return false;
-	}
-}
 
 static bool read_children(struct trace_reader *R, struct trace_data *p)
 {
@@ -245,41 +196,6 @@ static bool read_children(struct trace_reader *R, struct trace_data *p)
 	}
 }
 
-static bool read_position_ticks(struct trace_reader *R, struct trace_data *p,
-				size_t node)
-{
-	if (!expect(R, JSON_ARRAY, "an array for positionTicks"))
-		return false;
-	for (;;) {
-		enum json_token t;
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_ARRAY_END)
-			return true;
-		if (t != JSON_OBJECT)
-			return fail_here(R, "a positionTicks entry is not an object");
-		struct trace_ticks tk = { (uint32_t)node, -1, 0 };
-		while (next_token(R, &t) && t == JSON_KEY) {
-			double v;
-			bool ok;
-			if (!strcmp(R->j.str, "line")) {
-				ok = read_number(R, "positionTicks line", 1e10, &v);
-				tk.line = read_line_value(v);
-			} else if (!strcmp(R->j.str, "ticks")) {
-				ok = read_number(R, "positionTicks ticks", MAX_TICKS, &tk.ticks);
-			} else {
-				ok = skip_value(R);
-			}
-			if (!ok)
-				return false;
-		}
-		if (t != JSON_OBJECT_END)
-			return t == JSON_ERROR ? false : fail_here(R, "expected a key");
-		GROW(p->ticks, p->ticks_cap, p->nticks + 1);
-		p->ticks[p->nticks++] = tk;
-	}
-}
-
 /* Ticks name their node by its index in `nodes` while the node is read;
  * trace_prepare turns it into the node's id-resolved index. */
 static bool read_node(struct trace_reader *R, struct trace_data *p)
@@ -288,12 +204,7 @@ static bool read_node(struct trace_reader *R, struct trace_data *p)
 	size_t first_edge = p->nedges;
 	size_t index = p->nnodes;
 	GROW(p->nodes, p->nodes_cap, p->nnodes + 1);
-	struct trace_node n = {
-		.name = model_string(R->t->m, "", 0),
-		.url = model_string(R->t->m, "", 0),
-		.line = -1,
-		.column = -1,
-	};
+	struct trace_node n = { .frame = v8_frame_unknown(R->t->m) };
 	bool has_id = false, has_parent = false;
 	uint32_t parent = 0;
 	uint64_t parent_at = 0;
@@ -313,11 +224,12 @@ static bool read_node(struct trace_reader *R, struct trace_data *p)
 			parent_at = R->j.token_offset;
 			has_parent = true;
 		} else if (!strcmp(key, "callFrame")) {
-			ok = read_call_frame(R, &n);
+			ok = v8_read_call_frame(&R->v8, &n.frame);
 		} else if (!strcmp(key, "children")) {
 			ok = read_children(R, p);
 		} else if (!strcmp(key, "positionTicks")) {
-			ok = read_position_ticks(R, p, index);
+			ok = v8_read_position_ticks(&R->v8, (uint32_t)index, &p->ticks, &p->nticks,
+						    &p->ticks_cap);
 		} else {
 			ok = skip_value(R);
 		}
@@ -673,9 +585,7 @@ bool load_trace(struct input *in, struct model *m, const struct load_options *op
 	model_init(m, "trace");
 	m->lines_zero_based = true;
 	trace_init(&t, m);
-	json_init(&R.j, in);
-	if (input_fill(in, 3) >= 3 && !memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3))
-		in->pos += 3;
+	v8_reader_start(&R.v8, &R.j, in, m, err, "trace-event JSON: ");
 	bool ok = read_document(&R);
 	if (ok)
 		t.end_offset = input_offset(in);

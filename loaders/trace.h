@@ -8,6 +8,7 @@
 
 #include "../src/model.h"
 #include "loaders.h"
+#include "v8_frame.h"
 
 #define TRACE_ID_MAX 40
 
@@ -22,8 +23,7 @@ enum trace_event_kind {
 
 struct trace_node {
 	uint32_t id;
-	str_t name, url;
-	int32_t line, column; /* 0-based as written, -1 when unknown */
+	struct v8_frame frame; /* lines 0-based as written */
 };
 
 /* A parent -> child edge as the file states it (by node ids): from a
@@ -33,19 +33,13 @@ struct trace_edge {
 	uint64_t offset;
 };
 
-struct trace_ticks {
-	uint32_t node; /* index into the nodes */
-	int32_t line;  /* 1-based */
-	double ticks;
-};
-
 /* What one event carries, or all events of one profile together. */
 struct trace_data {
 	struct trace_node *nodes;
 	size_t nnodes, nodes_cap;
 	struct trace_edge *edges;
 	size_t nedges, edges_cap;
-	struct trace_ticks *ticks;
+	struct v8_ticks *ticks; /* by node index */
 	size_t nticks, ticks_cap;
 	uint32_t *samples; /* node ids, then node indexes once prepared */
 	size_t nsamples, samples_cap;

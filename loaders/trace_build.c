@@ -469,7 +469,7 @@ static bool prepare(const struct trace *t, struct trace_profile *p,
 	for (size_t i = 0; i < d->nsamples; i++) {
 		double next = i + 1 < d->nsamples ? d->deltas[i + 1] : p->end;
 		d->deltas[i] = next > d->deltas[i] ? next - d->deltas[i] : 0;
-		if (d->nodes[d->samples[i]].name != idle)
+		if (d->nodes[d->samples[i]].frame.name != idle)
 			p->busy += d->deltas[i];
 	}
 	return true;
@@ -587,20 +587,8 @@ static void list_others(const struct trace *t, const struct trace_profile *shown
 
 static void add_nodes(struct model *m, const struct trace_data *d)
 {
-	str_t anonymous = model_string(m, "(anonymous)", 11);
-	for (size_t i = 0; i < d->nnodes; i++) {
-		const struct trace_node *n = &d->nodes[i];
-		const char *name = model_str(m, n->name);
-		struct frame f = {
-			.name = *name ? n->name : anonymous,
-			.url = n->url,
-			.extra = STR_NONE,
-			.line = n->line,
-			.column = n->column,
-			.kind = (uint8_t)v8_frame_kind(name, model_str(m, n->url), n->line),
-		};
-		model_add_node(m, model_intern_frame(m, &f)); /* node == index */
-	}
+	for (size_t i = 0; i < d->nnodes; i++) /* node == index */
+		model_add_node(m, v8_intern_frame(m, &d->nodes[i].frame));
 }
 
 static int by_child_then_parent(const void *a, const void *b)

@@ -1,8 +1,16 @@
 #include "v8_frame.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../src/util.h"
+
+/* Lines and columns are shown (and exported) one higher than a 0-based
+ * file gives them: the largest the rest of the program can take. */
+#define MAX_LINE 2147483646.0
+#define MAX_TICKS 1e12
 
 enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t line)
 {
@@ -22,4 +30,258 @@ enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t line)
 	if (!*url && line < 0)
 		return KIND_NATIVE;
 	return KIND_JS;
+}
+
+void v8_reader_start(struct v8_reader *R, struct json *j, struct input *in,
+		     struct model *m, struct load_error *err, const char *prefix)
+{
+	json_init(j, in);
+	*R = (struct v8_reader){ j, m, err, prefix };
+	if (input_fill(in, 3) >= 3 && !memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3))
+		in->pos += 3;
+}
+
+bool v8_fail_here(struct v8_reader *R, const char *what)
+{
+	return load_fail(R->err, "%s%s at byte %llu", R->prefix, what,
+			 (unsigned long long)R->j->token_offset);
+}
+
+bool v8_json_error(struct v8_reader *R)
+{
+	return load_fail(R->err, "%s%s at byte %llu", R->prefix, R->j->error,
+			 (unsigned long long)R->j->error_offset);
+}
+
+/* The next token, which must be `want` or (with `present`) null. */
+static bool next_or_null(struct v8_reader *R, enum json_token want, const char *what,
+			 bool *present)
+{
+	enum json_token t = json_next(R->j);
+	if (t == JSON_ERROR)
+		return v8_json_error(R);
+	*present = t != JSON_NULL;
+	return t == want || t == JSON_NULL || v8_fail_here(R, what);
+}
+
+struct v8_frame v8_frame_unknown(struct model *m)
+{
+	return (struct v8_frame){
+		.name = model_string(m, "", 0),
+		.url = model_string(m, "", 0),
+		.line = -1,
+		.column = -1,
+	};
+}
+
+static bool read_string(struct v8_reader *R, const char *what, str_t *out)
+{
+	char msg[64];
+	snprintf(msg, sizeof(msg), "%s is not a string", what);
+	bool present;
+	if (!next_or_null(R, JSON_STRING, msg, &present))
+		return false;
+	*out = present ? model_string(R->m, R->j->str, R->j->str_len)
+		       : model_string(R->m, "", 0);
+	return true;
+}
+
+/* A number, or null (*present false); beyond `limit` is an error. */
+static bool read_number(struct v8_reader *R, const char *what, double limit,
+			double *out, bool *present)
+{
+	char msg[96];
+	snprintf(msg, sizeof(msg), "%s is not a number", what);
+	if (!next_or_null(R, JSON_NUMBER, msg, present))
+		return false;
+	if (!*present)
+		return true;
+	*out = R->j->num;
+	if (fabs(*out) > limit) {
+		snprintf(msg, sizeof(msg), "%s %.15g is out of range", what, *out);
+		return v8_fail_here(R, msg);
+	}
+	return true;
+}
+
+/* A line or column: null is unknown (-1), as is anything below -1. */
+static bool read_line(struct v8_reader *R, const char *what, int32_t *out)
+{
+	double v = -1;
+	bool present;
+	if (!read_number(R, what, MAX_LINE, &v, &present))
+		return false;
+	if (present && v != floor(v)) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "%s %g is not a whole number", what, v);
+		return v8_fail_here(R, msg);
+	}
+	*out = present && v >= -1 ? (int32_t)v : -1;
+	return true;
+}
+
+bool v8_read_frame_field(struct v8_reader *R, struct v8_frame *f, const char *key,
+			 bool *known)
+{
+	*known = true;
+	if (!strcmp(key, "functionName"))
+		return read_string(R, "functionName", &f->name);
+	if (!strcmp(key, "url"))
+		return read_string(R, "url", &f->url);
+	if (!strcmp(key, "lineNumber"))
+		return read_line(R, "lineNumber", &f->line);
+	if (!strcmp(key, "columnNumber"))
+		return read_line(R, "columnNumber", &f->column);
+	*known = false;
+	return true;
+}
+
+static bool skip_value(struct v8_reader *R)
+{
+	return json_skip(R->j, json_next(R->j)) || v8_json_error(R);
+}
+
+/* The next key of an object being read (its text in R->j->str): true
+ * with *more false at the object's end, false on an error. */
+static bool next_key(struct v8_reader *R, bool *more)
+{
+	enum json_token t = json_next(R->j);
+	*more = t == JSON_KEY;
+	return t == JSON_KEY || t == JSON_OBJECT_END || v8_json_error(R);
+}
+
+bool v8_read_call_frame(struct v8_reader *R, struct v8_frame *f)
+{
+	bool present;
+	if (!next_or_null(R, JSON_OBJECT, "callFrame is not an object", &present))
+		return false;
+	if (!present)
+		return true;
+	for (;;) {
+		bool more, known;
+		if (!next_key(R, &more))
+			return false;
+		if (!more)
+			return true;
+		if (!v8_read_frame_field(R, f, R->j->str, &known) || (!known && !skip_value(R)))
+			return false;
+	}
+}
+
+static bool read_tick(struct v8_reader *R, struct v8_ticks *tk)
+{
+	for (;;) {
+		bool more, ok, present = true;
+		if (!next_key(R, &more))
+			return false;
+		if (!more)
+			return true;
+		if (!strcmp(R->j->str, "line"))
+			ok = read_line(R, "positionTicks line", &tk->line);
+		else if (!strcmp(R->j->str, "ticks"))
+			ok = read_number(R, "positionTicks ticks", MAX_TICKS, &tk->ticks, &present) &&
+			     (present || v8_fail_here(R, "positionTicks ticks is not a number"));
+		else
+			ok = skip_value(R);
+		if (!ok)
+			return false;
+	}
+}
+
+bool v8_read_position_ticks(struct v8_reader *R, uint32_t node, struct v8_ticks **ticks,
+			    size_t *n, size_t *cap)
+{
+	bool present;
+	if (!next_or_null(R, JSON_ARRAY, "positionTicks is not an array", &present))
+		return false;
+	if (!present)
+		return true;
+	for (;;) {
+		enum json_token t = json_next(R->j);
+		if (t == JSON_ARRAY_END)
+			return true;
+		if (t == JSON_ERROR)
+			return v8_json_error(R);
+		if (t != JSON_OBJECT)
+			return v8_fail_here(R, "a positionTicks entry is not an object");
+		struct v8_ticks tk = { node, -1, 0 };
+		if (!read_tick(R, &tk))
+			return false;
+		GROW(*ticks, *cap, *n + 1);
+		(*ticks)[(*n)++] = tk;
+	}
+}
+
+/* One entry of a "children" array: a nested node (pushed), or an id. */
+static bool read_child(struct v8_reader *R, const struct v8_tree_ops *ops, void *ctx,
+		       enum json_token t, uint32_t parent, uint32_t *pushed)
+{
+	*pushed = NO_ID;
+	if (t == JSON_OBJECT) {
+		*pushed = ops->node(ctx, parent);
+		return true;
+	}
+	if (!ops->child_id)
+		return v8_fail_here(R, "a child is not a node object");
+	if (t != JSON_NUMBER)
+		return v8_fail_here(R, "a child is neither a node id nor a node");
+	return ops->child_id(ctx, parent, R->j->num, R->j->token_offset);
+}
+
+bool v8_read_tree(struct v8_reader *R, const struct v8_tree_ops *ops, void *ctx)
+{
+	struct level {
+		uint32_t node;
+		bool in_children;
+	} *stack = NULL;
+	size_t sp = 0, cap = 0;
+	bool ok = false;
+	GROW(stack, cap, 1);
+	stack[sp++] = (struct level){ ops->node(ctx, NO_ID), false };
+	while (sp) {
+		struct level *top = &stack[sp - 1];
+		enum json_token t = json_next(R->j);
+		uint32_t child;
+		if (t == JSON_ERROR) {
+			v8_json_error(R);
+			goto out;
+		}
+		if (top->in_children) {
+			top->in_children = t != JSON_ARRAY_END;
+			if (top->in_children && !read_child(R, ops, ctx, t, top->node, &child))
+				goto out;
+			if (top->in_children && child != NO_ID) {
+				GROW(stack, cap, sp + 1);
+				stack[sp++] = (struct level){ child, false };
+			}
+		} else if (t == JSON_OBJECT_END) {
+			sp--;
+		} else if (!strcmp(R->j->str, "children")) {
+			bool present;
+			if (!next_or_null(R, JSON_ARRAY, "children is not an array", &present))
+				goto out;
+			top->in_children = present;
+		} else if (!ops->key(ctx, top->node, R->j->str)) {
+			goto out;
+		}
+	}
+	ok = true;
+out:
+	free(stack);
+	return ok;
+}
+
+uint32_t v8_intern_frame(struct model *m, const struct v8_frame *f)
+{
+	str_t anonymous = model_string(m, "(anonymous)", 11); /* may move the strings */
+	const char *name = model_str(m, f->name);
+	struct frame frame = {
+		.name = *name ? f->name : anonymous,
+		.url = f->url,
+		.extra = STR_NONE,
+		.line = f->line,
+		.column = f->column,
+		.kind = (uint8_t)v8_frame_kind(name, model_str(m, f->url), f->line),
+	};
+	return model_intern_frame(m, &frame);
 }

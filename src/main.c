@@ -137,7 +137,8 @@ static const char usage_text[] =
 	"  --normalize       with --diff: compare shares of each profile (%)\n"
 	"  -t, --sample-type T  the values to show, by name or index (like\n"
 	"                    pprof's -sample_index; default: the file's\n"
-	"                    default, else the last)\n"
+	"                    default, else the last); callgrind: the event\n"
+	"                    to read (default: the first)\n"
 	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
 	"                    cpuprofile (V8 JSON), folded (flame graph stacks)\n"
 	"                    or svg (an interactive flame graph: click to zoom,\n"
@@ -730,7 +731,7 @@ static void show_progress(const struct input *in)
 static bool pick_sample_type(const struct model *m, const char *wanted,
 			     unsigned *out)
 {
-	if (!wanted) {
+	if (!wanted || m->type_chosen_at_load) {
 		*out = m->default_type;
 		return true;
 	}

@@ -201,6 +201,9 @@ struct model {
 	 * nothing); shown on stderr and in report headers. */
 	str_t warning;
 	bool lines_zero_based; /* .cpuprofile: shown one higher */
+	/* The loader read only the type --sample-type asked for (callgrind's
+	 * events), so that type is the one to show whatever it was asked by. */
+	bool type_chosen_at_load;
 	bool finished;
 };
 

@@ -430,14 +430,22 @@ static void json_callgraph_rows(FILE *out, const struct report *rep)
 	}
 }
 
+/* gprof's own layout is of times (seconds, ms); counts of other events
+ * (callgrind's instructions) are printed as any other rows. */
+static bool gprof_layout(const struct report *rep)
+{
+	const struct totals *t = rep->view->totals;
+	return t->gprof && unit_is_time(rep->view->ctx->model, t->type);
+}
+
 void report_print(FILE *out, const struct report *rep)
 {
 	switch (rep->format) {
 	case REPORT_TEXT:
 		text_header(out, rep);
-		if (rep->view->totals->gprof && rep->kind == VIEW_FLAT)
+		if (gprof_layout(rep) && rep->kind == VIEW_FLAT)
 			gprof_print_flat(out, rep->view);
-		else if (rep->view->totals->gprof && rep->kind == VIEW_CALLGRAPH)
+		else if (gprof_layout(rep) && rep->kind == VIEW_CALLGRAPH)
 			gprof_print_callgraph(out, rep->view);
 		else
 			text_rows(out, rep);

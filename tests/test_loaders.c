@@ -206,7 +206,8 @@ static void check_formats_named(void)
 		 "{\"metadata\":{},\"traceEvents\":[{\"ph\":\"X\",\"ts\":5}]}",
 		 "trace-event JSON", "no CPU profile");
 	REJECTED("perf.data", "PERFILE2\x01\x02\x03", "perf.data", "perf script");
-	REJECTED("callgrind", "# callgrind format\nevents: Ir\n", "callgrind.out");
+	REJECTED("callgrind without costs", "# callgrind format\nevents: Ir\n",
+		 "callgrind", "no function");
 	REJECTED("not JSON either", "hello\n", "not a profile wprof-tui knows");
 }
 
