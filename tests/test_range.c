@@ -9,6 +9,7 @@
 #include "src/filter.h"
 #include "src/rules.h"
 #include "src/timeline.h"
+#include "views/flame.h"
 #include "src/tui/app.h"
 #include "src/util.h"
 
@@ -208,6 +209,115 @@ static void test_app_keys(const char *path)
 	model_free(&snapshot);
 }
 
+/* Every row of a pane, each row opened, as text: depth, flags a cut
+ * would give too, function and numbers. */
+static char *pane_text(const struct model *m, enum view_kind kind, enum rule rule)
+{
+	struct rules rules;
+	rules_init(&rules, m);
+	struct view_context ctx = { .model = m, .rules = &rules, .rule = rule,
+				    .focus_frame = NO_ID };
+	struct view v;
+	view_open(&v, kind, &ctx);
+	view_expand_all(&v, SIZE_MAX, 64, 100000);
+	size_t cap = 64 + v.nrows * 160, len = 0;
+	char *text = xmalloc(cap);
+	text[0] = 0;
+	for (size_t i = 0; i < v.nrows; i++) {
+		const struct row *r = &v.rows[i];
+		len += (size_t)snprintf(text + len, cap - len, "%u %x %s %.6g %.6g\n",
+					r->depth, r->flags & ~(unsigned)ROW_EXPANDED,
+					model_str(m, m->frames[r->frame].name), r->self,
+					r->total);
+	}
+	view_close(&v);
+	rules_free(&rules);
+	return text;
+}
+
+static char *flame_text(const struct model *m)
+{
+	struct rules rules;
+	rules_init(&rules, m);
+	struct view_context ctx = { .model = m, .rules = &rules, .rule = RULE_EXACT,
+				    .focus_frame = NO_ID };
+	struct flame f;
+	flame_build(&f, &ctx, FLAME_LEFT_HEAVY);
+	size_t cap = 64 + f.nframes * 160, len = 0;
+	char *text = xmalloc(cap);
+	text[0] = 0;
+	for (size_t i = 0; i < f.nframes; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%u %s %.6g %.6g\n",
+					f.frames[i].depth,
+					model_str(m, m->frames[f.frames[i].frame].name),
+					f.frames[i].x, f.frames[i].width);
+	flame_free(&f);
+	rules_free(&rules);
+	return text;
+}
+
+static void check_same_text(char *view, char *cut, const char *what)
+{
+	CHECK_MSG(!strcmp(view, cut), "%s: the range's view shows\n%s\nthe cut\n%s",
+		  what, view, cut);
+	free(view);
+	free(cut);
+}
+
+/* The explorer's range (range_view_make: the whole profile's nodes, the
+ * range's values, the rest hidden) shows in every pane, under every
+ * rule, the rows of the profile cut to the range (model_cut_range, whose
+ * numbers e2e/range.py checks against the cut written out and loaded
+ * back). */
+static void test_view_equals_cut(const char *dir)
+{
+	static const char *const files[] = {
+		"worked-example.cpuprofile", "validate.cpuprofile", "recursion.cpuprofile",
+		"node10-example.cpuprofile", "chrome65-simple.cpuprofile", "validate.xsbug",
+	};
+	static const enum rule rules[] = { RULE_EXACT, RULE_ADDITIVE, RULE_DIVIDED };
+	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		struct model m;
+		struct load_error err;
+		struct load_options opt = { .session = -1 };
+		if (!load_file(path, &opt, &m, &err, NULL)) {
+			CHECK_MSG(false, "%s: %s", path, err.message);
+			continue;
+		}
+		model_add_sample_counts(&m);
+		size_t n = m.nsamples;
+		const struct sample_range ranges[] = {
+			{ 0, 1 }, { n / 5, n * 3 / 5 + 1 }, { n / 2, n }, { 1, n - 1 },
+		};
+		for (size_t k = 0; k < ARRAY_LEN(ranges); k++) {
+			struct sample_range r = ranges[k];
+			if (r.first >= r.end || r.end > n)
+				continue;
+			struct model view, cut;
+			const char *why_not;
+			CHECK(range_view_make(&m, r, &view, &why_not));
+			CHECK(model_cut_range(&m, r, false, &cut, &why_not));
+			char what[1200];
+			for (int kind = 0; kind < VIEW_FLAME; kind++)
+				for (size_t j = 0; j < ARRAY_LEN(rules); j++) {
+					snprintf(what, sizeof(what), "%s #%zu-#%zu %s %s", files[i],
+						 r.first, r.end, view_kind_name(kind),
+						 rule_name(rules[j]));
+					check_same_text(pane_text(&view, kind, rules[j]),
+							pane_text(&cut, kind, rules[j]), what);
+				}
+			snprintf(what, sizeof(what), "%s #%zu-#%zu flame", files[i], r.first, r.end);
+			check_same_text(flame_text(&view), flame_text(&cut), what);
+			CHECK(view.nsamples == r.end - r.first && close_enough(view.duration, cut.duration));
+			model_free(&view);
+			model_free(&cut);
+		}
+		model_free(&m);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -226,5 +336,6 @@ int main(int argc, char **argv)
 	test_timeline(&m);
 	model_free(&m);
 	test_app_keys(path);
+	test_view_equals_cut(dir);
 	return check_done();
 }

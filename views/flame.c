@@ -111,7 +111,11 @@ static void push_sorted(uint32_t **stack, size_t *n, size_t *cap,
 {
 	GROW(*stack, *cap, *n + count);
 	uint32_t *at = *stack + *n;
-	memcpy(at, nodes, count * sizeof(uint32_t));
+	size_t kept = 0;
+	for (size_t i = 0; i < count; i++) /* hidden: outside a time range */
+		if (!node_hidden(order_model, nodes[i]))
+			at[kept++] = nodes[i];
+	count = kept;
 	qsort(at, count, sizeof(uint32_t), larger_first);
 	for (size_t i = 0; i < count / 2; i++) { /* the largest is popped first */
 		uint32_t t = at[i];
@@ -130,7 +134,7 @@ static void build_from_tree(struct flame *f, struct view_context *ctx)
 	uint32_t *stack = NULL, *roots = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
 	size_t nstack = 0, stack_cap = 0, nroots = 0;
 	for (uint32_t v = 0; v < m->nnodes; v++)
-		if (!m->nodes[v].nparents) {
+		if (!m->nodes[v].nparents && !node_hidden(m, v)) {
 			roots[nroots++] = v;
 			depth[v] = 0;
 		}
