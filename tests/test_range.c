@@ -157,6 +157,29 @@ static void test_timeline(const struct model *m)
 	timeline_free(&t);
 }
 
+/* Live mode's strip over the same samples (3 ms at 0, 1 ms at 3 ms,
+ * 2 ms at 4 ms): with 3 cells of 1 ms the newest cell is [4, 5) ms,
+ * so the window is [2, 5) ms and the first sample has scrolled out;
+ * with 10 cells all fit, in cells 5, 8 and 9. */
+static void test_scrolling_timeline(const struct model *m)
+{
+	struct timeline t;
+	timeline_build_window(&t, m, 3, 1000);
+	CHECK(t.nbins == 3 && close_enough(t.span, 3000));
+	CHECK(t.first_sample[0] == 1 && t.first_sample[1] == 1 &&
+	      t.first_sample[2] == 2 && t.first_sample[3] == 3);
+	CHECK(t.value[0 * KIND_COUNT + KIND_JS] == 0);
+	CHECK(t.value[1 * KIND_COUNT + KIND_JS] == 1000);
+	CHECK(t.value[2 * KIND_COUNT + KIND_JS] == 2000);
+	timeline_free(&t);
+	timeline_build_window(&t, m, 10, 1000);
+	static const size_t first[11] = { 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3 };
+	for (int c = 0; c <= 10; c++)
+		CHECK_MSG(t.first_sample[c] == first[c], "cell %d: %zu", c, t.first_sample[c]);
+	CHECK(t.value[5 * KIND_COUNT + KIND_JS] == 3000);
+	timeline_free(&t);
+}
+
 /* The total of a frame in the app's flat pane (exact), or -1. */
 static double flat_total(struct app *a, const char *name)
 {
@@ -201,6 +224,23 @@ static void test_app_keys(const char *path)
 	app_replace_model(&a, &snapshot);
 	CHECK(a.loaded == &snapshot && a.range.first == 1 && a.range.end == 2);
 	CHECK(close_enough(flat_total(&a, "main"), 1000));
+	/* Live mode: a sample more (5 ms on the last sample's stack) scrolls
+	 * into the strip's newest cell (100 ms each: all four are in it);
+	 * the pinned range keeps its sample and numbers. */
+	struct model grown;
+	CHECK(load_file(path, &opt, &grown, &err, NULL));
+	model_add_sample(&grown, grown.sample_node[2], 5000);
+	a.timeline_scrolls = true;
+	app_replace_model(&a, &grown);
+	CHECK(a.range.first == 1 && a.range.end == 2 && a.range_cut);
+	CHECK(close_enough(flat_total(&a, "main"), 1000));
+	const struct timeline *t = app_timeline(&a, 10);
+	CHECK(t->first_sample[9] == 0 && t->first_sample[10] == 4 &&
+	      close_enough(t->span, 10 * 100000.0));
+	CHECK(close_enough(t->value[9 * KIND_COUNT + KIND_JS], 11000));
+	app_replace_model(&a, &snapshot);
+	a.timeline_scrolls = false;
+	model_free(&grown);
 	app_range_whole(&a);
 	CHECK(!a.range_cut && a.ctx.model == &snapshot);
 	CHECK(close_enough(flat_total(&a, "main"), 6000));
@@ -334,6 +374,7 @@ int main(int argc, char **argv)
 	test_resolve(&m);
 	test_cut_worked_example(&m);
 	test_timeline(&m);
+	test_scrolling_timeline(&m);
 	model_free(&m);
 	test_app_keys(path);
 	test_view_equals_cut(dir);

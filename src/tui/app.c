@@ -638,6 +638,10 @@ static uint32_t same_frame(const struct model *old, const struct model *next,
 
 void app_values_changed(struct app *a)
 {
+	if (a->range_cut) { /* the range's view counts the new values */
+		app_replace_model(a, a->loaded);
+		return;
+	}
 	rules_values_changed(&a->original_rules);
 	bool filtered = a->filters.n > 0;
 	if (filtered)

@@ -99,6 +99,9 @@ struct app {
 	struct sample_range range;
 	bool hide_timeline;      /* the strip, shown where there are times */
 	struct timeline timeline; /* of `loaded`, as wide as the strip */
+	/* The strip scrolls as in live mode (which a->live or a->http_live
+	 * says) for a profile that grows by other means, and in tests. */
+	bool timeline_scrolls;
 	const struct model *timeline_model; /* the model it was made for */
 	size_t timeline_cells;    /* the strip's width, set by whoever draws */
 };
@@ -205,5 +208,7 @@ void app_toggle_timeline(struct app *a);
  * loaded model changed. */
 const struct timeline *app_timeline(struct app *a, size_t cells);
 bool app_has_timeline(const struct app *a);
+/* Live mode: the strip shows the last moments at a fixed time a cell. */
+bool app_timeline_scrolls(const struct app *a);
 
 #endif

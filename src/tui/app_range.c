@@ -17,6 +17,17 @@ bool app_has_timeline(const struct app *a)
 	return (a->loaded->caps & HAS_TIMELINE) && a->loaded->nsamples;
 }
 
+/* Live mode's strip scrolls: a column is this much time, the newest at
+ * the right, so that what came in a second keeps its width while the
+ * session grows (a range pinned meanwhile keeps its samples). */
+#define LIVE_COLUMN_US 100000.0
+
+bool app_timeline_scrolls(const struct app *a)
+{
+	return (a->live || a->http_live || a->timeline_scrolls) &&
+	       unit_is_time(a->loaded, 0);
+}
+
 const struct timeline *app_timeline(struct app *a, size_t cells)
 {
 	if (!cells)
@@ -25,7 +36,10 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 	if (a->timeline_model != a->loaded || t->nbins != cells ||
 	    t->first_sample[cells] != a->loaded->nsamples) {
 		timeline_free(t);
-		timeline_build(t, a->loaded, cells);
+		if (app_timeline_scrolls(a))
+			timeline_build_window(t, a->loaded, cells, LIVE_COLUMN_US);
+		else
+			timeline_build(t, a->loaded, cells);
 		a->timeline_model = a->loaded;
 	}
 	return t;
