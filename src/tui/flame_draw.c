@@ -146,42 +146,41 @@ enum {
 	PAL_TEXT,
 	PAL_KIND,                     /* + enum frame_kind */
 	PAL_FILE = PAL_KIND + KIND_COUNT, /* + hash % FILE_COLOURS */
-	PAL_DIFF = PAL_FILE + 12,         /* + 0..10: faster .. slower */
-	PAL_REMAINDER = PAL_DIFF + 11,
+	PAL_DIFF = PAL_FILE + PALETTE_MAX, /* + 0..10: faster .. slower */
+	PAL_REMAINDER = PAL_DIFF + PALETTE_DIFF_STEPS,
 	PAL_COUNT
 };
-#define FILE_COLOURS 12
-#define DIFF_STEPS 5
+#define FILE_COLOURS PALETTE_MAX
+#define DIFF_STEPS (PALETTE_DIFF_STEPS / 2)
+
+/* The screen's palettes (from its theme), for the draw under way. */
+static const struct theme_colours *palettes;
+
+/* Colour `index` of a palette, from its 256-colour line where the
+ * terminal has them, else from its -8 line (the next one). */
+static short palette_colour(enum theme_palette rich, int index)
+{
+	bool use_rich = COLORS >= 256 && palettes[rich].n;
+	const struct theme_colours *p = &palettes[use_rich ? rich : rich + 1];
+	if (!p->n)
+		return -1;
+	short c = p->colour[(unsigned)index % p->n];
+	return c < COLORS ? c : -1;
+}
 
 static short terminal_colour(int entry)
 {
-	static const short kind256[KIND_COUNT] = { 221, 117, 183, 210, 250, 151, 180 };
-	static const short kind8[KIND_COUNT] = { COLOR_YELLOW, COLOR_CYAN, COLOR_MAGENTA,
-						 COLOR_RED, COLOR_WHITE, COLOR_GREEN,
-						 COLOR_BLUE };
-	static const short file256[FILE_COLOURS] = { 208, 209, 214, 215, 172, 173,
-						     179, 180, 216, 222, 203, 166 };
-	static const short file8[6] = { COLOR_RED, COLOR_YELLOW, COLOR_GREEN,
-					COLOR_CYAN, COLOR_MAGENTA, COLOR_WHITE };
-	static const short diff256[11] = { 33, 75, 117, 153, 189, 252,
-					   224, 217, 210, 203, 196 };
-	bool rich = COLORS >= 256;
 	if (entry == PAL_DEFAULT)
 		return -1;
 	if (entry == PAL_TEXT)
-		return COLOR_BLACK;
+		return palette_colour(PALETTE_TEXT, 0);
 	if (entry < PAL_FILE)
-		return rich ? kind256[entry - PAL_KIND] : kind8[entry - PAL_KIND];
+		return palette_colour(PALETTE_KIND, entry - PAL_KIND);
 	if (entry < PAL_DIFF)
-		return rich ? file256[entry - PAL_FILE] : file8[(entry - PAL_FILE) % 6];
-	if (entry < PAL_REMAINDER) {
-		int step = entry - PAL_DIFF;
-		if (rich)
-			return diff256[step];
-		return step < DIFF_STEPS ? COLOR_BLUE : step > DIFF_STEPS ? COLOR_RED
-								      : COLOR_WHITE;
-	}
-	return rich ? 245 : COLOR_WHITE;
+		return palette_colour(PALETTE_FILE, entry - PAL_FILE);
+	if (entry < PAL_REMAINDER)
+		return palette_colour(PALETTE_DIFF, entry - PAL_DIFF);
+	return palette_colour(PALETTE_REMAINDER, 0);
 }
 
 /* Colour pairs made as they are needed, after the theme's. */
@@ -270,10 +269,7 @@ struct canvas {
 
 static bool theme_has_colour(const struct screen *s)
 {
-	for (int e = 0; e < EL_COUNT; e++)
-		if (s->attr[e] & A_COLOR)
-			return true;
-	return false;
+	return s->flame[PALETTE_KIND].n || s->flame[PALETTE_KIND_8].n;
 }
 
 /* Up to `cols` columns of an escaped name, ending in an ellipsis when it
@@ -581,6 +577,7 @@ static const double *base_widths(struct compare *cmp, const struct flame *now,
 void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		int lines, int cols, struct compare *diff, char *note, size_t cap)
 {
+	palettes = s->flame;
 	struct canvas c = { s, top, left, lines, cols, s->colour && theme_has_colour(s) };
 	note[0] = 0;
 	attrset(s->attr[EL_NORMAL]);
