@@ -513,8 +513,8 @@ static uint32_t base_child(const struct flame *base, uint32_t parent,
 	return NO_ID;
 }
 
-static uint32_t *base_counterparts(const struct flame *now, const struct flame *base,
-				   const uint32_t *match)
+uint32_t *flame_base_counterparts(const struct flame *now, const struct flame *base,
+				  const uint32_t *match)
 {
 	uint32_t *in_base = xmalloc((now->nframes + 1) * sizeof(uint32_t));
 	for (uint32_t i = 0; i < now->nframes; i++) {
@@ -530,8 +530,25 @@ static uint32_t *base_counterparts(const struct flame *now, const struct flame *
 void flame_base_widths(const struct flame *now, const struct flame *base,
 		       const uint32_t *match, double *base_width)
 {
-	uint32_t *in_base = base_counterparts(now, base, match);
+	uint32_t *in_base = flame_base_counterparts(now, base, match);
 	for (uint32_t i = 0; i < now->nframes; i++)
 		base_width[i] = in_base[i] == NO_ID ? NAN : base->frames[in_base[i]].width;
 	free(in_base);
+}
+
+size_t flame_base_only(const struct flame *now, const struct flame *base,
+		       const uint32_t *in_base, uint8_t *base_only)
+{
+	uint8_t *reached = xcalloc(base->nframes + 1, 1);
+	for (uint32_t i = 0; i < now->nframes; i++)
+		if (in_base[i] != NO_ID)
+			reached[in_base[i]] = 1;
+	size_t n = 0;
+	for (uint32_t j = 0; j < base->nframes; j++) {
+		uint32_t p = base->frames[j].parent;
+		base_only[j] = !reached[j] && (p == NO_ID || reached[p]);
+		n += base_only[j];
+	}
+	free(reached);
+	return n;
 }

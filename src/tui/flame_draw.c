@@ -549,11 +549,19 @@ static void describe(struct app *a, const struct flame *f, uint32_t i,
 
 /* ---- differential: base widths, kept while both graphs are the same --- */
 
-static const double *base_widths(struct compare *cmp, const struct flame *now,
-				 double *base_whole)
+/* NEW's frames' widths in BASE, and BASE's frames gone from NEW. */
+struct base_pairing {
+	double *widths;     /* per frame of NEW, NAN: not in BASE */
+	uint32_t *in_base;  /* per frame of NEW, NO_ID: not in BASE */
+	uint8_t *gone;      /* per frame of BASE: its path is not in NEW */
+	const struct flame *base;
+	const struct app *base_app;
+};
+
+static const struct base_pairing *pair_with_base(struct compare *cmp, const struct flame *now,
+						 double *base_whole)
 {
-	static double *widths;
-	static size_t cap;
+	static struct base_pairing pairing;
 	static unsigned long serials[2];
 	struct app *base = &cmp->side[DIFF_BASE];
 	struct pane *bp = &base->panes[VIEW_FLAME];
@@ -566,12 +574,51 @@ static const double *base_widths(struct compare *cmp, const struct flame *now,
 		return NULL;
 	*base_whole = was->whole;
 	if (serials[0] != was->serial || serials[1] != now->serial) {
-		GROW(widths, cap, now->nframes + 1);
-		flame_base_widths(now, was, cmp->diff.match[DIFF_NEW], widths);
+		free(pairing.widths);
+		free(pairing.in_base);
+		free(pairing.gone);
+		pairing.widths = xmalloc((now->nframes + 1) * sizeof(double));
+		flame_base_widths(now, was, cmp->diff.match[DIFF_NEW], pairing.widths);
+		pairing.in_base = flame_base_counterparts(now, was, cmp->diff.match[DIFF_NEW]);
+		pairing.gone = xmalloc(was->nframes + 1);
+		flame_base_only(now, was, pairing.in_base, pairing.gone);
 		serials[0] = was->serial;
 		serials[1] = now->serial;
 	}
-	return widths;
+	pairing.base = was;
+	pairing.base_app = base;
+	return &pairing;
+}
+
+/* flamegraph.pl's `-`: the calls under the frame at `i` that BASE made
+ * and NEW no longer does, largest first as BASE's graph has them. */
+static void describe_gone(const struct app *a, const struct base_pairing *pb, uint32_t i,
+			  char *note, size_t cap)
+{
+	uint32_t c = pb->in_base[i];
+	if (c == NO_ID)
+		return;
+	const struct flame *was = pb->base;
+	size_t n = strlen(note), listed = 0, more = 0;
+	for (uint32_t j = c + 1; j < was->frames[c].end; j = was->frames[j].end) {
+		if (!pb->gone[j])
+			continue;
+		if (listed == 3) {
+			more++;
+			continue;
+		}
+		char name[256], width[32];
+		app_frame_name(pb->base_app, was->frames[j].frame, name, sizeof(name));
+		format_value(a->ctx.model, a->ctx.type, was->frames[j].width, width, sizeof(width));
+		if (n < cap)
+			n += (size_t)snprintf(note + n, cap - n, "%s-%s %s", listed ? ", " : "  (",
+					      name, width);
+		listed++;
+	}
+	if (more && n < cap)
+		n += (size_t)snprintf(note + n, cap - n, ", %zu more", more);
+	if (listed && n < cap)
+		snprintf(note + n, cap - n, " only in base)");
 }
 
 void flame_draw(struct app *a, const struct screen *s, int top, int left,
@@ -596,8 +643,10 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 	update_matches(a, f);
 	draw_top_line(a, &c, f, zoom);
 	struct paint paint = { .a = a, .f = f };
+	const struct base_pairing *pb = NULL;
 	if (diff && a == &diff->side[DIFF_NEW]) {
-		paint.base = base_widths(diff, f, &paint.base_whole);
+		pb = pair_with_base(diff, f, &paint.base_whole);
+		paint.base = pb ? pb->widths : NULL;
 		paint.normalize = diff->diff.normalize;
 	}
 	static struct flame_layout layout;
@@ -607,4 +656,6 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 	draw_levels(&paint, &c, &layout, selected, a->search[0] ? a->flame.matched : NULL);
 	attrset(A_NORMAL);
 	describe(a, f, selected, paint.base, note, cap);
+	if (pb)
+		describe_gone(a, pb, selected, note, cap);
 }

@@ -164,6 +164,28 @@ def differential(width, height):
     p.close()
 
 
+def gone_from_new():
+    """A call BASE made and NEW no longer does has no width in NEW's graph:
+    the status line lists it under its caller, marked '-' (difffolded)."""
+    tmp = tempfile.mkdtemp()
+    base, new = os.path.join(tmp, "base.folded"), os.path.join(tmp, "new.folded")
+    with open(base, "w") as f:
+        f.write("main;a 20\nmain;gone 10\nmain;a;old 5\n")
+    with open(new, "w") as f:
+        f.write("main;a 30\n")
+    p = Pane("%s %s" % (base, new), 120, 24)
+    p.press(["5"], r"left-heavy", "the differential flame graph")
+    p.press(["o"], r"keys move the new side", "the NEW side")
+    s = p.press(["j"], r" a  self .*only in base", "NEW's a: the call gone from it")
+    check(re.search(r"\(-old 5\S* only in base\)", s), "a lists -old: %r"
+          % [l for l in s.split("\n") if "base" in l])
+    s = p.press(["k"], r" main  self .*only in base", "NEW's main")
+    check(re.search(r"\(-gone 10\S* only in base\)", s), "main lists -gone: %r"
+          % [l for l in s.split("\n") if "base" in l])
+    p.close()
+    shutil.rmtree(tmp)
+
+
 def no_colour():
     # NO_COLOR and LANG=C: frames told apart by shading characters, names
     # cut with '~', the zoom path with '>'.
@@ -217,5 +239,5 @@ def tui_200():
 
 report()
 svg()
-run_tests([tui_80, tui_200, no_colour, theme_palettes])
+run_tests([tui_80, tui_200, no_colour, theme_palettes, gone_from_new])
 sys.exit(1 if failures else 0)
