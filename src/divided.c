@@ -62,21 +62,6 @@ static bool stop_asked(const struct divided *d)
 
 /* ---- the graph without its cycles ------------------------------------- */
 
-/* The arc caller -> callee; arcs are sorted by (callee, caller). */
-static uint32_t find_arc(const struct model *m, uint32_t caller, uint32_t callee)
-{
-	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (m->arcs[mid].caller < caller)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
-		       ? lo : NO_ID;
-}
-
 struct ranking {
 	uint32_t *rank; /* per arc: when the data first shows it, NO_ID yet */
 	uint32_t next;
@@ -85,7 +70,7 @@ struct ranking {
 static void see_arc(const struct model *m, struct ranking *r, uint32_t caller,
 		    uint32_t callee)
 {
-	uint32_t a = find_arc(m, caller, callee);
+	uint32_t a = model_find_arc(m, caller, callee);
 	if (a != NO_ID && r->rank[a] == NO_ID)
 		r->rank[a] = r->next++;
 }
@@ -106,7 +91,8 @@ static void rank_from_nodes(const struct model *m, struct ranking *r)
 	for (uint32_t v = 0; v < m->nnodes; v++) {
 		const struct node *p = &m->nodes[v];
 		for (uint32_t i = p->child_start; i < p->child_end; i++)
-			see_arc(m, r, p->frame, m->nodes[m->child_ids[i]].frame);
+			if (!node_hidden(m, m->child_ids[i]))
+				see_arc(m, r, p->frame, m->nodes[m->child_ids[i]].frame);
 	}
 }
 
@@ -170,6 +156,8 @@ static void walk_from(struct walk *w, uint32_t root)
 			continue;
 		}
 		uint32_t a = w->callees[w->cursor[f]++];
+		if (arc_hidden(m, a)) /* outside a range: not in the graph */
+			continue;
 		uint32_t c = m->arcs[a].callee;
 		w->kept[a] = w->state[c] != ON_STACK;
 		if (w->state[c] == UNSEEN) {
@@ -197,12 +185,13 @@ static void remove_cycles(struct divided *d, uint8_t *kept)
 		.order = d->order,
 	};
 	for (uint32_t v = 0; v < m->nnodes; v++)
-		if (m->nodes[v].parent == NO_ID) {
+		if (m->nodes[v].parent == NO_ID && !node_hidden(m, v)) {
 			walk_from(&w, m->nodes[v].frame);
 			break;
 		}
 	for (uint32_t v = 0; v < m->nnodes; v++)
-		walk_from(&w, m->nodes[v].frame);
+		if (!node_hidden(m, v))
+			walk_from(&w, m->nodes[v].frame);
 	for (uint32_t f = 0; f < nf; f++)
 		walk_from(&w, f);
 	free(w.callees);

@@ -16,8 +16,22 @@ void model_init(struct model *m, const char *format)
 	strings_init(&m->strings);
 }
 
+/* A range's view owns only what differs from the model it views. */
+static void free_range_view(struct model *m)
+{
+	free(m->node_self);
+	free(m->first_leaves);
+	free(m->hidden_nodes);
+	free(m->hidden_arcs);
+	memset(m, 0, sizeof(*m));
+}
+
 void model_free(struct model *m)
 {
+	if (m->range_of) {
+		free_range_view(m);
+		return;
+	}
 	strings_free(&m->strings);
 	free(m->frames);
 	free(m->frame_index);
@@ -26,6 +40,7 @@ void model_free(struct model *m)
 	free(m->node_order);
 	free(m->parents_start);
 	free(m->parent_ids);
+	free(m->link_arcs);
 	free(m->stack_index);
 	free(m->edges);
 	free(m->node_self);
@@ -33,6 +48,7 @@ void model_free(struct model *m)
 	free(m->first_leaves);
 	free(m->sample_node);
 	free(m->sample_duration);
+	free(m->sample_offsets);
 	free(m->arcs);
 	free(m->line_ticks);
 	free(m->labels);
@@ -363,6 +379,22 @@ static void sort_arcs_by(struct model *m, bool by_callee)
 	free(next);
 }
 
+/* The arc of every parent -> child link, looked up once for the
+ * model's shape: the rules' sums and a range's view would otherwise
+ * search for it again and again. */
+static void link_node_arcs(struct model *m)
+{
+	free(m->link_arcs);
+	m->link_arcs = xmalloc(((size_t)m->parents_start[m->nnodes] + 1) *
+			       sizeof(uint32_t));
+	for (size_t p = 0; p < m->nnodes; p++) {
+		const struct node *pn = &m->nodes[p];
+		for (uint32_t i = pn->child_start; i < pn->child_end; i++)
+			m->link_arcs[i] = model_find_arc(m, pn->frame,
+							 m->nodes[m->child_ids[i]].frame);
+	}
+}
+
 /* The function graph: distinct caller -> callee pairs from the node
  * edges and from the arcs a loader gave, merged, indexed both ways. */
 static void build_function_graph(struct model *m)
@@ -407,6 +439,22 @@ static void build_function_graph(struct model *m)
 	for (size_t i = 0; i < out; i++)
 		m->callees_arcs[next[m->arcs[i].caller]++] = (uint32_t)i;
 	free(next);
+	link_node_arcs(m);
+}
+
+static void index_sample_offsets(struct model *m)
+{
+	free(m->sample_offsets);
+	m->nsample_offsets = m->nsamples / SAMPLE_OFFSET_STEP + 1;
+	m->sample_offsets = xmalloc(m->nsample_offsets * sizeof(double));
+	double t = 0;
+	for (size_t i = 0; i < m->nsamples; i++) {
+		if (i % SAMPLE_OFFSET_STEP == 0)
+			m->sample_offsets[i / SAMPLE_OFFSET_STEP] = t;
+		t += m->sample_duration[i];
+	}
+	if (m->nsamples % SAMPLE_OFFSET_STEP == 0)
+		m->sample_offsets[m->nsamples / SAMPLE_OFFSET_STEP] = t;
 }
 
 bool model_finish(struct model *m, uint32_t *cycle_node)
@@ -438,6 +486,7 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 	}
 	if (m->nsamples)
 		m->caps |= HAS_TIMELINE;
+	index_sample_offsets(m);
 	if (m->duration <= 0 && m->end_time > m->start_time)
 		m->duration = m->end_time - m->start_time;
 	m->finished = true;
@@ -490,4 +539,29 @@ void model_copy_header(const struct model *src, struct model *out)
 		out->nlabel_rows = src->nlabel_rows;
 		out->label_values_cap = n;
 	}
+}
+
+bool model_has_children(const struct model *m, uint32_t node)
+{
+	const struct node *n = &m->nodes[node];
+	for (uint32_t i = n->child_start; i < n->child_end; i++)
+		if (!node_hidden(m, m->child_ids[i]))
+			return true;
+	return false;
+}
+
+/* By binary search among the callee's callers (arcs are sorted by
+ * callee, then caller). */
+uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee)
+{
+	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m->arcs[mid].caller < caller)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
+		       ? lo : NO_ID;
 }

@@ -107,6 +107,7 @@ struct sample_type {
 #define HAS_ARC_TIMES 0x20
 
 #define MAX_SAMPLE_TYPES 16
+#define SAMPLE_OFFSET_STEP 4096
 
 struct model {
 	const char *format; /* "cpuprofile", "pprof", ... (static string) */
@@ -125,6 +126,7 @@ struct model {
 	uint32_t *node_order; /* every node after all of its parents */
 	uint32_t *parents_start; /* parents of v: parent_ids[parents_start[v]..[v+1]) */
 	uint32_t *parent_ids;
+	uint32_t *link_arcs; /* per child_ids entry: the arc parent -> child */
 	uint32_t *stack_index; /* (parent, frame) -> node, for model_add_stack */
 	size_t stack_index_size;
 	struct { uint32_t parent, child; } *edges; /* until model_finish */
@@ -149,6 +151,11 @@ struct model {
 	uint32_t *sample_node;
 	double *sample_duration;
 	size_t nsamples, samples_cap;
+	/* sample_offsets[k]: the time before sample k * SAMPLE_OFFSET_STEP,
+	 * from model_finish, so that a range's ends are found without
+	 * summing millions of durations (range_sample_offset). */
+	double *sample_offsets;
+	size_t nsample_offsets;
 
 	/* Function graph, distinct arcs sorted by (callee, caller). */
 	struct arc *arcs;
@@ -205,6 +212,16 @@ struct model {
 	 * events), so that type is the one to show whatever it was asked by. */
 	bool type_chosen_at_load;
 	bool finished;
+
+	/* A time range's view of a larger model (range_view_make): its
+	 * strings, frames, nodes and arcs are those of `range_of`, its
+	 * values and samples the range's; the nodes and arcs no sample of
+	 * the range reaches are hidden (1 per node, per arc), so that every
+	 * pane and rule sees what a copy cut to the range would hold.
+	 * NULL in every other model. */
+	const struct model *range_of;
+	uint8_t *hidden_nodes;
+	uint8_t *hidden_arcs;
 };
 
 void model_init(struct model *m, const char *format);
@@ -292,6 +309,22 @@ static inline double node_value(const struct model *m, uint32_t node,
 {
 	return m->node_self[(size_t)node * m->ntypes + type];
 }
+
+static inline bool node_hidden(const struct model *m, uint32_t node)
+{
+	return m->hidden_nodes && m->hidden_nodes[node];
+}
+
+static inline bool arc_hidden(const struct model *m, uint32_t arc)
+{
+	return m->hidden_arcs && m->hidden_arcs[arc];
+}
+
+/* A node with a child that is not hidden. */
+bool model_has_children(const struct model *m, uint32_t node);
+
+/* The arc caller -> callee in m->arcs, or NO_ID. */
+uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee);
 
 static inline bool unit_is_time(const struct model *m, unsigned type)
 {

@@ -111,8 +111,13 @@ double range_timeline_span(const struct model *m)
 
 double range_sample_offset(const struct model *m, size_t index)
 {
-	double t = 0;
-	for (size_t i = 0; i < index && i < m->nsamples; i++)
+	if (index > m->nsamples)
+		index = m->nsamples;
+	size_t k = index / SAMPLE_OFFSET_STEP;
+	if (k >= m->nsample_offsets)
+		k = m->nsample_offsets ? m->nsample_offsets - 1 : 0;
+	double t = m->nsample_offsets ? m->sample_offsets[k] : 0;
+	for (size_t i = m->nsample_offsets ? k * SAMPLE_OFFSET_STEP : 0; i < index; i++)
 		t += m->sample_duration[i];
 	return t;
 }
@@ -182,12 +187,16 @@ static void copy_frames_and_types(const struct model *src, struct model *out)
 }
 
 /* needed[v]: a sample of the range is at v or below it (through any of
- * v's children, for a node graph). */
-static uint8_t *mark_needed(const struct model *src, struct sample_range r)
+ * v's children, for a node graph).  The samples' own nodes are marked
+ * by the caller or, without `needed`, here. */
+static uint8_t *mark_needed(const struct model *src, struct sample_range r,
+			    uint8_t *needed)
 {
-	uint8_t *needed = xcalloc(src->nnodes + 1, 1);
-	for (size_t i = r.first; i < r.end; i++)
-		needed[src->sample_node[i]] = 1;
+	if (!needed) {
+		needed = xcalloc(src->nnodes + 1, 1);
+		for (size_t i = r.first; i < r.end; i++)
+			needed[src->sample_node[i]] = 1;
+	}
 	for (size_t k = src->nnodes; k-- > 0;) {
 		uint32_t v = src->node_order[k];
 		if (!needed[v])
@@ -335,7 +344,7 @@ bool model_cut_range(const struct model *src, struct sample_range r,
 	copy_frames_and_types(src, out);
 	if (!keep_samples && model_count_type(out) == NO_ID)
 		model_add_sample_type(out, "samples", "count");
-	uint8_t *needed = mark_needed(src, r);
+	uint8_t *needed = mark_needed(src, r, NULL);
 	uint32_t *map = copy_nodes(src, needed, out);
 	if (keep_samples)
 		copy_samples(src, r, map, out);
@@ -357,6 +366,111 @@ bool model_cut_range(const struct model *src, struct sample_range r,
 	uint32_t cycle;
 	model_finish(out, &cycle); /* part of an acyclic graph has no cycle */
 	out->caps |= src->caps & HAS_NODE_GRAPH;
+	return true;
+}
+
+/* ---- a range's view ------------------------------------------------------ */
+
+/* hidden_arcs: every arc but those of a link between two needed nodes
+ * (the arcs a cut's model_finish would make). */
+static uint8_t *hide_arcs(const struct model *src, const uint8_t *needed)
+{
+	uint8_t *hidden = xmalloc(src->narcs + 1);
+	memset(hidden, 1, src->narcs + 1);
+	for (uint32_t v = 0; v < src->nnodes; v++) {
+		const struct node *n = &src->nodes[v];
+		for (uint32_t i = n->child_start; needed[v] && i < n->child_end; i++)
+			if (needed[src->child_ids[i]])
+				hidden[src->link_arcs[i]] = 0;
+	}
+	return hidden;
+}
+
+static void view_first_leaves(const struct model *src, struct sample_range r,
+			      struct model *out)
+{
+	uint8_t *seen = xcalloc(src->nnodes + 1, 1);
+	out->first_leaves = xmalloc((r.end - r.first + 1) * sizeof(uint32_t));
+	out->nfirst_leaves = 0;
+	for (size_t i = r.first; i < r.end; i++) {
+		uint32_t v = src->sample_node[i];
+		if (!seen[v]) {
+			seen[v] = 1;
+			out->first_leaves[out->nfirst_leaves++] = v;
+		}
+	}
+	free(seen);
+}
+
+/* What a cut would not copy, or would count anew. */
+static void forget_whole_profile(struct model *out)
+{
+	out->frame_index = NULL;
+	out->frame_index_size = 0;
+	out->stack_index = NULL;
+	out->stack_index_size = 0;
+	out->edges = NULL;
+	out->nedges = out->edges_cap = 0;
+	out->frame_self = NULL;
+	out->frame_self_cap = 0;
+	out->first_leaves = NULL;
+	out->nfirst_leaves = 0;
+	out->line_ticks = NULL;
+	out->nline_ticks = out->line_ticks_cap = 0;
+	out->labels = NULL;
+	out->nlabels = out->labels_cap = 0;
+	out->label_values = NULL;
+	out->nlabel_rows = out->label_values_cap = 0;
+	out->has_type_totals = false;
+	memset(out->type_total, 0, sizeof(out->type_total));
+	out->summed_samples = 0;
+	out->sample_offsets = NULL; /* they count from the whole's start */
+	out->nsample_offsets = 0;
+	out->warning = STR_NONE;
+	out->caps &= HAS_NODES | HAS_STACKS | HAS_NODE_GRAPH | HAS_TIMELINE;
+}
+
+bool range_view_make(const struct model *src, struct sample_range r,
+		     struct model *out, const char **why_not)
+{
+	if (!(src->caps & HAS_TIMELINE) || !timeline_carries_values(src) ||
+	    model_count_type(src) == NO_ID || src->range_of) {
+		*why_not = "this profile has no timeline that carries its values";
+		return false;
+	}
+	if (r.end > src->nsamples)
+		r.end = src->nsamples;
+	if (r.first > r.end)
+		r.first = r.end;
+	*out = *src;
+	out->range_of = src;
+	forget_whole_profile(out);
+	unsigned nt = src->ntypes, counts = model_count_type(src);
+	out->node_self = xcalloc((size_t)src->nnodes * nt + 1, sizeof(double));
+	out->node_self_cap = (size_t)src->nnodes * nt + 1;
+	uint8_t *needed = xcalloc(src->nnodes + 1, 1);
+	for (size_t i = r.first; i < r.end; i++) { /* the one pass over samples */
+		size_t v = src->sample_node[i];
+		out->node_self[v * nt] += src->sample_duration[i];
+		if (counts != 0)
+			out->node_self[v * nt + counts] += 1;
+		needed[v] = 1;
+	}
+	out->sample_node = src->sample_node + r.first;
+	out->sample_duration = src->sample_duration + r.first;
+	out->nsamples = out->samples_cap = r.end - r.first;
+	mark_needed(src, r, needed);
+	out->hidden_arcs = hide_arcs(src, needed);
+	for (size_t v = 0; v < src->nnodes; v++)
+		needed[v] = !needed[v];
+	out->hidden_nodes = needed;
+	if (src->first_leaves)
+		view_first_leaves(src, r, out);
+	double before = range_sample_offset(src, r.first);
+	double span = range_sample_offset(src, r.end) - before;
+	out->start_time = src->start_time + before;
+	out->end_time = out->start_time + span;
+	out->duration = span;
 	return true;
 }
 

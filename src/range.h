@@ -41,8 +41,8 @@ bool range_resolve(const struct model *m, const struct range_spec *spec,
  * samples' durations). */
 double range_timeline_span(const struct model *m);
 /* Where sample `index` starts, in µs after the first sample; `index` may
- * be nsamples (the end). O(index): callers keep their own offsets when
- * they need many. */
+ * be nsamples (the end).  Sums at most SAMPLE_OFFSET_STEP durations past
+ * model_finish's index of them. */
 double range_sample_offset(const struct model *m, size_t index);
 
 /* Fills `out` (a new model) with the samples `r` selects from `src`: the
@@ -54,6 +54,15 @@ double range_sample_offset(const struct model *m, size_t index);
  * carry every value; otherwise false and why in *why_not. */
 bool model_cut_range(const struct model *src, struct sample_range r,
 		     bool keep_samples, struct model *out, const char **why_not);
+
+/* The same numbers as model_cut_range without a copy, for the explorer:
+ * `out` reads src's strings, frames, nodes, arcs and samples (src must
+ * outlive it and not change), holds the range's values, and hides the
+ * nodes and arcs no sample of the range reaches (model.h).  Needs a
+ * sample-count type in src (model_add_sample_counts).  model_free frees
+ * only what is its own. */
+bool range_view_make(const struct model *src, struct sample_range r,
+		     struct model *out, const char **why_not);
 
 /* "range 1.20s–3.40s of 10.0s" (the dash an ASCII '-' when `ascii`). */
 void range_describe(const struct model *whole, struct sample_range r,

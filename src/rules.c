@@ -82,7 +82,6 @@ void rules_free(struct rules *r)
 	rules_values_changed(r);
 	free(r->outermost);
 	free(r->arc_outermost);
-	free(r->link_arc);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -123,40 +122,6 @@ const double *rules_node_totals(struct rules *r, unsigned type)
 	return sub;
 }
 
-/* The arc (caller -> callee) in model->arcs, by binary search among the
- * callee's callers. */
-static uint32_t find_arc(const struct model *m, uint32_t caller, uint32_t callee)
-{
-	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (m->arcs[mid].caller < caller)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
-		       ? lo : NO_ID;
-}
-
-/* The arc of every parent -> child link (child_ids[i]), looked up once
- * for the model's shape: the lookups cost more than all the sums. */
-static const uint32_t *link_arcs(struct rules *r)
-{
-	if (r->link_arc)
-		return r->link_arc;
-	const struct model *m = r->model;
-	r->link_arc = xmalloc(((size_t)m->parents_start[m->nnodes] + 1) *
-			      sizeof(uint32_t));
-	for (size_t p = 0; p < m->nnodes; p++) {
-		const struct node *pn = &m->nodes[p];
-		for (uint32_t i = pn->child_start; i < pn->child_end; i++)
-			r->link_arc[i] = find_arc(m, pn->frame,
-						  m->nodes[m->child_ids[i]].frame);
-	}
-	return r->link_arc;
-}
-
 /* One depth-first walk of the call tree, keeping how often each frame and
  * each arc is on the current path: a node is outermost when its frame is
  * not already there, and its arc from the parent when that arc is not (so
@@ -165,7 +130,7 @@ static const uint32_t *link_arcs(struct rules *r)
 static void walk_tree(struct rules *r)
 {
 	const struct model *m = r->model;
-	const uint32_t *link_arc = link_arcs(r);
+	const uint32_t *link_arc = m->link_arcs;
 	uint32_t *frame_depth = xcalloc(m->nframes + 1, sizeof(uint32_t));
 	uint32_t *arc_depth = xcalloc(m->narcs + 1, sizeof(uint32_t));
 	struct { uint32_t node, arc, next; } *stack = NULL;
@@ -226,7 +191,7 @@ static void arc_sums_from_nodes(struct rules *r, unsigned type,
 {
 	const struct model *m = r->model;
 	const double *sub = rules_node_totals(r, type);
-	const uint32_t *link_arc = link_arcs(r);
+	const uint32_t *link_arc = m->link_arcs;
 	for (size_t p = 0; p < m->nnodes; p++) {
 		const struct node *pn = &m->nodes[p];
 		for (uint32_t i = pn->child_start; i < pn->child_end; i++) {

@@ -52,7 +52,6 @@ struct rules {
 	/* What the shape alone decides, kept by rules_values_changed: */
 	uint8_t *outermost; /* per node: no ancestor shares its frame */
 	uint8_t *arc_outermost; /* per node: nor does its arc from the parent */
-	uint32_t *link_arc; /* per child_ids entry: its parent -> child arc */
 };
 
 void rules_init(struct rules *r, const struct model *m);

@@ -1,25 +1,29 @@
 #include "timeline.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
-void timeline_build(struct timeline *t, const struct model *m, size_t nbins)
+static void alloc_bins(struct timeline *t, size_t nbins)
 {
 	memset(t, 0, sizeof(*t));
 	t->nbins = nbins ? nbins : 1;
 	t->value = xcalloc(t->nbins * KIND_COUNT + 1, sizeof(double));
 	t->first_sample = xmalloc((t->nbins + 1) * sizeof(size_t));
-	for (size_t i = 0; i < m->nsamples; i++)
-		t->span += m->sample_duration[i];
+}
+
+/* Samples `first` on (starting `offset` after the first sample) into the
+ * bins: a sample's bin is (its start - origin) * per_time, clamped. */
+static void fill_bins(struct timeline *t, const struct model *m, size_t first,
+		      double offset, double origin, double per_time)
+{
 	size_t bin = 0;
-	t->first_sample[0] = 0;
-	double offset = 0;
-	for (size_t i = 0; i < m->nsamples; i++) {
-		size_t b = t->span > 0 ? (size_t)(offset / t->span * (double)t->nbins) : 0;
-		if (b >= t->nbins)
-			b = t->nbins - 1;
+	t->first_sample[0] = first;
+	for (size_t i = first; i < m->nsamples; i++) {
+		double at = (offset - origin) * per_time;
+		size_t b = at < 0 ? 0 : at >= (double)t->nbins ? t->nbins - 1 : (size_t)at;
 		while (bin < b)
 			t->first_sample[++bin] = i;
 		uint32_t frame = m->nodes[m->sample_node[i]].frame;
@@ -28,6 +32,32 @@ void timeline_build(struct timeline *t, const struct model *m, size_t nbins)
 	}
 	while (bin < t->nbins)
 		t->first_sample[++bin] = m->nsamples;
+}
+
+void timeline_build(struct timeline *t, const struct model *m, size_t nbins)
+{
+	alloc_bins(t, nbins);
+	for (size_t i = 0; i < m->nsamples; i++)
+		t->span += m->sample_duration[i];
+	fill_bins(t, m, 0, 0, 0, t->span > 0 ? (double)t->nbins / t->span : 0);
+}
+
+void timeline_build_window(struct timeline *t, const struct model *m, size_t nbins,
+			   double bin_time)
+{
+	alloc_bins(t, nbins);
+	t->span = (double)t->nbins * bin_time;
+	/* The window ends with the bin the last sample starts in. */
+	double start_of_last = 0;
+	for (size_t i = 0; i + 1 < m->nsamples; i++)
+		start_of_last += m->sample_duration[i];
+	double last_bin = floor(start_of_last / bin_time);
+	double window_start = (last_bin + 1 - (double)t->nbins) * bin_time;
+	size_t first = 0;
+	double offset = 0;
+	for (; first < m->nsamples && offset < window_start; first++)
+		offset += m->sample_duration[first];
+	fill_bins(t, m, first, offset, window_start, 1 / bin_time);
 }
 
 void timeline_free(struct timeline *t)

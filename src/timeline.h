@@ -16,6 +16,13 @@ struct timeline {
 };
 
 void timeline_build(struct timeline *t, const struct model *m, size_t nbins);
+/* Live mode's scrolling strip: bins of `bin_time` each, at fixed
+ * multiples of it from the first sample, the newest bin (holding the
+ * last sample) at the right; samples older than the first bin are in
+ * none (first_sample[0] is the first one inside).  `span` is the
+ * window's time. */
+void timeline_build_window(struct timeline *t, const struct model *m, size_t nbins,
+			   double bin_time);
 void timeline_free(struct timeline *t);
 
 /* The bin sample `index` starts in (nbins for the end). */

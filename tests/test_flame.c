@@ -202,6 +202,58 @@ static void check_differential(void)
 	model_free(&now);
 }
 
+/* Frames only in BASE (difffolded's `-`): BASE main>a 3, main>b 1,
+ * main>d>x 2, main>a>y 1; NEW main>a 1, main>c 2.  Gone from NEW:
+ * main>b, main>d (x below it is not marked again) and main>a>y. */
+static void check_base_only(void)
+{
+	static const char *const base_stacks[] = { "main a", "main b", "main d x", "main a y" };
+	static const double base_durations[] = { 3, 1, 2, 1 };
+	static const char *const new_stacks[] = { "main a", "main c" };
+	static const double new_durations[] = { 1, 2 };
+	struct model base, now;
+	timeline_model(&base, base_stacks, base_durations, 4);
+	timeline_model(&now, new_stacks, new_durations, 2);
+	struct rules base_rules, new_rules;
+	rules_init(&base_rules, &base);
+	rules_init(&new_rules, &now);
+	struct view_context base_ctx = { .model = &base, .rules = &base_rules,
+					 .rule = RULE_EXACT, .focus_frame = NO_ID };
+	struct view_context new_ctx = { .model = &now, .rules = &new_rules,
+					.rule = RULE_EXACT, .focus_frame = NO_ID };
+	struct flame bf, nf;
+	flame_build(&bf, &base_ctx, FLAME_LEFT_HEAVY);
+	flame_build(&nf, &new_ctx, FLAME_LEFT_HEAVY);
+	uint32_t *match = xmalloc(now.nframes * sizeof(uint32_t));
+	for (uint32_t f = 0; f < now.nframes; f++) {
+		match[f] = NO_ID;
+		for (uint32_t g = 0; g < base.nframes; g++)
+			if (!strcmp(model_str(&now, now.frames[f].name),
+				    model_str(&base, base.frames[g].name)))
+				match[f] = g;
+	}
+	uint32_t *in_base = flame_base_counterparts(&nf, &bf, match);
+	uint8_t *gone = xmalloc(bf.nframes + 1);
+	CHECK(flame_base_only(&nf, &bf, in_base, gone) == 3);
+	double gone_width = 0;
+	for (uint32_t j = 0; j < bf.nframes; j++) {
+		const char *name = model_str(&base, base.frames[bf.frames[j].frame].name);
+		bool want = !strcmp(name, "b") || !strcmp(name, "d") || !strcmp(name, "y");
+		CHECK_MSG(gone[j] == want, "%s %s in NEW", name, want ? "is gone" : "is still");
+		gone_width += gone[j] ? bf.frames[j].width : 0;
+	}
+	CHECK_CLOSE(gone_width, 1 + 2 + 1, "the gone paths' time in BASE");
+	free(gone);
+	free(in_base);
+	free(match);
+	flame_free(&bf);
+	flame_free(&nf);
+	rules_free(&base_rules);
+	rules_free(&new_rules);
+	model_free(&base);
+	model_free(&now);
+}
+
 /* Recursion: f inside f.  flamegraph.pl counts the outer f once. */
 static void check_search_recursion(void)
 {
@@ -414,6 +466,7 @@ int main(int argc, char **argv)
 	check_time_order();
 	check_time_order_resolution();
 	check_differential();
+	check_base_only();
 	check_search_recursion();
 	check_layout();
 	static const char *const trees[] = {

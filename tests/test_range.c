@@ -9,6 +9,7 @@
 #include "src/filter.h"
 #include "src/rules.h"
 #include "src/timeline.h"
+#include "views/flame.h"
 #include "src/tui/app.h"
 #include "src/util.h"
 
@@ -156,6 +157,29 @@ static void test_timeline(const struct model *m)
 	timeline_free(&t);
 }
 
+/* Live mode's strip over the same samples (3 ms at 0, 1 ms at 3 ms,
+ * 2 ms at 4 ms): with 3 cells of 1 ms the newest cell is [4, 5) ms,
+ * so the window is [2, 5) ms and the first sample has scrolled out;
+ * with 10 cells all fit, in cells 5, 8 and 9. */
+static void test_scrolling_timeline(const struct model *m)
+{
+	struct timeline t;
+	timeline_build_window(&t, m, 3, 1000);
+	CHECK(t.nbins == 3 && close_enough(t.span, 3000));
+	CHECK(t.first_sample[0] == 1 && t.first_sample[1] == 1 &&
+	      t.first_sample[2] == 2 && t.first_sample[3] == 3);
+	CHECK(t.value[0 * KIND_COUNT + KIND_JS] == 0);
+	CHECK(t.value[1 * KIND_COUNT + KIND_JS] == 1000);
+	CHECK(t.value[2 * KIND_COUNT + KIND_JS] == 2000);
+	timeline_free(&t);
+	timeline_build_window(&t, m, 10, 1000);
+	static const size_t first[11] = { 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3 };
+	for (int c = 0; c <= 10; c++)
+		CHECK_MSG(t.first_sample[c] == first[c], "cell %d: %zu", c, t.first_sample[c]);
+	CHECK(t.value[5 * KIND_COUNT + KIND_JS] == 3000);
+	timeline_free(&t);
+}
+
 /* The total of a frame in the app's flat pane (exact), or -1. */
 static double flat_total(struct app *a, const char *name)
 {
@@ -200,12 +224,138 @@ static void test_app_keys(const char *path)
 	app_replace_model(&a, &snapshot);
 	CHECK(a.loaded == &snapshot && a.range.first == 1 && a.range.end == 2);
 	CHECK(close_enough(flat_total(&a, "main"), 1000));
+	/* Live mode: a sample more (5 ms on the last sample's stack) scrolls
+	 * into the strip's newest cell (100 ms each: all four are in it);
+	 * the pinned range keeps its sample and numbers. */
+	struct model grown;
+	CHECK(load_file(path, &opt, &grown, &err, NULL));
+	model_add_sample(&grown, grown.sample_node[2], 5000);
+	a.timeline_scrolls = true;
+	app_replace_model(&a, &grown);
+	CHECK(a.range.first == 1 && a.range.end == 2 && a.range_cut);
+	CHECK(close_enough(flat_total(&a, "main"), 1000));
+	const struct timeline *t = app_timeline(&a, 10);
+	CHECK(t->first_sample[9] == 0 && t->first_sample[10] == 4 &&
+	      close_enough(t->span, 10 * 100000.0));
+	CHECK(close_enough(t->value[9 * KIND_COUNT + KIND_JS], 11000));
+	app_replace_model(&a, &snapshot);
+	a.timeline_scrolls = false;
+	model_free(&grown);
 	app_range_whole(&a);
 	CHECK(!a.range_cut && a.ctx.model == &snapshot);
 	CHECK(close_enough(flat_total(&a, "main"), 6000));
 	app_free(&a);
 	model_free(&m);
 	model_free(&snapshot);
+}
+
+/* Every row of a pane, each row opened, as text: depth, flags a cut
+ * would give too, function and numbers. */
+static char *pane_text(const struct model *m, enum view_kind kind, enum rule rule)
+{
+	struct rules rules;
+	rules_init(&rules, m);
+	struct view_context ctx = { .model = m, .rules = &rules, .rule = rule,
+				    .focus_frame = NO_ID };
+	struct view v;
+	view_open(&v, kind, &ctx);
+	view_expand_all(&v, SIZE_MAX, 64, 100000);
+	size_t cap = 64 + v.nrows * 160, len = 0;
+	char *text = xmalloc(cap);
+	text[0] = 0;
+	for (size_t i = 0; i < v.nrows; i++) {
+		const struct row *r = &v.rows[i];
+		len += (size_t)snprintf(text + len, cap - len, "%u %x %s %.6g %.6g\n",
+					r->depth, r->flags & ~(unsigned)ROW_EXPANDED,
+					model_str(m, m->frames[r->frame].name), r->self,
+					r->total);
+	}
+	view_close(&v);
+	rules_free(&rules);
+	return text;
+}
+
+static char *flame_text(const struct model *m)
+{
+	struct rules rules;
+	rules_init(&rules, m);
+	struct view_context ctx = { .model = m, .rules = &rules, .rule = RULE_EXACT,
+				    .focus_frame = NO_ID };
+	struct flame f;
+	flame_build(&f, &ctx, FLAME_LEFT_HEAVY);
+	size_t cap = 64 + f.nframes * 160, len = 0;
+	char *text = xmalloc(cap);
+	text[0] = 0;
+	for (size_t i = 0; i < f.nframes; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%u %s %.6g %.6g\n",
+					f.frames[i].depth,
+					model_str(m, m->frames[f.frames[i].frame].name),
+					f.frames[i].x, f.frames[i].width);
+	flame_free(&f);
+	rules_free(&rules);
+	return text;
+}
+
+static void check_same_text(char *view, char *cut, const char *what)
+{
+	CHECK_MSG(!strcmp(view, cut), "%s: the range's view shows\n%s\nthe cut\n%s",
+		  what, view, cut);
+	free(view);
+	free(cut);
+}
+
+/* The explorer's range (range_view_make: the whole profile's nodes, the
+ * range's values, the rest hidden) shows in every pane, under every
+ * rule, the rows of the profile cut to the range (model_cut_range, whose
+ * numbers e2e/range.py checks against the cut written out and loaded
+ * back). */
+static void test_view_equals_cut(const char *dir)
+{
+	static const char *const files[] = {
+		"worked-example.cpuprofile", "validate.cpuprofile", "recursion.cpuprofile",
+		"node10-example.cpuprofile", "chrome65-simple.cpuprofile", "validate.xsbug",
+	};
+	static const enum rule rules[] = { RULE_EXACT, RULE_ADDITIVE, RULE_DIVIDED };
+	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		struct model m;
+		struct load_error err;
+		struct load_options opt = { .session = -1 };
+		if (!load_file(path, &opt, &m, &err, NULL)) {
+			CHECK_MSG(false, "%s: %s", path, err.message);
+			continue;
+		}
+		model_add_sample_counts(&m);
+		size_t n = m.nsamples;
+		const struct sample_range ranges[] = {
+			{ 0, 1 }, { n / 5, n * 3 / 5 + 1 }, { n / 2, n }, { 1, n - 1 },
+		};
+		for (size_t k = 0; k < ARRAY_LEN(ranges); k++) {
+			struct sample_range r = ranges[k];
+			if (r.first >= r.end || r.end > n)
+				continue;
+			struct model view, cut;
+			const char *why_not;
+			CHECK(range_view_make(&m, r, &view, &why_not));
+			CHECK(model_cut_range(&m, r, false, &cut, &why_not));
+			char what[1200];
+			for (int kind = 0; kind < VIEW_FLAME; kind++)
+				for (size_t j = 0; j < ARRAY_LEN(rules); j++) {
+					snprintf(what, sizeof(what), "%s #%zu-#%zu %s %s", files[i],
+						 r.first, r.end, view_kind_name(kind),
+						 rule_name(rules[j]));
+					check_same_text(pane_text(&view, kind, rules[j]),
+							pane_text(&cut, kind, rules[j]), what);
+				}
+			snprintf(what, sizeof(what), "%s #%zu-#%zu flame", files[i], r.first, r.end);
+			check_same_text(flame_text(&view), flame_text(&cut), what);
+			CHECK(view.nsamples == r.end - r.first && close_enough(view.duration, cut.duration));
+			model_free(&view);
+			model_free(&cut);
+		}
+		model_free(&m);
+	}
 }
 
 int main(int argc, char **argv)
@@ -224,7 +374,9 @@ int main(int argc, char **argv)
 	test_resolve(&m);
 	test_cut_worked_example(&m);
 	test_timeline(&m);
+	test_scrolling_timeline(&m);
 	model_free(&m);
 	test_app_keys(path);
+	test_view_equals_cut(dir);
 	return check_done();
 }

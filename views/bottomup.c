@@ -82,9 +82,18 @@ static void sum_matches(struct view *v, const struct path *p, struct row *r)
 	}
 }
 
+/* Callers of f, not counting arcs hidden outside a time range. */
+static uint32_t count_callers(const struct model *m, uint32_t f)
+{
+	uint32_t k = 0;
+	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++)
+		k += !arc_hidden(m, a);
+	return k;
+}
+
 static bool has_callers(const struct model *m, uint32_t f)
 {
-	return m->callers_start[f + 1] > m->callers_start[f];
+	return count_callers(m, f) > 0;
 }
 
 static bool match_has_parent(const struct model *m, const struct match *mt)
@@ -127,11 +136,12 @@ static void index_nodes_by_frame(struct bottomup *b, const struct model *m)
 	b->nodes_start = xcalloc(m->nframes + 2, sizeof(uint32_t));
 	b->frame_nodes = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
 	for (size_t n = 0; n < m->nnodes; n++)
-		b->nodes_start[m->nodes[n].frame + 2]++;
+		b->nodes_start[m->nodes[n].frame + 2] += !node_hidden(m, (uint32_t)n);
 	for (size_t f = 0; f < m->nframes; f++)
 		b->nodes_start[f + 2] += b->nodes_start[f + 1];
 	for (uint32_t n = 0; n < m->nnodes; n++)
-		b->frame_nodes[b->nodes_start[m->nodes[n].frame + 1]++] = n;
+		if (!node_hidden(m, n)) /* outside a time range */
+			b->frame_nodes[b->nodes_start[m->nodes[n].frame + 1]++] = n;
 }
 
 static void bottomup_build(struct view *v)
@@ -272,7 +282,7 @@ static void divided_children(struct view *v, uint32_t id, struct row **out,
 	struct bottomup *b = state(v);
 	const struct model *m = v->ctx->model;
 	uint32_t f = b->paths[id].frame;
-	uint32_t k = m->callers_start[f + 1] - m->callers_start[f];
+	uint32_t k = count_callers(m, f);
 	/* gprof shares a function among its callers by their calls to it. */
 	const double *calls = v->ctx->rule == RULE_GPROF ? v->totals->calls : NULL;
 	const struct gprof_graph *g = v->totals->gprof;
@@ -282,6 +292,8 @@ static void divided_children(struct view *v, uint32_t id, struct row **out,
 	}
 	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
 		uint32_t c = m->arcs[a].caller;
+		if (arc_hidden(m, a))
+			continue;
 		if (on_path(b, id, c))
 			continue; /* that share is dropped by the rule */
 		double part = !calls ? 1.0 / k

@@ -53,6 +53,8 @@ static void append_block(struct view *v, uint32_t f)
 	size_t n = 0, cap = 0;
 
 	for (uint32_t a = m->callers_start[f]; a < m->callers_start[f + 1]; a++) {
+		if (arc_hidden(m, a)) /* outside a time range */
+			continue;
 		struct row r = arc_row(v, a, m->arcs[a].caller, f, ROW_CALLER);
 		view_append(&group, &n, &cap, &r);
 	}
@@ -74,6 +76,8 @@ static void append_block(struct view *v, uint32_t f)
 	n = 0;
 	for (uint32_t i = m->callees_start[f]; i < m->callees_start[f + 1]; i++) {
 		uint32_t a = m->callees_arcs[i];
+		if (arc_hidden(m, a))
+			continue;
 		struct row r = arc_row(v, a, m->arcs[a].callee, f, ROW_CALLEE);
 		view_append(&group, &n, &cap, &r);
 	}

@@ -111,7 +111,11 @@ static void push_sorted(uint32_t **stack, size_t *n, size_t *cap,
 {
 	GROW(*stack, *cap, *n + count);
 	uint32_t *at = *stack + *n;
-	memcpy(at, nodes, count * sizeof(uint32_t));
+	size_t kept = 0;
+	for (size_t i = 0; i < count; i++) /* hidden: outside a time range */
+		if (!node_hidden(order_model, nodes[i]))
+			at[kept++] = nodes[i];
+	count = kept;
 	qsort(at, count, sizeof(uint32_t), larger_first);
 	for (size_t i = 0; i < count / 2; i++) { /* the largest is popped first */
 		uint32_t t = at[i];
@@ -130,7 +134,7 @@ static void build_from_tree(struct flame *f, struct view_context *ctx)
 	uint32_t *stack = NULL, *roots = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
 	size_t nstack = 0, stack_cap = 0, nroots = 0;
 	for (uint32_t v = 0; v < m->nnodes; v++)
-		if (!m->nodes[v].nparents) {
+		if (!m->nodes[v].nparents && !node_hidden(m, v)) {
 			roots[nroots++] = v;
 			depth[v] = 0;
 		}
@@ -509,8 +513,8 @@ static uint32_t base_child(const struct flame *base, uint32_t parent,
 	return NO_ID;
 }
 
-static uint32_t *base_counterparts(const struct flame *now, const struct flame *base,
-				   const uint32_t *match)
+uint32_t *flame_base_counterparts(const struct flame *now, const struct flame *base,
+				  const uint32_t *match)
 {
 	uint32_t *in_base = xmalloc((now->nframes + 1) * sizeof(uint32_t));
 	for (uint32_t i = 0; i < now->nframes; i++) {
@@ -526,8 +530,25 @@ static uint32_t *base_counterparts(const struct flame *now, const struct flame *
 void flame_base_widths(const struct flame *now, const struct flame *base,
 		       const uint32_t *match, double *base_width)
 {
-	uint32_t *in_base = base_counterparts(now, base, match);
+	uint32_t *in_base = flame_base_counterparts(now, base, match);
 	for (uint32_t i = 0; i < now->nframes; i++)
 		base_width[i] = in_base[i] == NO_ID ? NAN : base->frames[in_base[i]].width;
 	free(in_base);
+}
+
+size_t flame_base_only(const struct flame *now, const struct flame *base,
+		       const uint32_t *in_base, uint8_t *base_only)
+{
+	uint8_t *reached = xcalloc(base->nframes + 1, 1);
+	for (uint32_t i = 0; i < now->nframes; i++)
+		if (in_base[i] != NO_ID)
+			reached[in_base[i]] = 1;
+	size_t n = 0;
+	for (uint32_t j = 0; j < base->nframes; j++) {
+		uint32_t p = base->frames[j].parent;
+		base_only[j] = !reached[j] && (p == NO_ID || reached[p]);
+		n += base_only[j];
+	}
+	free(reached);
+	return n;
 }

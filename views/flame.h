@@ -94,6 +94,16 @@ uint32_t flame_neighbour(const struct flame *f, uint32_t from, int direction);
  * base has no such path. */
 void flame_base_widths(const struct flame *now, const struct flame *base,
 		       const uint32_t *match, double *base_width);
+/* The same pairing: for each frame of `now`, its frame in `base` or
+ * NO_ID (malloc'd, now->nframes entries). */
+uint32_t *flame_base_counterparts(const struct flame *now, const struct flame *base,
+				  const uint32_t *match);
+/* The other way (difffolded's `-`): base_only[j] (base->nframes entries)
+ * set for each frame of `base` whose call path `now` lacks and whose
+ * parent's it has (or a root): the first frame of each path gone from
+ * NEW, which NEW's graph cannot show at zero width.  Returns how many. */
+size_t flame_base_only(const struct flame *now, const struct flame *base,
+		       const uint32_t *in_base, uint8_t *base_only);
 
 /* The pane (flame_ops): one row per frame, in the frames' order, so that
  * a row's index is its frame's index; the graph is the view's state. */

@@ -32,7 +32,7 @@ static struct row node_row(struct view *v, uint32_t node)
 		.self = node_value(m, node, v->ctx->type),
 		.total = sub[node],
 		.calls = NAN,
-		.flags = n->child_end > n->child_start ? ROW_EXPANDABLE : 0,
+		.flags = model_has_children(m, node) ? ROW_EXPANDABLE : 0,
 	};
 }
 
@@ -307,7 +307,7 @@ static void topdown_build(struct view *v)
 		return;
 	}
 	for (uint32_t node = 0; node < m->nnodes; node++) {
-		if (m->nodes[node].nparents)
+		if (m->nodes[node].nparents || node_hidden(m, node))
 			continue;
 		struct row r = node_row(v, node);
 		view_append(&v->rows, &v->nrows, &v->rows_cap, &r);
@@ -324,6 +324,8 @@ static void topdown_children(struct view *v, size_t index, struct row **out,
 	}
 	const struct node *p = &m->nodes[v->rows[index].item];
 	for (uint32_t i = p->child_start; i < p->child_end; i++) {
+		if (node_hidden(m, m->child_ids[i]))
+			continue;
 		struct row r = node_row(v, m->child_ids[i]);
 		view_append(out, n, cap, &r);
 	}

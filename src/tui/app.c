@@ -46,7 +46,6 @@ void app_free(struct app *a)
 		if (a->panes[k].open)
 			view_close(&a->panes[k].view);
 	filters_free(a);
-	app_forget_range_job(a);
 	rules_free(&a->original_rules);
 	free(a->frame_keys);
 	if (a->range_cut)
@@ -73,7 +72,7 @@ void app_compute_in_background(struct app *a)
 
 bool app_poll(struct app *a)
 {
-	if (filters_poll(a) || app_poll_range(a))
+	if (filters_poll(a))
 		return true;
 	if (filters_in_force(a)) /* keeps the original's work going */
 		rules_poll(&a->original_rules);
@@ -86,7 +85,7 @@ bool app_poll(struct app *a)
 
 bool app_busy(const struct app *a)
 {
-	return filters_busy(a) || a->range_job || rules_busy(&a->original_rules);
+	return filters_busy(a) || rules_busy(&a->original_rules);
 }
 
 struct pane *app_pane(struct app *a)
@@ -530,7 +529,6 @@ void app_cycle_units(struct app *a)
 	 * them off it. */
 	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {
 		filters_finish(a); /* it reads the original */
-		app_forget_range_job(a); /* and this one the loaded model */
 		if (model_add_sample_counts(a->original) != NO_ID && filters_in_force(a))
 			filters_remake(a);
 	}
@@ -647,6 +645,10 @@ static uint32_t same_frame(const struct model *old, const struct model *next,
 
 void app_values_changed(struct app *a)
 {
+	if (a->range_cut) { /* the range's view counts the new values */
+		app_replace_model(a, a->loaded);
+		return;
+	}
 	rules_values_changed(&a->original_rules);
 	bool filtered = a->filters.n > 0;
 	if (filtered)
@@ -654,12 +656,25 @@ void app_values_changed(struct app *a)
 	app_rebuild(a, filtered ? PANE_NEW_ROWS : PANE_NEW_VALUES);
 }
 
+/* A time range's view and the model it views, or two views of one
+ * model: the rules keep what the shape alone decides (rules.h), the
+ * costly part of a range key. */
+static bool same_shape(const struct model *a, const struct model *b)
+{
+	return a->nodes == b->nodes && a->nnodes == b->nnodes &&
+	       a->child_ids == b->child_ids && a->arcs == b->arcs &&
+	       a->narcs == b->narcs;
+}
+
 void app_show_model(struct app *a, struct model *next)
 {
 	filters_finish(a); /* made from the model going away */
+	/* Another range of the same profile has the same frames: a pane
+	 * not on screen can remember its open rows when it is shown. */
+	bool same_frames = same_shape(a->original, next);
 	struct row_paths paths[VIEW_COUNT];
 	for (int k = 0; k < VIEW_COUNT; k++)
-		if (a->panes[k].open)
+		if (a->panes[k].open && (k == (int)a->current || !same_frames))
 			remember_paths(&a->panes[k], a->frame_keys, &paths[k]);
 	filters_carry(a, next, same_frame);
 	a->ctx.focus_frame = same_frame(a->original, next, a->ctx.focus_frame);
@@ -668,8 +683,14 @@ void app_show_model(struct app *a, struct model *next)
 	a->nframe_keys = next->nframes;
 	if (a->units == UNITS_SAMPLES && model_count_type(next) == NO_ID)
 		model_add_sample_counts(next);
-	rules_free(&a->original_rules);
-	rules_init(&a->original_rules, next);
+	if (same_frames) {
+		rules_values_changed(&a->original_rules);
+		a->original_rules.model = next;
+	} else {
+		rules_free(&a->original_rules);
+		rules_init(&a->original_rules, next);
+		a->original_rules.background = a->background;
+	}
 	a->original = next;
 	/* A first snapshot without samples has no stacks, so its default
 	 * rule would be divided, slow on a big graph and not what stacks
@@ -678,8 +699,10 @@ void app_show_model(struct app *a, struct model *next)
 		a->ctx.rule = rule_default(next);
 	filters_remake(a);
 	for (int k = 0; k < VIEW_COUNT; k++)
-		if (a->panes[k].open) {
+		if (a->panes[k].open && (k == (int)a->current || !same_frames)) {
 			restore_paths(&a->panes[k], a->frame_keys, &paths[k]);
 			a->panes[k].pending = PANE_UP_TO_DATE;
+		} else if (a->panes[k].open) {
+			a->panes[k].pending = PANE_NEW_ROWS;
 		}
 }

@@ -51,7 +51,6 @@ struct http_live_view;
 struct compare;
 struct filtered;
 struct filter_job;
-struct range_job;
 struct lines_pane;
 struct source_options;
 struct load_options;
@@ -111,9 +110,11 @@ struct app {
 	struct sample_range range;
 	bool hide_timeline;      /* the strip, shown where there are times */
 	struct timeline timeline; /* of `loaded`, as wide as the strip */
+	/* The strip scrolls as in live mode (which a->live or a->http_live
+	 * says) for a profile that grows by other means, and in tests. */
+	bool timeline_scrolls;
 	const struct model *timeline_model; /* the model it was made for */
 	size_t timeline_cells;    /* the strip's width, set by whoever draws */
-	struct range_job *range_job; /* a large profile's cut, being made */
 };
 
 void app_init(struct app *a, const char *file, struct model *m,
@@ -228,9 +229,7 @@ void app_toggle_timeline(struct app *a);
  * loaded model changed. */
 const struct timeline *app_timeline(struct app *a, size_t cells);
 bool app_has_timeline(const struct app *a);
-/* A large profile's cut is made on a thread: true when one finished and
- * the panes show it; forget waits for it and drops it. */
-bool app_poll_range(struct app *a);
-void app_forget_range_job(struct app *a);
+/* Live mode: the strip shows the last moments at a fixed time a cell. */
+bool app_timeline_scrolls(const struct app *a);
 
 #endif

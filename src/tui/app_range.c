@@ -1,17 +1,31 @@
 /* The explorer's time range: every pane, rule and comparison reads the
- * loaded profile cut to the samples of the range (range.h), put in
- * place of the original as a live snapshot would be, so that filters,
- * open rows and the selection carry over. */
+ * loaded profile's view of the samples of the range (range_view_make),
+ * put in place of the original as a live snapshot would be, so that
+ * filters, open rows and the selection carry over.  A view costs a pass
+ * over the range's samples, so a range key is answered at once; only
+ * divided, as ever, is computed on a thread. */
 #include "app.h"
 
 #include <stdlib.h>
 
-#include "../background.h"
+#include "../filter.h"
+#include "filters.h"
 #include "../util.h"
 
 bool app_has_timeline(const struct app *a)
 {
 	return (a->loaded->caps & HAS_TIMELINE) && a->loaded->nsamples;
+}
+
+/* Live mode's strip scrolls: a column is this much time, the newest at
+ * the right, so that what came in a second keeps its width while the
+ * session grows (a range pinned meanwhile keeps its samples). */
+#define LIVE_COLUMN_US 100000.0
+
+bool app_timeline_scrolls(const struct app *a)
+{
+	return (a->live || a->http_live || a->timeline_scrolls) &&
+	       unit_is_time(a->loaded, 0);
 }
 
 const struct timeline *app_timeline(struct app *a, size_t cells)
@@ -22,7 +36,10 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 	if (a->timeline_model != a->loaded || t->nbins != cells ||
 	    t->first_sample[cells] != a->loaded->nsamples) {
 		timeline_free(t);
-		timeline_build(t, a->loaded, cells);
+		if (app_timeline_scrolls(a))
+			timeline_build_window(t, a->loaded, cells, LIVE_COLUMN_US);
+		else
+			timeline_build(t, a->loaded, cells);
 		a->timeline_model = a->loaded;
 	}
 	return t;
@@ -30,43 +47,26 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 
 static void say_range(struct app *a)
 {
-	if (a->range_job)
-		app_message(a, "range: computing the numbers for it...");
-	else if (a->range_cut)
+	if (a->range_cut)
 		range_describe(a->loaded, a->range, false, a->message, sizeof(a->message));
 	else
 		app_message(a, "range: the whole profile");
 }
 
-/* The cut of the loaded profile to a range: on a thread for a large
- * profile, as a filtered copy is (struct filter_job in app.c). */
-struct range_job {
-	struct background work;
-	const struct model *src; /* the loaded model: nothing changes it meanwhile */
-	struct sample_range range;
-	struct model *made;
-	const char *why_not;
-};
-
-/* Below this many samples a cut takes a few milliseconds: made at once. */
-#define RANGE_THREAD_SAMPLES 1000000
-
-static struct model *make_cut(const struct model *src, struct sample_range r,
+/* The range's view of the loaded profile (range_view_make: no copy, a
+ * pass over the range's samples), or NULL for the whole profile or when
+ * the profile cannot be cut (*why_not says why). */
+static struct model *make_cut(struct model *src, struct sample_range r,
 			      const char **why_not)
 {
 	if (r.first == 0 && r.end == src->nsamples)
 		return NULL; /* the whole profile: the loaded model itself */
+	model_add_sample_counts(src); /* once: every view counts samples */
 	struct model *cut = xmalloc(sizeof(*cut));
-	if (model_cut_range(src, r, false, cut, why_not))
+	if (range_view_make(src, r, cut, why_not))
 		return cut;
 	free(cut);
 	return NULL;
-}
-
-static void run_range_job(void *arg)
-{
-	struct range_job *j = arg;
-	j->made = make_cut(j->src, j->range, &j->why_not);
 }
 
 static void free_cut(struct model *m)
@@ -86,46 +86,6 @@ static void show_cut(struct app *a, struct model *cut)
 	free_cut(old);
 }
 
-static void start_range_job(struct app *a)
-{
-	struct range_job *j = xcalloc(1, sizeof(*j));
-	j->src = a->loaded;
-	j->range = a->range;
-	a->range_job = j;
-	background_start(&j->work, run_range_job, j);
-}
-
-void app_forget_range_job(struct app *a)
-{
-	if (!a->range_job)
-		return;
-	background_wait(&a->range_job->work);
-	free_cut(a->range_job->made);
-	free(a->range_job);
-	a->range_job = NULL;
-}
-
-bool app_poll_range(struct app *a)
-{
-	struct range_job *j = a->range_job;
-	if (!j || !background_done(&j->work, 0))
-		return false;
-	a->range_job = NULL;
-	bool current = j->range.first == a->range.first && j->range.end == a->range.end;
-	if (!current) { /* the range moved on meanwhile: cut again */
-		free_cut(j->made);
-		start_range_job(a);
-	} else if (j->made || !j->why_not) {
-		show_cut(a, j->made);
-	} else {
-		app_message(a, "%s", j->why_not);
-	}
-	free(j);
-	if (!a->range_job)
-		say_range(a);
-	return current;
-}
-
 void app_set_range(struct app *a, size_t first, size_t end)
 {
 	if (!app_has_timeline(a)) {
@@ -142,30 +102,28 @@ void app_set_range(struct app *a, size_t first, size_t end)
 		say_range(a);
 		return;
 	}
+	struct sample_range before = a->range;
 	a->range = (struct sample_range){ first, end };
-	bool whole = first == 0 && end == n;
-	if (a->range_job) {
-		/* app_poll_range cuts again when this one is done. */
-	} else if (a->background && n >= RANGE_THREAD_SAMPLES && !whole) {
-		start_range_job(a);
-	} else {
-		const char *why_not = NULL;
-		struct model *cut = make_cut(a->loaded, a->range, &why_not);
-		if (!cut && why_not) {
-			app_message(a, "%s", why_not);
-			return;
-		}
-		show_cut(a, cut);
+	/* Counting samples into the loaded model (make_cut) must not race
+	 * a filter's thread reading it. */
+	filters_finish(a);
+	const char *why_not = NULL;
+	struct model *cut = make_cut(a->loaded, a->range, &why_not);
+	if (!cut && why_not) {
+		a->range = before;
+		app_message(a, "%s", why_not);
+		return;
 	}
+	show_cut(a, cut);
 	say_range(a);
 }
 
 void app_replace_model(struct app *a, struct model *next)
 {
-	app_forget_range_job(a);
 	a->loaded = next;
 	bool pinned = a->range_cut && a->range.end <= next->nsamples;
 	const char *why_not;
+	filters_finish(a);
 	struct model *cut = pinned ? make_cut(next, a->range, &why_not) : NULL;
 	if (!cut)
 		a->range = (struct sample_range){ 0, next->nsamples };

@@ -125,11 +125,9 @@ static void draw_header(const struct app *a, const struct screen *s)
 		escape_text(model_str(m, m->thread), thread + 1, sizeof(thread) - 1);
 	}
 	char range[160] = "";
-	if (a->range_cut || a->range_job) {
+	if (a->range_cut) {
 		range[0] = range[1] = ' ';
-		range_describe(a->loaded, a->range, !s->utf8, range + 2, sizeof(range) - 14);
-		if (a->range_job) /* the panes show the range before it */
-			strcat(range, " (computing)");
+		range_describe(a->loaded, a->range, !s->utf8, range + 2, sizeof(range) - 2);
 	}
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));

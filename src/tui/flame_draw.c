@@ -146,42 +146,41 @@ enum {
 	PAL_TEXT,
 	PAL_KIND,                     /* + enum frame_kind */
 	PAL_FILE = PAL_KIND + KIND_COUNT, /* + hash % FILE_COLOURS */
-	PAL_DIFF = PAL_FILE + 12,         /* + 0..10: faster .. slower */
-	PAL_REMAINDER = PAL_DIFF + 11,
+	PAL_DIFF = PAL_FILE + PALETTE_MAX, /* + 0..10: faster .. slower */
+	PAL_REMAINDER = PAL_DIFF + PALETTE_DIFF_STEPS,
 	PAL_COUNT
 };
-#define FILE_COLOURS 12
-#define DIFF_STEPS 5
+#define FILE_COLOURS PALETTE_MAX
+#define DIFF_STEPS (PALETTE_DIFF_STEPS / 2)
+
+/* The screen's palettes (from its theme), for the draw under way. */
+static const struct theme_colours *palettes;
+
+/* Colour `index` of a palette, from its 256-colour line where the
+ * terminal has them, else from its -8 line (the next one). */
+static short palette_colour(enum theme_palette rich, int index)
+{
+	bool use_rich = COLORS >= 256 && palettes[rich].n;
+	const struct theme_colours *p = &palettes[use_rich ? rich : rich + 1];
+	if (!p->n)
+		return -1;
+	short c = p->colour[(unsigned)index % p->n];
+	return c < COLORS ? c : -1;
+}
 
 static short terminal_colour(int entry)
 {
-	static const short kind256[KIND_COUNT] = { 221, 117, 183, 210, 250, 151, 180 };
-	static const short kind8[KIND_COUNT] = { COLOR_YELLOW, COLOR_CYAN, COLOR_MAGENTA,
-						 COLOR_RED, COLOR_WHITE, COLOR_GREEN,
-						 COLOR_BLUE };
-	static const short file256[FILE_COLOURS] = { 208, 209, 214, 215, 172, 173,
-						     179, 180, 216, 222, 203, 166 };
-	static const short file8[6] = { COLOR_RED, COLOR_YELLOW, COLOR_GREEN,
-					COLOR_CYAN, COLOR_MAGENTA, COLOR_WHITE };
-	static const short diff256[11] = { 33, 75, 117, 153, 189, 252,
-					   224, 217, 210, 203, 196 };
-	bool rich = COLORS >= 256;
 	if (entry == PAL_DEFAULT)
 		return -1;
 	if (entry == PAL_TEXT)
-		return COLOR_BLACK;
+		return palette_colour(PALETTE_TEXT, 0);
 	if (entry < PAL_FILE)
-		return rich ? kind256[entry - PAL_KIND] : kind8[entry - PAL_KIND];
+		return palette_colour(PALETTE_KIND, entry - PAL_KIND);
 	if (entry < PAL_DIFF)
-		return rich ? file256[entry - PAL_FILE] : file8[(entry - PAL_FILE) % 6];
-	if (entry < PAL_REMAINDER) {
-		int step = entry - PAL_DIFF;
-		if (rich)
-			return diff256[step];
-		return step < DIFF_STEPS ? COLOR_BLUE : step > DIFF_STEPS ? COLOR_RED
-								      : COLOR_WHITE;
-	}
-	return rich ? 245 : COLOR_WHITE;
+		return palette_colour(PALETTE_FILE, entry - PAL_FILE);
+	if (entry < PAL_REMAINDER)
+		return palette_colour(PALETTE_DIFF, entry - PAL_DIFF);
+	return palette_colour(PALETTE_REMAINDER, 0);
 }
 
 /* Colour pairs made as they are needed, after the theme's. */
@@ -270,10 +269,7 @@ struct canvas {
 
 static bool theme_has_colour(const struct screen *s)
 {
-	for (int e = 0; e < EL_COUNT; e++)
-		if (s->attr[e] & A_COLOR)
-			return true;
-	return false;
+	return s->flame[PALETTE_KIND].n || s->flame[PALETTE_KIND_8].n;
 }
 
 /* Up to `cols` columns of an escaped name, ending in an ellipsis when it
@@ -553,11 +549,19 @@ static void describe(struct app *a, const struct flame *f, uint32_t i,
 
 /* ---- differential: base widths, kept while both graphs are the same --- */
 
-static const double *base_widths(struct compare *cmp, const struct flame *now,
-				 double *base_whole)
+/* NEW's frames' widths in BASE, and BASE's frames gone from NEW. */
+struct base_pairing {
+	double *widths;     /* per frame of NEW, NAN: not in BASE */
+	uint32_t *in_base;  /* per frame of NEW, NO_ID: not in BASE */
+	uint8_t *gone;      /* per frame of BASE: its path is not in NEW */
+	const struct flame *base;
+	const struct app *base_app;
+};
+
+static const struct base_pairing *pair_with_base(struct compare *cmp, const struct flame *now,
+						 double *base_whole)
 {
-	static double *widths;
-	static size_t cap;
+	static struct base_pairing pairing;
 	static unsigned long serials[2];
 	struct app *base = &cmp->side[DIFF_BASE];
 	struct pane *bp = &base->panes[VIEW_FLAME];
@@ -570,17 +574,57 @@ static const double *base_widths(struct compare *cmp, const struct flame *now,
 		return NULL;
 	*base_whole = was->whole;
 	if (serials[0] != was->serial || serials[1] != now->serial) {
-		GROW(widths, cap, now->nframes + 1);
-		flame_base_widths(now, was, cmp->diff.match[DIFF_NEW], widths);
+		free(pairing.widths);
+		free(pairing.in_base);
+		free(pairing.gone);
+		pairing.widths = xmalloc((now->nframes + 1) * sizeof(double));
+		flame_base_widths(now, was, cmp->diff.match[DIFF_NEW], pairing.widths);
+		pairing.in_base = flame_base_counterparts(now, was, cmp->diff.match[DIFF_NEW]);
+		pairing.gone = xmalloc(was->nframes + 1);
+		flame_base_only(now, was, pairing.in_base, pairing.gone);
 		serials[0] = was->serial;
 		serials[1] = now->serial;
 	}
-	return widths;
+	pairing.base = was;
+	pairing.base_app = base;
+	return &pairing;
+}
+
+/* flamegraph.pl's `-`: the calls under the frame at `i` that BASE made
+ * and NEW no longer does, largest first as BASE's graph has them. */
+static void describe_gone(const struct app *a, const struct base_pairing *pb, uint32_t i,
+			  char *note, size_t cap)
+{
+	uint32_t c = pb->in_base[i];
+	if (c == NO_ID)
+		return;
+	const struct flame *was = pb->base;
+	size_t n = strlen(note), listed = 0, more = 0;
+	for (uint32_t j = c + 1; j < was->frames[c].end; j = was->frames[j].end) {
+		if (!pb->gone[j])
+			continue;
+		if (listed == 3) {
+			more++;
+			continue;
+		}
+		char name[256], width[32];
+		app_frame_name(pb->base_app, was->frames[j].frame, name, sizeof(name));
+		format_value(a->ctx.model, a->ctx.type, was->frames[j].width, width, sizeof(width));
+		if (n < cap)
+			n += (size_t)snprintf(note + n, cap - n, "%s-%s %s", listed ? ", " : "  (",
+					      name, width);
+		listed++;
+	}
+	if (more && n < cap)
+		n += (size_t)snprintf(note + n, cap - n, ", %zu more", more);
+	if (listed && n < cap)
+		snprintf(note + n, cap - n, " only in base)");
 }
 
 void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		int lines, int cols, struct compare *diff, char *note, size_t cap)
 {
+	palettes = s->flame;
 	struct canvas c = { s, top, left, lines, cols, s->colour && theme_has_colour(s) };
 	note[0] = 0;
 	attrset(s->attr[EL_NORMAL]);
@@ -599,8 +643,10 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 	update_matches(a, f);
 	draw_top_line(a, &c, f, zoom);
 	struct paint paint = { .a = a, .f = f };
+	const struct base_pairing *pb = NULL;
 	if (diff && a == &diff->side[DIFF_NEW]) {
-		paint.base = base_widths(diff, f, &paint.base_whole);
+		pb = pair_with_base(diff, f, &paint.base_whole);
+		paint.base = pb ? pb->widths : NULL;
 		paint.normalize = diff->diff.normalize;
 	}
 	static struct flame_layout layout;
@@ -610,4 +656,6 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 	draw_levels(&paint, &c, &layout, selected, a->search[0] ? a->flame.matched : NULL);
 	attrset(A_NORMAL);
 	describe(a, f, selected, paint.base, note, cap);
+	if (pb)
+		describe_gone(a, pb, selected, note, cap);
 }

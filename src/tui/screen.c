@@ -89,6 +89,7 @@ static attr_t curses_attrs(unsigned theme_attrs)
  * so that the selection and the status line still stand out. */
 static void apply_theme(struct screen *s, const struct theme *t)
 {
+	memcpy(s->flame, t->palette, sizeof(s->flame));
 	struct theme plain;
 	theme_plain(&plain);
 	for (int e = 0; e < EL_COUNT; e++) {

@@ -13,6 +13,7 @@ struct screen {
 	attr_t attr[EL_COUNT];
 	bool utf8; /* box drawing and arrows; ASCII otherwise */
 	bool colour;
+	struct theme_colours flame[PALETTE_COUNT]; /* the theme's palettes */
 };
 
 /* How long getch waits for a key, so that a quit signal is seen. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model.h"
 #include "../util.h"
 
 static const char *const element_names[EL_COUNT] = {
@@ -29,6 +30,22 @@ static const char *const element_names[EL_COUNT] = {
 	[EL_KIND_IDLE] = "kind-idle",
 	[EL_KIND_PROGRAM] = "kind-program",
 	[EL_RANGE] = "range",
+};
+
+static const struct {
+	const char *name;
+	unsigned least, most; /* colours a line must list */
+} palette_lines[PALETTE_COUNT] = {
+	[PALETTE_KIND] = { "flame-kind", KIND_COUNT, KIND_COUNT },
+	[PALETTE_KIND_8] = { "flame-kind-8", KIND_COUNT, KIND_COUNT },
+	[PALETTE_FILE] = { "flame-file", 1, PALETTE_MAX },
+	[PALETTE_FILE_8] = { "flame-file-8", 1, PALETTE_MAX },
+	[PALETTE_DIFF] = { "flame-diff", PALETTE_DIFF_STEPS, PALETTE_DIFF_STEPS },
+	[PALETTE_DIFF_8] = { "flame-diff-8", PALETTE_DIFF_STEPS, PALETTE_DIFF_STEPS },
+	[PALETTE_TEXT] = { "flame-text", 1, 1 },
+	[PALETTE_TEXT_8] = { "flame-text-8", 1, 1 },
+	[PALETTE_REMAINDER] = { "flame-remainder", 1, 1 },
+	[PALETTE_REMAINDER_8] = { "flame-remainder-8", 1, 1 },
 };
 
 static const char *const colour_names[8] = {
@@ -119,6 +136,30 @@ static bool parse_style(char *value, struct theme_style *s, const char **bad)
 	return !after_on;
 }
 
+/* A palette line's colours; false with the offending word in *bad, or
+ * *bad NULL when the count is wrong. */
+static bool parse_palette(char *value, enum theme_palette p, struct theme_colours *out,
+			  const char **bad)
+{
+	out->n = 0;
+	for (char *word = strtok(value, " \t,"); word; word = strtok(NULL, " \t,")) {
+		*bad = word;
+		if (out->n == PALETTE_MAX || !parse_colour(word, &out->colour[out->n]))
+			return false;
+		out->n++;
+	}
+	*bad = NULL;
+	return out->n >= palette_lines[p].least && out->n <= palette_lines[p].most;
+}
+
+static int palette_of(const char *name)
+{
+	for (int p = 0; p < PALETTE_COUNT; p++)
+		if (!strcmp(name, palette_lines[p].name))
+			return p;
+	return -1;
+}
+
 static int element_of(const char *name)
 {
 	for (int e = 0; e < EL_COUNT; e++)
@@ -156,15 +197,28 @@ bool theme_parse(const char *text, const char *origin, struct theme *t,
 			continue;
 		char *eq = strchr(s, '=');
 		const char *bad = s;
-		int e = -1;
+		int e = -1, p = -1;
 		if (eq) {
 			*eq = 0;
 			e = element_of(trim(s));
+			p = palette_of(trim(s));
 		}
-		if (!eq || e < 0) {
+		if (p >= 0) {
+			if (!parse_palette(eq + 1, p, &t->palette[p], &bad)) {
+				if (bad)
+					snprintf(err, cap, "%s:%d: '%s' is not a colour", origin,
+						 line, bad);
+				else
+					snprintf(err, cap, "%s:%d: %s takes %u to %u colours",
+						 origin, line, palette_lines[p].name,
+						 palette_lines[p].least, palette_lines[p].most);
+				ok = false;
+			}
+		} else if (!eq || e < 0) {
 			snprintf(err, cap, "%s:%d: expected 'element = colour', element one of "
 				 "normal, header, tab, tab-active, columns, selected, dim, match, "
-				 "status, not-applicable, caller, primary, callee, tree", origin, line);
+				 "status, not-applicable, caller, primary, callee, tree, kind-*, range, "
+				 "flame-*", origin, line);
 			ok = false;
 		} else if (!parse_style(eq + 1, &t->style[e], &bad)) {
 			snprintf(err, cap, "%s:%d: '%s' is not a colour or attribute",

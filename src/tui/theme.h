@@ -35,8 +35,32 @@ struct theme_style {
 #define THEME_REVERSE 0x4
 #define THEME_UNDERLINE 0x8
 
+/* The flame graph's palettes: lists of colours, each for 256-colour
+ * terminals and (the -8 lines) for 8 colours.
+ *
+ *     flame-kind   = COLOUR x7   JS native Wasm GC idle program root
+ *     flame-file   = COLOUR...   1 to 12, picked by a hash of the package
+ *     flame-diff   = COLOUR x11  faster ... unchanged (the 6th) ... slower
+ *     flame-text   = COLOUR      the names on the frames
+ *     flame-remainder = COLOUR   frames too narrow to draw, merged
+ *
+ * A theme without them (mono) draws frames by shading characters. */
+enum theme_palette {
+	PALETTE_KIND, PALETTE_KIND_8, PALETTE_FILE, PALETTE_FILE_8,
+	PALETTE_DIFF, PALETTE_DIFF_8, PALETTE_TEXT, PALETTE_TEXT_8,
+	PALETTE_REMAINDER, PALETTE_REMAINDER_8, PALETTE_COUNT
+};
+#define PALETTE_MAX 12
+#define PALETTE_DIFF_STEPS 11
+
+struct theme_colours {
+	short colour[PALETTE_MAX];
+	unsigned n; /* 0: the theme has none */
+};
+
 struct theme {
 	struct theme_style style[EL_COUNT];
+	struct theme_colours palette[PALETTE_COUNT];
 };
 
 /* Finds NAME (or a path) in $WPROF_THEME_DIR, the installed and the source

@@ -64,6 +64,10 @@ static void draw_ruler(struct app *a, const struct screen *s, int y, int x,
 	char text[160];
 	if (a->range_cut || strip.drag_from >= 0)
 		range_describe(a->loaded, a->range, !s->utf8, text, sizeof(text));
+	else if (app_timeline_scrolls(a))
+		snprintf(text, sizeof(text), "timeline: the last %.1fs, newest at the "
+			 "right (drag or [ ] { } to pin a range)",
+			 app_timeline(a, (size_t)cols)->span / 1e6);
 	else
 		snprintf(text, sizeof(text), "timeline: the whole profile (drag or [ ] { } "
 			 "to choose a range)");

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import xml.dom.minidom
 
-from tmux_driver import Pane as Session, check, failures, run_tests
+from tmux_driver import Pane as Session, check, failures, run_tests, tmux
 
 BINARY = os.path.abspath(sys.argv[1])
 DATA = os.path.abspath(sys.argv[2])
@@ -164,6 +164,28 @@ def differential(width, height):
     p.close()
 
 
+def gone_from_new():
+    """A call BASE made and NEW no longer does has no width in NEW's graph:
+    the status line lists it under its caller, marked '-' (difffolded)."""
+    tmp = tempfile.mkdtemp()
+    base, new = os.path.join(tmp, "base.folded"), os.path.join(tmp, "new.folded")
+    with open(base, "w") as f:
+        f.write("main;a 20\nmain;gone 10\nmain;a;old 5\n")
+    with open(new, "w") as f:
+        f.write("main;a 30\n")
+    p = Pane("%s %s" % (base, new), 120, 24)
+    p.press(["5"], r"left-heavy", "the differential flame graph")
+    p.press(["o"], r"keys move the new side", "the NEW side")
+    s = p.press(["j"], r" a  self .*only in base", "NEW's a: the call gone from it")
+    check(re.search(r"\(-old 5\S* only in base\)", s), "a lists -old: %r"
+          % [l for l in s.split("\n") if "base" in l])
+    s = p.press(["k"], r" main  self .*only in base", "NEW's main")
+    check(re.search(r"\(-gone 10\S* only in base\)", s), "main lists -gone: %r"
+          % [l for l in s.split("\n") if "base" in l])
+    p.close()
+    shutil.rmtree(tmp)
+
+
 def no_colour():
     # NO_COLOR and LANG=C: frames told apart by shading characters, names
     # cut with '~', the zoom path with '>'.
@@ -173,6 +195,36 @@ def no_colour():
     check(re.search(r"^f_main_2#+f_half_2\.+", s, re.M), "NO_COLOR: neighbours alternate shades")
     check("~" in s and "\u2026" not in s, "LANG=C: names cut with '~'")
     p.close()
+
+
+def theme_palettes():
+    """The flame graph's colours come from the theme: one whose kind
+    palette is all green (46 on 256 colours, green on 8) draws green
+    frames; the dark theme's draws none in that green, and a broken
+    palette line is named with its line."""
+    tmp = tempfile.mkdtemp()
+    dark = open(os.path.join(DATA, "..", "themes", "dark.theme")).read()
+    green = os.path.join(tmp, "green.theme")
+    with open(green, "w") as f:
+        f.write(re.sub(r"(?m)^flame-kind(-8)? .*$", "", dark) +
+                "flame-kind = 46 46 46 46 46 46 46\nflame-kind-8 = green green green "
+                "green green green green\n")
+    painted = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:48;5;46|42)m")
+    for theme, want in ((green, True), ("dark", False)):
+        p = Session("LANG=C.UTF-8 TERM=xterm-256color %s --theme %s %s; echo EXIT=$?; sleep 600"
+                    % (BINARY, theme, PROFILE), 80, 24)
+        p.press(["5"], r"left-heavy", "theme %s: the flame graph" % theme)
+        coloured = tmux("capture-pane", "-p", "-e", "-t", p.name)
+        check(bool(painted.search(coloured)) == want,
+              "theme %s: frames %s in the theme's green" % (theme, "drawn" if want else "not drawn"))
+        p.close()
+    bad = os.path.join(tmp, "bad.theme")
+    with open(bad, "w") as f:
+        f.write("normal = default\nflame-diff = red blue\n")
+    r = run("--theme", bad, PROFILE)
+    check(r.returncode == 2 and "bad.theme:2: flame-diff takes 11 to 11 colours" in r.stderr,
+          "a short palette line is named: %r" % r.stderr)
+    shutil.rmtree(tmp)
 
 
 def tui_80():
@@ -187,5 +239,5 @@ def tui_200():
 
 report()
 svg()
-run_tests([tui_80, tui_200, no_colour])
+run_tests([tui_80, tui_200, no_colour, theme_palettes, gone_from_new])
 sys.exit(1 if failures else 0)
