@@ -168,6 +168,11 @@ struct model {
 	 * profile's negative values count as positive). */
 	double type_total[MAX_SAMPLE_TYPES];
 	bool has_type_totals;
+	/* The values of samples with no stack (pprof allows them: Go's
+	 * threadcreate profile is one), summed apart by sign: they have no
+	 * row but count in type_total, and an export writes them back. */
+	double stackless_positive[MAX_SAMPLE_TYPES];
+	double stackless_negative[MAX_SAMPLE_TYPES];
 	/* Samples the file holds when they are summed into nodes rather
 	 * than kept one by one on the timeline (pprof). */
 	size_t summed_samples;

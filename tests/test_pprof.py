@@ -260,6 +260,20 @@ def test_roundtrip(tmp):
         for r in report["rows"]:
             if abs(self_by_leaf.get(r["name"], 0) - r["self"]) > 1e-9:
                 fail(f"folded: {r['name']}: {self_by_leaf.get(r['name'])} != {r['self']}")
+    # Samples with no stack have no row but count in pprof's total: the
+    # export writes them back.  threadcreate: 4 (go tool pprof, in
+    # testdata/expected); by hand: main 10, stackless +7 and -5, so
+    # 10 + 7 + 5 = 22 (the absolute values, as pprof sums them).
+    both_signs = os.path.join(tmp, "stackless.pb")
+    with open(both_signs, "wb") as f:
+        f.write(profile(samples=(((1,), (10,)), ((), (7,)), ((), (-5,)))))
+    for src, total in ((os.path.join(TESTDATA, "threadcreate.pprof"), 4), (both_signs, 22e-3)):
+        out = os.path.join(tmp, os.path.basename(src) + ".again.pb.gz")
+        if convert(src, "pprof", out):
+            p = run(["--report", "flat", "--format", "json", out])
+            got = json.loads(p.stdout)["profile_total"] if p.returncode == 0 else None
+            if got is None or abs(got - total) > 1e-9:
+                fail(f"{os.path.basename(src)} -> pprof: total {got}, want {total}")
     # Only a function graph: what can be written is, and stderr says what not.
     xs = os.path.join(TESTDATA, "validate-xs.cpuprofile")
     out = os.path.join(tmp, "xs.pb.gz")
