@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+from profile_checks import parse_top, parse_value
+
 WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []
 
@@ -27,49 +29,6 @@ failures = []
 def fail(msg):
     failures.append(msg)
     print("FAIL:", msg, file=sys.stderr)
-
-
-# ---- go tool pprof -top output ------------------------------------------------
-
-TIME_US = {"ns": 1e-3, "us": 1, "\u00b5s": 1, "ms": 1e3, "s": 1e6,
-           "mins": 60e6, "hrs": 3600e6, "days": 86400e6}
-BYTES = {"B": 1, "kB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4,
-         "PB": 1024**5}
-
-
-def parse_value(text):
-    """'1.50s' -> (1500000.0 us, tolerance): pprof prints %.2f and trims
-    '.00', so a printed value is good to half of its last place."""
-    if text == "0":
-        return 0.0, 0.0
-    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)([a-zA-Z\u00b5]*)", text)
-    if not m:
-        raise ValueError("not a pprof value: " + text)
-    number, decimals, unit = m.groups()
-    scale = TIME_US.get(unit) or BYTES.get(unit) or (1 if unit == "" else None)
-    if scale is None:
-        raise ValueError("unknown unit in " + text)
-    places = len(decimals) if decimals else 2
-    return float(number) * scale, 0.5 * 10 ** -places * scale * 1.0001
-
-
-def parse_top(text):
-    """{name: (flat, flat_tol, cum, cum_tol)} and the total."""
-    rows, total = {}, None
-    in_rows = False
-    for line in text.splitlines():
-        m = re.search(r"accounting for .*, .* of (\S+) total", line)
-        if m:
-            total = parse_value(m.group(1))
-        if re.match(r"\s+flat\s+flat%\s+sum%\s+cum\s+cum%", line):
-            in_rows = True
-            continue
-        if in_rows and line.strip():
-            flat, _, _, cum, _, name = line.split(None, 5)
-            f, ft = parse_value(flat)
-            c, ct = parse_value(cum)
-            rows[name] = (f, ft, c, ct)
-    return rows, total
 
 
 # ---- wprof-tui -----------------------------------------------------------------
