@@ -62,21 +62,6 @@ static bool stop_asked(const struct divided *d)
 
 /* ---- the graph without its cycles ------------------------------------- */
 
-/* The arc caller -> callee; arcs are sorted by (callee, caller). */
-static uint32_t find_arc(const struct model *m, uint32_t caller, uint32_t callee)
-{
-	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (m->arcs[mid].caller < caller)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
-		       ? lo : NO_ID;
-}
-
 struct ranking {
 	uint32_t *rank; /* per arc: when the data first shows it, NO_ID yet */
 	uint32_t next;
@@ -85,7 +70,7 @@ struct ranking {
 static void see_arc(const struct model *m, struct ranking *r, uint32_t caller,
 		    uint32_t callee)
 {
-	uint32_t a = find_arc(m, caller, callee);
+	uint32_t a = model_find_arc(m, caller, callee);
 	if (a != NO_ID && r->rank[a] == NO_ID)
 		r->rank[a] = r->next++;
 }

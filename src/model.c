@@ -406,6 +406,20 @@ static void build_function_graph(struct model *m)
 	free(next);
 }
 
+uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee)
+{
+	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
+	while (lo < hi) { /* among the callee's callers, sorted */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m->arcs[mid].caller < caller)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
+		       ? lo : NO_ID;
+}
+
 bool model_finish(struct model *m, uint32_t *cycle_node)
 {
 	if (m->ntypes == 0)

@@ -254,6 +254,9 @@ void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
  * Returns false, naming a node on it, when the nodes contain a cycle. */
 bool model_finish(struct model *m, uint32_t *cycle_node);
 
+/* The arc caller -> callee in m->arcs (after model_finish), or NO_ID. */
+uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee);
+
 static inline double node_value(const struct model *m, uint32_t node,
 				unsigned type)
 {

@@ -123,22 +123,6 @@ const double *rules_node_totals(struct rules *r, unsigned type)
 	return sub;
 }
 
-/* The arc (caller -> callee) in model->arcs, by binary search among the
- * callee's callers. */
-static uint32_t find_arc(const struct model *m, uint32_t caller, uint32_t callee)
-{
-	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (m->arcs[mid].caller < caller)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
-		       ? lo : NO_ID;
-}
-
 /* The arc of every parent -> child link (child_ids[i]), looked up once
  * for the model's shape: the lookups cost more than all the sums. */
 static const uint32_t *link_arcs(struct rules *r)
@@ -151,7 +135,7 @@ static const uint32_t *link_arcs(struct rules *r)
 	for (size_t p = 0; p < m->nnodes; p++) {
 		const struct node *pn = &m->nodes[p];
 		for (uint32_t i = pn->child_start; i < pn->child_end; i++)
-			r->link_arc[i] = find_arc(m, pn->frame,
+			r->link_arc[i] = model_find_arc(m, pn->frame,
 						  m->nodes[m->child_ids[i]].frame);
 	}
 	return r->link_arc;
