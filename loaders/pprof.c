@@ -157,6 +157,7 @@ struct pprof_loader {
 	size_t path_cap;
 	size_t *frame_seen;
 	bool by_line; /* --granularity lines: frames per source line */
+	double stackless_positive[MAX_SAMPLE_TYPES], stackless_negative[MAX_SAMPLE_TYPES];
 };
 
 struct sample_line {
@@ -951,6 +952,9 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s, size_t at)
 	}
 	size_t n = s->n_location_id;
 	if (n == 0) { /* Go's threadcreate: counted in the total, no row */
+		for (size_t t = 0; t < L->ntypes; t++)
+			*(s->value[t] < 0 ? &L->stackless_negative[t]
+			  : &L->stackless_positive[t]) += (double)s->value[t];
 		L->nsamples++;
 		return true;
 	}
@@ -1011,8 +1015,11 @@ static void scale_values(struct pprof_loader *L)
 			double *x = &m->node_self[v * m->ntypes + t];
 			*x = unit_scale_apply(&L->scale[t], *x);
 		}
-	for (unsigned t = 0; t < m->ntypes; t++)
+	for (unsigned t = 0; t < m->ntypes; t++) {
 		m->type_total[t] = unit_scale_apply(&L->scale[t], L->abs_total[t]);
+		m->stackless_positive[t] = unit_scale_apply(&L->scale[t], L->stackless_positive[t]);
+		m->stackless_negative[t] = unit_scale_apply(&L->scale[t], L->stackless_negative[t]);
+	}
 	m->has_type_totals = true;
 	m->summed_samples = L->nsamples;
 	for (size_t r = 0; r < m->nlabel_rows; r++)

@@ -495,10 +495,14 @@ static void build_sampled(struct ss_loader *L, const struct ss_profile *p,
 {
 	uint32_t *stack = NULL;
 	size_t cap = 0;
+	double all = 0, stackless = 0;
 	for (size_t i = 0; i < p->nsamples; i++) {
 		size_t depth = p->starts[i + 1] - p->starts[i];
-		if (!depth)
-			continue; /* nothing to show it under */
+		all += unit_scale_apply(scale, p->weights[i]);
+		if (!depth) { /* nothing to show it under, but in the total */
+			stackless += unit_scale_apply(scale, p->weights[i]);
+			continue;
+		}
 		GROW(stack, cap, depth);
 		for (size_t k = 0; k < depth; k++)
 			stack[depth - 1 - k] = frame_id(L, ids, p->frames[p->starts[i] + k]);
@@ -508,6 +512,12 @@ static void build_sampled(struct ss_loader *L, const struct ss_profile *p,
 			model_add_sample(L->m, leaf, value);
 		else
 			model_add_node_value(L->m, leaf, 0, value);
+	}
+	/* speedscope's total weight counts every sample (StackListProfileBuilder
+	 * puts an empty stack on its root). */
+	if (stackless > 0) {
+		L->m->type_total[0] = all;
+		L->m->has_type_totals = true;
 	}
 	free(stack);
 }

@@ -525,14 +525,36 @@ static size_t stack_locations(struct pprof_out *p, const struct exporter *x,
 	return n;
 }
 
+/* The samples with no stack, one of the positive values and one of the
+ * negative, so that pprof's total (their absolute values) is kept; false
+ * when there is none of that sign. */
+static bool stackless_sample(struct pprof_out *p, const struct model *m, bool negative)
+{
+	const double *sums = negative ? m->stackless_negative : m->stackless_positive;
+	bool any = false;
+	for (unsigned t = 0; t < m->ntypes; t++) {
+		double mul;
+		file_unit(m, t, &mul);
+		int64_t v = llround(sums[t] * mul);
+		p->values[p->nsamples * m->ntypes + t] = v;
+		any |= v != 0;
+	}
+	return any;
+}
+
 static void pprof_samples(struct pprof_out *p, const struct exporter *x, pb_profile *prof)
 {
 	const struct model *m = x->m;
 	size_t items = item_count(x), ids_cap = 0, nids = 0;
-	size_t *first_id = xmalloc((items + 1) * sizeof(size_t));
-	size_t *id_count = xmalloc((items + 1) * sizeof(size_t));
-	p->values = xmalloc((items + 1) * m->ntypes * sizeof(int64_t));
+	size_t *first_id = xmalloc((items + 3) * sizeof(size_t));
+	size_t *id_count = xmalloc((items + 3) * sizeof(size_t));
+	p->values = xmalloc((items + 3) * m->ntypes * sizeof(int64_t));
 	p->nsamples = 0;
+	for (int sign = 0; sign < 2; sign++)
+		if (stackless_sample(p, m, sign)) {
+			first_id[p->nsamples] = 0;
+			id_count[p->nsamples++] = 0;
+		}
 	for (uint32_t i = 0; i < items; i++) {
 		bool any = false;
 		for (unsigned t = 0; t < m->ntypes; t++) {
@@ -554,7 +576,8 @@ static void pprof_samples(struct pprof_out *p, const struct exporter *x, pb_prof
 		pb_sample *sm = &p->samples[s];
 		perftools__profiles__sample__init(sm);
 		sm->n_location_id = id_count[s];
-		sm->location_id = p->ids + first_id[s];
+		/* (no ids: p->ids may be NULL) */
+		sm->location_id = id_count[s] ? p->ids + first_id[s] : NULL;
 		sm->n_value = m->ntypes;
 		sm->value = p->values + s * m->ntypes;
 		p->sample_ptrs[s] = sm;

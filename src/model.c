@@ -457,6 +457,20 @@ static void index_sample_offsets(struct model *m)
 		m->sample_offsets[m->nsamples / SAMPLE_OFFSET_STEP] = t;
 }
 
+uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee)
+{
+	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
+	while (lo < hi) { /* among the callee's callers, sorted */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m->arcs[mid].caller < caller)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
+		       ? lo : NO_ID;
+}
+
 bool model_finish(struct model *m, uint32_t *cycle_node)
 {
 	if (m->ntypes == 0)
@@ -548,20 +562,4 @@ bool model_has_children(const struct model *m, uint32_t node)
 		if (!node_hidden(m, m->child_ids[i]))
 			return true;
 	return false;
-}
-
-/* By binary search among the callee's callers (arcs are sorted by
- * callee, then caller). */
-uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee)
-{
-	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (m->arcs[mid].caller < caller)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
-		       ? lo : NO_ID;
 }

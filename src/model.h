@@ -182,6 +182,11 @@ struct model {
 	 * profile's negative values count as positive). */
 	double type_total[MAX_SAMPLE_TYPES];
 	bool has_type_totals;
+	/* The values of samples with no stack (pprof allows them: Go's
+	 * threadcreate profile is one), summed apart by sign: they have no
+	 * row but count in type_total, and an export writes them back. */
+	double stackless_positive[MAX_SAMPLE_TYPES];
+	double stackless_negative[MAX_SAMPLE_TYPES];
 	/* Samples the file holds when they are summed into nodes rather
 	 * than kept one by one on the timeline (pprof). */
 	size_t summed_samples;
@@ -304,6 +309,9 @@ void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
  * Returns false, naming a node on it, when the nodes contain a cycle. */
 bool model_finish(struct model *m, uint32_t *cycle_node);
 
+/* The arc caller -> callee in m->arcs (after model_finish), or NO_ID. */
+uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee);
+
 static inline double node_value(const struct model *m, uint32_t node,
 				unsigned type)
 {
@@ -322,9 +330,6 @@ static inline bool arc_hidden(const struct model *m, uint32_t arc)
 
 /* A node with a child that is not hidden. */
 bool model_has_children(const struct model *m, uint32_t node);
-
-/* The arc caller -> callee in m->arcs, or NO_ID. */
-uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee);
 
 static inline bool unit_is_time(const struct model *m, unsigned type)
 {

@@ -5,8 +5,10 @@ import re
 import subprocess
 import sys
 
-TIME_US = {"ns": 1e-3, "us": 1, "\u00b5s": 1, "ms": 1e3, "s": 1e6, "mins": 60e6, "hrs": 3600e6}
-BYTES = {"B": 1, "kB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}
+TIME_US = {"ns": 1e-3, "us": 1, "\u00b5s": 1, "ms": 1e3, "s": 1e6,
+           "mins": 60e6, "hrs": 3600e6, "days": 86400e6}
+BYTES = {"B": 1, "kB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4,
+         "PB": 1024**5}
 
 
 def parse_value(text):
@@ -15,8 +17,12 @@ def parse_value(text):
     if text == "0":
         return 0.0, 0.0
     m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)([a-zA-Z\u00b5]*)", text)
+    if not m:
+        raise ValueError("not a pprof value: " + text)
     number, decimals, unit = m.groups()
     scale = TIME_US.get(unit) or BYTES.get(unit) or (1 if unit == "" else None)
+    if scale is None:
+        raise ValueError("unknown unit in " + text)
     places = len(decimals) if decimals else 2
     return float(number) * scale, 0.5 * 10 ** -places * scale * 1.0001
 

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+from profile_checks import parse_top, parse_value
+
 WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []
 
@@ -27,49 +29,6 @@ failures = []
 def fail(msg):
     failures.append(msg)
     print("FAIL:", msg, file=sys.stderr)
-
-
-# ---- go tool pprof -top output ------------------------------------------------
-
-TIME_US = {"ns": 1e-3, "us": 1, "\u00b5s": 1, "ms": 1e3, "s": 1e6,
-           "mins": 60e6, "hrs": 3600e6, "days": 86400e6}
-BYTES = {"B": 1, "kB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4,
-         "PB": 1024**5}
-
-
-def parse_value(text):
-    """'1.50s' -> (1500000.0 us, tolerance): pprof prints %.2f and trims
-    '.00', so a printed value is good to half of its last place."""
-    if text == "0":
-        return 0.0, 0.0
-    m = re.fullmatch(r"(-?[0-9]+(?:\.([0-9]+))?)([a-zA-Z\u00b5]*)", text)
-    if not m:
-        raise ValueError("not a pprof value: " + text)
-    number, decimals, unit = m.groups()
-    scale = TIME_US.get(unit) or BYTES.get(unit) or (1 if unit == "" else None)
-    if scale is None:
-        raise ValueError("unknown unit in " + text)
-    places = len(decimals) if decimals else 2
-    return float(number) * scale, 0.5 * 10 ** -places * scale * 1.0001
-
-
-def parse_top(text):
-    """{name: (flat, flat_tol, cum, cum_tol)} and the total."""
-    rows, total = {}, None
-    in_rows = False
-    for line in text.splitlines():
-        m = re.search(r"accounting for .*, .* of (\S+) total", line)
-        if m:
-            total = parse_value(m.group(1))
-        if re.match(r"\s+flat\s+flat%\s+sum%\s+cum\s+cum%", line):
-            in_rows = True
-            continue
-        if in_rows and line.strip():
-            flat, _, _, cum, _, name = line.split(None, 5)
-            f, ft = parse_value(flat)
-            c, ct = parse_value(cum)
-            rows[name] = (f, ft, c, ct)
-    return rows, total
 
 
 # ---- wprof-tui -----------------------------------------------------------------
@@ -260,6 +219,20 @@ def test_roundtrip(tmp):
         for r in report["rows"]:
             if abs(self_by_leaf.get(r["name"], 0) - r["self"]) > 1e-9:
                 fail(f"folded: {r['name']}: {self_by_leaf.get(r['name'])} != {r['self']}")
+    # Samples with no stack have no row but count in pprof's total: the
+    # export writes them back.  threadcreate: 4 (go tool pprof, in
+    # testdata/expected); by hand: main 10, stackless +7 and -5, so
+    # 10 + 7 + 5 = 22 (the absolute values, as pprof sums them).
+    both_signs = os.path.join(tmp, "stackless.pb")
+    with open(both_signs, "wb") as f:
+        f.write(profile(samples=(((1,), (10,)), ((), (7,)), ((), (-5,)))))
+    for src, total in ((os.path.join(TESTDATA, "threadcreate.pprof"), 4), (both_signs, 22e-3)):
+        out = os.path.join(tmp, os.path.basename(src) + ".again.pb.gz")
+        if convert(src, "pprof", out):
+            p = run(["--report", "flat", "--format", "json", out])
+            got = json.loads(p.stdout)["profile_total"] if p.returncode == 0 else None
+            if got is None or abs(got - total) > 1e-9:
+                fail(f"{os.path.basename(src)} -> pprof: total {got}, want {total}")
     # Only a function graph: what can be written is, and stderr says what not.
     xs = os.path.join(TESTDATA, "validate-xs.cpuprofile")
     out = os.path.join(tmp, "xs.pb.gz")

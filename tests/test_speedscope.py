@@ -81,6 +81,18 @@ def test_numbers():
             rep = report(path)
             if rep and (rep["unit"] != want_unit or rows_of(rep)["f"][0] != (4 if unit == "nanoseconds" else 4000)):
                 C.fail(f"unit {unit}: {rep['unit']}, {rows_of(rep)}")
+        # An empty stack: no row, but in the total, as speedscope's import
+        # counts it (StackListProfileBuilder: the sample lands on its root;
+        # the total weight is the sum of the weights): f 1000 of 4000.
+        path = os.path.join(tmp, "empty-stack.json")
+        write(path, {"$schema": SCHEMA, "shared": {"frames": [{"name": "f"}]},
+                     "profiles": [{"type": "sampled", "name": "p", "unit": "none",
+                                   "startValue": 0, "endValue": 0,
+                                   "samples": [[0], []], "weights": [1000, 3000]}]})
+        rep = report(path)
+        if rep and (rep["profile_total"] != 4000 or rows_of(rep) != {"f": (1000, 1000)}):
+            C.fail(f"empty stack: total {rep['profile_total']}, rows {rows_of(rep)}; "
+                   "want 4000 and f (1000, 1000)")
 
 
 def write(path, doc):

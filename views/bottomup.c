@@ -4,7 +4,11 @@
  * A row stands for a path f <- c1 <- ... <- cm.  Under `exact` and
  * `additive` it is backed by the call tree: the nodes v of f whose
  * ancestors carry those frames, so its numbers are sums over those v
- * (exact counts only the outermost v of each stack).  Under `divided` the
+ * (exact counts only the outermost v of each stack).  For a tree those
+ * nodes are one range of the nodes sorted by their chains of callers
+ * (caller_chains.h), so that a row costs the same at any depth of a deep
+ * recursion; a node graph (XS) keeps, per row, its nodes and how far up
+ * the path has reached.  Under `divided` the
  * rule itself says how f's time spreads over callers: each function hands
  * an equal share to each of its callers, and a caller already on the path
  * gets nothing, so a row's numbers are f's divided by the product of the
@@ -16,6 +20,7 @@
 #include <string.h>
 
 #include "../src/util.h"
+#include "caller_chains.h"
 #include "view.h"
 
 struct match {
@@ -26,14 +31,21 @@ struct match {
 struct path {
 	uint32_t parent; /* NO_ID at the top level */
 	uint32_t frame;
-	uint32_t first, count; /* matches[first .. first+count) */
+	uint32_t first, count; /* matches or chains.order [first .. first+count) */
 	double share;          /* divided: part of f's numbers on this path */
 	bool back;             /* gprof: a caller inside the cycle, no time */
+	uint32_t level;        /* frames on the path after f */
+	uint32_t function;     /* f, the function the path starts from */
+	uint64_t frames_seen;  /* a bit per frame on the path, hashed */
 };
 
 struct bottomup {
 	struct path *paths;
 	size_t npaths, paths_cap;
+	bool by_chains; /* rows are ranges of chains.order */
+	struct caller_chains chains;
+	/* Sums over chains.order[0, i): self, and total under the rule. */
+	long double *self_before, *total_before;
 	struct match *matches;
 	size_t nmatches, matches_cap;
 	uint32_t *nodes_start; /* nodes of frame f: frame_nodes[start[f]..] */
@@ -45,8 +57,23 @@ static struct bottomup *state(struct view *v)
 	return v->state;
 }
 
+static uint64_t frame_bit(uint32_t frame)
+{
+	return UINT64_C(1) << ((frame * UINT64_C(0x9E3779B97F4A7C15)) >> 58);
+}
+
 static uint32_t add_path(struct bottomup *b, struct path p)
 {
+	if (p.parent != NO_ID) {
+		const struct path *parent = &b->paths[p.parent];
+		p.level = parent->level + 1;
+		p.function = parent->function;
+		p.frames_seen = parent->frames_seen | frame_bit(p.frame);
+	} else {
+		p.level = 0;
+		p.function = p.frame;
+		p.frames_seen = frame_bit(p.frame);
+	}
 	GROW(b->paths, b->paths_cap, b->npaths + 1);
 	b->paths[b->npaths] = p;
 	return (uint32_t)b->npaths++;
@@ -82,6 +109,41 @@ static void sum_matches(struct view *v, const struct path *p, struct row *r)
 	}
 }
 
+/* The running sums that make a range's numbers two subtractions. */
+static void sum_chains(struct view *v)
+{
+	struct bottomup *b = state(v);
+	const struct model *m = v->ctx->model;
+	const double *sub = rules_node_totals(v->ctx->rules, v->ctx->type);
+	const uint8_t *outer = v->ctx->rule == RULE_EXACT
+		? rules_outermost(v->ctx->rules) : NULL;
+	long double self = 0, total = 0;
+	uint32_t n = b->chains.count;
+	b->self_before = xmalloc(((size_t)n + 1) * sizeof(long double));
+	b->total_before = xmalloc(((size_t)n + 1) * sizeof(long double));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t node = b->chains.order[i];
+		b->self_before[i] = self;
+		b->total_before[i] = total;
+		self += node_value(m, node, v->ctx->type);
+		if (v->totals->total && (!outer || outer[node]))
+			total += sub[node];
+	}
+	b->self_before[n] = self;
+	b->total_before[n] = total;
+}
+
+static void sum_range(struct view *v, const struct path *p, struct row *r)
+{
+	struct bottomup *b = state(v);
+	uint32_t end = p->first + p->count;
+	r->self = (double)(b->self_before[end] - b->self_before[p->first]);
+	r->total = v->totals->total
+		? (double)(b->total_before[end] - b->total_before[p->first]) : NAN;
+	if (b->chains.depth[b->chains.order[end - 1]] > p->level)
+		r->flags |= ROW_EXPANDABLE; /* the longest chains sort last */
+}
+
 /* Callers of f, not counting arcs hidden outside a time range. */
 static uint32_t count_callers(const struct model *m, uint32_t f)
 {
@@ -101,16 +163,26 @@ static bool match_has_parent(const struct model *m, const struct match *mt)
 	return m->parents_start[mt->at + 1] > m->parents_start[mt->at];
 }
 
+static bool on_path(const struct bottomup *b, uint32_t id, uint32_t frame)
+{
+	if (!(b->paths[id].frames_seen & frame_bit(frame)))
+		return false; /* the walk only where the frame may be on it */
+	for (uint32_t q = id; q != NO_ID; q = b->paths[q].parent)
+		if (b->paths[q].frame == frame)
+			return true;
+	return false;
+}
+
 static struct row path_row(struct view *v, uint32_t id)
 {
 	struct bottomup *b = state(v);
 	const struct path *p = &b->paths[id];
 	const struct model *m = v->ctx->model;
 	struct row r = { .frame = p->frame, .item = id, .calls = NAN };
-	uint32_t f = p->frame;
-	for (uint32_t q = id; q != NO_ID; q = b->paths[q].parent)
-		f = b->paths[q].frame; /* the function the path starts from */
-	if (uses_nodes(v)) {
+	uint32_t f = p->function;
+	if (b->by_chains) {
+		sum_range(v, p, &r);
+	} else if (uses_nodes(v)) {
 		sum_matches(v, p, &r);
 		for (uint32_t i = p->first; i < p->first + p->count; i++)
 			if (match_has_parent(m, &b->matches[i])) {
@@ -125,9 +197,8 @@ static struct row path_row(struct view *v, uint32_t id)
 		if (has_callers(m, p->frame))
 			r.flags |= ROW_EXPANDABLE;
 	}
-	for (uint32_t q = p->parent; q != NO_ID; q = b->paths[q].parent)
-		if (b->paths[q].frame == p->frame)
-			r.flags |= ROW_CYCLE;
+	if (p->parent != NO_ID && on_path(b, p->parent, p->frame))
+		r.flags |= ROW_CYCLE;
 	return r;
 }
 
@@ -144,17 +215,46 @@ static void index_nodes_by_frame(struct bottomup *b, const struct model *m)
 			b->frame_nodes[b->nodes_start[m->nodes[n].frame + 1]++] = n;
 }
 
+static bool has_numbers(const struct view *v, uint32_t f)
+{
+	double total = view_total_or_nan(v->totals, f);
+	return v->totals->self[f] != 0 || !(isnan(total) || total == 0);
+}
+
+/* A row per function: its run of chains.order. */
+static void build_from_chains(struct view *v)
+{
+	struct bottomup *b = state(v);
+	const struct model *m = v->ctx->model;
+	sum_chains(v);
+	for (uint32_t i = 0; i < b->chains.count;) {
+		uint32_t f = m->nodes[b->chains.order[i]].frame;
+		uint32_t end = caller_chains_run_end(&b->chains, m, i, b->chains.count, 0);
+		if (has_numbers(v, f)) {
+			struct path p = { .parent = NO_ID, .frame = f, .first = i,
+					  .count = end - i, .share = 1.0 };
+			struct row r = path_row(v, add_path(b, p));
+			view_append(&v->rows, &v->nrows, &v->rows_cap, &r);
+		}
+		i = end;
+	}
+}
+
 static void bottomup_build(struct view *v)
 {
 	const struct model *m = v->ctx->model;
 	struct bottomup *b = xcalloc(1, sizeof(*b));
 	v->state = b;
+	if (uses_nodes(v) && caller_chains_build(&b->chains, m)) {
+		b->by_chains = true;
+		build_from_chains(v);
+		return;
+	}
 	index_nodes_by_frame(b, m);
 	for (uint32_t f = 0; f < m->nframes; f++) {
-		double total = view_total_or_nan(v->totals, f);
-		if (v->totals->self[f] == 0 && (isnan(total) || total == 0))
+		if (!has_numbers(v, f))
 			continue;
-		struct path p = { NO_ID, f, (uint32_t)b->nmatches, 0, 1.0, false };
+		struct path p = { .parent = NO_ID, .frame = f, .first = (uint32_t)b->nmatches, .share = 1.0 };
 		for (uint32_t i = b->nodes_start[f]; i < b->nodes_start[f + 1]; i++)
 			add_match(b, b->frame_nodes[i], b->frame_nodes[i]);
 		p.count = (uint32_t)(b->nmatches - p.first);
@@ -195,7 +295,8 @@ static void node_children(struct view *v, uint32_t id, struct row **out,
 	if (nsteps > 1)
 		qsort(steps, nsteps, sizeof(*steps), by_frame);
 	for (size_t i = 0; i < nsteps;) {
-		struct path p = { id, steps[i].frame, (uint32_t)b->nmatches, 0, 1.0, false };
+		struct path p = { .parent = id, .frame = steps[i].frame,
+				  .first = (uint32_t)b->nmatches, .share = 1.0 };
 		size_t j = i;
 		for (; j < nsteps && steps[j].frame == steps[i].frame; j++)
 			add_match(b, steps[j].origin, steps[j].at);
@@ -207,13 +308,25 @@ static void node_children(struct view *v, uint32_t id, struct row **out,
 	free(steps);
 }
 
-static bool on_path(const struct bottomup *b, uint32_t id, uint32_t frame)
+/* The callers one place further up: the range split by the frame there. */
+static void chain_children(struct view *v, uint32_t id, struct row **out,
+			   size_t *n, size_t *cap)
 {
-	for (uint32_t q = id; q != NO_ID; q = b->paths[q].parent)
-		if (b->paths[q].frame == frame)
-			return true;
-	return false;
+	struct bottomup *b = state(v);
+	const struct model *m = v->ctx->model;
+	const struct path parent = b->paths[id];
+	uint32_t hi = parent.first + parent.count, place = parent.level + 1;
+	uint32_t i = caller_chains_longer(&b->chains, parent.first, hi, parent.level);
+	while (i < hi) {
+		uint32_t end = caller_chains_run_end(&b->chains, m, i, hi, place);
+		uint32_t caller = caller_chains_frame_at(&b->chains, m, i, place);
+		struct path p = { .parent = id, .frame = caller, .first = i, .count = end - i, .share = 1.0 };
+		struct row r = path_row(v, add_path(b, p));
+		view_append(out, n, cap, &r);
+		i = end;
+	}
 }
+
 
 struct caller_part {
 	uint32_t caller;
@@ -243,7 +356,7 @@ static void cycle_callers(struct view *v, uint32_t id, struct row **out,
 		uint32_t caller = m->arcs[a].caller;
 		if (g->cycle[caller] != cyc || caller == f)
 			continue;
-		struct path p = { id, caller, 0, 0, 0, true };
+		struct path p = { .parent = id, .frame = caller, .back = true };
 		struct row r = path_row(v, add_path(b, p));
 		view_append(out, n, cap, &r);
 	}
@@ -267,7 +380,8 @@ static void cycle_callers(struct view *v, uint32_t id, struct row **out,
 		size_t j = i;
 		for (; j < nparts && parts[j].caller == parts[i].caller; j++)
 			part += parts[j].part; /* a caller of two members: one row */
-		struct path p = { id, parts[i].caller, 0, 0, b->paths[id].share * part, false };
+		struct path p = { .parent = id, .frame = parts[i].caller,
+				  .share = b->paths[id].share * part };
 		struct row r = path_row(v, add_path(b, p));
 		view_append(out, n, cap, &r);
 		i = j;
@@ -298,7 +412,7 @@ static void divided_children(struct view *v, uint32_t id, struct row **out,
 			continue; /* that share is dropped by the rule */
 		double part = !calls ? 1.0 / k
 			: calls[f] > 0 ? m->arcs[a].count / calls[f] : 0;
-		struct path p = { id, c, 0, 0, b->paths[id].share * part, false };
+		struct path p = { .parent = id, .frame = c, .share = b->paths[id].share * part };
 		struct row r = path_row(v, add_path(b, p));
 		view_append(out, n, cap, &r);
 	}
@@ -308,7 +422,9 @@ static void bottomup_children(struct view *v, size_t index, struct row **out,
 			      size_t *n, size_t *cap)
 {
 	uint32_t id = v->rows[index].item;
-	if (uses_nodes(v))
+	if (state(v)->by_chains)
+		chain_children(v, id, out, n, cap);
+	else if (uses_nodes(v))
 		node_children(v, id, out, n, cap);
 	else
 		divided_children(v, id, out, n, cap);
@@ -323,6 +439,9 @@ static void bottomup_free(struct view *v)
 	free(b->matches);
 	free(b->nodes_start);
 	free(b->frame_nodes);
+	caller_chains_free(&b->chains);
+	free(b->self_before);
+	free(b->total_before);
 	free(b);
 	v->state = NULL;
 }

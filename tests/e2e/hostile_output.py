@@ -12,6 +12,8 @@ import subprocess
 import sys
 import tempfile
 
+from protobuf_bytes import field, varint
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 WPROF, TESTDATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
@@ -40,21 +42,6 @@ def safe_bytes(data, what, json_text=False):
         return
     odd = [c for c in text if 0x80 <= ord(c) < 0xA0 or ord(c) in BIDI]
     check(not odd, "%s: C1 or bidi characters %r" % (what, odd[:8]))
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        if not n:
-            out.append(b)
-            return bytes(out)
-        out.append(b | 0x80)
-
-
-def field(number, payload, wire=2):
-    key = varint(number << 3 | wire)
-    return key + (varint(len(payload)) + payload if wire == 2 else payload)
 
 
 def hostile_pprof():

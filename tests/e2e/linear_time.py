@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Loaders take time linear in their input (issue 17): arcs, gmon.out,
 .cpuprofile, folded, perf script, trace-event JSON, speedscope and xsbug
-streams each have a case, timed on an input of N and of 2N items, and the ratio must stay well under the
+streams each have a case, and so does the bottom-up view of a deep recursion, timed on an input of N and of 2N items, and the ratio must stay well under the
 4 a quadratic cost gives (< 3; processor time, the best of three runs
 each, so that a busy machine does not decide).  Absolute times are not asserted.
 
@@ -52,6 +52,13 @@ def cpuprofile_parents(n):
 def folded_stacks(n):
     """Folded stacks: n distinct stacks of distinct names."""
     return "".join(f"main;f{i};g{i} {1 + i % 7}\n" for i in range(n)).encode()
+
+
+def recursive_chain(n):
+    """Folded stacks: one stack of n calls of the same function.  Its
+    bottom-up view, opened all the way, has n rows; each was a walk over
+    every node of the function (quadratic)."""
+    return (";".join(["f"] * n) + " 1\n").encode()
 
 
 def perf_script(n):
@@ -140,6 +147,8 @@ CASES = [
     ("speedscope frames", speedscope_frames, 100000, "x.speedscope.json",
      ["--report", "flat"]),
     ("xsbug records", xsbug_records, 100000, "x.xsbug", ["--report", "flat"]),
+    ("bottom-up of a recursive chain", recursive_chain, 50000, "x.folded",
+     ["--report", "bottom-up", "--rule", "additive", "--depth", "all", "--max-rows", "all"]),
 ]
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 
+from protobuf_bytes import field, varint
+
 WPROF, TESTDATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 failures = checks = 0
 
@@ -20,21 +22,6 @@ def check(cond, what):
     if not cond:
         failures += 1
         print("FAIL", what)
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        if not n:
-            out.append(b)
-            return bytes(out)
-        out.append(b | 0x80)
-
-
-def field(number, payload, wire=2):
-    key = varint(number << 3 | wire)
-    return key + (varint(len(payload)) + payload if wire == 2 else payload)
 
 
 def deep_pprof(depth):

@@ -13,26 +13,12 @@ import subprocess
 import sys
 import tempfile
 
+from protobuf_bytes import field, varint
 from tmux_driver import Pane, check, failures, run_tests, tmux
 
 BINARY = os.path.abspath(sys.argv[1])
 DATA = os.path.abspath(sys.argv[2])
 TMP = tempfile.mkdtemp()
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        if not n:
-            out.append(b)
-            return bytes(out)
-        out.append(b | 0x80)
-
-
-def field(number, payload, wire=2):
-    key = varint(number << 3 | wire)
-    return key + (varint(len(payload)) + payload if wire == 2 else payload)
 
 
 def pprof(strings, types, samples, functions, depth_chain=0):
