@@ -688,3 +688,95 @@ bool load_trace(struct input *in, struct model *m, const struct load_options *op
 		model_free(m);
 	return ok;
 }
+
+/* ---- a trace that grows --------------------------------------------- */
+
+struct trace_stream {
+	struct model names; /* only its strings: the events' names */
+	struct trace t;
+	struct event ev;    /* the reader's buffers, kept from batch to batch */
+	uint64_t offset;    /* bytes of the batches so far */
+};
+
+struct trace_stream *trace_stream_new(void)
+{
+	struct trace_stream *s = xcalloc(1, sizeof(*s));
+	model_init(&s->names, "trace");
+	trace_init(&s->t, &s->names);
+	return s;
+}
+
+bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
+		      struct load_error *err)
+{
+	struct input in;
+	input_from_memory(&in, json, len, "trace events");
+	in.base = s->offset;
+	struct trace_reader R = { .in = &in, .err = err, .t = &s->t, .ev = s->ev };
+	json_init(&R.j, &in);
+	enum json_token t;
+	bool ok = next_token(&R, &t) &&
+		  (t == JSON_ARRAY || fail_here(&R, "expected an array of events")) &&
+		  read_events(&R, NULL) && next_token(&R, &t) &&
+		  (t == JSON_END || fail_here(&R, "more data after the events"));
+	s->ev = R.ev;
+	json_free(&R.j);
+	input_close(&in);
+	s->offset += len;
+	s->t.end_offset = s->offset;
+	return ok;
+}
+
+size_t trace_stream_samples(const struct trace_stream *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->t.nprofiles; i++)
+		n += s->t.profiles[i].data.nsamples;
+	return n;
+}
+
+struct trace_stream *trace_stream_copy(const struct trace_stream *s)
+{
+	struct trace_stream *c = xcalloc(1, sizeof(*c));
+	model_init(&c->names, "trace");
+	strings_free(&c->names.strings);
+	strings_copy(&c->names.strings, &s->names.strings);
+	trace_copy(&c->t, &s->t, &c->names);
+	c->offset = s->offset;
+	return c;
+}
+
+bool trace_stream_model(const struct trace_stream *s, const char *wanted,
+			struct model *m, struct load_error *err)
+{
+	return trace_stream_finish(trace_stream_copy(s), wanted, m, err);
+}
+
+/* The model takes the stream's strings, so that the names' numbers in
+ * the profiles hold in it. */
+bool trace_stream_finish(struct trace_stream *s, const char *wanted,
+			 struct model *m, struct load_error *err)
+{
+	model_init(m, "trace");
+	m->lines_zero_based = true;
+	strings_free(&m->strings);
+	m->strings = s->names.strings;
+	strings_init(&s->names.strings);
+	s->t.m = m;
+	bool ok = trace_build(&s->t, wanted, err);
+	if (!ok)
+		model_free(m);
+	trace_stream_free(s);
+	return ok;
+}
+
+void trace_stream_free(struct trace_stream *s)
+{
+	if (!s)
+		return;
+	trace_free(&s->t);
+	trace_data_free(&s->ev.data);
+	free(s->ev.arg_name);
+	model_free(&s->names);
+	free(s);
+}

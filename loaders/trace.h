@@ -116,4 +116,33 @@ bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
  * profile id, or NULL for DevTools' choice) and fills the model. */
 bool trace_build(struct trace *t, const char *wanted, struct load_error *err);
 
+/* Every profile and name of `t` into `to`, whose model is `m` (holding
+ * the same strings as t's): a snapshot to build while t keeps growing. */
+void trace_copy(struct trace *to, const struct trace *t, struct model *m);
+
+/* A trace that grows: batches of events, each a JSON array of event
+ * objects (the `value` of the inspector's Tracing.dataCollected, or a
+ * file's events cut anywhere between two of them), are read by the same
+ * code as a file and kept; a model of what has arrived is built on
+ * demand, as often as wanted.  Byte offsets in messages count from the
+ * first batch.  A batch that fails may have added its first events. */
+struct trace_stream;
+
+struct trace_stream *trace_stream_new(void);
+bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
+		      struct load_error *err);
+/* Samples kept so far, all profiles together. */
+size_t trace_stream_samples(const struct trace_stream *s);
+/* A new, independent stream holding what s holds (taken under a lock,
+ * built outside it). */
+struct trace_stream *trace_stream_copy(const struct trace_stream *s);
+/* The model of what has arrived, as load_trace would make it of a file
+ * of these events (`wanted` as opt->thread); s is unchanged. */
+bool trace_stream_model(const struct trace_stream *s, const char *wanted,
+			struct model *m, struct load_error *err);
+/* The same, using up s (no copy): s is freed. */
+bool trace_stream_finish(struct trace_stream *s, const char *wanted,
+			 struct model *m, struct load_error *err);
+void trace_stream_free(struct trace_stream *s);
+
 #endif
