@@ -50,6 +50,7 @@ struct trace_reader {
 	struct trace *t;
 	struct load_error *err;
 	struct event ev;
+	unsigned run; /* a stream's tracing run: profile ids get "/RUN" after 1 */
 };
 
 bool sniff_trace(const uint8_t *head, size_t len)
@@ -580,6 +581,10 @@ static bool read_event(struct trace_reader *R)
 		if (!ok)
 			return false;
 	}
+	if (R->run && *ev->id) {
+		size_t n = strlen(ev->id);
+		snprintf(ev->id + n, sizeof(ev->id) - n, "/%u", R->run);
+	}
 	return trace_add_event_data(R->t, ev->kind, &(struct trace_event_facts){
 					    .offset = ev->offset, .pid = ev->pid, .tid = ev->tid,
 					    .ts = ev->ts, .id = ev->id,
@@ -696,6 +701,7 @@ struct trace_stream {
 	struct trace t;
 	struct event ev;    /* the reader's buffers, kept from batch to batch */
 	uint64_t offset;    /* bytes of the batches so far */
+	unsigned run;
 };
 
 struct trace_stream *trace_stream_new(void)
@@ -712,7 +718,8 @@ bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
 	struct input in;
 	input_from_memory(&in, json, len, "trace events");
 	in.base = s->offset;
-	struct trace_reader R = { .in = &in, .err = err, .t = &s->t, .ev = s->ev };
+	struct trace_reader R = { .in = &in, .err = err, .t = &s->t, .ev = s->ev,
+				  .run = s->run };
 	json_init(&R.j, &in);
 	enum json_token t;
 	bool ok = next_token(&R, &t) &&
@@ -725,6 +732,11 @@ bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
 	s->offset += len;
 	s->t.end_offset = s->offset;
 	return ok;
+}
+
+void trace_stream_next_run(struct trace_stream *s)
+{
+	s->run++;
 }
 
 size_t trace_stream_samples(const struct trace_stream *s)
@@ -743,6 +755,7 @@ struct trace_stream *trace_stream_copy(const struct trace_stream *s)
 	strings_copy(&c->names.strings, &s->names.strings);
 	trace_copy(&c->t, &s->t, &c->names);
 	c->offset = s->offset;
+	c->run = s->run;
 	return c;
 }
 

@@ -131,6 +131,10 @@ struct trace_stream;
 struct trace_stream *trace_stream_new(void);
 bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
 		      struct load_error *err);
+/* The events that follow come from a new tracing run of the same
+ * program, whose profile ids start again: its profiles are new ones
+ * (their ids get "/1", "/2" ... after them). */
+void trace_stream_next_run(struct trace_stream *s);
 /* Samples kept so far, all profiles together. */
 size_t trace_stream_samples(const struct trace_stream *s);
 /* A new, independent stream holding what s holds (taken under a lock,

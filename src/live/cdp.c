@@ -9,7 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../loaders/json.h"
 #include "../../loaders/loaders.h"
+#include "../../loaders/trace.h"
+#include "../export.h"
 #include "../util.h"
 #include "ws.h"
 
@@ -44,6 +47,14 @@ struct cdp {
 	size_t n_samples, samples_cap, deltas_cap;
 	double span;        /* µs profiled, all windows end to end */
 	double last_sample; /* time of the last sample on that axis */
+	/* When the peer streams trace events (Tracing.dataCollected while
+	 * tracing runs) they are the session, in place of the windows. */
+	struct trace_stream *trace;
+	bool streaming; /* the session is `trace` */
+	bool tracing;   /* Tracing.start answered, tracingComplete not yet */
+	bool broken;    /* the connection failed: nothing more to ask */
+	unsigned long batches; /* dataCollected messages taken */
+	char mode[400]; /* how samples come, for the status line */
 };
 
 static uint64_t key_hash(uint32_t parent, const char *frame)
@@ -231,8 +242,80 @@ static bool fold_profile(struct cdp *c, const cJSON *profile, char *err, size_t 
 	return ok;
 }
 
-/* Sends a command and waits for its answer (events meanwhile are
- * skipped); the answer's "result", which the caller frees with *root. */
+/* Where the `value` array of a Tracing.dataCollected event lies in the
+ * message (NodeTracing.dataCollected too): found with the streaming
+ * tokenizer, so that a batch of a million samples is read once more
+ * only by the trace reader, never made a tree.  False for any other
+ * message; answers ("id" first, as every peer writes them) cost a token. */
+static bool data_collected(const char *msg, size_t len, size_t *from, size_t *to)
+{
+	struct input in;
+	struct json j;
+	input_from_memory(&in, msg, len, "message");
+	json_init(&j, &in);
+	bool method = false, value = false;
+	enum json_token t = json_next(&j);
+	if (t != JSON_OBJECT)
+		goto done;
+	while ((t = json_next(&j)) == JSON_KEY) {
+		if (!strcmp(j.str, "method")) {
+			t = json_next(&j);
+			method = t == JSON_STRING && (!strcmp(j.str, "Tracing.dataCollected") ||
+						      !strcmp(j.str, "NodeTracing.dataCollected"));
+			if (!method)
+				goto done;
+		} else if (!strcmp(j.str, "params") && json_next(&j) == JSON_OBJECT) {
+			while ((t = json_next(&j)) == JSON_KEY) {
+				bool is_value = !strcmp(j.str, "value");
+				t = json_next(&j);
+				if (is_value && t == JSON_ARRAY)
+					*from = (size_t)j.token_offset;
+				if (!json_skip(&j, t))
+					goto done;
+				if (is_value && t == JSON_ARRAY) {
+					*to = (size_t)j.token_offset + 1;
+					value = true;
+				}
+			}
+		} else if (!strcmp(j.str, "id") || !json_skip(&j, json_next(&j))) {
+			goto done;
+		}
+	}
+done:
+	json_free(&j);
+	input_close(&in);
+	return method && value;
+}
+
+/* The message just received, when it is a batch of trace events: kept in
+ * the trace session (1), or wrong (-1 with a message); 0 for others. */
+static int take_trace_events(struct cdp *c, char *err, size_t cap)
+{
+	size_t from = 0, to = 0;
+	if (!c->trace || !data_collected(c->ws.msg, c->ws.msg_len, &from, &to))
+		return 0;
+	struct load_error why;
+	pthread_mutex_lock(&c->lock);
+	bool ok = trace_stream_add(c->trace, c->ws.msg + from, to - from, &why);
+	c->batches++;
+	pthread_mutex_unlock(&c->lock);
+	if (!ok)
+		snprintf(err, cap, "Tracing.dataCollected: %.240s", why.message);
+	return ok ? 1 : -1;
+}
+
+/* Events other than data: only the end of tracing matters. */
+static void note_event(struct cdp *c, const cJSON *root)
+{
+	const char *method = cJSON_GetStringValue(cJSON_GetObjectItem(root, "method"));
+	if (method && (!strcmp(method, "Tracing.tracingComplete") ||
+		       !strcmp(method, "NodeTracing.tracingComplete")))
+		c->tracing = false;
+}
+
+/* Sends a command and waits for its answer (trace batches meanwhile are
+ * kept, other events skipped); the answer's "result", which the caller
+ * frees with *root. */
 static const cJSON *call(struct cdp *c, const char *method, const char *params,
 			 cJSON **root, char *err, size_t cap)
 {
@@ -243,6 +326,7 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 	char why[300];
 	if (!ws_send_text(&c->ws, text, (size_t)n, why, sizeof(why))) {
 		snprintf(err, cap, "%s: %s", method, why);
+		c->broken = true;
 		return NULL;
 	}
 	for (;;) {
@@ -250,7 +334,17 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 		if (r <= 0) {
 			snprintf(err, cap, "%s: %s", method,
 				 r ? why : "no answer within 15 s");
+			c->broken = true;
 			return NULL;
+		}
+		int taken = take_trace_events(c, why, sizeof(why));
+		if (taken) {
+			if (taken < 0) {
+				snprintf(err, cap, "%s: %s", method, why);
+				c->broken = true;
+				return NULL;
+			}
+			continue;
 		}
 		*root = cJSON_ParseWithLength(c->ws.msg, c->ws.msg_len);
 		if (!cJSON_IsObject(*root)) {
@@ -258,10 +352,12 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 				 "(byte %zu)", method, (size_t)(cJSON_GetErrorPtr() ?
 				 cJSON_GetErrorPtr() - c->ws.msg : 0));
 			cJSON_Delete(*root);
+			c->broken = true;
 			return NULL;
 		}
 		if (cJSON_GetNumberValue(cJSON_GetObjectItem(*root, "id")) == id)
 			break;
+		note_event(c, *root);
 		cJSON_Delete(*root);
 	}
 	const cJSON *result = cJSON_GetObjectItem(*root, "result");
@@ -433,10 +529,140 @@ bool cdp_stop(struct cdp *c, char *err, size_t cap)
 	return ok;
 }
 
+
+/* ---- streaming over Tracing ----------------------------------------- */
+
+/* V8's sampler only; thread and process names come whatever is asked. */
+#define TRACE_PARAMS "{\"transferMode\":\"ReportEvents\",\"traceConfig\":{" \
+	"\"includedCategories\":[\"disabled-by-default-v8.cpu_profiler\"]," \
+	"\"excludedCategories\":[\"*\"]}}"
+
+static double now_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Reads what the peer sends for `seconds` (trace batches kept), or until
+ * tracing completes. */
+static bool follow_trace(struct cdp *c, double seconds, char *err, size_t cap)
+{
+	double until = now_seconds() + seconds;
+	char why[300];
+	while (c->tracing) {
+		double left = until - now_seconds();
+		if (left <= 0)
+			return true;
+		int r = ws_receive(&c->ws, (int)(left * 1000) + 1, why, sizeof(why));
+		if (!r)
+			return true;
+		int taken = r < 0 ? -1 : take_trace_events(c, why, sizeof(why));
+		if (taken < 0) {
+			snprintf(err, cap, "Tracing: %s", why);
+			c->broken = true;
+			return false;
+		}
+		if (taken)
+			continue;
+		cJSON *root = cJSON_ParseWithLength(c->ws.msg, c->ws.msg_len);
+		note_event(c, root);
+		cJSON_Delete(root);
+	}
+	return true;
+}
+
+/* Tracing.end, and the batches that come before tracingComplete. */
+static bool end_tracing(struct cdp *c, char *err, size_t cap)
+{
+	if (!command(c, "Tracing.end", NULL, err, cap))
+		return false;
+	double until = now_seconds() + ANSWER_TIMEOUT_MS / 1000.0;
+	while (c->tracing && now_seconds() < until)
+		if (!follow_trace(c, until - now_seconds(), err, cap))
+			return false;
+	if (c->tracing) {
+		snprintf(err, cap, "Tracing.end: no tracingComplete within 15 s");
+		c->broken = true;
+		return false;
+	}
+	return true;
+}
+
+static bool start_tracing(struct cdp *c, char *err, size_t cap)
+{
+	if (!command(c, "Tracing.start", TRACE_PARAMS, err, cap))
+		return false;
+	c->tracing = true;
+	return true;
+}
+
+bool cdp_begin(struct cdp *c, char *err, size_t cap)
+{
+	char why[300];
+	c->trace = trace_stream_new();
+	if (!start_tracing(c, why, sizeof(why))) {
+		if (c->broken) {
+			snprintf(err, cap, "%s", why);
+			return false;
+		}
+		snprintf(c->mode, sizeof(c->mode), "polling Profiler windows (tracing not "
+			 "available: %s)", why);
+	} else if (!follow_trace(c, CDP_PROBE_SECONDS, err, cap)) {
+		return false;
+	} else if (c->batches) {
+		c->streaming = true;
+		snprintf(c->mode, sizeof(c->mode), "streaming samples over Tracing");
+		return true;
+	} else if (!end_tracing(c, err, cap)) {
+		return false;
+	} else {
+		snprintf(c->mode, sizeof(c->mode), "polling Profiler windows (Tracing sends "
+			 "its events only when it ends)");
+	}
+	pthread_mutex_lock(&c->lock);
+	trace_stream_free(c->trace);
+	c->trace = NULL;
+	pthread_mutex_unlock(&c->lock);
+	return true;
+}
+
+bool cdp_streaming(const struct cdp *c)
+{
+	return c->streaming;
+}
+
+const char *cdp_mode(const struct cdp *c)
+{
+	return c->mode;
+}
+
+bool cdp_follow(struct cdp *c, bool on, double seconds, char *err, size_t cap)
+{
+	if (!on)
+		return !c->tracing || end_tracing(c, err, cap);
+	if (!c->tracing) {
+		pthread_mutex_lock(&c->lock);
+		trace_stream_next_run(c->trace);
+		pthread_mutex_unlock(&c->lock);
+		if (!start_tracing(c, err, cap))
+			return false;
+	}
+	return follow_trace(c, seconds, err, cap);
+}
+
+unsigned long cdp_batches(struct cdp *c)
+{
+	pthread_mutex_lock(&c->lock);
+	unsigned long n = c->batches;
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}
+
 size_t cdp_sample_count(struct cdp *c)
 {
 	pthread_mutex_lock(&c->lock);
-	size_t n = c->n_samples;
+	size_t n = c->streaming ? trace_stream_samples(c->trace) : c->n_samples;
 	pthread_mutex_unlock(&c->lock);
 	return n;
 }
@@ -487,12 +713,28 @@ static char *session_json(const struct cdp *c)
 	return text;
 }
 
+/* The trace is copied under the lock and built outside it, so that the
+ * thread taking batches waits only for the copy. */
+static bool trace_model(struct cdp *c, struct model *m, char *err, size_t cap)
+{
+	pthread_mutex_lock(&c->lock);
+	struct trace_stream *copy = trace_stream_copy(c->trace);
+	pthread_mutex_unlock(&c->lock);
+	struct load_error why;
+	if (trace_stream_finish(copy, NULL, m, &why))
+		return true;
+	snprintf(err, cap, "%s: %s", c->name, why.message);
+	return false;
+}
+
 bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap)
 {
 	if (!cdp_sample_count(c)) {
 		snprintf(err, cap, "%s: no samples yet", c->name);
 		return false;
 	}
+	if (c->streaming)
+		return trace_model(c, m, err, cap);
 	char *text = cdp_session_json(c);
 	struct load_options opt = { .session = -1 };
 	struct load_error why;
@@ -508,6 +750,14 @@ bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap)
 	if (!cdp_sample_count(c)) {
 		snprintf(err, cap, "no samples yet: nothing written");
 		return false;
+	}
+	if (c->streaming) {
+		struct model m;
+		if (!trace_model(c, &m, err, cap))
+			return false;
+		bool ok = export_model(&m, 0, EXPORT_CPUPROFILE, path, NULL, err, cap);
+		model_free(&m);
+		return ok;
 	}
 	char *text = cdp_session_json(c);
 	FILE *f = fopen(path, "w");
@@ -531,6 +781,7 @@ void cdp_free(struct cdp *c)
 	free(c->hash);
 	free(c->samples);
 	free(c->deltas);
+	trace_stream_free(c->trace);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -549,8 +800,13 @@ bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *
 	if (!c)
 		return false;
 	snprintf(who, who_cap, "%s", c->name);
-	bool ok = true;
-	for (double left = seconds; ok && left > 0; left -= CDP_WINDOW_SECONDS) {
+	double began = now_seconds();
+	bool ok = cdp_begin(c, err, cap);
+	seconds -= now_seconds() - began;
+	if (ok && c->streaming)
+		ok = follow_trace(c, seconds, err, cap) && end_tracing(c, err, cap);
+	for (double left = seconds; ok && !c->streaming && left > 0;
+	     left -= CDP_WINDOW_SECONDS) {
 		ok = cdp_start(c, err, cap);
 		if (ok)
 			sleep_seconds(left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS);

@@ -29,13 +29,34 @@ struct cdp;
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap);
 /* "TITLE (ws://…)" for messages. */
 const char *cdp_target_name(const struct cdp *c);
+/* How the samples are to come, asked once after attaching: Tracing.start
+ * (V8's sampler as trace events); when the peer sends its events while
+ * tracing runs (within CDP_PROBE_SECONDS), the session is those events,
+ * read by the trace-event reader of files (loaders/trace.h) as they come.
+ * When it knows no Tracing (Node: -32601) or sends its events only when
+ * tracing ends (Chrome 156: the probe's are dropped), the session is
+ * folded from Profiler windows (cdp_start/cdp_stop).  False only when the
+ * connection failed. */
+#define CDP_PROBE_SECONDS 1.0
+bool cdp_begin(struct cdp *c, char *err, size_t cap);
+bool cdp_streaming(const struct cdp *c);
+/* "streaming samples over Tracing", "polling Profiler windows (…)". */
+const char *cdp_mode(const struct cdp *c);
+/* Streaming: takes batches for up to `seconds` (on), or ends tracing
+ * (off, its last batches kept); a new start after an end is a new run of
+ * the profile (trace_stream_next_run). */
+bool cdp_follow(struct cdp *c, bool on, double seconds, char *err, size_t cap);
+/* Batches taken so far. */
+unsigned long cdp_batches(struct cdp *c);
+/* Windows: */
 bool cdp_start(struct cdp *c, char *err, size_t cap);
 /* Profiler.stop: the window's profile is folded into the session. */
 bool cdp_stop(struct cdp *c, char *err, size_t cap);
 /* Samples in the session so far. */
 size_t cdp_sample_count(struct cdp *c);
-/* The session as a .cpuprofile (malloc'd text) and as a finished model. */
-/* These three may be called from another thread than cdp_stop's. */
+/* The session as a .cpuprofile (malloc'd text; windows only) and as a
+ * finished model; these three may be called from another thread than
+ * the one taking windows or batches. */
 char *cdp_session_json(struct cdp *c);
 bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap);
 bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap);

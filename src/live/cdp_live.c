@@ -57,31 +57,59 @@ static bool wanted(struct cdp_live *cl, bool *profiling)
 	return !quit;
 }
 
+static void note_result(struct cdp_live *cl, bool ok, bool news, const char *err)
+{
+	pthread_mutex_lock(&cl->lock);
+	if (!ok) {
+		cl->failed = true;
+		cl->quit = true;
+		snprintf(cl->state, sizeof(cl->state), "connection ended: %s", err);
+	} else if (news) {
+		cl->folded++;
+	}
+	pthread_mutex_unlock(&cl->lock);
+}
+
+/* One Profiler window, folded. */
+static bool poll_window(struct cdp_live *cl, char *err, size_t cap)
+{
+	bool ok = cdp_start(cl->cdp, err, cap);
+	if (ok)
+		wait_window(cl, CDP_WINDOW_SECONDS);
+	return ok && cdp_stop(cl->cdp, err, cap);
+}
+
+/* A tenth of a second of trace batches: new data as soon as it comes,
+ * and p heard within that. */
+#define FOLLOW_SECONDS 0.1
+
 static void *run(void *arg)
 {
 	struct cdp_live *cl = arg;
 	char err[600];
 	bool profiling;
+	set_state(cl, "asking for Tracing");
+	note_result(cl, cdp_begin(cl->cdp, err, sizeof(err)), false, err);
 	while (wanted(cl, &profiling)) {
+		bool streaming = cdp_streaming(cl->cdp);
 		if (!profiling) {
-			set_state(cl, "not profiling (p starts)");
-			wait_window(cl, 3600);
+			unsigned long before = cdp_batches(cl->cdp);
+			bool ok = !streaming || cdp_follow(cl->cdp, false, 0, err, sizeof(err));
+			note_result(cl, ok, cdp_batches(cl->cdp) != before, err);
+			if (ok)
+				set_state(cl, "not profiling (p starts)");
+			if (ok)
+				wait_window(cl, 3600);
 			continue;
 		}
-		set_state(cl, "polling Profiler windows (tracing not available)");
-		bool ok = cdp_start(cl->cdp, err, sizeof(err));
-		if (ok)
-			wait_window(cl, CDP_WINDOW_SECONDS);
-		ok = ok && cdp_stop(cl->cdp, err, sizeof(err));
-		pthread_mutex_lock(&cl->lock);
-		if (ok) {
-			cl->folded++;
+		set_state(cl, cdp_mode(cl->cdp));
+		if (streaming) {
+			unsigned long before = cdp_batches(cl->cdp);
+			bool ok = cdp_follow(cl->cdp, true, FOLLOW_SECONDS, err, sizeof(err));
+			note_result(cl, ok, cdp_batches(cl->cdp) != before, err);
 		} else {
-			cl->failed = true;
-			cl->quit = true;
-			snprintf(cl->state, sizeof(cl->state), "connection ended: %s", err);
+			note_result(cl, poll_window(cl, err, sizeof(err)), true, err);
 		}
-		pthread_mutex_unlock(&cl->lock);
 	}
 	return NULL;
 }
