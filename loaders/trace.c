@@ -783,6 +783,16 @@ bool trace_stream_finish(struct trace_stream *s, const char *wanted,
 	return ok;
 }
 
+const struct trace *trace_stream_trace(const struct trace_stream *s)
+{
+	return &s->t;
+}
+
+const struct string_table *trace_stream_strings(const struct trace_stream *s)
+{
+	return &s->names.strings;
+}
+
 void trace_stream_free(struct trace_stream *s)
 {
 	if (!s)

@@ -148,5 +148,28 @@ bool trace_stream_model(const struct trace_stream *s, const char *wanted,
 bool trace_stream_finish(struct trace_stream *s, const char *wanted,
 			 struct model *m, struct load_error *err);
 void trace_stream_free(struct trace_stream *s);
+/* What the stream holds so far, for trace_live. */
+const struct trace *trace_stream_trace(const struct trace_stream *s);
+const struct string_table *trace_stream_strings(const struct trace_stream *s);
+
+/* A stream followed for a live view (trace_live.c): trace_live_update
+ * folds the samples that arrived since the last update into each node's
+ * time and sample count (a cost of what is new; the caller holds the
+ * stream still meanwhile), and trace_live_model gives the profile a
+ * file of these events would open on (the main thread, else the busiest)
+ * as a model of per-node values without a timeline: new numbers in
+ * `shown` when it is the model given last and no node is new since,
+ * else a new model in `fresh`.  Samples are folded in the order they
+ * come: a delta that runs backwards counts nothing, where the whole
+ * session (trace_stream_model) sorts them by time as DevTools does. */
+struct trace_live;
+enum trace_live_change { TRACE_LIVE_NONE, TRACE_LIVE_VALUES, TRACE_LIVE_MODEL };
+
+struct trace_live *trace_live_new(void);
+void trace_live_update(struct trace_live *l, const struct trace_stream *s);
+size_t trace_live_samples(const struct trace_live *l);
+enum trace_live_change trace_live_model(struct trace_live *l, struct model *shown,
+					struct model *fresh, char *err, size_t cap);
+void trace_live_free(struct trace_live *l);
 
 #endif

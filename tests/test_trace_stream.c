@@ -285,6 +285,85 @@ static void chrome_random_cuts(const char *dir)
 	model_free(&whole);
 }
 
+/* ---- the live view's fold ---------------------------------------- */
+
+/* Self time and samples per function name under the exact rule. */
+static void check_live_against(struct model *live, struct model *whole, const char *how)
+{
+	struct rules rl, rw;
+	rules_init(&rl, live);
+	rules_init(&rw, whole);
+	const struct totals *tl = rules_totals(&rl, RULE_EXACT, 0);
+	const struct totals *tw = rules_totals(&rw, RULE_EXACT, 0);
+	size_t wrong = 0;
+	for (uint32_t f = 0; f < whole->nframes; f++) {
+		uint32_t g = NO_ID;
+		for (uint32_t k = 0; k < live->nframes && g == NO_ID; k++)
+			if (!strcmp(model_str(live, live->frames[k].name),
+				    model_str(whole, whole->frames[f].name)) &&
+			    live->frames[k].line == whole->frames[f].line &&
+			    live->frames[k].column == whole->frames[f].column &&
+			    !strcmp(model_str(live, live->frames[k].url),
+				    model_str(whole, whole->frames[f].url)))
+				g = k;
+		if (g == NO_ID || !close_enough(tl->self[g], tw->self[f]) ||
+		    !close_enough(tl->total[g], tw->total[f]))
+			wrong++;
+	}
+	CHECK_MSG(!wrong, "%s: %zu of %zu functions differ", how, wrong, (size_t)whole->nframes);
+	CHECK_MSG(model_sample_count(live) == whole->nsamples, "%s: %zu samples, want %zu",
+		  how, (size_t)model_sample_count(live), whole->nsamples);
+	rules_free(&rl);
+	rules_free(&rw);
+}
+
+/* A real trace whose chunks come in time order (Chrome 116's): fed in
+ * batches and followed, the live model's numbers are the whole file's;
+ * batches that bring no node give new numbers in place. */
+static void live_follows(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/trace/chrome116-trace.json.gz", dir);
+	struct model whole;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	struct events ev;
+	bool loaded = load_file(path, &opt, &whole, &err, NULL);
+	CHECK_MSG(loaded, "%s: %s", path, err.message);
+	if (!loaded || !read_events(path, &ev))
+		return;
+	struct trace_stream *s = trace_stream_new();
+	struct trace_live *l = trace_live_new();
+	struct model models[2];
+	int shown = -1;
+	size_t in_place = 0, rebuilt = 0;
+	char why[256];
+	for (size_t from = 0; from < ev.n; from += 7) {
+		add_batch(s, &ev, from, from + 7 < ev.n ? from + 7 : ev.n);
+		trace_live_update(l, s);
+		int next = shown < 0 ? 0 : 1 - shown;
+		enum trace_live_change c = trace_live_model(l, shown < 0 ? NULL : &models[shown],
+							    &models[next], why, sizeof(why));
+		if (c == TRACE_LIVE_MODEL) {
+			if (shown >= 0)
+				model_free(&models[shown]);
+			shown = next;
+			rebuilt++;
+		}
+		in_place += c == TRACE_LIVE_VALUES;
+	}
+	CHECK_MSG(in_place > 0 && rebuilt > 0, "%zu in place, %zu rebuilt", in_place, rebuilt);
+	CHECK(shown >= 0);
+	if (shown >= 0) {
+		check_live_against(&models[shown], &whole, "live");
+		model_free(&models[shown]);
+	}
+	trace_live_free(l);
+	trace_stream_free(s);
+	free_events(&ev);
+	model_free(&whole);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -292,5 +371,6 @@ int main(int argc, char **argv)
 	hand_partial(dir);
 	bad_batches();
 	chrome_random_cuts(dir);
+	live_follows(dir);
 	return check_done();
 }
