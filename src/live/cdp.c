@@ -54,6 +54,7 @@ struct cdp {
 	bool tracing;   /* Tracing.start answered, tracingComplete not yet */
 	bool broken;    /* the connection failed: nothing more to ask */
 	unsigned long batches; /* dataCollected messages taken */
+	struct trace_live *live; /* the live view's fold: the refreshing thread's */
 	char mode[400]; /* how samples come, for the status line */
 };
 
@@ -745,6 +746,27 @@ bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap)
 	return ok;
 }
 
+enum cdp_refresh cdp_refresh(struct cdp *c, struct model *shown, struct model *fresh,
+			     char *err, size_t cap)
+{
+	if (!c->streaming)
+		return cdp_session_model(c, fresh, err, cap) ? CDP_NEW_MODEL : CDP_NOTHING;
+	if (!c->live)
+		c->live = trace_live_new();
+	pthread_mutex_lock(&c->lock);
+	trace_live_update(c->live, c->trace);
+	pthread_mutex_unlock(&c->lock);
+	switch (trace_live_model(c->live, shown, fresh, err, cap)) {
+	case TRACE_LIVE_VALUES:
+		return CDP_NEW_VALUES;
+	case TRACE_LIVE_MODEL:
+		return CDP_NEW_MODEL;
+	case TRACE_LIVE_NONE:
+		break;
+	}
+	return CDP_NOTHING;
+}
+
 bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap)
 {
 	if (!cdp_sample_count(c)) {
@@ -782,6 +804,7 @@ void cdp_free(struct cdp *c)
 	free(c->samples);
 	free(c->deltas);
 	trace_stream_free(c->trace);
+	trace_live_free(c->live);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -803,8 +826,17 @@ bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *
 	double began = now_seconds();
 	bool ok = cdp_begin(c, err, cap);
 	seconds -= now_seconds() - began;
-	if (ok && c->streaming)
+	if (ok && c->streaming) {
+		/* The session as a file of these events would open: built
+		 * from the stream itself, without a copy. */
+		struct load_error why;
 		ok = follow_trace(c, seconds, err, cap) && end_tracing(c, err, cap);
+		if (ok && !(ok = trace_stream_finish(c->trace, NULL, m, &why)))
+			snprintf(err, cap, "%s: %s", c->name, why.message);
+		c->trace = NULL;
+		cdp_free(c);
+		return ok;
+	}
 	for (double left = seconds; ok && !c->streaming && left > 0;
 	     left -= CDP_WINDOW_SECONDS) {
 		ok = cdp_start(c, err, cap);

@@ -59,6 +59,14 @@ size_t cdp_sample_count(struct cdp *c);
  * the one taking windows or batches. */
 char *cdp_session_json(struct cdp *c);
 bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap);
+/* For a live view, from one thread: the session's model as `shown` (the
+ * model this gave last, or NULL) shows it.  Windows: a new model in
+ * `fresh` each time; streaming: new numbers in `shown` in place while no
+ * stack is new (a cost of the samples that are new, trace_live), else a
+ * new model without a timeline. */
+enum cdp_refresh { CDP_NOTHING, CDP_NEW_VALUES, CDP_NEW_MODEL };
+enum cdp_refresh cdp_refresh(struct cdp *c, struct model *shown, struct model *fresh,
+			     char *err, size_t cap);
 bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap);
 void cdp_free(struct cdp *c);
 

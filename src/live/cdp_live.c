@@ -174,17 +174,24 @@ void cdp_live_state(struct cdp_live *cl, char *out, size_t cap)
 	pthread_mutex_unlock(&cl->lock);
 }
 
-bool cdp_live_snapshot(struct cdp_live *cl, struct model *fresh)
+enum cdp_refresh cdp_live_refresh(struct cdp_live *cl, struct model *shown,
+				  struct model *fresh)
 {
 	pthread_mutex_lock(&cl->lock);
 	unsigned long folded = cl->folded;
 	bool news = folded != cl->taken;
 	pthread_mutex_unlock(&cl->lock);
 	char err[600];
-	if (!news || !cdp_session_model(cl->cdp, fresh, err, sizeof(err)))
-		return false;
-	cl->taken = folded; /* only the explorer's thread reads and writes it */
-	return true;
+	enum cdp_refresh r = news ? cdp_refresh(cl->cdp, shown, fresh, err, sizeof(err))
+				  : CDP_NOTHING;
+	if (r != CDP_NOTHING)
+		cl->taken = folded; /* only the explorer's thread reads and writes it */
+	return r;
+}
+
+bool cdp_live_snapshot(struct cdp_live *cl, struct model *fresh)
+{
+	return cdp_live_refresh(cl, NULL, fresh) == CDP_NEW_MODEL;
 }
 
 bool cdp_live_write(struct cdp_live *cl, const char *path, char *err, size_t cap)
