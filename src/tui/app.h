@@ -47,7 +47,6 @@ struct flame_ui {
 };
 
 struct live_view;
-struct http_live_view;
 struct compare;
 struct filtered;
 struct filter_job;
@@ -55,8 +54,7 @@ struct range_job;
 
 struct app {
 	const char *file;
-	struct live_view *live; /* live mode's engines (live_view.c), or NULL */
-	struct http_live_view *http_live; /* --live URL (http_live_view.c), or NULL */
+	struct live_view *live; /* live mode's source (live_view.c), or NULL */
 	struct compare *compare; /* the split screen this is a side of, or NULL */
 	struct model *original; /* gains a sample count type on first `u` */
 	/* Per frame: its name, file and line hashed, to name rows by their
