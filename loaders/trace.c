@@ -712,8 +712,8 @@ struct trace_stream *trace_stream_new(void)
 	return s;
 }
 
-bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
-		      struct load_error *err)
+static bool add_array(struct trace_stream *s, const void *json, size_t len,
+		      bool whole, struct load_error *err)
 {
 	struct input in;
 	input_from_memory(&in, json, len, "trace events");
@@ -724,8 +724,8 @@ bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
 	enum json_token t;
 	bool ok = next_token(&R, &t) &&
 		  (t == JSON_ARRAY || fail_here(&R, "expected an array of events")) &&
-		  read_events(&R, NULL) && next_token(&R, &t) &&
-		  (t == JSON_END || fail_here(&R, "more data after the events"));
+		  read_events(&R, NULL) && (!whole || (next_token(&R, &t) &&
+		  (t == JSON_END || fail_here(&R, "more data after the events"))));
 	s->ev = R.ev;
 	json_free(&R.j);
 	input_close(&in);
@@ -737,6 +737,18 @@ bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
 void trace_stream_next_run(struct trace_stream *s)
 {
 	s->run++;
+}
+
+bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
+		      struct load_error *err)
+{
+	return add_array(s, json, len, true, err);
+}
+
+bool trace_stream_add_prefix(struct trace_stream *s, const void *json, size_t len,
+			     struct load_error *err)
+{
+	return add_array(s, json, len, false, err);
 }
 
 size_t trace_stream_samples(const struct trace_stream *s)

@@ -131,6 +131,10 @@ struct trace_stream;
 struct trace_stream *trace_stream_new(void);
 bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
 		      struct load_error *err);
+/* The same for the array at the start of `json`, whatever follows it
+ * (the rest of the message that carries it), unread. */
+bool trace_stream_add_prefix(struct trace_stream *s, const void *json, size_t len,
+			     struct load_error *err);
 /* The events that follow come from a new tracing run of the same
  * program, whose profile ids start again: its profiles are new ones
  * (their ids get "/1", "/2" ... after them). */

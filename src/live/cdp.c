@@ -243,12 +243,13 @@ static bool fold_profile(struct cdp *c, const cJSON *profile, char *err, size_t 
 	return ok;
 }
 
-/* Where the `value` array of a Tracing.dataCollected event lies in the
- * message (NodeTracing.dataCollected too): found with the streaming
- * tokenizer, so that a batch of a million samples is read once more
- * only by the trace reader, never made a tree.  False for any other
- * message; answers ("id" first, as every peer writes them) cost a token. */
-static bool data_collected(const char *msg, size_t len, size_t *from, size_t *to)
+/* Where the `value` array of a Tracing.dataCollected event (or
+ * NodeTracing's) begins in the message, found with the streaming
+ * tokenizer so that a batch of a million samples is read once, by the
+ * trace reader, and never made a tree.  With "method" first, as peers
+ * write it, this reads a few tokens; answers ("id" first) one.  False
+ * for any other message. */
+static bool data_collected(const char *msg, size_t len, size_t *from)
 {
 	struct input in;
 	struct json j;
@@ -256,33 +257,27 @@ static bool data_collected(const char *msg, size_t len, size_t *from, size_t *to
 	json_init(&j, &in);
 	bool method = false, value = false;
 	enum json_token t = json_next(&j);
-	if (t != JSON_OBJECT)
-		goto done;
-	while ((t = json_next(&j)) == JSON_KEY) {
+	while (t != JSON_ERROR && (t = json_next(&j)) == JSON_KEY && !(method && value)) {
 		if (!strcmp(j.str, "method")) {
 			t = json_next(&j);
 			method = t == JSON_STRING && (!strcmp(j.str, "Tracing.dataCollected") ||
 						      !strcmp(j.str, "NodeTracing.dataCollected"));
 			if (!method)
-				goto done;
+				break;
 		} else if (!strcmp(j.str, "params") && json_next(&j) == JSON_OBJECT) {
-			while ((t = json_next(&j)) == JSON_KEY) {
+			while (!(method && value) && (t = json_next(&j)) == JSON_KEY) {
 				bool is_value = !strcmp(j.str, "value");
 				t = json_next(&j);
 				if (is_value && t == JSON_ARRAY)
-					*from = (size_t)j.token_offset;
-				if (!json_skip(&j, t))
-					goto done;
-				if (is_value && t == JSON_ARRAY) {
-					*to = (size_t)j.token_offset + 1;
-					value = true;
-				}
+					*from = (size_t)j.token_offset, value = true;
+				/* Params before the method: the array is skipped too. */
+				if (!(is_value && t == JSON_ARRAY && method) && !json_skip(&j, t))
+					break;
 			}
 		} else if (!strcmp(j.str, "id") || !json_skip(&j, json_next(&j))) {
-			goto done;
+			break;
 		}
 	}
-done:
 	json_free(&j);
 	input_close(&in);
 	return method && value;
@@ -292,12 +287,13 @@ done:
  * the trace session (1), or wrong (-1 with a message); 0 for others. */
 static int take_trace_events(struct cdp *c, char *err, size_t cap)
 {
-	size_t from = 0, to = 0;
-	if (!c->trace || !data_collected(c->ws.msg, c->ws.msg_len, &from, &to))
+	size_t from = 0;
+	if (!c->trace || !data_collected(c->ws.msg, c->ws.msg_len, &from))
 		return 0;
 	struct load_error why;
 	pthread_mutex_lock(&c->lock);
-	bool ok = trace_stream_add(c->trace, c->ws.msg + from, to - from, &why);
+	bool ok = trace_stream_add_prefix(c->trace, c->ws.msg + from, c->ws.msg_len - from,
+					  &why);
 	c->batches++;
 	pthread_mutex_unlock(&c->lock);
 	if (!ok)

@@ -189,11 +189,6 @@ enum cdp_refresh cdp_live_refresh(struct cdp_live *cl, struct model *shown,
 	return r;
 }
 
-bool cdp_live_snapshot(struct cdp_live *cl, struct model *fresh)
-{
-	return cdp_live_refresh(cl, NULL, fresh) == CDP_NEW_MODEL;
-}
-
 bool cdp_live_write(struct cdp_live *cl, const char *path, char *err, size_t cap)
 {
 	return cdp_session_write(cl->cdp, path, err, cap);

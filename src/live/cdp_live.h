@@ -28,11 +28,9 @@ bool cdp_live_profiling(struct cdp_live *cl);
 /* cdp_mode ("streaming samples over Tracing", "polling Profiler windows
  * (…)"), "not profiling (p starts)", or what ended the connection. */
 void cdp_live_state(struct cdp_live *cl, char *out, size_t cap);
-/* A window was folded or a batch taken since the last snapshot: *fresh is the session's
- * new model (true).  False when nothing new (or no samples yet). */
-bool cdp_live_snapshot(struct cdp_live *cl, struct model *fresh);
-/* The same with cdp_refresh's numbers in place: `shown` is the model
- * this gave last (NULL before the first). */
+/* A window folded or a batch taken since the last refresh: cdp_refresh
+ * (the session's new model in *fresh, or new numbers in place in `shown`,
+ * the model this gave last, NULL before the first). */
 enum cdp_refresh cdp_live_refresh(struct cdp_live *cl, struct model *shown,
 				  struct model *fresh);
 bool cdp_live_write(struct cdp_live *cl, const char *path, char *err, size_t cap);

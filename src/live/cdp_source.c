@@ -51,14 +51,21 @@ static void cdp_src_free(struct live_source *s)
 static void cdp_src_events(struct live_source *s, double now_ms, struct live_events *ev)
 {
 	(void)s, (void)now_ms;
-	ev->data = true; /* cdp_live_snapshot says whether a window came */
+	ev->data = true; /* cdp_live_refresh says whether samples came */
 }
 
 static enum live_refresh cdp_src_snapshot(struct live_source *s, struct model *shown,
 					  struct model *fresh)
 {
-	(void)shown;
-	return cdp_live_snapshot(cdp_of(s)->cl, fresh) ? LIVE_NEW_MODEL : LIVE_NO_PROFILE;
+	switch (cdp_live_refresh(cdp_of(s)->cl, shown, fresh)) {
+	case CDP_NEW_VALUES:
+		return LIVE_NEW_VALUES;
+	case CDP_NEW_MODEL:
+		return LIVE_NEW_MODEL;
+	case CDP_NOTHING:
+		break;
+	}
+	return LIVE_NO_PROFILE;
 }
 
 static void cdp_src_title(struct live_source *s, char *out, size_t cap)
@@ -76,7 +83,7 @@ static void cdp_src_waiting(struct live_source *s, char *out, size_t cap)
 {
 	char title[900];
 	cdp_src_title(s, title, sizeof(title));
-	snprintf(out, cap, "%s: waiting for the first profiler window", title);
+	snprintf(out, cap, "%s: waiting for the first samples", title);
 }
 
 static void cdp_src_toggle_profiling(struct live_source *s, char *said, size_t cap)
@@ -84,7 +91,8 @@ static void cdp_src_toggle_profiling(struct live_source *s, char *said, size_t c
 	struct cdp_live *cl = cdp_of(s)->cl;
 	bool on = !cdp_live_profiling(cl);
 	cdp_live_set_profiling(cl, on);
-	snprintf(said, cap, "%s", on ? "profiling again" : "stopping after this window");
+	snprintf(said, cap, "%s", on ? "profiling again" :
+		 "stopping (the samples under way are kept)");
 }
 
 static bool cdp_src_write(struct live_source *s, const struct model *shown,

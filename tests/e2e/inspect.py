@@ -171,9 +171,11 @@ class Inspector:
             if not msg["method"].startswith("Tracing.") or not self.tracing(conn, msg):
                 self.answer_profiler(conn, msg)
 
-    def send_event(self, conn, method, params):
+    def send_event(self, conn, method, params, params_first=False):
+        message = {"params": params, "method": method} if params_first else \
+            {"method": method, "params": params}
         with self.send_lock:
-            conn.sendall(frame(json.dumps({"method": method, "params": params}).encode()))
+            conn.sendall(frame(json.dumps(message).encode()))
 
     def tracing(self, conn, msg):
         """Tracing.start / Tracing.end as the behaviour says; False when
@@ -197,7 +199,9 @@ class Inspector:
     def stream(self, conn, stop):
         try:
             while not stop.wait(0.05):
-                self.send_event(conn, "Tracing.dataCollected", {"value": self.batch()})
+                # Every other one with its params before its method.
+                self.send_event(conn, "Tracing.dataCollected", {"value": self.batch()},
+                                params_first=self.chunks_sent % 2 == 0)
         except OSError:
             pass
 
