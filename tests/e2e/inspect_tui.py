@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The explorer following an inspector target (--inspect on a terminal),
-in tmux, against the fake inspector of inspect.py: every Profiler.stop
-answers a window where a lasts 1000 us (self) and b 2000 us under it.
+in tmux, against the fake inspectors of inspect.py.
 
-Checked: the header says the windows are polled; in the flat pane the
+follow: one that knows no Tracing (-32601, as Node); every Profiler.stop
+answers a window where a lasts 1000 us (self) and b 2000 us under it.
+Checked: the header says the windows are polled because tracing is not
+available; in the flat pane the
 totals grow window after window with b's self exactly twice a's (hand
 worked: n windows give a 1000n, b 2000n); z freezes the numbers; p stops
 the windows (the header says so); w writes a .cpuprofile that loads with
@@ -44,7 +46,7 @@ def follow():
     pane = Pane("cd %s && %s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (workdir, BINARY, ins.port),
                 width=150, what="the first window")
     try:
-        s = pane.press(["3"], r"polling Profiler windows", "the flat pane")
+        s = pane.press(["3"], r"polling Profiler windows \(tracing not available", "the flat pane")
         first = (self_of(s, "a"), self_of(s, "b"))
         s = pane.wait_for(lambda s: self_of(s, "a") >= first[0] + 2000, "two more windows",
                           stable=False)
@@ -68,5 +70,40 @@ def follow():
         pane.close()
 
 
-run_tests([follow])
+def stream():
+    """A peer streaming Tracing.dataCollected batches: the header says so,
+    the totals grow batch after batch with b's self twice a's less the last
+    sample, which lasts until the next (each chunk a 1000 us, b 2000 us,
+    inspect.py's batch()) and no Profiler
+    window is asked for; p ends tracing and w writes a .cpuprofile of
+    every chunk sent, worked the same way."""
+    ins = cdp_fake.Inspector("stream")
+    workdir = tempfile.mkdtemp()
+    pane = Pane("cd %s && %s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (workdir, BINARY, ins.port),
+                width=150, what="the first batches")
+    try:
+        s = pane.press(["3"], r"streaming samples over Tracing", "the flat pane")
+        first = self_of(s, "a")
+        s = pane.wait_for(lambda s: self_of(s, "a") >= first + 5000, "five more chunks",
+                          stable=False)
+        a, b = self_of(s, "a"), self_of(s, "b")
+        # The last sample (a b) lasts until the next comes: 1000 us less.
+        check(a > 0 and a % 1000 == 0 and b == 2 * a - 1000,
+              "a %r b %r: want b = 2a - 1000, a = 1000n" % (a, b))
+        pane.press(["p"], r"not profiling", "p ends tracing")
+        sent = ins.chunks_sent
+        s = pane.press(["w"], r"wrote wprof-inspect-\S+\.cpuprofile", "w")
+        name = re.search(r"wrote (wprof-inspect-\S+\.cpuprofile)", s).group(1)
+        out = subprocess.run([BINARY, "--report", "flat", "--format", "json",
+                              os.path.join(workdir, name)], capture_output=True, text=True)
+        rows = {r["name"]: r for r in json.loads(out.stdout)["rows"]}
+        check(rows["a"]["self"] == 1000 * sent and rows["b"]["self"] == 2000 * sent,
+              "w: wrote a %r b %r, want %d chunks' worth" % (rows["a"], rows["b"], sent))
+        check(ins.stops == 0, "%d Profiler windows asked for" % ins.stops)
+        pane.press(["q"], r"EXIT=0", "q")
+    finally:
+        pane.close()
+
+
+run_tests([follow, stream])
 sys.exit(1 if failures else 0)
