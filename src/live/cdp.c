@@ -12,6 +12,7 @@
 #include "../../loaders/json.h"
 #include "../../loaders/loaders.h"
 #include "../../loaders/trace.h"
+#include "../escape.h"
 #include "../export.h"
 #include "../util.h"
 #include "ws.h"
@@ -813,7 +814,7 @@ static void sleep_seconds(double s)
 }
 
 bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *m,
-		     char *who, size_t who_cap, char *err, size_t cap)
+		     char *who, size_t who_cap, FILE *log, char *err, size_t cap)
 {
 	struct cdp *c = cdp_attach(o, err, cap);
 	if (!c)
@@ -821,6 +822,13 @@ bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *
 	snprintf(who, who_cap, "%s", c->name);
 	double began = now_seconds();
 	bool ok = cdp_begin(c, err, cap);
+	if (ok && log) { /* the name and an error message are the peer's */
+		fputs("wprof-tui: ", log);
+		escape_text_to(log, c->name);
+		fputs(": ", log);
+		escape_text_to(log, c->mode);
+		fputc('\n', log);
+	}
 	seconds -= now_seconds() - began;
 	if (ok && c->streaming) {
 		/* The session as a file of these events would open: built

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../model.h"
 
@@ -81,8 +82,9 @@ bool cdp_fold_json(struct cdp *c, const char *json, size_t len, char *err, size_
  * session current. */
 #define CDP_WINDOW_SECONDS 1.0
 /* For --report: attaches, profiles for `seconds` and leaves *m the
- * session's model; `who` names the target.  */
+ * session's model; `who` names the target, and `log` (NULL: nowhere) is
+ * told how the samples come (cdp_mode).  */
 bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *m,
-		     char *who, size_t who_cap, char *err, size_t cap);
+		     char *who, size_t who_cap, FILE *log, char *err, size_t cap);
 
 #endif

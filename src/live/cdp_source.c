@@ -34,7 +34,7 @@ static bool cdp_src_collect(struct live_source *s, struct model *m, char *who,
 	struct cdp_source *c = cdp_of(s);
 	char why[600];
 	who[0] = '\0';
-	if (cdp_profile_for(&c->options, c->seconds, m, who, who_cap, why, sizeof(why)))
+	if (cdp_profile_for(&c->options, c->seconds, m, who, who_cap, stderr, why, sizeof(why)))
 		return true;
 	snprintf(err, cap, "%s%s%s", who, *who ? ": " : "", why);
 	return false;
