@@ -16,6 +16,8 @@ enum { TYPE_TIME, TYPE_COUNT };
 /* Samples kept unsettled: a late sample further back than this is put
  * after the last settled one (an approximation of the live view only). */
 #define PENDING 256
+#define RING 512 /* a power of two above PENDING */
+#define AT(l, k) (((l)->first + (k)) & (RING - 1))
 
 struct trace_live {
 	/* The profile followed: the one with most samples, a renderer's
@@ -38,9 +40,9 @@ struct trace_live {
 	/* The last samples, in time order, their durations not yet final: V8
 	 * sends a sample a little late now and then (a negative delta), and
 	 * the whole session sorts them by time, as DevTools does. */
-	double pending_time[PENDING + 1];
-	uint32_t pending_node[PENDING + 1];
-	size_t npending;
+	double pending_time[RING]; /* a ring: the k-th at (first + k) % RING */
+	uint32_t pending_node[RING];
+	size_t first, npending;
 	double settled; /* the time of the last sample whose duration is final */
 	size_t samples;
 	struct string_table strings; /* the stream's names, as of the last new node */
@@ -176,21 +178,20 @@ static void add_pending(struct trace_live *l, double at, uint32_t node)
 	if (at < l->settled)
 		at = l->settled;
 	size_t k = l->npending;
-	while (k > 0 && l->pending_time[k - 1] > at) {
-		l->pending_time[k] = l->pending_time[k - 1];
-		l->pending_node[k] = l->pending_node[k - 1];
-		k--;
+	for (; k > 0 && l->pending_time[AT(l, k - 1)] > at; k--) {
+		l->pending_time[AT(l, k)] = l->pending_time[AT(l, k - 1)];
+		l->pending_node[AT(l, k)] = l->pending_node[AT(l, k - 1)];
 	}
-	l->pending_time[k] = at;
-	l->pending_node[k] = node;
+	l->pending_time[AT(l, k)] = at;
+	l->pending_node[AT(l, k)] = node;
 	if (++l->npending <= PENDING)
 		return;
-	if (l->pending_node[0] != NO_ID)
-		l->self[l->pending_node[0]] += l->pending_time[1] - l->pending_time[0];
-	l->settled = l->pending_time[1];
+	uint32_t oldest = l->pending_node[AT(l, 0)];
+	l->settled = l->pending_time[AT(l, 1)];
+	if (oldest != NO_ID)
+		l->self[oldest] += l->settled - l->pending_time[AT(l, 0)];
+	l->first = AT(l, 1);
 	l->npending--;
-	memmove(l->pending_time, l->pending_time + 1, l->npending * sizeof(double));
-	memmove(l->pending_node, l->pending_node + 1, l->npending * sizeof(uint32_t));
 }
 
 static void take_samples(struct trace_live *l, const struct trace_profile *p)
@@ -251,11 +252,12 @@ static void set_values(const struct trace_live *l, struct model *m)
 		model_set_node_value(m, (uint32_t)i, TYPE_COUNT, l->hits[i]);
 	}
 	for (size_t k = 0; k < l->npending; k++) {
-		double next = k + 1 < l->npending ? l->pending_time[k + 1] : l->end;
-		uint32_t node = l->pending_node[k];
-		if (node != NO_ID && next > l->pending_time[k])
-			model_set_node_value(m, node, TYPE_TIME, node_value(m, node, TYPE_TIME) +
-					     next - l->pending_time[k]);
+		double at = l->pending_time[AT(l, k)];
+		double next = k + 1 < l->npending ? l->pending_time[AT(l, k + 1)] : l->end;
+		uint32_t node = l->pending_node[AT(l, k)];
+		if (node != NO_ID && next > at)
+			model_set_node_value(m, node, TYPE_TIME,
+					     node_value(m, node, TYPE_TIME) + next - at);
 	}
 	m->start_time = l->start;
 	m->end_time = l->end;
