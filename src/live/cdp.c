@@ -284,6 +284,18 @@ static bool data_collected(const char *msg, size_t len, size_t *from)
 	return method && value;
 }
 
+/* The same bounds as the windows' session, over all profiles. */
+static bool trace_room(const struct trace_stream *s)
+{
+	const struct trace *t = trace_stream_trace(s);
+	size_t nodes = 0, samples = 0;
+	for (size_t i = 0; i < t->nprofiles; i++) {
+		nodes += t->profiles[i].data.nnodes;
+		samples += t->profiles[i].data.nsamples;
+	}
+	return nodes < MAX_NODES && samples < MAX_SAMPLES;
+}
+
 /* The message just received, when it is a batch of trace events: kept in
  * the trace session (1), or wrong (-1 with a message); 0 for others. */
 static int take_trace_events(struct cdp *c, char *err, size_t cap)
@@ -291,6 +303,11 @@ static int take_trace_events(struct cdp *c, char *err, size_t cap)
 	size_t from = 0;
 	if (!c->trace || !data_collected(c->ws.msg, c->ws.msg_len, &from))
 		return 0;
+	if (!trace_room(c->trace)) {
+		snprintf(err, cap, "the session holds %u samples or %u stacks: not growing it",
+			 MAX_SAMPLES, MAX_NODES);
+		return -1;
+	}
 	struct load_error why;
 	pthread_mutex_lock(&c->lock);
 	bool ok = trace_stream_add_prefix(c->trace, c->ws.msg + from, c->ws.msg_len - from,
@@ -564,6 +581,12 @@ static bool follow_trace(struct cdp *c, double seconds, char *err, size_t cap)
 		if (taken)
 			continue;
 		cJSON *root = cJSON_ParseWithLength(c->ws.msg, c->ws.msg_len);
+		if (!cJSON_IsObject(root)) {
+			snprintf(err, cap, "Tracing: the peer sent a message that is not JSON");
+			cJSON_Delete(root);
+			c->broken = true;
+			return false;
+		}
 		note_event(c, root);
 		cJSON_Delete(root);
 	}
