@@ -159,9 +159,9 @@ const struct string_table *trace_stream_strings(const struct trace_stream *s);
 /* A stream followed for a live view (trace_live.c): trace_live_update
  * folds the samples that arrived since the last update into each node's
  * time and sample count (a cost of what is new; the caller holds the
- * stream still meanwhile), and trace_live_model gives the profile a
- * file of these events would open on (the main thread, else the busiest)
- * as a model of per-node values without a timeline: new numbers in
+ * stream still meanwhile), and trace_live_model gives the profile followed (a
+ * renderer's main thread, its newest run; else the busiest thread) as a
+ * model of per-node values without a timeline: new numbers in
  * `shown` when it is the model given last and no node is new since,
  * else a new model in `fresh`.  Samples are folded in the order they
  * come: a delta that runs backwards counts nothing, where the whole

@@ -20,8 +20,9 @@ enum { TYPE_TIME, TYPE_COUNT };
 #define AT(l, k) (((l)->first + (k)) & (RING - 1))
 
 struct trace_live {
-	/* The profile followed: the one with most samples, a renderer's
-	 * main thread first (as DevTools opens), chosen again each update. */
+	/* The profile followed, chosen again each update: a renderer's main
+	 * thread first, as DevTools opens a file, its newest run (after p)
+	 * rather than its busiest; else the thread with most samples. */
 	size_t profile;
 	bool following;
 	char who[200];
@@ -129,8 +130,9 @@ static size_t choose(const struct trace *t)
 	for (size_t i = 0; i < t->nprofiles; i++) {
 		const struct trace_profile *p = &t->profiles[i];
 		bool main = is_renderer_main(t, p);
-		if (i == 0 || (main && !best_main) ||
-		    (main == best_main && p->data.nsamples > t->profiles[best].data.nsamples)) {
+		if (i == 0 || (main && !best_main) || (main && best_main) ||
+		    (!main && !best_main &&
+		     p->data.nsamples > t->profiles[best].data.nsamples)) {
 			best = i;
 			best_main = main;
 		}

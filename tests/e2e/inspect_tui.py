@@ -76,13 +76,14 @@ def stream():
     sample, which lasts until the next (each chunk a 1000 us, b 2000 us,
     inspect.py's batch()) and no Profiler
     window is asked for; p ends tracing and w writes a .cpuprofile of
-    every chunk sent, worked the same way."""
+    every chunk sent, worked the same way; p again follows a new run."""
     ins = cdp_fake.Inspector("stream")
     workdir = tempfile.mkdtemp()
     pane = Pane("cd %s && %s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (workdir, BINARY, ins.port),
-                width=150, what="the first batches")
+                width=150, what="the first batches", stable=False)
     try:
-        s = pane.press(["3"], r"streaming samples over Tracing", "the flat pane")
+        s = pane.press(["3"], r"streaming samples over Tracing", "the flat pane",
+                       stable=False)
         first = self_of(s, "a")
         s = pane.wait_for(lambda s: self_of(s, "a") >= first + 5000, "five more chunks",
                           stable=False)
@@ -90,7 +91,7 @@ def stream():
         # The last sample (a b) lasts until the next comes: 1000 us less.
         check(a > 0 and a % 1000 == 0 and b == 2 * a - 1000,
               "a %r b %r: want b = 2a - 1000, a = 1000n" % (a, b))
-        pane.press(["p"], r"not profiling", "p ends tracing")
+        pane.press(["p"], r"not profiling", "p ends tracing", stable=False)
         sent = ins.chunks_sent
         s = pane.press(["w"], r"wrote wprof-inspect-\S+\.cpuprofile", "w")
         name = re.search(r"wrote (wprof-inspect-\S+\.cpuprofile)", s).group(1)
@@ -100,6 +101,15 @@ def stream():
         check(rows["a"]["self"] == 1000 * sent and rows["b"]["self"] == 2000 * sent,
               "w: wrote a %r b %r, want %d chunks' worth" % (rows["a"], rows["b"], sent))
         check(ins.stops == 0, "%d Profiler windows asked for" % ins.stops)
+        # p again: a new tracing run, whose profile starts again (node ids
+        # and all); the explorer follows it.
+        before = self_of(pane.screen(), "a")
+        s = pane.press(["p"], r"streaming samples over Tracing", "p starts a new run",
+                       stable=False)
+        s = pane.wait_for(lambda s: 0 < self_of(s, "a") < before, "the new run's numbers",
+                          stable=False)
+        a, b = self_of(s, "a"), self_of(s, "b")
+        check(a % 1000 == 0 and b == 2 * a - 1000, "new run: a %r b %r" % (a, b))
         pane.press(["q"], r"EXIT=0", "q")
     finally:
         pane.close()
