@@ -116,6 +116,10 @@ bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
  * profile id, or NULL for DevTools' choice) and fills the model. */
 bool trace_build(struct trace *t, const char *wanted, struct load_error *err);
 
+/* A node in m for each of these, node i for nodes[i], its frame interned
+ * ("(anonymous)" for a function without a name). */
+void trace_add_nodes(struct model *m, const struct trace_node *nodes, size_t n);
+
 /* Every profile and name of `t` into `to`, whose model is `m` (holding
  * the same strings as t's): a snapshot to build while t keeps growing. */
 void trace_copy(struct trace *to, const struct trace *t, struct model *m);

@@ -636,19 +636,19 @@ static void list_others(const struct trace *t, const struct trace_profile *shown
 
 /* ---- the model ------------------------------------------------------ */
 
-static void add_nodes(struct model *m, const struct trace_data *d)
+void trace_add_nodes(struct model *m, const struct trace_node *nodes, size_t n)
 {
 	str_t anonymous = model_string(m, "(anonymous)", 11);
-	for (size_t i = 0; i < d->nnodes; i++) {
-		const struct trace_node *n = &d->nodes[i];
-		const char *name = model_str(m, n->name);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = model_str(m, nodes[i].name);
 		struct frame f = {
-			.name = *name ? n->name : anonymous,
-			.url = n->url,
+			.name = *name ? nodes[i].name : anonymous,
+			.url = nodes[i].url,
 			.extra = STR_NONE,
-			.line = n->line,
-			.column = n->column,
-			.kind = (uint8_t)v8_frame_kind(name, model_str(m, n->url), n->line),
+			.line = nodes[i].line,
+			.column = nodes[i].column,
+			.kind = (uint8_t)v8_frame_kind(name, model_str(m, nodes[i].url),
+						       nodes[i].line),
 		};
 		model_add_node(m, model_intern_frame(m, &f)); /* node == index */
 	}
@@ -727,7 +727,7 @@ static bool make_model(struct trace *t, struct trace_profile *p, struct load_err
 	describe(t, p, who, sizeof(who));
 	list_others(t, p, others, sizeof(others));
 	model_add_sample_type(m, "time", "us");
-	add_nodes(m, d);
+	trace_add_nodes(m, d->nodes, d->nnodes);
 	struct id_index x;
 	bool ok = index_ids(t, p, &x, err) && add_edges(m, d, &x, who, err);
 	free(x.dense);

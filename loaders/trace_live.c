@@ -9,7 +9,6 @@
 
 #include "../src/util.h"
 #include "trace.h"
-#include "v8_frame.h"
 
 enum { TYPE_TIME, TYPE_COUNT };
 
@@ -275,20 +274,7 @@ static bool build(struct trace_live *l, struct model *m, char *err, size_t cap)
 	strings_copy(&m->strings, &l->strings);
 	model_add_sample_type(m, "time", "us");
 	model_add_sample_type(m, "samples", "count");
-	str_t anonymous = model_string(m, "(anonymous)", 11);
-	for (size_t i = 0; i < l->nnodes; i++) {
-		const struct trace_node *n = &l->nodes[i];
-		const char *name = model_str(m, n->name);
-		struct frame f = {
-			.name = *name ? n->name : anonymous,
-			.url = n->url,
-			.extra = STR_NONE,
-			.line = n->line,
-			.column = n->column,
-			.kind = (uint8_t)v8_frame_kind(name, model_str(m, n->url), n->line),
-		};
-		model_add_node(m, model_intern_frame(m, &f));
-	}
+	trace_add_nodes(m, l->nodes, l->nnodes);
 	for (size_t i = 0; i < l->nnodes; i++) {
 		uint32_t parent = l->parent[i] == NO_ID ? NO_ID : index_of(l, l->parent[i]);
 		if (parent != NO_ID && parent != i)
