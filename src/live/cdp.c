@@ -35,6 +35,7 @@ struct cdp {
 	int next_id;
 	bool released; /* Runtime.runIfWaitingForDebugger sent */
 	char name[600];
+	char url[1100]; /* the target's WebSocket */
 	struct session_node *nodes;
 	size_t n_nodes, nodes_cap;
 	uint32_t *hash; /* open addressing: node index + 1, 0 empty */
@@ -347,6 +348,57 @@ static bool pick_target(const struct cdp_options *o, char *url, size_t url_cap,
 	return ok;
 }
 
+/* e: the target listed after the one whose WebSocket is `ws_url` (the
+ * first after the last): any target with a WebSocket, pages, workers and
+ * Node programs alike. */
+bool cdp_next_target(const struct cdp_options *o, const char *ws_url, char *id,
+		     size_t id_cap, char *err, size_t cap)
+{
+	char host[256], port[8], why[300];
+	if (!o->inspect) {
+		snprintf(err, cap, "--connect ws://… names one target; --inspect lists them");
+		return false;
+	}
+	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, sizeof(host),
+			       port, sizeof(port), err, cap))
+		return false;
+	char *body;
+	size_t len;
+	if (!http_get(host, port, "/json/list", DIAL_TIMEOUT_MS, &body, &len, why, sizeof(why))) {
+		snprintf(err, cap, "%s:%s: %s", host, port, why);
+		return false;
+	}
+	cJSON *list = cJSON_ParseWithLength(body, len);
+	free(body);
+	const cJSON *t, *first = NULL, *next = NULL;
+	const cJSON *targets = cJSON_IsArray(list) ? list : NULL;
+	bool after_current = false;
+	cJSON_ArrayForEach(t, targets) {
+		const char *ws = cJSON_GetStringValue(cJSON_GetObjectItem(t, "webSocketDebuggerUrl"));
+		if (!ws || !cJSON_GetStringValue(cJSON_GetObjectItem(t, "id")))
+			continue;
+		bool current = !strcmp(ws, ws_url);
+		if (!first && !current)
+			first = t;
+		if (after_current && !current && !next)
+			next = t;
+		after_current |= current;
+	}
+	const cJSON *pick = next ? next : first;
+	if (pick)
+		snprintf(id, id_cap, "%s",
+			 cJSON_GetStringValue(cJSON_GetObjectItem(pick, "id")));
+	else
+		snprintf(err, cap, "%s:%s lists no other target", host, port);
+	cJSON_Delete(list);
+	return pick != NULL;
+}
+
+const char *cdp_target_url(const struct cdp *c)
+{
+	return c->url;
+}
+
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 {
 	char url[1100], title[300] = "";
@@ -357,6 +409,7 @@ struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 	struct cdp *c = cdp_new_session();
 	snprintf(c->name, sizeof(c->name), "%s%s%s%s", title, *title ? " (" : "", url,
 		 *title ? ")" : "");
+	snprintf(c->url, sizeof(c->url), "%s", url);
 	char why[300], params[64];
 	snprintf(params, sizeof(params), "{\"interval\":%u}", o->interval_us);
 	if (!ws_open(&c->ws, url, DIAL_TIMEOUT_MS, why, sizeof(why))) {

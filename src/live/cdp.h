@@ -29,6 +29,13 @@ struct cdp;
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap);
 /* "TITLE (ws://…)" for messages. */
 const char *cdp_target_name(const struct cdp *c);
+/* The target's WebSocket URL. */
+const char *cdp_target_url(const struct cdp *c);
+/* e: the id of the target /json/list names after the one at `ws_url`
+ * (the first after the last; any target with a WebSocket).  False with
+ * err when there is no other, or no list (--connect ws://…). */
+bool cdp_next_target(const struct cdp_options *o, const char *ws_url, char *id,
+		     size_t id_cap, char *err, size_t cap);
 bool cdp_start(struct cdp *c, char *err, size_t cap);
 /* Profiler.stop: the window's profile is folded into the session. */
 bool cdp_stop(struct cdp *c, char *err, size_t cap);
