@@ -299,23 +299,37 @@ static bool wanted(const cJSON *t, const char *target)
 	return type && (!strcmp(type, "page") || !strcmp(type, "node"));
 }
 
+/* GET /json/list on the inspector the user named (host and port filled
+ * in): the parsed answer, which may be anything, or NULL with err. */
+static cJSON *list_targets(const struct cdp_options *o, char *host, size_t host_cap,
+			   char *port, size_t port_cap, char *err, size_t cap)
+{
+	char why[300];
+	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, host_cap, port,
+			       port_cap, err, cap))
+		return NULL;
+	char *body;
+	size_t len;
+	if (!http_get(host, port, "/json/list", DIAL_TIMEOUT_MS, &body, &len, why, sizeof(why))) {
+		snprintf(err, cap, "%s:%s: %s", host, port, why);
+		return NULL;
+	}
+	cJSON *list = cJSON_ParseWithLength(body, len);
+	free(body);
+	if (!list)
+		snprintf(err, cap, "%s:%s/json/list: not a JSON list of targets", host, port);
+	return list;
+}
+
 /* The WebSocket URL of the target on the inspector the user named; it
  * must be on that same host and port. */
 static bool pick_target(const struct cdp_options *o, char *url, size_t url_cap,
 			char *title, size_t title_cap, char *err, size_t cap)
 {
-	char host[256], port[8], why[300];
-	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, sizeof(host),
-			       port, sizeof(port), err, cap))
+	char host[256], port[8];
+	cJSON *list = list_targets(o, host, sizeof(host), port, sizeof(port), err, cap);
+	if (!list)
 		return false;
-	char *body;
-	size_t len;
-	if (!http_get(host, port, "/json/list", DIAL_TIMEOUT_MS, &body, &len, why, sizeof(why))) {
-		snprintf(err, cap, "%s:%s: %s", host, port, why);
-		return false;
-	}
-	cJSON *list = cJSON_ParseWithLength(body, len);
-	free(body);
 	const cJSON *t, *found = NULL, *targets = cJSON_IsArray(list) ? list : NULL;
 	cJSON_ArrayForEach(t, targets)
 		if (!found && wanted(t, o->target))
@@ -354,22 +368,14 @@ static bool pick_target(const struct cdp_options *o, char *url, size_t url_cap,
 bool cdp_next_target(const struct cdp_options *o, const char *ws_url, char *id,
 		     size_t id_cap, char *err, size_t cap)
 {
-	char host[256], port[8], why[300];
+	char host[256], port[8];
 	if (!o->inspect) {
 		snprintf(err, cap, "--connect ws://… names one target; --inspect lists them");
 		return false;
 	}
-	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, sizeof(host),
-			       port, sizeof(port), err, cap))
+	cJSON *list = list_targets(o, host, sizeof(host), port, sizeof(port), err, cap);
+	if (!list)
 		return false;
-	char *body;
-	size_t len;
-	if (!http_get(host, port, "/json/list", DIAL_TIMEOUT_MS, &body, &len, why, sizeof(why))) {
-		snprintf(err, cap, "%s:%s: %s", host, port, why);
-		return false;
-	}
-	cJSON *list = cJSON_ParseWithLength(body, len);
-	free(body);
 	const cJSON *t, *first = NULL, *next = NULL;
 	const cJSON *targets = cJSON_IsArray(list) ? list : NULL;
 	bool after_current = false;
