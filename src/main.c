@@ -125,7 +125,8 @@ static const char usage_text[] =
 	"                    pprof's -sample_index; default: the file's\n"
 	"                    default, else the last)\n"
 	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
-	"                    cpuprofile (V8 JSON), folded (flame graph stacks)\n"
+	"                    cpuprofile (V8 JSON), trace (the same as Chrome\n"
+	"                    trace events), folded (flame graph stacks)\n"
 	"                    or svg (an interactive flame graph: click to zoom,\n"
 	"                    search)\n"
 	"  -o, --output FILE where --export writes\n"
@@ -473,7 +474,7 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	case OPT_EXPORT:
 		o->svg = !strcmp(v, "svg");
 		if (!o->svg && !export_format_parse(v, &o->export_format))
-			usage_error("unknown export format '%s' (pprof, cpuprofile, folded, svg)", v);
+			usage_error("unknown export format '%s' (pprof, cpuprofile, trace, folded, svg)", v);
 		o->exporting = true;
 		break;
 	case 'o':

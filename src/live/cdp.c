@@ -39,6 +39,7 @@ struct cdp {
 	int next_id;
 	bool released; /* Runtime.runIfWaitingForDebugger sent */
 	char name[600];
+	char url[1100]; /* the target's WebSocket */
 	struct session_node *nodes;
 	size_t n_nodes, nodes_cap;
 	uint32_t *hash; /* open addressing: node index + 1, 0 empty */
@@ -409,23 +410,37 @@ static bool wanted(const cJSON *t, const char *target)
 	return type && (!strcmp(type, "page") || !strcmp(type, "node"));
 }
 
+/* GET /json/list on the inspector the user named (host and port filled
+ * in): the parsed answer, which may be anything, or NULL with err. */
+static cJSON *list_targets(const struct cdp_options *o, char *host, size_t host_cap,
+			   char *port, size_t port_cap, char *err, size_t cap)
+{
+	char why[300];
+	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, host_cap, port,
+			       port_cap, err, cap))
+		return NULL;
+	char *body;
+	size_t len;
+	if (!http_get(host, port, "/json/list", DIAL_TIMEOUT_MS, &body, &len, why, sizeof(why))) {
+		snprintf(err, cap, "%s:%s: %s", host, port, why);
+		return NULL;
+	}
+	cJSON *list = cJSON_ParseWithLength(body, len);
+	free(body);
+	if (!list)
+		snprintf(err, cap, "%s:%s/json/list: not a JSON list of targets", host, port);
+	return list;
+}
+
 /* The WebSocket URL of the target on the inspector the user named; it
  * must be on that same host and port. */
 static bool pick_target(const struct cdp_options *o, char *url, size_t url_cap,
 			char *title, size_t title_cap, char *err, size_t cap)
 {
-	char host[256], port[8], why[300];
-	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, sizeof(host),
-			       port, sizeof(port), err, cap))
+	char host[256], port[8];
+	cJSON *list = list_targets(o, host, sizeof(host), port, sizeof(port), err, cap);
+	if (!list)
 		return false;
-	char *body;
-	size_t len;
-	if (!http_get(host, port, "/json/list", DIAL_TIMEOUT_MS, &body, &len, why, sizeof(why))) {
-		snprintf(err, cap, "%s:%s: %s", host, port, why);
-		return false;
-	}
-	cJSON *list = cJSON_ParseWithLength(body, len);
-	free(body);
 	const cJSON *t, *found = NULL, *targets = cJSON_IsArray(list) ? list : NULL;
 	cJSON_ArrayForEach(t, targets)
 		if (!found && wanted(t, o->target))
@@ -458,6 +473,49 @@ static bool pick_target(const struct cdp_options *o, char *url, size_t url_cap,
 	return ok;
 }
 
+/* e: the target listed after the one whose WebSocket is `ws_url` (the
+ * first after the last): any target with a WebSocket, pages, workers and
+ * Node programs alike. */
+bool cdp_next_target(const struct cdp_options *o, const char *ws_url, char *id,
+		     size_t id_cap, char *err, size_t cap)
+{
+	char host[256], port[8];
+	if (!o->inspect) {
+		snprintf(err, cap, "--connect ws://… names one target; --inspect lists them");
+		return false;
+	}
+	cJSON *list = list_targets(o, host, sizeof(host), port, sizeof(port), err, cap);
+	if (!list)
+		return false;
+	const cJSON *t, *first = NULL, *next = NULL;
+	const cJSON *targets = cJSON_IsArray(list) ? list : NULL;
+	bool after_current = false;
+	cJSON_ArrayForEach(t, targets) {
+		const char *ws = cJSON_GetStringValue(cJSON_GetObjectItem(t, "webSocketDebuggerUrl"));
+		if (!ws || !cJSON_GetStringValue(cJSON_GetObjectItem(t, "id")))
+			continue;
+		bool current = !strcmp(ws, ws_url);
+		if (!first && !current)
+			first = t;
+		if (after_current && !current && !next)
+			next = t;
+		after_current |= current;
+	}
+	const cJSON *pick = next ? next : first;
+	if (pick)
+		snprintf(id, id_cap, "%s",
+			 cJSON_GetStringValue(cJSON_GetObjectItem(pick, "id")));
+	else
+		snprintf(err, cap, "%s:%s lists no other target", host, port);
+	cJSON_Delete(list);
+	return pick != NULL;
+}
+
+const char *cdp_target_url(const struct cdp *c)
+{
+	return c->url;
+}
+
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 {
 	char url[1100], title[300] = "";
@@ -468,6 +526,7 @@ struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 	struct cdp *c = cdp_new_session();
 	snprintf(c->name, sizeof(c->name), "%s%s%s%s", title, *title ? " (" : "", url,
 		 *title ? ")" : "");
+	snprintf(c->url, sizeof(c->url), "%s", url);
 	char why[300], params[64];
 	snprintf(params, sizeof(params), "{\"interval\":%u}", o->interval_us);
 	if (!ws_open(&c->ws, url, DIAL_TIMEOUT_MS, why, sizeof(why))) {

@@ -30,6 +30,13 @@ struct cdp;
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap);
 /* "TITLE (ws://…)" for messages. */
 const char *cdp_target_name(const struct cdp *c);
+/* The target's WebSocket URL. */
+const char *cdp_target_url(const struct cdp *c);
+/* e: the id of the target /json/list names after the one at `ws_url`
+ * (the first after the last; any target with a WebSocket).  False with
+ * err when there is no other, or no list (--connect ws://…). */
+bool cdp_next_target(const struct cdp_options *o, const char *ws_url, char *id,
+		     size_t id_cap, char *err, size_t cap);
 /* How the samples are to come, asked once after attaching: Tracing.start
  * (V8's sampler as trace events); when the peer sends its events while
  * tracing runs (within CDP_PROBE_SECONDS), the session is those events,

@@ -151,6 +151,11 @@ const char *cdp_live_name(const struct cdp_live *cl)
 	return cdp_target_name(cl->cdp);
 }
 
+const char *cdp_live_url(const struct cdp_live *cl)
+{
+	return cdp_target_url(cl->cdp);
+}
+
 void cdp_live_set_profiling(struct cdp_live *cl, bool on)
 {
 	pthread_mutex_lock(&cl->lock);

@@ -22,6 +22,7 @@ struct cdp_live *cdp_live_start(const struct cdp_options *o, char *err, size_t c
 void cdp_live_free(struct cdp_live *cl);
 
 const char *cdp_live_name(const struct cdp_live *cl);
+const char *cdp_live_url(const struct cdp_live *cl);
 /* p: profiling windows on or off (the window under way is folded). */
 void cdp_live_set_profiling(struct cdp_live *cl, bool on);
 bool cdp_live_profiling(struct cdp_live *cl);

@@ -87,21 +87,23 @@ def read_frame(conn, buf):
         buf += chunk
 
 
-def profile(ids):
+def profile(ids, names=("a", "b")):
     """root -> a -> b; samples a, b, b at 1000 us apart in a 3000 us window:
     a self 1000, b self 2000 (the last sample lasts until endTime)."""
     r, a, b = ids
+    name_a, name_b = names
     frame_of = lambda name: {"functionName": name, "scriptId": "1", "url": "x.js",
                              "lineNumber": 0, "columnNumber": 0}
-    return {"nodes": [{"id": b, "callFrame": frame_of("b"), "children": []},
+    return {"nodes": [{"id": b, "callFrame": frame_of(name_b), "children": []},
                       {"id": r, "callFrame": frame_of("(root)"), "children": [a]},
-                      {"id": a, "callFrame": frame_of("a"), "children": [b]}],
+                      {"id": a, "callFrame": frame_of(name_a), "children": [b]}],
             "startTime": 1000, "endTime": 4000,
             "samples": [a, b, b], "timeDeltas": [0, 1000, 1000]}
 
 
 class Inspector:
-    """A fake inspector on loopback: /json/list and one target."""
+    """A fake inspector on loopback: /json/list and one target (behaviour
+    "two": a second, T2 "other.js", whose functions are c and d)."""
 
     def __init__(self, behaviour, ws_port=None):
         self.behaviour = behaviour
@@ -134,6 +136,7 @@ class Inspector:
             return
         if request.startswith(b"GET /json/list"):
             return self.list(conn)
+        second = request.split(b" ")[1].endswith(b"/T2")
         key = re.search(rb"Sec-WebSocket-Key: (\S+)", request).group(1)
         accept = base64.b64encode(hashlib.sha1(
             key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
@@ -151,7 +154,7 @@ class Inspector:
             if opcode == 10:
                 self.pongs.append(data)
             elif opcode == 1:
-                self.answer(conn, json.loads(data))
+                self.answer(conn, json.loads(data), ("c", "d") if second else ("a", "b"))
 
     def list(self, conn):
         if self.behaviour == "silent-list":
@@ -160,16 +163,20 @@ class Inspector:
         if self.behaviour == "html":
             body = b"<html><body>hello</body></html>"
         else:
-            body = json.dumps([{"id": "T1", "type": "node", "title": "fake.js",
-                                "webSocketDebuggerUrl": "ws://127.0.0.1:%d/T1" % self.ws_port}]).encode()
+            targets = [{"id": "T1", "type": "node", "title": "fake.js",
+                        "webSocketDebuggerUrl": "ws://127.0.0.1:%d/T1" % self.ws_port}]
+            if self.behaviour == "two":
+                targets.append({"id": "T2", "type": "node", "title": "other.js",
+                                "webSocketDebuggerUrl": "ws://127.0.0.1:%d/T2" % self.ws_port})
+            body = json.dumps(targets).encode()
         conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
         conn.close()
 
-    def answer(self, conn, msg):
+    def answer(self, conn, msg, names=("a", "b")):
         with self.send_lock:
             if not msg["method"].startswith("Tracing.") or not self.tracing(conn, msg):
-                self.answer_profiler(conn, msg)
+                self.answer_profiler(conn, msg, names)
 
     def send_event(self, conn, method, params, params_first=False):
         message = {"params": params, "method": method} if params_first else \
@@ -243,12 +250,13 @@ class Inspector:
                        "ts": 10 ** 6 + self.chunks_sent, "args": {"data": data}})
         return events
 
-    def answer_profiler(self, conn, msg):
+    def answer_profiler(self, conn, msg, names):
         b = self.behaviour
         result = {}
         if msg["method"] == "Profiler.stop":
             self.stops += 1
-            result = {"profile": profile([1, 2, 3] if self.stops == 1 else [30, 10, 20])}
+            result = {"profile": profile([1, 2, 3] if self.stops == 1 else [30, 10, 20],
+                                         names)}
         if b == "garbage":
             conn.sendall(frame(b"}}not json at all{{"))
         elif b == "oversized":
