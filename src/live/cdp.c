@@ -57,7 +57,8 @@ struct cdp {
 	bool broken;    /* the connection failed: nothing more to ask */
 	unsigned long batches; /* dataCollected messages taken */
 	struct trace_live *live; /* the live view's fold: the refreshing thread's */
-	char mode[400]; /* how samples come, for the status line */
+	char mode[80];  /* how samples come, short: for the status line */
+	char why[400];  /* and why, for messages */
 };
 
 static uint64_t key_hash(uint32_t parent, const char *frame)
@@ -687,7 +688,8 @@ bool cdp_begin(struct cdp *c, char *err, size_t cap)
 			return false;
 		}
 		snprintf(c->mode, sizeof(c->mode), "polling Profiler windows (tracing not "
-			 "available: %s)", why);
+			 "available)");
+		snprintf(c->why, sizeof(c->why), "%s", why);
 	} else if (!follow_trace(c, CDP_PROBE_SECONDS, err, cap)) {
 		return false;
 	} else if (c->batches) {
@@ -697,8 +699,9 @@ bool cdp_begin(struct cdp *c, char *err, size_t cap)
 	} else if (!end_tracing(c, err, cap)) {
 		return false;
 	} else {
-		snprintf(c->mode, sizeof(c->mode), "polling Profiler windows (Tracing sends "
-			 "its events only when it ends)");
+		snprintf(c->mode, sizeof(c->mode), "polling Profiler windows (tracing not "
+			 "streamed)");
+		snprintf(c->why, sizeof(c->why), "Tracing sends its events only when it ends");
 	}
 	pthread_mutex_lock(&c->lock);
 	trace_stream_free(c->trace);
@@ -715,6 +718,11 @@ bool cdp_streaming(const struct cdp *c)
 const char *cdp_mode(const struct cdp *c)
 {
 	return c->mode;
+}
+
+const char *cdp_mode_why(const struct cdp *c)
+{
+	return c->why;
 }
 
 bool cdp_follow(struct cdp *c, bool on, double seconds, char *err, size_t cap)
@@ -909,6 +917,10 @@ bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *
 		escape_text_to(log, c->name);
 		fputs(": ", log);
 		escape_text_to(log, c->mode);
+		if (*c->why) {
+			fputs(" because ", log);
+			escape_text_to(log, c->why);
+		}
 		fputc('\n', log);
 	}
 	seconds -= now_seconds() - began;

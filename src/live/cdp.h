@@ -48,8 +48,11 @@ bool cdp_next_target(const struct cdp_options *o, const char *ws_url, char *id,
 #define CDP_PROBE_SECONDS 1.0
 bool cdp_begin(struct cdp *c, char *err, size_t cap);
 bool cdp_streaming(const struct cdp *c);
-/* "streaming samples over Tracing", "polling Profiler windows (…)". */
+/* "streaming samples over Tracing", "polling Profiler windows (tracing
+ * not available)" or "(… not streamed)"; and for windows, why ("Tracing.start:
+ * 'Tracing.start' wasn't found"; "" when streaming). */
 const char *cdp_mode(const struct cdp *c);
+const char *cdp_mode_why(const struct cdp *c);
 /* Streaming: takes batches for up to `seconds` (on), or ends tracing
  * (off, its last batches kept); a new start after an end is a new run of
  * the profile (trace_stream_next_run). */

@@ -20,6 +20,7 @@ struct cdp_live {
 	bool failed;
 	unsigned long folded, taken; /* windows folded, and seen by snapshots */
 	char state[700];
+	char news[600]; /* for the status line, once: why windows */
 };
 
 static void set_state(struct cdp_live *cl, const char *text)
@@ -89,7 +90,14 @@ static void *run(void *arg)
 	char err[600];
 	bool profiling;
 	set_state(cl, "asking for Tracing");
-	note_result(cl, cdp_begin(cl->cdp, err, sizeof(err)), false, err);
+	bool begun = cdp_begin(cl->cdp, err, sizeof(err));
+	note_result(cl, begun, false, err);
+	if (begun && *cdp_mode_why(cl->cdp)) {
+		pthread_mutex_lock(&cl->lock);
+		snprintf(cl->news, sizeof(cl->news), "%s because %s", cdp_mode(cl->cdp),
+			 cdp_mode_why(cl->cdp));
+		pthread_mutex_unlock(&cl->lock);
+	}
 	while (wanted(cl, &profiling)) {
 		bool streaming = cdp_streaming(cl->cdp);
 		if (!profiling) {
@@ -170,6 +178,16 @@ bool cdp_live_profiling(struct cdp_live *cl)
 	bool on = cl->profiling && !cl->failed;
 	pthread_mutex_unlock(&cl->lock);
 	return on;
+}
+
+bool cdp_live_news(struct cdp_live *cl, char *out, size_t cap)
+{
+	pthread_mutex_lock(&cl->lock);
+	bool any = cl->news[0] != 0;
+	snprintf(out, cap, "%s", cl->news);
+	cl->news[0] = 0;
+	pthread_mutex_unlock(&cl->lock);
+	return any;
 }
 
 void cdp_live_state(struct cdp_live *cl, char *out, size_t cap)

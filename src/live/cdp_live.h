@@ -29,6 +29,10 @@ bool cdp_live_profiling(struct cdp_live *cl);
 /* cdp_mode ("streaming samples over Tracing", "polling Profiler windows
  * (…)"), "not profiling (p starts)", or what ended the connection. */
 void cdp_live_state(struct cdp_live *cl, char *out, size_t cap);
+/* Once, for the status line: why the samples come in windows
+ * ("polling Profiler windows (tracing not available) because
+ * Tracing.start: 'Tracing.start' wasn't found").  False when nothing new. */
+bool cdp_live_news(struct cdp_live *cl, char *out, size_t cap);
 /* A window folded or a batch taken since the last refresh: cdp_refresh
  * (the session's new model in *fresh, or new numbers in place in `shown`,
  * the model this gave last, NULL before the first). */

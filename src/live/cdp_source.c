@@ -54,8 +54,10 @@ static void cdp_src_free(struct live_source *s)
 
 static void cdp_src_events(struct live_source *s, double now_ms, struct live_events *ev)
 {
-	(void)s, (void)now_ms;
+	(void)now_ms;
 	ev->data = true; /* cdp_live_refresh says whether samples came */
+	if (!ev->quiet)
+		cdp_live_news(cdp_of(s)->cl, ev->message, sizeof(ev->message));
 }
 
 static enum live_refresh cdp_src_snapshot(struct live_source *s, struct model *shown,

@@ -310,8 +310,8 @@ def fake():
         fail("fake: pings answered with %r" % ins.pongs[:1])
     if doc["duration"] != 6000 or doc["samples"] != 6:
         fail("fake: duration %r samples %r, want 6000 and 6" % (doc["duration"], doc["samples"]))
-    if "polling Profiler windows (tracing not available: Tracing.start: 'Tracing.start' " \
-       "wasn't found)" not in p.stderr:
+    if "polling Profiler windows (tracing not available) because Tracing.start: " \
+       "'Tracing.start' wasn't found" not in p.stderr:
         fail("fake: stderr does not say why windows: %r" % p.stderr)
     # --connect ws:// directly, and --export of the session.
     out = "/tmp/inspect-fake-%d.cpuprofile" % os.getpid()
@@ -339,7 +339,8 @@ def fake():
     if p.returncode != 0:
         return fail("trace-at-end: exit %d: %s" % (p.returncode, p.stderr))
     rows = rows_of(p.stdout)
-    if "Tracing sends its events only when it ends" not in p.stderr:
+    if "polling Profiler windows (tracing not streamed) because Tracing sends its " \
+       "events only when it ends" not in p.stderr:
         fail("trace-at-end: stderr %r" % p.stderr)
     if ins.stops < 1 or rows.get("a", {}).get("self") != 1000 * ins.stops or \
        rows.get("b", {}).get("self") != 2000 * ins.stops:
@@ -538,7 +539,8 @@ def chrome():
         # nothing while it runs, in every record mode): windows, said so.
         # A Chromium that streams would be followed over Tracing instead.
         mode = re.search(r"(streaming samples over Tracing|polling Profiler windows "
-                         r"\(Tracing sends its events only when it ends\))", p.stderr)
+                         r"\(tracing not streamed\) because Tracing sends its events "
+                         r"only when it ends)", p.stderr)
         print("chrome:", mode.group(1) if mode else p.stderr)
         if not mode:
             fail("chrome: how the samples came is not said: %r" % p.stderr)
