@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "fuzz_common.h"
-#include "src/xsbug.h"
+#include "loaders/xsbug.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -50,6 +50,7 @@ struct trace_reader {
 	struct trace *t;
 	struct load_error *err;
 	struct event ev;
+	unsigned run; /* a stream's tracing run: profile ids get "/RUN" after 1 */
 };
 
 bool sniff_trace(const uint8_t *head, size_t len)
@@ -492,6 +493,10 @@ static bool read_event(struct trace_reader *R)
 		if (!ok)
 			return false;
 	}
+	if (R->run && *ev->id) {
+		size_t n = strlen(ev->id);
+		snprintf(ev->id + n, sizeof(ev->id) - n, "/%u", R->run);
+	}
 	return trace_add_event_data(R->t, ev->kind, &(struct trace_event_facts){
 					    .offset = ev->offset, .pid = ev->pid, .tid = ev->tid,
 					    .ts = ev->ts, .id = ev->id,
@@ -597,4 +602,126 @@ bool load_trace(struct input *in, struct model *m, const struct load_options *op
 	if (!ok)
 		model_free(m);
 	return ok;
+}
+
+/* ---- a trace that grows --------------------------------------------- */
+
+struct trace_stream {
+	struct model names; /* only its strings: the events' names */
+	struct trace t;
+	struct event ev;    /* the reader's buffers, kept from batch to batch */
+	uint64_t offset;    /* bytes of the batches so far */
+	unsigned run;
+};
+
+struct trace_stream *trace_stream_new(void)
+{
+	struct trace_stream *s = xcalloc(1, sizeof(*s));
+	model_init(&s->names, "trace");
+	trace_init(&s->t, &s->names);
+	return s;
+}
+
+static bool add_array(struct trace_stream *s, const void *json, size_t len,
+		      bool whole, struct load_error *err)
+{
+	struct input in;
+	input_from_memory(&in, json, len, "trace events");
+	in.base = s->offset;
+	struct trace_reader R = { .in = &in, .err = err, .t = &s->t, .ev = s->ev,
+				  .run = s->run };
+	json_init(&R.j, &in);
+	enum json_token t;
+	bool ok = next_token(&R, &t) &&
+		  (t == JSON_ARRAY || fail_here(&R, "expected an array of events")) &&
+		  read_events(&R, NULL) && (!whole || (next_token(&R, &t) &&
+		  (t == JSON_END || fail_here(&R, "more data after the events"))));
+	s->ev = R.ev;
+	json_free(&R.j);
+	input_close(&in);
+	s->offset += len;
+	s->t.end_offset = s->offset;
+	return ok;
+}
+
+void trace_stream_next_run(struct trace_stream *s)
+{
+	s->run++;
+}
+
+bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
+		      struct load_error *err)
+{
+	return add_array(s, json, len, true, err);
+}
+
+bool trace_stream_add_prefix(struct trace_stream *s, const void *json, size_t len,
+			     struct load_error *err)
+{
+	return add_array(s, json, len, false, err);
+}
+
+size_t trace_stream_samples(const struct trace_stream *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->t.nprofiles; i++)
+		n += s->t.profiles[i].data.nsamples;
+	return n;
+}
+
+struct trace_stream *trace_stream_copy(const struct trace_stream *s)
+{
+	struct trace_stream *c = xcalloc(1, sizeof(*c));
+	model_init(&c->names, "trace");
+	strings_free(&c->names.strings);
+	strings_copy(&c->names.strings, &s->names.strings);
+	trace_copy(&c->t, &s->t, &c->names);
+	c->offset = s->offset;
+	c->run = s->run;
+	return c;
+}
+
+bool trace_stream_model(const struct trace_stream *s, const char *wanted,
+			struct model *m, struct load_error *err)
+{
+	return trace_stream_finish(trace_stream_copy(s), wanted, m, err);
+}
+
+/* The model takes the stream's strings, so that the names' numbers in
+ * the profiles hold in it. */
+bool trace_stream_finish(struct trace_stream *s, const char *wanted,
+			 struct model *m, struct load_error *err)
+{
+	model_init(m, "trace");
+	m->lines_zero_based = true;
+	strings_free(&m->strings);
+	m->strings = s->names.strings;
+	strings_init(&s->names.strings);
+	s->t.m = m;
+	bool ok = trace_build(&s->t, wanted, err);
+	if (!ok)
+		model_free(m);
+	trace_stream_free(s);
+	return ok;
+}
+
+const struct trace *trace_stream_trace(const struct trace_stream *s)
+{
+	return &s->t;
+}
+
+const struct string_table *trace_stream_strings(const struct trace_stream *s)
+{
+	return &s->names.strings;
+}
+
+void trace_stream_free(struct trace_stream *s)
+{
+	if (!s)
+		return;
+	trace_free(&s->t);
+	trace_data_free(&s->ev.data);
+	free(s->ev.arg_name);
+	model_free(&s->names);
+	free(s);
 }

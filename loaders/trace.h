@@ -110,4 +110,68 @@ bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
  * profile id, or NULL for DevTools' choice) and fills the model. */
 bool trace_build(struct trace *t, const char *wanted, struct load_error *err);
 
+/* A node in m for each of these, node i for nodes[i], its frame interned
+ * ("(anonymous)" for a function without a name). */
+void trace_add_nodes(struct model *m, const struct trace_node *nodes, size_t n);
+
+/* Every profile and name of `t` into `to`, whose model is `m` (holding
+ * the same strings as t's): a snapshot to build while t keeps growing. */
+void trace_copy(struct trace *to, const struct trace *t, struct model *m);
+
+/* A trace that grows: batches of events, each a JSON array of event
+ * objects (the `value` of the inspector's Tracing.dataCollected, or a
+ * file's events cut anywhere between two of them), are read by the same
+ * code as a file and kept; a model of what has arrived is built on
+ * demand, as often as wanted.  Byte offsets in messages count from the
+ * first batch.  A batch that fails may have added its first events. */
+struct trace_stream;
+
+struct trace_stream *trace_stream_new(void);
+bool trace_stream_add(struct trace_stream *s, const void *json, size_t len,
+		      struct load_error *err);
+/* The same for the array at the start of `json`, whatever follows it
+ * (the rest of the message that carries it), unread. */
+bool trace_stream_add_prefix(struct trace_stream *s, const void *json, size_t len,
+			     struct load_error *err);
+/* The events that follow come from a new tracing run of the same
+ * program, whose profile ids start again: its profiles are new ones
+ * (their ids get "/1", "/2" ... after them). */
+void trace_stream_next_run(struct trace_stream *s);
+/* Samples kept so far, all profiles together. */
+size_t trace_stream_samples(const struct trace_stream *s);
+/* A new, independent stream holding what s holds (taken under a lock,
+ * built outside it). */
+struct trace_stream *trace_stream_copy(const struct trace_stream *s);
+/* The model of what has arrived, as load_trace would make it of a file
+ * of these events (`wanted` as opt->thread); s is unchanged. */
+bool trace_stream_model(const struct trace_stream *s, const char *wanted,
+			struct model *m, struct load_error *err);
+/* The same, using up s (no copy): s is freed. */
+bool trace_stream_finish(struct trace_stream *s, const char *wanted,
+			 struct model *m, struct load_error *err);
+void trace_stream_free(struct trace_stream *s);
+/* What the stream holds so far, for trace_live. */
+const struct trace *trace_stream_trace(const struct trace_stream *s);
+const struct string_table *trace_stream_strings(const struct trace_stream *s);
+
+/* A stream followed for a live view (trace_live.c): trace_live_update
+ * folds the samples that arrived since the last update into each node's
+ * time and sample count (a cost of what is new; the caller holds the
+ * stream still meanwhile), and trace_live_model gives the profile followed (a
+ * renderer's main thread, its newest run; else the busiest thread) as a
+ * model of per-node values without a timeline: new numbers in
+ * `shown` when it is the model given last and no node is new since,
+ * else a new model in `fresh`.  Samples are folded in the order they
+ * come: a delta that runs backwards counts nothing, where the whole
+ * session (trace_stream_model) sorts them by time as DevTools does. */
+struct trace_live;
+enum trace_live_change { TRACE_LIVE_NONE, TRACE_LIVE_VALUES, TRACE_LIVE_MODEL };
+
+struct trace_live *trace_live_new(void);
+void trace_live_update(struct trace_live *l, const struct trace_stream *s);
+size_t trace_live_samples(const struct trace_live *l);
+enum trace_live_change trace_live_model(struct trace_live *l, struct model *shown,
+					struct model *fresh, char *err, size_t cap);
+void trace_live_free(struct trace_live *l);
+
 #endif

@@ -45,6 +45,57 @@ void trace_free(struct trace *t)
 	free_names(t->processes, t->nprocesses);
 }
 
+/* A copy of n entries, with room for one more (NULL stays NULL). */
+#define DUP(to, cap, from, n)                                                  \
+	do {                                                                   \
+		(to) = (from) ? xmalloc(((n) + 1) * sizeof(*(from))) : NULL;   \
+		if ((from) && (n))                                             \
+			memcpy(to, from, (n) * sizeof(*(from)));               \
+		(cap) = (from) ? (n) + 1 : 0;                                  \
+	} while (0)
+
+static void copy_data(struct trace_data *to, const struct trace_data *d)
+{
+	*to = *d;
+	DUP(to->nodes, to->nodes_cap, d->nodes, d->nnodes);
+	DUP(to->edges, to->edges_cap, d->edges, d->nedges);
+	DUP(to->ticks, to->ticks_cap, d->ticks, d->nticks);
+	DUP(to->samples, to->samples_cap, d->samples, d->nsamples);
+	DUP(to->deltas, to->deltas_cap, d->deltas, d->ndeltas);
+	DUP(to->lines, to->lines_cap, d->lines, d->nlines);
+}
+
+static struct trace_name *copy_names(const struct trace_name *names, size_t n)
+{
+	struct trace_name *to = xmalloc((n + 1) * sizeof(*to));
+	for (size_t i = 0; i < n; i++)
+		to[i] = (struct trace_name){ names[i].pid, names[i].tid,
+					     xstrdup(names[i].name) };
+	return to;
+}
+
+void trace_copy(struct trace *to, const struct trace *t, struct model *m)
+{
+	trace_init(to, m);
+	to->nprofiles = to->profiles_cap = t->nprofiles;
+	to->profiles = xmalloc((t->nprofiles + 1) * sizeof(*to->profiles));
+	for (size_t i = 0; i < t->nprofiles; i++) {
+		struct trace_profile *p = &to->profiles[i];
+		*p = t->profiles[i];
+		copy_data(&p->data, &t->profiles[i].data);
+		DUP(p->chunks, p->chunks_cap, t->profiles[i].chunks, p->nchunks);
+	}
+	size_t unused;
+	DUP(to->profile_index, unused, t->profile_index, t->profile_index_size);
+	(void)unused;
+	to->profile_index_size = t->profile_index_size;
+	to->threads = copy_names(t->threads, t->nthreads);
+	to->processes = copy_names(t->processes, t->nprocesses);
+	to->nthreads = to->threads_cap = t->nthreads;
+	to->nprocesses = to->processes_cap = t->nprocesses;
+	to->end_offset = t->end_offset;
+}
+
 /* ---- collecting events ---------------------------------------------- */
 
 static size_t profile_slot(const struct trace *t, int64_t pid, const char *id)
@@ -585,10 +636,10 @@ static void list_others(const struct trace *t, const struct trace_profile *shown
 
 /* ---- the model ------------------------------------------------------ */
 
-static void add_nodes(struct model *m, const struct trace_data *d)
+void trace_add_nodes(struct model *m, const struct trace_node *nodes, size_t n)
 {
-	for (size_t i = 0; i < d->nnodes; i++) /* node == index */
-		model_add_node(m, v8_intern_frame(m, &d->nodes[i].frame));
+	for (size_t i = 0; i < n; i++) /* node == index */
+		model_add_node(m, v8_intern_frame(m, &nodes[i].frame));
 }
 
 static int by_child_then_parent(const void *a, const void *b)
@@ -664,7 +715,7 @@ static bool make_model(struct trace *t, struct trace_profile *p, struct load_err
 	describe(t, p, who, sizeof(who));
 	list_others(t, p, others, sizeof(others));
 	model_add_sample_type(m, "time", "us");
-	add_nodes(m, d);
+	trace_add_nodes(m, d->nodes, d->nnodes);
 	struct id_index x;
 	bool ok = index_ids(t, p, &x, err) && add_edges(m, d, &x, who, err);
 	free(x.dense);

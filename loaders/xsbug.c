@@ -1,9 +1,9 @@
 /* Saved xsbug streams (an XS engine's debugging connection written to a
- * file): the stream parser of src/xsbug.h fed in input chunks, then the
+ * file): the stream parser of loaders/xsbug.h fed in input chunks, then the
  * session the user asked for. */
 #include <string.h>
 
-#include "../src/xsbug.h"
+#include "xsbug.h"
 #include "loaders.h"
 
 bool sniff_xsbug(const uint8_t *head, size_t len)

@@ -26,6 +26,7 @@ static const char *const format_names[EXPORT_FORMAT_COUNT] = {
 	[EXPORT_PPROF] = "pprof",
 	[EXPORT_CPUPROFILE] = "cpuprofile",
 	[EXPORT_FOLDED] = "folded",
+	[EXPORT_TRACE] = "trace",
 };
 
 bool export_format_parse(const char *name, enum export_format *out)
@@ -231,7 +232,13 @@ static void make_timeline(const struct exporter *x, struct timeline *t)
 			negative, negative == 1 ? "" : "s");
 }
 
-static void write_cpuprofile(struct exporter *x)
+/* The trace-event form (loaders/trace.c reads it back): one Profile
+ * event and one ProfileChunk holding the whole .cpuprofile, as Chrome's
+ * Performance panel saves a V8 CPU profile, in pieces around it. */
+#define TRACE_EVENT "\"cat\":\"disabled-by-default-v8.cpu_profiler\",\"ph\":\"P\"," \
+	"\"pid\":1,\"tid\":1,\"id\":\"0x1\",\"ts\":"
+
+static void write_cpuprofile(struct exporter *x, bool trace)
 {
 	const struct model *m = x->m;
 	note_one_type(x);
@@ -256,6 +263,19 @@ static void write_cpuprofile(struct exporter *x)
 		if (!x->whole_stacks || m->nodes[i].nparents == 0)
 			roots[nroots++] = i;
 	bool own_root = nroots != 1;
+	/* Sample i lasts until sample i + 1 starts (the loader's reading);
+	 * the made-up timeline starts at 0, where small durations stay exact. */
+	double start = t.n && x->whole_stacks && (m->caps & HAS_TIMELINE) && x->type == 0
+			       ? m->start_time : 0;
+	if (trace) {
+		fputs("{\"traceEvents\":[{\"name\":\"Profile\"," TRACE_EVENT, x->out);
+		write_number(x->out, start);
+		fputs(",\"args\":{\"data\":{\"startTime\":", x->out);
+		write_number(x->out, start);
+		fputs("}}},\n{\"name\":\"ProfileChunk\"," TRACE_EVENT, x->out);
+		write_number(x->out, start);
+		fputs(",\"args\":{\"data\":{\"cpuProfile\":", x->out);
+	}
 	fputs("{\"nodes\":[", x->out);
 	if (own_root) {
 		fprintf(x->out, "{\"id\":%zu,\"callFrame\":{\"functionName\":\"(root)\","
@@ -279,17 +299,17 @@ static void write_cpuprofile(struct exporter *x)
 			cpu_node(x, i + 1, i, t.hits[i], NULL, 0, 1);
 		}
 	}
-	/* Sample i lasts until sample i + 1 starts (the loader's reading);
-	 * the made-up timeline starts at 0, where small durations stay exact. */
-	double start = t.n && x->whole_stacks && (m->caps & HAS_TIMELINE) && x->type == 0
-			       ? m->start_time : 0;
 	double end = start;
-	fprintf(x->out, "],\"startTime\":");
-	write_number(x->out, start);
-	fputs(",\"samples\":[", x->out);
+	if (!trace) {
+		fprintf(x->out, "],\"startTime\":");
+		write_number(x->out, start);
+		fputs(",\"samples\":[", x->out);
+	} else {
+		fputs("],\"samples\":[", x->out);
+	}
 	for (size_t i = 0; i < t.n; i++)
 		fprintf(x->out, "%s%u", i ? "," : "", t.item[i] + 1);
-	fputs("],\"timeDeltas\":[", x->out);
+	fputs(trace ? "]},\"timeDeltas\":[" : "],\"timeDeltas\":[", x->out);
 	for (size_t i = 0; i < t.n; i++) {
 		fputs(i ? "," : "", x->out);
 		write_number(x->out, i ? t.duration[i - 1] : 0);
@@ -297,7 +317,7 @@ static void write_cpuprofile(struct exporter *x)
 	}
 	fputs("],\"endTime\":", x->out);
 	write_number(x->out, end);
-	fputs("}\n", x->out);
+	fputs(trace ? "}}}]}\n" : "}\n", x->out);
 	free(roots);
 	free(t.item);
 	free(t.duration);
@@ -723,7 +743,8 @@ bool export_model(const struct model *m, unsigned type, enum export_format forma
 	struct exporter x = {
 		.m = m, .type = type, .out = out, .notes = notes,
 		.format = format == EXPORT_PPROF ? "pprof"
-			: format == EXPORT_CPUPROFILE ? ".cpuprofile" : "folded stacks",
+			: format == EXPORT_CPUPROFILE ? ".cpuprofile"
+			: format == EXPORT_TRACE ? "trace events" : "folded stacks",
 		.whole_stacks = (m->caps & HAS_STACKS) && !m->frame_self,
 	};
 	if (!x.whole_stacks)
@@ -735,7 +756,8 @@ bool export_model(const struct model *m, unsigned type, enum export_format forma
 		ok = write_pprof(&x);
 		break;
 	case EXPORT_CPUPROFILE:
-		write_cpuprofile(&x);
+	case EXPORT_TRACE:
+		write_cpuprofile(&x, format == EXPORT_TRACE);
 		break;
 	default:
 		write_folded(&x);

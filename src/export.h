@@ -1,6 +1,6 @@
 /* --export: any loaded model written as gzipped pprof (profile.proto), as
- * a V8 .cpuprofile, or as folded stacks ("a;b;c 42") for flame graph
- * tools.  What a format cannot hold is said on `notes`, never dropped in
+ * a V8 .cpuprofile (or the same in trace-event JSON, as Chrome saves a
+ * trace), or as folded stacks ("a;b;c 42") for flame graph tools.  What a format cannot hold is said on `notes`, never dropped in
  * silence. */
 #ifndef WPROF_EXPORT_H
 #define WPROF_EXPORT_H
@@ -10,7 +10,13 @@
 
 #include "model.h"
 
-enum export_format { EXPORT_PPROF, EXPORT_CPUPROFILE, EXPORT_FOLDED, EXPORT_FORMAT_COUNT };
+enum export_format {
+	EXPORT_PPROF,
+	EXPORT_CPUPROFILE,
+	EXPORT_FOLDED,
+	EXPORT_TRACE, /* the .cpuprofile as Profile + ProfileChunk trace events */
+	EXPORT_FORMAT_COUNT
+};
 
 bool export_format_parse(const char *name, enum export_format *out);
 

@@ -2,8 +2,10 @@
  * user named and nowhere else: only http and https, redirects only to
  * http or https, no proxy from the environment.  Everything a server
  * can do wrong ends in a message: an error status, an HTML page instead
- * of a profile, a body cut short, too large or inflating past the limit,
- * no answer before the timeout. */
+ * of a profile, a body cut short or too large, no answer before the
+ * timeout.  A gzipped body (Go serves profiles gzipped as plain bytes, no
+ * Content-Encoding) is kept as it came: the input layer inflates it as it
+ * does a file, under the same limit (loaders/input.h, --max-size). */
 #include "fetch.h"
 
 #include <ctype.h>
@@ -13,7 +15,6 @@
 #include <string.h>
 
 #include <curl/curl.h>
-#include <zlib.h>
 
 #include "escape.h"
 #include "util.h"
@@ -73,54 +74,6 @@ static size_t keep_body(char *chunk, size_t size, size_t count, void *arg)
 	memcpy(b->data + b->len, chunk, n);
 	b->len += n;
 	return n;
-}
-
-/* Go serves profiles gzipped as plain bytes (no Content-Encoding), so
- * they are inflated here, where the size limit can hold, rather than by
- * a loader that would follow a gzip bomb much further. */
-static bool gunzip_body(struct body *b, char *err, size_t cap)
-{
-	z_stream z = { 0 };
-	if (inflateInit2(&z, 15 + 16) != Z_OK)
-		return fail(err, cap, "cannot start gunzip");
-	struct body out = { .limit = b->limit };
-	z.next_in = b->data;
-	z.avail_in = (uInt)(b->len < UINT32_MAX ? b->len : UINT32_MAX);
-	int status = Z_OK;
-	while (status == Z_OK) {
-		if (out.len == out.cap) {
-			if (out.cap == out.limit) {
-				out.too_large = true;
-				break;
-			}
-			out.cap = out.cap ? out.cap * 2 : 256 * 1024;
-			if (out.cap > out.limit)
-				out.cap = out.limit;
-			out.data = xrealloc(out.data, out.cap);
-		}
-		z.next_out = out.data + out.len;
-		z.avail_out = (uInt)(out.cap - out.len < UINT32_MAX ? out.cap - out.len
-								    : UINT32_MAX);
-		status = inflate(&z, Z_NO_FLUSH);
-		out.len = (size_t)(z.next_out - out.data);
-		if (status == Z_BUF_ERROR && z.avail_in && !z.avail_out)
-			status = Z_OK; /* only the output was full */
-	}
-	size_t where = (size_t)(z.next_in - b->data);
-	inflateEnd(&z);
-	if (status != Z_STREAM_END) {
-		free(out.data);
-		if (out.too_large)
-			return fail(err, cap, "the body inflates to more than %zu MiB "
-				    "(a gzip bomb?)", out.limit >> 20);
-		if (where >= b->len)
-			return fail(err, cap, "the gzip body is truncated: it stops at "
-				    "byte %zu before its end", b->len);
-		return fail(err, cap, "corrupt gzip body near byte %zu", where);
-	}
-	free(b->data);
-	*b = out;
-	return true;
 }
 
 /* The first line of an error page, which is where Go's pprof handlers
@@ -225,8 +178,6 @@ static bool check_answer(CURL *curl, struct body *b, char *err, size_t cap)
 			    "/debug/pprof/heap)");
 	if (b->len == 0)
 		return fail(err, cap, "the server sent an empty body");
-	if (b->len >= 2 && b->data[0] == 0x1f && b->data[1] == 0x8b)
-		return gunzip_body(b, err, cap);
 	return true;
 }
 

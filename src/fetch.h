@@ -9,8 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The largest body kept, after gunzip: a profile server that sends more
- * (or a gzip bomb) is refused, not followed into swap. */
+/* The largest body kept, as it comes: a profile server that sends more
+ * is refused, not followed into swap.  A gzipped body inflates in the
+ * input layer, under its own limit (--max-size). */
 #define FETCH_MAX_BYTES ((size_t)1 << 30)
 /* Added to a CPU profile's `seconds=N` for the whole request; a URL
  * without `seconds` gets this alone. */
@@ -30,8 +31,8 @@ bool fetch_is_url(const char *name);
 /* The `seconds=N` of a URL's query, or -1 when it has none. */
 long fetch_url_seconds(const char *url);
 
-/* Fetches url; on success *data (free it) holds the body, gunzipped when
- * it came gzipped.  False with a message in err: an HTTP error status,
+/* Fetches url; on success *data (free it) holds the body as it came
+ * (gzipped or not: load_memory tells and inflates).  False with a message in err: an HTTP error status,
  * an HTML page, a body cut short or too large, a timeout. */
 bool fetch_url(const char *url, const struct fetch_options *opt,
 	       uint8_t **data, size_t *len, char *err, size_t cap);

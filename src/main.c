@@ -21,11 +21,11 @@
 #include "export.h"
 #include "fetch.h"
 #include "granularity.h"
-#include "http_live.h"
-#include "live.h"
+#include "live/http.h"
+#include "live/source.h"
+#include "live/xs.h"
 #include "range.h"
 #include "live/cdp.h"
-#include "live/cdp_live.h"
 #include "report.h"
 #include "report_flame.h"
 #include "report_lines.h"
@@ -140,7 +140,8 @@ static const char usage_text[] =
 	"                    default, else the last); callgrind: the event\n"
 	"                    to read (default: the first)\n"
 	"  --export FORMAT   write the profile as pprof (gzipped profile.proto),\n"
-	"                    cpuprofile (V8 JSON), folded (flame graph stacks)\n"
+	"                    cpuprofile (V8 JSON), trace (the same as Chrome\n"
+	"                    trace events), folded (flame graph stacks)\n"
 	"                    or svg (an interactive flame graph: click to zoom,\n"
 	"                    search)\n"
 	"  -o, --output FILE where --export writes\n"
@@ -499,7 +500,7 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 	case OPT_EXPORT:
 		o->svg = !strcmp(v, "svg");
 		if (!o->svg && !export_format_parse(v, &o->export_format))
-			usage_error("unknown export format '%s' (pprof, cpuprofile, folded, svg)", v);
+			usage_error("unknown export format '%s' (pprof, cpuprofile, trace, folded, svg)", v);
 		o->exporting = true;
 		break;
 	case 'o':
@@ -965,9 +966,6 @@ static bool load_profile(const char *file, const struct load_options *opt,
 	return false;
 }
 
-/* --listen/--connect without a terminal: the first engine's profile;
- * *served keeps the others, to be served until they finish (live_finish)
- * once the report is out. */
 /* --range: `m` becomes the profile cut to the range, and `described`
  * says which part of the whole it is. */
 static bool cut_to_range(const struct options *o, struct model *m,
@@ -992,107 +990,48 @@ static bool cut_to_range(const struct options *o, struct model *m,
 	return true;
 }
 
-/* --listen/--connect without a terminal: the first engine's profile. */
-static bool receive_profile(const struct options *o, struct model *m,
-			    char *engine, size_t cap, struct live **served)
+/* The live source the command line names (--listen, --connect, --inspect,
+ * --live URL), or NULL when it cannot be set up (said on stderr).
+ * Without the explorer, the peers' news goes to stderr. */
+static struct live_source *open_source(const struct options *o, bool explorer)
 {
-	struct live *l = live_new(stderr);
-	char err[512];
-	bool ok = o->listen ? live_listen(l, o->listen, err, sizeof(err))
-			    : live_connect(l, o->connect, err, sizeof(err));
-	if (ok)
-		ok = live_wait_profile(l, m, engine, cap, err, sizeof(err));
-	*served = l;
-	if (!ok) {
-		char safe[600];
+	FILE *log = explorer ? NULL : stderr;
+	if (o->live_url)
+		return http_source_open(o->live_url, o->window, o->windows, &fetch_opt,
+					&o->load, log);
+	if (o->inspect)
+		return cdp_source_open(&o->cdp, o->duration > 0 ? o->duration : 10);
+	char err[512], safe[1100];
+	const char *address = o->listen ? o->listen : o->connect;
+	struct live_source *source = xs_source_open(address, o->listen != NULL, log,
+						    err, sizeof(err));
+	if (!source) {
 		escape_text(err, safe, sizeof(safe));
 		fprintf(stderr, "wprof-tui: %s\n", safe);
 	}
-	return ok;
+	return source;
 }
 
-/* --inspect (or --connect ws://) without a terminal: the target
- * profiled for --duration. */
-static bool inspect_profile(struct options *o, struct model *m, char *who, size_t cap)
+/* Without a terminal: the profile the source was asked for (the first
+ * engine's session, --duration of a target, --windows windows); `who`
+ * names it for the report. */
+static bool collect_profile(struct live_source *source, struct model *m,
+			    char *who, size_t cap)
 {
-	char err[600], safe[1300];
-	who[0] = '\0';
-	double seconds = o->duration > 0 ? o->duration : 10;
-	if (cdp_profile_for(&o->cdp, seconds, m, who, cap, err, sizeof(err)))
+	char err[1300], safe[2600];
+	if (source->ops->collect(source, m, who, cap, err, sizeof(err)))
 		return true;
-	char both[1300];
-	snprintf(both, sizeof(both), "%s%s%s", who, *who ? ": " : "", err);
-	escape_text(both, safe, sizeof(safe));
+	escape_text(err, safe, sizeof(safe));
 	fprintf(stderr, "wprof-tui: %s\n", safe);
 	return false;
 }
 
-/* --inspect on a terminal: the explorer follows the target. */
-static int explore_inspect(const struct options *o)
+/* After the report: the source lets its peers go, then ends. */
+static void close_source(struct live_source *source)
 {
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "wprof-tui: the live view needs a terminal; "
-				"--report VIEW --duration TIME prints without one\n");
-		return EXIT_BAD_INPUT;
-	}
-	char err[600], safe[1300];
-	struct cdp_live *cl = cdp_live_start(&o->cdp, err, sizeof(err));
-	if (!cl) {
-		escape_text(err, safe, sizeof(safe));
-		fprintf(stderr, "wprof-tui: %s\n", safe);
-		return EXIT_BAD_INPUT;
-	}
-	int status = tui_run_inspect(cl, &o->tui);
-	cdp_live_free(cl);
-	return status;
-}
-
-/* --listen/--connect on a terminal: the live explorer. */
-static int explore_live(const struct options *o)
-{
-	struct live *l = live_new(NULL);
-	char err[512];
-	const char *address = o->listen ? o->listen : o->connect;
-	bool ok = o->listen ? live_listen(l, address, err, sizeof(err))
-			    : live_connect(l, address, err, sizeof(err));
-	int status = EXIT_BAD_INPUT;
-	if (ok) {
-		status = tui_run_live(l, address, &o->tui);
-	} else {
-		char safe[600];
-		escape_text(err, safe, sizeof(safe));
-		fprintf(stderr, "wprof-tui: %s\n", safe);
-	}
-	live_free(l);
-	return status;
-}
-
-/* --live URL on a terminal: the explorer, refreshed after each window. */
-static int explore_http_live(const struct options *o)
-{
-	return tui_run_http_live(o->live_url, o->window, &fetch_opt, &o->load, &o->tui);
-}
-
-/* --live URL without a terminal: --windows windows, then one model. */
-static bool fetch_windows(const struct options *o, struct model *m)
-{
-	struct http_session s;
-	http_session_init(&s, o->live_url, o->window);
-	char err[512], safe[1024];
-	escape_text(o->live_url, safe, sizeof(safe));
-	bool ok = true;
-	while (ok && s.nwindows < o->windows) {
-		ok = http_session_fetch(&s, &fetch_opt, &o->load, err, sizeof(err));
-		if (ok)
-			fprintf(stderr, "wprof-tui: %s: window %zu of %u\n", safe, s.nwindows,
-				o->windows);
-		else
-			fprintf(stderr, "wprof-tui: %s: %s\n", safe, err);
-	}
-	if (ok)
-		http_session_model(&s, m);
-	http_session_free(&s);
-	return ok;
+	if (source->ops->finish)
+		source->ops->finish(source);
+	source->ops->free(source);
 }
 
 static int print_diff(const struct options *o, struct rules *base,
@@ -1246,27 +1185,19 @@ int main(int argc, char **argv)
 		return explore_two(&o, NULL);
 
 	struct model m;
-	char engine[700];
-	struct live *served = NULL;
-	if (o.live_url && (o.report || o.exporting)) {
-		if (!fetch_windows(&o, &m))
+	char engine[4096];
+	struct live_source *source = NULL;
+	if (o.live_url || o.inspect || o.listen || o.connect) {
+		bool explorer = !o.report && !o.exporting;
+		if (!(source = open_source(&o, explorer)))
 			return EXIT_BAD_INPUT;
-		o.file = o.live_url;
-	} else if (o.live_url) {
-		return explore_http_live(&o);
-	} else if (o.inspect) {
-		if (!o.report && !o.exporting)
-			return explore_inspect(&o);
-		if (!inspect_profile(&o, &m, engine, sizeof(engine)))
-			return EXIT_BAD_INPUT;
-		o.file = engine;
-	} else if (o.listen || o.connect) {
-		if (!o.report && !o.exporting)
-			return explore_live(&o);
-		bool received = receive_profile(&o, &m, engine, sizeof(engine), &served);
-		if (!received) {
-			live_finish(served);
-			live_free(served);
+		if (explorer) {
+			int status = tui_run_live(source, &o.tui);
+			source->ops->free(source);
+			return status;
+		}
+		if (!collect_profile(source, &m, engine, sizeof(engine))) {
+			close_source(source);
 			return EXIT_BAD_INPUT;
 		}
 		o.file = engine;
@@ -1312,10 +1243,9 @@ int main(int argc, char **argv)
 	transform_stack_free(&o.filters);
 	free(o.tui.source.dirs);
 	free(o.tui.source.trims);
-	if (served) {
+	if (source) {
 		fflush(stdout); /* the report is out before the others end */
-		live_finish(served);
-		live_free(served);
+		close_source(source);
 	}
 	return status;
 }

@@ -20,6 +20,16 @@ void strings_free(struct string_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+void strings_copy(struct string_table *to, const struct string_table *from)
+{
+	*to = *from;
+	to->arena = xmalloc(from->cap + 1);
+	if (from->used)
+		memcpy(to->arena, from->arena, from->used);
+	to->index = xmalloc(from->index_size * sizeof(*to->index));
+	memcpy(to->index, from->index, from->index_size * sizeof(*to->index));
+}
+
 static size_t slot_for(const struct string_table *t, const char *s, size_t len,
 		       uint64_t h)
 {

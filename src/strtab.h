@@ -20,6 +20,8 @@ struct string_table {
 void strings_init(struct string_table *t);
 void strings_free(struct string_table *t);
 str_t strings_intern(struct string_table *t, const char *s, size_t len);
+/* `to` (not initialized) becomes a copy of `from`, every str_t the same. */
+void strings_copy(struct string_table *to, const struct string_table *from);
 
 static inline const char *strings_get(const struct string_table *t, str_t s)
 {

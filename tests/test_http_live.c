@@ -6,7 +6,7 @@
 #include "check.h"
 #include "loaders/loaders.h"
 #include "src/fetch.h"
-#include "src/http_live.h"
+#include "src/live/http.h"
 #include "src/util.h"
 
 static void check_url(const char *url, unsigned seconds, const char *want)

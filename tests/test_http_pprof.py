@@ -31,13 +31,23 @@ from profile_checks import Checks
 WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
 C = Checks(WPROF)
 HERE = os.path.dirname(os.path.abspath(__file__))
-BOMB_BYTES = 1536 << 20  # inflates past the 1 GiB limit
+BOMB_BYTES = 1536 << 20  # inflates far past the input layer's limit
 
 
 def gzip_bomb():
+    """A pprof string table whose second string is 1.5 GiB of 'a': it
+    looks like a profile, so only the inflation limit stops it."""
+    size = BOMB_BYTES
+    varint = b""
+    while True:
+        varint += bytes([(size & 0x7f) | (0x80 if size >> 7 else 0)])
+        size >>= 7
+        if not size:
+            break
     z = zlib.compressobj(9, zlib.DEFLATED, 31)
-    zeros = bytes(1 << 20)
-    parts = [z.compress(zeros) for _ in range(BOMB_BYTES >> 20)]
+    fill = b"a" * (1 << 20)
+    parts = [z.compress(b"\x32\x00\x32" + varint)]
+    parts += [z.compress(fill) for _ in range(BOMB_BYTES >> 20)]
     return b"".join(parts) + z.flush()
 
 
@@ -225,7 +235,7 @@ def test_hostile(tmp):
     expect_failure(base + "/missing", "HTTP status 404: 404 page not found")
     expect_failure(base + "/error", "HTTP status 500: Could not enable CPU profiling")
     expect_failure(base + "/truncated", "the body is truncated")
-    expect_failure(base + "/truncated-gzip", "the gzip body is truncated")
+    expect_failure(base + "/truncated-gzip", "the gzip data is truncated")
     expect_failure(base + "/empty", "empty body")
     expect_failure(base + "/redirect-file", "Protocol \"file\" not supported")
     took = expect_failure(base + "/hang", "no whole answer within 2 s",
@@ -233,9 +243,13 @@ def test_hostile(tmp):
     if took > 10:
         C.fail(f"the hanging server held wprof-tui {took:.1f} s with a 2 s timeout")
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    expect_failure(base + "/bomb", "inflates to more than 1024 MiB", seconds=200)
+    # The input layer's limit, as for a file: 100 times the ~1.5 MiB body.
+    expect_failure(base + "/bomb", "inflates to more than 14", seconds=200)
+    expect_failure(base + "/bomb", "(the limit is 100 times its 1", seconds=200)
+    expect_failure(base + "/bomb", "inflates to more than 10 MiB (--max-size)",
+                   ("--max-size", "10M"), seconds=200)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    if max(peak, before) > (1280 << 10):  # KiB: the limit plus some
+    if max(peak, before) > (400 << 10):  # KiB: the limit plus some
         C.fail(f"the gzip bomb took {peak >> 10} MiB")
     expect_failure("ftp://127.0.0.1:1/x", "", ())  # not a URL we fetch: a file name
     expect_failure(base + "/missing", "HTTP status 404", live=True)

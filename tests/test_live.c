@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "loaders/loaders.h"
-#include "src/live.h"
+#include "src/live/xs.h"
 #include "src/util.h"
 
 static void pump(struct live *l, int rounds)

@@ -11,7 +11,7 @@
 #include "loaders/loaders.h"
 #include "src/tui/app.h"
 #include "src/util.h"
-#include "src/xsbug.h"
+#include "loaders/xsbug.h"
 
 static const char *row_name(struct app *a, size_t i)
 {

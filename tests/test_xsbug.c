@@ -9,7 +9,7 @@
 #include "src/rules.h"
 #include "src/transform.h"
 #include "src/util.h"
-#include "src/xsbug.h"
+#include "loaders/xsbug.h"
 
 static struct xsbug_parser *feed_chunks(const char *data, size_t len,
 					size_t chunk,

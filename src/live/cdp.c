@@ -9,7 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../loaders/json.h"
 #include "../../loaders/loaders.h"
+#include "../../loaders/trace.h"
+#include "../escape.h"
+#include "../export.h"
 #include "../util.h"
 #include "ws.h"
 
@@ -35,6 +39,7 @@ struct cdp {
 	int next_id;
 	bool released; /* Runtime.runIfWaitingForDebugger sent */
 	char name[600];
+	char url[1100]; /* the target's WebSocket */
 	struct session_node *nodes;
 	size_t n_nodes, nodes_cap;
 	uint32_t *hash; /* open addressing: node index + 1, 0 empty */
@@ -44,6 +49,16 @@ struct cdp {
 	size_t n_samples, samples_cap, deltas_cap;
 	double span;        /* µs profiled, all windows end to end */
 	double last_sample; /* time of the last sample on that axis */
+	/* When the peer streams trace events (Tracing.dataCollected while
+	 * tracing runs) they are the session, in place of the windows. */
+	struct trace_stream *trace;
+	bool streaming; /* the session is `trace` */
+	bool tracing;   /* Tracing.start answered, tracingComplete not yet */
+	bool broken;    /* the connection failed: nothing more to ask */
+	unsigned long batches; /* dataCollected messages taken */
+	struct trace_live *live; /* the live view's fold: the refreshing thread's */
+	char mode[80];  /* how samples come, short: for the status line */
+	char why[400];  /* and why, for messages */
 };
 
 static uint64_t key_hash(uint32_t parent, const char *frame)
@@ -231,8 +246,93 @@ static bool fold_profile(struct cdp *c, const cJSON *profile, char *err, size_t 
 	return ok;
 }
 
-/* Sends a command and waits for its answer (events meanwhile are
- * skipped); the answer's "result", which the caller frees with *root. */
+/* Where the `value` array of a Tracing.dataCollected event (or
+ * NodeTracing's) begins in the message, found with the streaming
+ * tokenizer so that a batch of a million samples is read once, by the
+ * trace reader, and never made a tree.  With "method" first, as peers
+ * write it, this reads a few tokens; answers ("id" first) one.  False
+ * for any other message. */
+static bool data_collected(const char *msg, size_t len, size_t *from)
+{
+	struct input in;
+	struct json j;
+	input_from_memory(&in, msg, len, "message");
+	json_init(&j, &in);
+	bool method = false, value = false;
+	enum json_token t = json_next(&j);
+	while (t != JSON_ERROR && (t = json_next(&j)) == JSON_KEY && !(method && value)) {
+		if (!strcmp(j.str, "method")) {
+			t = json_next(&j);
+			method = t == JSON_STRING && (!strcmp(j.str, "Tracing.dataCollected") ||
+						      !strcmp(j.str, "NodeTracing.dataCollected"));
+			if (!method)
+				break;
+		} else if (!strcmp(j.str, "params") && json_next(&j) == JSON_OBJECT) {
+			while (!(method && value) && (t = json_next(&j)) == JSON_KEY) {
+				bool is_value = !strcmp(j.str, "value");
+				t = json_next(&j);
+				if (is_value && t == JSON_ARRAY)
+					*from = (size_t)j.token_offset, value = true;
+				/* Params before the method: the array is skipped too. */
+				if (!(is_value && t == JSON_ARRAY && method) && !json_skip(&j, t))
+					break;
+			}
+		} else if (!strcmp(j.str, "id") || !json_skip(&j, json_next(&j))) {
+			break;
+		}
+	}
+	json_free(&j);
+	input_close(&in);
+	return method && value;
+}
+
+/* The same bounds as the windows' session, over all profiles. */
+static bool trace_room(const struct trace_stream *s)
+{
+	const struct trace *t = trace_stream_trace(s);
+	size_t nodes = 0, samples = 0;
+	for (size_t i = 0; i < t->nprofiles; i++) {
+		nodes += t->profiles[i].data.nnodes;
+		samples += t->profiles[i].data.nsamples;
+	}
+	return nodes < MAX_NODES && samples < MAX_SAMPLES;
+}
+
+/* The message just received, when it is a batch of trace events: kept in
+ * the trace session (1), or wrong (-1 with a message); 0 for others. */
+static int take_trace_events(struct cdp *c, char *err, size_t cap)
+{
+	size_t from = 0;
+	if (!c->trace || !data_collected(c->ws.msg, c->ws.msg_len, &from))
+		return 0;
+	if (!trace_room(c->trace)) {
+		snprintf(err, cap, "the session holds %u samples or %u stacks: not growing it",
+			 MAX_SAMPLES, MAX_NODES);
+		return -1;
+	}
+	struct load_error why;
+	pthread_mutex_lock(&c->lock);
+	bool ok = trace_stream_add_prefix(c->trace, c->ws.msg + from, c->ws.msg_len - from,
+					  &why);
+	c->batches++;
+	pthread_mutex_unlock(&c->lock);
+	if (!ok)
+		snprintf(err, cap, "Tracing.dataCollected: %.240s", why.message);
+	return ok ? 1 : -1;
+}
+
+/* Events other than data: only the end of tracing matters. */
+static void note_event(struct cdp *c, const cJSON *root)
+{
+	const char *method = cJSON_GetStringValue(cJSON_GetObjectItem(root, "method"));
+	if (method && (!strcmp(method, "Tracing.tracingComplete") ||
+		       !strcmp(method, "NodeTracing.tracingComplete")))
+		c->tracing = false;
+}
+
+/* Sends a command and waits for its answer (trace batches meanwhile are
+ * kept, other events skipped); the answer's "result", which the caller
+ * frees with *root. */
 static const cJSON *call(struct cdp *c, const char *method, const char *params,
 			 cJSON **root, char *err, size_t cap)
 {
@@ -243,6 +343,7 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 	char why[300];
 	if (!ws_send_text(&c->ws, text, (size_t)n, why, sizeof(why))) {
 		snprintf(err, cap, "%s: %s", method, why);
+		c->broken = true;
 		return NULL;
 	}
 	for (;;) {
@@ -250,7 +351,17 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 		if (r <= 0) {
 			snprintf(err, cap, "%s: %s", method,
 				 r ? why : "no answer within 15 s");
+			c->broken = true;
 			return NULL;
+		}
+		int taken = take_trace_events(c, why, sizeof(why));
+		if (taken) {
+			if (taken < 0) {
+				snprintf(err, cap, "%s: %s", method, why);
+				c->broken = true;
+				return NULL;
+			}
+			continue;
 		}
 		*root = cJSON_ParseWithLength(c->ws.msg, c->ws.msg_len);
 		if (!cJSON_IsObject(*root)) {
@@ -258,10 +369,12 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 				 "(byte %zu)", method, (size_t)(cJSON_GetErrorPtr() ?
 				 cJSON_GetErrorPtr() - c->ws.msg : 0));
 			cJSON_Delete(*root);
+			c->broken = true;
 			return NULL;
 		}
 		if (cJSON_GetNumberValue(cJSON_GetObjectItem(*root, "id")) == id)
 			break;
+		note_event(c, *root);
 		cJSON_Delete(*root);
 	}
 	const cJSON *result = cJSON_GetObjectItem(*root, "result");
@@ -298,23 +411,37 @@ static bool wanted(const cJSON *t, const char *target)
 	return type && (!strcmp(type, "page") || !strcmp(type, "node"));
 }
 
+/* GET /json/list on the inspector the user named (host and port filled
+ * in): the parsed answer, which may be anything, or NULL with err. */
+static cJSON *list_targets(const struct cdp_options *o, char *host, size_t host_cap,
+			   char *port, size_t port_cap, char *err, size_t cap)
+{
+	char why[300];
+	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, host_cap, port,
+			       port_cap, err, cap))
+		return NULL;
+	char *body;
+	size_t len;
+	if (!http_get(host, port, "/json/list", DIAL_TIMEOUT_MS, &body, &len, why, sizeof(why))) {
+		snprintf(err, cap, "%s:%s: %s", host, port, why);
+		return NULL;
+	}
+	cJSON *list = cJSON_ParseWithLength(body, len);
+	free(body);
+	if (!list)
+		snprintf(err, cap, "%s:%s/json/list: not a JSON list of targets", host, port);
+	return list;
+}
+
 /* The WebSocket URL of the target on the inspector the user named; it
  * must be on that same host and port. */
 static bool pick_target(const struct cdp_options *o, char *url, size_t url_cap,
 			char *title, size_t title_cap, char *err, size_t cap)
 {
-	char host[256], port[8], why[300];
-	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, sizeof(host),
-			       port, sizeof(port), err, cap))
+	char host[256], port[8];
+	cJSON *list = list_targets(o, host, sizeof(host), port, sizeof(port), err, cap);
+	if (!list)
 		return false;
-	char *body;
-	size_t len;
-	if (!http_get(host, port, "/json/list", DIAL_TIMEOUT_MS, &body, &len, why, sizeof(why))) {
-		snprintf(err, cap, "%s:%s: %s", host, port, why);
-		return false;
-	}
-	cJSON *list = cJSON_ParseWithLength(body, len);
-	free(body);
 	const cJSON *t, *found = NULL, *targets = cJSON_IsArray(list) ? list : NULL;
 	cJSON_ArrayForEach(t, targets)
 		if (!found && wanted(t, o->target))
@@ -347,6 +474,49 @@ static bool pick_target(const struct cdp_options *o, char *url, size_t url_cap,
 	return ok;
 }
 
+/* e: the target listed after the one whose WebSocket is `ws_url` (the
+ * first after the last): any target with a WebSocket, pages, workers and
+ * Node programs alike. */
+bool cdp_next_target(const struct cdp_options *o, const char *ws_url, char *id,
+		     size_t id_cap, char *err, size_t cap)
+{
+	char host[256], port[8];
+	if (!o->inspect) {
+		snprintf(err, cap, "--connect ws://… names one target; --inspect lists them");
+		return false;
+	}
+	cJSON *list = list_targets(o, host, sizeof(host), port, sizeof(port), err, cap);
+	if (!list)
+		return false;
+	const cJSON *t, *first = NULL, *next = NULL;
+	const cJSON *targets = cJSON_IsArray(list) ? list : NULL;
+	bool after_current = false;
+	cJSON_ArrayForEach(t, targets) {
+		const char *ws = cJSON_GetStringValue(cJSON_GetObjectItem(t, "webSocketDebuggerUrl"));
+		if (!ws || !cJSON_GetStringValue(cJSON_GetObjectItem(t, "id")))
+			continue;
+		bool current = !strcmp(ws, ws_url);
+		if (!first && !current)
+			first = t;
+		if (after_current && !current && !next)
+			next = t;
+		after_current |= current;
+	}
+	const cJSON *pick = next ? next : first;
+	if (pick)
+		snprintf(id, id_cap, "%s",
+			 cJSON_GetStringValue(cJSON_GetObjectItem(pick, "id")));
+	else
+		snprintf(err, cap, "%s:%s lists no other target", host, port);
+	cJSON_Delete(list);
+	return pick != NULL;
+}
+
+const char *cdp_target_url(const struct cdp *c)
+{
+	return c->url;
+}
+
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 {
 	char url[1100], title[300] = "";
@@ -357,6 +527,7 @@ struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 	struct cdp *c = cdp_new_session();
 	snprintf(c->name, sizeof(c->name), "%s%s%s%s", title, *title ? " (" : "", url,
 		 *title ? ")" : "");
+	snprintf(c->url, sizeof(c->url), "%s", url);
 	char why[300], params[64];
 	snprintf(params, sizeof(params), "{\"interval\":%u}", o->interval_us);
 	if (!ws_open(&c->ws, url, DIAL_TIMEOUT_MS, why, sizeof(why))) {
@@ -433,10 +604,153 @@ bool cdp_stop(struct cdp *c, char *err, size_t cap)
 	return ok;
 }
 
+
+/* ---- streaming over Tracing ----------------------------------------- */
+
+/* V8's sampler only; thread and process names come whatever is asked. */
+#define TRACE_PARAMS "{\"transferMode\":\"ReportEvents\",\"traceConfig\":{" \
+	"\"includedCategories\":[\"disabled-by-default-v8.cpu_profiler\"]," \
+	"\"excludedCategories\":[\"*\"]}}"
+
+static double now_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Reads what the peer sends for `seconds` (trace batches kept), or until
+ * tracing completes. */
+static bool follow_trace(struct cdp *c, double seconds, char *err, size_t cap)
+{
+	double until = now_seconds() + seconds;
+	char why[300];
+	while (c->tracing) {
+		double left = until - now_seconds();
+		if (left <= 0)
+			return true;
+		int r = ws_receive(&c->ws, (int)(left * 1000) + 1, why, sizeof(why));
+		if (!r)
+			return true;
+		int taken = r < 0 ? -1 : take_trace_events(c, why, sizeof(why));
+		if (taken < 0) {
+			snprintf(err, cap, "Tracing: %s", why);
+			c->broken = true;
+			return false;
+		}
+		if (taken)
+			continue;
+		cJSON *root = cJSON_ParseWithLength(c->ws.msg, c->ws.msg_len);
+		if (!cJSON_IsObject(root)) {
+			snprintf(err, cap, "Tracing: the peer sent a message that is not JSON");
+			cJSON_Delete(root);
+			c->broken = true;
+			return false;
+		}
+		note_event(c, root);
+		cJSON_Delete(root);
+	}
+	return true;
+}
+
+/* Tracing.end, and the batches that come before tracingComplete. */
+static bool end_tracing(struct cdp *c, char *err, size_t cap)
+{
+	if (!command(c, "Tracing.end", NULL, err, cap))
+		return false;
+	double until = now_seconds() + ANSWER_TIMEOUT_MS / 1000.0;
+	while (c->tracing && now_seconds() < until)
+		if (!follow_trace(c, until - now_seconds(), err, cap))
+			return false;
+	if (c->tracing) {
+		snprintf(err, cap, "Tracing.end: no tracingComplete within 15 s");
+		c->broken = true;
+		return false;
+	}
+	return true;
+}
+
+static bool start_tracing(struct cdp *c, char *err, size_t cap)
+{
+	if (!command(c, "Tracing.start", TRACE_PARAMS, err, cap))
+		return false;
+	c->tracing = true;
+	return true;
+}
+
+bool cdp_begin(struct cdp *c, char *err, size_t cap)
+{
+	char why[300];
+	c->trace = trace_stream_new();
+	if (!start_tracing(c, why, sizeof(why))) {
+		if (c->broken) {
+			snprintf(err, cap, "%s", why);
+			return false;
+		}
+		snprintf(c->mode, sizeof(c->mode), "polling Profiler windows (tracing not "
+			 "available)");
+		snprintf(c->why, sizeof(c->why), "%s", why);
+	} else if (!follow_trace(c, CDP_PROBE_SECONDS, err, cap)) {
+		return false;
+	} else if (c->batches) {
+		c->streaming = true;
+		snprintf(c->mode, sizeof(c->mode), "streaming samples over Tracing");
+		return true;
+	} else if (!end_tracing(c, err, cap)) {
+		return false;
+	} else {
+		snprintf(c->mode, sizeof(c->mode), "polling Profiler windows (tracing not "
+			 "streamed)");
+		snprintf(c->why, sizeof(c->why), "Tracing sends its events only when it ends");
+	}
+	pthread_mutex_lock(&c->lock);
+	trace_stream_free(c->trace);
+	c->trace = NULL;
+	pthread_mutex_unlock(&c->lock);
+	return true;
+}
+
+bool cdp_streaming(const struct cdp *c)
+{
+	return c->streaming;
+}
+
+const char *cdp_mode(const struct cdp *c)
+{
+	return c->mode;
+}
+
+const char *cdp_mode_why(const struct cdp *c)
+{
+	return c->why;
+}
+
+bool cdp_follow(struct cdp *c, bool on, double seconds, char *err, size_t cap)
+{
+	if (!on)
+		return !c->tracing || end_tracing(c, err, cap);
+	if (!c->tracing) {
+		pthread_mutex_lock(&c->lock);
+		trace_stream_next_run(c->trace);
+		pthread_mutex_unlock(&c->lock);
+		if (!start_tracing(c, err, cap))
+			return false;
+	}
+	return follow_trace(c, seconds, err, cap);
+}
+
+unsigned long cdp_batches(struct cdp *c)
+{
+	pthread_mutex_lock(&c->lock);
+	unsigned long n = c->batches;
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}
+
 size_t cdp_sample_count(struct cdp *c)
 {
 	pthread_mutex_lock(&c->lock);
-	size_t n = c->n_samples;
+	size_t n = c->streaming ? trace_stream_samples(c->trace) : c->n_samples;
 	pthread_mutex_unlock(&c->lock);
 	return n;
 }
@@ -487,12 +801,28 @@ static char *session_json(const struct cdp *c)
 	return text;
 }
 
+/* The trace is copied under the lock and built outside it, so that the
+ * thread taking batches waits only for the copy. */
+static bool trace_model(struct cdp *c, struct model *m, char *err, size_t cap)
+{
+	pthread_mutex_lock(&c->lock);
+	struct trace_stream *copy = trace_stream_copy(c->trace);
+	pthread_mutex_unlock(&c->lock);
+	struct load_error why;
+	if (trace_stream_finish(copy, NULL, m, &why))
+		return true;
+	snprintf(err, cap, "%s: %s", c->name, why.message);
+	return false;
+}
+
 bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap)
 {
 	if (!cdp_sample_count(c)) {
 		snprintf(err, cap, "%s: no samples yet", c->name);
 		return false;
 	}
+	if (c->streaming)
+		return trace_model(c, m, err, cap);
 	char *text = cdp_session_json(c);
 	struct load_options opt = { .session = -1 };
 	struct load_error why;
@@ -503,11 +833,40 @@ bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap)
 	return ok;
 }
 
+enum cdp_refresh cdp_refresh(struct cdp *c, struct model *shown, struct model *fresh,
+			     char *err, size_t cap)
+{
+	if (!c->streaming)
+		return cdp_session_model(c, fresh, err, cap) ? CDP_NEW_MODEL : CDP_NOTHING;
+	if (!c->live)
+		c->live = trace_live_new();
+	pthread_mutex_lock(&c->lock);
+	trace_live_update(c->live, c->trace);
+	pthread_mutex_unlock(&c->lock);
+	switch (trace_live_model(c->live, shown, fresh, err, cap)) {
+	case TRACE_LIVE_VALUES:
+		return CDP_NEW_VALUES;
+	case TRACE_LIVE_MODEL:
+		return CDP_NEW_MODEL;
+	case TRACE_LIVE_NONE:
+		break;
+	}
+	return CDP_NOTHING;
+}
+
 bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap)
 {
 	if (!cdp_sample_count(c)) {
 		snprintf(err, cap, "no samples yet: nothing written");
 		return false;
+	}
+	if (c->streaming) {
+		struct model m;
+		if (!trace_model(c, &m, err, cap))
+			return false;
+		bool ok = export_model(&m, 0, EXPORT_CPUPROFILE, path, NULL, err, cap);
+		model_free(&m);
+		return ok;
 	}
 	char *text = cdp_session_json(c);
 	FILE *f = fopen(path, "w");
@@ -531,6 +890,8 @@ void cdp_free(struct cdp *c)
 	free(c->hash);
 	free(c->samples);
 	free(c->deltas);
+	trace_stream_free(c->trace);
+	trace_live_free(c->live);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
@@ -543,14 +904,39 @@ static void sleep_seconds(double s)
 }
 
 bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *m,
-		     char *who, size_t who_cap, char *err, size_t cap)
+		     char *who, size_t who_cap, FILE *log, char *err, size_t cap)
 {
 	struct cdp *c = cdp_attach(o, err, cap);
 	if (!c)
 		return false;
 	snprintf(who, who_cap, "%s", c->name);
-	bool ok = true;
-	for (double left = seconds; ok && left > 0; left -= CDP_WINDOW_SECONDS) {
+	double began = now_seconds();
+	bool ok = cdp_begin(c, err, cap);
+	if (ok && log) { /* the name and an error message are the peer's */
+		fputs("wprof-tui: ", log);
+		escape_text_to(log, c->name);
+		fputs(": ", log);
+		escape_text_to(log, c->mode);
+		if (*c->why) {
+			fputs(" because ", log);
+			escape_text_to(log, c->why);
+		}
+		fputc('\n', log);
+	}
+	seconds -= now_seconds() - began;
+	if (ok && c->streaming) {
+		/* The session as a file of these events would open: built
+		 * from the stream itself, without a copy. */
+		struct load_error why;
+		ok = follow_trace(c, seconds, err, cap) && end_tracing(c, err, cap);
+		if (ok && !(ok = trace_stream_finish(c->trace, NULL, m, &why)))
+			snprintf(err, cap, "%s: %s", c->name, why.message);
+		c->trace = NULL;
+		cdp_free(c);
+		return ok;
+	}
+	for (double left = seconds; ok && !c->streaming && left > 0;
+	     left -= CDP_WINDOW_SECONDS) {
 		ok = cdp_start(c, err, cap);
 		if (ok)
 			sleep_seconds(left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../model.h"
 
@@ -29,15 +30,54 @@ struct cdp;
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap);
 /* "TITLE (ws://…)" for messages. */
 const char *cdp_target_name(const struct cdp *c);
+/* The target's WebSocket URL. */
+const char *cdp_target_url(const struct cdp *c);
+/* e: the id of the target /json/list names after the one at `ws_url`
+ * (the first after the last; any target with a WebSocket).  False with
+ * err when there is no other, or no list (--connect ws://…). */
+bool cdp_next_target(const struct cdp_options *o, const char *ws_url, char *id,
+		     size_t id_cap, char *err, size_t cap);
+/* How the samples are to come, asked once after attaching: Tracing.start
+ * (V8's sampler as trace events); when the peer sends its events while
+ * tracing runs (within CDP_PROBE_SECONDS), the session is those events,
+ * read by the trace-event reader of files (loaders/trace.h) as they come.
+ * When it knows no Tracing (Node: -32601) or sends its events only when
+ * tracing ends (Chrome 156: the probe's are dropped), the session is
+ * folded from Profiler windows (cdp_start/cdp_stop).  False only when the
+ * connection failed. */
+#define CDP_PROBE_SECONDS 1.0
+bool cdp_begin(struct cdp *c, char *err, size_t cap);
+bool cdp_streaming(const struct cdp *c);
+/* "streaming samples over Tracing", "polling Profiler windows (tracing
+ * not available)" or "(… not streamed)"; and for windows, why ("Tracing.start:
+ * 'Tracing.start' wasn't found"; "" when streaming). */
+const char *cdp_mode(const struct cdp *c);
+const char *cdp_mode_why(const struct cdp *c);
+/* Streaming: takes batches for up to `seconds` (on), or ends tracing
+ * (off, its last batches kept); a new start after an end is a new run of
+ * the profile (trace_stream_next_run). */
+bool cdp_follow(struct cdp *c, bool on, double seconds, char *err, size_t cap);
+/* Batches taken so far. */
+unsigned long cdp_batches(struct cdp *c);
+/* Windows: */
 bool cdp_start(struct cdp *c, char *err, size_t cap);
 /* Profiler.stop: the window's profile is folded into the session. */
 bool cdp_stop(struct cdp *c, char *err, size_t cap);
 /* Samples in the session so far. */
 size_t cdp_sample_count(struct cdp *c);
-/* The session as a .cpuprofile (malloc'd text) and as a finished model. */
-/* These three may be called from another thread than cdp_stop's. */
+/* The session as a .cpuprofile (malloc'd text; windows only) and as a
+ * finished model; these three may be called from another thread than
+ * the one taking windows or batches. */
 char *cdp_session_json(struct cdp *c);
 bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap);
+/* For a live view, from one thread: the session's model as `shown` (the
+ * model this gave last, or NULL) shows it.  Windows: a new model in
+ * `fresh` each time; streaming: new numbers in `shown` in place while no
+ * stack is new (a cost of the samples that are new, trace_live), else a
+ * new model without a timeline. */
+enum cdp_refresh { CDP_NOTHING, CDP_NEW_VALUES, CDP_NEW_MODEL };
+enum cdp_refresh cdp_refresh(struct cdp *c, struct model *shown, struct model *fresh,
+			     char *err, size_t cap);
 bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap);
 void cdp_free(struct cdp *c);
 
@@ -52,8 +92,9 @@ bool cdp_fold_json(struct cdp *c, const char *json, size_t len, char *err, size_
  * session current. */
 #define CDP_WINDOW_SECONDS 1.0
 /* For --report: attaches, profiles for `seconds` and leaves *m the
- * session's model; `who` names the target.  */
+ * session's model; `who` names the target, and `log` (NULL: nowhere) is
+ * told how the samples come (cdp_mode).  */
 bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *m,
-		     char *who, size_t who_cap, char *err, size_t cap);
+		     char *who, size_t who_cap, FILE *log, char *err, size_t cap);
 
 #endif

@@ -20,6 +20,7 @@ struct cdp_live {
 	bool failed;
 	unsigned long folded, taken; /* windows folded, and seen by snapshots */
 	char state[700];
+	char news[600]; /* for the status line, once: why windows */
 };
 
 static void set_state(struct cdp_live *cl, const char *text)
@@ -57,31 +58,66 @@ static bool wanted(struct cdp_live *cl, bool *profiling)
 	return !quit;
 }
 
+static void note_result(struct cdp_live *cl, bool ok, bool news, const char *err)
+{
+	pthread_mutex_lock(&cl->lock);
+	if (!ok) {
+		cl->failed = true;
+		cl->quit = true;
+		snprintf(cl->state, sizeof(cl->state), "connection ended: %s", err);
+	} else if (news) {
+		cl->folded++;
+	}
+	pthread_mutex_unlock(&cl->lock);
+}
+
+/* One Profiler window, folded. */
+static bool poll_window(struct cdp_live *cl, char *err, size_t cap)
+{
+	bool ok = cdp_start(cl->cdp, err, cap);
+	if (ok)
+		wait_window(cl, CDP_WINDOW_SECONDS);
+	return ok && cdp_stop(cl->cdp, err, cap);
+}
+
+/* A tenth of a second of trace batches: new data as soon as it comes,
+ * and p heard within that. */
+#define FOLLOW_SECONDS 0.1
+
 static void *run(void *arg)
 {
 	struct cdp_live *cl = arg;
 	char err[600];
 	bool profiling;
+	set_state(cl, "asking for Tracing");
+	bool begun = cdp_begin(cl->cdp, err, sizeof(err));
+	note_result(cl, begun, false, err);
+	if (begun && *cdp_mode_why(cl->cdp)) {
+		pthread_mutex_lock(&cl->lock);
+		snprintf(cl->news, sizeof(cl->news), "%s because %s", cdp_mode(cl->cdp),
+			 cdp_mode_why(cl->cdp));
+		pthread_mutex_unlock(&cl->lock);
+	}
 	while (wanted(cl, &profiling)) {
+		bool streaming = cdp_streaming(cl->cdp);
 		if (!profiling) {
-			set_state(cl, "not profiling (p starts)");
-			wait_window(cl, 3600);
+			unsigned long before = cdp_batches(cl->cdp);
+			bool ok = !streaming || cdp_follow(cl->cdp, false, 0, err, sizeof(err));
+			note_result(cl, ok, cdp_batches(cl->cdp) != before, err);
+			if (ok)
+				set_state(cl, "not profiling (p starts)");
+			if (ok)
+				wait_window(cl, 3600);
 			continue;
 		}
-		set_state(cl, "polling Profiler windows (tracing not available)");
-		bool ok = cdp_start(cl->cdp, err, sizeof(err));
-		if (ok)
-			wait_window(cl, CDP_WINDOW_SECONDS);
-		ok = ok && cdp_stop(cl->cdp, err, sizeof(err));
-		pthread_mutex_lock(&cl->lock);
-		if (ok) {
-			cl->folded++;
+		set_state(cl, cdp_mode(cl->cdp));
+		if (streaming) {
+			unsigned long before = cdp_batches(cl->cdp);
+			bool ok = cdp_follow(cl->cdp, true, FOLLOW_SECONDS, err, sizeof(err));
+			note_result(cl, ok, cdp_batches(cl->cdp) != before, err);
 		} else {
-			cl->failed = true;
-			cl->quit = true;
-			snprintf(cl->state, sizeof(cl->state), "connection ended: %s", err);
+			note_result(cl, poll_window(cl, err, sizeof(err)), true, err);
 		}
-		pthread_mutex_unlock(&cl->lock);
 	}
 	return NULL;
 }
@@ -123,6 +159,11 @@ const char *cdp_live_name(const struct cdp_live *cl)
 	return cdp_target_name(cl->cdp);
 }
 
+const char *cdp_live_url(const struct cdp_live *cl)
+{
+	return cdp_target_url(cl->cdp);
+}
+
 void cdp_live_set_profiling(struct cdp_live *cl, bool on)
 {
 	pthread_mutex_lock(&cl->lock);
@@ -139,6 +180,16 @@ bool cdp_live_profiling(struct cdp_live *cl)
 	return on;
 }
 
+bool cdp_live_news(struct cdp_live *cl, char *out, size_t cap)
+{
+	pthread_mutex_lock(&cl->lock);
+	bool any = cl->news[0] != 0;
+	snprintf(out, cap, "%s", cl->news);
+	cl->news[0] = 0;
+	pthread_mutex_unlock(&cl->lock);
+	return any;
+}
+
 void cdp_live_state(struct cdp_live *cl, char *out, size_t cap)
 {
 	pthread_mutex_lock(&cl->lock);
@@ -146,17 +197,19 @@ void cdp_live_state(struct cdp_live *cl, char *out, size_t cap)
 	pthread_mutex_unlock(&cl->lock);
 }
 
-bool cdp_live_snapshot(struct cdp_live *cl, struct model *fresh)
+enum cdp_refresh cdp_live_refresh(struct cdp_live *cl, struct model *shown,
+				  struct model *fresh)
 {
 	pthread_mutex_lock(&cl->lock);
 	unsigned long folded = cl->folded;
 	bool news = folded != cl->taken;
 	pthread_mutex_unlock(&cl->lock);
 	char err[600];
-	if (!news || !cdp_session_model(cl->cdp, fresh, err, sizeof(err)))
-		return false;
-	cl->taken = folded; /* only the explorer's thread reads and writes it */
-	return true;
+	enum cdp_refresh r = news ? cdp_refresh(cl->cdp, shown, fresh, err, sizeof(err))
+				  : CDP_NOTHING;
+	if (r != CDP_NOTHING)
+		cl->taken = folded; /* only the explorer's thread reads and writes it */
+	return r;
 }
 
 bool cdp_live_write(struct cdp_live *cl, const char *path, char *err, size_t cap)

@@ -1,5 +1,5 @@
-/* An inspector target followed live: a thread of its own runs the
- * profiler windows (cdp.h) and folds them into the session, so that the
+/* An inspector target followed live: a thread of its own takes the
+ * trace batches or runs the profiler windows (cdp.h) into the session, so that the
  * explorer's keys never wait on the network; the explorer takes finished
  * model snapshots when a window has been folded.  The shape other
  * sources can share: start/stop, a snapshot when there is news, write,
@@ -22,15 +22,22 @@ struct cdp_live *cdp_live_start(const struct cdp_options *o, char *err, size_t c
 void cdp_live_free(struct cdp_live *cl);
 
 const char *cdp_live_name(const struct cdp_live *cl);
+const char *cdp_live_url(const struct cdp_live *cl);
 /* p: profiling windows on or off (the window under way is folded). */
 void cdp_live_set_profiling(struct cdp_live *cl, bool on);
 bool cdp_live_profiling(struct cdp_live *cl);
-/* "polling Profiler windows (tracing not available)", "stopped", or
- * what ended the connection. */
+/* cdp_mode ("streaming samples over Tracing", "polling Profiler windows
+ * (…)"), "not profiling (p starts)", or what ended the connection. */
 void cdp_live_state(struct cdp_live *cl, char *out, size_t cap);
-/* A window was folded since the last snapshot: *fresh is the session's
- * new model (true).  False when nothing new (or no samples yet). */
-bool cdp_live_snapshot(struct cdp_live *cl, struct model *fresh);
+/* Once, for the status line: why the samples come in windows
+ * ("polling Profiler windows (tracing not available) because
+ * Tracing.start: 'Tracing.start' wasn't found").  False when nothing new. */
+bool cdp_live_news(struct cdp_live *cl, char *out, size_t cap);
+/* A window folded or a batch taken since the last refresh: cdp_refresh
+ * (the session's new model in *fresh, or new numbers in place in `shown`,
+ * the model this gave last, NULL before the first). */
+enum cdp_refresh cdp_live_refresh(struct cdp_live *cl, struct model *shown,
+				  struct model *fresh);
 bool cdp_live_write(struct cdp_live *cl, const char *path, char *err, size_t cap);
 
 #endif

@@ -425,8 +425,9 @@ bool ws_send_text(struct ws *w, const char *text, size_t len, char *err, size_t 
 static long long frame_size(struct ws *w, size_t *header, uint64_t *payload,
 			    char *err, size_t cap)
 {
-	const uint8_t *p = w->in;
-	if (w->in_len < 2)
+	const uint8_t *p = w->in + w->in_pos;
+	size_t avail = w->in_len - w->in_pos;
+	if (avail < 2)
 		return 0;
 	if (p[1] & 0x80) {
 		snprintf(err, cap, "protocol error: a masked frame from the server");
@@ -440,7 +441,7 @@ static long long frame_size(struct ws *w, size_t *header, uint64_t *payload,
 	size_t h = 2;
 	if (len >= 126) {
 		size_t extra = len == 126 ? 2 : 8;
-		if (w->in_len < 2 + extra)
+		if (avail < 2 + extra)
 			return 0;
 		len = 0;
 		for (size_t i = 0; i < extra; i++)
@@ -455,16 +456,16 @@ static long long frame_size(struct ws *w, size_t *header, uint64_t *payload,
 	}
 	*header = h;
 	*payload = len;
-	return w->in_len >= h + len ? (long long)(h + len) : 0;
+	return avail >= h + len ? (long long)(h + len) : 0;
 }
 
 /* Takes the frame at the front: 1 a whole text message is in w->msg, 0
  * nothing yet to hand out, -1 closed or wrong. */
 static int take_frame(struct ws *w, size_t h, uint64_t len, char *err, size_t cap)
 {
-	int opcode = w->in[0] & 0x0f;
-	bool fin = w->in[0] & 0x80;
-	const uint8_t *payload = w->in + h;
+	int opcode = w->in[w->in_pos] & 0x0f;
+	bool fin = w->in[w->in_pos] & 0x80;
+	const uint8_t *payload = w->in + w->in_pos + h;
 	if (opcode >= 8 && (len > 125 || !fin)) {
 		snprintf(err, cap, "protocol error: a control frame of %llu bytes or "
 			 "fragmented", (unsigned long long)len);
@@ -508,12 +509,16 @@ int ws_receive(struct ws *w, int timeout_ms, char *err, size_t cap)
 			return -1;
 		if (size > 0) {
 			int r = take_frame(w, h, len, err, cap);
-			memmove(w->in, w->in + size, w->in_len - (size_t)size);
-			w->in_len -= (size_t)size;
+			w->in_pos += (size_t)size;
 			if (r)
 				return r;
 			continue;
 		}
+		/* Frames are taken from the front by moving in_pos; the rest
+		 * moves down once, before more is read, however many there were. */
+		memmove(w->in, w->in + w->in_pos, w->in_len - w->in_pos);
+		w->in_len -= w->in_pos;
+		w->in_pos = 0;
 		int r = read_some(w->fd, &w->in, &w->in_len, &w->in_cap,
 				  WS_MAX_MESSAGE + 16, deadline, err, cap);
 		if (r <= 0)

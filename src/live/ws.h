@@ -41,8 +41,8 @@ bool ws_split_url(const char *url, char *host, size_t host_cap, char *port,
 
 struct ws {
 	int fd;
-	uint8_t *in;          /* bytes read, not yet a whole frame */
-	size_t in_len, in_cap;
+	uint8_t *in;          /* bytes read; in[in_pos..in_len) not yet taken */
+	size_t in_pos, in_len, in_cap;
 	char *msg;            /* the text message being put together */
 	size_t msg_len, msg_cap;
 	bool in_message;      /* a fragmented message has begun */

@@ -47,7 +47,6 @@ struct flame_ui {
 };
 
 struct live_view;
-struct http_live_view;
 struct compare;
 struct filtered;
 struct filter_job;
@@ -57,8 +56,7 @@ struct load_options;
 
 struct app {
 	const char *file;
-	struct live_view *live; /* live mode's engines (live_view.c), or NULL */
-	struct http_live_view *http_live; /* --live URL (http_live_view.c), or NULL */
+	struct live_view *live; /* live mode's source (live_view.c), or NULL */
 	struct compare *compare; /* the split screen this is a side of, or NULL */
 	struct model *original; /* gains a sample count type on first `u` */
 	/* Per frame: its name, file and line hashed, to name rows by their
@@ -110,8 +108,8 @@ struct app {
 	struct sample_range range;
 	bool hide_timeline;      /* the strip, shown where there are times */
 	struct timeline timeline; /* of `loaded`, as wide as the strip */
-	/* The strip scrolls as in live mode (which a->live or a->http_live
-	 * says) for a profile that grows by other means, and in tests. */
+	/* The strip scrolls as in live mode (a->live) for a profile that
+	 * grows by other means, and in tests. */
 	bool timeline_scrolls;
 	const struct model *timeline_model; /* the model it was made for */
 	size_t timeline_cells;    /* the strip's width, set by whoever draws */

@@ -24,7 +24,7 @@ bool app_has_timeline(const struct app *a)
 
 bool app_timeline_scrolls(const struct app *a)
 {
-	return (a->live || a->http_live || a->timeline_scrolls) &&
+	return (a->live || a->timeline_scrolls) &&
 	       unit_is_time(a->loaded, 0);
 }
 

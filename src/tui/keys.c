@@ -164,9 +164,9 @@ const struct key_binding key_table[] = {
 	{ { 'p' }, "p", "live: start/stop profiling (URL: pause)", live_view_toggle_profiling,
 	  NULL, true },
 	{ { 'z' }, "z", "live: freeze/follow", live_view_toggle_freeze, NULL, true },
-	{ { 'w' }, "w", "live: write .xsbug+.cpuprofile (URL: .pb.gz)", live_view_write, NULL,
+	{ { 'w' }, "w", "live: write the session's files", live_view_write, NULL,
 	  true },
-	{ { 'e' }, "e", "live: next engine", live_view_next_engine, NULL, true },
+	{ { 'e' }, "e", "live: next engine/target", live_view_next_target, NULL, true },
 	{ { 'L' }, "L", "live: the engine's log", live_view_toggle_log, NULL, true },
 	/* Pane 5's own keys (flame_draw.c, there before the table): x its
 	 * order, v flips it, C switches its colours, Backspace/Esc zoom out. */

@@ -1,65 +1,57 @@
-/* The explorer in live mode: which engine is shown, when its next
- * snapshot refreshes the model on screen, and the keys that talk to it
- * (p, z, w, e).  The network has a thread of its own (live_serve); the
- * input loop (tui.c) waits for keys and calls live_view_update after each
- * wake. */
+/* The explorer in live mode, for every live source (src/live/source.h):
+ * when the next snapshot refreshes the model on screen, the header, and
+ * the keys that talk to the source (p, z, w, e, L).  The source has a
+ * thread of its own; the input loop (tui.c) waits for keys and calls
+ * live_view_update after each wake. */
 #ifndef WPROF_TUI_LIVE_VIEW_H
 #define WPROF_TUI_LIVE_VIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../live.h"
+#include "../live/source.h"
 #include "app.h"
 
 /* A new snapshot this often while samples come, however fast. */
 #define LIVE_REFRESH_MS 200
 
 struct live_view {
-	struct live *live;
-	const char *address; /* as given on the command line */
-	size_t shown;        /* the engine chosen */
-	size_t data_engine;  /* the engine whose snapshot is on screen */
+	struct live_source *source;
 	bool started;        /* the app holds a snapshot */
 	bool frozen;         /* z: snapshots wait */
-	bool news;           /* the shown engine changed since its snapshot */
-	bool was_connected;
+	bool news;           /* the source has data the screen does not show */
 	double last_refresh_ms;
-	struct xsbug_follower *follower; /* of the shown engine */
-	uint64_t seen_breaks, seen_logs; /* of the shown engine, told so far */
-	bool told_streams_nothing;
-	double break_news_until; /* ms: log lines wait to be said till then */
 	bool show_log;   /* L: the log lines over the panes */
-	bool quit_asked; /* q with engines connected: the next q quits */
+	bool quit_asked; /* q with peers connected: the next q quits */
 	/* The snapshot in the app and the one replacing it. */
 	struct model models[2];
 	int current;
-	char title[512]; /* the app's header names this */
+	char title[1200]; /* the app's header names this */
 };
 
-void live_view_init(struct live_view *v, struct live *l, const char *address);
+void live_view_init(struct live_view *v, struct live_source *source);
 void live_view_free(struct live_view *v);
 
 /* Takes a new snapshot when one is due; starts the app (app_init) with the
  * first.  True when the screen needs drawing again. */
 bool live_view_update(struct live_view *v, struct app *a, double now_ms);
 
-/* Before the first snapshot: who is awaited, and where; `message`, the
+/* Before the first snapshot: what is awaited, and where; `message`, the
  * last thing said (or ""). */
 void live_view_draw_waiting(const struct live_view *v, const char *message);
-/* L: the shown engine's log lines, the newest last, over the panes. */
+/* L: the log lines, the newest last, over the panes. */
 void live_view_draw_log(const struct live_view *v);
 
-/* q: true when it may quit now; with engines still connected, the first
- * q only says what quitting does (closing the socket under a running
- * xst kills it), any other key forgets it. */
+/* q: true when it may quit now; with peers still connected, the first q
+ * only says what quitting does (closing the socket under a running xst
+ * kills it), any other key forgets it. */
 bool live_view_may_quit(struct live_view *v, struct app *a);
 
 /* Key actions (keys.c); each says on the status line what it did. */
 void live_view_toggle_profiling(struct app *a);
 void live_view_toggle_freeze(struct app *a);
 void live_view_write(struct app *a);
-void live_view_next_engine(struct app *a);
+void live_view_next_target(struct app *a);
 void live_view_toggle_log(struct app *a);
 
 #endif

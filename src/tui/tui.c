@@ -16,9 +16,7 @@
 #include "draw.h"
 #include "keys.h"
 #include "timeline_draw.h"
-#include "http_live_view.h"
 #include "live_view.h"
-#include "../live/cdp_live.h"
 #include "screen.h"
 
 #define EXIT_BAD_INPUT 2
@@ -253,7 +251,7 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* The network has a thread of its own (live_serve): this one waits for
+/* The source has a thread of its own: this one waits for
  * keys only, and a short while, so that a due refresh, an engine that
  * logs in and a quit signal are seen. */
 static void wait_for_keys(void)
@@ -299,7 +297,7 @@ static void draw_live(struct app *a, const struct live_view *v,
 	refresh();
 }
 
-int tui_run_live(struct live *l, const char *address, const struct tui_options *o)
+int tui_run_live(struct live_source *source, const struct tui_options *o)
 {
 	struct theme theme;
 	if (!pick_theme(o, &theme))
@@ -310,15 +308,16 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
 		return EXIT_BAD_INPUT;
 	}
 	struct screen s;
-	char err[256];
-	if (!live_serve(l, err, sizeof(err)) ||
+	char err[600], safe[1300];
+	if (!source->ops->start(source, err, sizeof(err)) ||
 	    !screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
-		fprintf(stderr, "wprof-tui: %s\n", err);
+		escape_text(err, safe, sizeof(safe));
+		fprintf(stderr, "wprof-tui: %s\n", safe);
 		return EXIT_BAD_INPUT;
 	}
 	timeout(0); /* poll() does the waiting */
 	struct live_view v;
-	live_view_init(&v, l, address);
+	live_view_init(&v, source);
 	struct app a = { .quit = false };
 	draw_live(&a, &v, &s);
 	while (!a.quit && !screen_quit_signal) {
@@ -333,195 +332,6 @@ int tui_run_live(struct live *l, const char *address, const struct tui_options *
 	if (v.started)
 		app_free(&a);
 	live_view_free(&v);
-	return screen_quit_signal ? 128 + screen_quit_signal : 0;
-}
-
-/* ---- an inspector target (--inspect on a terminal) ---------------------- */
-
-struct inspect_view {
-	struct cdp_live *cl;
-	bool started, frozen;
-	struct model models[2];
-	int current;
-	char title[900];
-};
-
-static bool inspect_title(struct inspect_view *v)
-{
-	char state[700], before[sizeof(v->title)];
-	cdp_live_state(v->cl, state, sizeof(state));
-	memcpy(before, v->title, sizeof(before));
-	/* "TITLE (ws://…)": the title alone when there is one, so that the
-	 * state fits in the header. */
-	const char *name = cdp_live_name(v->cl), *url = strstr(name, " (ws://");
-	int len = url ? (int)(url - name) : (int)strlen(name);
-	snprintf(v->title, sizeof(v->title), "live: %.*s, %s%s", len, name,
-		 state, v->frozen ? ", frozen (z)" : "");
-	return strcmp(before, v->title) != 0;
-}
-
-/* A folded window: the new session's model replaces the one on screen,
- * keeping each pane's sort, open rows and selected function. */
-static bool inspect_update(struct inspect_view *v, struct app *a)
-{
-	bool changed = inspect_title(v);
-	int next = v->started ? 1 - v->current : 0;
-	if (v->frozen || !cdp_live_snapshot(v->cl, &v->models[next]))
-		return changed;
-	if (!v->started) {
-		app_init(a, v->title, &v->models[next], VIEW_TOPDOWN);
-		v->started = true;
-	} else {
-		app_replace_model(a, &v->models[next]);
-		model_free(&v->models[v->current]);
-	}
-	v->current = next;
-	return true;
-}
-
-/* p, z and w talk to the target; the rest is the explorer's. */
-static void inspect_key(struct inspect_view *v, struct app *a, int key)
-{
-	if (key == 'p' && !a->searching) {
-		bool on = !cdp_live_profiling(v->cl);
-		cdp_live_set_profiling(v->cl, on);
-		app_message(a, on ? "profiling again" : "stopping after this window");
-	} else if (key == 'z' && !a->searching) {
-		v->frozen = !v->frozen;
-		app_message(a, v->frozen ? "frozen (z follows again)" : "following");
-	} else if (key == 'w' && !a->searching) {
-		char path[80], err[512], safe[512];
-		time_t now = time(NULL);
-		struct tm tm;
-		localtime_r(&now, &tm);
-		strftime(path, sizeof(path), "wprof-inspect-%Y%m%d-%H%M%S.cpuprofile", &tm);
-		if (cdp_live_write(v->cl, path, err, sizeof(err))) {
-			app_message(a, "wrote %s", path);
-		} else {
-			escape_text(err, safe, sizeof(safe));
-			app_message(a, "%s", safe);
-		}
-	} else if ((key == 'e' || key == 'L') && !a->searching) {
-		app_message(a, "%s", key == 'e' ? "one inspector target per run (--target "
-			    "picks it)" : "the inspector's console is not followed");
-	} else if (key != KEY_RESIZE) {
-		handle_key(a, key);
-	}
-}
-
-static void inspect_draw_waiting(const struct inspect_view *v)
-{
-	char safe[sizeof(v->title)];
-	escape_text(v->title, safe, sizeof(safe));
-	erase();
-	mvaddnstr(0, 1, "wprof-tui live", COLS - 1);
-	mvaddnstr(2, 1, safe, COLS - 2);
-	mvaddnstr(3, 1, "waiting for the first profiler window (q quits)", COLS - 2);
-	refresh();
-}
-
-int tui_run_inspect(struct cdp_live *cl, const struct tui_options *o)
-{
-	struct theme theme;
-	if (!pick_theme(o, &theme))
-		return EXIT_BAD_INPUT;
-	struct screen s;
-	char err[256];
-	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
-		fprintf(stderr, "wprof-tui: %s\n", err);
-		return EXIT_BAD_INPUT;
-	}
-	timeout(0); /* poll() does the waiting */
-	struct inspect_view v = { .cl = cl };
-	struct app a = { .quit = false };
-	inspect_update(&v, &a);
-	inspect_draw_waiting(&v);
-	while (!a.quit && !screen_quit_signal) {
-		wait_for_keys();
-		bool changed = inspect_update(&v, &a);
-		for (int key; !a.quit && (key = getch()) != ERR; changed = true) {
-			if (!v.started && (key == 'q' || key == 'Q'))
-				a.quit = true;
-			else if (v.started)
-				inspect_key(&v, &a, key);
-		}
-		if (changed && v.started) {
-			draw_app(&a, &s);
-			refresh();
-		} else if (changed) {
-			inspect_draw_waiting(&v);
-		}
-	}
-	screen_close();
-	if (v.started) {
-		app_free(&a);
-		model_free(&v.models[v.current]);
-	}
-	return screen_quit_signal ? 128 + screen_quit_signal : 0;
-}
-
-/* ---- --live URL ------------------------------------------------------------ */
-
-static bool http_live_key(struct app *a, struct http_live_view *v, int key)
-{
-	if (key == KEY_RESIZE)
-		return true;
-	if (!http_live_view_started(v)) {
-		a->quit = key == 'q' || key == 'Q';
-		return false;
-	}
-	handle_key(a, key);
-	return true;
-}
-
-static void draw_http_live(struct app *a, const struct http_live_view *v,
-			   const struct screen *s)
-{
-	if (http_live_view_started(v))
-		draw_app(a, s);
-	else
-		http_live_view_draw_waiting(v);
-	refresh();
-}
-
-int tui_run_http_live(const char *url, unsigned window,
-		      const struct fetch_options *fetch, const struct load_options *load,
-		      const struct tui_options *o)
-{
-	struct theme theme;
-	if (!pick_theme(o, &theme))
-		return EXIT_BAD_INPUT;
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "wprof-tui: the live view needs a terminal; "
-				"--report VIEW --windows N prints without one\n");
-		return EXIT_BAD_INPUT;
-	}
-	struct screen s;
-	char err[256];
-	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
-		fprintf(stderr, "wprof-tui: %s\n", err);
-		return EXIT_BAD_INPUT;
-	}
-	struct http_live_view *v = http_live_view_start(url, window, fetch, load, err,
-							 sizeof(err));
-	if (!v) {
-		screen_close();
-		fprintf(stderr, "wprof-tui: %s\n", err);
-		return EXIT_BAD_INPUT;
-	}
-	timeout(0); /* poll() does the waiting */
-	struct app a = { .quit = false };
-	draw_http_live(&a, v, &s);
-	while (!a.quit && !screen_quit_signal) {
-		wait_for_keys();
-		bool changed = http_live_view_update(v, &a);
-		for (int key; !a.quit && (key = getch()) != ERR;)
-			changed |= http_live_key(&a, v, key);
-		if (changed || !http_live_view_started(v))
-			draw_http_live(&a, v, &s);
-	}
-	screen_close();
-	http_live_view_stop(v, &a);
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
 

@@ -21,23 +21,11 @@ struct tui_options {
 /* Runs the explorer on a loaded model; returns the exit status. */
 int tui_run(const char *file, struct model *m, const struct tui_options *o);
 
-struct live;
-/* Runs the explorer on live engines (--listen/--connect at `address`,
- * already set up); returns the exit status. */
-int tui_run_live(struct live *l, const char *address, const struct tui_options *o);
-
-struct fetch_options;
-struct load_options;
-/* --live URL: the explorer on a Go service's CPU profile, fetched in
- * windows of `window` seconds (src/tui/http_live_view.h). */
-int tui_run_http_live(const char *url, unsigned window,
-		      const struct fetch_options *fetch, const struct load_options *load,
-		      const struct tui_options *o);
-struct cdp_live;
-/* Runs the explorer on an inspector target followed live (--inspect on a
- * terminal); p starts/stops its profiler windows, z freezes, w writes
- * the session as a .cpuprofile.  Returns the exit status. */
-int tui_run_inspect(struct cdp_live *cl, const struct tui_options *o);
+struct live_source;
+/* Runs the explorer on a live source (src/live/source.h: XS engines, a
+ * --live URL, an inspector target), not yet started; returns the exit
+ * status. */
+int tui_run_live(struct live_source *source, const struct tui_options *o);
 
 /* `wprof-tui BASE NEW`: the two profiles side by side. */
 int tui_run_compare(const char *const files[2], struct model *models[2],

@@ -3,9 +3,14 @@
   node     a real `node --inspect=127.0.0.1:0` running a program of known
            relative timings, profiled 5 s: its functions are there and their
            totals keep the program's proportions;
-  fake     a fake inspector answering Profiler.stop with a hand-made
-           profile twice (other node ids the second time): the folded
-           session's numbers, worked by hand;
+  fake     a fake inspector that knows no Tracing (-32601, as Node)
+           answering Profiler.stop with a hand-made profile twice (other
+           node ids the second time): the folded session's numbers, worked
+           by hand; one whose Tracing sends its events only at Tracing.end
+           (as Chrome 156): Profiler windows too;
+  stream   a fake inspector streaming Tracing.dataCollected batches while
+           tracing runs (ProfileChunks of a hand-made profile): the numbers
+           of every chunk it sent, worked by hand, through the trace reader;
   hostile  fake inspectors that send garbage, an oversized frame, a masked
            frame, HTML for /json/list, say nothing, close mid-frame, or name
            a WebSocket on another port: exit 2 with a clear message, memory
@@ -82,21 +87,23 @@ def read_frame(conn, buf):
         buf += chunk
 
 
-def profile(ids):
+def profile(ids, names=("a", "b")):
     """root -> a -> b; samples a, b, b at 1000 us apart in a 3000 us window:
     a self 1000, b self 2000 (the last sample lasts until endTime)."""
     r, a, b = ids
+    name_a, name_b = names
     frame_of = lambda name: {"functionName": name, "scriptId": "1", "url": "x.js",
                              "lineNumber": 0, "columnNumber": 0}
-    return {"nodes": [{"id": b, "callFrame": frame_of("b"), "children": []},
+    return {"nodes": [{"id": b, "callFrame": frame_of(name_b), "children": []},
                       {"id": r, "callFrame": frame_of("(root)"), "children": [a]},
-                      {"id": a, "callFrame": frame_of("a"), "children": [b]}],
+                      {"id": a, "callFrame": frame_of(name_a), "children": [b]}],
             "startTime": 1000, "endTime": 4000,
             "samples": [a, b, b], "timeDeltas": [0, 1000, 1000]}
 
 
 class Inspector:
-    """A fake inspector on loopback: /json/list and one target."""
+    """A fake inspector on loopback: /json/list and one target (behaviour
+    "two": a second, T2 "other.js", whose functions are c and d)."""
 
     def __init__(self, behaviour, ws_port=None):
         self.behaviour = behaviour
@@ -107,6 +114,9 @@ class Inspector:
         self.ws_port = ws_port or self.port
         self.stops = 0
         self.pongs = []
+        self.chunks_sent = 0
+        self.send_lock = threading.Lock()
+        self.streaming = None
         threading.Thread(target=self.serve, daemon=True).start()
 
     def serve(self):
@@ -126,6 +136,7 @@ class Inspector:
             return
         if request.startswith(b"GET /json/list"):
             return self.list(conn)
+        second = request.split(b" ")[1].endswith(b"/T2")
         key = re.search(rb"Sec-WebSocket-Key: (\S+)", request).group(1)
         accept = base64.b64encode(hashlib.sha1(
             key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
@@ -143,7 +154,7 @@ class Inspector:
             if opcode == 10:
                 self.pongs.append(data)
             elif opcode == 1:
-                self.answer(conn, json.loads(data))
+                self.answer(conn, json.loads(data), ("c", "d") if second else ("a", "b"))
 
     def list(self, conn):
         if self.behaviour == "silent-list":
@@ -152,18 +163,100 @@ class Inspector:
         if self.behaviour == "html":
             body = b"<html><body>hello</body></html>"
         else:
-            body = json.dumps([{"id": "T1", "type": "node", "title": "fake.js",
-                                "webSocketDebuggerUrl": "ws://127.0.0.1:%d/T1" % self.ws_port}]).encode()
+            targets = [{"id": "T1", "type": "node", "title": "fake.js",
+                        "webSocketDebuggerUrl": "ws://127.0.0.1:%d/T1" % self.ws_port}]
+            if self.behaviour == "two":
+                targets.append({"id": "T2", "type": "node", "title": "other.js",
+                                "webSocketDebuggerUrl": "ws://127.0.0.1:%d/T2" % self.ws_port})
+            body = json.dumps(targets).encode()
         conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                      b"Content-Length: %d\r\n\r\n" % len(body) + body)
         conn.close()
 
-    def answer(self, conn, msg):
+    def answer(self, conn, msg, names=("a", "b")):
+        with self.send_lock:
+            if not msg["method"].startswith("Tracing.") or not self.tracing(conn, msg):
+                self.answer_profiler(conn, msg, names)
+
+    def send_event(self, conn, method, params, params_first=False):
+        message = {"params": params, "method": method} if params_first else \
+            {"method": method, "params": params}
+        with self.send_lock:
+            conn.sendall(frame(json.dumps(message).encode()))
+
+    def tracing(self, conn, msg):
+        """Tracing.start / Tracing.end as the behaviour says; False when
+        the answer is the default one."""
+        b = self.behaviour
+        if b not in ("stream", "trace-at-end"):
+            conn.sendall(frame(json.dumps({"id": msg["id"], "error": {
+                "code": -32601, "message": "'%s' wasn't found" % msg["method"]}}).encode()))
+            return True
+        conn.sendall(frame(json.dumps({"id": msg["id"], "result": {}}).encode()))
+        if msg["method"] == "Tracing.start":
+            self.streaming = threading.Event()
+            self.chunks_sent = 0
+            if b == "stream":
+                threading.Thread(target=self.stream, args=(conn, self.streaming),
+                                 daemon=True).start()
+        elif msg["method"] == "Tracing.end":
+            threading.Thread(target=self.end_stream, args=(conn,), daemon=True).start()
+        return True
+
+    def stream(self, conn, stop):
+        try:
+            while not stop.wait(0.05):
+                # Every other one with its params before its method.
+                self.send_event(conn, "Tracing.dataCollected", {"value": self.batch()},
+                                params_first=self.chunks_sent % 2 == 0)
+        except OSError:
+            pass
+
+    def end_stream(self, conn):
+        self.streaming.set()
+        time.sleep(0.1)  # the streamer's batch under way, if any
+        if self.behaviour == "trace-at-end":
+            for _ in range(3):
+                self.send_event(conn, "Tracing.dataCollected", {"value": self.batch()})
+        # V8's last chunk at stop: the profile's endTime, 1000 us after the
+        # last sample, so that it lasts as long as the others.
+        self.send_event(conn, "Tracing.dataCollected", {"value": [
+            {"name": "ProfileChunk", "ph": "P", "id": "0x1", "pid": 1, "tid": 7,
+             "ts": 10 ** 6 + self.chunks_sent + 1,
+             "args": {"data": {"endTime": 3000 * self.chunks_sent + 1000}}}]})
+        self.send_event(conn, "Tracing.tracingComplete", {"dataLossOccurred": False})
+
+    def batch(self):
+        """The next ProfileChunk (with the Profile event and thread names
+        before the first): samples a, b, b 1000 us apart, so that each
+        chunk gives a 1000 us self and b 2000 us under it."""
+        events = []
+        if not self.chunks_sent:
+            frame_of = lambda name: {"functionName": name, "url": "x.js", "scriptId": 1,
+                                     "lineNumber": 0, "columnNumber": 0}
+            events = [
+                {"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "ts": 0,
+                 "args": {"name": "CrRendererMain"}},
+                {"name": "Profile", "ph": "P", "id": "0x1", "pid": 1, "tid": 1,
+                 "ts": 10 ** 6, "args": {"data": {"startTime": 0}}}]
+            nodes = [{"id": 1, "callFrame": frame_of("(root)")},
+                     {"id": 2, "parent": 1, "callFrame": frame_of("a")},
+                     {"id": 3, "parent": 2, "callFrame": frame_of("b")}]
+        self.chunks_sent += 1
+        data = {"cpuProfile": {"samples": [2, 3, 3]}, "timeDeltas": [1000, 1000, 1000]}
+        if self.chunks_sent == 1:
+            data["cpuProfile"]["nodes"] = nodes
+        events.append({"name": "ProfileChunk", "ph": "P", "id": "0x1", "pid": 1, "tid": 7,
+                       "ts": 10 ** 6 + self.chunks_sent, "args": {"data": data}})
+        return events
+
+    def answer_profiler(self, conn, msg, names):
         b = self.behaviour
         result = {}
         if msg["method"] == "Profiler.stop":
             self.stops += 1
-            result = {"profile": profile([1, 2, 3] if self.stops == 1 else [30, 10, 20])}
+            result = {"profile": profile([1, 2, 3] if self.stops == 1 else [30, 10, 20],
+                                         names)}
         if b == "garbage":
             conn.sendall(frame(b"}}not json at all{{"))
         elif b == "oversized":
@@ -217,6 +310,9 @@ def fake():
         fail("fake: pings answered with %r" % ins.pongs[:1])
     if doc["duration"] != 6000 or doc["samples"] != 6:
         fail("fake: duration %r samples %r, want 6000 and 6" % (doc["duration"], doc["samples"]))
+    if "polling Profiler windows (tracing not available) because Tracing.start: " \
+       "'Tracing.start' wasn't found" not in p.stderr:
+        fail("fake: stderr does not say why windows: %r" % p.stderr)
     # --connect ws:// directly, and --export of the session.
     out = "/tmp/inspect-fake-%d.cpuprofile" % os.getpid()
     p = run("--connect", "ws://127.0.0.1:%d/T1" % ins.port, "--export", "cpuprofile",
@@ -235,6 +331,56 @@ def fake():
     p = run("--inspect", "127.0.0.1:%d" % ins.port, "--target", "nope", "--report", "flat")
     if p.returncode != 2 or "no target named nope" not in p.stderr:
         fail("fake --target nope: %d %s" % (p.returncode, p.stderr))
+    # Tracing that sends its events only when it ends (Chrome 156): a
+    # probe of 1 s, then windows; the probe's events are not the session.
+    ins = Inspector("trace-at-end")
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--report", "flat", "--format", "json",
+            "--duration", "2s")
+    if p.returncode != 0:
+        return fail("trace-at-end: exit %d: %s" % (p.returncode, p.stderr))
+    rows = rows_of(p.stdout)
+    if "polling Profiler windows (tracing not streamed) because Tracing sends its " \
+       "events only when it ends" not in p.stderr:
+        fail("trace-at-end: stderr %r" % p.stderr)
+    if ins.stops < 1 or rows.get("a", {}).get("self") != 1000 * ins.stops or \
+       rows.get("b", {}).get("self") != 2000 * ins.stops:
+        fail("trace-at-end: %d windows, rows %r" % (ins.stops, rows))
+
+
+def stream():
+    """--report over a peer that streams: every chunk sent is in the
+    numbers (a 1000 us self and b 2000 us each, worked in batch())."""
+    ins = Inspector("stream")
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--report", "flat", "--format", "json",
+            "--duration", "2s")
+    if p.returncode != 0:
+        return fail("stream: exit %d: %s" % (p.returncode, p.stderr))
+    doc = json.loads(p.stdout)
+    rows = rows_of(p.stdout)
+    n = ins.chunks_sent
+    print("stream: %d chunks in 2 s" % n)
+    if n < 10:
+        fail("stream: only %d chunks sent in 2 s" % n)
+    want = {"a": (1000 * n, 3000 * n), "b": (2000 * n, 2000 * n)}
+    for name, (self_us, total_us) in want.items():
+        got = rows.get(name)
+        if not got or (got["self"], got["total"]) != (self_us, total_us):
+            fail("stream: %s: %r, want self %d total %d" % (name, got, self_us, total_us))
+    if doc["samples"] != 3 * n or ins.stops:
+        fail("stream: %r samples (want %d), %d Profiler windows (want none)"
+             % (doc["samples"], 3 * n, ins.stops))
+    if "CrRendererMain" not in doc.get("thread", ""):
+        fail("stream: thread %r" % doc.get("thread"))
+    if "streaming samples over Tracing" not in p.stderr:
+        fail("stream: stderr %r" % p.stderr)
+    # A batch that is not trace events ends the run, naming the byte.
+    ins = Inspector("stream")
+    ins.batch = lambda: [{"name": "ProfileChunk", "id": "0x1", "args": {"data": {
+        "cpuProfile": {"samples": [1.5]}}}}]
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--report", "flat", "--duration", "2s")
+    if p.returncode != 2 or "Tracing.dataCollected: trace-event JSON: a sample is not a node id" \
+       not in p.stderr:
+        fail("stream, bad batch: exit %d: %s" % (p.returncode, p.stderr))
 
 
 def hostile():
@@ -389,6 +535,15 @@ def chrome():
                 "pprof", "-o", out, "--duration", "4s")
         if p.returncode != 0:
             return fail("chrome: exit %d: %s" % (p.returncode, p.stderr))
+        # Chromium 156 delivers Tracing's events only at Tracing.end (tried:
+        # nothing while it runs, in every record mode): windows, said so.
+        # A Chromium that streams would be followed over Tracing instead.
+        mode = re.search(r"(streaming samples over Tracing|polling Profiler windows "
+                         r"\(tracing not streamed\) because Tracing sends its events "
+                         r"only when it ends)", p.stderr)
+        print("chrome:", mode.group(1) if mode else p.stderr)
+        if not mode:
+            fail("chrome: how the samples came is not said: %r" % p.stderr)
         p = run("--report", "flat", "--format", "json", out)
         doc = json.loads(p.stdout)
         rows = {r["name"]: r for r in doc["rows"]}
@@ -407,6 +562,7 @@ def chrome():
 
 if __name__ == "__main__":
     WPROF = sys.argv[1]
-    {"node": node, "fake": fake, "hostile": hostile, "chrome": chrome}[sys.argv[3]]()
+    {"node": node, "fake": fake, "stream": stream, "hostile": hostile,
+     "chrome": chrome}[sys.argv[3]]()
     print("%d failures" % failures)
     sys.exit(1 if failures else 0)

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """The explorer following an inspector target (--inspect on a terminal),
-in tmux, against the fake inspector of inspect.py: every Profiler.stop
-answers a window where a lasts 1000 us (self) and b 2000 us under it.
+in tmux, against the fake inspectors of inspect.py.
 
-Checked: the header says the windows are polled; in the flat pane the
+follow: one that knows no Tracing (-32601, as Node); every Profiler.stop
+answers a window where a lasts 1000 us (self) and b 2000 us under it.
+Checked: the header says the windows are polled because tracing is not
+available; in the flat pane the
 totals grow window after window with b's self exactly twice a's (hand
 worked: n windows give a 1000n, b 2000n); z freezes the numbers; p stops
 the windows (the header says so); w writes a .cpuprofile that loads with
-the same proportions; q leaves.  Exits 77 (skip) without tmux.
+the same proportions, and the same session as trace-event JSON that
+loads as a trace with the same flat report; q leaves.  With two targets,
+e switches to the other one's own functions, and back.  Exits 77 (skip) without tmux.
 
 usage: inspect_tui.py WPROF_BINARY"""
 import json
@@ -44,7 +48,7 @@ def follow():
     pane = Pane("cd %s && %s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (workdir, BINARY, ins.port),
                 width=150, what="the first window")
     try:
-        s = pane.press(["3"], r"polling Profiler windows", "the flat pane")
+        s = pane.press(["3"], r"polling Profiler windows \(tracing not available", "the flat pane")
         first = (self_of(s, "a"), self_of(s, "b"))
         s = pane.wait_for(lambda s: self_of(s, "a") >= first[0] + 2000, "two more windows",
                           stable=False)
@@ -56,17 +60,94 @@ def follow():
         check(self_of(pane.screen(), "a") == frozen, "z: the numbers moved")
         pane.press(["z"], r"following", "z again")
         pane.press(["p"], r"not profiling", "p stops the windows")
-        s = pane.press(["w"], r"wrote wprof-inspect-\S+\.cpuprofile", "w")
-        name = re.search(r"wrote (wprof-inspect-\S+\.cpuprofile)", s).group(1)
-        out = subprocess.run([BINARY, "--report", "flat", "--format", "json",
-                              os.path.join(workdir, name)], capture_output=True, text=True)
-        rows = {r["name"]: r for r in json.loads(out.stdout)["rows"]}
+        s = pane.press(["w"], r"wrote wprof-inspect-\S+\.cpuprofile and \S+\.trace\.json", "w")
+        names = re.search(r"wrote (wprof-inspect-\S+\.cpuprofile) and (\S+\.trace\.json)", s)
+        reports = []
+        for name in names.groups():
+            out = subprocess.run([BINARY, "--report", "flat", "--format", "json",
+                                  os.path.join(workdir, name)], capture_output=True, text=True)
+            reports.append(json.loads(out.stdout))
+        rows = {r["name"]: r for r in reports[0]["rows"]}
         check(rows["b"]["self"] == 2 * rows["a"]["self"] and rows["a"]["self"] % 1000 == 0,
               "w: wrote a %r b %r" % (rows["a"], rows["b"]))
+        check(reports[1]["rows"] == reports[0]["rows"],
+              "w: the trace JSON reads back as another report: %r" % reports[1]["rows"])
+        check(reports[1]["format"] == "trace" and reports[1]["duration"] == reports[0]["duration"],
+              "w: the trace JSON is read as a trace of the same length: %r" % reports[1]["format"])
         pane.press(["q"], r"EXIT=0", "q")
     finally:
         pane.close()
 
 
-run_tests([follow])
+def stream():
+    """A peer streaming Tracing.dataCollected batches: the header says so,
+    the totals grow batch after batch with b's self twice a's less the last
+    sample, which lasts until the next (each chunk a 1000 us, b 2000 us,
+    inspect.py's batch()) and no Profiler
+    window is asked for; p ends tracing and w writes a .cpuprofile of
+    every chunk sent, worked the same way; p again follows a new run."""
+    ins = cdp_fake.Inspector("stream")
+    workdir = tempfile.mkdtemp()
+    pane = Pane("cd %s && %s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (workdir, BINARY, ins.port),
+                width=150, what="the first batches", stable=False)
+    try:
+        s = pane.press(["3"], r"streaming samples over Tracing", "the flat pane",
+                       stable=False)
+        first = self_of(s, "a")
+        s = pane.wait_for(lambda s: self_of(s, "a") >= first + 5000, "five more chunks",
+                          stable=False)
+        a, b = self_of(s, "a"), self_of(s, "b")
+        # The last sample (a b) lasts until the next comes: 1000 us less.
+        check(a > 0 and a % 1000 == 0 and b == 2 * a - 1000,
+              "a %r b %r: want b = 2a - 1000, a = 1000n" % (a, b))
+        pane.press(["p"], r"not profiling", "p ends tracing", stable=False)
+        sent = ins.chunks_sent
+        s = pane.press(["w"], r"wrote wprof-inspect-\S+\.cpuprofile", "w")
+        name = re.search(r"wrote (wprof-inspect-\S+\.cpuprofile)", s).group(1)
+        out = subprocess.run([BINARY, "--report", "flat", "--format", "json",
+                              os.path.join(workdir, name)], capture_output=True, text=True)
+        rows = {r["name"]: r for r in json.loads(out.stdout)["rows"]}
+        check(rows["a"]["self"] == 1000 * sent and rows["b"]["self"] == 2000 * sent,
+              "w: wrote a %r b %r, want %d chunks' worth" % (rows["a"], rows["b"], sent))
+        check(ins.stops == 0, "%d Profiler windows asked for" % ins.stops)
+        # p again: a new tracing run, whose profile starts again (node ids
+        # and all); the explorer follows it.
+        before = self_of(pane.screen(), "a")
+        s = pane.press(["p"], r"streaming samples over Tracing", "p starts a new run",
+                       stable=False)
+        s = pane.wait_for(lambda s: 0 < self_of(s, "a") < before, "the new run's numbers",
+                          stable=False)
+        a, b = self_of(s, "a"), self_of(s, "b")
+        check(a % 1000 == 0 and b == 2 * a - 1000, "new run: a %r b %r" % (a, b))
+        pane.press(["q"], r"EXIT=0", "q")
+    finally:
+        pane.close()
+
+
+def switch():
+    """e attaches to the next target /json/list names, and back: the
+    header names it, its own functions come (a new session: c 1000 us a
+    window, d twice that), and the first target's after the second e."""
+    ins = cdp_fake.Inspector("two")
+    pane = Pane("%s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (BINARY, ins.port),
+                width=150, what="the first window")
+    try:
+        s = pane.press(["3"], r"live: fake\.js, polling", "the flat pane")
+        check(self_of(s, "a") > 0 and self_of(s, "c") == 0, "the first target's a")
+        s = pane.press(["e"], r"live: other\.js", "e: the second target")
+        s = pane.wait_for(lambda s: self_of(s, "c") > 0 and "no profile yet" not in s,
+                          "the second target's first window", stable=False)
+        c, d = self_of(s, "c"), self_of(s, "d")
+        check(self_of(s, "a") == 0 and c % 1000 == 0 and d == 2 * c,
+              "after e: a %r c %r d %r (want no a, d = 2c)" % (self_of(s, "a"), c, d))
+        s = pane.press(["e"], r"live: fake\.js", "e again: the first target")
+        s = pane.wait_for(lambda s: self_of(s, "a") > 0, "the first target's data again",
+                          stable=False)
+        check(self_of(s, "c") == 0, "back on the first target: c is gone")
+        pane.press(["q"], r"EXIT=0", "q")
+    finally:
+        pane.close()
+
+
+run_tests([follow, stream, switch])
 sys.exit(1 if failures else 0)

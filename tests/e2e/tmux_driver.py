@@ -49,12 +49,13 @@ class Pane:
 
     count = 0
 
-    def __init__(self, command, width=80, height=24, ready=None, what="the first screen"):
+    def __init__(self, command, width=80, height=24, ready=None, what="the first screen",
+                 stable=True):
         Pane.count += 1
         self.name = "p%d" % Pane.count
         tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
              "sh", "-c", command)
-        self.wait_for(ready or (lambda s: "? help" in s or "EXIT=" in s), what)
+        self.wait_for(ready or (lambda s: "? help" in s or "EXIT=" in s), what, stable)
 
     def screen(self):
         return tmux("capture-pane", "-p", "-t", self.name)

@@ -12,7 +12,7 @@
              (node --cpu-prof --trace-events-enabled): the same numbers
   chromium   a trace headless Chromium writes of testdata/trace/page.html
              against DevTools' rule (skipped without chromium)
-  roundtrip  --export cpuprofile / pprof / folded of a trace
+  roundtrip  --export cpuprofile / trace / pprof / folded of a trace
   bad        truncated, corrupt, empty and unknown-thread input: exit 2,
              the format and the byte named
 
@@ -317,13 +317,14 @@ def roundtrip():
             selfs = {}
             for (name, url, line, col), (s, t) in rows.items():
                 selfs[(name, url)] = selfs.get((name, url), 0) + s
-            for fmt, ext in (("cpuprofile", "cpuprofile"), ("pprof", "pb.gz")):
+            for fmt, ext in (("cpuprofile", "cpuprofile"), ("trace", "trace.json"),
+                             ("pprof", "pb.gz")):
                 out = os.path.join(tmp, "out." + ext)
                 p = run(path, "--export", fmt, "-o", out)
                 check(p.returncode == 0, "export %s: %s" % (fmt, p.stderr))
                 back, _ = flat(out)
-                if fmt == "cpuprofile":
-                    check(back == rows, "%s via cpuprofile differs" % path)
+                if fmt != "pprof":  # the same nodes, samples and times
+                    check(back == rows, "%s via %s differs" % (path, fmt))
                 else:  # pprof: 1-based lines, no columns, ns
                     got = {}
                     for (name, url, line, col), (s, t) in back.items():

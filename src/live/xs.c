@@ -1,7 +1,7 @@
 /* Live mode (live.h): non-blocking sockets, one xsbug parser per peer,
  * commands queued in a small bounded buffer per peer; one lock between
  * the thread that serves the sockets and the one that asks. */
-#include "live.h"
+#include "xs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../loaders/arcs.h"
-#include "escape.h"
-#include "export.h"
-#include "util.h"
+#include "../../loaders/arcs.h"
+#include "../escape.h"
+#include "../export.h"
+#include "../util.h"
 
 #define READ_CHUNK (64 * 1024)
 #define OUT_CAP 1024

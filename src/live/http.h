@@ -6,15 +6,15 @@
  * stack per window, in window order, whose duration is that stack's value
  * in the window (the session's first sample type is the window's default
  * type, cpu for CPU profiles, so the timeline is in microseconds). */
-#ifndef WPROF_HTTP_LIVE_H
-#define WPROF_HTTP_LIVE_H
+#ifndef WPROF_LIVE_HTTP_H
+#define WPROF_LIVE_HTTP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../loaders/loaders.h"
-#include "fetch.h"
-#include "model.h"
+#include "../../loaders/loaders.h"
+#include "../fetch.h"
+#include "../model.h"
 
 #define HTTP_LIVE_DEFAULT_WINDOW 5
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "../src/util.h"
 
 const struct xsbug_limits xsbug_default_limits = {
 	.max_element = 64 * 1024,

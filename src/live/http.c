@@ -1,12 +1,12 @@
 /* --live URL: windows fetched one after the other, merged on demand
- * (src/http_live.h says what the merged model looks like). */
-#include "http_live.h"
+ * (http.h says what the merged model looks like). */
+#include "http.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "../util.h"
 
 char *http_live_window_url(const char *url, unsigned seconds)
 {

@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../loaders/loaders.h"
-#include "model.h"
+#include "loaders.h"
+#include "../src/model.h"
 
 /* What a peer may make the parser hold; hitting one is an error that
  * names the limit. */

@@ -14,21 +14,20 @@
  * bounded by the parser's limits plus its distinct stacks; a peer that
  * breaks a limit is dropped with a message, the others go on.  An engine
  * that logs in is answered at once so that it runs, with profiling on. */
-#ifndef WPROF_LIVE_H
-#define WPROF_LIVE_H
+#ifndef WPROF_LIVE_XS_H
+#define WPROF_LIVE_XS_H
 
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model.h"
-#include "xsbug.h"
+#include "../model.h"
+#include "source.h"
+#include "../../loaders/xsbug.h"
 
 #define LIVE_DEFAULT_ADDRESS "127.0.0.1:5002"
 #define LIVE_MAX_PEERS 128
-/* Log lines kept per engine: the last ones. */
-#define LIVE_LOG_LINES 1000
 
 struct live;
 
@@ -113,13 +112,6 @@ bool live_engine_streams_nothing(struct live *l, size_t i);
 
 /* Has anything that changes the model arrived since the last call? */
 bool live_engine_take_news(struct live *l, size_t i);
-/* What live_engine_refresh did. */
-enum live_refresh {
-	LIVE_NO_PROFILE, /* no profile has started yet */
-	LIVE_NEW_MODEL,  /* a new finished model in `fresh` */
-	LIVE_NEW_VALUES, /* `shown` got new numbers for the same stacks */
-};
-
 /* The engine's last session with samples (none before its first
  * sample: LIVE_NO_PROFILE) without its timeline, as
  * `f` (the caller's, for this engine only) follows it: only new numbers

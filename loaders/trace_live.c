@@ -1,0 +1,315 @@
+/* A growing trace followed for a live view (trace.h, trace_live_*): each
+ * update folds only the samples that arrived since the last one into
+ * per-node sums, so that a refresh costs what is new, not the whole
+ * session; the model it gives has each node's time and sample count and
+ * no timeline, and takes new numbers in place while no node is new. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/util.h"
+#include "trace.h"
+
+enum { TYPE_TIME, TYPE_COUNT };
+
+/* Samples kept unsettled: a late sample further back than this is put
+ * after the last settled one (an approximation of the live view only). */
+#define PENDING 256
+#define RING 512 /* a power of two above PENDING */
+#define AT(l, k) (((l)->first + (k)) & (RING - 1))
+
+struct trace_live {
+	/* The profile followed, chosen again each update: a renderer's main
+	 * thread first, as DevTools opens a file, its newest run (after p)
+	 * rather than its busiest; else the thread with most samples. */
+	size_t profile;
+	bool following;
+	char who[200];
+	/* Its nodes as they came, and where each id is. */
+	struct trace_node *nodes;
+	size_t nnodes, nodes_cap;
+	uint32_t *parent;  /* per node: the parent's id, NO_ID for none */
+	uint64_t *ids;     /* open addressing: id << 32 | index, ~0 empty */
+	size_t ids_size;
+	size_t edges_done, samples_done;
+	/* Per node: time (µs) and samples. */
+	double *self;
+	double *hits;
+	size_t values_cap;
+	double start, time, end; /* time: the sum of the deltas so far */
+	/* The last samples, in time order, their durations not yet final: V8
+	 * sends a sample a little late now and then (a negative delta), and
+	 * the whole session sorts them by time, as DevTools does. */
+	double pending_time[RING]; /* a ring: the k-th at (first + k) % RING */
+	uint32_t pending_node[RING];
+	size_t first, npending;
+	double settled; /* the time of the last sample whose duration is final */
+	size_t samples;
+	struct string_table strings; /* the stream's names, as of the last new node */
+	bool reshaped;               /* nodes since the last model */
+	const struct model *built;
+};
+
+struct trace_live *trace_live_new(void)
+{
+	struct trace_live *l = xcalloc(1, sizeof(*l));
+	strings_init(&l->strings);
+	return l;
+}
+
+void trace_live_free(struct trace_live *l)
+{
+	if (!l)
+		return;
+	free(l->nodes);
+	free(l->parent);
+	free(l->ids);
+	free(l->self);
+	free(l->hits);
+	strings_free(&l->strings);
+	free(l);
+}
+
+static size_t id_slot(const struct trace_live *l, uint32_t id)
+{
+	size_t mask = l->ids_size - 1, i = hash_mix(id) & mask;
+	while (l->ids[i] != UINT64_MAX && (uint32_t)(l->ids[i] >> 32) != id)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static uint32_t index_of(const struct trace_live *l, uint32_t id)
+{
+	if (!l->ids_size)
+		return NO_ID;
+	uint64_t e = l->ids[id_slot(l, id)];
+	return e == UINT64_MAX ? NO_ID : (uint32_t)e;
+}
+
+static void index_id(struct trace_live *l, uint32_t id, uint32_t index)
+{
+	if (2 * (l->nnodes + 1) > l->ids_size) {
+		uint64_t *old = l->ids;
+		size_t old_size = l->ids_size;
+		l->ids_size = old_size ? 2 * old_size : 1024;
+		l->ids = xmalloc(l->ids_size * sizeof(uint64_t));
+		memset(l->ids, 0xff, l->ids_size * sizeof(uint64_t));
+		for (size_t i = 0; i < old_size; i++)
+			if (old[i] != UINT64_MAX)
+				l->ids[id_slot(l, (uint32_t)(old[i] >> 32))] = old[i];
+		free(old);
+	}
+	size_t slot = id_slot(l, id);
+	if (l->ids[slot] == UINT64_MAX) /* a repeated id keeps its first node */
+		l->ids[slot] = (uint64_t)id << 32 | index;
+}
+
+static void forget(struct trace_live *l)
+{
+	l->nnodes = l->edges_done = l->samples_done = l->samples = 0;
+	free(l->ids);
+	l->ids = NULL;
+	l->ids_size = 0;
+	l->npending = 0;
+	l->reshaped = true;
+}
+
+static bool is_renderer_main(const struct trace *t, const struct trace_profile *p)
+{
+	for (size_t i = t->nthreads; i-- > 0;)
+		if (t->threads[i].pid == p->pid && t->threads[i].tid == p->tid)
+			return !strcmp(t->threads[i].name, "CrRendererMain");
+	return false;
+}
+
+static size_t choose(const struct trace *t)
+{
+	size_t best = 0;
+	bool best_main = false;
+	for (size_t i = 0; i < t->nprofiles; i++) {
+		const struct trace_profile *p = &t->profiles[i];
+		bool main = is_renderer_main(t, p);
+		if (i == 0 || (main && !best_main) || (main && best_main) ||
+		    (!main && !best_main &&
+		     p->data.nsamples > t->profiles[best].data.nsamples)) {
+			best = i;
+			best_main = main;
+		}
+	}
+	return best;
+}
+
+static void take_nodes(struct trace_live *l, const struct trace_data *d)
+{
+	if (l->nnodes == d->nnodes)
+		return;
+	GROW(l->nodes, l->nodes_cap, d->nnodes);
+	l->parent = xrealloc(l->parent, l->nodes_cap * sizeof(uint32_t));
+	if (l->values_cap < l->nodes_cap) {
+		l->self = xrealloc(l->self, l->nodes_cap * sizeof(double));
+		l->hits = xrealloc(l->hits, l->nodes_cap * sizeof(double));
+		l->values_cap = l->nodes_cap;
+	}
+	for (size_t i = l->nnodes; i < d->nnodes; i++) {
+		l->nodes[i] = d->nodes[i];
+		l->parent[i] = NO_ID;
+		l->self[i] = l->hits[i] = 0;
+		l->nnodes = i + 1;
+		index_id(l, d->nodes[i].id, (uint32_t)i);
+	}
+	l->reshaped = true;
+}
+
+static void take_edges(struct trace_live *l, const struct trace_data *d)
+{
+	for (; l->edges_done < d->nedges; l->edges_done++) {
+		uint32_t child = index_of(l, d->edges[l->edges_done].child);
+		if (child != NO_ID && l->parent[child] == NO_ID) {
+			l->parent[child] = d->edges[l->edges_done].parent;
+			l->reshaped = true;
+		}
+	}
+}
+
+/* A sample in its place among the pending ones (after those of the same
+ * time); the earliest settles when there are too many: it lasts until
+ * the next. */
+static void add_pending(struct trace_live *l, double at, uint32_t node)
+{
+	if (at < l->settled)
+		at = l->settled;
+	size_t k = l->npending;
+	for (; k > 0 && l->pending_time[AT(l, k - 1)] > at; k--) {
+		l->pending_time[AT(l, k)] = l->pending_time[AT(l, k - 1)];
+		l->pending_node[AT(l, k)] = l->pending_node[AT(l, k - 1)];
+	}
+	l->pending_time[AT(l, k)] = at;
+	l->pending_node[AT(l, k)] = node;
+	if (++l->npending <= PENDING)
+		return;
+	uint32_t oldest = l->pending_node[AT(l, 0)];
+	l->settled = l->pending_time[AT(l, 1)];
+	if (oldest != NO_ID)
+		l->self[oldest] += l->settled - l->pending_time[AT(l, 0)];
+	l->first = AT(l, 1);
+	l->npending--;
+}
+
+static void take_samples(struct trace_live *l, const struct trace_profile *p)
+{
+	const struct trace_data *d = &p->data;
+	if (!l->samples_done)
+		l->time = l->start = l->settled = p->start;
+	for (; l->samples_done < d->nsamples; l->samples_done++) {
+		l->time += d->deltas[l->samples_done];
+		uint32_t node = index_of(l, d->samples[l->samples_done]);
+		if (node != NO_ID) {
+			l->hits[node]++;
+			l->samples++;
+		}
+		add_pending(l, l->time, node);
+	}
+	l->end = p->has_end ? p->end : l->time;
+}
+
+void trace_live_update(struct trace_live *l, const struct trace_stream *s)
+{
+	const struct trace *t = trace_stream_trace(s);
+	if (!t->nprofiles)
+		return;
+	size_t which = choose(t);
+	if (!l->following || which != l->profile) {
+		forget(l);
+		l->profile = which;
+		l->following = true;
+	}
+	const struct trace_profile *p = &t->profiles[which];
+	take_nodes(l, &p->data);
+	take_edges(l, &p->data);
+	take_samples(l, p);
+	if (l->reshaped) {
+		strings_free(&l->strings);
+		strings_copy(&l->strings, trace_stream_strings(s));
+		const char *thread = NULL;
+		for (size_t i = t->nthreads; i-- > 0 && !thread;)
+			if (t->threads[i].pid == p->pid && t->threads[i].tid == p->tid)
+				thread = t->threads[i].name;
+		snprintf(l->who, sizeof(l->who), "%s (pid %lld, tid %lld)",
+			 thread ? thread : "thread", (long long)p->pid, (long long)p->tid);
+	}
+}
+
+size_t trace_live_samples(const struct trace_live *l)
+{
+	return l->samples;
+}
+
+/* The settled times, and the pending samples' (the last lasting until
+ * the end) on top. */
+static void set_values(const struct trace_live *l, struct model *m)
+{
+	for (size_t i = 0; i < l->nnodes; i++) {
+		model_set_node_value(m, (uint32_t)i, TYPE_TIME, l->self[i]);
+		model_set_node_value(m, (uint32_t)i, TYPE_COUNT, l->hits[i]);
+	}
+	for (size_t k = 0; k < l->npending; k++) {
+		double at = l->pending_time[AT(l, k)];
+		double next = k + 1 < l->npending ? l->pending_time[AT(l, k + 1)] : l->end;
+		uint32_t node = l->pending_node[AT(l, k)];
+		if (node != NO_ID && next > at)
+			model_set_node_value(m, node, TYPE_TIME,
+					     node_value(m, node, TYPE_TIME) + next - at);
+	}
+	m->start_time = l->start;
+	m->end_time = l->end;
+	m->duration = l->end - l->start;
+	m->summed_samples = l->samples;
+}
+
+static bool build(struct trace_live *l, struct model *m, char *err, size_t cap)
+{
+	model_init(m, "trace");
+	m->lines_zero_based = true;
+	strings_free(&m->strings);
+	strings_copy(&m->strings, &l->strings);
+	model_add_sample_type(m, "time", "us");
+	model_add_sample_type(m, "samples", "count");
+	trace_add_nodes(m, l->nodes, l->nnodes);
+	for (size_t i = 0; i < l->nnodes; i++) {
+		uint32_t parent = l->parent[i] == NO_ID ? NO_ID : index_of(l, l->parent[i]);
+		if (parent != NO_ID && parent != i)
+			model_add_edge(m, parent, (uint32_t)i);
+	}
+	for (size_t i = 0; i < l->nnodes; i++) {
+		model_add_node_value(m, (uint32_t)i, TYPE_TIME, 0);
+		model_add_node_value(m, (uint32_t)i, TYPE_COUNT, 0);
+	}
+	m->thread = model_string(m, l->who, strlen(l->who));
+	uint32_t cycle;
+	if (!model_finish(m, &cycle)) {
+		snprintf(err, cap, "trace-event JSON: node %u is on a cycle of children",
+			 l->nodes[cycle].id);
+		model_free(m);
+		return false;
+	}
+	set_values(l, m);
+	return true;
+}
+
+enum trace_live_change trace_live_model(struct trace_live *l, struct model *shown,
+					struct model *fresh, char *err, size_t cap)
+{
+	if (!l->samples) {
+		snprintf(err, cap, "no samples yet");
+		return TRACE_LIVE_NONE;
+	}
+	if (shown && shown == l->built && !l->reshaped) {
+		set_values(l, shown);
+		return TRACE_LIVE_VALUES;
+	}
+	if (!build(l, fresh, err, cap))
+		return TRACE_LIVE_NONE;
+	l->built = fresh;
+	l->reshaped = false;
+	return TRACE_LIVE_MODEL;
+}

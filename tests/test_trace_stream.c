@@ -1,0 +1,376 @@
+/* A trace that grows (loaders/trace.h, trace_stream_*): events given in
+ * batches, cut anywhere between two events, with models built on the way,
+ * give the numbers of the whole file loaded at once: the hand-written
+ * trace's numbers worked out in docs/formats.md (tests/e2e/trace.py's
+ * HAND_MAIN), and a real Chrome 116 trace against load_file. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "loaders/input.h"
+#include "loaders/loaders.h"
+#include "loaders/trace.h"
+#include "src/rules.h"
+#include "src/util.h"
+
+/* The events of a trace file, each as its own JSON text. */
+struct events {
+	char **text;
+	size_t n;
+};
+
+static bool read_events(const char *path, struct events *ev)
+{
+	struct input in;
+	uint8_t *data;
+	size_t len;
+	if (!input_open(&in, path))
+		return false;
+	bool ok = input_slurp(&in, &data, &len, (size_t)1 << 30);
+	input_close(&in);
+	if (!ok)
+		return false;
+	cJSON *doc = cJSON_ParseWithLength((const char *)data, len);
+	free(data);
+	const cJSON *list = cJSON_GetObjectItem(doc, "traceEvents"), *e;
+	ev->n = 0;
+	ev->text = xmalloc(((size_t)cJSON_GetArraySize(list) + 1) * sizeof(char *));
+	cJSON_ArrayForEach(e, list)
+		ev->text[ev->n++] = cJSON_PrintUnformatted(e);
+	cJSON_Delete(doc);
+	return ev->n > 0;
+}
+
+static void free_events(struct events *ev)
+{
+	for (size_t i = 0; i < ev->n; i++)
+		free(ev->text[i]);
+	free(ev->text);
+}
+
+/* Events [from, to) as one batch, a JSON array. */
+static bool add_batch(struct trace_stream *s, const struct events *ev, size_t from,
+		      size_t to)
+{
+	size_t len = 2;
+	for (size_t i = from; i < to; i++)
+		len += strlen(ev->text[i]) + 1;
+	char *text = xmalloc(len + 1), *at = text;
+	*at++ = '[';
+	for (size_t i = from; i < to; i++)
+		at += sprintf(at, "%s%s", i > from ? "," : "", ev->text[i]);
+	*at++ = ']';
+	struct load_error err;
+	bool ok = trace_stream_add(s, text, (size_t)(at - text), &err);
+	CHECK_MSG(ok, "batch %zu..%zu: %s", from, to, err.message);
+	free(text);
+	return ok;
+}
+
+static uint32_t frame_named(const struct model *m, const char *name)
+{
+	for (uint32_t f = 0; f < m->nframes; f++)
+		if (!strcmp(model_str(m, m->frames[f].name), name))
+			return f;
+	return NO_ID;
+}
+
+/* ---- the hand-written trace: every way of cutting it ---------------- */
+
+static const struct {
+	const char *name;
+	double self, total;
+} hand_main[] = {
+	{ "(root)", 0, 7000 }, { "main", 1000, 7000 }, { "a", 2500, 5500 },
+	{ "leaf", 3500, 3500 }, { "b", 0, 500 },
+};
+
+/* Numbers of the main thread, or a note on what differs. */
+static bool hand_numbers_hold(struct model *m, const char *how)
+{
+	struct rules r;
+	rules_init(&r, m);
+	const struct totals *t = rules_totals(&r, RULE_EXACT, 0);
+	bool ok = !strcmp(model_str(m, m->thread), "CrRendererMain (Renderer pid 1, tid 10)");
+	CHECK_MSG(ok, "%s: thread %s", how, model_str(m, m->thread));
+	for (size_t i = 0; i < ARRAY_LEN(hand_main) && ok; i++) {
+		uint32_t f = frame_named(m, hand_main[i].name);
+		ok = f != NO_ID && t->self[f] == hand_main[i].self &&
+		     t->total[f] == hand_main[i].total;
+		CHECK_MSG(ok, "%s: %s self %g total %g, want %g %g", how, hand_main[i].name,
+			  f == NO_ID ? NAN : t->self[f], f == NO_ID ? NAN : t->total[f],
+			  hand_main[i].self, hand_main[i].total);
+	}
+	rules_free(&r);
+	return ok;
+}
+
+/* Every set of cuts between the events (2^(n-1) ways), with a model
+ * built after each batch along the way: the stream is not changed by
+ * being looked at. */
+static void hand_every_cut(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/trace/hand.json", dir);
+	struct events ev;
+	CHECK_MSG(read_events(path, &ev), "%s: cannot read", path);
+	CHECK(ev.n == 11);
+	size_t failed = 0;
+	for (unsigned long cuts = 0; cuts < 1ul << (ev.n - 1) && failed < 3; cuts++) {
+		struct trace_stream *s = trace_stream_new();
+		size_t from = 0;
+		for (size_t i = 1; i <= ev.n; i++) {
+			if (i < ev.n && !(cuts >> (i - 1) & 1))
+				continue;
+			add_batch(s, &ev, from, i);
+			from = i;
+			struct model m;
+			struct load_error err;
+			if (i < ev.n && (cuts & 1) && trace_stream_model(s, NULL, &m, &err))
+				model_free(&m); /* a look along the way */
+		}
+		struct model m;
+		struct load_error err;
+		char how[64];
+		snprintf(how, sizeof(how), "cuts %#lx", cuts);
+		bool built = trace_stream_model(s, NULL, &m, &err);
+		CHECK_MSG(built, "%s: %s", how, err.message);
+		if (built) {
+			failed += !hand_numbers_hold(&m, how);
+			model_free(&m);
+		}
+		/* Built twice: the same. */
+		built = trace_stream_finish(s, NULL, &m, &err);
+		CHECK_MSG(built, "%s: %s", how, err.message);
+		if (built) {
+			failed += !hand_numbers_hold(&m, how);
+			model_free(&m);
+		}
+	}
+	free_events(&ev);
+}
+
+/* The first four events only: both chunks of the main thread's profile,
+ * not yet the one with its endTime.  Worked by hand: from startTime 1000
+ * the samples fall at 1100 a, 2100 a, 3100 leaf (under a), 6100 leaf
+ * (under b), 7100 main, 6600 a; in time order each lasts until the next,
+ * and the last (main, 7100) lasts nothing without an endTime: a self
+ * 1000 + 1000 + 500, main self 0 and total 6000. */
+static void hand_partial(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/trace/hand.json", dir);
+	struct events ev;
+	if (!read_events(path, &ev))
+		return;
+	struct trace_stream *s = trace_stream_new();
+	add_batch(s, &ev, 0, 4);
+	CHECK(trace_stream_samples(s) == 6);
+	struct model m;
+	struct load_error err;
+	bool built = trace_stream_model(s, "10", &m, &err);
+	CHECK_MSG(built, "partial: %s", err.message);
+	if (built) {
+		struct rules r;
+		rules_init(&r, &m);
+		const struct totals *t = rules_totals(&r, RULE_EXACT, 0);
+		uint32_t a = frame_named(&m, "a"), main_f = frame_named(&m, "main");
+		CHECK(a != NO_ID && t->self[a] == 2500);
+		CHECK(main_f != NO_ID && t->self[main_f] == 0 && t->total[main_f] == 6000);
+		CHECK(m.nsamples == 6);
+		rules_free(&r);
+		model_free(&m);
+	}
+	trace_stream_free(s);
+	free_events(&ev);
+}
+
+static void bad_batches(void)
+{
+	struct trace_stream *s = trace_stream_new();
+	struct load_error err;
+	CHECK(!trace_stream_add(s, "{}", 2, &err));
+	CHECK_MSG(strstr(err.message, "expected an array of events"), "%s", err.message);
+	const char *cut = "[{\"name\":\"ProfileChunk\",\"args\":{\"data\":{\"timeDeltas\":[1,";
+	CHECK(!trace_stream_add(s, cut, strlen(cut), &err));
+	/* Byte offsets count from the first batch: this one starts at 2. */
+	const char *bad = "[{\"name\":\"ProfileChunk\",\"id\":\"0x1\",\"args\":{\"data\":"
+			  "{\"cpuProfile\":{\"samples\":[\"x\"]}}}}]";
+	CHECK(!trace_stream_add(s, bad, strlen(bad), &err));
+	char want[64];
+	snprintf(want, sizeof(want), "at byte %zu",
+		 2 + strlen(cut) + (size_t)(strstr(bad, "\"x\"") - bad));
+	CHECK_MSG(strstr(err.message, want), "%s, want %s", err.message, want);
+	struct model m;
+	CHECK(!trace_stream_model(s, NULL, &m, &err));
+	CHECK_MSG(strstr(err.message, "no CPU profile"), "%s", err.message);
+	trace_stream_free(s);
+}
+
+/* ---- a real trace, cut at random, against the whole file -------------- */
+
+static void same_models(const struct model *want, struct model *got, const char *how)
+{
+	CHECK_MSG(got->nsamples == want->nsamples, "%s: %zu samples, want %zu", how,
+		  got->nsamples, want->nsamples);
+	CHECK_MSG(got->nnodes == want->nnodes, "%s: %zu nodes, want %zu", how,
+		  (size_t)got->nnodes, (size_t)want->nnodes);
+	CHECK(got->start_time == want->start_time && got->end_time == want->end_time);
+	CHECK(!strcmp(model_str(got, got->thread), model_str(want, want->thread)));
+	struct rules rw, rg;
+	rules_init(&rw, want);
+	rules_init(&rg, got);
+	const struct totals *tw = rules_totals(&rw, RULE_EXACT, 0);
+	const struct totals *tg = rules_totals(&rg, RULE_EXACT, 0);
+	size_t wrong = 0;
+	for (uint32_t f = 0; f < want->nframes; f++) {
+		const struct frame *fw = &want->frames[f];
+		uint32_t g = NO_ID;
+		for (uint32_t k = 0; k < got->nframes && g == NO_ID; k++) {
+			const struct frame *fg = &got->frames[k];
+			if (!strcmp(model_str(got, fg->name), model_str(want, fw->name)) &&
+			    !strcmp(model_str(got, fg->url), model_str(want, fw->url)) &&
+			    fg->line == fw->line && fg->column == fw->column)
+				g = k;
+		}
+		if (g == NO_ID || !close_enough(tg->self[g], tw->self[f]) ||
+		    !close_enough(tg->total[g], tw->total[f]))
+			wrong++;
+	}
+	CHECK_MSG(!wrong && got->nframes == want->nframes, "%s: %zu of %zu functions differ",
+		  how, wrong, (size_t)want->nframes);
+	rules_free(&rw);
+	rules_free(&rg);
+}
+
+static void chrome_random_cuts(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/trace/chrome116-trace.json.gz", dir);
+	struct model whole;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	bool loaded = load_file(path, &opt, &whole, &err, NULL);
+	CHECK_MSG(loaded, "%s: %s", path, err.message);
+	struct events ev;
+	if (!loaded || !read_events(path, &ev))
+		return;
+	CHECK(whole.nsamples > 1000);
+	srand(15);
+	for (int round = 0; round < 20; round++) {
+		struct trace_stream *s = trace_stream_new();
+		size_t from = 0;
+		while (from < ev.n) {
+			/* Mostly small batches, sometimes one event, sometimes most. */
+			size_t step = 1 + (size_t)rand() % (round % 4 == 3 ? ev.n : 40);
+			size_t to = from + step < ev.n ? from + step : ev.n;
+			add_batch(s, &ev, from, to);
+			from = to;
+			struct model m;
+			if (rand() % 8 == 0 && trace_stream_model(s, NULL, &m, &err))
+				model_free(&m);
+		}
+		char how[32];
+		snprintf(how, sizeof(how), "round %d", round);
+		struct model m;
+		bool built = trace_stream_finish(s, NULL, &m, &err);
+		CHECK_MSG(built, "%s: %s", how, err.message);
+		if (built) {
+			same_models(&whole, &m, how);
+			model_free(&m);
+		}
+	}
+	free_events(&ev);
+	model_free(&whole);
+}
+
+/* ---- the live view's fold ---------------------------------------- */
+
+/* Self time and samples per function name under the exact rule. */
+static void check_live_against(struct model *live, struct model *whole, const char *how)
+{
+	struct rules rl, rw;
+	rules_init(&rl, live);
+	rules_init(&rw, whole);
+	const struct totals *tl = rules_totals(&rl, RULE_EXACT, 0);
+	const struct totals *tw = rules_totals(&rw, RULE_EXACT, 0);
+	size_t wrong = 0;
+	for (uint32_t f = 0; f < whole->nframes; f++) {
+		uint32_t g = NO_ID;
+		for (uint32_t k = 0; k < live->nframes && g == NO_ID; k++)
+			if (!strcmp(model_str(live, live->frames[k].name),
+				    model_str(whole, whole->frames[f].name)) &&
+			    live->frames[k].line == whole->frames[f].line &&
+			    live->frames[k].column == whole->frames[f].column &&
+			    !strcmp(model_str(live, live->frames[k].url),
+				    model_str(whole, whole->frames[f].url)))
+				g = k;
+		if (g == NO_ID || !close_enough(tl->self[g], tw->self[f]) ||
+		    !close_enough(tl->total[g], tw->total[f]))
+			wrong++;
+	}
+	CHECK_MSG(!wrong, "%s: %zu of %zu functions differ", how, wrong, (size_t)whole->nframes);
+	CHECK_MSG(model_sample_count(live) == whole->nsamples, "%s: %zu samples, want %zu",
+		  how, (size_t)model_sample_count(live), whole->nsamples);
+	rules_free(&rl);
+	rules_free(&rw);
+}
+
+/* A real trace whose chunks come in time order (Chrome 116's): fed in
+ * batches and followed, the live model's numbers are the whole file's;
+ * batches that bring no node give new numbers in place. */
+static void live_follows(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/trace/chrome116-trace.json.gz", dir);
+	struct model whole;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	struct events ev;
+	bool loaded = load_file(path, &opt, &whole, &err, NULL);
+	CHECK_MSG(loaded, "%s: %s", path, err.message);
+	if (!loaded || !read_events(path, &ev))
+		return;
+	struct trace_stream *s = trace_stream_new();
+	struct trace_live *l = trace_live_new();
+	struct model models[2];
+	int shown = -1;
+	size_t in_place = 0, rebuilt = 0;
+	char why[256];
+	for (size_t from = 0; from < ev.n; from += 7) {
+		add_batch(s, &ev, from, from + 7 < ev.n ? from + 7 : ev.n);
+		trace_live_update(l, s);
+		int next = shown < 0 ? 0 : 1 - shown;
+		enum trace_live_change c = trace_live_model(l, shown < 0 ? NULL : &models[shown],
+							    &models[next], why, sizeof(why));
+		if (c == TRACE_LIVE_MODEL) {
+			if (shown >= 0)
+				model_free(&models[shown]);
+			shown = next;
+			rebuilt++;
+		}
+		in_place += c == TRACE_LIVE_VALUES;
+	}
+	CHECK_MSG(in_place > 0 && rebuilt > 0, "%zu in place, %zu rebuilt", in_place, rebuilt);
+	CHECK(shown >= 0);
+	if (shown >= 0) {
+		check_live_against(&models[shown], &whole, "live");
+		model_free(&models[shown]);
+	}
+	trace_live_free(l);
+	trace_stream_free(s);
+	free_events(&ev);
+	model_free(&whole);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "testdata";
+	hand_every_cut(dir);
+	hand_partial(dir);
+	bad_batches();
+	chrome_random_cuts(dir);
+	live_follows(dir);
+	return check_done();
+}
