@@ -91,7 +91,7 @@ struct live_source_ops {
 	uint64_t (*log_count)(struct live_source *s);
 	bool (*log_line)(struct live_source *s, uint64_t n, double *when,
 			 char *text, size_t cap);
-	/* The log's name ("fake@127.0.0.1:4000") */
+	/* Whose log it is ("xst@127.0.0.1:40112"), for its heading. */
 	const char *(*log_name)(struct live_source *s);
 };
 
