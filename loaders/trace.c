@@ -630,7 +630,7 @@ static bool add_array(struct trace_stream *s, const void *json, size_t len,
 	in.base = s->offset;
 	struct trace_reader R = { .in = &in, .err = err, .t = &s->t, .ev = s->ev,
 				  .run = s->run };
-	json_init(&R.j, &in);
+	v8_reader_start(&R.v8, &R.j, &in, &s->names, err, "trace-event JSON: ");
 	enum json_token t;
 	bool ok = next_token(&R, &t) &&
 		  (t == JSON_ARRAY || fail_here(&R, "expected an array of events")) &&
