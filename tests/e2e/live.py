@@ -16,7 +16,7 @@ import sys
 import tempfile
 import threading
 import time
-from loopback import base36, free_port
+from loopback import base36, start_listener
 
 WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
 CAPTURE = open(os.path.join(TESTDATA, "validate.xsbug"), "rb").read()
@@ -29,24 +29,6 @@ def fail(what):
     print("FAIL", what)
 
 
-def start_listener(*args):
-    """wprof-tui --listen on a free loopback port, once it accepts."""
-    for _ in range(5):
-        port = free_port()
-        proc = subprocess.Popen([WPROF, "--listen", "127.0.0.1:%d" % port,
-                                 "--report", "flat", "--format", "json", *args],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port)).close()
-                return proc, port
-            except OSError:
-                if proc.poll() is not None:
-                    break
-                time.sleep(0.02)
-        proc.kill()
-        proc.wait()
-    raise SystemExit("cannot start a listener")
 
 
 def finish(proc, timeout=60):
@@ -100,7 +82,7 @@ def replay():
         for chunk in (1, 7, 4096):
             if rule != "exact" and chunk != 4096:
                 continue
-            proc, port = start_listener("--rule", rule)
+            proc, port = start_listener(WPROF, "--rule", rule)
             send_capture(port, chunk)
             rc, out, err = finish(proc)
             if rc != 0 or numbers(out) != want:
@@ -144,7 +126,7 @@ def fake_engine(port, seconds, got_go):
 
 
 def fake():
-    proc, port = start_listener()
+    proc, port = start_listener(WPROF)
     got = []
     fake_engine(port, 3, got)
     rc, out, err = finish(proc)
@@ -176,7 +158,7 @@ def peak_rss(pid, stop, result):
 
 def hostile():
     want = file_numbers()
-    proc, port = start_listener()
+    proc, port = start_listener(WPROF)
     stop = threading.Event()
     rss = []
     threading.Thread(target=peak_rss, args=(proc.pid, stop, rss), daemon=True).start()
@@ -275,7 +257,7 @@ def arcs():
     path = os.path.join(TESTDATA, "arcs", "thesis-main.arcs")
     want = subprocess.run([WPROF, "--report", "flat", "--format", "json", "--rule", "gprof",
                            path], capture_output=True, check=True).stdout
-    proc, port = start_listener("--rule", "gprof")
+    proc, port = start_listener(WPROF, "--rule", "gprof")
     junk = socket.create_connection(("127.0.0.1", port))
     junk.sendall(b"hello there\n")  # not an arc line: dropped, not counted
     send_capture(port, 3, open(path, "rb").read())
@@ -313,7 +295,7 @@ def breaks():
     capture = os.path.join(LIVE_DATA, "trace-debugger.xsbug")
     want = numbers(subprocess.run([WPROF, "--report", "flat", "--format", "json",
                                    capture], capture_output=True, check=True).stdout)
-    proc, port = start_listener()
+    proc, port = start_listener(WPROF)
     engine = start_engine(port, capture)
     rc, out, err = finish(proc)
     engine_status(engine, "breaks")
@@ -337,7 +319,7 @@ def stop_at_break():
     the capture's times: start @…51241FC, suspend @…51335DF: 62 435 us
     (the stop, @…5229FDD, came 1.01 s later)."""
     capture = os.path.join(LIVE_DATA, "stop-at-break.xsbug")
-    proc, port = start_listener()
+    proc, port = start_listener(WPROF)
     engine = start_engine(port, capture)
     rc, out, err = finish(proc)
     engine_status(engine, "stop at a break")
@@ -353,7 +335,7 @@ def others():
     capture = os.path.join(LIVE_DATA, "trace-debugger.xsbug")
     want = numbers(subprocess.run([WPROF, "--report", "flat", "--format", "json",
                                    capture], capture_output=True, check=True).stdout)
-    proc, port = start_listener()
+    proc, port = start_listener(WPROF)
     first = start_engine(port, capture, 2)
     while True:  # it has logged in
         line = proc.stderr.readline()
@@ -373,7 +355,7 @@ def silent():
     with tempfile.NamedTemporaryFile(suffix=".xsbug") as capture:
         capture.write(CAPTURE[:CAPTURE.index(b"</xsbug>") + 10])  # the login
         capture.flush()
-        proc, port = start_listener()
+        proc, port = start_listener(WPROF)
         engine = start_engine(port, capture.name, 2.5)
         rc, out, err = finish(proc)
         engine_status(engine, "silent")
@@ -390,7 +372,7 @@ def backlog():
     except OSError:
         print("backlog: no /proc/sys/net/core/somaxconn; skipped")
         return
-    proc, port = start_listener()
+    proc, port = start_listener(WPROF)
     try:
         ss = subprocess.run(["ss", "-ltnH", "sport = :%d" % port],
                             capture_output=True, text=True).stdout.split()

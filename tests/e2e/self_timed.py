@@ -44,13 +44,12 @@ usage: self_timed.py WPROF TESTDATA live|file|saved|real"""
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-from loopback import free_port
+from loopback import start_listener
 
 WPROF, TESTDATA, WHAT = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 LIVE = os.path.join(TESTDATA, "live")
@@ -83,24 +82,6 @@ def rows(report):
     return doc, {row["name"]: row for row in doc["rows"]}
 
 
-def listen(*args):
-    """wprof-tui --listen --report flat --format json on a free port."""
-    for _ in range(5):
-        port = free_port()
-        proc = subprocess.Popen([WPROF, "--listen", "127.0.0.1:%d" % port,
-                                 "--report", "flat", "--format", "json", *args],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port)).close()
-                return proc, port
-            except OSError:
-                if proc.poll() is not None:
-                    break
-                time.sleep(0.02)
-        proc.kill()
-        proc.wait()
-    raise SystemExit("cannot start a listener")
 
 
 def finish(proc, what):
@@ -115,7 +96,7 @@ def finish(proc, what):
 
 def replayed(rule):
     """The capture streamed by the fake xst; the report once it has left."""
-    proc, port = listen("--rule", rule)
+    proc, port = start_listener(WPROF, "--rule", rule)
     engine = subprocess.Popen([sys.executable, ENGINE, str(port), CAPTURE,
                                "--seconds", "0.5"])
     out, _ = finish(proc, "replay")
@@ -278,7 +259,7 @@ def real():
         print("skipped: set WPROF_XST=/path/to/xst (built with -DmxInstrument=1, "
               "docs/live.md) to run phases.js live")
         sys.exit(77)
-    proc, port = listen("--rule", "exact")
+    proc, port = start_listener(WPROF, "--rule", "exact")
     with tempfile.TemporaryDirectory() as cwd:
         run = subprocess.run([xst, os.path.abspath(os.path.join(LIVE, "phases.js"))],
                              cwd=cwd, env=dict(os.environ, XSBUG_HOST="127.0.0.1:%d" % port),
