@@ -47,7 +47,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 from loopback import start_listener
 
