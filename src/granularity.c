@@ -158,6 +158,24 @@ static void split_by_ticks(const struct model *src, struct model *out,
 	free(ticks);
 }
 
+/* A label stays with its sample's leaf, now the node standing for it.  A
+ * node split by its lines has no one node for its samples: no format
+ * gives both labels and line ticks, so none are lost there. */
+static void copy_labels(const struct model *src, const uint32_t *map, const uint8_t *split,
+			struct model *out)
+{
+	for (size_t i = 0; i < src->nlabels; i++) {
+		struct sample_label l = src->labels[i];
+		if (split[l.node])
+			continue;
+		l.node = map[l.node];
+		l.key = model_copy_string(src, out, l.key);
+		l.str = model_copy_string(src, out, l.str);
+		l.num_unit = model_copy_string(src, out, l.num_unit);
+		model_add_label(out, &l);
+	}
+}
+
 bool model_by_granularity(const struct model *src, enum granularity g,
 			  struct model *out, const char **why_not)
 {
@@ -185,6 +203,7 @@ bool model_by_granularity(const struct model *src, enum granularity g,
 	for (uint32_t v = 0; v < n; v++)
 		for (unsigned t = 0; !split[v] && t < src->ntypes; t++)
 			model_add_node_value(out, map[v], t, node_value(src, v, t));
+	copy_labels(src, map, split, out);
 	free(split);
 	free(map);
 	free(fmap);

@@ -1173,26 +1173,31 @@ static void note_differential(const struct options *o, const struct model *m)
 			"them\n", safe);
 }
 
-int main(int argc, char **argv)
+/* What the command line allocated, freed on every way out of main. */
+static void free_options(struct options *o)
 {
-	/* Only the character type: numbers are read and written the C way. */
-	setlocale(LC_CTYPE, "");
-	struct options o;
-	parse_options(argc, argv, &o);
-	if (o.diff)
-		return compare_profiles(&o);
-	if (o.new_file)
-		return explore_two(&o, NULL);
+	transform_stack_free(&o->filters);
+	free(o->tui.source.dirs);
+	free(o->tui.source.trims);
+}
+
+/* The command line's work; its exit status. */
+static int run(struct options *o)
+{
+	if (o->diff)
+		return compare_profiles(o);
+	if (o->new_file)
+		return explore_two(o, NULL);
 
 	struct model m;
 	char engine[4096];
 	struct live_source *source = NULL;
-	if (o.live_url || o.inspect || o.listen || o.connect) {
-		bool explorer = !o.report && !o.exporting;
-		if (!(source = open_source(&o, explorer)))
+	if (o->live_url || o->inspect || o->listen || o->connect) {
+		bool explorer = !o->report && !o->exporting;
+		if (!(source = open_source(o, explorer)))
 			return EXIT_BAD_INPUT;
 		if (explorer) {
-			int status = tui_run_live(source, &o.tui);
+			int status = tui_run_live(source, &o->tui);
 			source->ops->free(source);
 			return status;
 		}
@@ -1200,52 +1205,60 @@ int main(int argc, char **argv)
 			close_source(source);
 			return EXIT_BAD_INPUT;
 		}
-		o.file = engine;
-	} else if (!load_profile(o.file, &o.load, &m)) {
+		o->file = engine;
+	} else if (!load_profile(o->file, &o->load, &m)) {
 		return EXIT_BAD_INPUT;
-	} else if (!strcmp(m.format, FORMAT_FOLDED_DIFFERENTIAL) && !o.report &&
-		   !o.exporting && !o.bench_keys) {
-		return explore_two(&o, &m);
+	} else if (!strcmp(m.format, FORMAT_FOLDED_DIFFERENTIAL) && !o->report &&
+		   !o->exporting && !o->bench_keys) {
+		return explore_two(o, &m);
 	}
-	note_differential(&o, &m);
+	note_differential(o, &m);
 	int status;
 	unsigned type;
 	char range[160] = "";
-	if (o.range_text && !cut_to_range(&o, &m, range, sizeof(range))) {
+	if (o->range_text && !cut_to_range(o, &m, range, sizeof(range))) {
 		status = EXIT_BAD_INPUT;
-	} else if (!pick_sample_type(&m, o.load.sample_type, &type)) {
-		status = bad_sample_type(&o, &m);
-	} else if ((o.exporting || o.report) && !filter_model(&o, o.file, &m)) {
+	} else if (!pick_sample_type(&m, o->load.sample_type, &type)) {
+		status = bad_sample_type(o, &m);
+	} else if ((o->exporting || o->report) && !filter_model(o, o->file, &m)) {
 		status = EXIT_BAD_INPUT;
-	} else if (o.exporting && !o.svg) {
-		status = export_profile(&o, &m, type);
-	} else if (o.svg) {
-		status = print_report(&o, &m, type, NULL);
-	} else if (o.tags_report) {
-		status = print_tags(&o, &m, type);
-	} else if (o.lines_report) {
-		status = print_lines(&o, &m, type);
-	} else if (o.report) {
-		status = print_report(&o, &m, type, range[0] ? range : NULL);
-	} else if (o.bench_keys) {
-		o.tui.sample_type = type;
-		o.tui.filters = &o.filters;
-		o.tui.load = &o.load;
-		status = tui_bench_keys(o.bench_keys, o.file, &m, &o.tui);
+	} else if (o->exporting && !o->svg) {
+		status = export_profile(o, &m, type);
+	} else if (o->svg) {
+		status = print_report(o, &m, type, NULL);
+	} else if (o->tags_report) {
+		status = print_tags(o, &m, type);
+	} else if (o->lines_report) {
+		status = print_lines(o, &m, type);
+	} else if (o->report) {
+		status = print_report(o, &m, type, range[0] ? range : NULL);
+	} else if (o->bench_keys) {
+		o->tui.sample_type = type;
+		o->tui.filters = &o->filters;
+		o->tui.load = &o->load;
+		status = tui_bench_keys(o->bench_keys, o->file, &m, &o->tui);
 	} else {
-		o.tui.sample_type = type;
-		o.tui.filters = &o.filters;
-		o.tui.load = &o.load;
-		keys_from_terminal(&o);
-		status = tui_run(o.file, &m, &o.tui);
+		o->tui.sample_type = type;
+		o->tui.filters = &o->filters;
+		o->tui.load = &o->load;
+		keys_from_terminal(o);
+		status = tui_run(o->file, &m, &o->tui);
 	}
 	model_free(&m);
-	transform_stack_free(&o.filters);
-	free(o.tui.source.dirs);
-	free(o.tui.source.trims);
 	if (source) {
 		fflush(stdout); /* the report is out before the others end */
 		close_source(source);
 	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	/* Only the character type: numbers are read and written the C way. */
+	setlocale(LC_CTYPE, "");
+	struct options o;
+	parse_options(argc, argv, &o);
+	int status = run(&o);
+	free_options(&o);
 	return status;
 }

@@ -190,11 +190,11 @@ def test_node():
             checks.fail(f"file:// source not found: {report['functions'][0]['source']}")
 
 
-def flat_by(granularity, path):
+def flat_by(granularity, path, *extra):
     """The flat report at a granularity, rows named as go tool pprof
     names them (-lines: 'f file:line', '(inline)' last; -files: the file)."""
     p = checks.run(["--report", "flat", "--granularity", granularity, "--format", "json",
-                    path])
+                    path, *extra])
     if p.returncode:
         return None
     report = json.loads(p.stdout)
@@ -222,6 +222,7 @@ def test_granularity():
                                      "-edgefraction=0", path], capture_output=True, text=True)
                 checks.compare_with_top(f"{name} --granularity {granularity} (go now)",
                                         report, go.stdout)
+    test_granularity_labels()
     # V8: spin's self split over its lines 7 and 8 by their ticks (19 and
     # 42 in the file), under spin itself, which keeps no self.  The JSON
     # report gives V8's own 0-based lines: 6 and 7, spin itself at 4.
@@ -234,6 +235,31 @@ def test_granularity():
        fn["self"] != 0 or abs(l7["self"] + l8["self"] - spin_self) > 1e-6 or \
        abs(fn["total"] - spin_self) > 1e-6:
         checks.fail(f"V8 by lines: {l7} {l8} {fn} (spin's self {spin_self})")
+
+
+def test_granularity_labels():
+    """pprof labels survive the files and lines granularity: tag filters
+    as go tool pprof -files/-lines -tagfocus, the tags as without."""
+    path = os.path.join(TESTDATA, "labels.pprof")
+    for granularity in ("files", "lines"):
+        for flag in ("tagfocus", "tagignore"):
+            label = f"labels.pprof --granularity {granularity} --{flag} worker=alpha"
+            report = flat_by(granularity, path, "--rule", "exact", "--" + flag, "worker=alpha")
+            if report is None:
+                continue
+            with open(os.path.join(GO_DIR, f"labels.{granularity}.{flag}-worker.alpha-top.txt")) as f:
+                checks.compare_with_top(label + " (committed)", report, f.read())
+            if go_available():
+                go = subprocess.run(["go", "tool", "pprof", "-" + granularity, "-top",
+                                     "-nodecount=100000", "-nodefraction=0", "-edgefraction=0",
+                                     f"-{flag}=worker=alpha", path],
+                                    capture_output=True, text=True)
+                checks.compare_with_top(label + " (go now)", report, go.stdout)
+        tags = checks.run(["--report", "tags", "--granularity", granularity, path]).stdout
+        for line in (" worker: Total 320ms", "240ms ( 75.00%): alpha", "80ms ( 25.00%): beta",
+                     " phase: Total 320ms", "180ms ( 56.25%): load", "140ms ( 43.75%): save"):
+            if line not in tags:  # go tool pprof -tags labels.pprof
+                checks.fail(f"--report tags --granularity {granularity}: no '{line}' in {tags!r}")
 
 
 def test_bad():
