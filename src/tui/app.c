@@ -654,6 +654,8 @@ void app_values_changed(struct app *a)
 		app_replace_model(a, a->loaded);
 		return;
 	}
+	/* The whole profile, samples appended in place included. */
+	a->range = (struct sample_range){ 0, a->loaded->nsamples };
 	rules_values_changed(&a->original_rules);
 	bool filtered = a->filters.n > 0;
 	if (filtered)
