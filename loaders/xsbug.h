@@ -96,9 +96,10 @@ size_t xsbug_session_bytes(const struct xsbug_parser *p, size_t n);
  * records, brought up to date by xsbug_follow with only what is new plus
  * each stack's total and count (a few bytes a stack), so that a caller
  * whose parser another thread feeds holds its lock only that long; models
- * are then made from the copy alone.  They have no timeline: the values
- * are each stack's summed duration ("time", us) and sample count
- * ("samples", count). */
+ * are then made from the copy alone.  The values are each stack's summed
+ * duration ("time", us) and sample count ("samples", count); the samples
+ * are the session's timeline while it holds every sample (the strip and
+ * ranges, the same numbers), none once it has coarsened. */
 struct xsbug_follower;
 
 struct xsbug_follower *xsbug_follower_new(void);
@@ -112,7 +113,8 @@ bool xsbug_follow_session(struct xsbug_follower *f,
 			  const struct xsbug_parser *p, size_t n);
 
 /* When `shown` is the model this follower built last and no stack or
- * record came since, only its values and times change, in place, and the
+ * record came since (nor did the timeline coarsen), its values and times
+ * change and new samples are appended, in place, and the
  * result is false: its nodes, frames and arcs stay, so what depends on
  * them alone stays valid (rules_values_changed).  Otherwise builds a new
  * finished model into `fresh` and returns true. */

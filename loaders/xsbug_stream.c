@@ -1256,7 +1256,7 @@ struct xsbug_follower {
 	size_t session;           /* the source's session copied (1-based) */
 	uint64_t records_changed; /* the source's, when its records were copied */
 	/* The source's records and that one session's stacks, with their
-	 * totals and counts; never fed, so it has no timeline. */
+	 * totals and counts, and its timeline while exact; never fed. */
 	struct xsbug_parser *copy;
 	bool reshaped;            /* new stacks or records since `built` */
 	const struct model *built; /* the model last built, which `leaf` maps */
@@ -1315,6 +1315,27 @@ static void copy_records(struct xsbug_follower *f, const struct xsbug_parser *p)
 	f->reshaped = true;
 }
 
+/* The timeline while it holds every sample: entries are then only
+ * appended.  Once it has coarsened its entries stand for stretches
+ * charged to one stack, not for values: it is dropped, as
+ * xsbug_session_model drops it, and the next model has none. */
+static void copy_timeline(struct xsbug_follower *f, const struct session *from,
+			  struct session *to)
+{
+	to->per_entry = from->per_entry;
+	if (!timeline_exact(from)) {
+		f->reshaped |= to->nentries > 0;
+		to->nentries = 0;
+		return;
+	}
+	if (!from->nentries)
+		return;
+	GROW(to->timeline, to->entries_cap, from->nentries);
+	memcpy(to->timeline + to->nentries, from->timeline + to->nentries,
+	       (from->nentries - to->nentries) * sizeof(*to->timeline));
+	to->nentries = from->nentries;
+}
+
 /* Stacks are only ever appended: the new ones and their ids are copied,
  * and every stack's total and count. */
 static void copy_session(struct xsbug_follower *f, const struct session *from)
@@ -1336,6 +1357,7 @@ static void copy_session(struct xsbug_follower *f, const struct session *from)
 	to->time_suspended = from->time_suspended;
 	to->last_time = from->last_time;
 	to->nsamples = from->nsamples;
+	copy_timeline(f, from, to);
 }
 
 bool xsbug_follow(struct xsbug_follower *f, const struct xsbug_parser *p)
@@ -1357,17 +1379,32 @@ bool xsbug_follow_session(struct xsbug_follower *f,
 	return true;
 }
 
+/* The copied timeline's samples the model lacks, for the strip and
+ * ranges (the values are then set again from the stacks' exact sums,
+ * which are the samples' sums while the timeline holds every sample). */
+static void append_timeline(const struct session *s, const uint32_t *leaf,
+			    struct model *m)
+{
+	for (size_t i = m->nsamples; i < s->nentries; i++)
+		model_add_sample(m, leaf[s->timeline[i].stack], s->timeline[i].duration);
+	if (m->nsamples)
+		m->caps |= HAS_TIMELINE;
+}
+
 bool xsbug_follower_model(struct xsbug_follower *f, struct model *shown,
 			  struct model *fresh)
 {
 	const struct session *s = &f->copy->sessions[0];
 	if (shown && shown == f->built && !f->reshaped) {
+		append_timeline(s, f->leaf, shown);
 		set_stack_values(s, f->leaf, shown);
 		set_times(s, shown);
 		return false;
 	}
 	f->leaf = xrealloc(f->leaf, (s->nstacks + 1) * sizeof(uint32_t));
 	build_model(f->copy, 1, fresh, false, f->leaf);
+	append_timeline(s, f->leaf, fresh);
+	set_stack_values(s, f->leaf, fresh);
 	f->built = fresh;
 	f->reshaped = false;
 	return true;

@@ -9,6 +9,8 @@
 #include "check.h"
 #include "loaders/loaders.h"
 #include "src/rules.h"
+#include "src/tui/app.h"
+#include "src/tui/flame_job.h"
 #include "src/util.h"
 #include "views/flame.h"
 
@@ -460,6 +462,66 @@ static void check_corpus_profile(const char *dir, const char *name, bool with_pl
 	cJSON_Delete(expected);
 }
 
+/* A range key on pane 5 of a large profile (past the size a key waits
+ * for): the key returns with the old graph still shown and "computing";
+ * the graph that arrives is the one built at once for the range, and the
+ * cursor stays on its function.  main has 300 children f0..f299, each
+ * with 400 leaves, one 1 ms sample per leaf in that order: the first half
+ * of the samples is f0..f149 with all their leaves, 150 ms each. */
+static void check_range_in_background(void)
+{
+	struct model m;
+	model_init(&m, "test");
+	model_add_sample_type(&m, "time", "us");
+	uint32_t main_frame = named_frame(&m, "main"), root = model_add_child(&m, NO_ID, main_frame);
+	for (int i = 0; i < 300; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "f%03d", i);
+		uint32_t f = model_add_child(&m, root, named_frame(&m, name));
+		for (int k = 0; k < 400; k++) {
+			snprintf(name, sizeof(name), "g%03d", k);
+			model_add_sample(&m, model_add_child(&m, f, named_frame(&m, name)), 1000);
+		}
+	}
+	uint32_t cycle;
+	CHECK(model_finish(&m, &cycle) && m.nnodes == 1 + 300 + 300 * 400);
+	struct app a;
+	app_init(&a, "big", &m, VIEW_FLAME);
+	app_compute_in_background(&a);
+	while (app_busy(&a))
+		app_poll(&a);
+	struct pane *p = &a.panes[VIEW_FLAME];
+	const struct flame *before = flame_of_view(&p->view);
+	unsigned long serial = before->serial;
+	CHECK(before->nframes == m.nnodes);
+	p->selected = 2; /* main, f000, its first leaf */
+	uint32_t selected_frame = before->frames[2].frame;
+	app_set_range(&a, 0, m.nsamples / 2);
+	CHECK(app_flame_computing(&a));
+	CHECK(flame_of_view(&p->view)->serial == serial); /* still shown */
+	while (app_busy(&a))
+		app_poll(&a);
+	CHECK(!app_flame_computing(&a));
+	const struct flame *got = flame_of_view(&p->view);
+	CHECK(got->serial != serial && p->view.nrows == got->nframes);
+	CHECK(got->nframes == 1 + 150 + 150 * 400);
+	CHECK_CLOSE(got->whole, 150 * 400 * 1000.0, "the range's width");
+	CHECK(p->selected < got->nframes && got->frames[p->selected].frame == selected_frame &&
+	      got->frames[p->selected].depth == 2);
+	struct flame want;
+	flame_build(&want, &a.ctx, FLAME_LEFT_HEAVY);
+	bool same = want.nframes == got->nframes && want.whole == got->whole;
+	for (size_t i = 0; same && i < want.nframes; i++) {
+		const struct flame_frame *x = &want.frames[i], *y = &got->frames[i];
+		same = x->frame == y->frame && x->depth == y->depth && x->parent == y->parent &&
+		       x->x == y->x && x->width == y->width && x->self == y->self;
+	}
+	CHECK_MSG(same, "the background graph differs from one built at once");
+	flame_free(&want);
+	app_free(&a);
+	model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -469,6 +531,7 @@ int main(int argc, char **argv)
 	check_base_only();
 	check_search_recursion();
 	check_layout();
+	check_range_in_background();
 	static const char *const trees[] = {
 		"worked-example.cpuprofile", "validate.cpuprofile",
 		"recursion.cpuprofile", "chrome65-simple.cpuprofile",

@@ -364,7 +364,7 @@ static void feed(struct xsbug_parser *p, const char *text)
 
 #define MSG(body) "\r\n<xsbug>" body "</xsbug>\r\n"
 
-/* A live snapshot (the totals an xsbug follower makes, no timeline), a
+/* A live snapshot (the totals an xsbug follower makes and its timeline), a
  * sample lasting its delta: leaf under a 5 µs, leaf under b 3, a's own 1,
  * running; so leaf 8 µs in 2 samples, a 6, b 3.  `u` shows the sample
  * counts.  Leaf under a again for 2 gives a 8 and main 11 in place, and the
@@ -409,6 +409,8 @@ static void live_snapshot(void)
 	CHECK_NAMES(&a, "(host) main a leaf b");
 	CHECK_CLOSE(row_named(&a, "a")->total, 8, "a after a new sample");
 	CHECK_CLOSE(row_named(&a, "main")->total, 11, "main after a new sample");
+	/* The sample is appended to the timeline, and the whole range with it. */
+	CHECK(m.nsamples == 4 && a.range.first == 0 && a.range.end == 4);
 	CHECK(!strcmp(row_name(&a, app_pane(&a)->selected), "a"));
 
 	app_focus(&a);

@@ -75,8 +75,9 @@ static void test_chunks(const char *dir)
 		check_same_model(&whole, &m, chunks[i]);
 		model_free(&m);
 	}
-	/* Without the timeline (live snapshots): the same values per node,
-	 * and the sample counts the timeline gives. */
+	/* Live snapshots: the same values per node, the sample counts the
+	 * timeline gives, and the timeline itself while it holds every
+	 * sample (the strip, ranges), the same samples as the saved file's. */
 	struct load_error err;
 	bool ok;
 	struct xsbug_parser *p = feed_chunks(data, len, 65536, NULL, &err, &ok);
@@ -85,7 +86,13 @@ static void test_chunks(const char *dir)
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &totals));
 	uint32_t counts = model_add_sample_counts(&whole);
-	CHECK(totals.nsamples == 0 && totals.nnodes == whole.nnodes);
+	CHECK(totals.nsamples == 6608 && totals.nnodes == whole.nnodes);
+	CHECK(totals.caps & HAS_TIMELINE);
+	bool same_samples = totals.nsamples == whole.nsamples;
+	for (size_t i = 0; same_samples && i < whole.nsamples; i++)
+		same_samples = totals.sample_node[i] == whole.sample_node[i] &&
+			       totals.sample_duration[i] == whole.sample_duration[i];
+	CHECK_MSG(same_samples, "the snapshot's timeline is not the file's");
 	CHECK(model_count_type(&totals) == counts);
 	for (size_t v = 0; v < whole.nnodes && totals.nnodes == whole.nnodes; v++) {
 		CHECK(node_value(&totals, (uint32_t)v, 0) == node_value(&whole, (uint32_t)v, 0));
@@ -93,6 +100,21 @@ static void test_chunks(const char *dir)
 		      node_value(&whole, (uint32_t)v, counts));
 	}
 	CHECK(totals.duration == whole.duration);
+	model_free(&totals);
+	xsbug_follower_free(f);
+	xsbug_parser_free(p);
+	/* Past 4096 entries the session's timeline coarsens: the snapshot
+	 * then has none (its entries stand for stretches, not values), and
+	 * the values stay the exact ones. */
+	struct xsbug_limits small = xsbug_default_limits;
+	small.max_timeline = 4096;
+	p = feed_chunks(data, len, 65536, &small, &err, &ok);
+	f = xsbug_follower_new();
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &totals));
+	CHECK(totals.nsamples == 0 && !(totals.caps & HAS_TIMELINE));
+	for (size_t v = 0; v < whole.nnodes && totals.nnodes == whole.nnodes; v++)
+		CHECK(node_value(&totals, (uint32_t)v, 0) == node_value(&whole, (uint32_t)v, 0));
 	model_free(&totals);
 	xsbug_follower_free(f);
 	xsbug_parser_free(p);
@@ -211,6 +233,10 @@ static void check_like_fresh(const struct model *m, const struct xsbug_parser *p
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &fresh));
 	CHECK(m->nnodes == fresh.nnodes && m->ntypes == fresh.ntypes);
+	CHECK(m->nsamples == fresh.nsamples);
+	for (size_t i = 0; i < m->nsamples && m->nsamples == fresh.nsamples; i++)
+		CHECK(m->sample_node[i] == fresh.sample_node[i] &&
+		      m->sample_duration[i] == fresh.sample_duration[i]);
 	for (size_t v = 0; v < m->nnodes && m->nnodes == fresh.nnodes; v++)
 		for (unsigned t = 0; t < m->ntypes; t++)
 			CHECK(node_value(m, (uint32_t)v, t) == node_value(&fresh, (uint32_t)v, t));
@@ -633,6 +659,46 @@ static void test_limits(void)
 	expect_limit(text, strlen(text), &small, "too many profile records");
 }
 
+/* Live snapshots carry the session's timeline while it holds every
+ * sample: a 10 µs, b 5, then a 3 in place (the strip grows, the values
+ * stay the stacks' sums); with room for 4 entries, the fifth sample
+ * coarsens it and the next model has none, a still 10 + 3 + 2 + 4. */
+static void test_follower_timeline(void)
+{
+	struct xsbug_limits small = xsbug_default_limits;
+	small.max_timeline = 4;
+	struct xsbug_parser *p = xsbug_parser_new(&small);
+	struct xsbug_follower *f = xsbug_follower_new();
+	struct model models[2];
+	feed_text(p, MSG("<pt name=\"start\" value=\"@0000000000000100\"/>")
+		     MSG("<pr name=\"(host)\" value=\"0\"/>")
+		     MSG("<pr name=\"a\" value=\"36\" path=\"x.js\" line=\"3\"/>")
+		     MSG("<pr name=\"b\" value=\"37\"/>")
+		     MSG("<ps>A,10,0.5,11,10,0</ps>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &models[0]));
+	CHECK(models[0].nsamples == 2 && (models[0].caps & HAS_TIMELINE));
+	CHECK(models[0].sample_duration[0] == 10 && models[0].sample_duration[1] == 5);
+	CHECK_CLOSE(self_of(&models[0], "a"), 10, "a with the timeline");
+	feed_text(p, MSG("<ps>3,10,0</ps>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(!xsbug_follower_model(f, &models[0], &models[1])); /* in place */
+	CHECK(models[0].nsamples == 3 && models[0].sample_duration[2] == 3);
+	CHECK(models[0].sample_node[2] == models[0].sample_node[0]);
+	CHECK_CLOSE(self_of(&models[0], "a"), 13, "a in place");
+	check_like_fresh(&models[0], p);
+	feed_text(p, MSG("<ps>2,10,0.4,10,0</ps>"));
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, &models[0], &models[1])); /* coarsened */
+	CHECK(models[1].nsamples == 0 && !(models[1].caps & HAS_TIMELINE));
+	CHECK_CLOSE(self_of(&models[1], "a"), 19, "a once coarsened");
+	CHECK_CLOSE(count_of(&models[1], "a"), 4, "a's samples");
+	model_free(&models[0]);
+	model_free(&models[1]);
+	xsbug_follower_free(f);
+	xsbug_parser_free(p);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -646,6 +712,7 @@ int main(int argc, char **argv)
 	test_bounded_session();
 	test_follower();
 	test_follower_alike();
+	test_follower_timeline();
 	test_garbage_and_sessions();
 	test_limits();
 	return check_done();

@@ -1,6 +1,7 @@
 #include "flame.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,8 +90,8 @@ static const char *tree_note(const struct view_context *ctx)
 /* A call tree (not a node graph) is walked straight from the model, in
  * the order top-down sorts by total (largest first, then by name): the
  * same rows as opening every row of that pane, without its row list. */
-static const struct model *order_model;
-static const double *order_sub;
+static _Thread_local const struct model *order_model;
+static _Thread_local const double *order_sub;
 
 static int larger_first(const void *a, const void *b)
 {
@@ -329,10 +330,10 @@ static void build_time_order(struct flame *f, const struct model *m)
 void flame_build(struct flame *f, struct view_context *ctx,
 		 enum flame_order order)
 {
-	static unsigned long graphs_built;
+	static atomic_ulong graphs_built; /* graphs are built on threads too */
 	memset(f, 0, sizeof(*f));
 	f->order = order;
-	f->serial = ++graphs_built;
+	f->serial = atomic_fetch_add(&graphs_built, 1) + 1;
 	if (order == FLAME_TIME_ORDER) {
 		if (!flame_has_time_order(ctx->model, ctx->type)) {
 			f->why_not = "no samples in time order for this sample type";

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "filters.h"
+#include "flame_job.h"
 #include "../escape.h"
 #include "../util.h"
 #include "lines_pane.h"
@@ -41,6 +42,7 @@ void app_init(struct app *a, const char *file, struct model *m,
 
 void app_free(struct app *a)
 {
+	flame_job_finish(a);
 	app_close_lines(a);
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
@@ -72,7 +74,7 @@ void app_compute_in_background(struct app *a)
 
 bool app_poll(struct app *a)
 {
-	if (filters_poll(a))
+	if (filters_poll(a) || flame_job_poll(a))
 		return true;
 	if (filters_in_force(a)) /* keeps the original's work going */
 		rules_poll(&a->original_rules);
@@ -85,7 +87,8 @@ bool app_poll(struct app *a)
 
 bool app_busy(const struct app *a)
 {
-	return filters_busy(a) || rules_busy(&a->original_rules);
+	return filters_busy(a) || rules_busy(&a->original_rules) ||
+	       app_flame_computing(a);
 }
 
 struct pane *app_pane(struct app *a)
@@ -258,6 +261,8 @@ static bool revalue_pane(struct pane *p)
 
 static void bring_up_to_date(struct app *a, struct pane *p)
 {
+	if (p == &a->panes[VIEW_FLAME])
+		flame_job_finish(a); /* its graph, if still for this context */
 	if (p->pending == PANE_UP_TO_DATE)
 		return;
 	if (p->pending == PANE_NEW_ROWS || !revalue_pane(p)) {
@@ -649,6 +654,8 @@ void app_values_changed(struct app *a)
 		app_replace_model(a, a->loaded);
 		return;
 	}
+	/* The whole profile, samples appended in place included. */
+	a->range = (struct sample_range){ 0, a->loaded->nsamples };
 	rules_values_changed(&a->original_rules);
 	bool filtered = a->filters.n > 0;
 	if (filtered)
@@ -700,7 +707,11 @@ void app_show_model(struct app *a, struct model *next)
 	filters_remake(a);
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open && (k == (int)a->current || !same_frames)) {
-			restore_paths(&a->panes[k], a->frame_keys, &paths[k]);
+			/* Pane 5 keeps its graph until the thread's is ready. */
+			if (k == VIEW_FLAME && same_frames && flame_job_start(a))
+				free(paths[k].expanded);
+			else
+				restore_paths(&a->panes[k], a->frame_keys, &paths[k]);
 			a->panes[k].pending = PANE_UP_TO_DATE;
 		} else if (a->panes[k].open) {
 			a->panes[k].pending = PANE_NEW_ROWS;

@@ -50,6 +50,7 @@ struct live_view;
 struct compare;
 struct filtered;
 struct filter_job;
+struct flame_job;
 struct lines_pane;
 struct source_options;
 struct load_options;
@@ -91,6 +92,7 @@ struct app {
 	bool show_help;
 	int key; /* the key being handled, for bindings of several keys */
 	struct flame_ui flame;
+	struct flame_job *flame_job; /* pane 5's next graph (flame_job.h) */
 	/* The source pane (`l`) over the panes, or NULL; where it looks for
 	 * source files (--source-path, --trim-path), or NULL. */
 	struct lines_pane *lines;

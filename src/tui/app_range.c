@@ -3,7 +3,8 @@
  * put in place of the original as a live snapshot would be, so that
  * filters, open rows and the selection carry over.  A view costs a pass
  * over the range's samples, so a range key is answered at once; only
- * divided, as ever, is computed on a thread. */
+ * divided, as ever, and pane 5's graph (flame_job.c) are computed on a
+ * thread. */
 #include "app.h"
 
 #include <stdlib.h>

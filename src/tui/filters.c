@@ -7,6 +7,7 @@
 #include "../background.h"
 #include "../escape.h"
 #include "../util.h"
+#include "flame_job.h"
 
 /* One level: the model below it after one more filter, with its rules. */
 struct filtered {
@@ -185,6 +186,8 @@ bool filters_poll(struct app *a)
 
 void filters_finish(struct app *a)
 {
+	/* Whoever waits for threads reading the model waits for both. */
+	flame_job_finish(a);
 	if (!a->filter_job)
 		return;
 	background_wait(&a->filter_job->work);

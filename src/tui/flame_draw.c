@@ -10,6 +10,7 @@
 #include "../escape.h"
 #include "../units.h"
 #include "../util.h"
+#include "flame_job.h"
 
 /* ---- the pane's graph and its state ------------------------------------ */
 
@@ -127,6 +128,7 @@ void flame_toggle_order(struct app *a)
 			    a->ctx.type ? " for this sample type" : "");
 		return;
 	}
+	flame_job_finish(a);
 	a->ctx.time_order = !a->ctx.time_order;
 	if (a->panes[VIEW_FLAME].open) {
 		view_rebuild(&a->panes[VIEW_FLAME].view);
@@ -457,7 +459,8 @@ static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom
 		       bool utf8, char *buf, size_t cap)
 {
 	const char *sep = utf8 ? " \u203a " : " > ";
-	int n = snprintf(buf, cap, "%s", f->order == FLAME_TIME_ORDER ? "time order" : "left-heavy");
+	int n = snprintf(buf, cap, "%s%s", f->order == FLAME_TIME_ORDER ? "time order" : "left-heavy",
+			 app_flame_computing(a) ? " (computing)" : "");
 	if (zoom == NO_ID) {
 		snprintf(buf + n, cap - (size_t)n, "%s(whole profile)", sep);
 		return;

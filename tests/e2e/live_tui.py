@@ -4,7 +4,9 @@
 samples for several seconds (a>main>(host) lasting 1000 us, then
 b>main>(host) lasting 3000 us, over and over).
 
-Checked: the waiting screen names the address; the flat pane's numbers
+Checked: the waiting screen names the address; the timeline strip
+shows and scrolls, a range chosen on it keeps its numbers while samples
+arrive; the flat pane's numbers
 grow while the engine streams and the cursor stays on its function; u
 shows sample counts (a and b alike); z freezes; p sends
 <stop-profiling/>; w writes both files; a disconnect keeps the data
@@ -46,10 +48,21 @@ def micros(text):
     return float(m.group(1)) * UNITS[m.group(2)] if m else 0.0
 
 
+def tabs_line(s):
+    """The index of the panes' line: 1, or 3 under the timeline strip."""
+    lines = s.split("\n")
+    return next((i for i, line in enumerate(lines) if line.startswith(" 1 top-down")), 1)
+
+
+def body(s):
+    """The rows' lines, under the tabs and the column titles."""
+    return s.split("\n")[tabs_line(s) + 2:-1]
+
+
 def flat_rows(s):
     """function name -> (self, total) text of each row under the titles."""
     out = {}
-    for line in s.split("\n")[3:-1]:
+    for line in body(s):
         m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(.*?)\s*$", line)
         if m:
             out[m.group(4).split()[0]] = (m.group(1), m.group(2))
@@ -63,7 +76,7 @@ def position(s):
 
 def row_at(s, index):
     """The name on the screen's row `index` (1-based, as the status counts)."""
-    names = [line for line in s.split("\n")[3:-1] if line.strip()]
+    names = [line for line in body(s) if line.strip()]
     m = re.match(r"\s*\S+\s+\S+\s+\S+\s+(\S+)", names[index - 1])
     return m.group(1) if m else None
 
@@ -163,6 +176,25 @@ def live_session(workdir):
 def streaming(engine):
     s = wait_for(r"^ live: fake", "the first snapshot")
     check("profiling" in s.split("\n")[0], "header says profiling: %r" % s.split("\n")[0])
+    # The timeline strip under the header while the session's timeline
+    # holds every sample: it scrolls (0.1 s a cell, the newest at the
+    # right) as samples arrive.
+    s = wait_for(r"^ 1 top-down", "the panes")
+    lines = s.split("\n")
+    check(tabs_line(s) == 3 and "█" in lines[1], "the strip on line 2:\n" + s)
+    time.sleep(1.0)
+    later = screen().split("\n")
+    check(later[1] != lines[1] and "█" in later[1],
+          "the strip moves as samples arrive:\n%s\n%s" % (lines[1], later[1]))
+    # A range chosen on it stays on its samples: its numbers stand still
+    # while new samples arrive; 0 follows the whole session again.
+    s = press(["["], r"range \S+–\S+ of", "a range chosen on the strip")
+    pinned = body(s)
+    time.sleep(1.0)
+    s = screen()
+    check(body(s) == pinned and "█" in s.split("\n")[1],
+          "a pinned range keeps its numbers:\n%s\n%s" % ("\n".join(pinned), s))
+    press(["0"], r"range: the whole profile", "0: the whole session")
     # Top-down: open (host) and main; they stay open across snapshots.
     wait_for(r"▸ \(host\)", "(host) with calls below it")
     press(["Enter"], r"▾ \(host\)", "(host) open")
@@ -175,10 +207,10 @@ def streaming(engine):
     s = press(["3", "s"], r"sorted by self", "flat pane sorted by self")
     time.sleep(0.6)
     s = screen()
-    check("sort: self" in s.split("\n")[1], "the sort stays across snapshots")
+    check("sort: self" in s.split("\n")[tabs_line(s)], "the sort stays across snapshots")
     check([row_at(s, i) for i in (1, 2)] == ["b", "a"], "by self: b, a first")
     # Down to a's row.
-    names = [line for line in s.split("\n")[3:-1] if line.strip()]
+    names = [line for line in body(s) if line.strip()]
     index = next(i for i, line in enumerate(names) if " a  m.js:2" in line) + 1
     live.keys("g", *(["j"] * (index - 1)))
     s = wait_for(r"\b%d/\d+  \? help" % index, "the cursor on a")
