@@ -10,6 +10,10 @@
 /* A function graph expanded into paths can grow without end (every path
  * through a cycle is one); past this many frames the rest is left out. */
 #define FLAME_MAX_FRAMES 4000000
+/* No terminal shows a stack deeper than this, and a recursion a million
+ * frames deep would make as many rows on every level's line: frames
+ * below it are left out, their time in their ancestors' widths. */
+#define FLAME_MAX_DEPTH 1024
 
 void flame_free(struct flame *f)
 {
@@ -148,6 +152,8 @@ static void build_from_tree(struct flame *f, struct view_context *ctx)
 		rows[nrows++] = (struct row){ .frame = n->frame, .item = v, .depth = depth[v],
 					      .self = node_value(m, v, ctx->type),
 					      .total = order_sub[v] };
+		if (depth[v] + 1 >= FLAME_MAX_DEPTH)
+			continue;
 		for (uint32_t i = n->child_start; i < n->child_end; i++)
 			depth[m->child_ids[i]] = depth[v] + 1;
 		push_sorted(&stack, &nstack, &stack_cap, &m->child_ids[n->child_start],
@@ -173,7 +179,7 @@ static void build_left_heavy(struct flame *f, struct view_context *ctx)
 	by_total.reversed = false;
 	struct view v;
 	view_open(&v, VIEW_TOPDOWN, &by_total);
-	view_expand_all(&v, SIZE_MAX, UINT32_MAX, FLAME_MAX_FRAMES);
+	view_expand_all(&v, SIZE_MAX, FLAME_MAX_DEPTH - 1, FLAME_MAX_FRAMES);
 	f->profile_total = v.totals->profile_total;
 	for (size_t i = 0; i < v.nrows; i++)
 		if (isnan(v.rows[i].total)) {
