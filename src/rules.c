@@ -82,6 +82,7 @@ void rules_free(struct rules *r)
 	rules_values_changed(r);
 	free(r->outermost);
 	free(r->arc_outermost);
+	caller_chains_free(&r->chains);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -180,6 +181,18 @@ const uint8_t *rules_outermost(struct rules *r)
 	if (!r->outermost && (r->model->caps & HAS_STACKS))
 		walk_tree(r);
 	return r->outermost;
+}
+
+const struct caller_chains *rules_caller_chains(struct rules *r, uint32_t places)
+{
+	if (!r->chains_tried) {
+		r->chains_tried = true;
+		caller_chains_build(&r->chains, r->model);
+	}
+	if (!r->chains.sorted)
+		return NULL;
+	caller_chains_sort_to(&r->chains, places);
+	return &r->chains;
 }
 
 /* Per arc, the self of the callee's nodes under that caller, and the

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "caller_chains.h"
 #include "gprof.h"
 #include "model.h"
 
@@ -52,6 +53,8 @@ struct rules {
 	/* What the shape alone decides, kept by rules_values_changed: */
 	uint8_t *outermost; /* per node: no ancestor shares its frame */
 	uint8_t *arc_outermost; /* per node: nor does its arc from the parent */
+	struct caller_chains chains; /* for bottom-up, made when first asked */
+	bool chains_tried;
 };
 
 void rules_init(struct rules *r, const struct model *m);
@@ -70,6 +73,10 @@ bool rules_poll(struct rules *r);
 bool rules_busy(const struct rules *r);
 const double *rules_node_totals(struct rules *r, unsigned type);
 const uint8_t *rules_outermost(struct rules *r);
+/* The nodes sorted by their chains of callers, on `places` places at
+ * least (caller_chains.h): one sort for every rule and time range.  NULL
+ * where the nodes are not one tree. */
+const struct caller_chains *rules_caller_chains(struct rules *r, uint32_t places);
 
 const char *rule_name(enum rule rule);
 bool rule_parse(const char *name, enum rule *out);

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "../src/util.h"
-#include "caller_chains.h"
+#include "../src/caller_chains.h"
 #include "view.h"
 
 struct match {
@@ -42,9 +42,10 @@ struct path {
 struct bottomup {
 	struct path *paths;
 	size_t npaths, paths_cap;
-	bool by_chains; /* rows are ranges of chains.order */
-	struct caller_chains chains;
-	/* Sums over chains.order[0, i): self, and total under the rule. */
+	bool by_chains; /* rows are ranges of chain_order.order */
+	const struct caller_chains *chains; /* the rules', shared */
+	struct chain_order chain_order;
+	/* Sums over chain_order.order[0, i): self, and total under the rule. */
 	long double *self_before, *total_before;
 	struct match *matches;
 	size_t nmatches, matches_cap;
@@ -118,11 +119,13 @@ static void sum_chains(struct view *v)
 	const uint8_t *outer = v->ctx->rule == RULE_EXACT
 		? rules_outermost(v->ctx->rules) : NULL;
 	long double self = 0, total = 0;
-	uint32_t n = b->chains.count;
-	b->self_before = xmalloc(((size_t)n + 1) * sizeof(long double));
-	b->total_before = xmalloc(((size_t)n + 1) * sizeof(long double));
+	uint32_t n = b->chain_order.count; /* the same each time: made once */
+	if (!b->self_before) {
+		b->self_before = xmalloc(((size_t)n + 1) * sizeof(long double));
+		b->total_before = xmalloc(((size_t)n + 1) * sizeof(long double));
+	}
 	for (size_t i = 0; i < n; i++) {
-		uint32_t node = b->chains.order[i];
+		uint32_t node = b->chain_order.order[i];
 		b->self_before[i] = self;
 		b->total_before[i] = total;
 		self += node_value(m, node, v->ctx->type);
@@ -140,7 +143,7 @@ static void sum_range(struct view *v, const struct path *p, struct row *r)
 	r->self = (double)(b->self_before[end] - b->self_before[p->first]);
 	r->total = v->totals->total
 		? (double)(b->total_before[end] - b->total_before[p->first]) : NAN;
-	if (b->chains.depth[b->chains.order[end - 1]] > p->level)
+	if (b->chains->depth[b->chain_order.order[end - 1]] > p->level)
 		r->flags |= ROW_EXPANDABLE; /* the longest chains sort last */
 }
 
@@ -221,15 +224,34 @@ static bool has_numbers(const struct view *v, uint32_t f)
 	return v->totals->self[f] != 0 || !(isnan(total) || total == 0);
 }
 
-/* A row per function: its run of chains.order. */
+/* Rows down to level L need the chains sorted on L + 2 places (the
+ * chains that end at L before those that go on).  Sorting further moves
+ * nodes within the rows made so far: the running sums are made again, so
+ * the sort goes four times deeper at once, not twice, to make them half
+ * as often. */
+static bool sort_chains_to(struct view *v, uint32_t places)
+{
+	struct bottomup *b = state(v);
+	uint32_t had = b->chain_order.places;
+	if (places > had && had && had <= UINT32_MAX / 4 && places < 4 * had)
+		places = 4 * had;
+	b->chains = rules_caller_chains(v->ctx->rules, places);
+	if (!b->chains)
+		return false;
+	if (chain_order_update(&b->chain_order, b->chains, v->ctx->model))
+		sum_chains(v);
+	return true;
+}
+
+/* A row per function: its run of chain_order.order. */
 static void build_from_chains(struct view *v)
 {
 	struct bottomup *b = state(v);
 	const struct model *m = v->ctx->model;
-	sum_chains(v);
-	for (uint32_t i = 0; i < b->chains.count;) {
-		uint32_t f = m->nodes[b->chains.order[i]].frame;
-		uint32_t end = caller_chains_run_end(&b->chains, m, i, b->chains.count, 0);
+	const struct chain_order *o = &b->chain_order;
+	for (uint32_t i = 0; i < o->count;) {
+		uint32_t f = m->nodes[o->order[i]].frame;
+		uint32_t end = caller_chains_run_end(b->chains, m, o, i, o->count, 0);
 		if (has_numbers(v, f)) {
 			struct path p = { .parent = NO_ID, .frame = f, .first = i,
 					  .count = end - i, .share = 1.0 };
@@ -245,7 +267,7 @@ static void bottomup_build(struct view *v)
 	const struct model *m = v->ctx->model;
 	struct bottomup *b = xcalloc(1, sizeof(*b));
 	v->state = b;
-	if (uses_nodes(v) && caller_chains_build(&b->chains, m)) {
+	if (uses_nodes(v) && sort_chains_to(v, 2)) {
 		b->by_chains = true;
 		build_from_chains(v);
 		return;
@@ -316,10 +338,12 @@ static void chain_children(struct view *v, uint32_t id, struct row **out,
 	const struct model *m = v->ctx->model;
 	const struct path parent = b->paths[id];
 	uint32_t hi = parent.first + parent.count, place = parent.level + 1;
-	uint32_t i = caller_chains_longer(&b->chains, parent.first, hi, parent.level);
+	sort_chains_to(v, place + 2);
+	const struct chain_order *o = &b->chain_order;
+	uint32_t i = caller_chains_longer(b->chains, o, parent.first, hi, parent.level);
 	while (i < hi) {
-		uint32_t end = caller_chains_run_end(&b->chains, m, i, hi, place);
-		uint32_t caller = caller_chains_frame_at(&b->chains, m, i, place);
+		uint32_t end = caller_chains_run_end(b->chains, m, o, i, hi, place);
+		uint32_t caller = caller_chains_frame_at(b->chains, m, o, i, place);
 		struct path p = { .parent = id, .frame = caller, .first = i, .count = end - i, .share = 1.0 };
 		struct row r = path_row(v, add_path(b, p));
 		view_append(out, n, cap, &r);
@@ -439,7 +463,7 @@ static void bottomup_free(struct view *v)
 	free(b->matches);
 	free(b->nodes_start);
 	free(b->frame_nodes);
-	caller_chains_free(&b->chains);
+	chain_order_free(&b->chain_order);
 	free(b->self_before);
 	free(b->total_before);
 	free(b);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "util.h"
 #include "caller_chains.h"
 
 /* Each depth's nodes in the order of a depth-first walk, for finding
@@ -78,7 +78,8 @@ static void counting_sort(const uint32_t *in, uint32_t *out, uint32_t n,
 		out[count[key[in[i]]]++] = in[i];
 }
 
-struct doubling {
+struct chain_doubling {
+	uint32_t n;
 	uint32_t *rank, *up_rank; /* by the first s frames; the ancestor's */
 	uint32_t *up;             /* each node's ancestor s levels up */
 	uint32_t *scratch, *count;
@@ -87,8 +88,9 @@ struct doubling {
 
 /* One round: sorts by (rank, up_rank) and renumbers; false when the
  * chains are then wholly sorted. */
-static bool doubling_round(struct doubling *d, uint32_t *order, uint32_t n)
+static bool doubling_round(struct chain_doubling *d, uint32_t *order)
 {
+	uint32_t n = d->n;
 	bool longer = false;
 	for (uint32_t v = 0; v < n; v++) {
 		d->up_rank[v] = d->up[v] == NO_ID ? 0 : d->rank[d->up[v]];
@@ -113,41 +115,51 @@ static bool doubling_round(struct doubling *d, uint32_t *order, uint32_t n)
 	return true;
 }
 
-static void sort_chains(struct caller_chains *c, const struct model *m)
+static void doubling_free(struct chain_doubling *d)
 {
-	uint32_t n = (uint32_t)m->nnodes;
-	struct doubling d = {
-		.rank = xmalloc((n + 1) * sizeof(uint32_t)),
-		.up_rank = xmalloc((n + 1) * sizeof(uint32_t)),
-		.up = xmalloc((n + 1) * sizeof(uint32_t)),
-		.scratch = xmalloc((n + 1) * sizeof(uint32_t)),
-		.max_rank = (uint32_t)m->nframes,
-	};
-	d.count = xmalloc(((size_t)(n > m->nframes ? n : m->nframes) + 2) * sizeof(uint32_t));
-	c->order = xmalloc((n + 1) * sizeof(uint32_t));
-	for (uint32_t v = 0; v < n; v++) {
-		c->order[v] = v;
-		d.rank[v] = m->nodes[v].frame + 1;
-		d.up[v] = m->nodes[v].parent;
-	}
-	while (doubling_round(&d, c->order, n))
-		;
-	free(d.rank);
-	free(d.up_rank);
-	free(d.up);
-	free(d.scratch);
-	free(d.count);
+	if (!d)
+		return;
+	free(d->rank);
+	free(d->up_rank);
+	free(d->up);
+	free(d->scratch);
+	free(d->count);
+	free(d);
 }
 
-/* A hidden node's descendants are hidden too, so the chains left keep
- * every frame they name. */
-static void drop_hidden(struct caller_chains *c, const struct model *m)
+/* Ranked by frame alone, in node order: sorted on no place yet. */
+static void start_sort(struct caller_chains *c, const struct model *m)
 {
-	uint32_t kept = 0;
-	for (uint32_t i = 0; i < (uint32_t)m->nnodes; i++)
-		if (!node_hidden(m, c->order[i]))
-			c->order[kept++] = c->order[i];
-	c->count = kept;
+	uint32_t n = (uint32_t)m->nnodes;
+	struct chain_doubling *d = xcalloc(1, sizeof(*d));
+	d->n = n;
+	d->rank = xmalloc((n + 1) * sizeof(uint32_t));
+	d->up_rank = xmalloc((n + 1) * sizeof(uint32_t));
+	d->up = xmalloc((n + 1) * sizeof(uint32_t));
+	d->scratch = xmalloc((n + 1) * sizeof(uint32_t));
+	d->max_rank = (uint32_t)m->nframes;
+	d->count = xmalloc(((size_t)(n > m->nframes ? n : m->nframes) + 2) * sizeof(uint32_t));
+	c->sorted = xmalloc((n + 1) * sizeof(uint32_t));
+	for (uint32_t v = 0; v < n; v++) {
+		c->sorted[v] = v;
+		d->rank[v] = m->nodes[v].frame + 1;
+		d->up[v] = m->nodes[v].parent;
+	}
+	c->next = d;
+	c->places = 1; /* the ranks'; `sorted` follows after a round */
+}
+
+void caller_chains_sort_to(struct caller_chains *c, uint32_t places)
+{
+	while (c->next && c->places < places) {
+		if (doubling_round(c->next, c->sorted)) {
+			c->places *= 2;
+		} else {
+			doubling_free(c->next);
+			c->next = NULL;
+			c->places = CHAINS_WHOLE;
+		}
+	}
 }
 
 bool caller_chains_build(struct caller_chains *c, const struct model *m)
@@ -159,19 +171,42 @@ bool caller_chains_build(struct caller_chains *c, const struct model *m)
 		caller_chains_free(c);
 		return false;
 	}
-	sort_chains(c, m);
-	drop_hidden(c, m);
+	start_sort(c, m);
+	caller_chains_sort_to(c, 2);
 	return true;
 }
 
 void caller_chains_free(struct caller_chains *c)
 {
-	free(c->order);
+	free(c->sorted);
+	doubling_free(c->next);
 	free(c->depth);
 	free(c->walk_index);
 	free(c->level_start);
 	free(c->level_nodes);
 	memset(c, 0, sizeof(*c));
+}
+
+bool chain_order_update(struct chain_order *o, const struct caller_chains *c,
+			const struct model *m)
+{
+	if (o->order && o->places == c->places)
+		return false;
+	uint32_t kept = 0;
+	if (!o->order)
+		o->order = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i < (uint32_t)m->nnodes; i++)
+		if (!node_hidden(m, c->sorted[i]))
+			o->order[kept++] = c->sorted[i];
+	o->count = kept;
+	o->places = c->places;
+	return true;
+}
+
+void chain_order_free(struct chain_order *o)
+{
+	free(o->order);
+	memset(o, 0, sizeof(*o));
 }
 
 /* The ancestor of v k levels up: of the nodes at its depth, the last one
@@ -193,18 +228,20 @@ static uint32_t ancestor(const struct caller_chains *c, uint32_t v, uint32_t k)
 }
 
 uint32_t caller_chains_frame_at(const struct caller_chains *c,
-				const struct model *m, uint32_t i, uint32_t k)
+				const struct model *m,
+				const struct chain_order *o, uint32_t i, uint32_t k)
 {
-	uint32_t a = ancestor(c, c->order[i], k);
+	uint32_t a = ancestor(c, o->order[i], k);
 	return a == NO_ID ? NO_ID : m->nodes[a].frame;
 }
 
-uint32_t caller_chains_longer(const struct caller_chains *c, uint32_t lo,
+uint32_t caller_chains_longer(const struct caller_chains *c,
+			      const struct chain_order *o, uint32_t lo,
 			      uint32_t hi, uint32_t k)
 {
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (c->depth[c->order[mid]] > k)
+		if (c->depth[o->order[mid]] > k)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -213,13 +250,14 @@ uint32_t caller_chains_longer(const struct caller_chains *c, uint32_t lo,
 }
 
 uint32_t caller_chains_run_end(const struct caller_chains *c,
-			       const struct model *m, uint32_t i, uint32_t hi,
-			       uint32_t k)
+			       const struct model *m,
+			       const struct chain_order *o, uint32_t i,
+			       uint32_t hi, uint32_t k)
 {
-	uint32_t frame = caller_chains_frame_at(c, m, i, k), lo = i + 1;
+	uint32_t frame = caller_chains_frame_at(c, m, o, i, k), lo = i + 1;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (caller_chains_frame_at(c, m, mid, k) != frame)
+		if (caller_chains_frame_at(c, m, o, mid, k) != frame)
 			hi = mid;
 		else
 			lo = mid + 1;
