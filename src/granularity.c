@@ -185,6 +185,7 @@ bool model_by_granularity(const struct model *src, enum granularity g,
 	}
 	model_init(out, src->format);
 	model_copy_header(src, out);
+	out->frames_are_files = g == GRANULARITY_FILES;
 	uint32_t *fmap = frame_map(src, out, g);
 	size_t n = src->nnodes;
 	uint32_t *map = xmalloc((n + 1) * sizeof(uint32_t));

@@ -545,6 +545,7 @@ void model_copy_header(const struct model *src, struct model *out)
 	out->has_type_totals = src->has_type_totals;
 	out->summed_samples = src->summed_samples;
 	out->lines_zero_based = src->lines_zero_based;
+	out->frames_are_files = src->frames_are_files;
 	out->label_stride = src->label_stride;
 	if (src->nlabel_rows) {
 		size_t n = src->nlabel_rows * src->label_stride;

@@ -213,6 +213,7 @@ struct model {
 	 * nothing); shown on stderr and in report headers. */
 	str_t warning;
 	bool lines_zero_based; /* .cpuprofile: shown one higher */
+	bool frames_are_files; /* --granularity files: a frame per file */
 	/* The loader read only the type --sample-type asked for (callgrind's
 	 * events), so that type is the one to show whatever it was asked by. */
 	bool type_chosen_at_load;

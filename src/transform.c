@@ -638,12 +638,16 @@ static void filter_in_place(struct step *s, struct model *out)
 /* ---- tagroot ----------------------------------------------------------------------- */
 
 /* pprof's -tagroot: each sample's stack gets a root frame named by its
- * values of the label (joined by ","; "<unknown>" without it, as pprof), file = key. */
+ * values of the label (joined by ","; "<unknown>" without it, as pprof), file = key.
+ * By files, pprof shows that frame by its file: one root, the key. */
 static uint32_t tag_frame(struct step *s, const char *value)
 {
 	struct frame f = { .line = -1, .column = -1, .kind = KIND_ROOT };
+	const char *key = s->t->text;
+	if (s->src->frames_are_files)
+		value = key;
 	f.name = model_string(&s->tmp, value, strlen(value));
-	f.url = model_string(&s->tmp, s->t->text, strlen(s->t->text));
+	f.url = s->src->frames_are_files ? STR_NONE : model_string(&s->tmp, key, strlen(key));
 	f.extra = STR_NONE;
 	return model_intern_frame(&s->tmp, &f);
 }

@@ -455,6 +455,18 @@ def test_filters(tmp):
         if go:
             compare_filtered(label + " (go tool pprof)", report,
                              go_top(go, env, path, sample_type, flags))
+    # By files, pprof shows -tagroot's frames by their file, the key: one
+    # root holding every sample, not one per value.
+    path = os.path.join(TESTDATA, "labels.pprof")
+    p = run(["--report", "flat", "--rule", "exact", "--format", "json",
+             "--granularity", "files", "--tagroot", "worker", path])
+    report = json.loads(p.stdout) if p.returncode == 0 else None
+    label = "labels.pprof -files -tagroot=worker"
+    with open(os.path.join(TESTDATA, "expected", "labels.pprof.files.tagroot-worker.top.txt")) as f:
+        compare_filtered(label + " (expected/)", report, f.read())
+    if go:
+        compare_filtered(label + " (go tool pprof)", report,
+                         go_top(go, env, path, None, [("files", "true"), ("tagroot", "worker")]))
     # Headers list the filters in force, as pprof's Active filters.
     path = os.path.join(TESTDATA, "validate.pprof")
     text = run(["--report", "flat", "--focus", "fHalf", "--hide", "add", path]).stdout
