@@ -10,31 +10,12 @@
 #include <string.h>
 
 #include "check.h"
+#include "random_model.h"
 #include "src/rules.h"
 #include "src/util.h"
 #include "views/view.h"
 
 #define MAX_DEPTH 48
-
-static uint32_t rng = 2026;
-
-static uint32_t next_random(uint32_t below)
-{
-	rng = rng * 1103515245u + 12345u;
-	return (rng >> 8) % below;
-}
-
-static void add_frames(struct model *m, uint32_t nf)
-{
-	for (uint32_t f = 0; f < nf; f++) {
-		char name[16];
-		snprintf(name, sizeof(name), "f%u", f);
-		struct frame fr = { .name = model_string(m, name, strlen(name)),
-				    .url = STR_NONE, .extra = STR_NONE,
-				    .line = -1, .column = -1 };
-		model_intern_frame(m, &fr);
-	}
-}
 
 /* Stacks of few frames and long repeats, so that chains agree on many
  * places and the sort needs several rounds to tell them apart. */

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "random_model.h"
 #include "loaders/loaders.h"
 #include "src/rules.h"
 #include "src/util.h"
@@ -87,26 +88,6 @@ static void naive_divided(struct naive *n, uint32_t root, const double *self,
 	for (uint32_t h = 0; h < m->nframes; h++)
 		if (self[h] > 0)
 			propagate(n, h, self[h]);
-}
-
-static uint32_t rng = 12345;
-
-static uint32_t next_random(uint32_t below)
-{
-	rng = rng * 1103515245u + 12345u;
-	return (rng >> 8) % below;
-}
-
-static void add_frames(struct model *m, uint32_t nf)
-{
-	for (uint32_t f = 0; f < nf; f++) {
-		char name[16];
-		snprintf(name, sizeof(name), "f%u", f);
-		struct frame fr = { .name = model_string(m, name, strlen(name)),
-				    .url = STR_NONE, .extra = STR_NONE,
-				    .line = -1, .column = -1 };
-		model_intern_frame(m, &fr);
-	}
 }
 
 static void compare_with_naive(struct naive *n, uint32_t root, const double *self)

@@ -6,24 +6,13 @@ function is reported as one-sided with its own total as the delta."""
 import json
 import math
 import os
-import subprocess
-import sys
 import tempfile
 
-WPROF, TESTDATA = sys.argv[1], sys.argv[2]
-failures = checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL", what)
+from e2e import TESTDATA, check, finish, wprof
 
 
 def run(*args):
-    r = subprocess.run([WPROF, *args], capture_output=True, text=True)
+    r = wprof(*args)
     check(r.returncode == 0, "%s exits 0: %s" % (args, r.stderr))
     return r.stdout
 
@@ -58,5 +47,4 @@ check(names.get("add") == "base" and names.get("main.add") == "new",
 check(len(out["rows"]) == len(single[cpu]) + len(single[go]),
       "every function of both reports appears once")
 
-print("%d checks, %d failed" % (checks, failures))
-sys.exit(1 if failures else 0)
+finish()

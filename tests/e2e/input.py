@@ -8,25 +8,14 @@ import gzip
 import json
 import os
 import random
-import subprocess
-import sys
 import tempfile
 import zlib
 
-WPROF, TESTDATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-failures = checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL", what)
+from e2e import check, finish, wprof, data
 
 
 def run(args, stdin=None):
-    return subprocess.run([WPROF, *args], input=stdin, capture_output=True, timeout=300)
+    return wprof(*args, text=False, input=stdin, timeout=300)
 
 
 def report(args, path, stdin=None):
@@ -38,10 +27,6 @@ def report(args, path, stdin=None):
     except (ValueError, KeyError):
         out = None
     return out, r
-
-
-def data(name):
-    return os.path.join(TESTDATA, name)
 
 
 # Every format: plain file, gzip file, plain on stdin, gzip on stdin.
@@ -168,5 +153,4 @@ with tempfile.TemporaryDirectory() as tmp:
 r = run(["-", "-"])
 check(r.returncode == 2 and b"only one" in r.stderr, "- - is refused: %s" % r.stderr)
 
-print("%d checks, %d failed" % (checks, failures))
-sys.exit(1 if failures else 0)
+finish()

@@ -3,24 +3,13 @@
 short form gives the same output; a missing value or unknown option is a
 usage error (exit 2) that names the option."""
 import os
-import subprocess
 import tempfile
-import sys
 
-WPROF, TESTDATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-failures = checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL", what)
+from e2e import TESTDATA, check, finish, wprof
 
 
 def run(*args):
-    return subprocess.run([WPROF, *args], capture_output=True, text=True)
+    return wprof(*args)
 
 
 PROFILE = TESTDATA + "/validate.cpuprofile"
@@ -95,5 +84,4 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run("--report", "flat", "--", "-odd.cpuprofile")
     check(r.returncode == 0 and "-odd.cpuprofile" in r.stdout, "-- then a dashed name: %s" % r.stderr)
 
-print("%d checks, %d failed" % (checks, failures))
-sys.exit(1 if failures else 0)
+finish()

@@ -6,24 +6,13 @@ the report header states the range; bad ranges exit 2 with a message."""
 import json
 import math
 import os
-import subprocess
-import sys
 import tempfile
 
-WPROF, TESTDATA = sys.argv[1], sys.argv[2]
-failures = checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL", what)
+from e2e import TESTDATA, check, finish, wprof
 
 
 def run(*args):
-    return subprocess.run([WPROF, *args], capture_output=True, text=True)
+    return wprof(*args)
 
 
 def flat(path, rule, *extra):
@@ -91,5 +80,4 @@ r = run("--report", "flat", "--range", "1s-2s", os.path.join(TESTDATA, "validate
 check(r.returncode == 2 and "needs sample times" in r.stderr,
       "a profile without times: %r" % r.stderr)
 
-print("%d checks, %d failed" % (checks, failures))
-sys.exit(1 if failures else 0)
+finish()

@@ -7,19 +7,8 @@ import io
 import json
 import math
 import os
-import subprocess
-import sys
 
-WPROF, TESTDATA = sys.argv[1], sys.argv[2]
-failures = checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL", what)
+from e2e import TESTDATA, check, finish, wprof, data
 
 
 def close(a, b):
@@ -29,13 +18,9 @@ def close(a, b):
 
 
 def report(path, *args):
-    r = subprocess.run([WPROF, "--report", *args, path], capture_output=True, text=True)
+    r = wprof("--report", *args, path)
     check(r.returncode == 0, "%s %s exits 0: %s" % (path, args, r.stderr))
     return r.stdout
-
-
-def data(name):
-    return os.path.join(TESTDATA, name)
 
 
 def expected(name):
@@ -146,5 +131,4 @@ check([r["name"] for r in out["rows"]] == ["main", "leaf", "b", "a"], "--reverse
 out = json.loads(report(we, "top-down", "--depth", "1", "--format", "json"))
 check(all("children" not in k for k in out["rows"][0]["children"]), "--depth 1")
 
-print("%d checks, %d failed" % (checks, failures))
-sys.exit(1 if failures else 0)
+finish()

@@ -6,22 +6,11 @@ and print 100000 rows unless --depth / --max-rows say otherwise, and say
 when that cut anything (text: a '# cut:' line, CSV: stderr, JSON: "cut")."""
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
 from protobuf_bytes import field, varint
 
-WPROF, TESTDATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-failures = checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL", what)
+from e2e import TESTDATA, check, finish, wprof
 
 
 def deep_pprof(depth):
@@ -37,7 +26,7 @@ def deep_pprof(depth):
 
 
 def run(*args):
-    r = subprocess.run([WPROF, *args], capture_output=True, timeout=300)
+    r = wprof(*args, text=False, timeout=300)
     check(r.returncode == 0, "%s exits 0: %s" % (args, r.stderr[:300]))
     return r
 
@@ -136,5 +125,4 @@ check(doc["cut"]["rows_past_max_rows"] ==
       sum(1 + len(b["callers"]) + len(b["callees"]) for b in whole["rows"]) - shown,
       "callgraph cut counts the rows left out")
 
-print("%d checks, %d failed" % (checks, failures))
-sys.exit(1 if failures else 0)
+finish()
