@@ -401,9 +401,15 @@ static void build_function_graph(struct model *m)
 {
 	for (size_t v = 0; v < m->nnodes; v++) {
 		const struct node *p = &m->nodes[v];
-		for (uint32_t i = p->child_start; i < p->child_end; i++)
-			model_add_arc(m, p->frame,
-				      m->nodes[m->child_ids[i]].frame, 0, 0);
+		for (uint32_t i = p->child_start; i < p->child_end; i++) {
+			uint32_t callee = m->nodes[m->child_ids[i]].frame;
+			const struct arc *last = m->narcs ? &m->arcs[m->narcs - 1] : NULL;
+			/* A recursion gives the same pair link after link, a
+			 * million times down a deep one: the merge below would
+			 * add nothing for it. */
+			if (!last || last->caller != p->frame || last->callee != callee)
+				model_add_arc(m, p->frame, callee, 0, 0);
+		}
 	}
 	sort_arcs_by(m, false);
 	sort_arcs_by(m, true); /* stable: (callee, caller) order */
