@@ -638,9 +638,10 @@ static bool sample_times(struct ff_build *B, double **out)
 		}
 		t[i] = th->time.present ? c->v[i] : (sum += c->v[i]);
 		if (i && t[i] < t[i - 1]) {
+			fail(B->L, c->offset, "sample %zu (at %g ms) comes before sample %zu (at %g ms)",
+			     i, t[i], i - 1, t[i - 1]);
 			free(t);
-			return fail(B->L, c->offset, "sample %zu (at %g ms) comes before sample %zu "
-				    "(at %g ms)", i, t[i], i - 1, t[i - 1]);
+			return false;
 		}
 	}
 	*out = t;
