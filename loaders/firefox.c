@@ -385,6 +385,10 @@ static bool read_file(struct ff_loader *L)
 		return fail(L, L->j.token_offset, "data after the end of the file's object");
 	if (!have_meta)
 		return fail(L, 0, "no \"meta\" object");
+	/* The profiler's own test: processed profiles older than the version
+	 * number have a thread with a string array. */
+	for (size_t i = 0; i < L->nthreads; i++)
+		L->processed |= L->threads[i].t.have_strings;
 	if (!L->processed)
 		return fail(L, 0, "no meta.preprocessedProfileVersion: a Gecko profile straight "
 			    "from Firefox, which wprof-tui does not read (open it in "
