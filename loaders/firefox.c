@@ -126,32 +126,145 @@ static bool read_strings(struct ff_loader *L, struct ff_tables *t)
 	return tok != JSON_ERROR;
 }
 
+/* A table's key: a column, or (column NULL) a string into text. */
 struct column_key {
 	const char *key;
 	struct ff_column *column;
+	char *text;
+	size_t text_cap;
 };
 
-/* A table: an object of columns, those not named skipped. */
+#define COL(name, where) { .key = (name), .column = (where) }
+
+#define MAX_SCHEMA_PLACES 64
+
+/* A Gecko table's "schema": the place of each column in a row. */
+static bool read_schema(struct ff_loader *L, const char *table, const struct column_key *keys,
+			size_t nkeys, struct ff_column **places)
+{
+	enum json_token t;
+	if (!expect(L, JSON_OBJECT, "an object for the schema"))
+		return false;
+	while (next(L, &t) && t == JSON_KEY) {
+		size_t k = 0;
+		while (k < nkeys && (!keys[k].column || strcmp(L->j.str, keys[k].key)))
+			k++;
+		if (k == nkeys) {
+			if (!skip_value(L))
+				return false;
+			continue;
+		}
+		double place;
+		char what[64];
+		snprintf(what, sizeof(what), "%s.schema.%s", table, keys[k].key);
+		if (!number(L, what, &place))
+			return false;
+		if (!(place >= 0 && place < MAX_SCHEMA_PLACES && place == floor(place)))
+			return ff_fail(L, L->j.token_offset, "%s = %g is not a place in a row (0..%d)",
+				       what, place, MAX_SCHEMA_PLACES - 1);
+		places[(size_t)place] = keys[k].column;
+	}
+	return t == JSON_OBJECT_END;
+}
+
+/* A Gecko table's "data" as it comes (before or after its schema): the
+ * rows' values end to end, INFINITY where a value is not a number. */
+struct gecko_rows {
+	double *values;
+	size_t nvalues, values_cap;
+	size_t *starts; /* row i is values[starts[i]..starts[i + 1]) */
+	size_t nrows, starts_cap;
+	uint64_t offset;
+	bool present;
+};
+
+static bool read_rows(struct ff_loader *L, const char *table, struct gecko_rows *r)
+{
+	enum json_token t;
+	r->present = true;
+	if (!expect(L, JSON_ARRAY, "an array of rows"))
+		return false;
+	r->offset = L->j.token_offset;
+	while (next(L, &t) && t == JSON_ARRAY) {
+		GROW(r->starts, r->starts_cap, r->nrows + 2);
+		r->starts[r->nrows++] = r->nvalues;
+		while (next(L, &t) && t != JSON_ARRAY_END) {
+			double v = t == JSON_NUMBER ? L->j.num : t == JSON_TRUE ? 1
+				 : t == JSON_FALSE ? 0 : t == JSON_NULL ? NAN : INFINITY;
+			if (isinf(v) && !json_skip(&L->j, t))
+				return json_failed(L);
+			GROW(r->values, r->values_cap, r->nvalues + 1);
+			r->values[r->nvalues++] = v;
+		}
+		if (t == JSON_ERROR)
+			return false;
+	}
+	if (r->starts)
+		r->starts[r->nrows] = r->nvalues;
+	if (t != JSON_ARRAY_END)
+		return t != JSON_ERROR && ff_fail(L, L->j.token_offset, "%s.data[%zu] is not a row "
+						   "(an array)", table, r->nrows);
+	return true;
+}
+
+/* Each column the schema places, from the rows; a row that ends early
+ * leaves its last columns null. */
+static bool place_rows(struct ff_loader *L, const char *table, const struct gecko_rows *r,
+		       struct ff_column **places)
+{
+	for (size_t p = 0; p < MAX_SCHEMA_PLACES; p++) {
+		struct ff_column *c = places[p];
+		if (!c)
+			continue;
+		*c = (struct ff_column){ .v = c->v, .cap = c->cap, .offset = r->offset, .present = true };
+		GROW(c->v, c->cap, r->nrows);
+		for (size_t i = 0; i < r->nrows; i++) {
+			size_t at = r->starts[i] + p;
+			double v = at < r->starts[i + 1] ? r->values[at] : NAN;
+			if (isinf(v))
+				return ff_fail(L, r->offset, "%s.data[%zu][%zu] is not a number", table, i, p);
+			c->v[c->n++] = v;
+		}
+	}
+	return true;
+}
+
+/* A table: an object of columns (those not named skipped), or in a
+ * Gecko profile a "schema" and rows of "data", in either order. */
 static bool read_table(struct ff_loader *L, const char *table,
 		       const struct column_key *keys, size_t nkeys)
 {
+	struct ff_column *places[MAX_SCHEMA_PLACES] = { 0 };
+	struct gecko_rows rows = { 0 };
+	bool have_schema = false, ok = true;
 	enum json_token t;
 	if (!expect(L, JSON_OBJECT, "an object of columns"))
 		return false;
-	while (next(L, &t) && t == JSON_KEY) {
-		if (!strcmp(L->j.str, "schema"))
-			return ff_fail(L, L->j.token_offset, "%s has a \"schema\": that is the Gecko "
-				    "profile format, which wprof-tui does not read (open it in "
-				    "profiler.firefox.com and download it)", table);
+	while (ok && next(L, &t) && t == JSON_KEY) {
 		size_t k = 0;
 		while (k < nkeys && strcmp(L->j.str, keys[k].key))
 			k++;
 		char what[64];
 		snprintf(what, sizeof(what), "%s.%s", table, k < nkeys ? keys[k].key : "");
-		if (!(k < nkeys ? read_column(L, what, keys[k].column) : skip_value(L)))
-			return false;
+		if (!strcmp(L->j.str, "schema"))
+			ok = (have_schema = true) && read_schema(L, table, keys, nkeys, places);
+		else if (!strcmp(L->j.str, "data") && k == nkeys)
+			ok = read_rows(L, table, &rows);
+		else if (k == nkeys)
+			ok = skip_value(L);
+		else if (keys[k].column)
+			ok = read_column(L, what, keys[k].column);
+		else
+			ok = text(L, what, keys[k].text, keys[k].text_cap);
 	}
-	return t == JSON_OBJECT_END;
+	ok = ok && t == JSON_OBJECT_END;
+	if (ok && rows.present && !have_schema)
+		ok = ff_fail(L, rows.offset, "%s.data without a schema", table);
+	if (ok && have_schema)
+		ok = place_rows(L, table, &rows, places);
+	free(rows.values);
+	free(rows.starts);
+	return ok;
 }
 
 /* The tables a thread holds, or (version 60 on) the shared ones. */
@@ -161,16 +274,16 @@ static bool read_tables_key(struct ff_loader *L, struct ff_tables *t, bool *done
 	*done = true;
 	if (!strcmp(key, "stackTable"))
 		return read_table(L, "stackTable", (struct column_key[]){
-			{ "frame", &t->stack_frame }, { "prefix", &t->stack_prefix },
-			{ "prefixOffset", &t->stack_prefix_offset } }, 3);
+			COL("frame", &t->stack_frame), COL("prefix", &t->stack_prefix),
+			COL("prefixOffset", &t->stack_prefix_offset) }, 3);
 	if (!strcmp(key, "frameTable"))
 		return read_table(L, "frameTable", (struct column_key[]){
-			{ "func", &t->frame_func } }, 1);
+			COL("func", &t->frame_func), COL("location", &t->frame_location) }, 2);
 	if (!strcmp(key, "funcTable"))
 		return read_table(L, "funcTable", (struct column_key[]){
-			{ "name", &t->func_name }, { "fileName", &t->func_file },
-			{ "source", &t->func_source }, { "lineNumber", &t->func_line },
-			{ "columnNumber", &t->func_column }, { "isJS", &t->func_js } }, 6);
+			COL("name", &t->func_name), COL("fileName", &t->func_file),
+			COL("source", &t->func_source), COL("lineNumber", &t->func_line),
+			COL("columnNumber", &t->func_column), COL("isJS", &t->func_js) }, 6);
 	if (!strcmp(key, "stringArray") || !strcmp(key, "stringTable"))
 		return read_strings(L, t);
 	*done = false;
@@ -179,26 +292,11 @@ static bool read_tables_key(struct ff_loader *L, struct ff_tables *t, bool *done
 
 static bool read_samples(struct ff_loader *L, struct ff_thread *th)
 {
-	enum json_token t;
-	if (!expect(L, JSON_OBJECT, "an object for \"samples\""))
-		return false;
-	while (next(L, &t) && t == JSON_KEY) {
-		const char *key = L->j.str;
-		bool ok = !strcmp(key, "stack") ? read_column(L, "samples.stack", &th->stack)
-			: !strcmp(key, "time") ? read_column(L, "samples.time", &th->time)
-			: !strcmp(key, "timeDeltas") ? read_column(L, "samples.timeDeltas", &th->deltas)
-			: !strcmp(key, "weight") ? read_column(L, "samples.weight", &th->weight)
-			: !strcmp(key, "weightType") ? text(L, "samples.weightType", th->weight_type,
-							    sizeof(th->weight_type))
-			: !strcmp(key, "schema") ? ff_fail(L, L->j.token_offset, "samples have a \"schema\": "
-						       "that is the Gecko profile format, which wprof-tui "
-						       "does not read (open it in profiler.firefox.com and "
-						       "download it)")
-			: skip_value(L);
-		if (!ok)
-			return false;
-	}
-	return t == JSON_OBJECT_END;
+	return read_table(L, "samples", (struct column_key[]){
+		COL("stack", &th->stack), COL("time", &th->time), COL("timeDeltas", &th->deltas),
+		COL("weight", &th->weight),
+		{ .key = "weightType", .text = th->weight_type,
+		  .text_cap = sizeof(th->weight_type) } }, 5);
 }
 
 static bool read_thread(struct ff_loader *L)
@@ -249,12 +347,9 @@ static bool read_meta(struct ff_loader *L)
 		return false;
 	while (next(L, &t) && t == JSON_KEY) {
 		const char *key = L->j.str;
-		double version;
 		bool ok;
 		if (!strcmp(key, "interval"))
 			ok = number(L, "meta.interval", &L->interval);
-		else if (!strcmp(key, "preprocessedProfileVersion"))
-			ok = (L->processed = true) && number(L, "meta.preprocessedProfileVersion", &version);
 		else if (!strcmp(key, "initialSelectedThreads"))
 			ok = read_column(L, "meta.initialSelectedThreads", &L->initial_threads);
 		else
@@ -268,7 +363,7 @@ static bool read_meta(struct ff_loader *L)
 static bool read_sources(struct ff_loader *L)
 {
 	return read_table(L, "shared.sources", (struct column_key[]){
-		{ "filename", &L->source_file } }, 1);
+		COL("filename", &L->source_file) }, 1);
 }
 
 static bool read_shared(struct ff_loader *L)
@@ -286,26 +381,56 @@ static bool read_shared(struct ff_loader *L)
 	return t == JSON_OBJECT_END;
 }
 
-static bool read_file(struct ff_loader *L)
+#define MAX_PROCESS_DEPTH 16
+
+static bool read_processes(struct ff_loader *L, int depth);
+
+/* The keys of the file's object, or (Gecko) of a child process's
+ * profile among "processes": its threads join the others. */
+static bool read_profile(struct ff_loader *L, int depth, bool *have_meta)
 {
 	enum json_token t;
-	bool have_meta = false;
-	if (!expect(L, JSON_OBJECT, "a JSON object"))
-		return false;
 	while (next(L, &t) && t == JSON_KEY) {
 		bool ok;
 		if (!strcmp(L->j.str, "meta"))
-			ok = (have_meta = true) && read_meta(L);
+			ok = (*have_meta = true) && read_meta(L);
 		else if (!strcmp(L->j.str, "threads"))
 			ok = read_threads(L);
 		else if (!strcmp(L->j.str, "shared"))
 			ok = read_shared(L);
+		else if (!strcmp(L->j.str, "processes"))
+			ok = read_processes(L, depth + 1);
 		else
 			ok = skip_value(L);
 		if (!ok)
 			return false;
 	}
-	if (t == JSON_ERROR)
+	return t == JSON_OBJECT_END;
+}
+
+static bool read_processes(struct ff_loader *L, int depth)
+{
+	enum json_token t;
+	if (depth > MAX_PROCESS_DEPTH)
+		return ff_fail(L, L->j.token_offset, "processes nested more than %d deep",
+			       MAX_PROCESS_DEPTH);
+	if (!expect(L, JSON_ARRAY, "an array of processes"))
+		return false;
+	bool have_meta;
+	while (next(L, &t) && t == JSON_OBJECT)
+		if (!read_profile(L, depth, &have_meta))
+			return false;
+	if (t != JSON_ARRAY_END)
+		return t != JSON_ERROR && ff_fail(L, L->j.token_offset, "expected a process's "
+						   "profile (an object)");
+	return true;
+}
+
+static bool read_file(struct ff_loader *L)
+{
+	enum json_token t;
+	bool have_meta = false;
+	if (!expect(L, JSON_OBJECT, "a JSON object") || !read_profile(L, 0, &have_meta))
 		return false;
 	if (!next(L, &t))
 		return false;
@@ -313,14 +438,6 @@ static bool read_file(struct ff_loader *L)
 		return ff_fail(L, L->j.token_offset, "data after the end of the file's object");
 	if (!have_meta)
 		return ff_fail(L, 0, "no \"meta\" object");
-	/* The profiler's own test: processed profiles older than the version
-	 * number have a thread with a string array. */
-	for (size_t i = 0; i < L->nthreads; i++)
-		L->processed |= L->threads[i].t.have_strings;
-	if (!L->processed)
-		return ff_fail(L, 0, "no meta.preprocessedProfileVersion: a Gecko profile straight "
-			    "from Firefox, which wprof-tui does not read (open it in "
-			    "profiler.firefox.com and download it)");
 	return L->nthreads || ff_fail(L, 0, "no threads");
 }
 
@@ -328,6 +445,7 @@ static void free_tables(struct ff_tables *t)
 {
 	struct ff_column *columns[] = {
 		&t->stack_frame, &t->stack_prefix, &t->stack_prefix_offset, &t->frame_func,
+		&t->frame_location,
 		&t->func_name, &t->func_file, &t->func_source, &t->func_line, &t->func_column,
 		&t->func_js,
 	};

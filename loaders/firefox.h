@@ -48,7 +48,7 @@ struct ff_column {
 
 struct ff_tables {
 	struct ff_column stack_frame, stack_prefix, stack_prefix_offset;
-	struct ff_column frame_func;
+	struct ff_column frame_func, frame_location; /* location: Gecko */
 	struct ff_column func_name, func_file, func_source, func_line, func_column, func_js;
 	str_t *strings;
 	size_t nstrings, strings_cap;
@@ -69,7 +69,6 @@ struct ff_loader {
 	struct model *m;
 	struct load_error *err;
 	double interval;
-	bool processed; /* meta.preprocessedProfileVersion */
 	struct ff_column initial_threads;
 	struct ff_tables shared;
 	struct ff_column source_file; /* shared.sources.filename */

@@ -7,6 +7,7 @@
 
 #include "../src/util.h"
 #include "firefox.h"
+#include "gecko_location.h"
 
 #define MAX_ROWS 4294967294.0
 
@@ -88,12 +89,14 @@ static void list_others(const struct ff_loader *L, const struct ff_thread *shown
 struct ff_build {
 	struct ff_loader *L;
 	const struct ff_thread *th;
-	const struct ff_column *stack_frame, *stack_prefix, *stack_prefix_offset, *frame_func;
+	const struct ff_column *stack_frame, *stack_prefix, *stack_prefix_offset, *frame_func,
+		*frame_location;
 	const struct ff_column *func_name, *func_file, *func_source, *func_line, *func_column,
 		*func_js;
 	const str_t *strings;
 	size_t nstrings;
 	uint32_t *func_frames;  /* per funcTable row, NO_ID until made */
+	uint32_t *location_frames; /* Gecko: per string, NO_ID until made */
 	uint32_t *stack_nodes;  /* per stackTable row, NO_ID until made */
 	uint32_t *chain;        /* scratch: stacks from a sample up */
 };
@@ -111,6 +114,7 @@ static void pick_tables(struct ff_build *B)
 	B->stack_prefix = own_or_shared(&t->stack_prefix, &s->stack_prefix);
 	B->stack_prefix_offset = own_or_shared(&t->stack_prefix_offset, &s->stack_prefix_offset);
 	B->frame_func = own_or_shared(&t->frame_func, &s->frame_func);
+	B->frame_location = &t->frame_location;
 	B->func_name = own_or_shared(&t->func_name, &s->func_name);
 	B->func_file = own_or_shared(&t->func_file, &s->func_file);
 	B->func_source = own_or_shared(&t->func_source, &s->func_source);
@@ -184,6 +188,57 @@ static bool func_frame(struct ff_build *B, uint32_t func, uint32_t *out)
 	return true;
 }
 
+static str_t text_of(struct model *m, const char *s, size_t len)
+{
+	return s ? model_string(m, s, len) : model_string(m, "", 0);
+}
+
+/* Gecko: the function a location string names, as the profiler reads it. */
+static uint32_t location_frame(struct ff_build *B, uint32_t string)
+{
+	if (B->location_frames[string] == NO_ID) {
+		struct model *m = B->L->m;
+		const char *s = model_str(m, B->strings[string]);
+		struct gecko_location loc;
+		gecko_location_parse(s, strlen(s), &loc);
+		struct frame f = { .line = loc.line, .column = loc.column,
+				   .kind = loc.js ? KIND_JS : KIND_NATIVE,
+				   .url = text_of(m, loc.file, loc.file_len),
+				   .extra = loc.library ? text_of(m, loc.library, loc.library_len) : STR_NONE };
+		if (loc.root_scope) {
+			char name[512];
+			snprintf(name, sizeof(name), "(root scope) %.*s", (int)loc.file_len, loc.file);
+			f.name = model_string(m, name, strlen(name));
+		} else {
+			f.name = text_of(m, loc.name, loc.name_len);
+		}
+		B->location_frames[string] = model_intern_frame(m, &f);
+	}
+	return B->location_frames[string];
+}
+
+static size_t frame_rows(const struct ff_build *B)
+{
+	return B->frame_func->present ? B->frame_func->n : B->frame_location->n;
+}
+
+/* The model's frame of a frameTable row: its function's, or (Gecko) its
+ * location string's. */
+static bool model_frame(struct ff_build *B, uint32_t row, uint32_t *out)
+{
+	uint32_t i;
+	if (!B->frame_func->present && B->frame_location->present) {
+		if (!row_index(B, B->frame_location, "frameTable.location", row, B->nstrings,
+			       "the string table", &i))
+			return false;
+		*out = location_frame(B, i);
+		return true;
+	}
+	return row_index(B, B->frame_func, "frameTable.func", row, B->func_name->n, "funcTable",
+			 &i) &&
+	       func_frame(B, i, out);
+}
+
 /* The stack a stack row hangs under, NO_ID for a root. */
 static bool stack_parent(struct ff_build *B, uint32_t stack, uint32_t *out)
 {
@@ -222,12 +277,10 @@ static bool stack_node(struct ff_build *B, uint32_t stack, uint32_t *out)
 	}
 	uint32_t node = s == NO_ID ? NO_ID : B->stack_nodes[s];
 	while (depth--) {
-		uint32_t row = B->chain[depth], frame, func;
-		if (!row_index(B, B->stack_frame, "stackTable.frame", row, B->frame_func->n,
-			       "frameTable", &frame) ||
-		    !row_index(B, B->frame_func, "frameTable.func", frame, B->func_name->n,
-			       "funcTable", &func) ||
-		    !func_frame(B, func, &frame))
+		uint32_t row = B->chain[depth], frame;
+		if (!row_index(B, B->stack_frame, "stackTable.frame", row, frame_rows(B), "frameTable",
+			       &frame) ||
+		    !model_frame(B, frame, &frame))
 			return false;
 		node = B->stack_nodes[row] = model_add_child(B->L->m, node, frame);
 	}
@@ -364,12 +417,15 @@ static bool build_thread(struct ff_loader *L, const struct ff_thread *th)
 	size_t nfuncs = B.func_name->n, nstacks = B.stack_frame->n;
 	B.func_frames = xmalloc((nfuncs ? nfuncs : 1) * sizeof(uint32_t));
 	memset(B.func_frames, 0xff, (nfuncs ? nfuncs : 1) * sizeof(uint32_t));
+	B.location_frames = xmalloc((B.nstrings ? B.nstrings : 1) * sizeof(uint32_t));
+	memset(B.location_frames, 0xff, (B.nstrings ? B.nstrings : 1) * sizeof(uint32_t));
 	B.stack_nodes = xmalloc((nstacks ? nstacks : 1) * sizeof(uint32_t));
 	memset(B.stack_nodes, 0xff, (nstacks ? nstacks : 1) * sizeof(uint32_t));
 	B.chain = xmalloc((nstacks ? nstacks : 1) * sizeof(uint32_t));
 	bool ok = add_samples(&B, how, t);
 	free(t);
 	free(B.func_frames);
+	free(B.location_frames);
 	free(B.stack_nodes);
 	free(B.chain);
 	return ok;

@@ -124,6 +124,46 @@ static void check_shared_tables(void)
 	}
 }
 
+/* A Gecko profile (testdata/firefox/firefox.gecko.json): tables of
+ * schema and data rows (samples' data before its schema), functions
+ * from location strings, a child process under "processes".  Parent
+ * GeckoMain, interval 1 ms: main 0..2, run 2..3, helper 3..5, run 5..6,
+ * 0x7f00aa 6..9, none 9..10, js::RunScript 10..11; run's two frames
+ * (lines 13 and 14) are one function. */
+static void check_gecko(void)
+{
+	struct model m;
+	if (load("firefox.gecko.json", "10", &m)) {
+		check_function(&m, "Startup::XRE_Main", 0, 10000);
+		check_function(&m, "main", 2000, 10000);
+		check_function(&m, "js::RunScript", 1000, 8000);
+		check_function(&m, "(root scope) http://x.js", 0, 7000);
+		check_function(&m, "run", 2000, 7000);
+		check_function(&m, "helper", 2000, 2000);
+		check_function(&m, "0x7f00aa", 3000, 3000);
+		uint32_t f = frame_named(&m, "run");
+		CHECK(f != NO_ID && !strcmp(model_str(&m, m.frames[f].url), "http://x.js") &&
+		      m.frames[f].line == 12 && m.frames[f].column == 3 && m.frames[f].kind == KIND_JS);
+		f = frame_named(&m, "helper");
+		CHECK(f != NO_ID && !strcmp(model_str(&m, m.frames[f].url), "http://y.js") &&
+		      m.frames[f].line == 7 && m.frames[f].column == -1);
+		f = frame_named(&m, "main");
+		CHECK(f != NO_ID && m.frames[f].kind == KIND_NATIVE &&
+		      !strcmp(model_str(&m, m.frames[f].extra), "libxul.so"));
+		f = frame_named(&m, "(root scope) http://x.js");
+		CHECK(f != NO_ID && m.frames[f].line == 1);
+		model_free(&m);
+	}
+	/* The default: the child process's tab GeckoMain, render 100..101.5
+	 * and 101.5..103, layout one interval. */
+	if (load("firefox.gecko.json", NULL, &m)) {
+		check_function(&m, "render", 3000, 4000);
+		check_function(&m, "layout", 1000, 1000);
+		CHECK(!strcmp(model_str(&m, m.thread), "GeckoMain (Web Content, pid 20, tid 21)"));
+		model_free(&m);
+	}
+}
+
 static bool load_text(const char *text, struct model *m, struct load_error *err)
 {
 	struct load_options opt = { .session = -1 };
@@ -208,9 +248,25 @@ static void check_bad_input(void)
 	REJECTED("no interval",
 		 "{\"meta\":{\"preprocessedProfileVersion\":48},\"threads\":[{" TABLES SAMPLES("[0]", "[0]"),
 		 "meta.interval", "missing");
-	REJECTED("gecko profile", "{\"meta\":{\"version\":27,\"interval\":1},\"threads\":[{\"samples\":"
-				  "{\"schema\":{\"stack\":0,\"time\":1},\"data\":[[0,1]]}}]}",
-		 "Gecko profile format", "byte 59");
+	/* Gecko tables: "data" rows placed by "schema". */
+#define GECKO "{\"meta\":{\"version\":27,\"interval\":1},\"threads\":[{\"samples\":"
+	REJECTED("gecko: data without schema", GECKO "{\"data\":[[0,1]]}}]}",
+		 "samples.data without a schema", "byte 66");
+	REJECTED("gecko: row not an array", GECKO "{\"schema\":{\"stack\":0},\"data\":[7]}}]}",
+		 "samples.data[0] is not a row", "byte 88");
+	REJECTED("gecko: a string where a stack goes",
+		 GECKO "{\"schema\":{\"stack\":0,\"time\":1},\"data\":[[0,1],[\"x\",2]]}}]}",
+		 "samples.data[1][0] is not a number", "byte 96");
+	REJECTED("gecko: schema place", GECKO "{\"schema\":{\"stack\":99}}}]}",
+		 "samples.schema.stack = 99 is not a place");
+	REJECTED("gecko: a thread as a string", "{\"meta\":{\"version\":3},\"threads\":[\"{}\"]}",
+		 "expected a thread object");
+	REJECTED("gecko: processes nested too deep",
+		 "{\"meta\":{},\"threads\":[],\"processes\":[{\"processes\":[{\"processes\":[{\"processes\":[{"
+		 "\"processes\":[{\"processes\":[{\"processes\":[{\"processes\":[{\"processes\":[{"
+		 "\"processes\":[{\"processes\":[{\"processes\":[{\"processes\":[{\"processes\":[{"
+		 "\"processes\":[{\"processes\":[{\"processes\":[{}]}]}]}]}]}]}]}]}]}]}]}]}]}]}]}]}]}",
+		 "nested more than 16");
 	REJECTED("truncated", HEAD TABLES ",\"samples\":{\"stack\":[0,", "Firefox Profiler", "byte");
 	REJECTED("no samples anywhere", HEAD TABLES SAMPLES("[null]", "[0]"), "no thread has samples");
 	REJECTED("string column", HEAD TABLES SAMPLES("[\"x\"]", "[0]"), "samples.stack[0] is not a number");
@@ -224,6 +280,7 @@ int main(int argc, char **argv)
 	check_default_thread();
 	check_shared_tables();
 	check_bytes();
+	check_gecko();
 	check_bad_input();
 	return check_done();
 }
