@@ -9,14 +9,31 @@
 #include "../src/util.h"
 #include "firefox.h"
 
+static bool blank(uint8_t c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* An object whose first key is "meta"; or that has "meta" and one of
+ * its keys in the head; or (Gecko profiles that list their libraries
+ * first) whose first key is "libs", with a breakpadId. */
 bool sniff_firefox(const uint8_t *head, size_t len)
 {
 	size_t i = 0;
 	if (len >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
 		i = 3;
-	while (i < len && strchr(" \t\r\n", head[i]))
+	while (i < len && blank(head[i]))
 		i++;
-	return i < len && head[i] == '{' && memmem(head, len, "\"meta\"", 6) &&
+	if (i == len || head[i] != '{')
+		return false;
+	i++;
+	while (i < len && blank(head[i]))
+		i++;
+	if (len - i >= 6 && !memcmp(head + i, "\"meta\"", 6))
+		return true;
+	if (len - i >= 6 && !memcmp(head + i, "\"libs\"", 6))
+		return memmem(head, len, "\"breakpadId\"", 12);
+	return memmem(head, len, "\"meta\"", 6) &&
 	       (memmem(head, len, "\"preprocessedProfileVersion\"", 28) ||
 		memmem(head, len, "\"interval\"", 10) || memmem(head, len, "\"threads\"", 9));
 }

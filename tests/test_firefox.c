@@ -195,6 +195,34 @@ static void check_bytes(void)
 	model_free(&m);
 }
 
+/* Told by content past a long head: "meta" first with 5000 bytes before
+ * its interval, and a Gecko profile that lists its libraries first. */
+static void check_sniffed(void)
+{
+	static const char thread[] = "\"threads\":[{" TABLES ",\"samples\":{\"stack\":[1],"
+				     "\"time\":[0]}}]}";
+	char *text = xmalloc(16384);
+	char pad[5001];
+	memset(pad, 'x', 5000);
+	pad[5000] = '\0';
+	const char *heads[] = {
+		"{\"meta\":{\"product\":\"%s\",\"interval\":2},%s",
+		"{\"libs\":[{\"breakpadId\":\"0\",\"name\":\"%s\"}],\"meta\":{\"interval\":2},%s",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(heads); i++) {
+		snprintf(text, 16384, heads[i], pad, thread);
+		struct model m;
+		struct load_error err;
+		if (!load_text(text, &m, &err)) {
+			CHECK_MSG(false, "head %zu: %s", i, err.message);
+			continue;
+		}
+		check_function(&m, "b", 2000, 2000); /* one sample: one interval */
+		model_free(&m);
+	}
+	free(text);
+}
+
 /* Text that must not load: the format, the byte, the words. */
 static void check_rejected(const char *what, const char *text, const char *const *words)
 {
@@ -281,6 +309,7 @@ int main(int argc, char **argv)
 	check_shared_tables();
 	check_bytes();
 	check_gecko();
+	check_sniffed();
 	check_bad_input();
 	return check_done();
 }
