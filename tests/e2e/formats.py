@@ -5,7 +5,7 @@
     formats.py WPROF TESTDATA perf       testdata files vs perf report's output
     formats.py WPROF TESTDATA perf-live  perf record + script + report now (77: no perf)
     formats.py WPROF TESTDATA heap       .heapprofile vs selfSize summed here
-    formats.py WPROF TESTDATA firefox    Firefox Profiler files vs numbers worked by hand
+    formats.py WPROF TESTDATA firefox    Firefox Profiler files (processed, Gecko) vs numbers by hand
     formats.py WPROF TESTDATA roundtrip  export to pprof, cpuprofile, folded and back
     formats.py WPROF TESTDATA bad        broken input: one line, the byte, exit 2
 
@@ -433,7 +433,8 @@ def test_roundtrip(tmp):
                ("perf-script-simple.txt", "prog.perf.txt", "fib.perf.txt",
                 "alloc.heapprofile")]
     sources += [os.path.join(TESTDATA, "firefox", n) for n in
-                ("gecko-main.processed.json", "shared-tables.processed.json")]
+                ("gecko-main.processed.json", "shared-tables.processed.json",
+                 "firefox.gecko.json")]
     sources.append(write(tmp, "worked.folded", WORKED))
     for src in sources:
         before = flat(src)
@@ -459,6 +460,7 @@ def test_roundtrip(tmp):
 FIREFOX = os.path.abspath(os.path.join(TESTDATA, "firefox"))
 GECKO_MAIN = os.path.join(FIREFOX, "gecko-main.processed.json")
 SHARED = os.path.join(FIREFOX, "shared-tables.processed.json")
+GECKO = os.path.join(FIREFOX, "firefox.gecko.json")
 
 # By hand from the files (us); the profiler's traced timing: a sample
 # lasts until the next, the last one interval (1 ms).  Parent Process
@@ -473,6 +475,12 @@ CONTENT_SELF = {"render": 3000}
 # "wasm" weighs samples of 0.5 ms: add 3, mul 2, run 1.
 TRACER_SELF = {"run": 1000, "add": 1250, "mul": 2000}
 WASM_SELF = {"run": 500, "add": 1500, "mul": 1000}
+# Gecko: the parent GeckoMain (tid 10), 1 ms interval: main 0..2, run
+# 2..3 and 5..6, helper 3..5, 0x7f00aa 6..9, js::RunScript 10..11.
+GECKO_PARENT = {"Startup::XRE_Main": 0, "main": 2000, "js::RunScript": 1000,
+                "(root scope) http://x.js": 0, "run": 2000, "helper": 2000, "0x7f00aa": 3000}
+# The child process's tab GeckoMain (the default): render 100..103, layout 1.
+GECKO_CONTENT = {"render": 3000, "layout": 1000}
 
 
 def test_firefox(tmp):
@@ -492,6 +500,12 @@ def test_firefox(tmp):
     rep = flat(SHARED, "--thread", "wasm")
     if rep:
         expect_values("shared tables, wasm", rep, WASM_SELF)
+    rep = flat(GECKO, "--thread", "10")
+    if rep:
+        expect_values("gecko --thread 10", rep, GECKO_PARENT)
+    rep = flat(GECKO)
+    if rep:
+        expect_values("gecko default", rep, GECKO_CONTENT)
     # The timeline: the parent thread's first 4 ms are main 1, parse 3.
     rep = flat(GECKO_MAIN, "--thread", "100", "--range", "0ms-4ms")
     if rep:
@@ -514,6 +528,9 @@ BAD = [
     # The thread shown by default (the tab's GeckoMain) points past its stacks.
     ("firefox: stack out of range", FIREFOX_FILE.replace(b'"stack": [0, 0]', b'"stack": [0, 9]'),
      ["Firefox Profiler", "samples.stack[1] = 9", "byte %d" % (FIREFOX_FILE.index(b'[0, 0]'))]),
+    ("firefox: gecko data without schema",
+     b'{"meta":{"version":27},"threads":[{"samples":{"data":[[0,1]]}}]}',
+     ["Firefox Profiler", "samples.data without a schema", "byte 53"]),
     ("firefox: corrupt", FIREFOX_FILE[:496] + b"@" + FIREFOX_FILE[497:], ["Firefox Profiler", "byte 496"]),
     ("folded: no count", b"main;a 3\nmain;b\n", ["folded stacks", "line 2", "at byte 9"]),
     ("folded: not a number", b"main;a 3\nmain;b x7\n", ["folded stacks", "line 2", "at byte 9"]),
