@@ -198,7 +198,8 @@ static uint32_t location_frame(struct ff_build *B, uint32_t string)
 {
 	if (B->location_frames[string] == NO_ID) {
 		struct model *m = B->L->m;
-		const char *s = model_str(m, B->strings[string]);
+		/* A copy: interning the parts may move the model's strings. */
+		char *s = xstrdup(model_str(m, B->strings[string]));
 		struct gecko_location loc;
 		gecko_location_parse(s, strlen(s), &loc);
 		struct frame f = { .line = loc.line, .column = loc.column,
@@ -213,6 +214,7 @@ static uint32_t location_frame(struct ff_build *B, uint32_t string)
 			f.name = text_of(m, loc.name, loc.name_len);
 		}
 		B->location_frames[string] = model_intern_frame(m, &f);
+		free(s);
 	}
 	return B->location_frames[string];
 }
