@@ -295,7 +295,8 @@ static bool read_tables_key(struct ff_loader *L, struct ff_tables *t, bool *done
 			COL("prefixOffset", &t->stack_prefix_offset) }, 3);
 	if (!strcmp(key, "frameTable"))
 		return read_table(L, "frameTable", (struct column_key[]){
-			COL("func", &t->frame_func), COL("location", &t->frame_location) }, 2);
+			COL("func", &t->frame_func), COL("location", &t->frame_location),
+			COL("line", &t->frame_line) }, 3);
 	if (!strcmp(key, "funcTable"))
 		return read_table(L, "funcTable", (struct column_key[]){
 			COL("name", &t->func_name), COL("fileName", &t->func_file),
@@ -462,7 +463,7 @@ static void free_tables(struct ff_tables *t)
 {
 	struct ff_column *columns[] = {
 		&t->stack_frame, &t->stack_prefix, &t->stack_prefix_offset, &t->frame_func,
-		&t->frame_location,
+		&t->frame_location, &t->frame_line,
 		&t->func_name, &t->func_file, &t->func_source, &t->func_line, &t->func_column,
 		&t->func_js,
 	};

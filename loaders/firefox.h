@@ -48,7 +48,7 @@ struct ff_column {
 
 struct ff_tables {
 	struct ff_column stack_frame, stack_prefix, stack_prefix_offset;
-	struct ff_column frame_func, frame_location; /* location: Gecko */
+	struct ff_column frame_func, frame_location, frame_line; /* location: Gecko */
 	struct ff_column func_name, func_file, func_source, func_line, func_column, func_js;
 	str_t *strings;
 	size_t nstrings, strings_cap;

@@ -84,13 +84,20 @@ static void list_others(const struct ff_loader *L, const struct ff_thread *shown
 
 /* ---- the model ----------------------------------------------------------------- */
 
+/* A sample's line in its leaf function (frameTable.line), as the
+ * profiler's source view counts it: the key is node << 32 | line. */
+struct line_tick {
+	uint64_t key;
+	double ticks;
+};
+
 /* The columns and strings one thread's stacks are read through: its own
  * where it has them, else the shared ones. */
 struct ff_build {
 	struct ff_loader *L;
 	const struct ff_thread *th;
 	const struct ff_column *stack_frame, *stack_prefix, *stack_prefix_offset, *frame_func,
-		*frame_location;
+		*frame_location, *frame_line;
 	const struct ff_column *func_name, *func_file, *func_source, *func_line, *func_column,
 		*func_js;
 	const str_t *strings;
@@ -99,6 +106,8 @@ struct ff_build {
 	uint32_t *location_frames; /* Gecko: per string, NO_ID until made */
 	uint32_t *stack_nodes;  /* per stackTable row, NO_ID until made */
 	uint32_t *chain;        /* scratch: stacks from a sample up */
+	struct line_tick *ticks; /* per sample with a line: its leaf's */
+	size_t nticks, ticks_cap;
 };
 
 static const struct ff_column *own_or_shared(const struct ff_column *own,
@@ -115,6 +124,7 @@ static void pick_tables(struct ff_build *B)
 	B->stack_prefix_offset = own_or_shared(&t->stack_prefix_offset, &s->stack_prefix_offset);
 	B->frame_func = own_or_shared(&t->frame_func, &s->frame_func);
 	B->frame_location = &t->frame_location;
+	B->frame_line = own_or_shared(&t->frame_line, &s->frame_line);
 	B->func_name = own_or_shared(&t->func_name, &s->func_name);
 	B->func_file = own_or_shared(&t->func_file, &s->func_file);
 	B->func_source = own_or_shared(&t->func_source, &s->func_source);
@@ -370,6 +380,35 @@ static double sample_value(const struct ff_build *B, enum weighting how, const d
 	return 0;
 }
 
+static void note_line(struct ff_build *B, uint32_t stack, uint32_t node, double ticks)
+{
+	size_t frame = (size_t)B->stack_frame->v[stack]; /* checked by stack_node */
+	double line = frame < B->frame_line->n ? B->frame_line->v[frame] : NAN;
+	if (!(line >= 1 && line < 2147483647.0))
+		return;
+	GROW(B->ticks, B->ticks_cap, B->nticks + 1);
+	B->ticks[B->nticks++] = (struct line_tick){ (uint64_t)node << 32 | (uint32_t)line, ticks };
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = ((const struct line_tick *)a)->key, y = ((const struct line_tick *)b)->key;
+	return (x > y) - (x < y);
+}
+
+/* The lines noted, summed per node and line, become the model's ticks. */
+static void add_line_ticks(struct ff_build *B)
+{
+	qsort(B->ticks, B->nticks, sizeof(*B->ticks), by_key);
+	for (size_t i = 0, next; i < B->nticks; i = next) {
+		double ticks = 0;
+		for (next = i; next < B->nticks && B->ticks[next].key == B->ticks[i].key; next++)
+			ticks += B->ticks[next].ticks;
+		model_add_line_ticks(B->L->m, (uint32_t)(B->ticks[i].key >> 32),
+				     (int32_t)(uint32_t)B->ticks[i].key, ticks);
+	}
+}
+
 static bool add_samples(struct ff_build *B, enum weighting how, const double *t)
 {
 	const struct ff_thread *th = B->th;
@@ -383,6 +422,7 @@ static bool add_samples(struct ff_build *B, enum weighting how, const double *t)
 			       &stack) ||
 		    !stack_node(B, stack, &node))
 			return false;
+		note_line(B, stack, node, th->weight.present ? th->weight.v[i] : 1);
 		double value = sample_value(B, how, t, i);
 		sum += value;
 		if (how == BY_WEIGHT_BYTES)
@@ -390,6 +430,7 @@ static bool add_samples(struct ff_build *B, enum weighting how, const double *t)
 		else
 			model_add_sample(m, node, value);
 	}
+	add_line_ticks(B);
 	/* The span the profiler shows: to one interval past the last sample;
 	 * weighted samples span what they weigh. */
 	if (how != BY_WEIGHT_BYTES && th->stack.n) {
@@ -428,6 +469,7 @@ static bool build_thread(struct ff_loader *L, const struct ff_thread *th)
 	free(t);
 	free(B.func_frames);
 	free(B.location_frames);
+	free(B.ticks);
 	free(B.stack_nodes);
 	free(B.chain);
 	return ok;

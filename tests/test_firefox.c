@@ -80,6 +80,34 @@ static void check_parent_process(void)
 	model_free(&m);
 }
 
+/* Ticks of a function's node at a line, summed over its nodes. */
+static double ticks_at(const struct model *m, const char *name, int32_t line)
+{
+	double ticks = 0;
+	for (size_t i = 0; i < m->nline_ticks; i++) {
+		const struct line_ticks *t = &m->line_ticks[i];
+		if (t->line == line && !strcmp(model_str(m, m->frames[m->nodes[t->node].frame].name), name))
+			ticks += t->ticks;
+	}
+	return ticks;
+}
+
+/* frameTable.line of each sample's leaf frame: main line 3 once, parse
+ * line 12 twice, compute line 21 twice and line 25 once; 0x1234 has no
+ * line. */
+static void check_line_ticks(void)
+{
+	struct model m;
+	if (!load("gecko-main.processed.json", "100", &m))
+		return;
+	CHECK(ticks_at(&m, "main", 3) == 1);
+	CHECK(ticks_at(&m, "parse", 12) == 2);
+	CHECK(ticks_at(&m, "compute", 21) == 2);
+	CHECK(ticks_at(&m, "compute", 25) == 1);
+	CHECK(m.nline_ticks == 4);
+	model_free(&m);
+}
+
 /* Without --thread: the tab process's GeckoMain, though less busy:
  * render at 20 and 22 ms, 2 + 1 ms.  The thread without samples is in
  * no list; the header's description selects a thread too. */
@@ -306,6 +334,7 @@ int main(int argc, char **argv)
 		dir = argv[1];
 	check_parent_process();
 	check_default_thread();
+	check_line_ticks();
 	check_shared_tables();
 	check_bytes();
 	check_gecko();
