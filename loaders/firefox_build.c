@@ -399,6 +399,8 @@ static int by_key(const void *a, const void *b)
 /* The lines noted, summed per node and line, become the model's ticks. */
 static void add_line_ticks(struct ff_build *B)
 {
+	if (!B->nticks)
+		return;
 	qsort(B->ticks, B->nticks, sizeof(*B->ticks), by_key);
 	for (size_t i = 0, next; i < B->nticks; i = next) {
 		double ticks = 0;
