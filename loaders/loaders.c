@@ -9,6 +9,9 @@
 static const struct loader loaders[] = {
 	/* Before cpuprofile, which takes any JSON object. */
 	{ "speedscope JSON", sniff_speedscope, load_speedscope },
+	/* Before cpuprofile: both are JSON objects; a Firefox Profiler file
+	 * begins with "meta". */
+	{ "Firefox Profiler", sniff_firefox, load_firefox },
 	/* Before cpuprofile: both are JSON objects; a trace names traceEvents. */
 	{ "Chrome trace", sniff_trace, load_trace },
 	{ "heapprofile", sniff_heapprofile, load_heapprofile },
@@ -31,7 +34,6 @@ static const struct loader loaders[] = {
  * sniffs the file, so that the message says what the file seems to be
  * and, where there is one, the way to a format that is read. */
 static bool looks_like_perf_data(const char *head, size_t len);
-static bool looks_like_firefox_profile(const char *head, size_t len);
 
 static const struct {
 	const char *what;
@@ -39,29 +41,11 @@ static const struct {
 } unread_formats[] = {
 	{ "a perf.data file: run 'perf script > out.txt' and open that",
 	  looks_like_perf_data },
-	{ "a Firefox Profiler file (\"meta\" and \"threads\"), which wprof-tui "
-	  "does not read", looks_like_firefox_profile },
 };
-
-/* The first byte of the JSON text, past a byte order mark and blanks. */
-static char json_start(const char *head)
-{
-	if (!strncmp(head, "\xef\xbb\xbf", 3))
-		head += 3;
-	head += strspn(head, " \t\r\n");
-	return *head;
-}
 
 static bool looks_like_perf_data(const char *head, size_t len)
 {
 	return len >= 8 && !memcmp(head, "PERFILE2", 8);
-}
-
-static bool looks_like_firefox_profile(const char *head, size_t len)
-{
-	(void)len;
-	return json_start(head) == '{' && strstr(head, "\"meta\"") &&
-	       strstr(head, "\"threads\"");
 }
 
 /* True when the head looks like one of them, with err saying so. */

@@ -82,6 +82,8 @@ load_fn load_perf_script;
 bool sniff_perf_script(const uint8_t *head, size_t len);
 load_fn load_heapprofile;
 bool sniff_heapprofile(const uint8_t *head, size_t len);
+load_fn load_firefox;
+bool sniff_firefox(const uint8_t *head, size_t len);
 load_fn load_callgrind;
 bool sniff_callgrind(const uint8_t *head, size_t len);
 

@@ -138,7 +138,7 @@ const struct key_binding key_table[] = {
 	{ { 'u' }, "u", "units: time, %, samples", app_cycle_units, NULL, false },
 	{ { 't' }, "t", "next sample type (pprof)", app_cycle_sample_type, NULL,
 	  false },
-	{ { 'T' }, "T", "next thread (traces)", app_next_thread, NULL, true },
+	{ { 'T' }, "T", "next thread (traces, Firefox)", app_next_thread, NULL, true },
 	{ { '/' }, "/", "search as you type", app_search_start, NULL, false },
 	{ { 'n' }, "n", "next match / normalize",
 	  search_forward, compare_toggle_normalize, false },

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Folded stacks, perf script and .heapprofile through the wprof-tui binary.
+"""Folded stacks, perf script, .heapprofile and Firefox Profiler files through the wprof-tui binary.
 
     formats.py WPROF TESTDATA folded     hand-worked stacks, differential form
     formats.py WPROF TESTDATA perf       testdata files vs perf report's output
     formats.py WPROF TESTDATA perf-live  perf record + script + report now (77: no perf)
     formats.py WPROF TESTDATA heap       .heapprofile vs selfSize summed here
+    formats.py WPROF TESTDATA firefox    Firefox Profiler files (processed, Gecko) vs numbers by hand
     formats.py WPROF TESTDATA roundtrip  export to pprof, cpuprofile, folded and back
     formats.py WPROF TESTDATA bad        broken input: one line, the byte, exit 2
 
@@ -431,6 +432,9 @@ def test_roundtrip(tmp):
     sources = [os.path.join(FORMATS, n) for n in
                ("perf-script-simple.txt", "prog.perf.txt", "fib.perf.txt",
                 "alloc.heapprofile")]
+    sources += [os.path.join(TESTDATA, "firefox", n) for n in
+                ("gecko-main.processed.json", "shared-tables.processed.json",
+                 "firefox.gecko.json")]
     sources.append(write(tmp, "worked.folded", WORKED))
     for src in sources:
         before = flat(src)
@@ -451,13 +455,83 @@ def test_roundtrip(tmp):
             same_report(f"{name} -> {fmt}", before, after, key)
 
 
+# ---- Firefox Profiler ----------------------------------------------------------
+
+FIREFOX = os.path.abspath(os.path.join(TESTDATA, "firefox"))
+GECKO_MAIN = os.path.join(FIREFOX, "gecko-main.processed.json")
+SHARED = os.path.join(FIREFOX, "shared-tables.processed.json")
+GECKO = os.path.join(FIREFOX, "firefox.gecko.json")
+
+# By hand from the files (us); the profiler's traced timing: a sample
+# lasts until the next, the last one interval (1 ms).  Parent Process
+# GeckoMain: main 0..1, parse 1..4, compute 4..7 and 10..11, 0x1234
+# under compute 7..9, no stack 9..10.
+PARENT_SELF = {"main": 1000, "parse": 3000, "compute": 4000, "0x1234": 2000}
+PARENT_TOTAL = {"main": 10000, "parse": 3000, "compute": 6000, "0x1234": 2000}
+# Web Content GeckoMain (the default: a tab's main thread): render 20..22
+# and one interval.
+CONTENT_SELF = {"render": 3000}
+# Shared tables: "tracer" (meta.initialSelectedThreads) weighs tracing-ms;
+# "wasm" weighs samples of 0.5 ms: add 3, mul 2, run 1.
+TRACER_SELF = {"run": 1000, "add": 1250, "mul": 2000}
+WASM_SELF = {"run": 500, "add": 1500, "mul": 1000}
+# Gecko: the parent GeckoMain (tid 10), 1 ms interval: main 0..2, run
+# 2..3 and 5..6, helper 3..5, 0x7f00aa 6..9, js::RunScript 10..11.
+GECKO_PARENT = {"Startup::XRE_Main": 0, "main": 2000, "js::RunScript": 1000,
+                "(root scope) http://x.js": 0, "run": 2000, "helper": 2000, "0x7f00aa": 3000}
+# The child process's tab GeckoMain (the default): render 100..103, layout 1.
+GECKO_CONTENT = {"render": 3000, "layout": 1000}
+
+
+def test_firefox(tmp):
+    rep = flat(GECKO_MAIN)
+    if rep:
+        expect_values("default thread", rep, CONTENT_SELF)
+    for wanted in ("100", "GeckoMain (Parent Process, pid 100, tid 100)"):
+        rep = flat(GECKO_MAIN, "--thread", wanted)
+        if rep:
+            expect_values(f"--thread {wanted}", rep, PARENT_SELF)
+            expect_values(f"--thread {wanted}", rep, PARENT_TOTAL, field="total")
+            if rep["samples"] != 7 or not close(rep["duration"], 11000):
+                fail(f"parent: {rep['samples']} samples over {rep['duration']} us, want 7 over 11000")
+    rep = flat(SHARED)
+    if rep:
+        expect_values("shared tables, default", rep, TRACER_SELF)
+    rep = flat(SHARED, "--thread", "wasm")
+    if rep:
+        expect_values("shared tables, wasm", rep, WASM_SELF)
+    rep = flat(GECKO, "--thread", "10")
+    if rep:
+        expect_values("gecko --thread 10", rep, GECKO_PARENT)
+    rep = flat(GECKO)
+    if rep:
+        expect_values("gecko default", rep, GECKO_CONTENT)
+    # The timeline: the parent thread's first 4 ms are main 1, parse 3.
+    rep = flat(GECKO_MAIN, "--thread", "100", "--range", "0ms-4ms")
+    if rep:
+        expect_values("range 0-4 ms", rep, {"main": 1000, "parse": 3000})
+    p = run(["--report", "flat", GECKO_MAIN, "--thread", "nope"], check=False)
+    if p.returncode != 2 or "GeckoMain (Parent Process, pid 100, tid 100)" not in p.stderr:
+        fail(f"unknown --thread: exit {p.returncode}, {p.stderr.strip()!r}")
+
+
 # ---- bad input ---------------------------------------------------------------------------
 
 PERF_HEADER = "prog 10 1.000000:    250000 cpu-clock:\n"
 HEAP = open(os.path.join(FORMATS, "alloc.heapprofile"), "rb").read()
 
+FIREFOX_FILE = open(os.path.join(TESTDATA, "firefox", "gecko-main.processed.json"), "rb").read()
+
 BAD = [
     # name, bytes, words the one line on stderr must hold
+    ("firefox: truncated", FIREFOX_FILE[: len(FIREFOX_FILE) // 2], ["Firefox Profiler", "byte"]),
+    # The thread shown by default (the tab's GeckoMain) points past its stacks.
+    ("firefox: stack out of range", FIREFOX_FILE.replace(b'"stack": [0, 0]', b'"stack": [0, 9]'),
+     ["Firefox Profiler", "samples.stack[1] = 9", "byte %d" % (FIREFOX_FILE.index(b'[0, 0]'))]),
+    ("firefox: gecko data without schema",
+     b'{"meta":{"version":27},"threads":[{"samples":{"data":[[0,1]]}}]}',
+     ["Firefox Profiler", "samples.data without a schema", "byte 53"]),
+    ("firefox: corrupt", FIREFOX_FILE[:496] + b"@" + FIREFOX_FILE[497:], ["Firefox Profiler", "byte 496"]),
     ("folded: no count", b"main;a 3\nmain;b\n", ["folded stacks", "line 2", "at byte 9"]),
     ("folded: not a number", b"main;a 3\nmain;b x7\n", ["folded stacks", "line 2", "at byte 9"]),
     ("folded: counts mixed", b"main;a 3 4\nmain;b 5\n", ["folded stacks", "one count",
@@ -502,7 +576,7 @@ def test_bad(tmp):
 
 
 TESTS = {"folded": test_folded, "perf": test_perf, "perf-live": test_perf_live,
-         "heap": test_heap, "roundtrip": test_roundtrip, "bad": test_bad}
+         "heap": test_heap, "firefox": test_firefox, "roundtrip": test_roundtrip, "bad": test_bad}
 
 with tempfile.TemporaryDirectory() as tmp:
     TESTS[WHAT](tmp)

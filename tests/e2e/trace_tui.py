@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The explorer on a trace with three profiled threads (testdata/trace/
 hand.json), in tmux: the header names the thread, T loads the next one
-(the first of the others the report lists), round to the first again.
+(the first of the others the report lists), round to the first again;
+the same on a Firefox Profiler file.
 Exits 77 (skip) only when tmux is not installed.
 
 usage: trace_tui.py WPROF_BINARY TESTDATA_DIR"""
@@ -42,6 +43,27 @@ def cycle_threads():
         p.close()
 
 
+def firefox_threads():
+    # A Firefox Profiler file: the tab's GeckoMain first, T to the parent
+    # process's and back (testdata/firefox/gecko-main.processed.json).
+    data = os.path.join(os.path.dirname(TRACE), "..", "firefox", "gecko-main.processed.json")
+    p = Pane("%s %s; echo EXIT=$?; sleep 600" % (BINARY, data), 160, 30)
+    try:
+        s = p.screen()
+        check("GeckoMain (Web Content, pid 200, tid 201)" in header(s),
+              "the tab's main thread first: %r" % header(s))
+        s = p.press(["3"], r" render ", "the flat pane")
+        s = p.press(["T"], r"GeckoMain \(Parent Process, pid 100, tid 100\)", "T: the parent")
+        check(" compute " in s and " render " not in s, "the parent's functions: %s" % s)
+        s = p.press(["T"], r"^ .*GeckoMain \(Web Content, pid 200, tid 201\)",
+                    "T: round to the tab")
+        p.keys("q")
+        s = p.wait_for(lambda s: "EXIT=" in s, "exit")
+        check("EXIT=0" in s, "exit status 0")
+    finally:
+        p.close()
+
+
 def one_thread():
     # A .cpuprofile has one profile: T says so and changes nothing.
     data = os.path.join(os.path.dirname(TRACE), "..", "worked-example.cpuprofile")
@@ -52,6 +74,6 @@ def one_thread():
         p.close()
 
 
-run_tests([cycle_threads, one_thread])
+run_tests([cycle_threads, firefox_threads, one_thread])
 print("trace_tui: %s" % ("FAILED %d" % len(failures) if failures else "ok"))
 sys.exit(1 if failures else 0)

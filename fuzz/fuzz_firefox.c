@@ -1,0 +1,12 @@
+/* libFuzzer harness: any bytes through the Firefox Profiler loader, then
+ * the rules and every view, which must not crash, hang or leak. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_load_and_view(data, size, load_firefox);
+	return 0;
+}
