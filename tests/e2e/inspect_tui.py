@@ -5,7 +5,7 @@ in tmux, against the fake inspectors of inspect.py.
 follow: one that knows no Tracing (-32601, as Node); every Profiler.stop
 answers a window where a lasts 1000 us (self) and b 2000 us under it.
 Checked: the header says the windows are polled because tracing is not
-available; in the flat pane the
+available; the timeline strip is on screen; in the flat pane the
 totals grow window after window with b's self exactly twice a's (hand
 worked: n windows give a 1000n, b 2000n); z freezes the numbers; p stops
 the windows (the header says so); w writes a .cpuprofile that loads with
@@ -51,6 +51,9 @@ def follow():
                 width=150, what="the first window")
     try:
         s = pane.press(["3"], r"polling Profiler windows \(tracing not available", "the flat pane")
+        lines = s.split("\n")
+        check("█" in lines[1] and "timeline: the last" in lines[2],
+              "windows keep every sample: the strip is on screen:\n" + s)
         first = (self_of(s, "a"), self_of(s, "b"))
         s = pane.wait_for(lambda s: self_of(s, "a") >= first[0] + 2000, "two more windows",
                           stable=False)
