@@ -1,13 +1,17 @@
 /* A growing trace followed for a live view (trace.h, trace_live_*): each
  * update folds only the samples that arrived since the last one into
- * per-node sums, so that a refresh costs what is new, not the whole
- * session; the model it gives has each node's time and sample count and
- * no timeline, and takes new numbers in place while no node is new. */
+ * per-node sums and a bounded timeline (bounded_timeline.h, as XS
+ * sessions keep), so that a refresh costs what is new, not the whole
+ * session, and memory is the nodes plus a fixed timeline.  The model it
+ * gives has each node's time and sample count, and the samples in time
+ * order while the timeline holds every one (for the strip and ranges);
+ * it takes new numbers and samples in place while no node is new. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../src/util.h"
+#include "bounded_timeline.h"
 #include "trace.h"
 
 enum { TYPE_TIME, TYPE_COUNT };
@@ -44,6 +48,11 @@ struct trace_live {
 	uint32_t pending_node[RING];
 	size_t first, npending;
 	double settled; /* the time of the last sample whose duration is final */
+	/* The settled samples in time order, entries numbering nodes; the
+	 * model built last holds its first `model_settled` entries, then
+	 * the pending samples. */
+	struct bounded_timeline timeline;
+	size_t model_settled;
 	size_t samples;
 	struct string_table strings; /* the stream's names, as of the last new node */
 	bool reshaped;               /* nodes since the last model */
@@ -53,6 +62,7 @@ struct trace_live {
 struct trace_live *trace_live_new(void)
 {
 	struct trace_live *l = xcalloc(1, sizeof(*l));
+	l->timeline = BOUNDED_TIMELINE_INIT;
 	strings_init(&l->strings);
 	return l;
 }
@@ -66,6 +76,7 @@ void trace_live_free(struct trace_live *l)
 	free(l->ids);
 	free(l->self);
 	free(l->hits);
+	bounded_timeline_free(&l->timeline);
 	strings_free(&l->strings);
 	free(l);
 }
@@ -111,6 +122,7 @@ static void forget(struct trace_live *l)
 	l->ids = NULL;
 	l->ids_size = 0;
 	l->npending = 0;
+	bounded_timeline_clear(&l->timeline);
 	l->reshaped = true;
 }
 
@@ -189,8 +201,11 @@ static void add_pending(struct trace_live *l, double at, uint32_t node)
 		return;
 	uint32_t oldest = l->pending_node[AT(l, 0)];
 	l->settled = l->pending_time[AT(l, 1)];
-	if (oldest != NO_ID)
-		l->self[oldest] += l->settled - l->pending_time[AT(l, 0)];
+	double duration = l->settled - l->pending_time[AT(l, 0)];
+	if (oldest != NO_ID) {
+		l->self[oldest] += duration;
+		bounded_timeline_add(&l->timeline, oldest, duration, LIVE_TIMELINE_ENTRIES);
+	}
 	l->first = AT(l, 1);
 	l->npending--;
 }
@@ -244,8 +259,36 @@ size_t trace_live_samples(const struct trace_live *l)
 	return l->samples;
 }
 
-/* The settled times, and the pending samples' (the last lasting until
- * the end) on top. */
+/* A pending sample's duration so far: until the next, the last until
+ * the end. */
+static double pending_duration(const struct trace_live *l, size_t k)
+{
+	double at = l->pending_time[AT(l, k)];
+	double next = k + 1 < l->npending ? l->pending_time[AT(l, k + 1)] : l->end;
+	return next > at ? next - at : 0;
+}
+
+/* The settled samples the model lacks, then the pending ones again
+ * (their durations may have changed: a late sample came between, or the
+ * last one's successor), while the timeline holds every sample.  The
+ * values are set after, from the nodes' sums, which are these samples'. */
+static void set_timeline(struct trace_live *l, struct model *m)
+{
+	const struct bounded_timeline *t = &l->timeline;
+	if (!bounded_timeline_exact(t))
+		return;
+	m->nsamples = l->model_settled;
+	for (size_t i = l->model_settled; i < t->n; i++)
+		model_add_sample(m, t->entries[i].stack, t->entries[i].duration);
+	l->model_settled = t->n;
+	for (size_t k = 0; k < l->npending; k++)
+		if (l->pending_node[AT(l, k)] != NO_ID)
+			model_add_sample(m, l->pending_node[AT(l, k)], pending_duration(l, k));
+	if (m->nsamples)
+		m->caps |= HAS_TIMELINE;
+}
+
+/* The settled times, and the pending samples' on top. */
 static void set_values(const struct trace_live *l, struct model *m)
 {
 	for (size_t i = 0; i < l->nnodes; i++) {
@@ -253,12 +296,11 @@ static void set_values(const struct trace_live *l, struct model *m)
 		model_set_node_value(m, (uint32_t)i, TYPE_COUNT, l->hits[i]);
 	}
 	for (size_t k = 0; k < l->npending; k++) {
-		double at = l->pending_time[AT(l, k)];
-		double next = k + 1 < l->npending ? l->pending_time[AT(l, k + 1)] : l->end;
 		uint32_t node = l->pending_node[AT(l, k)];
-		if (node != NO_ID && next > at)
+		if (node != NO_ID)
 			model_set_node_value(m, node, TYPE_TIME,
-					     node_value(m, node, TYPE_TIME) + next - at);
+					     node_value(m, node, TYPE_TIME) +
+						     pending_duration(l, k));
 	}
 	m->start_time = l->start;
 	m->end_time = l->end;
@@ -292,6 +334,8 @@ static bool build(struct trace_live *l, struct model *m, char *err, size_t cap)
 		model_free(m);
 		return false;
 	}
+	l->model_settled = 0;
+	set_timeline(l, m);
 	set_values(l, m);
 	return true;
 }
@@ -303,7 +347,10 @@ enum trace_live_change trace_live_model(struct trace_live *l, struct model *show
 		snprintf(err, cap, "no samples yet");
 		return TRACE_LIVE_NONE;
 	}
-	if (shown && shown == l->built && !l->reshaped) {
+	/* A timeline that has just coarsened leaves the model: a new one. */
+	bool dropped = shown && shown->nsamples && !bounded_timeline_exact(&l->timeline);
+	if (shown && shown == l->built && !l->reshaped && !dropped) {
+		set_timeline(l, shown);
 		set_values(l, shown);
 		return TRACE_LIVE_VALUES;
 	}

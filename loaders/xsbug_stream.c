@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../src/util.h"
+#include "bounded_timeline.h"
 
 const struct xsbug_limits xsbug_default_limits = {
 	.max_element = 64 * 1024,
@@ -16,7 +17,7 @@ const struct xsbug_limits xsbug_default_limits = {
 	.max_depth = 4096,
 	.max_records = 1u << 20,
 	.max_sessions = 10000,
-	.max_timeline = 65536,
+	.max_timeline = LIVE_TIMELINE_ENTRIES,
 };
 
 #define HOST_ID 0u
@@ -28,12 +29,6 @@ struct record {
 	char *name;
 	char *path; /* NULL for native functions */
 	int32_t line;
-};
-
-struct timeline_entry {
-	uint32_t stack;
-	uint32_t count;  /* samples */
-	double duration; /* theirs, summed */
 };
 
 /* Distinct stacks of one session: ids leaf first, in one pool. */
@@ -59,12 +54,8 @@ struct session {
 	uint32_t *index; /* open addressing over stacks, NO_ID empty */
 	size_t index_size;
 
-	/* The timeline: each entry stands for `per_entry` samples in a row
-	 * (the last for up to that many) and is charged to the stack that
-	 * took most of its time. */
-	struct timeline_entry *timeline;
-	size_t nentries, entries_cap;
-	uint64_t per_entry;
+	/* The timeline, its entries numbering stacks. */
+	struct bounded_timeline timeline;
 	size_t nsamples;
 };
 
@@ -166,7 +157,7 @@ static void session_free(struct session *s)
 	free(s->ids);
 	free(s->stacks);
 	free(s->index);
-	free(s->timeline);
+	bounded_timeline_free(&s->timeline);
 }
 
 void xsbug_parser_free(struct xsbug_parser *p)
@@ -516,7 +507,8 @@ static bool on_time(struct xsbug_parser *p, const struct element *e,
 			return fail(p, err, "too many profile sessions");
 		GROW(p->sessions, p->sessions_cap, p->nsessions + 1);
 		p->sessions[p->nsessions++] = (struct session){
-			.start = t, .clock = t, .stop = t, .per_entry = 1 };
+			.start = t, .clock = t, .stop = t,
+			.timeline = BOUNDED_TIMELINE_INIT };
 	} else if (!s) {
 		return true;
 	} else if (name_is(name->value, name->value_len, "stop")) {
@@ -634,57 +626,6 @@ static uint32_t intern_stack(struct session *s, const uint32_t *ids,
 	return (uint32_t)s->nstacks++;
 }
 
-/* b's samples follow a's: one entry, charged to the larger part. */
-static void merge_entries(struct timeline_entry *a, struct timeline_entry b)
-{
-	if (b.duration > a->duration)
-		a->stack = b.stack;
-	a->count += b.count;
-	a->duration += b.duration;
-}
-
-/* Neighbours merge in pairs: half as many entries, each for twice as
- * many samples. */
-static void coarsen_timeline(struct session *s)
-{
-	size_t n = s->nentries;
-	for (size_t i = 0; i < n / 2; i++) {
-		struct timeline_entry merged = s->timeline[2 * i];
-		merge_entries(&merged, s->timeline[2 * i + 1]);
-		s->timeline[i] = merged;
-	}
-	if (n % 2) /* an odd one out stays, half full at the new size */
-		s->timeline[n / 2] = s->timeline[n - 1];
-	s->nentries = (n + 1) / 2;
-	s->per_entry *= 2;
-}
-
-static struct timeline_entry *last_entry(struct session *s)
-{
-	return s->nentries ? &s->timeline[s->nentries - 1] : NULL;
-}
-
-static void add_to_timeline(struct session *s, struct timeline_entry sample,
-			    size_t max_entries)
-{
-	struct timeline_entry *last = last_entry(s);
-	if ((!last || last->count >= s->per_entry) && s->nentries >= max_entries) {
-		coarsen_timeline(s);
-		last = last_entry(s);
-	}
-	if (last && last->count < s->per_entry) {
-		merge_entries(last, sample);
-		return;
-	}
-	if (s->nentries == s->entries_cap) {
-		size_t cap = s->entries_cap ? s->entries_cap * 2 : 256;
-		s->entries_cap = cap < max_entries ? cap : max_entries;
-		s->timeline = xrealloc(s->timeline,
-				       s->entries_cap * sizeof(*s->timeline));
-	}
-	s->timeline[s->nentries++] = sample;
-}
-
 /* One whole sample: it lasts the delta it carries, the time its stack
  * just ran (time-rules.md: the engine samples at the first check after
  * its deadline). */
@@ -701,8 +642,7 @@ static void fold_sample(struct xsbug_parser *p, uint64_t delta,
 	uint32_t stack = intern_stack(s, ids, depth, hash);
 	s->stacks[stack].count++;
 	s->stacks[stack].total += (double)delta;
-	add_to_timeline(s, (struct timeline_entry){ stack, 1, (double)delta },
-			p->limits.max_timeline);
+	bounded_timeline_add(&s->timeline, stack, (double)delta, p->limits.max_timeline);
 	s->nsamples++;
 	p->generation++;
 }
@@ -1130,20 +1070,21 @@ static uint32_t frame_of(const struct xsbug_parser *p, struct model *m,
 /* Does the timeline still hold every sample, one entry each? */
 static bool timeline_exact(const struct session *s)
 {
-	return s->per_entry == 1;
+	return bounded_timeline_exact(&s->timeline);
 }
 
 /* The timeline: every sample with its duration, on its stack's leaf. */
 static void adopt_timeline(const struct session *s, const uint32_t *leaf,
 			   struct model *m)
 {
-	uint32_t *nodes = xmalloc((s->nentries + 1) * sizeof(uint32_t));
-	double *durations = xmalloc((s->nentries + 1) * sizeof(double));
-	for (size_t i = 0; i < s->nentries; i++) {
-		nodes[i] = leaf[s->timeline[i].stack];
-		durations[i] = s->timeline[i].duration;
+	size_t n = s->timeline.n;
+	uint32_t *nodes = xmalloc((n + 1) * sizeof(uint32_t));
+	double *durations = xmalloc((n + 1) * sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		nodes[i] = leaf[s->timeline.entries[i].stack];
+		durations[i] = s->timeline.entries[i].duration;
 	}
-	model_adopt_samples(m, nodes, durations, s->nentries);
+	model_adopt_samples(m, nodes, durations, n);
 }
 
 /* The first value type of every xsbug model; totals models (live
@@ -1246,7 +1187,7 @@ size_t xsbug_session_bytes(const struct xsbug_parser *p, size_t n)
 	const struct session *s = &p->sessions[n - 1];
 	return s->ids_cap * sizeof(*s->ids) + s->stacks_cap * sizeof(*s->stacks) +
 	       s->index_size * sizeof(*s->index) +
-	       s->entries_cap * sizeof(*s->timeline);
+	       s->timeline.cap * sizeof(*s->timeline.entries);
 }
 
 /* ---- following a session that grows ------------------------------------ */
@@ -1322,18 +1263,20 @@ static void copy_records(struct xsbug_follower *f, const struct xsbug_parser *p)
 static void copy_timeline(struct xsbug_follower *f, const struct session *from,
 			  struct session *to)
 {
-	to->per_entry = from->per_entry;
-	if (!timeline_exact(from)) {
-		f->reshaped |= to->nentries > 0;
-		to->nentries = 0;
+	const struct bounded_timeline *src = &from->timeline;
+	struct bounded_timeline *dst = &to->timeline;
+	dst->per_entry = src->per_entry;
+	if (!bounded_timeline_exact(src)) {
+		f->reshaped |= dst->n > 0;
+		dst->n = 0;
 		return;
 	}
-	if (!from->nentries)
+	if (!src->n)
 		return;
-	GROW(to->timeline, to->entries_cap, from->nentries);
-	memcpy(to->timeline + to->nentries, from->timeline + to->nentries,
-	       (from->nentries - to->nentries) * sizeof(*to->timeline));
-	to->nentries = from->nentries;
+	GROW(dst->entries, dst->cap, src->n);
+	memcpy(dst->entries + dst->n, src->entries + dst->n,
+	       (src->n - dst->n) * sizeof(*dst->entries));
+	dst->n = src->n;
 }
 
 /* Stacks are only ever appended: the new ones and their ids are copied,
@@ -1385,8 +1328,8 @@ bool xsbug_follow_session(struct xsbug_follower *f,
 static void append_timeline(const struct session *s, const uint32_t *leaf,
 			    struct model *m)
 {
-	for (size_t i = m->nsamples; i < s->nentries; i++)
-		model_add_sample(m, leaf[s->timeline[i].stack], s->timeline[i].duration);
+	for (size_t i = m->nsamples; i < s->timeline.n; i++)
+		model_add_sample(m, leaf[s->timeline.entries[i].stack], s->timeline.entries[i].duration);
 	if (m->nsamples)
 		m->caps |= HAS_TIMELINE;
 }
@@ -1485,9 +1428,9 @@ static void write_samples(const struct session *s, FILE *out)
 {
 	size_t i = 0;
 	if (timeline_exact(s)) {
-		for (; i < s->nentries; i++)
-			write_sample(s, s->timeline[i].stack,
-				     whole_micros(s->timeline[i].duration), i, out);
+		for (; i < s->timeline.n; i++)
+			write_sample(s, s->timeline.entries[i].stack,
+				     whole_micros(s->timeline.entries[i].duration), i, out);
 		return;
 	}
 	for (uint32_t k = 0; k < s->nstacks; k++) {

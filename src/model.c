@@ -49,6 +49,7 @@ void model_free(struct model *m)
 	free(m->sample_node);
 	free(m->sample_duration);
 	free(m->sample_offsets);
+	free(m->window_first);
 	free(m->arcs);
 	free(m->line_ticks);
 	free(m->labels);
@@ -253,6 +254,12 @@ void model_add_sample(struct model *m, uint32_t node, double duration)
 	m->sample_duration[m->nsamples] = duration;
 	m->nsamples++;
 	model_add_node_value(m, node, 0, duration);
+}
+
+void model_start_window(struct model *m)
+{
+	GROW(m->window_first, m->windows_cap, m->nwindows + 1);
+	m->window_first[m->nwindows++] = m->nsamples;
 }
 
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,

@@ -156,6 +156,12 @@ struct model {
 	 * summing millions of durations (range_sample_offset). */
 	double *sample_offsets;
 	size_t nsample_offsets;
+	/* Samples that have no times inside the windows they came in
+	 * (--live URL's pprof windows, src/live/http.c): the first sample of
+	 * each window, so that the strip draws a window a cell rather than
+	 * an order of stacks that is not time's.  None in other models. */
+	size_t *window_first;
+	size_t nwindows, windows_cap;
 
 	/* Function graph, distinct arcs sorted by (callee, caller). */
 	struct arc *arcs;
@@ -275,6 +281,8 @@ uint32_t model_add_child(struct model *m, uint32_t parent, uint32_t frame);
 
 /* Timeline data: adds `duration` to the node's first value as well. */
 void model_add_sample(struct model *m, uint32_t node, double duration);
+/* The samples added next are a new window's (model.window_first). */
+void model_start_window(struct model *m);
 
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
 			  double ticks);

@@ -426,6 +426,8 @@ static void forget_whole_profile(struct model *out)
 	out->summed_samples = 0;
 	out->sample_offsets = NULL; /* they count from the whole's start */
 	out->nsample_offsets = 0;
+	out->window_first = NULL;
+	out->nwindows = out->windows_cap = 0;
 	out->warning = STR_NONE;
 	out->caps &= HAS_NODES | HAS_STACKS | HAS_NODE_GRAPH | HAS_TIMELINE;
 }

@@ -60,6 +60,23 @@ void timeline_build_window(struct timeline *t, const struct model *m, size_t nbi
 	fill_bins(t, m, first, offset, window_start, 1 / bin_time);
 }
 
+void timeline_build_windows(struct timeline *t, const struct model *m, size_t nbins)
+{
+	alloc_bins(t, nbins);
+	size_t shown = m->nwindows < t->nbins ? m->nwindows : t->nbins;
+	size_t first_window = m->nwindows - shown, empty = t->nbins - shown;
+	for (size_t b = 0; b <= t->nbins; b++) {
+		size_t k = b < empty ? 0 : b - empty; /* the k-th window shown */
+		t->first_sample[b] = k < shown ? m->window_first[first_window + k] : m->nsamples;
+	}
+	for (size_t b = empty; b < t->nbins; b++)
+		for (size_t i = t->first_sample[b]; i < t->first_sample[b + 1]; i++) {
+			uint32_t frame = m->nodes[m->sample_node[i]].frame;
+			t->value[b * KIND_COUNT + m->frames[frame].kind] += m->sample_duration[i];
+			t->span += m->sample_duration[i];
+		}
+}
+
 void timeline_free(struct timeline *t)
 {
 	free(t->value);

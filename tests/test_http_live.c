@@ -7,6 +7,7 @@
 #include "loaders/loaders.h"
 #include "src/fetch.h"
 #include "src/live/http.h"
+#include "src/timeline.h"
 #include "src/util.h"
 
 static void check_url(const char *url, unsigned seconds, const char *want)
@@ -68,6 +69,23 @@ static void test_fold(void)
 	for (size_t i = 0; i < m.nsamples; i++)
 		*(i < 2 ? &first : &second) += m.sample_duration[i];
 	CHECK(first == 4 && second == 6);
+	/* Each window's first sample, for the strip: a cell a window, the
+	 * newest at the right (an empty cell left of them), or only the
+	 * newest when there is one cell. */
+	CHECK(m.nwindows == 2 && m.window_first[0] == 0 && m.window_first[1] == 2);
+	struct timeline t;
+	timeline_build_windows(&t, &m, 3);
+	CHECK(t.first_sample[0] == 0 && t.first_sample[1] == 0 && t.first_sample[2] == 2 &&
+	      t.first_sample[3] == 4);
+	double bin[3] = { 0 };
+	for (size_t b = 0; b < 3; b++)
+		for (int k = 0; k < KIND_COUNT; k++)
+			bin[b] += t.value[b * KIND_COUNT + k];
+	CHECK(bin[0] == 0 && bin[1] == 4 && bin[2] == 6 && t.span == 10);
+	timeline_free(&t);
+	timeline_build_windows(&t, &m, 1);
+	CHECK(t.first_sample[0] == 2 && t.first_sample[1] == 4 && t.span == 6);
+	timeline_free(&t);
 	/* a is the same node in both windows: stacks merge. */
 	size_t nodes_named_a = 0;
 	for (size_t n = 0; n < m.nnodes; n++)

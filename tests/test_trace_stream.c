@@ -2,7 +2,8 @@
  * batches, cut anywhere between two events, with models built on the way,
  * give the numbers of the whole file loaded at once: the hand-written
  * trace's numbers worked out in docs/formats.md (tests/e2e/trace.py's
- * HAND_MAIN), and a real Chrome 116 trace against load_file. */
+ * HAND_MAIN), and a real Chrome 116 trace against load_file; the live
+ * fold's timeline against samples worked by hand. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,9 @@
 #include "check.h"
 #include "loaders/input.h"
 #include "loaders/loaders.h"
+#include "loaders/bounded_timeline.h"
 #include "loaders/trace.h"
+#include "src/range.h"
 #include "src/rules.h"
 #include "src/util.h"
 
@@ -364,6 +367,175 @@ static void live_follows(const char *dir)
 	model_free(&whole);
 }
 
+/* ---- the live fold's timeline, worked by hand ------------------------ */
+
+/* A batch of one ProfileChunk of profile 0x1 (with the thread's name and
+ * the Profile event, and nodes (root) 1, a 2 under it, b 3 under a, when
+ * `first`); `data` is the chunk's data object without its braces. */
+static void add_chunk(struct trace_stream *s, bool first, const char *data)
+{
+	size_t cap = strlen(data) + 1024;
+	char *text = xmalloc(cap);
+	snprintf(text, cap,
+		 "[%s{\"name\":\"ProfileChunk\",\"ph\":\"P\",\"id\":\"0x1\",\"pid\":1,"
+		 "\"tid\":7,\"ts\":2,\"args\":{\"data\":{%s%s}}}]",
+		 first ? "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,"
+			 "\"args\":{\"name\":\"CrRendererMain\"}},"
+			 "{\"name\":\"Profile\",\"ph\":\"P\",\"id\":\"0x1\",\"pid\":1,"
+			 "\"tid\":1,\"ts\":1,\"args\":{\"data\":{\"startTime\":0}}},"
+		       : "",
+		 first ? "\"cpuProfile\":{\"nodes\":["
+			 "{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\"}},"
+			 "{\"id\":2,\"parent\":1,\"callFrame\":{\"functionName\":\"a\"}},"
+			 "{\"id\":3,\"parent\":2,\"callFrame\":{\"functionName\":\"b\"}}]},"
+		       : "",
+		 data);
+	struct load_error err;
+	CHECK_MSG(trace_stream_add(s, text, strlen(text), &err), "chunk: %s", err.message);
+	free(text);
+}
+
+static const char *leaf_name(const struct model *m, size_t sample)
+{
+	return model_str(m, m->frames[m->nodes[m->sample_node[sample]].frame].name);
+}
+
+/* The model's samples as "a200 b300 …" (leaf, duration in µs). */
+static void check_samples(const struct model *m, const char *want, const char *how)
+{
+	char got[1024] = "";
+	size_t at = 0;
+	for (size_t i = 0; i < m->nsamples && at < sizeof(got) - 40; i++)
+		at += (size_t)snprintf(got + at, sizeof(got) - at, "%s%s%g", i ? " " : "",
+				       leaf_name(m, i), m->sample_duration[i]);
+	CHECK_MSG(!strcmp(got, want) && (m->caps & HAS_TIMELINE), "%s: samples %s, want %s",
+		  how, got, want);
+}
+
+static double self_of(const struct model *m, const char *name, unsigned type)
+{
+	double sum = 0;
+	for (uint32_t v = 0; v < m->nnodes; v++)
+		if (!strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name))
+			sum += node_value(m, v, type);
+	return sum;
+}
+
+/* Samples a b b a at 100, 300, 600, 1000 µs (deltas 100 200 300 400):
+ * each lasts until the next, the last (no end yet) nothing.  Then b a
+ * whose deltas -50 250 put a late b at 950, before the a at 1000, and an
+ * a at 1200; then the profile's endTime 1500.  The range of samples 1..3
+ * (b b b) holds b's 300 + 350 + 50 µs in 3 samples and nothing of a. */
+static void live_timeline_by_hand(void)
+{
+	struct trace_stream *s = trace_stream_new();
+	struct trace_live *l = trace_live_new();
+	struct model first, second;
+	char why[256];
+	add_chunk(s, true, "\"cpuProfile\":{\"samples\":[2,3,3,2]},"
+			   "\"timeDeltas\":[100,200,300,400]");
+	trace_live_update(l, s);
+	CHECK(trace_live_model(l, NULL, &first, why, sizeof(why)) == TRACE_LIVE_MODEL);
+	check_samples(&first, "a200 b300 b400 a0", "first batch");
+	CHECK_CLOSE(self_of(&first, "a", 0), 200, "a's self, first batch");
+	CHECK_CLOSE(self_of(&first, "b", 0), 700, "b's self, first batch");
+
+	add_chunk(s, false, "\"cpuProfile\":{\"samples\":[3,2]},\"timeDeltas\":[-50,250]");
+	trace_live_update(l, s);
+	CHECK(trace_live_model(l, &first, &second, why, sizeof(why)) == TRACE_LIVE_VALUES);
+	check_samples(&first, "a200 b300 b350 b50 a200 a0", "a late sample");
+	CHECK_CLOSE(self_of(&first, "a", 0), 400, "a's self, second batch");
+	CHECK_CLOSE(self_of(&first, "b", 0), 700, "b's self, second batch");
+	CHECK_CLOSE(self_of(&first, "a", 1), 3, "a's samples, second batch");
+
+	add_chunk(s, false, "\"endTime\":1500");
+	trace_live_update(l, s);
+	CHECK(trace_live_model(l, &first, &second, why, sizeof(why)) == TRACE_LIVE_VALUES);
+	check_samples(&first, "a200 b300 b350 b50 a200 a300", "the end");
+	CHECK_CLOSE(self_of(&first, "a", 0), 700, "a's self at the end");
+
+	struct model view;
+	const char *why_not = NULL;
+	bool made = range_view_make(&first, (struct sample_range){ 1, 4 }, &view, &why_not);
+	CHECK_MSG(made, "range view: %s", why_not ? why_not : "?");
+	if (made) {
+		CHECK_CLOSE(self_of(&view, "b", 0), 700, "b's time in samples 1..3");
+		CHECK_CLOSE(self_of(&view, "b", 1), 3, "b's samples in samples 1..3");
+		CHECK_CLOSE(self_of(&view, "a", 0), 0, "a's time in samples 1..3");
+		model_free(&view);
+	}
+	model_free(&first);
+	trace_live_free(l);
+	trace_stream_free(s);
+}
+
+/* `n` samples, a and b in turn 10 µs apart (deltas 10), as one chunk's
+ * data. */
+static char *alternating(size_t n, bool first_chunk)
+{
+	char *text = xmalloc(n * 8 + 100), *at = text;
+	at += sprintf(at, "\"cpuProfile\":{\"samples\":[");
+	for (size_t i = 0; i < n; i++)
+		at += sprintf(at, "%s%d", i ? "," : "", 2 + (int)(i % 2));
+	at += sprintf(at, "]},\"timeDeltas\":[");
+	for (size_t i = 0; i < n; i++)
+		at += sprintf(at, "%s%d", i ? "," : "", first_chunk && !i ? 0 : 10);
+	sprintf(at, "]");
+	return text;
+}
+
+/* Past the 256 samples kept unsettled, settled ones are appended in
+ * place: 600 samples in batches of 50, a b a b … 10 µs each (the last
+ * nothing yet), 300 each.  Past LIVE_TIMELINE_ENTRIES the timeline
+ * coarsens: the next model is a new one without samples, its numbers
+ * still every sample's. */
+static void live_timeline_bound(void)
+{
+	struct trace_stream *s = trace_stream_new();
+	struct trace_live *l = trace_live_new();
+	struct model models[2];
+	int shown = -1;
+	char why[256];
+	for (size_t batch = 0; batch < 12; batch++) {
+		char *data = alternating(50, batch == 0);
+		add_chunk(s, batch == 0, data);
+		free(data);
+		trace_live_update(l, s);
+		enum trace_live_change c = trace_live_model(l, shown < 0 ? NULL : &models[0],
+							    &models[0], why, sizeof(why));
+		CHECK_MSG(c == (shown < 0 ? TRACE_LIVE_MODEL : TRACE_LIVE_VALUES),
+			  "batch %zu: change %d", batch, (int)c);
+		shown = 0;
+	}
+	struct model *m = &models[0];
+	bool alternate = m->nsamples == 600;
+	for (size_t i = 0; i < m->nsamples && alternate; i++)
+		alternate = !strcmp(leaf_name(m, i), i % 2 ? "b" : "a") &&
+			    m->sample_duration[i] == (i + 1 < 600 ? 10 : 0);
+	CHECK_MSG(alternate, "600 samples a b a b … lasting 10 µs: %zu", m->nsamples);
+	CHECK_CLOSE(self_of(m, "a", 0), 3000, "a's self over 600 samples");
+	CHECK_CLOSE(self_of(m, "b", 0), 2990, "b's self over 600 samples");
+
+	size_t more = LIVE_TIMELINE_ENTRIES;
+	char *data = alternating(more, false);
+	add_chunk(s, false, data);
+	free(data);
+	trace_live_update(l, s);
+	CHECK(trace_live_model(l, m, &models[1], why, sizeof(why)) == TRACE_LIVE_MODEL);
+	m = &models[1];
+	CHECK_MSG(m->nsamples == 0 && !(m->caps & HAS_TIMELINE) &&
+			  model_sample_count(m) == 600 + more,
+		  "coarsened: %zu samples on the timeline, %zu in all", m->nsamples,
+		  model_sample_count(m));
+	/* 600 + 65536 samples 10 µs apart: the last lasts nothing yet. */
+	CHECK_CLOSE(self_of(m, "a", 0) + self_of(m, "b", 0), (600.0 + more - 1) * 10,
+		    "every sample's time after coarsening");
+	model_free(&models[0]);
+	model_free(&models[1]);
+	trace_live_free(l);
+	trace_stream_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -372,5 +544,7 @@ int main(int argc, char **argv)
 	bad_batches();
 	chrome_random_cuts(dir);
 	live_follows(dir);
+	live_timeline_by_hand();
+	live_timeline_bound();
 	return check_done();
 }

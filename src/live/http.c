@@ -103,6 +103,7 @@ static void fold_window(struct model *dst, const struct model *w)
 	int from[MAX_SAMPLE_TYPES];
 	for (unsigned t = 0; t < dst->ntypes; t++)
 		from[t] = type_in(w, dst, t);
+	model_start_window(dst);
 	for (size_t f = 0; f < w->nframes; f++) {
 		struct frame copy = w->frames[f];
 		copy.name = copy_string(dst, w, copy.name);

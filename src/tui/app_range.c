@@ -37,7 +37,9 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 	if (a->timeline_model != a->loaded || t->nbins != cells ||
 	    t->first_sample[cells] != a->loaded->nsamples) {
 		timeline_free(t);
-		if (app_timeline_scrolls(a))
+		if (a->loaded->nwindows)
+			timeline_build_windows(t, a->loaded, cells);
+		else if (app_timeline_scrolls(a))
 			timeline_build_window(t, a->loaded, cells, LIVE_COLUMN_US);
 		else
 			timeline_build(t, a->loaded, cells);

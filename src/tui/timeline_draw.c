@@ -64,6 +64,9 @@ static void draw_ruler(struct app *a, const struct screen *s, int y, int x,
 	char text[160];
 	if (a->range_cut || strip.drag_from >= 0)
 		range_describe(a->loaded, a->range, !s->utf8, text, sizeof(text));
+	else if (a->loaded->nwindows)
+		snprintf(text, sizeof(text), "timeline: a cell a window, newest at the right "
+			 "(no sample times inside one)");
 	else if (app_timeline_scrolls(a))
 		snprintf(text, sizeof(text), "timeline: the last %.1fs, newest at the "
 			 "right (drag or [ ] { } to pin a range)",

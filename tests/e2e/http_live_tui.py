@@ -4,7 +4,9 @@ service, answering each /debug/pprof/profile?seconds=1 after a second with
 testdata/validate.pprof (main.add: 1490ms flat, go tool pprof -top).
 
 Checked: the waiting screen, then the title counts windows and the flat
-pane's main.add grows by 1.49s a window; p pauses (no window comes while
+pane's main.add grows by 1.49s a window; the timeline strip has a cell a
+window (pprof has no sample times inside one), and a range pinned on it
+holds 1.49s a window of it while windows come; p pauses (no window comes while
 paused) and resumes; w writes the session as pprof, which go tool pprof
 reads as the merge of as many copies of validate.pprof as windows; q
 quits.  77 without tmux.
@@ -83,6 +85,26 @@ def test_live():
         # the shown total is rounded to 4 digits
         check(abs(add_total(s) - 1.49 * n) <= 0.0006 * n * 1.49 + 0.01,
               f"main.add {add_total(s)}s after {n} windows")
+        # The strip: pprof has no sample times inside a window, so a cell
+        # is a window (the newest at the right), as many cells as windows.
+        lines = s.split("\n")
+        check("timeline: a cell a window" in lines[2] and
+              len(lines[1].strip().replace(" ", "")) == n,
+              f"the strip has {n} windows' cells:\n{s}")
+        # [ pins a range from the second window on: main.add is 1.49s a
+        # window of the range (the ruler's marked cells), and stays so as
+        # windows come.
+        s = pane.press(["["], r"range \S+–\S+ of", "a range from the second window")
+        cells = s.split("\n")[2].count("━")
+        check(cells >= 2 and abs(add_total(s) - 1.49 * cells) <= 0.0006 * cells * 1.49 + 0.01,
+              f"main.add {add_total(s)}s in a range of {cells} windows:\n{s}")
+        held = windows(s)
+        s = pane.wait_for(lambda s: windows(s) > held, "a window while the range is pinned",
+                          stable=False)
+        check(s.split("\n")[2].count("━") == cells and
+              abs(add_total(s) - 1.49 * cells) <= 0.0006 * cells * 1.49 + 0.01,
+              f"the pinned range moved: main.add {add_total(s)}s:\n{s}")
+        pane.press(["0"], r"range: the whole profile", "0: the whole session")
         s = pane.press(["p"], r"paused", "paused")
         time.sleep(1.2)  # the window under way may still come
         held = windows(pane.screen())

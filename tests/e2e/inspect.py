@@ -115,6 +115,7 @@ class Inspector:
         self.stops = 0
         self.pongs = []
         self.chunks_sent = 0
+        self.delta = 1000  # us between the samples of a batch
         self.send_lock = threading.Lock()
         self.streaming = None
         threading.Thread(target=self.serve, daemon=True).start()
@@ -223,13 +224,13 @@ class Inspector:
         self.send_event(conn, "Tracing.dataCollected", {"value": [
             {"name": "ProfileChunk", "ph": "P", "id": "0x1", "pid": 1, "tid": 7,
              "ts": 10 ** 6 + self.chunks_sent + 1,
-             "args": {"data": {"endTime": 3000 * self.chunks_sent + 1000}}}]})
+             "args": {"data": {"endTime": 3 * self.delta * self.chunks_sent + self.delta}}}]})
         self.send_event(conn, "Tracing.tracingComplete", {"dataLossOccurred": False})
 
     def batch(self):
         """The next ProfileChunk (with the Profile event and thread names
-        before the first): samples a, b, b 1000 us apart, so that each
-        chunk gives a 1000 us self and b 2000 us under it."""
+        before the first): samples a, b, b `delta` (1000) us apart, so that
+        each chunk gives a 1000 us self and b 2000 us under it."""
         events = []
         if not self.chunks_sent:
             frame_of = lambda name: {"functionName": name, "url": "x.js", "scriptId": 1,
@@ -243,7 +244,7 @@ class Inspector:
                      {"id": 2, "parent": 1, "callFrame": frame_of("a")},
                      {"id": 3, "parent": 2, "callFrame": frame_of("b")}]
         self.chunks_sent += 1
-        data = {"cpuProfile": {"samples": [2, 3, 3]}, "timeDeltas": [1000, 1000, 1000]}
+        data = {"cpuProfile": {"samples": [2, 3, 3]}, "timeDeltas": [self.delta] * 3}
         if self.chunks_sent == 1:
             data["cpuProfile"]["nodes"] = nodes
         events.append({"name": "ProfileChunk", "ph": "P", "id": "0x1", "pid": 1, "tid": 7,

@@ -5,12 +5,14 @@ in tmux, against the fake inspectors of inspect.py.
 follow: one that knows no Tracing (-32601, as Node); every Profiler.stop
 answers a window where a lasts 1000 us (self) and b 2000 us under it.
 Checked: the header says the windows are polled because tracing is not
-available; in the flat pane the
+available; the timeline strip is on screen; in the flat pane the
 totals grow window after window with b's self exactly twice a's (hand
 worked: n windows give a 1000n, b 2000n); z freezes the numbers; p stops
 the windows (the header says so); w writes a .cpuprofile that loads with
 the same proportions, and the same session as trace-event JSON that
-loads as a trace with the same flat report; q leaves.  With two targets,
+loads as a trace with the same flat report; q leaves.  Streamed over Tracing: the numbers
+grow; the timeline strip shows and scrolls, and a range pinned on it holds
+the samples in it while more arrive.  With two targets,
 e switches to the other one's own functions, and back.  Exits 77 (skip) without tmux.
 
 usage: inspect_tui.py WPROF_BINARY"""
@@ -49,6 +51,9 @@ def follow():
                 width=150, what="the first window")
     try:
         s = pane.press(["3"], r"polling Profiler windows \(tracing not available", "the flat pane")
+        lines = s.split("\n")
+        check("█" in lines[1] and "timeline: the last" in lines[2],
+              "windows keep every sample: the strip is on screen:\n" + s)
         first = (self_of(s, "a"), self_of(s, "b"))
         s = pane.wait_for(lambda s: self_of(s, "a") >= first[0] + 2000, "two more windows",
                           stable=False)
@@ -124,6 +129,68 @@ def stream():
         pane.close()
 
 
+def column(screen, name, index):
+    """Column `index` (0 self, 1 total) of the row named `name`, as text."""
+    for line in screen.split("\n")[3:-1]:
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(\S+)", line)
+        if m and m.group(4) == name:
+            return m.group(1 + index)
+    return None
+
+
+def strip():
+    """The timeline strip of a streamed session, each sample 20 ms (a, b,
+    b every 50 ms or so): it is on screen under the header and scrolls as
+    samples arrive; [ then ] pin a range (from the second cell to one
+    cell before the newest, ends on 100 ms cells, so whole samples) whose
+    sample counts are the samples in it, hand worked from its ends: a
+    range of T seconds holds T / 20 ms samples, b twice a's give or take
+    one at each end; its rows keep their numbers while samples arrive
+    and the strip goes on moving; 0 follows the whole session again."""
+    ins = cdp_fake.Inspector("stream")
+    ins.delta = 20000
+    pane = Pane("%s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (BINARY, ins.port),
+                width=100, height=20, what="the first batches", stable=False)
+    try:
+        s = pane.press(["3"], r"streaming samples over Tracing", "the flat pane",
+                       stable=False)
+        s = pane.wait_for(lambda s: "█" in s.split("\n")[1], "the strip", stable=False)
+        lines = s.split("\n")
+        check("timeline: the last" in lines[2] and lines[3].startswith(" 1 top-down"),
+              "the strip and its title over the panes:\n" + s)
+        time.sleep(1.0)
+        later = pane.lines()
+        check(later[1] != lines[1] and "█" in later[1],
+              "the strip moves as samples arrive:\n%s\n%s" % (lines[1], later[1]))
+        pane.press(["u", "u"], r"(?m)^\s+\d+\s+\d+\s+\S+%\s+a\b", "u u: sample counts",
+                   stable=False)
+        pane.keys("[")
+        s = pane.press(["]"], r"range \S+–\S+ of", "[ ]: a range pinned", stable=False)
+        time.sleep(0.3)  # the last refresh before the keys, drawn
+        s = pane.screen()
+        ends = re.search(r"range ([\d.]+)(ms|s)–([\d.]+)(ms|s) of", s.split("\n")[0])
+        a, b = column(s, "a", 0), column(s, "b", 0)
+        check(ends is not None and a and b and a.isdigit() and b.isdigit(),
+              "the range's ends and sample counts:\n" + s)
+        if ends and a and b and a.isdigit() and b.isdigit():
+            start = float(ends.group(1)) * (1000 if ends.group(2) == "s" else 1)
+            end = float(ends.group(3)) * (1000 if ends.group(4) == "s" else 1)
+            want = round((end - start) / 20)
+            check(int(a) + int(b) == want and abs(int(b) - 2 * int(a)) <= 2,
+                  "range %s: a %s b %s samples, want %d in all, b twice a:\n%s"
+                  % (ends.group(0), a, b, want, s))
+        pinned = s.split("\n")[3:-1]
+        time.sleep(1.2)
+        s = pane.screen()
+        check(s.split("\n")[3:-1] == pinned,
+              "a pinned range keeps its numbers:\n%s\n%s" % ("\n".join(pinned), s))
+        check(s.split("\n")[1] != later[1], "the strip goes on moving under a pinned range")
+        pane.press(["0"], r"range: the whole profile", "0: the whole session", stable=False)
+        pane.press(["q"], r"EXIT=0", "q")
+    finally:
+        pane.close()
+
+
 def switch():
     """e attaches to the next target /json/list names, and back: the
     header names it, its own functions come (a new session: c 1000 us a
@@ -149,5 +216,5 @@ def switch():
         pane.close()
 
 
-run_tests([follow, stream, switch])
+run_tests([follow, stream, strip, switch])
 sys.exit(1 if failures else 0)
