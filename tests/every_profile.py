@@ -6,14 +6,23 @@ format read back: the exported profile's flat report has the same self
 per function and the same profile total, within rounding (folded stacks
 are summed here, by leaf).  Run by the ASan+UBSan build too.
 
+Nearly all the time goes into starting wprof-tui (thousands of runs;
+under ASan each start and leak check costs more than the work), so no
+run is made twice: files with the same bytes (testdata/ and the corpus
+share many) are checked once, every other path only for loading (the
+same bytes load or not alike), a report two checks need is read once,
+and files are checked on as many workers as there are processors.
+
 usage: every_profile.py WPROF TESTDATA [CORPUS]"""
 import collections
+import concurrent.futures
+import hashlib
 import json
-import math
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 
 WPROF, TESTDATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CORPUS = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None
@@ -24,19 +33,40 @@ RULES = ("exact", "additive", "divided", "gprof")
 PROFILE_SUFFIXES = (".cpuprofile", ".pprof", ".prof", ".xsbug", ".arcs", "gmon.out")
 SKIP_DIRS = ("expected", "fuzz-regressions", "programs")
 failures = checks = 0
+counts_lock = threading.Lock()
 
 
 def check(cond, what):
     global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL", what)
+    with counts_lock:
+        checks += 1
+        if not cond:
+            failures += 1
+            print("FAIL", what, flush=True)
     return cond
 
 
+# What each run printed, by its arguments: a file's checks ask for some
+# reports twice (its sample types, then the same flat report to export).
+runs = {}
+runs_lock = threading.Lock()
+
+
 def run(args, timeout=300):
-    return subprocess.run([WPROF, *args], capture_output=True, timeout=timeout)
+    key = tuple(args)
+    with runs_lock:
+        done = runs.get(key)
+    if done is None:
+        done = subprocess.run([WPROF, *args], capture_output=True, timeout=timeout)
+        with runs_lock:
+            runs[key] = done
+    return done
+
+
+def report(view, fmt, path, extra, options=()):
+    """The report's arguments, always in this order, so that the same
+    report asked for twice is run once."""
+    return run(["--report", view, "--format", fmt, *options, *extra, path])
 
 
 def close(a, b, scale):
@@ -48,8 +78,8 @@ def load_args(path):
     return ["--exe", exe] if path.endswith("gmon.out") and os.path.exists(exe) else []
 
 
-def flat(path, extra):
-    r = run(["--report", "flat", "--format", "json", *extra, path])
+def flat(path, extra, options=()):
+    r = report("flat", "json", path, extra, options)
     if r.returncode:
         return None, r
     return json.loads(r.stdout), r
@@ -68,12 +98,12 @@ def same_self(what, want, got, scale):
     check(not bad, "%s: self differs for %s" % (what, [(n, want.get(n), got.get(n)) for n in bad[:4]]))
 
 
-def escaped_selves(path, extra):
+def escaped_selves(path, extra, t):
     """Self per name as the CSV report spells names (escaped), with ';'
     as folded stacks write it (':')."""
     import csv
     import io
-    r = run(["--report", "flat", "--format", "csv", *extra, path])
+    r = report("flat", "csv", path, extra, ["--sample-type", str(t)])
     out = collections.defaultdict(float)
     for row in csv.DictReader(io.StringIO(r.stdout.decode("utf-8"))):
         out[row["name"].replace(";", ":")] += float(row["self"])
@@ -102,7 +132,7 @@ def candidates():
 def sample_types(path, extra):
     types = []
     while True:
-        doc, r = flat(path, extra + ["--sample-type", str(len(types))])
+        doc, r = flat(path, extra, ["--sample-type", str(len(types))])
         if doc is None:
             return types
         types.append(doc["sample_type"])
@@ -112,8 +142,7 @@ def reports(path, extra, t):
     for view in VIEWS:
         for rule in RULES:
             what = "%s type %d %s %s" % (path, t, view, rule)
-            r = run(["--report", view, "--rule", rule, "--format", "json",
-                     "--sample-type", str(t), *extra, path])
+            r = report(view, "json", path, extra, ["--rule", rule, "--sample-type", str(t)])
             if not check(r.returncode == 0, "%s exits 0: %s" % (what, r.stderr[:200])):
                 continue
             doc = json.loads(r.stdout)
@@ -126,7 +155,7 @@ def reports(path, extra, t):
                       "%s: selves add up to the total (%s vs %s)" % (what, selves,
                                                                        doc["profile_total"]))
         for fmt in ("text", "csv"):
-            r = run(["--report", view, "--format", fmt, "--sample-type", str(t), *extra, path])
+            r = report(view, fmt, path, extra, ["--sample-type", str(t)])
             check(r.returncode == 0 and r.stdout, "%s type %d %s %s" % (path, t, view, fmt))
 
 
@@ -135,12 +164,12 @@ STACKLESS_FORMATS = ("pprof", "pprof-legacy", "gperftools")
 
 
 def exports(path, extra, t, type_name, tmp):
-    want, _ = flat(path, extra + ["--sample-type", str(t)])
+    want, _ = flat(path, extra, ["--sample-type", str(t)])
     scale = want["profile_total"] or 1.0
     selves = by_name(want)
     negative = sum(v for v in selves.values() if v < 0)
     for fmt in ("pprof", "cpuprofile", "folded"):
-        out = os.path.join(tmp, "export." + fmt)
+        out = os.path.join(tmp, "type%d.%s" % (t, fmt))  # a new name: runs are kept
         r = run(["--export", fmt, "-o", out, "--sample-type", str(t), *extra, path])
         notes = r.stderr
         what = "%s type %s --export %s" % (path, type_name, fmt)
@@ -151,13 +180,13 @@ def exports(path, extra, t, type_name, tmp):
             check(b"negative self" in notes, "%s: says what it left out" % what)
         if fmt == "folded":
             same_self(what + " (folded, by leaf)",
-                      {n: v for n, v in escaped_selves(path, extra + ["--sample-type", str(t)]).items()
-                       if v > 0}, folded_selves(out), scale)
+                      {n: v for n, v in escaped_selves(path, extra, t).items() if v > 0},
+                      folded_selves(out), scale)
             continue
         if not any(selves.values()):
             continue  # only stackless samples: nothing to export, nothing to read
         pick = ["--sample-type", type_name] if fmt == "pprof" else []
-        got, r = flat(out, pick)
+        got, r = flat(out, [], pick)
         if not check(got is not None, "%s reads back: %s" % (what, r.stderr[:300])):
             continue
         kept = dict(selves)
@@ -173,23 +202,56 @@ def exports(path, extra, t, type_name, tmp):
         same_self(what, kept, by_name(got), scale)
 
 
-with tempfile.TemporaryDirectory() as tmp:
-    seen = 0
-    for path in candidates():
-        extra = load_args(path)
-        must = path.endswith(PROFILE_SUFFIXES)
-        doc, r = flat(path, extra)
+def same_bytes(path):
+    """What decides what a run of the file does: its bytes and those of
+    the executable given with it (the loaders sniff content, not names)."""
+    key = hashlib.sha256()
+    for p in [path] + load_args(path)[1:]:
+        with open(p, "rb") as f:
+            key.update(hashlib.sha256(f.read()).digest())
+    return key.digest()
+
+
+def check_file(paths, tmp):
+    """The whole matrix for the first of paths (files of the same bytes);
+    the others must load alike.  Says whether they load."""
+    path = paths[0]
+    extra = load_args(path)
+    doc, r = flat(path, extra)
+    for p in paths:
         if doc is None:
-            check(not must, "%s loads: %s" % (path, r.stderr[:300]))
-            continue
-        seen += 1
-        types = sample_types(path, extra)
-        check(types, "%s has sample types" % path)
-        for t, name in enumerate(types):
-            reports(path, extra, t)
-            exports(path, extra, t, name, tmp)
+            check(not p.endswith(PROFILE_SUFFIXES), "%s loads: %s" % (p, r.stderr[:300]))
+    if doc is None:
+        return 0
+    types = sample_types(path, extra)
+    check(types, "%s has sample types" % path)
+    for t, name in enumerate(types):
+        reports(path, extra, t)
+        exports(path, extra, t, name, tmp)
+    return len(paths)
+
+
+def workers():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+groups = collections.OrderedDict()
+for path in candidates():
+    groups.setdefault(same_bytes(path), []).append(path)
+
+with tempfile.TemporaryDirectory() as tmp, \
+        concurrent.futures.ThreadPoolExecutor(workers()) as pool:
+    jobs = []
+    for i, paths in enumerate(groups.values()):
+        os.mkdir(os.path.join(tmp, str(i)))
+        jobs.append(pool.submit(check_file, paths, os.path.join(tmp, str(i))))
+    seen = sum(job.result() for job in jobs)
     check(seen >= 12, "%d profiles found" % seen)
-    print("%d profiles" % seen)
+    print("%d profiles (%d distinct), %d runs of wprof-tui" %
+          (seen, sum(1 for job in jobs if job.result()), len(runs)))
 
 print("%d checks, %d failed" % (checks, failures))
 sys.exit(1 if failures else 0)

@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 WPROF, TESTDATA, WHAT = sys.argv[1], sys.argv[2], sys.argv[3]
 HAND = os.path.join(TESTDATA, "trace", "hand.json")
@@ -273,6 +274,30 @@ def node():
 
 # ---- Chromium, when installed -------------------------------------------
 
+def wait_for_trace(browse, trace, seconds):
+    """Headless Chromium does not always exit after a startup trace: it
+    is stopped once the trace is whole (JSON that parses), or after
+    seconds."""
+    deadline = time.monotonic() + seconds
+    try:
+        while browse.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.25)
+            if whole_json(trace):
+                break
+    finally:
+        browse.kill()
+        browse.wait()
+
+
+def whole_json(path):
+    try:
+        with open(path, "rb") as f:
+            json.load(f)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
 def chromium():
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if not browser:
@@ -281,17 +306,14 @@ def chromium():
     page = os.path.abspath(os.path.join(TESTDATA, "trace", "page.html"))
     with tempfile.TemporaryDirectory() as tmp:
         trace = os.path.join(tmp, "t.json")
-        # Headless Chromium does not always exit after a startup trace:
-        # it is stopped once the trace is written.
-        try:
-            subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                            "--no-zygote", "--single-process", "--user-data-dir=" + tmp,
-                            "--trace-startup=v8,disabled-by-default-v8.cpu_profiler",
-                            "--trace-startup-format=json", "--trace-startup-file=" + trace,
-                            "--trace-startup-duration=6", "file://" + page],
-                           capture_output=True, timeout=30)
-        except subprocess.TimeoutExpired:
-            pass
+        browse = subprocess.Popen([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                                   "--no-zygote", "--single-process", "--user-data-dir=" + tmp,
+                                   "--trace-startup=v8,disabled-by-default-v8.cpu_profiler",
+                                   "--trace-startup-format=json",
+                                   "--trace-startup-file=" + trace,
+                                   "--trace-startup-duration=6", "file://" + page],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_trace(browse, trace, 30)
         if not os.path.exists(trace) or not os.path.getsize(trace):
             print("skip: chromium wrote no trace")
             sys.exit(77)
