@@ -515,14 +515,7 @@ static void make_clique(struct model *m, uint32_t n)
 {
 	model_init(m, "test");
 	model_add_sample_type(m, "time", "us");
-	for (uint32_t f = 0; f < n; f++) {
-		char name[16];
-		snprintf(name, sizeof(name), "f%u", f);
-		struct frame fr = { .name = model_string(m, name, strlen(name)),
-				    .url = STR_NONE, .extra = STR_NONE,
-				    .line = -1, .column = -1 };
-		model_intern_frame(m, &fr);
-	}
+	add_frames(m, n);
 	for (uint32_t f = 0; f < n; f++) {
 		model_add_frame_value(m, f, 0, 1e9);
 		for (uint32_t g = 0; g < n; g++)
