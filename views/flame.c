@@ -42,41 +42,68 @@ static uint32_t add_frame(struct flame *f, size_t *cap, uint32_t frame,
 
 /* ---- left-heavy: the top-down tree ------------------------------------- */
 
-/* Rows in pre-order become frames; each lies after its elder siblings. */
+/* Rows in pre-order become frames; each lies after its elder siblings.
+ * Room for every frame is made at once: a graph is rebuilt on every range
+ * key, and growing it by doubling copied it as often. */
+struct frame_builder {
+	struct flame *f;
+	size_t cap;
+	uint32_t *open;       /* by depth */
+	uint32_t *last_child; /* per frame */
+	double *cursor;       /* per frame: where its next child starts */
+	uint32_t nopen, last_top;
+	double top_cursor;
+};
+
+static void builder_start(struct frame_builder *b, struct flame *f, size_t n)
+{
+	*b = (struct frame_builder){ .f = f, .cap = n + 1, .last_top = NO_ID };
+	f->frames = xmalloc(b->cap * sizeof(*f->frames));
+	b->open = xmalloc((n + 1) * sizeof(uint32_t));
+	b->last_child = xmalloc((n + 1) * sizeof(uint32_t));
+	b->cursor = xmalloc((n + 1) * sizeof(double));
+}
+
+static void builder_add(struct frame_builder *b, uint32_t frame, uint32_t depth,
+			double self, double total)
+{
+	struct flame *f = b->f;
+	while (b->nopen > depth)
+		f->frames[b->open[--b->nopen]].end = (uint32_t)f->nframes;
+	uint32_t parent = b->nopen ? b->open[b->nopen - 1] : NO_ID;
+	double x = parent == NO_ID ? b->top_cursor : b->cursor[parent];
+	uint32_t at = add_frame(f, &b->cap, frame, parent, b->nopen, x, total);
+	f->frames[at].self = self;
+	uint32_t *elder = parent == NO_ID ? &b->last_top : &b->last_child[parent];
+	if (*elder != NO_ID)
+		f->frames[*elder].next_sibling = at;
+	*elder = at;
+	if (parent == NO_ID)
+		b->top_cursor += total;
+	else
+		b->cursor[parent] += total;
+	b->cursor[at] = x;
+	b->last_child[at] = NO_ID;
+	b->open[b->nopen++] = at;
+}
+
+static void builder_finish(struct frame_builder *b)
+{
+	while (b->nopen)
+		b->f->frames[b->open[--b->nopen]].end = (uint32_t)b->f->nframes;
+	b->f->whole = b->top_cursor;
+	free(b->open);
+	free(b->last_child);
+	free(b->cursor);
+}
+
 static void frames_from_rows(struct flame *f, const struct row *rows, size_t n)
 {
-	size_t cap = 0;
-	uint32_t *open = xmalloc((n + 1) * sizeof(uint32_t)); /* by depth */
-	uint32_t *last_child = xmalloc((n + 1) * sizeof(uint32_t));
-	double *cursor = xmalloc((n + 1) * sizeof(double)); /* per frame */
-	uint32_t nopen = 0, last_top = NO_ID;
-	double top_cursor = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-		while (nopen > r->depth)
-			f->frames[open[--nopen]].end = (uint32_t)i;
-		uint32_t parent = nopen ? open[nopen - 1] : NO_ID;
-		double x = parent == NO_ID ? top_cursor : cursor[parent];
-		uint32_t at = add_frame(f, &cap, r->frame, parent, nopen, x, r->total);
-		f->frames[at].self = r->self;
-		uint32_t *elder = parent == NO_ID ? &last_top : &last_child[parent];
-		if (*elder != NO_ID)
-			f->frames[*elder].next_sibling = at;
-		*elder = at;
-		if (parent == NO_ID)
-			top_cursor += r->total;
-		else
-			cursor[parent] += r->total;
-		cursor[at] = x;
-		last_child[at] = NO_ID;
-		open[nopen++] = at;
-	}
-	while (nopen)
-		f->frames[open[--nopen]].end = (uint32_t)n;
-	f->whole = top_cursor;
-	free(open);
-	free(last_child);
-	free(cursor);
+	struct frame_builder b;
+	builder_start(&b, f, n);
+	for (size_t i = 0; i < n; i++)
+		builder_add(&b, rows[i].frame, rows[i].depth, rows[i].self, rows[i].total);
+	builder_finish(&b);
 }
 
 static const char *tree_note(const struct view_context *ctx)
@@ -144,14 +171,12 @@ static void build_from_tree(struct flame *f, struct view_context *ctx)
 			depth[v] = 0;
 		}
 	push_sorted(&stack, &nstack, &stack_cap, roots, nroots);
-	struct row *rows = xmalloc((m->nnodes + 1) * sizeof(struct row));
-	size_t nrows = 0;
+	struct frame_builder b;
+	builder_start(&b, f, m->nnodes);
 	while (nstack) {
 		uint32_t v = stack[--nstack];
 		const struct node *n = &m->nodes[v];
-		rows[nrows++] = (struct row){ .frame = n->frame, .item = v, .depth = depth[v],
-					      .self = node_value(m, v, ctx->type),
-					      .total = order_sub[v] };
+		builder_add(&b, n->frame, depth[v], node_value(m, v, ctx->type), order_sub[v]);
 		if (depth[v] + 1 >= FLAME_MAX_DEPTH)
 			continue;
 		for (uint32_t i = n->child_start; i < n->child_end; i++)
@@ -159,8 +184,7 @@ static void build_from_tree(struct flame *f, struct view_context *ctx)
 		push_sorted(&stack, &nstack, &stack_cap, &m->child_ids[n->child_start],
 			    n->child_end - n->child_start);
 	}
-	frames_from_rows(f, rows, nrows);
-	free(rows);
+	builder_finish(&b);
 	free(stack);
 	free(roots);
 	free(depth);

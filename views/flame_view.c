@@ -12,6 +12,8 @@ static void flame_view_build(struct view *v)
 	struct flame *f = xcalloc(1, sizeof(*f));
 	v->state = f;
 	flame_build(f, v->ctx, v->ctx->time_order ? FLAME_TIME_ORDER : FLAME_LEFT_HEAVY);
+	v->rows_cap = f->nframes;
+	v->rows = xmalloc((v->rows_cap + 1) * sizeof(*v->rows));
 	for (size_t i = 0; i < f->nframes; i++) {
 		const struct flame_frame *fr = &f->frames[i];
 		struct row r = {

@@ -1,6 +1,7 @@
 #include "tui.h"
 
 #include <curses.h>
+#include <malloc.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,17 @@
 
 #define EXIT_BAD_INPUT 2
 #define KEY_ESCAPE 27
+
+/* Every key may rebuild arrays of a row per node or per sample (a range,
+ * the flame graph); glibc serves blocks that large with mmap and hands
+ * them back to the kernel on free, so each rebuild page-faulted its
+ * memory in again: three times the flame graph's build on the 190 MB
+ * bench (bench/tui-range).  The explorer keeps what it freed instead. */
+static void keep_freed_memory(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest */
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
 
 /* The theme named on the command line or in WPROF_THEME must exist; the
  * default falls back to attributes alone when no theme is installed. */
@@ -189,6 +201,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	struct theme theme;
 	if (!pick_theme(o, &theme))
 		return EXIT_BAD_INPUT;
+	keep_freed_memory();
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
 				"--report VIEW prints without one\n");
@@ -302,6 +315,7 @@ int tui_run_live(struct live_source *source, const struct tui_options *o)
 	struct theme theme;
 	if (!pick_theme(o, &theme))
 		return EXIT_BAD_INPUT;
+	keep_freed_memory();
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "wprof-tui: the live view needs a terminal; "
 				"--report VIEW prints without one\n");
@@ -407,6 +421,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 		fclose(keys);
 		return EXIT_BAD_INPUT;
 	}
+	keep_freed_memory();
 	/* A real curses screen, drawn into /dev/null at 200x50. */
 	FILE *null_out = fopen("/dev/null", "w"), *null_in = fopen("/dev/null", "r");
 	setenv("LINES", "50", 1);
@@ -466,6 +481,7 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 	struct theme theme;
 	if (!pick_theme(o, &theme))
 		return EXIT_BAD_INPUT;
+	keep_freed_memory();
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
 				"--report flat --diff prints without one\n");
