@@ -1,5 +1,6 @@
 #include "model.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -460,11 +461,17 @@ static void index_sample_offsets(struct model *m)
 	free(m->sample_offsets);
 	m->nsample_offsets = m->nsamples / SAMPLE_OFFSET_STEP + 1;
 	m->sample_offsets = xmalloc(m->nsample_offsets * sizeof(double));
-	double t = 0;
+	double t = 0, magnitude = 0;
+	m->integral_samples = m->nsamples;
 	for (size_t i = 0; i < m->nsamples; i++) {
 		if (i % SAMPLE_OFFSET_STEP == 0)
 			m->sample_offsets[i / SAMPLE_OFFSET_STEP] = t;
-		t += m->sample_duration[i];
+		double d = m->sample_duration[i];
+		t += d;
+		magnitude += fabs(d);
+		if (m->integral_samples == m->nsamples &&
+		    (d != floor(d) || !(magnitude < 0x1p53)))
+			m->integral_samples = i;
 	}
 	if (m->nsamples % SAMPLE_OFFSET_STEP == 0)
 		m->sample_offsets[m->nsamples / SAMPLE_OFFSET_STEP] = t;

@@ -156,6 +156,11 @@ struct model {
 	 * summing millions of durations (range_sample_offset). */
 	double *sample_offsets;
 	size_t nsample_offsets;
+	/* The first this many samples (from model_finish) last a whole
+	 * number of units and sum, in magnitude, below 2^53: any sum of
+	 * theirs is exact in whatever order it is made, so a range's sums
+	 * can be moved from a nearby range's (range_view_make). */
+	size_t integral_samples;
 	/* Samples that have no times inside the windows they came in
 	 * (--live URL's pprof windows, src/live/http.c): the first sample of
 	 * each window, so that the strip draws a window a cell rather than

@@ -432,8 +432,73 @@ static void forget_whole_profile(struct model *out)
 	out->caps &= HAS_NODES | HAS_STACKS | HAS_NODE_GRAPH | HAS_TIMELINE;
 }
 
+/* The range's values by one pass over its samples. */
+static void sum_range(const struct model *src, struct sample_range r,
+		      unsigned counts, double *node_self)
+{
+	unsigned nt = src->ntypes;
+	for (size_t i = r.first; i < r.end; i++) {
+		size_t v = src->sample_node[i];
+		node_self[v * nt] += src->sample_duration[i];
+		if (counts != 0)
+			node_self[v * nt + counts] += 1;
+	}
+}
+
+/* Samples [first, end) added to (sign 1) or taken from (-1) the sums. */
+static void move_sums(const struct model *src, size_t first, size_t end,
+		      double sign, unsigned counts, double *node_self)
+{
+	unsigned nt = src->ntypes;
+	for (size_t i = first; i < end; i++) {
+		size_t v = src->sample_node[i];
+		node_self[v * nt] += sign * src->sample_duration[i];
+		node_self[v * nt + counts] += sign;
+	}
+}
+
+/* The samples `near` (another view of src) holds. */
+static struct sample_range range_of_view(const struct model *src,
+					 const struct model *near)
+{
+	size_t first = (size_t)(near->sample_node - src->sample_node);
+	return (struct sample_range){ first, first + near->nsamples };
+}
+
+/* A range key moves one end a little: the new range's sums are the
+ * nearby view's with the samples between the ends added or taken away,
+ * when those are fewer than the range's own.  Only while every sum is
+ * exact (integral_samples), so that the numbers are the one pass's to
+ * the last bit; and with a count type apart from the durations, which
+ * says which nodes have samples left. */
+static bool sums_from_near(const struct model *src, struct sample_range r,
+			   const struct model *near, unsigned counts,
+			   double *node_self)
+{
+	if (!near || near->range_of != src || counts == 0)
+		return false;
+	struct sample_range n = range_of_view(src, near);
+	size_t hi = r.end > n.end ? r.end : n.end;
+	size_t moved = (r.first > n.first ? r.first - n.first : n.first - r.first) +
+		       (r.end > n.end ? r.end - n.end : n.end - r.end);
+	if (hi > src->integral_samples || moved >= r.end - r.first ||
+	    r.first >= n.end || n.first >= r.end)
+		return false; /* the one pass is as quick, or the only exact way */
+	memcpy(node_self, near->node_self, (size_t)src->nnodes * src->ntypes * sizeof(double));
+	if (r.first < n.first)
+		move_sums(src, r.first, n.first, 1, counts, node_self);
+	else
+		move_sums(src, n.first, r.first, -1, counts, node_self);
+	if (r.end > n.end)
+		move_sums(src, n.end, r.end, 1, counts, node_self);
+	else
+		move_sums(src, r.end, n.end, -1, counts, node_self);
+	return true;
+}
+
 bool range_view_make(const struct model *src, struct sample_range r,
-		     struct model *out, const char **why_not)
+		     const struct model *near, struct model *out,
+		     const char **why_not)
 {
 	if (!(src->caps & HAS_TIMELINE) || !timeline_carries_values(src) ||
 	    model_count_type(src) == NO_ID || src->range_of) {
@@ -451,12 +516,13 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	out->node_self = xcalloc((size_t)src->nnodes * nt + 1, sizeof(double));
 	out->node_self_cap = (size_t)src->nnodes * nt + 1;
 	uint8_t *needed = xcalloc(src->nnodes + 1, 1);
-	for (size_t i = r.first; i < r.end; i++) { /* the one pass over samples */
-		size_t v = src->sample_node[i];
-		out->node_self[v * nt] += src->sample_duration[i];
-		if (counts != 0)
-			out->node_self[v * nt + counts] += 1;
-		needed[v] = 1;
+	if (sums_from_near(src, r, near, counts, out->node_self)) {
+		for (size_t v = 0; v < src->nnodes; v++)
+			needed[v] = out->node_self[v * nt + counts] != 0;
+	} else {
+		sum_range(src, r, counts, out->node_self);
+		for (size_t i = r.first; i < r.end; i++)
+			needed[src->sample_node[i]] = 1;
 	}
 	out->sample_node = src->sample_node + r.first;
 	out->sample_duration = src->sample_duration + r.first;

@@ -60,9 +60,12 @@ bool model_cut_range(const struct model *src, struct sample_range r,
  * outlive it and not change), holds the range's values, and hides the
  * nodes and arcs no sample of the range reaches (model.h).  Needs a
  * sample-count type in src (model_add_sample_counts).  model_free frees
- * only what is its own. */
+ * only what is its own.  `near` (NULL or another view of src, say the
+ * range before a key moved it) may lend its sums: the numbers are the
+ * same, sooner when few samples lie between the two ranges' ends. */
 bool range_view_make(const struct model *src, struct sample_range r,
-		     struct model *out, const char **why_not);
+		     const struct model *near, struct model *out,
+		     const char **why_not);
 
 /* "range 1.20s–3.40s of 10.0s" (the dash an ASCII '-' when `ascii`). */
 void range_describe(const struct model *whole, struct sample_range r,

@@ -328,16 +328,21 @@ static void test_view_equals_cut(const char *dir)
 		}
 		model_add_sample_counts(&m);
 		size_t n = m.nsamples;
+		/* The last four move an end or two by a sample: each view is
+		 * made again from the one before (its sums moved, not summed). */
 		const struct sample_range ranges[] = {
 			{ 0, 1 }, { n / 5, n * 3 / 5 + 1 }, { n / 2, n }, { 1, n - 1 },
+			{ 2, n - 1 }, { 2, n - 2 }, { 1, n - 3 }, { 3, n - 2 },
 		};
+		struct model before;
+		bool have_before = false;
 		for (size_t k = 0; k < ARRAY_LEN(ranges); k++) {
 			struct sample_range r = ranges[k];
 			if (r.first >= r.end || r.end > n)
 				continue;
 			struct model view, cut;
 			const char *why_not;
-			CHECK(range_view_make(&m, r, &view, &why_not));
+			CHECK(range_view_make(&m, r, have_before ? &before : NULL, &view, &why_not));
 			CHECK(model_cut_range(&m, r, false, &cut, &why_not));
 			char what[1200];
 			for (int kind = 0; kind < VIEW_FLAME; kind++)
@@ -351,11 +356,51 @@ static void test_view_equals_cut(const char *dir)
 			snprintf(what, sizeof(what), "%s #%zu-#%zu flame", files[i], r.first, r.end);
 			check_same_text(flame_text(&view), flame_text(&cut), what);
 			CHECK(view.nsamples == r.end - r.first && close_enough(view.duration, cut.duration));
-			model_free(&view);
+			if (have_before)
+				model_free(&before);
+			before = view;
+			have_before = true;
 			model_free(&cut);
 		}
+		if (have_before)
+			model_free(&before);
 		model_free(&m);
 	}
+}
+
+/* A view made from a nearby one moves its sums only where that is exact:
+ * 0.1 + 0.2 + 0.3 - 0.1 is 0.5000000000000001, the one pass over
+ * [#2, #3] 0.5.  Whole numbers (cpuprofile's microseconds) move; these
+ * are summed again, to the same bits as a fresh view. */
+static void test_near_sums_exact(void)
+{
+	static const double durations[] = { 0.1, 0.2, 0.3, 0.4, 1, 2 };
+	struct model m;
+	model_init(&m, "cpuprofile");
+	model_add_sample_type(&m, "time", "us");
+	struct frame fr = { .name = model_string(&m, "a", 1), .url = STR_NONE,
+			    .extra = STR_NONE, .line = -1, .column = -1 };
+	uint32_t a = model_add_node(&m, model_intern_frame(&m, &fr));
+	model_add_node_value(&m, a, 0, 0);
+	for (size_t i = 0; i < ARRAY_LEN(durations); i++)
+		model_add_sample(&m, a, durations[i]);
+	uint32_t cycle;
+	CHECK(model_finish(&m, &cycle));
+	CHECK(m.integral_samples == 0);
+	model_add_sample_counts(&m);
+	const char *why_not;
+	struct model near, moved, fresh;
+	CHECK(range_view_make(&m, (struct sample_range){ 0, 3 }, NULL, &near, &why_not));
+	CHECK(range_view_make(&m, (struct sample_range){ 1, 3 }, &near, &moved, &why_not));
+	CHECK(range_view_make(&m, (struct sample_range){ 1, 3 }, NULL, &fresh, &why_not));
+	CHECK_MSG(node_value(&moved, a, 0) == 0.2 + 0.3 &&
+		  node_value(&moved, a, 0) == node_value(&fresh, a, 0),
+		  "[#2, #3] made from [#1, #3]: %.17g, not %.17g",
+		  node_value(&moved, a, 0), 0.2 + 0.3);
+	model_free(&near);
+	model_free(&moved);
+	model_free(&fresh);
+	model_free(&m);
 }
 
 int main(int argc, char **argv)
@@ -378,5 +423,6 @@ int main(int argc, char **argv)
 	model_free(&m);
 	test_app_keys(path);
 	test_view_equals_cut(dir);
+	test_near_sums_exact();
 	return check_done();
 }

@@ -456,7 +456,7 @@ static void live_timeline_by_hand(void)
 
 	struct model view;
 	const char *why_not = NULL;
-	bool made = range_view_make(&first, (struct sample_range){ 1, 4 }, &view, &why_not);
+	bool made = range_view_make(&first, (struct sample_range){ 1, 4 }, NULL, &view, &why_not);
 	CHECK_MSG(made, "range view: %s", why_not ? why_not : "?");
 	if (made) {
 		CHECK_CLOSE(self_of(&view, "b", 0), 700, "b's time in samples 1..3");

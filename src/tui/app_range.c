@@ -57,16 +57,17 @@ static void say_range(struct app *a)
 }
 
 /* The range's view of the loaded profile (range_view_make: no copy, a
- * pass over the range's samples), or NULL for the whole profile or when
- * the profile cannot be cut (*why_not says why). */
+ * pass over the range's samples or over those between its ends and the
+ * view shown, `near`), or NULL for the whole profile or when the profile
+ * cannot be cut (*why_not says why). */
 static struct model *make_cut(struct model *src, struct sample_range r,
-			      const char **why_not)
+			      const struct model *near, const char **why_not)
 {
 	if (r.first == 0 && r.end == src->nsamples)
 		return NULL; /* the whole profile: the loaded model itself */
 	model_add_sample_counts(src); /* once: every view counts samples */
 	struct model *cut = xmalloc(sizeof(*cut));
-	if (range_view_make(src, r, cut, why_not))
+	if (range_view_make(src, r, near, cut, why_not))
 		return cut;
 	free(cut);
 	return NULL;
@@ -111,7 +112,10 @@ void app_set_range(struct app *a, size_t first, size_t end)
 	 * a filter's thread reading it. */
 	filters_finish(a);
 	const char *why_not = NULL;
-	struct model *cut = make_cut(a->loaded, a->range, &why_not);
+	/* A live model changes its samples' values in place: no view of it
+	 * lends its sums to the next. */
+	const struct model *near = a->live ? NULL : a->range_cut;
+	struct model *cut = make_cut(a->loaded, a->range, near, &why_not);
 	if (!cut && why_not) {
 		a->range = before;
 		app_message(a, "%s", why_not);
@@ -127,7 +131,7 @@ void app_replace_model(struct app *a, struct model *next)
 	bool pinned = a->range_cut && a->range.end <= next->nsamples;
 	const char *why_not;
 	filters_finish(a);
-	struct model *cut = pinned ? make_cut(next, a->range, &why_not) : NULL;
+	struct model *cut = pinned ? make_cut(next, a->range, NULL, &why_not) : NULL;
 	if (!cut)
 		a->range = (struct sample_range){ 0, next->nsamples };
 	show_cut(a, cut);
