@@ -159,18 +159,28 @@ CASES = [
      ["--report", "bottom-up", "--rule", "additive", "--depth", "all", "--max-rows", "all"]),
 ]
 
+# Two processors here may be one core's two threads: a run beside a busy
+# sibling takes up to twice the user time.  A ratio over 3 is measured
+# again, N and 2N in turn, keeping each one's best: a noisy moment does
+# not last through them all, a quadratic loop does.
+MORE_ROUNDS = 3
+
 with tempfile.TemporaryDirectory() as tmp:
     for name, make, n, file_name, args in CASES:
-        times = []
+        paths = []
         for size in (n, 2 * n):
-            path = os.path.join(tmp, file_name)
-            with open(path, "wb") as f:
+            os.makedirs(os.path.join(tmp, str(size)), exist_ok=True)
+            paths.append(os.path.join(tmp, str(size), file_name))
+            with open(paths[-1], "wb") as f:
                 f.write(make(size))
-            if times:
-                times.append(best_time(path, args, name,
-                                       lambda best: best / max(times[0], 1e-3) < 3))
-            else:
-                times.append(best_time(path, args, name))
+        times = [best_time(paths[0], args, name)]
+        times.append(best_time(paths[1], args, name,
+                               lambda best: best / max(times[0], 1e-3) < 3))
+        for _ in range(MORE_ROUNDS):
+            if times[1] / max(times[0], 1e-3) < 3 or times[0] >= 60:
+                break
+            times[0] = min(times[0], best_time(paths[0], args, name, lambda best: True))
+            times[1] = min(times[1], best_time(paths[1], args, name, lambda best: True))
         ratio = times[1] / max(times[0], 1e-3)
         if times[0] >= 60:
             failures.append(f"{name}: {n} items take over a minute")
