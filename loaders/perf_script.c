@@ -143,6 +143,28 @@ static bool parse_pid_tid(const char *s, size_t n, int64_t *pid, int64_t *tid)
 	       parse_int(slash + 1, n - 1 - (size_t)(slash - s), tid);
 }
 
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Is tok[0] the sample's period?  A number followed by the event, or by
+ * the ip with the symbol after it (-F period,ip,sym).  Without a period
+ * the number may be the ip itself: user-space addresses such as
+ * 557208001166 are all decimal digits, then followed by the symbol. */
+static bool period_follows(const char *const *tok, const size_t *len, size_t ntok,
+			   int64_t *period)
+{
+	if (ntok < 2 || !parse_int(tok[0], len[0], period))
+		return false;
+	if (tok[1][len[1] - 1] == ':')
+		return true;
+	size_t hex = 0;
+	while (hex < len[1] && is_hex(tok[1][hex]))
+		hex++;
+	return hex == len[1] && ntok > 2;
+}
+
 /* Fields in perf's fixed order, each optional: comm (may hold blanks),
  * pid/tid, [cpu], time:, period, event:, and the rest (the frame when
  * there is no callchain, a tracepoint's text). */
@@ -178,7 +200,8 @@ static bool parse_header(const char *s, size_t n, struct perf_header *h)
 		j++;
 	if (j < ntok && (h->has_time = parse_time(tok[j], len[j], &h->time)))
 		j++;
-	if (j < ntok && (h->has_period = parse_int(tok[j], len[j], &a))) {
+	if (j < ntok && period_follows(tok + j, len + j, ntok - j, &a)) {
+		h->has_period = true;
 		h->period = (double)a;
 		j++;
 	}
@@ -282,11 +305,6 @@ static size_t dso_start(const char *s, size_t n)
 			return i == 0 || is_blank(s[i - 1]) ? i : n;
 	}
 	return n;
-}
-
-static bool is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 /* A stack line without its blanks and its address: "sym+0x9d (dso)". */

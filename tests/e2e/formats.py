@@ -258,6 +258,21 @@ def test_perf(tmp):
     report = flat(write(tmp, "padded.perf", padded))
     if report:
         expect_values("padded tids", report, {"f": 1, "g": 1})
+    # Without -g the ip ends the header, and a user-space address may be
+    # all decimal digits: it is no period (one was read as 557208001166).
+    # With -F period,ip,sym the period comes first.
+    no_stacks = ("23344 36623.604785:      557208001166 leaf_a\n"
+                 "23344 36623.605035:      557208001171 leaf_a\n"
+                 "23344 36623.605285:  ffffffff8225f2d9 pvm_irq_enable\n")
+    report = flat(write(tmp, "no-stacks.perf", no_stacks))
+    if report:
+        expect_values("ip of digits", report, {"leaf_a": 2, "pvm_irq_enable": 1})
+    with_period = ("23344 36623.604785:     250000      557208001166 leaf_a\n"
+                   "23344 36623.605035:     250000  ffffffff8225f2d9 pvm_irq_enable\n")
+    report = flat(write(tmp, "period-ip.perf", with_period))
+    if report:
+        expect_values("period, ip of digits", report,
+                      {"leaf_a": 250000, "pvm_irq_enable": 250000})
     p = run(["--report", "flat", "--thread", "zzz", path], check=False)
     if p.returncode != 2 or "no thread or command 'zzz'" not in p.stderr:
         fail(f"--thread zzz: {p.returncode} {p.stderr.strip()}")
