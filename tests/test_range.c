@@ -249,6 +249,40 @@ static void test_app_keys(const char *path)
 	model_free(&snapshot);
 }
 
+/* Once the first screen is up the whole profile's sums are made on a
+ * thread; the first range key moves them: the same numbers as above. */
+static void test_app_keys_from_whole(const char *path)
+{
+	struct model m;
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	if (!load_file(path, &opt, &m, &err, NULL)) {
+		CHECK(false);
+		return;
+	}
+	struct app a;
+	app_init(&a, "test", &m, VIEW_FLAT);
+	a.timeline_cells = 6;
+	app_compute_in_background(&a);
+	CHECK(a.whole_sums != NULL);
+	while (app_busy(&a))
+		app_poll(&a);
+	app_range_move_start(&a, 1);
+	CHECK(a.range.first == 1 && a.range.end == 3 && a.range_cut);
+	CHECK(close_enough(flat_total(&a, "main"), 3000));
+	CHECK(close_enough(flat_total(&a, "a"), 2000));
+	CHECK(close_enough(flat_total(&a, "leaf"), 1000));
+	app_range_whole(&a);
+	app_range_move_end(&a, -1);
+	/* [#1, #2]: main > a > leaf 3 ms, main > b > leaf 1 ms. */
+	CHECK(a.range.first == 0 && a.range.end == 2);
+	CHECK(close_enough(flat_total(&a, "main"), 4000));
+	CHECK(close_enough(flat_total(&a, "a"), 3000));
+	CHECK(close_enough(flat_total(&a, "leaf"), 4000));
+	app_free(&a);
+	model_free(&m);
+}
+
 /* Every row of a pane, each row opened, as text: depth, flags a cut
  * would give too, function and numbers. */
 static char *pane_text(const struct model *m, enum view_kind kind, enum rule rule)
@@ -422,6 +456,7 @@ int main(int argc, char **argv)
 	test_scrolling_timeline(&m);
 	model_free(&m);
 	test_app_keys(path);
+	test_app_keys_from_whole(path);
 	test_view_equals_cut(dir);
 	test_near_sums_exact();
 	return check_done();

@@ -43,6 +43,7 @@ void app_init(struct app *a, const char *file, struct model *m,
 void app_free(struct app *a)
 {
 	flame_job_finish(a);
+	app_range_free(a);
 	app_close_lines(a);
 	for (int k = 0; k < VIEW_COUNT; k++)
 		if (a->panes[k].open)
@@ -67,6 +68,7 @@ void app_compute_in_background(struct app *a)
 	if (!filters_in_force(a) && !a->filter_job)
 		model_add_sample_counts(a->original);
 	rules_start_divided(a->ctx.rules, a->ctx.type);
+	app_range_prepare(a);
 	/* additive takes tens of milliseconds on a large tree: better now,
 	 * while the user reads the first screen, than on the first `r`. */
 	rules_totals(a->ctx.rules, RULE_ADDITIVE, a->ctx.type);
@@ -88,7 +90,7 @@ bool app_poll(struct app *a)
 bool app_busy(const struct app *a)
 {
 	return filters_busy(a) || rules_busy(&a->original_rules) ||
-	       app_flame_computing(a);
+	       app_flame_computing(a) || app_range_busy(a);
 }
 
 struct pane *app_pane(struct app *a)

@@ -107,6 +107,7 @@ struct app {
 	 * the part of it in `range` (a cut this app owns, or `loaded`). */
 	struct model *loaded;
 	struct model *range_cut;
+	struct whole_sums *whole_sums; /* the first range key's start */
 	struct sample_range range;
 	bool hide_timeline;      /* the strip, shown where there are times */
 	struct timeline timeline; /* of `loaded`, as wide as the strip */
@@ -220,6 +221,11 @@ void app_values_changed(struct app *a);
 
 /* Every number is for the samples [first, end) of the loaded profile. */
 void app_set_range(struct app *a, size_t first, size_t end);
+/* After the first screen: the whole profile's sums made as a range's are,
+ * on a thread, so that no range key sums all the samples (app_range.c). */
+void app_range_prepare(struct app *a);
+bool app_range_busy(const struct app *a);
+void app_range_free(struct app *a);
 /* The keys: one cell of the strip (or `cells`) at a time. */
 void app_range_move_start(struct app *a, long cells);
 void app_range_move_end(struct app *a, long cells);

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 
+#include "../background.h"
 #include "../filter.h"
 #include "filters.h"
 #include "../util.h"
@@ -56,18 +57,82 @@ static void say_range(struct app *a)
 		app_message(a, "range: the whole profile");
 }
 
+/* The whole profile as a range's view: its sums made by the same pass as
+ * a range's, so that a range key can move them (range_view_make's
+ * `near`) rather than sum millions of samples, even the first key or
+ * one after `0`.  Made on a thread once the first screen is up. */
+struct whole_sums {
+	struct background work;
+	const struct model *src;
+	struct model view;
+	bool made;
+};
+
+static void make_whole_sums(void *arg)
+{
+	struct whole_sums *w = arg;
+	const char *why_not;
+	w->made = range_view_make(w->src, (struct sample_range){ 0, w->src->nsamples },
+				  NULL, &w->view, &why_not);
+}
+
+/* Only where moving sums is exact (model.integral_samples) and the model
+ * does not change under the thread (live snapshots change in place). */
+void app_range_prepare(struct app *a)
+{
+	const struct model *m = a->loaded;
+	if (a->live || a->whole_sums || !app_has_timeline(a) ||
+	    m->integral_samples < m->nsamples || model_count_type(m) == NO_ID)
+		return;
+	struct whole_sums *w = xcalloc(1, sizeof(*w));
+	w->src = m;
+	a->whole_sums = w;
+	background_start(&w->work, make_whole_sums, w);
+}
+
+bool app_range_busy(const struct app *a)
+{
+	return a->whole_sums && !atomic_load(&a->whole_sums->work.finished);
+}
+
+void app_range_free(struct app *a)
+{
+	struct whole_sums *w = a->whole_sums;
+	if (!w)
+		return;
+	background_wait(&w->work);
+	if (w->made)
+		model_free(&w->view);
+	free(w);
+	a->whole_sums = NULL;
+}
+
+/* A view of `loaded` whose sums the next range can move: the range shown,
+ * or the whole profile's once its thread is done. */
+static const struct model *near_view(struct app *a)
+{
+	if (a->live) /* its model's values change in place */
+		return NULL;
+	if (a->range_cut)
+		return a->range_cut;
+	struct whole_sums *w = a->whole_sums;
+	if (w && w->src == a->loaded && background_done(&w->work, 0) && w->made)
+		return &w->view;
+	return NULL;
+}
+
 /* The range's view of the loaded profile (range_view_make: no copy, a
- * pass over the range's samples or over those between its ends and the
- * view shown, `near`), or NULL for the whole profile or when the profile
- * cannot be cut (*why_not says why). */
-static struct model *make_cut(struct model *src, struct sample_range r,
-			      const struct model *near, const char **why_not)
+ * pass over the range's samples or over those between its ends and
+ * near_view's), or NULL for the whole profile or when the profile cannot
+ * be cut (*why_not says why). */
+static struct model *make_cut(struct app *a, struct model *src, struct sample_range r,
+			      const char **why_not)
 {
 	if (r.first == 0 && r.end == src->nsamples)
 		return NULL; /* the whole profile: the loaded model itself */
 	model_add_sample_counts(src); /* once: every view counts samples */
 	struct model *cut = xmalloc(sizeof(*cut));
-	if (range_view_make(src, r, near, cut, why_not))
+	if (range_view_make(src, r, src == a->loaded ? near_view(a) : NULL, cut, why_not))
 		return cut;
 	free(cut);
 	return NULL;
@@ -112,10 +177,7 @@ void app_set_range(struct app *a, size_t first, size_t end)
 	 * a filter's thread reading it. */
 	filters_finish(a);
 	const char *why_not = NULL;
-	/* A live model changes its samples' values in place: no view of it
-	 * lends its sums to the next. */
-	const struct model *near = a->live ? NULL : a->range_cut;
-	struct model *cut = make_cut(a->loaded, a->range, near, &why_not);
+	struct model *cut = make_cut(a, a->loaded, a->range, &why_not);
 	if (!cut && why_not) {
 		a->range = before;
 		app_message(a, "%s", why_not);
@@ -127,11 +189,12 @@ void app_set_range(struct app *a, size_t first, size_t end)
 
 void app_replace_model(struct app *a, struct model *next)
 {
+	app_range_free(a); /* made from the model going away */
 	a->loaded = next;
 	bool pinned = a->range_cut && a->range.end <= next->nsamples;
 	const char *why_not;
 	filters_finish(a);
-	struct model *cut = pinned ? make_cut(next, a->range, NULL, &why_not) : NULL;
+	struct model *cut = pinned ? make_cut(a, next, a->range, &why_not) : NULL;
 	if (!cut)
 		a->range = (struct sample_range){ 0, next->nsamples };
 	show_cut(a, cut);
