@@ -518,6 +518,17 @@ static void check_range_in_background(void)
 	}
 	CHECK_MSG(same, "the background graph differs from one built at once");
 	flame_free(&want);
+	/* x: time order is made on the thread too; the range's samples come
+	 * one leaf after another, so each leaf is a block of its own. */
+	serial = got->serial;
+	flame_toggle_order(&a);
+	CHECK(a.ctx.time_order && app_flame_computing(&a));
+	CHECK(flame_of_view(&p->view)->serial == serial);
+	while (app_busy(&a))
+		app_poll(&a);
+	got = flame_of_view(&p->view);
+	CHECK(got->order == FLAME_TIME_ORDER && got->nframes == 1 + 150 + 150 * 400);
+	CHECK_CLOSE(got->whole, 150 * 400 * 1000.0, "time order's width");
 	app_free(&a);
 	model_free(&m);
 }

@@ -120,26 +120,6 @@ bool flame_key(struct app *a, int key)
 	return true;
 }
 
-void flame_toggle_order(struct app *a)
-{
-	if (!flame_has_time_order(a->ctx.model, a->ctx.type)) {
-		app_message(a, "time order needs samples with times (this %s has none%s)",
-			    a->ctx.model->format,
-			    a->ctx.type ? " for this sample type" : "");
-		return;
-	}
-	flame_job_finish(a);
-	a->ctx.time_order = !a->ctx.time_order;
-	if (a->panes[VIEW_FLAME].open) {
-		view_rebuild(&a->panes[VIEW_FLAME].view);
-		a->panes[VIEW_FLAME].selected = 0;
-	}
-	app_show_pane(a, VIEW_FLAME);
-	app_message(a, "flame graph: %s", a->ctx.time_order
-		    ? "time order (samples as they came, equal neighbours merged)"
-		    : "left-heavy (merged, largest first)");
-}
-
 /* ---- colours ------------------------------------------------------------- */
 
 /* Palette entries; each becomes a terminal colour by what it can show. */
@@ -459,8 +439,12 @@ static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom
 		       bool utf8, char *buf, size_t cap)
 {
 	const char *sep = utf8 ? " \u203a " : " > ";
-	int n = snprintf(buf, cap, "%s%s", f->order == FLAME_TIME_ORDER ? "time order" : "left-heavy",
-			 app_flame_computing(a) ? " (computing)" : "");
+	bool time_order = f->order == FLAME_TIME_ORDER;
+	/* While `x`'s graph is made, the other order is still shown. */
+	const char *computing = !app_flame_computing(a) ? ""
+		: a->ctx.time_order == time_order ? " (computing)"
+		: time_order ? " (computing left-heavy)" : " (computing time order)";
+	int n = snprintf(buf, cap, "%s%s", time_order ? "time order" : "left-heavy", computing);
 	if (zoom == NO_ID) {
 		snprintf(buf + n, cap - (size_t)n, "%s(whole profile)", sep);
 		return;

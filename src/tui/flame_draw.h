@@ -17,7 +17,4 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
  * false when the key means what it means elsewhere. */
 bool flame_key(struct app *a, int key);
 
-/* x: time order or left-heavy; shows pane 5. */
-void flame_toggle_order(struct app *a);
-
 #endif

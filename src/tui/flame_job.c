@@ -137,3 +137,28 @@ bool app_flame_computing(const struct app *a)
 {
 	return a->flame_job != NULL;
 }
+
+void flame_toggle_order(struct app *a)
+{
+	if (!flame_has_time_order(a->ctx.model, a->ctx.type)) {
+		app_message(a, "time order needs samples with times (this %s has none%s)",
+			    a->ctx.model->format,
+			    a->ctx.type ? " for this sample type" : "");
+		return;
+	}
+	flame_job_finish(a);
+	a->ctx.time_order = !a->ctx.time_order;
+	/* Time order walks every sample's stack: seconds for millions of
+	 * them, so on screen it is made on a thread as a range's graph is. */
+	struct pane *p = &a->panes[VIEW_FLAME];
+	if (a->current != VIEW_FLAME || !flame_job_start(a)) {
+		if (p->open) {
+			view_rebuild(&p->view);
+			p->selected = 0;
+		}
+		app_show_pane(a, VIEW_FLAME);
+	}
+	app_message(a, "flame graph: %s", a->ctx.time_order
+		    ? "time order (samples as they came, equal neighbours merged)"
+		    : "left-heavy (merged, largest first)");
+}

@@ -18,5 +18,7 @@ bool flame_job_poll(struct app *a);
  * what the thread reads. */
 void flame_job_finish(struct app *a);
 bool app_flame_computing(const struct app *a);
+/* x: time order or left-heavy; shows pane 5. */
+void flame_toggle_order(struct app *a);
 
 #endif

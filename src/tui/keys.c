@@ -3,6 +3,7 @@
 #include <curses.h>
 
 #include "flame_draw.h"
+#include "flame_job.h"
 #include "lines_pane.h"
 #include "live_view.h"
 

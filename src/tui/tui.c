@@ -351,20 +351,29 @@ int tui_run_live(struct live_source *source, const struct tui_options *o)
 
 /* ---- the key benchmark ---------------------------------------------------- */
 
-/* A key as the help screen names it ("Enter", "Down j", "*") or a
- * single character. */
+/* A key by its name ("Enter", "S-Tab", "End") or a single character.
+ * The key table's names are for the help screen (several keys a line,
+ * not in its keys' order), so the named keys are listed here. */
+static const struct {
+	const char *name;
+	int key;
+} named_keys[] = {
+	{ "Enter", '\n' }, { "Bksp", KEY_BACKSPACE }, { "Backspace", KEY_BACKSPACE },
+	{ "Esc", KEY_ESCAPE }, { "Tab", '\t' }, { "S-Tab", KEY_BTAB },
+	{ "Shift-Tab", KEY_BTAB }, { "Down", KEY_DOWN }, { "Up", KEY_UP },
+	{ "Left", KEY_LEFT }, { "Right", KEY_RIGHT }, { "PgDn", KEY_NPAGE },
+	{ "PgUp", KEY_PPAGE }, { "Home", KEY_HOME }, { "End", KEY_END },
+	{ "F1", KEY_F(1) },
+};
+
 static int key_by_name(const char *name)
 {
-	if (name[0] && !name[1] && key_lookup((unsigned char)name[0]))
-		return (unsigned char)name[0]; /* "{" of "[ {", "x" of "f i x" */
-	for (size_t i = 0; i < key_table_len; i++) {
-		const char *names = key_table[i].names;
-		size_t len = strlen(name);
-		for (const char *p = names; (p = strstr(p, name)); p += len)
-			if ((p == names || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
-				return key_table[i].keys[0];
-	}
-	return name[0] && !name[1] ? name[0] : ERR;
+	if (name[0] && !name[1])
+		return (unsigned char)name[0];
+	for (size_t i = 0; i < ARRAY_LEN(named_keys); i++)
+		if (!strcmp(name, named_keys[i].name))
+			return named_keys[i].key;
+	return ERR;
 }
 
 /* What the benchmark's granularity key switches between (tui_run's). */
@@ -373,7 +382,9 @@ struct bench_models {
 	const struct load_options *load;
 };
 
-static void bench_line(struct app *a, const struct screen *s, const char *line,
+/* False for a line that names no key of the pane on screen: a script
+ * that went wrong times other keys than it says. */
+static bool bench_line(struct app *a, const struct screen *s, const char *line,
 		       int number, struct bench_models *bm)
 {
 	double start = now_ms();
@@ -393,8 +404,9 @@ static void bench_line(struct app *a, const struct screen *s, const char *line,
 	} else {
 		int key = key_by_name(line);
 		if (key == ERR || !key_dispatch(a, key)) {
-			printf("line %d: '%s' is not a key\n", number, line);
-			return;
+			fprintf(stderr, "wprof-tui: line %d: '%s' is not a key here\n",
+				number, line);
+			return false;
 		}
 		if (a->next_granularity)
 			app_switch_granularity(a, bm->base, &bm->derived, bm->load,
@@ -405,6 +417,7 @@ static void bench_line(struct app *a, const struct screen *s, const char *line,
 	refresh();
 	printf("%-16s %9.3f ms  %zu rows\n", line, now_ms() - start,
 	       app_pane(a)->view.nrows);
+	return true;
 }
 
 int tui_bench_keys(const char *script, const char *file, struct model *m,
@@ -448,10 +461,11 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	       app_pane(&a)->view.nrows);
 	app_compute_in_background(&a);
 	char line[512];
-	for (int number = 1; fgets(line, sizeof(line), keys); number++) {
+	bool keys_ok = true;
+	for (int number = 1; keys_ok && fgets(line, sizeof(line), keys); number++) {
 		line[strcspn(line, "\r\n")] = 0;
 		if (line[0] && line[0] != '#')
-			bench_line(&a, &s, line, number, &bm);
+			keys_ok = bench_line(&a, &s, line, number, &bm);
 	}
 	screen_close();
 	app_free(&a);
@@ -459,7 +473,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	fclose(keys);
 	fclose(null_out);
 	fclose(null_in);
-	return 0;
+	return keys_ok ? 0 : EXIT_BAD_INPUT;
 }
 
 /* While comparing, the wheel scrolls the active side or the delta layout;
