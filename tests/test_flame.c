@@ -529,6 +529,17 @@ static void check_range_in_background(void)
 	got = flame_of_view(&p->view);
 	CHECK(got->order == FLAME_TIME_ORDER && got->nframes == 1 + 150 + 150 * 400);
 	CHECK_CLOSE(got->whole, 150 * 400 * 1000.0, "time order's width");
+	/* x twice before the first graph comes: the first is dropped, not
+	 * waited for, and the second (left-heavy again) takes its place. */
+	flame_toggle_order(&a);
+	flame_toggle_order(&a);
+	CHECK(a.ctx.time_order && app_flame_computing(&a));
+	flame_toggle_order(&a);
+	CHECK(!a.ctx.time_order && app_flame_computing(&a));
+	while (app_busy(&a))
+		app_poll(&a);
+	got = flame_of_view(&p->view);
+	CHECK(got->order == FLAME_LEFT_HEAVY && got->nframes == 1 + 150 + 150 * 400);
 	app_free(&a);
 	model_free(&m);
 }

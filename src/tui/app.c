@@ -90,7 +90,7 @@ bool app_poll(struct app *a)
 bool app_busy(const struct app *a)
 {
 	return filters_busy(a) || rules_busy(&a->original_rules) ||
-	       app_flame_computing(a) || app_range_busy(a);
+	       flame_job_busy(a) || app_range_busy(a);
 }
 
 struct pane *app_pane(struct app *a)

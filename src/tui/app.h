@@ -93,6 +93,7 @@ struct app {
 	int key; /* the key being handled, for bindings of several keys */
 	struct flame_ui flame;
 	struct flame_job *flame_job; /* pane 5's next graph (flame_job.h) */
+	struct flame_job *flame_dropped; /* one no longer wanted, still running */
 	/* The source pane (`l`) over the panes, or NULL; where it looks for
 	 * source files (--source-path, --trim-path), or NULL. */
 	struct lines_pane *lines;

@@ -39,7 +39,11 @@ static bool reads_only(struct app *a)
 	return true;
 }
 
-bool flame_job_start(struct app *a)
+static void reap_dropped(struct app *a, bool wait);
+
+/* `same_data`: only the order changed (x), nothing a dropped job reads,
+ * so it is not waited for. */
+static bool start_job(struct app *a, bool same_data)
 {
 	struct pane *p = &a->panes[VIEW_FLAME];
 	/* Live snapshots change values in place, filters and the split
@@ -47,7 +51,10 @@ bool flame_job_start(struct app *a)
 	if (!a->background || a->live || a->compare || filters_in_force(a) ||
 	    a->filter_job || a->current != VIEW_FLAME || !p->open || !reads_only(a))
 		return false;
-	flame_job_finish(a);
+	if (same_data && !a->flame_job)
+		reap_dropped(a, false);
+	else
+		flame_job_finish(a);
 	struct flame_job *j = xcalloc(1, sizeof(*j));
 	j->ctx = a->ctx;
 	/* The graph still shown keeps its own numbers; its totals pointer
@@ -59,6 +66,11 @@ bool flame_job_start(struct app *a)
 	    background_done(&j->work, FLAME_GRACE_MS))
 		flame_job_poll(a);
 	return true;
+}
+
+bool flame_job_start(struct app *a)
+{
+	return start_job(a, false);
 }
 
 static bool same_context(const struct view_context *x, const struct view_context *y)
@@ -118,8 +130,36 @@ static bool end_job(struct app *a)
 	return current;
 }
 
+/* The dropped job, once its thread is gone (`wait`: waiting for it). */
+static void reap_dropped(struct app *a, bool wait)
+{
+	struct flame_job *j = a->flame_dropped;
+	if (!j)
+		return;
+	if (wait)
+		background_wait(&j->work);
+	else if (!background_done(&j->work, 0))
+		return;
+	view_close(&j->view);
+	free(j);
+	a->flame_dropped = NULL;
+}
+
+/* A graph no longer wanted (x again before it came) is not waited for:
+ * its thread runs to its end and the graph goes then.  Only one is kept
+ * so; an older one is waited for first. */
+static void drop_job(struct app *a)
+{
+	if (!a->flame_job)
+		return;
+	reap_dropped(a, true);
+	a->flame_dropped = a->flame_job;
+	a->flame_job = NULL;
+}
+
 bool flame_job_poll(struct app *a)
 {
+	reap_dropped(a, false);
 	if (!a->flame_job || !background_done(&a->flame_job->work, 0))
 		return false;
 	return end_job(a);
@@ -127,6 +167,7 @@ bool flame_job_poll(struct app *a)
 
 void flame_job_finish(struct app *a)
 {
+	reap_dropped(a, true); /* it reads what the caller may change */
 	if (!a->flame_job)
 		return;
 	background_wait(&a->flame_job->work);
@@ -138,6 +179,11 @@ bool app_flame_computing(const struct app *a)
 	return a->flame_job != NULL;
 }
 
+bool flame_job_busy(const struct app *a)
+{
+	return a->flame_job || a->flame_dropped;
+}
+
 void flame_toggle_order(struct app *a)
 {
 	if (!flame_has_time_order(a->ctx.model, a->ctx.type)) {
@@ -146,12 +192,12 @@ void flame_toggle_order(struct app *a)
 			    a->ctx.type ? " for this sample type" : "");
 		return;
 	}
-	flame_job_finish(a);
+	drop_job(a);
 	a->ctx.time_order = !a->ctx.time_order;
 	/* Time order walks every sample's stack: seconds for millions of
 	 * them, so on screen it is made on a thread as a range's graph is. */
 	struct pane *p = &a->panes[VIEW_FLAME];
-	if (a->current != VIEW_FLAME || !flame_job_start(a)) {
+	if (a->current != VIEW_FLAME || !start_job(a, true)) {
 		if (p->open) {
 			view_rebuild(&p->view);
 			p->selected = 0;

@@ -18,6 +18,8 @@ bool flame_job_poll(struct app *a);
  * what the thread reads. */
 void flame_job_finish(struct app *a);
 bool app_flame_computing(const struct app *a);
+/* A thread of pane 5 still runs, wanted or not. */
+bool flame_job_busy(const struct app *a);
 /* x: time order or left-heavy; shows pane 5. */
 void flame_toggle_order(struct app *a);
 
