@@ -213,6 +213,8 @@ void chain_order_free(struct chain_order *o)
  * the walk reached before v. */
 static uint32_t ancestor(const struct caller_chains *c, uint32_t v, uint32_t k)
 {
+	if (k == 0) /* the first rows ask for every node's own frame */
+		return v;
 	if (k > c->depth[v])
 		return NO_ID;
 	uint32_t level = c->depth[v] - k;

@@ -57,11 +57,14 @@ static void free_totals(struct totals *t)
 
 static void stop_job(struct rules *r);
 
+static void end_chains_job(struct rules *r, bool wait);
+
 /* Frees what the values decide; the shape's arrays stay.  Work on a
  * thread was for the old values: it stops. */
 void rules_values_changed(struct rules *r)
 {
 	stop_job(r);
+	end_chains_job(r, true); /* the model it reads may go next */
 	for (int rule = 0; rule < RULE_COUNT; rule++)
 		for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
 			if (r->cache[rule][t])
@@ -183,8 +186,60 @@ const uint8_t *rules_outermost(struct rules *r)
 	return r->outermost;
 }
 
+/* ---- the caller chains ahead, on a thread ------------------------------- */
+
+/* Places the first sort goes to: the bottom-up pane's rows need two, the
+ * first levels opened under them a few more. */
+#define CHAINS_AHEAD_PLACES 8
+
+struct chains_job {
+	struct background work;
+	const struct model *model;
+	struct caller_chains chains;
+	bool built;
+};
+
+static void run_chains(void *arg)
+{
+	struct chains_job *j = arg;
+	j->built = caller_chains_build(&j->chains, j->model);
+	if (j->built)
+		caller_chains_sort_to(&j->chains, CHAINS_AHEAD_PLACES);
+}
+
+void rules_start_chains(struct rules *r)
+{
+	if (!r->background || r->chains_tried || r->chains_job ||
+	    !(r->model->caps & HAS_STACKS))
+		return;
+	struct chains_job *j = xcalloc(1, sizeof(*j));
+	j->model = r->model;
+	r->chains_job = j;
+	background_start(&j->work, run_chains, j);
+}
+
+/* Installs the thread's chains once it is done (`wait`: waiting). */
+static void end_chains_job(struct rules *r, bool wait)
+{
+	struct chains_job *j = r->chains_job;
+	if (!j)
+		return;
+	if (wait)
+		background_wait(&j->work);
+	else if (!background_done(&j->work, 0))
+		return;
+	if (j->built)
+		r->chains = j->chains;
+	else
+		caller_chains_free(&j->chains);
+	r->chains_tried = true;
+	r->chains_job = NULL;
+	free(j);
+}
+
 const struct caller_chains *rules_caller_chains(struct rules *r, uint32_t places)
 {
+	end_chains_job(r, true);
 	if (!r->chains_tried) {
 		r->chains_tried = true;
 		caller_chains_build(&r->chains, r->model);
@@ -395,6 +450,7 @@ static void poll_job(struct rules *r, int grace_ms)
 bool rules_poll(struct rules *r)
 {
 	poll_job(r, 0);
+	end_chains_job(r, false);
 	bool news = r->news;
 	r->news = false;
 	return news;
@@ -402,7 +458,7 @@ bool rules_poll(struct rules *r)
 
 bool rules_busy(const struct rules *r)
 {
-	return r->job != NULL;
+	return r->job != NULL || r->chains_job != NULL;
 }
 
 void rules_start_divided(struct rules *r, unsigned type)

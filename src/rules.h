@@ -38,6 +38,8 @@ struct totals {
 
 struct divided_job;
 
+struct chains_job;
+
 struct rules {
 	const struct model *model;
 	struct totals *cache[RULE_COUNT][MAX_SAMPLE_TYPES];
@@ -55,6 +57,7 @@ struct rules {
 	uint8_t *arc_outermost; /* per node: nor does its arc from the parent */
 	struct caller_chains chains; /* for bottom-up, made when first asked */
 	bool chains_tried;
+	struct chains_job *chains_job; /* or made ahead on a thread */
 };
 
 void rules_init(struct rules *r, const struct model *m);
@@ -67,6 +70,9 @@ const struct totals *rules_totals(struct rules *r, enum rule rule,
 /* Starts computing divided for `type` on its thread (with `background`
  * set), so that it may be ready before anyone asks. */
 void rules_start_divided(struct rules *r, unsigned type);
+/* Starts sorting the caller chains (bottom-up's) on a thread (with
+ * `background` set), so that the bottom-up pane opens without it. */
+void rules_start_chains(struct rules *r);
 /* Background work: installs what has finished and starts what is still
  * wanted; true when new totals were installed. */
 bool rules_poll(struct rules *r);

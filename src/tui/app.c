@@ -68,6 +68,7 @@ void app_compute_in_background(struct app *a)
 	if (!filters_in_force(a) && !a->filter_job)
 		model_add_sample_counts(a->original);
 	rules_start_divided(a->ctx.rules, a->ctx.type);
+	rules_start_chains(a->ctx.rules);
 	app_range_prepare(a);
 	/* additive takes tens of milliseconds on a large tree: better now,
 	 * while the user reads the first screen, than on the first `r`. */
