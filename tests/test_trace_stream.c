@@ -486,9 +486,9 @@ static char *alternating(size_t n, bool first_chunk)
 
 /* Past the 256 samples kept unsettled, settled ones are appended in
  * place: 600 samples in batches of 50, a b a b … 10 µs each (the last
- * nothing yet), 300 each.  Past LIVE_TIMELINE_ENTRIES the timeline
- * coarsens: the next model is a new one without samples, its numbers
- * still every sample's. */
+ * nothing yet), 300 each.  Past LIVE_TIMELINE_ENTRIES (W) settled ones
+ * the oldest leave, in place: the model holds the newest W settled and
+ * the 256 pending, its numbers still every sample's. */
 static void live_timeline_bound(void)
 {
 	struct trace_stream *s = trace_stream_new();
@@ -521,17 +521,43 @@ static void live_timeline_bound(void)
 	add_chunk(s, false, data);
 	free(data);
 	trace_live_update(l, s);
-	CHECK(trace_live_model(l, m, &models[1], why, sizeof(why)) == TRACE_LIVE_MODEL);
-	m = &models[1];
-	CHECK_MSG(m->nsamples == 0 && !(m->caps & HAS_TIMELINE) &&
-			  model_sample_count(m) == 600 + more,
-		  "coarsened: %zu samples on the timeline, %zu in all", m->nsamples,
-		  model_sample_count(m));
-	/* 600 + 65536 samples 10 µs apart: the last lasts nothing yet. */
-	CHECK_CLOSE(self_of(m, "a", 0) + self_of(m, "b", 0), (600.0 + more - 1) * 10,
-		    "every sample's time after coarsening");
+	CHECK(trace_live_model(l, m, &models[1], why, sizeof(why)) == TRACE_LIVE_VALUES);
+	/* 600 + W samples, W + 344 settled: 344 (3440 µs) have left. */
+	CHECK_MSG(m->nsamples == more + 256 && m->samples_before == 344 &&
+			  model_sample_count(m) == 600 + more && (m->caps & HAS_TIMELINE),
+		  "past the window: %zu samples held after %zu", m->nsamples,
+		  m->samples_before);
+	CHECK_CLOSE(m->time_before, 3440, "the time before the window");
+	/* Sample j held is sample 344 + j: a b a b … 10 µs, the last 0. */
+	alternate = m->nsamples == more + 256;
+	for (size_t i = 0; i < m->nsamples && alternate; i++)
+		alternate = !strcmp(leaf_name(m, i), i % 2 ? "b" : "a") &&
+			    m->sample_duration[i] == (i + 1 < m->nsamples ? 10 : 0);
+	CHECK_MSG(alternate, "the window is not the newest samples in order");
+	/* Every sample's: (600 + W) / 2 of a, 10 µs each; b the same but the
+	 * last, 0. */
+	double half = (600.0 + more) / 2;
+	CHECK_CLOSE(self_of(m, "a", 0), half * 10, "a: every sample's time");
+	CHECK_CLOSE(self_of(m, "b", 0), half * 10 - 10, "b: every sample's time");
+	CHECK_CLOSE(self_of(m, "a", 1), half, "a: every sample");
+	struct model view;
+	const char *why_not = NULL;
+	CHECK(range_view_make(m, (struct sample_range){ 0, m->nsamples }, &view, &why_not));
+	double in = (more + 256.0) / 2; /* a's and b's samples in the window */
+	CHECK_CLOSE(self_of(&view, "a", 0), in * 10, "a in a range over the window");
+	CHECK_CLOSE(self_of(&view, "b", 0), in * 10 - 10, "b in a range over the window");
+	CHECK_CLOSE(self_of(&view, "b", 1), in, "b's samples in the range");
+	CHECK(view.start_time == m->start_time + 3440); /* where the window starts */
+	model_free(&view);
+	/* Another W: the model stays at the bound. */
+	data = alternating(more, false);
+	add_chunk(s, false, data);
+	free(data);
+	trace_live_update(l, s);
+	CHECK(trace_live_model(l, m, &models[1], why, sizeof(why)) == TRACE_LIVE_VALUES);
+	CHECK(m->nsamples == more + 256 && m->samples_before == 344 + more);
+	CHECK_CLOSE(m->time_before, (344.0 + more) * 10, "the time before, again");
 	model_free(&models[0]);
-	model_free(&models[1]);
 	trace_live_free(l);
 	trace_stream_free(s);
 }

@@ -23,9 +23,10 @@ void flame_free(struct flame *f)
 
 bool flame_has_time_order(const struct model *m, unsigned type)
 {
-	/* Sample durations are the first sample type's values; a node graph
-	 * does not say which parent a sample went through. */
-	return (m->caps & HAS_TIMELINE) && (m->caps & HAS_NODES) &&
+	/* Sample durations are the first sample type's values (not when a
+	 * live window has let older ones go); a node graph does not say which
+	 * parent a sample went through. */
+	return model_holds_every_sample(m) && (m->caps & HAS_NODES) &&
 	       !(m->caps & HAS_NODE_GRAPH) && m->nsamples && type == 0;
 }
 
