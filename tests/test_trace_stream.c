@@ -562,10 +562,46 @@ static void live_timeline_bound(void)
 	trace_stream_free(s);
 }
 
+/* The shared window itself: 10 007 samples (sample i: stack i % 5,
+ * lasting i µs) through a window of 1000.  It holds samples 9007 …
+ * 10 006 in order in 1000 entries, never more memory; the 9007 gone took
+ * 0 + 1 + … + 9006 = 9006 · 9007 / 2 µs.  A copy that follows it now and
+ * then (every 333 samples, then once after 3013 more: more than the
+ * window) ends the same. */
+static void window_bound(void)
+{
+	struct bounded_timeline t = BOUNDED_TIMELINE_INIT, copy = BOUNDED_TIMELINE_INIT;
+	const size_t window = 1000, n = 10007;
+	for (size_t i = 0; i < n; i++) {
+		bounded_timeline_add(&t, (uint32_t)(i % 5), (double)i, window);
+		CHECK(t.cap <= window && t.n <= window);
+		if (i % 333 == 0 && i < 7000)
+			bounded_timeline_follow(&copy, &t, window);
+	}
+	bounded_timeline_follow(&copy, &t, window);
+	const struct bounded_timeline *both[] = { &t, &copy };
+	for (size_t k = 0; k < 2; k++) {
+		const struct bounded_timeline *w = both[k];
+		CHECK(w->n == window && w->cap == window && w->dropped == n - window);
+		CHECK(bounded_timeline_total(w) == n && !bounded_timeline_exact(w));
+		CHECK_CLOSE(w->dropped_duration, 9006.0 * 9007 / 2, "the time gone");
+		bool in_order = true;
+		for (size_t i = 0; i < window && in_order; i++) {
+			const struct timeline_entry *e = bounded_timeline_at(w, i);
+			in_order = e->duration == (double)(n - window + i) &&
+				   e->stack == (n - window + i) % 5;
+		}
+		CHECK_MSG(in_order, "window %zu: not samples 9007 … 10006 in order", k);
+	}
+	bounded_timeline_free(&t);
+	bounded_timeline_free(&copy);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
 	hand_every_cut(dir);
+	window_bound();
 	hand_partial(dir);
 	bad_batches();
 	chrome_random_cuts(dir);

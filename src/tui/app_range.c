@@ -143,7 +143,8 @@ void app_set_range(struct app *a, size_t first, size_t end)
 		app_message(a, "a range holds one sample at least");
 		return;
 	}
-	if (first == a->range.first && end == a->range.end) {
+	bool shown = a->range_cut || !a->loaded->samples_before; /* else the whole */
+	if (first == a->range.first && end == a->range.end && shown) {
 		say_range(a);
 		return;
 	}
@@ -275,15 +276,19 @@ void app_range_move_end(struct app *a, long cells)
 	app_set_range(a, a->range.first, end);
 }
 
+/* Not app_set_range(0, nsamples): that is all of a live window, which
+ * is less than the whole once samples have left it. */
 void app_range_whole(struct app *a)
 {
-	if (!app_has_timeline(a) || a->range_cut == NULL) {
-		app_set_range(a, 0, a->loaded->nsamples); /* says why not, or whole */
+	if (!app_has_timeline(a)) {
+		app_set_range(a, 0, 0); /* says why not */
 		return;
 	}
-	filters_finish(a);
-	a->range = (struct sample_range){ 0, a->loaded->nsamples };
-	show_cut(a, NULL, false);
+	if (a->range_cut) {
+		filters_finish(a);
+		a->range = (struct sample_range){ 0, a->loaded->nsamples };
+		show_cut(a, NULL, false);
+	}
 	say_range(a);
 }
 
