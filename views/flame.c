@@ -343,7 +343,10 @@ void flame_build(struct flame *f, struct view_context *ctx,
 	f->serial = atomic_fetch_add(&graphs_built, 1) + 1;
 	if (order == FLAME_TIME_ORDER) {
 		if (!flame_has_time_order(ctx->model, ctx->type)) {
-			f->why_not = "no samples in time order for this sample type";
+			f->why_not = ctx->model->samples_before
+					      ? "a live session keeps only its newest samples: "
+						"pin a range for their time order"
+					      : "no samples in time order for this sample type";
 			return;
 		}
 		f->profile_total = rules_totals(ctx->rules, ctx->rule, ctx->type)->profile_total;
