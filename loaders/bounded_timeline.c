@@ -51,8 +51,11 @@ static void drop_oldest(struct model *m, size_t gone)
 	if (gone > m->nsamples)
 		gone = m->nsamples;
 	m->nsamples -= gone;
-	memmove(m->sample_node, m->sample_node + gone, m->nsamples * sizeof(uint32_t));
-	memmove(m->sample_duration, m->sample_duration + gone, m->nsamples * sizeof(double));
+	if (m->nsamples) {
+		memmove(m->sample_node, m->sample_node + gone, m->nsamples * sizeof(uint32_t));
+		memmove(m->sample_duration, m->sample_duration + gone,
+			m->nsamples * sizeof(double));
+	}
 	/* model_finish's index of sample times counted from the old first. */
 	free(m->sample_offsets);
 	m->sample_offsets = NULL;

@@ -261,11 +261,11 @@ static void copy_samples(const struct model *src, struct sample_range r,
 		nodes[i] = map[src->sample_node[r.first + i]];
 		durations[i] = src->sample_duration[r.first + i];
 	}
-	model_adopt_samples(out, nodes, durations, n);
+	model_adopt_samples(out, nodes, durations, n); /* it may move them */
 	uint32_t counts = model_count_type(out);
 	if (counts != NO_ID && counts != 0)
 		for (size_t i = 0; i < n; i++)
-			model_add_node_value(out, nodes[i], counts, 1);
+			model_add_node_value(out, out->sample_node[i], counts, 1);
 }
 
 /* The same values without keeping the samples. */
