@@ -159,11 +159,11 @@ const struct string_table *trace_stream_strings(const struct trace_stream *s);
  * time and sample count (a cost of what is new; the caller holds the
  * stream still meanwhile), and trace_live_model gives the profile followed (a
  * renderer's main thread, its newest run; else the busiest thread) as a
- * model of per-node values, with its samples in time order while they
- * number at most LIVE_TIMELINE_ENTRIES (bounded_timeline.h; past that
- * the timeline coarsens and the model has none): new numbers and
- * samples in `shown` when it is the model given last and no node is new
- * since (nor the timeline just coarsened), else a new model in `fresh`.  Samples are folded in the order they
+ * model of per-node values (every sample's), with its newest
+ * LIVE_TIMELINE_ENTRIES samples in time order (bounded_timeline.h; the
+ * older ones counted in model.samples_before and time_before): new
+ * numbers and samples in `shown` when it is the model given last and no
+ * node is new since, else a new model in `fresh`.  Samples are folded in the order they
  * come: a delta that runs backwards counts nothing, where the whole
  * session (trace_stream_model) sorts them by time as DevTools does. */
 struct trace_live;

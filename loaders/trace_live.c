@@ -3,9 +3,10 @@
  * per-node sums and a bounded timeline (bounded_timeline.h, as XS
  * sessions keep), so that a refresh costs what is new, not the whole
  * session, and memory is the nodes plus a fixed timeline.  The model it
- * gives has each node's time and sample count, and the samples in time
- * order while the timeline holds every one (for the strip and ranges);
- * it takes new numbers and samples in place while no node is new. */
+ * gives has each node's time and sample count (every sample's), and the
+ * newest samples in time order (for the strip and ranges; those before
+ * them counted in model.samples_before); it takes new numbers and
+ * samples in place while no node is new. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,9 +49,9 @@ struct trace_live {
 	uint32_t pending_node[RING];
 	size_t first, npending;
 	double settled; /* the time of the last sample whose duration is final */
-	/* The settled samples in time order, entries numbering nodes; the
-	 * model built last holds its first `model_settled` entries, then
-	 * the pending samples. */
+	/* The newest settled samples in time order, entries numbering nodes;
+	 * the model built last holds the settled samples up to the
+	 * `model_settled`-th of the session, then the pending samples. */
 	struct bounded_timeline timeline;
 	size_t model_settled;
 	size_t samples;
@@ -268,19 +269,17 @@ static double pending_duration(const struct trace_live *l, size_t k)
 	return next > at ? next - at : 0;
 }
 
-/* The settled samples the model lacks, then the pending ones again
- * (their durations may have changed: a late sample came between, or the
- * last one's successor), while the timeline holds every sample.  The
- * values are set after, from the nodes' sums, which are these samples'. */
+/* The settled samples the model lacks (those that left the window leave
+ * it), then the pending ones again (their durations may have changed: a
+ * late sample came between, or the last one's successor).  The values
+ * are set after, from the nodes' sums of every sample. */
 static void set_timeline(struct trace_live *l, struct model *m)
 {
 	const struct bounded_timeline *t = &l->timeline;
-	if (!bounded_timeline_exact(t))
-		return;
-	m->nsamples = l->model_settled;
-	for (size_t i = l->model_settled; i < t->n; i++)
-		model_add_sample(m, t->entries[i].stack, t->entries[i].duration);
-	l->model_settled = t->n;
+	size_t held = l->model_settled > m->samples_before
+			      ? l->model_settled - m->samples_before : 0;
+	bounded_timeline_to_model(t, NULL, m, held);
+	l->model_settled = (size_t)bounded_timeline_total(t);
 	for (size_t k = 0; k < l->npending; k++)
 		if (l->pending_node[AT(l, k)] != NO_ID)
 			model_add_sample(m, l->pending_node[AT(l, k)], pending_duration(l, k));
@@ -347,9 +346,7 @@ enum trace_live_change trace_live_model(struct trace_live *l, struct model *show
 		snprintf(err, cap, "no samples yet");
 		return TRACE_LIVE_NONE;
 	}
-	/* A timeline that has just coarsened leaves the model: a new one. */
-	bool dropped = shown && shown->nsamples && !bounded_timeline_exact(&l->timeline);
-	if (shown && shown == l->built && !l->reshaped && !dropped) {
+	if (shown && shown == l->built && !l->reshaped) {
 		set_timeline(l, shown);
 		set_values(l, shown);
 		return TRACE_LIVE_VALUES;

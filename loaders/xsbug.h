@@ -6,8 +6,8 @@
  *
  * Samples are folded as they arrive into the distinct stacks of their
  * profile session, each with its summed duration and sample count, plus a
- * timeline of at most max_timeline entries, one a sample until it fills,
- * then coarser; the raw text is never kept.  A session's memory is thus
+ * timeline of the newest max_timeline samples (older ones leave it); the
+ * raw text is never kept.  A session's memory is thus
  * bounded by its distinct stacks plus a fixed timeline.  A finished model
  * of any session can be made at any time (a live view asks for
  * snapshots). */
@@ -31,9 +31,9 @@ struct xsbug_limits {
 	size_t max_depth;     /* frames in one sample */
 	size_t max_records;   /* distinct profile records */
 	size_t max_sessions;  /* start…stop profiles in one stream */
-	/* Timeline entries of one session (even, at least 2): past this many
-	 * samples, neighbouring entries merge in pairs, so that each then
-	 * stands for twice as many samples.  Stacks' totals stay exact. */
+	/* Timeline entries of one session (1 at least): the newest this many
+	 * samples are kept in order, older ones leave the window.  Stacks'
+	 * totals stay exact. */
 	size_t max_timeline;
 };
 
@@ -81,9 +81,9 @@ size_t xsbug_pick_session(const struct xsbug_parser *p, int session,
 
 /* A finished model of session n (1-based).  A session still running ends
  * at its last sample.  Its values are the stacks' exact totals; it has
- * the timeline of every sample while the session's timeline holds one
- * entry a sample, and none once that has coarsened (the values are then
- * each stack's duration, "time", and sample count, "samples"). */
+ * the timeline of every sample while the session's timeline holds every
+ * one, and none once samples have left it (the values are then each
+ * stack's duration, "time", and sample count, "samples"). */
 void xsbug_session_model(const struct xsbug_parser *p, size_t n,
 			 struct model *m);
 
@@ -98,8 +98,9 @@ size_t xsbug_session_bytes(const struct xsbug_parser *p, size_t n);
  * whose parser another thread feeds holds its lock only that long; models
  * are then made from the copy alone.  The values are each stack's summed
  * duration ("time", us) and sample count ("samples", count); the samples
- * are the session's timeline while it holds every sample (the strip and
- * ranges, the same numbers), none once it has coarsened. */
+ * are the session's timeline, its newest max_timeline samples (the strip
+ * and ranges), model.samples_before and time_before saying how many and
+ * how long came before them. */
 struct xsbug_follower;
 
 struct xsbug_follower *xsbug_follower_new(void);
@@ -113,8 +114,8 @@ bool xsbug_follow_session(struct xsbug_follower *f,
 			  const struct xsbug_parser *p, size_t n);
 
 /* When `shown` is the model this follower built last and no stack or
- * record came since (nor did the timeline coarsen), its values and times
- * change and new samples are appended, in place, and the
+ * record came since, its values and times change and new samples are
+ * appended (those that left the window removed), in place, and the
  * result is false: its nodes, frames and arcs stay, so what depends on
  * them alone stays valid (rules_values_changed).  Otherwise builds a new
  * finished model into `fresh` and returns true. */
@@ -140,9 +141,10 @@ void xsbug_parser_on_message(struct xsbug_parser *p, xsbug_message_fn fn,
 			     void *ctx);
 
 /* Writes session n as an xsbug capture that loads to the same numbers:
- * login, start, the records it uses, its samples, stop.  Once the
- * timeline has coarsened, each stack's samples are written together in
- * the order the stacks first came, their deltas summing to its total. */
+ * login, start, the records it uses, its samples, stop.  Once samples
+ * have left the timeline's window, each stack's samples are written
+ * together in the order the stacks first came, their deltas summing to
+ * its total. */
 bool xsbug_write_session(const struct xsbug_parser *p, size_t n, FILE *out);
 
 #endif

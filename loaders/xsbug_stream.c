@@ -54,7 +54,7 @@ struct session {
 	uint32_t *index; /* open addressing over stacks, NO_ID empty */
 	size_t index_size;
 
-	/* The timeline, its entries numbering stacks. */
+	/* The newest samples, their entries numbering stacks. */
 	struct bounded_timeline timeline;
 	size_t nsamples;
 };
@@ -145,8 +145,8 @@ struct xsbug_parser *xsbug_parser_new(const struct xsbug_limits *limits)
 	init_digits();
 	struct xsbug_parser *p = xcalloc(1, sizeof(*p));
 	p->limits = limits ? *limits : xsbug_default_limits;
-	if (p->limits.max_timeline < 2)
-		p->limits.max_timeline = 2;
+	if (p->limits.max_timeline < 1)
+		p->limits.max_timeline = 1;
 	p->tag = xmalloc(p->limits.max_element + 1);
 	p->frames = xmalloc((p->limits.max_depth + 1) * sizeof(uint32_t));
 	return p;
@@ -1067,7 +1067,7 @@ static uint32_t frame_of(const struct xsbug_parser *p, struct model *m,
 	return model_intern_frame(m, &f);
 }
 
-/* Does the timeline still hold every sample, one entry each? */
+/* Does the timeline still hold every sample, none having left it? */
 static bool timeline_exact(const struct session *s)
 {
 	return bounded_timeline_exact(&s->timeline);
@@ -1081,8 +1081,9 @@ static void adopt_timeline(const struct session *s, const uint32_t *leaf,
 	uint32_t *nodes = xmalloc((n + 1) * sizeof(uint32_t));
 	double *durations = xmalloc((n + 1) * sizeof(double));
 	for (size_t i = 0; i < n; i++) {
-		nodes[i] = leaf[s->timeline.entries[i].stack];
-		durations[i] = s->timeline.entries[i].duration;
+		const struct timeline_entry *e = bounded_timeline_at(&s->timeline, i);
+		nodes[i] = leaf[e->stack];
+		durations[i] = e->duration;
 	}
 	model_adopt_samples(m, nodes, durations, n);
 }
@@ -1116,7 +1117,7 @@ static void set_times(const struct session *s, struct model *m)
 	m->start_time = (double)s->start;
 	m->end_time = s->stopped ? (double)s->stop : (double)s->last_time;
 	m->duration = session_duration(s);
-	/* A coarsened session's model has no timeline to count. */
+	/* Every sample, whether the timeline holds it or not. */
 	m->summed_samples = s->nsamples;
 }
 
@@ -1139,7 +1140,11 @@ static void set_stack_values(const struct session *s, const uint32_t *leaf,
 
 /* With the timeline (while it holds every sample, when `timeline` is
  * asked for), or with each stack's totals; `leaf` (nstacks entries, or
- * NULL) receives each stack's leaf node. */
+ * NULL) receives each stack's leaf node.  A finished model (a file,
+ * --report, --export) is the whole session: once samples have left the
+ * window, a timeline of the last ones would make --range, time-order
+ * graphs and exports of samples silently cover only those, so it has
+ * none.  The live follower adds the window itself, saying so. */
 static void build_model(const struct xsbug_parser *p, size_t n,
 			struct model *m, bool timeline, uint32_t *leaf)
 {
@@ -1197,7 +1202,8 @@ struct xsbug_follower {
 	size_t session;           /* the source's session copied (1-based) */
 	uint64_t records_changed; /* the source's, when its records were copied */
 	/* The source's records and that one session's stacks, with their
-	 * totals and counts, and its timeline while exact; never fed. */
+	 * totals and counts, and its timeline (the newest samples); never
+	 * fed. */
 	struct xsbug_parser *copy;
 	bool reshaped;            /* new stacks or records since `built` */
 	const struct model *built; /* the model last built, which `leaf` maps */
@@ -1256,28 +1262,6 @@ static void copy_records(struct xsbug_follower *f, const struct xsbug_parser *p)
 	f->reshaped = true;
 }
 
-/* The timeline while it holds every sample: entries are then only
- * appended.  Once it has coarsened its entries stand for stretches
- * charged to one stack, not for values: it is dropped, as
- * xsbug_session_model drops it, and the next model has none. */
-static void copy_timeline(struct xsbug_follower *f, const struct session *from,
-			  struct session *to)
-{
-	const struct bounded_timeline *src = &from->timeline;
-	struct bounded_timeline *dst = &to->timeline;
-	dst->per_entry = src->per_entry;
-	if (!bounded_timeline_exact(src)) {
-		f->reshaped |= dst->n > 0;
-		dst->n = 0;
-		return;
-	}
-	if (!src->n)
-		return;
-	GROW(dst->entries, dst->cap, src->n);
-	memcpy(dst->entries + dst->n, src->entries + dst->n,
-	       (src->n - dst->n) * sizeof(*dst->entries));
-	dst->n = src->n;
-}
 
 /* Stacks are only ever appended: the new ones and their ids are copied,
  * and every stack's total and count. */
@@ -1300,7 +1284,9 @@ static void copy_session(struct xsbug_follower *f, const struct session *from)
 	to->time_suspended = from->time_suspended;
 	to->last_time = from->last_time;
 	to->nsamples = from->nsamples;
-	copy_timeline(f, from, to);
+	/* Only the samples new since: the window slides in the copy too. */
+	bounded_timeline_follow(&to->timeline, &from->timeline,
+				f->copy->limits.max_timeline);
 }
 
 bool xsbug_follow(struct xsbug_follower *f, const struct xsbug_parser *p)
@@ -1322,16 +1308,13 @@ bool xsbug_follow_session(struct xsbug_follower *f,
 	return true;
 }
 
-/* The copied timeline's samples the model lacks, for the strip and
- * ranges (the values are then set again from the stacks' exact sums,
- * which are the samples' sums while the timeline holds every sample). */
+/* The copied window's samples, for the strip and ranges: those that
+ * left it leave the model, those it lacks are appended (the values are
+ * then set again from the stacks' exact sums of every sample). */
 static void append_timeline(const struct session *s, const uint32_t *leaf,
 			    struct model *m)
 {
-	for (size_t i = m->nsamples; i < s->timeline.n; i++)
-		model_add_sample(m, leaf[s->timeline.entries[i].stack], s->timeline.entries[i].duration);
-	if (m->nsamples)
-		m->caps |= HAS_TIMELINE;
+	bounded_timeline_to_model(&s->timeline, leaf, m, m->nsamples);
 }
 
 bool xsbug_follower_model(struct xsbug_follower *f, struct model *shown,
@@ -1421,16 +1404,18 @@ static void write_sample(const struct session *s, uint32_t stack,
 }
 
 /* A sample's delta is its duration; a suspended stretch, which no sample
- * owns, drops out of the capture and of its duration alike.  A coarsened
- * timeline no longer knows each sample: each stack's samples are written
- * together instead, their integer deltas summing to its exact total. */
+ * owns, drops out of the capture and of its duration alike.  Once
+ * samples have left the timeline's window their order is lost: each
+ * stack's samples are written together instead, their integer deltas
+ * summing to its exact total. */
 static void write_samples(const struct session *s, FILE *out)
 {
 	size_t i = 0;
 	if (timeline_exact(s)) {
-		for (; i < s->timeline.n; i++)
-			write_sample(s, s->timeline.entries[i].stack,
-				     whole_micros(s->timeline.entries[i].duration), i, out);
+		for (; i < s->timeline.n; i++) {
+			const struct timeline_entry *e = bounded_timeline_at(&s->timeline, i);
+			write_sample(s, e->stack, whole_micros(e->duration), i, out);
+		}
 		return;
 	}
 	for (uint32_t k = 0; k < s->nstacks; k++) {

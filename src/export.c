@@ -187,6 +187,13 @@ static void cpu_node(const struct exporter *x, uint32_t id, uint32_t frame,
 	fputc('}', x->out);
 }
 
+/* Do the model's samples carry the exported values: the first type's,
+ * every sample kept (a live window that let older ones go does not)? */
+static bool real_timeline(const struct exporter *x)
+{
+	return x->whole_stacks && model_holds_every_sample(x->m) && x->type == 0;
+}
+
 /* The timeline the model has (samples in time order with their
  * durations), or one made up: a sample per stack lasting its self value,
  * which is what keeps every total. */
@@ -202,7 +209,7 @@ static void make_timeline(const struct exporter *x, struct timeline *t)
 	const struct model *m = x->m;
 	size_t items = item_count(x);
 	t->hits = xcalloc(items + 1, sizeof(double));
-	bool real = x->whole_stacks && (m->caps & HAS_TIMELINE) && x->type == 0;
+	bool real = real_timeline(x);
 	size_t cap = real ? m->nsamples : items;
 	t->item = xmalloc((cap + 1) * sizeof(uint32_t));
 	t->duration = xmalloc((cap + 1) * sizeof(double));
@@ -250,7 +257,7 @@ static void write_cpuprofile(struct exporter *x, bool trace)
 			"of '%s' (%s) are written as microseconds\n", name, unit);
 	struct timeline t;
 	make_timeline(x, &t);
-	if (!(x->whole_stacks && (m->caps & HAS_TIMELINE) && x->type == 0))
+	if (!real_timeline(x))
 		fprintf(x->notes, "wprof-tui: note: the profile has no timeline for "
 			"this type: .cpuprofile gets one sample per stack, lasting its "
 			"self value, so every total is kept\n");
@@ -265,8 +272,7 @@ static void write_cpuprofile(struct exporter *x, bool trace)
 	bool own_root = nroots != 1;
 	/* Sample i lasts until sample i + 1 starts (the loader's reading);
 	 * the made-up timeline starts at 0, where small durations stay exact. */
-	double start = t.n && x->whole_stacks && (m->caps & HAS_TIMELINE) && x->type == 0
-			       ? m->start_time : 0;
+	double start = t.n && real_timeline(x) ? m->start_time : 0;
 	if (trace) {
 		fputs("{\"traceEvents\":[{\"name\":\"Profile\"," TRACE_EVENT, x->out);
 		write_number(x->out, start);

@@ -29,7 +29,9 @@ static double *widen(const double *values, size_t items, unsigned ntypes)
 uint32_t model_add_sample_counts(struct model *m)
 {
 	uint32_t existing = model_count_type(m);
-	if (existing != NO_ID || !m->nsamples || m->ntypes == MAX_SAMPLE_TYPES)
+	/* A live window's samples are not all the values count. */
+	if (existing != NO_ID || !m->nsamples || m->samples_before ||
+	    m->ntypes == MAX_SAMPLE_TYPES)
 		return existing;
 	unsigned nt = m->ntypes;
 	double *node_self = widen(m->node_self, m->nnodes, nt);

@@ -151,6 +151,14 @@ struct model {
 	uint32_t *sample_node;
 	double *sample_duration;
 	size_t nsamples, samples_cap;
+	/* A live session keeps only its newest samples (bounded_timeline.h,
+	 * docs/live.md): the samples before sample 0 that the node values
+	 * count but the timeline no longer holds, and their summed durations
+	 * (sample 0 starts that long after the profile's first).  Then the
+	 * samples sum to less than the node values.  0 everywhere else, and
+	 * in a range's cut or view, whose values are their samples'. */
+	size_t samples_before;
+	double time_before;
 	/* sample_offsets[k]: the time before sample k * SAMPLE_OFFSET_STEP,
 	 * from model_finish, so that a range's ends are found without
 	 * summing millions of durations (range_sample_offset). */
@@ -356,7 +364,14 @@ const char *frame_kind_name(enum frame_kind kind);
 /* How many samples the file has, kept on the timeline or summed. */
 static inline size_t model_sample_count(const struct model *m)
 {
-	return m->nsamples ? m->nsamples : m->summed_samples;
+	return m->nsamples ? m->samples_before + m->nsamples : m->summed_samples;
+}
+
+/* Do the samples on the timeline carry every value, none having left a
+ * live session's window? */
+static inline bool model_holds_every_sample(const struct model *m)
+{
+	return (m->caps & HAS_TIMELINE) && m->samples_before == 0;
 }
 
 #endif

@@ -261,11 +261,11 @@ static void copy_samples(const struct model *src, struct sample_range r,
 		nodes[i] = map[src->sample_node[r.first + i]];
 		durations[i] = src->sample_duration[r.first + i];
 	}
-	model_adopt_samples(out, nodes, durations, n);
+	model_adopt_samples(out, nodes, durations, n); /* it may move them */
 	uint32_t counts = model_count_type(out);
 	if (counts != NO_ID && counts != 0)
 		for (size_t i = 0; i < n; i++)
-			model_add_node_value(out, nodes[i], counts, 1);
+			model_add_node_value(out, out->sample_node[i], counts, 1);
 }
 
 /* The same values without keeping the samples. */
@@ -358,7 +358,7 @@ bool model_cut_range(const struct model *src, struct sample_range r,
 		copy_node_lines(src, map, out);
 	double before = range_sample_offset(src, r.first);
 	double span = range_sample_offset(src, r.end) - before;
-	out->start_time = src->start_time + before;
+	out->start_time = src->start_time + src->time_before + before;
 	out->end_time = out->start_time + span;
 	out->duration = span;
 	free(map);
@@ -428,6 +428,8 @@ static void forget_whole_profile(struct model *out)
 	out->nsample_offsets = 0;
 	out->window_first = NULL;
 	out->nwindows = out->windows_cap = 0;
+	out->samples_before = 0; /* the view's values are its samples' */
+	out->time_before = 0;
 	out->warning = STR_NONE;
 	out->caps &= HAS_NODES | HAS_STACKS | HAS_NODE_GRAPH | HAS_TIMELINE;
 }
@@ -457,6 +459,16 @@ static void move_sums(const struct model *src, size_t first, size_t end,
 	}
 }
 
+/* Does `near` read its samples in src's arrays?  A live view owns a
+ * copy of its samples, which has no place in src's. */
+static bool is_window_of(const struct model *src, const struct model *near)
+{
+	uintptr_t at = (uintptr_t)near->sample_node, first = (uintptr_t)src->sample_node;
+	return at >= first && (at - first) % sizeof(uint32_t) == 0 &&
+	       (at - first) / sizeof(uint32_t) + near->nsamples <= src->nsamples &&
+	       near->sample_duration == src->sample_duration + (at - first) / sizeof(uint32_t);
+}
+
 /* The samples `near` (another view of src) holds. */
 static struct sample_range range_of_view(const struct model *src,
 					 const struct model *near)
@@ -475,7 +487,7 @@ static bool sums_from_near(const struct model *src, struct sample_range r,
 			   const struct model *near, unsigned counts,
 			   double *node_self)
 {
-	if (!near || near->range_of != src || counts == 0)
+	if (!near || near->range_of != src || counts == 0 || !is_window_of(src, near))
 		return false;
 	struct sample_range n = range_of_view(src, near);
 	size_t hi = r.end > n.end ? r.end : n.end;
@@ -536,7 +548,7 @@ bool range_view_make(const struct model *src, struct sample_range r,
 		view_first_leaves(src, r, out);
 	double before = range_sample_offset(src, r.first);
 	double span = range_sample_offset(src, r.end) - before;
-	out->start_time = src->start_time + before;
+	out->start_time = src->start_time + src->time_before + before;
 	out->end_time = out->start_time + span;
 	out->duration = span;
 	return true;
@@ -554,18 +566,23 @@ static void format_time(double us, bool ascii, char *buf, size_t cap)
 		snprintf(buf, cap, "%.0f%s", us, ascii ? "us" : "µs");
 }
 
+/* A live model's samples start after those that left its window
+ * (model.samples_before): times and numbers count from the session's
+ * first. */
 void range_describe(const struct model *whole, struct sample_range r,
 		    bool ascii, char *buf, size_t cap)
 {
 	const char *dash = ascii ? "-" : "–";
+	size_t gone = whole->samples_before;
 	if (!unit_is_time(whole, 0)) {
-		snprintf(buf, cap, "range #%zu%s#%zu of %zu samples", r.first + 1,
-			 dash, r.end, whole->nsamples);
+		snprintf(buf, cap, "range #%zu%s#%zu of %zu samples", gone + r.first + 1,
+			 dash, gone + r.end, gone + whole->nsamples);
 		return;
 	}
 	char from[32], to[32], all[32];
-	format_time(range_sample_offset(whole, r.first), ascii, from, sizeof(from));
-	format_time(range_sample_offset(whole, r.end), ascii, to, sizeof(to));
-	format_time(range_timeline_span(whole), ascii, all, sizeof(all));
+	double before = whole->time_before;
+	format_time(before + range_sample_offset(whole, r.first), ascii, from, sizeof(from));
+	format_time(before + range_sample_offset(whole, r.end), ascii, to, sizeof(to));
+	format_time(before + range_timeline_span(whole), ascii, all, sizeof(all));
 	snprintf(buf, cap, "range %s%s%s of %s", from, dash, to, all);
 }

@@ -47,14 +47,16 @@ void timeline_build_window(struct timeline *t, const struct model *m, size_t nbi
 {
 	alloc_bins(t, nbins);
 	t->span = (double)t->nbins * bin_time;
-	/* The window ends with the bin the last sample starts in. */
-	double start_of_last = 0;
+	/* The window ends with the bin the last sample starts in.  Times
+	 * count from the session's first sample, those that left a live
+	 * window included, so that a cell keeps its samples as it slides. */
+	double start_of_last = m->time_before;
 	for (size_t i = 0; i + 1 < m->nsamples; i++)
 		start_of_last += m->sample_duration[i];
 	double last_bin = floor(start_of_last / bin_time);
 	double window_start = (last_bin + 1 - (double)t->nbins) * bin_time;
 	size_t first = 0;
-	double offset = 0;
+	double offset = m->time_before;
 	for (; first < m->nsamples && offset < window_start; first++)
 		offset += m->sample_duration[first];
 	fill_bins(t, m, first, offset, window_start, 1 / bin_time);

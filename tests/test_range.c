@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "loaders/loaders.h"
+#include "loaders/xsbug.h"
 #include "src/range.h"
 #include "src/filter.h"
 #include "src/rules.h"
@@ -437,6 +438,85 @@ static void test_near_sums_exact(void)
 	model_free(&m);
 }
 
+/* The XS stream of test_live_window: (host) 0, a 36 (x.js), b 37 under a. */
+#define XS_MSG(x) "\r\n<xsbug>" x "</xsbug>\r\n"
+
+static void feed_xs(struct xsbug_parser *p, const char *text)
+{
+	struct load_error err;
+	CHECK(xsbug_parser_feed(p, (const uint8_t *)text, strlen(text), &err));
+}
+
+/* A live XS session whose window holds 4 samples: a 1.0 s, b 0.5, a 0.3,
+ * a 0.2, then a 0.4, a 0.1, a 0.1 (base 36: LFLS, APSW, 6FHC, 4ABK,
+ * 8KN4, 255S).  The range of samples 1-2 (b 0.5 under a, a 0.3: a's total
+ * 0.8 s, b's 0.5 s) is pinned: when a 0.4 pushes a 1.0 out of the window
+ * it follows its samples (now 0-1); when a 0.1 pushes b out, it keeps its
+ * numbers as a model of its own, said so on the header, and stays so as
+ * more come; `0` shows the whole session: a's total 2.6 s (1.0 + 0.5 +
+ * 0.3 + 0.2 + 0.4 + 0.1 + 0.1), b's 0.5 s. */
+static void test_live_window(void)
+{
+	struct xsbug_limits limits = xsbug_default_limits;
+	limits.max_timeline = 4;
+	struct xsbug_parser *p = xsbug_parser_new(&limits);
+	struct xsbug_follower *f = xsbug_follower_new();
+	feed_xs(p, XS_MSG("<pt name=\"start\" value=\"@0000000000000100\"/>")
+		   XS_MSG("<pr name=\"(host)\" value=\"0\"/>")
+		   XS_MSG("<pr name=\"a\" value=\"36\" path=\"x.js\" line=\"3\"/>")
+		   XS_MSG("<pr name=\"b\" value=\"37\"/>")
+		   XS_MSG("<ps>LFLS,10,0.APSW,11,10,0.6FHC,10,0.4ABK,10,0</ps>"));
+	struct model m, unused;
+	CHECK(xsbug_follow(f, p) && xsbug_follower_model(f, NULL, &m));
+	struct app a;
+	app_init(&a, "test", &m, VIEW_FLAT);
+	a.timeline_scrolls = true; /* live mode's strip and range */
+	app_set_range(&a, 1, 3);
+	CHECK(a.range_cut && close_enough(flat_total(&a, "a"), 800000) &&
+	      close_enough(flat_total(&a, "b"), 500000));
+	CHECK_MSG(strstr(a.message, "range 1.00s–1.80s of 2.00s"), "%s", a.message);
+
+	feed_xs(p, XS_MSG("<ps>8KN4,10,0</ps>"));
+	CHECK(xsbug_follow(f, p) && !xsbug_follower_model(f, &m, &unused));
+	app_values_changed(&a);
+	CHECK(m.samples_before == 1 && a.range.first == 0 && a.range.end == 2);
+	CHECK(close_enough(flat_total(&a, "a"), 800000) &&
+	      close_enough(flat_total(&a, "b"), 500000));
+	char said[160];
+	app_describe_range(&a, true, said, sizeof(said));
+	CHECK_MSG(strstr(said, "range 1.00s-1.80s of 2.40s"), "%s", said);
+	/* The strip follows the slide: its cells hold the 4 samples held. */
+	const struct timeline *t = app_timeline(&a, 30);
+	CHECK(t->first_sample[30] == 4 && a.timeline_before == 1);
+
+	feed_xs(p, XS_MSG("<ps>255S,10,0</ps>"));
+	CHECK(xsbug_follow(f, p) && !xsbug_follower_model(f, &m, &unused));
+	app_values_changed(&a);
+	CHECK(m.samples_before == 2 && a.range_cut && !a.range_cut->range_of);
+	CHECK(close_enough(flat_total(&a, "a"), 800000) &&
+	      close_enough(flat_total(&a, "b"), 500000));
+	app_describe_range(&a, true, said, sizeof(said));
+	CHECK_MSG(strstr(said, "range 1.00s-1.80s (kept"), "%s", said);
+	feed_xs(p, XS_MSG("<ps>255S,10,0</ps>"));
+	CHECK(xsbug_follow(f, p) && !xsbug_follower_model(f, &m, &unused));
+	app_values_changed(&a);
+	CHECK(a.range_gone[0] && close_enough(flat_total(&a, "a"), 800000) &&
+	      close_enough(flat_total(&a, "b"), 500000));
+
+	app_range_whole(&a);
+	CHECK(!a.range_cut && !a.range_gone[0] && a.ctx.model == &m);
+	CHECK(close_enough(flat_total(&a, "a"), 2600000) &&
+	      close_enough(flat_total(&a, "b"), 500000));
+	/* All of the window is a range, not the whole session. */
+	app_set_range(&a, 0, m.nsamples);
+	CHECK(a.range_cut && close_enough(flat_total(&a, "a"), 800000) &&
+	      flat_total(&a, "b") == -1);
+	app_free(&a);
+	model_free(&m);
+	xsbug_follower_free(f);
+	xsbug_parser_free(p);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -459,5 +539,6 @@ int main(int argc, char **argv)
 	test_app_keys_from_whole(path);
 	test_view_equals_cut(dir);
 	test_near_sums_exact();
+	test_live_window();
 	return check_done();
 }

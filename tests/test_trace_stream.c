@@ -486,9 +486,9 @@ static char *alternating(size_t n, bool first_chunk)
 
 /* Past the 256 samples kept unsettled, settled ones are appended in
  * place: 600 samples in batches of 50, a b a b … 10 µs each (the last
- * nothing yet), 300 each.  Past LIVE_TIMELINE_ENTRIES the timeline
- * coarsens: the next model is a new one without samples, its numbers
- * still every sample's. */
+ * nothing yet), 300 each.  Past LIVE_TIMELINE_ENTRIES (W) settled ones
+ * the oldest leave, in place: the model holds the newest W settled and
+ * the 256 pending, its numbers still every sample's. */
 static void live_timeline_bound(void)
 {
 	struct trace_stream *s = trace_stream_new();
@@ -521,25 +521,87 @@ static void live_timeline_bound(void)
 	add_chunk(s, false, data);
 	free(data);
 	trace_live_update(l, s);
-	CHECK(trace_live_model(l, m, &models[1], why, sizeof(why)) == TRACE_LIVE_MODEL);
-	m = &models[1];
-	CHECK_MSG(m->nsamples == 0 && !(m->caps & HAS_TIMELINE) &&
-			  model_sample_count(m) == 600 + more,
-		  "coarsened: %zu samples on the timeline, %zu in all", m->nsamples,
-		  model_sample_count(m));
-	/* 600 + 65536 samples 10 µs apart: the last lasts nothing yet. */
-	CHECK_CLOSE(self_of(m, "a", 0) + self_of(m, "b", 0), (600.0 + more - 1) * 10,
-		    "every sample's time after coarsening");
+	CHECK(trace_live_model(l, m, &models[1], why, sizeof(why)) == TRACE_LIVE_VALUES);
+	/* 600 + W samples, W + 344 settled: 344 (3440 µs) have left. */
+	CHECK_MSG(m->nsamples == more + 256 && m->samples_before == 344 &&
+			  model_sample_count(m) == 600 + more && (m->caps & HAS_TIMELINE),
+		  "past the window: %zu samples held after %zu", m->nsamples,
+		  m->samples_before);
+	CHECK_CLOSE(m->time_before, 3440, "the time before the window");
+	/* Sample j held is sample 344 + j: a b a b … 10 µs, the last 0. */
+	alternate = m->nsamples == more + 256;
+	for (size_t i = 0; i < m->nsamples && alternate; i++)
+		alternate = !strcmp(leaf_name(m, i), i % 2 ? "b" : "a") &&
+			    m->sample_duration[i] == (i + 1 < m->nsamples ? 10 : 0);
+	CHECK_MSG(alternate, "the window is not the newest samples in order");
+	/* Every sample's: (600 + W) / 2 of a, 10 µs each; b the same but the
+	 * last, 0. */
+	double half = (600.0 + more) / 2;
+	CHECK_CLOSE(self_of(m, "a", 0), half * 10, "a: every sample's time");
+	CHECK_CLOSE(self_of(m, "b", 0), half * 10 - 10, "b: every sample's time");
+	CHECK_CLOSE(self_of(m, "a", 1), half, "a: every sample");
+	struct model view;
+	const char *why_not = NULL;
+	CHECK(range_view_make(m, (struct sample_range){ 0, m->nsamples }, NULL, &view, &why_not));
+	double in = (more + 256.0) / 2; /* a's and b's samples in the window */
+	CHECK_CLOSE(self_of(&view, "a", 0), in * 10, "a in a range over the window");
+	CHECK_CLOSE(self_of(&view, "b", 0), in * 10 - 10, "b in a range over the window");
+	CHECK_CLOSE(self_of(&view, "b", 1), in, "b's samples in the range");
+	CHECK(view.start_time == m->start_time + 3440); /* where the window starts */
+	model_free(&view);
+	/* Another W: the model stays at the bound. */
+	data = alternating(more, false);
+	add_chunk(s, false, data);
+	free(data);
+	trace_live_update(l, s);
+	CHECK(trace_live_model(l, m, &models[1], why, sizeof(why)) == TRACE_LIVE_VALUES);
+	CHECK(m->nsamples == more + 256 && m->samples_before == 344 + more);
+	CHECK_CLOSE(m->time_before, (344.0 + more) * 10, "the time before, again");
 	model_free(&models[0]);
-	model_free(&models[1]);
 	trace_live_free(l);
 	trace_stream_free(s);
+}
+
+/* The shared window itself: 10 007 samples (sample i: stack i % 5,
+ * lasting i µs) through a window of 1000.  It holds samples 9007 …
+ * 10 006 in order in 1000 entries, never more memory; the 9007 gone took
+ * 0 + 1 + … + 9006 = 9006 · 9007 / 2 µs.  A copy that follows it now and
+ * then (every 333 samples, then once after 3013 more: more than the
+ * window) ends the same. */
+static void window_bound(void)
+{
+	struct bounded_timeline t = BOUNDED_TIMELINE_INIT, copy = BOUNDED_TIMELINE_INIT;
+	const size_t window = 1000, n = 10007;
+	for (size_t i = 0; i < n; i++) {
+		bounded_timeline_add(&t, (uint32_t)(i % 5), (double)i, window);
+		CHECK(t.cap <= window && t.n <= window);
+		if (i % 333 == 0 && i < 7000)
+			bounded_timeline_follow(&copy, &t, window);
+	}
+	bounded_timeline_follow(&copy, &t, window);
+	const struct bounded_timeline *both[] = { &t, &copy };
+	for (size_t k = 0; k < 2; k++) {
+		const struct bounded_timeline *w = both[k];
+		CHECK(w->n == window && w->cap == window && w->dropped == n - window);
+		CHECK(bounded_timeline_total(w) == n && !bounded_timeline_exact(w));
+		CHECK_CLOSE(w->dropped_duration, 9006.0 * 9007 / 2, "the time gone");
+		bool in_order = true;
+		for (size_t i = 0; i < window && in_order; i++) {
+			const struct timeline_entry *e = bounded_timeline_at(w, i);
+			in_order = e->duration == (double)(n - window + i) &&
+				   e->stack == (n - window + i) % 5;
+		}
+		CHECK_MSG(in_order, "window %zu: not samples 9007 … 10006 in order", k);
+	}
+	bounded_timeline_free(&t);
+	bounded_timeline_free(&copy);
 }
 
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
 	hand_every_cut(dir);
+	window_bound();
 	hand_partial(dir);
 	bad_batches();
 	chrome_random_cuts(dir);

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "src/filter.h"
+#include "src/range.h"
 #include "src/rules.h"
 #include "src/transform.h"
 #include "src/util.h"
@@ -103,18 +104,33 @@ static void test_chunks(const char *dir)
 	model_free(&totals);
 	xsbug_follower_free(f);
 	xsbug_parser_free(p);
-	/* Past 4096 entries the session's timeline coarsens: the snapshot
-	 * then has none (its entries stand for stretches, not values), and
-	 * the values stay the exact ones. */
+	/* With a window of 4096 samples the snapshot holds the file's last
+	 * 4096 (6608 - 4096 = 2512 before them, with their time), and the
+	 * values stay the exact ones of all 6608; the finished model of the
+	 * session then has no timeline (a part would pass for the whole). */
 	struct xsbug_limits small = xsbug_default_limits;
 	small.max_timeline = 4096;
 	p = feed_chunks(data, len, 65536, &small, &err, &ok);
 	f = xsbug_follower_new();
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &totals));
-	CHECK(totals.nsamples == 0 && !(totals.caps & HAS_TIMELINE));
+	CHECK(totals.nsamples == 4096 && (totals.caps & HAS_TIMELINE));
+	CHECK(totals.samples_before == 2512 && model_sample_count(&totals) == 6608);
+	double before = 0;
+	for (size_t i = 0; i < 2512; i++)
+		before += whole.sample_duration[i];
+	CHECK(totals.time_before == before);
+	same_samples = totals.nsamples == 4096 && totals.nnodes == whole.nnodes;
+	for (size_t i = 0; same_samples && i < 4096; i++)
+		same_samples = totals.sample_node[i] == whole.sample_node[2512 + i] &&
+			       totals.sample_duration[i] == whole.sample_duration[2512 + i];
+	CHECK_MSG(same_samples, "the snapshot's window is not the file's last samples");
 	for (size_t v = 0; v < whole.nnodes && totals.nnodes == whole.nnodes; v++)
 		CHECK(node_value(&totals, (uint32_t)v, 0) == node_value(&whole, (uint32_t)v, 0));
+	model_free(&totals);
+	xsbug_session_model(p, 1, &totals);
+	CHECK(totals.nsamples == 0 && !(totals.caps & HAS_TIMELINE));
+	CHECK(model_sample_count(&totals) == 6608);
 	model_free(&totals);
 	xsbug_follower_free(f);
 	xsbug_parser_free(p);
@@ -233,7 +249,8 @@ static void check_like_fresh(const struct model *m, const struct xsbug_parser *p
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &fresh));
 	CHECK(m->nnodes == fresh.nnodes && m->ntypes == fresh.ntypes);
-	CHECK(m->nsamples == fresh.nsamples);
+	CHECK(m->nsamples == fresh.nsamples && m->samples_before == fresh.samples_before &&
+	      m->time_before == fresh.time_before);
 	for (size_t i = 0; i < m->nsamples && m->nsamples == fresh.nsamples; i++)
 		CHECK(m->sample_node[i] == fresh.sample_node[i] &&
 		      m->sample_duration[i] == fresh.sample_duration[i]);
@@ -563,8 +580,9 @@ static void test_raw_names(void)
 
 /* A long session: the stacks' totals and counts stay exact, and its
  * memory stops growing once its timeline is full (64 entries here): the
- * timeline coarsens instead.  Sample i: stack i % 3 (a; b under a; c
- * under b under a), delta 1 + i % 7 µs. */
+ * oldest samples leave it instead, and a live model holds the newest 64
+ * in order.  Sample i: stack i % 3 (a; b under a; c under b under a),
+ * delta 1 + i % 7 µs. */
 static void test_bounded_session(void)
 {
 	struct xsbug_limits limits = xsbug_default_limits;
@@ -595,6 +613,33 @@ static void test_bounded_session(void)
 	CHECK_MSG(bytes == bytes_early && bytes < 4096,
 		  "%zu bytes after 1000 samples, %zu after %zu", bytes_early, bytes, n);
 	CHECK(xsbug_session_samples(p, 1) == n);
+	/* The live model: samples n - 64 … n - 1 (n = 100000: the window's
+	 * first is sample 99936, stack 99936 % 3 = 0, delta 1 + 99936 % 7 = 5),
+	 * their durations, and the time of the 99936 before. */
+	struct xsbug_follower *f = xsbug_follower_new();
+	struct model live;
+	CHECK(xsbug_follow(f, p));
+	CHECK(xsbug_follower_model(f, NULL, &live));
+	CHECK(live.nsamples == 64 && live.samples_before == n - 64);
+	CHECK(live.sample_duration[0] == 5);
+	double before = 0;
+	for (size_t i = 0; i < n - 64; i++)
+		before += (double)(1 + i % 7);
+	CHECK_CLOSE(live.time_before, before, "the time before the window");
+	bool in_order = live.nsamples == 64;
+	for (size_t j = 0; in_order && j < 64; j++) {
+		size_t i = n - 64 + j;
+		const char *leaf = model_str(&live, live.frames[live.nodes[live.sample_node[j]].frame].name);
+		in_order = live.sample_duration[j] == (double)(1 + i % 7) &&
+			   !strcmp(leaf, names[i % 3]);
+	}
+	CHECK_MSG(in_order, "the window is not the newest 64 samples in order");
+	for (int k = 0; k < 3; k++) { /* the totals: every sample's */
+		CHECK_CLOSE(self_of(&live, names[k]), want_self[k], names[k]);
+		CHECK_CLOSE(count_of(&live, names[k]), want_count[k], names[k]);
+	}
+	model_free(&live);
+	xsbug_follower_free(f);
 
 	char *capture = NULL;
 	size_t capture_len = 0;
@@ -659,10 +704,12 @@ static void test_limits(void)
 	expect_limit(text, strlen(text), &small, "too many profile records");
 }
 
-/* Live snapshots carry the session's timeline while it holds every
- * sample: a 10 µs, b 5, then a 3 in place (the strip grows, the values
- * stay the stacks' sums); with room for 4 entries, the fifth sample
- * coarsens it and the next model has none, a still 10 + 3 + 2 + 4. */
+/* Live snapshots carry the session's timeline: a 10 µs, b 5, then a 3
+ * in place (the strip grows, the values stay the stacks' sums); with
+ * room for 4 entries, the fifth sample pushes the first out, in place:
+ * the window is b 5, a 3, a 2, a 4 after 1 sample of 10 µs, the totals
+ * still every sample's (a 10 + 3 + 2 + 4 = 19 in 4 samples), and a
+ * range over the window counts its own: a 3 + 2 + 4 = 9, b 5. */
 static void test_follower_timeline(void)
 {
 	struct xsbug_limits small = xsbug_default_limits;
@@ -689,12 +736,26 @@ static void test_follower_timeline(void)
 	check_like_fresh(&models[0], p);
 	feed_text(p, MSG("<ps>2,10,0.4,10,0</ps>"));
 	CHECK(xsbug_follow(f, p));
-	CHECK(xsbug_follower_model(f, &models[0], &models[1])); /* coarsened */
-	CHECK(models[1].nsamples == 0 && !(models[1].caps & HAS_TIMELINE));
-	CHECK_CLOSE(self_of(&models[1], "a"), 19, "a once coarsened");
-	CHECK_CLOSE(count_of(&models[1], "a"), 4, "a's samples");
+	CHECK(!xsbug_follower_model(f, &models[0], &models[1])); /* in place */
+	struct model *m = &models[0];
+	CHECK(m->nsamples == 4 && m->samples_before == 1 && m->time_before == 10);
+	static const double window[] = { 5, 3, 2, 4 };
+	for (size_t i = 0; i < 4 && m->nsamples == 4; i++)
+		CHECK(m->sample_duration[i] == window[i]);
+	CHECK(m->nsamples == 4 && m->sample_node[1] == m->sample_node[3] &&
+	      m->sample_node[0] != m->sample_node[1]);
+	CHECK_CLOSE(self_of(m, "a"), 19, "a: every sample's");
+	CHECK_CLOSE(count_of(m, "a"), 4, "a's samples");
+	CHECK(model_sample_count(m) == 5);
+	check_like_fresh(m, p);
+	struct model view;
+	const char *why_not = NULL;
+	CHECK(range_view_make(m, (struct sample_range){ 0, 4 }, NULL, &view, &why_not));
+	CHECK_CLOSE(self_of(&view, "a"), 9, "a in the window's range");
+	CHECK_CLOSE(self_of(&view, "b"), 5, "b in the window's range");
+	CHECK_CLOSE(count_of(&view, "a"), 3, "a's samples in the range");
+	model_free(&view);
 	model_free(&models[0]);
-	model_free(&models[1]);
 	xsbug_follower_free(f);
 	xsbug_parser_free(p);
 }

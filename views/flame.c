@@ -23,9 +23,10 @@ void flame_free(struct flame *f)
 
 bool flame_has_time_order(const struct model *m, unsigned type)
 {
-	/* Sample durations are the first sample type's values; a node graph
-	 * does not say which parent a sample went through. */
-	return (m->caps & HAS_TIMELINE) && (m->caps & HAS_NODES) &&
+	/* Sample durations are the first sample type's values (not when a
+	 * live window has let older ones go); a node graph does not say which
+	 * parent a sample went through. */
+	return model_holds_every_sample(m) && (m->caps & HAS_NODES) &&
 	       !(m->caps & HAS_NODE_GRAPH) && m->nsamples && type == 0;
 }
 
@@ -366,7 +367,10 @@ void flame_build(struct flame *f, struct view_context *ctx,
 	f->serial = atomic_fetch_add(&graphs_built, 1) + 1;
 	if (order == FLAME_TIME_ORDER) {
 		if (!flame_has_time_order(ctx->model, ctx->type)) {
-			f->why_not = "no samples in time order for this sample type";
+			f->why_not = ctx->model->samples_before
+					      ? "a live session keeps only its newest samples: "
+						"pin a range for their time order"
+					      : "no samples in time order for this sample type";
 			return;
 		}
 		f->profile_total = rules_totals(ctx->rules, ctx->rule, ctx->type)->profile_total;

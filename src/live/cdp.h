@@ -74,7 +74,7 @@ bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap);
  * model this gave last, or NULL) shows it.  Windows: a new model in
  * `fresh` each time; streaming: new numbers in `shown` in place while no
  * stack is new (a cost of the samples that are new, trace_live), else a
- * new model without a timeline. */
+ * new model; both with the newest samples (trace.h, trace_live_model). */
 enum cdp_refresh { CDP_NOTHING, CDP_NEW_VALUES, CDP_NEW_MODEL };
 enum cdp_refresh cdp_refresh(struct cdp *c, struct model *shown, struct model *fresh,
 			     char *err, size_t cap);

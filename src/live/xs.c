@@ -935,8 +935,9 @@ static bool write_capture(const struct xsbug_parser *parser, size_t n,
 	return ok;
 }
 
-/* What needs the parser: the session as a model (with its timeline,
- * so that the .cpuprofile keeps the samples) and the .xsbug capture. */
+/* What needs the parser: the session as a model (with its timeline while
+ * that holds every sample, so that the .cpuprofile keeps them) and the
+ * .xsbug capture. */
 static bool take_session(const struct peer *p, const char *base,
 			 struct model *m, char *err, size_t cap)
 {

@@ -113,8 +113,9 @@ bool live_engine_streams_nothing(struct live *l, size_t i);
 /* Has anything that changes the model arrived since the last call? */
 bool live_engine_take_news(struct live *l, size_t i);
 /* The engine's last session with samples (none before its first
- * sample: LIVE_NO_PROFILE) without its timeline, as
- * `f` (the caller's, for this engine only) follows it: only new numbers
+ * sample: LIVE_NO_PROFILE) with its newest samples (the window,
+ * bounded_timeline.h), as `f` (the caller's, for this engine only)
+ * follows it: only new numbers
  * for `shown`, the model it made last, when no new stack or function came
  * (see xsbug_follower_model), so that a refresh costs little however
  * long the session has run.  An arc stream: a new model of its table as

@@ -51,9 +51,7 @@ void app_free(struct app *a)
 	filters_free(a);
 	rules_free(&a->original_rules);
 	free(a->frame_keys);
-	if (a->range_cut)
-		model_free(a->range_cut);
-	free(a->range_cut);
+	app_free_range_cut(a->range_cut, a->range_owns_samples);
 	timeline_free(&a->timeline);
 	free(a->flame.matched);
 }

@@ -110,18 +110,31 @@ struct app {
 	struct model *range_cut;
 	struct whole_sums *whole_sums; /* the first range key's start */
 	struct sample_range range;
+	/* Live mode: the range's view holds its own copy of its samples
+	 * (freed with it), and loaded->samples_before when it was made, so
+	 * that a pinned range follows its samples as the window of a long
+	 * session slides under it (app_replace_model).  Once its first
+	 * sample leaves the window, range_cut becomes a model of its own
+	 * (model_cut_range of the view) whose numbers never change; `range`
+	 * is then empty and range_gone says what it was. */
+	bool range_owns_samples;
+	size_t range_base;
+	char range_gone[96];
 	bool hide_timeline;      /* the strip, shown where there are times */
 	struct timeline timeline; /* of `loaded`, as wide as the strip */
 	/* The strip scrolls as in live mode (a->live) for a profile that
 	 * grows by other means, and in tests. */
 	bool timeline_scrolls;
 	const struct model *timeline_model; /* the model it was made for */
+	size_t timeline_before; /* its samples_before then (a live window slides) */
 	size_t timeline_cells;    /* the strip's width, set by whoever draws */
 };
 
 void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first);
 void app_free(struct app *a);
+/* A range's cut (NULL: none), with the copy of its samples it owns. */
+void app_free_range_cut(struct model *cut, bool owns_samples);
 /* From now on divided is computed on a thread of its own, starting at
  * once; the panes show it when app_poll finds it done. */
 void app_compute_in_background(struct app *a);
@@ -231,6 +244,9 @@ void app_range_free(struct app *a);
 void app_range_move_start(struct app *a, long cells);
 void app_range_move_end(struct app *a, long cells);
 void app_range_whole(struct app *a);
+/* "range 1.20s–3.40s of 10.0s", or what a range whose samples have left
+ * a live window was. */
+void app_describe_range(const struct app *a, bool ascii, char *buf, size_t cap);
 void app_toggle_timeline(struct app *a);
 /* The strip's bins for `cells` cells, made again when the width or the
  * loaded model changed. */

@@ -7,7 +7,9 @@
  * thread. */
 #include "app.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../background.h"
 #include "../filter.h"
@@ -36,7 +38,8 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 		cells = 1;
 	struct timeline *t = &a->timeline;
 	if (a->timeline_model != a->loaded || t->nbins != cells ||
-	    t->first_sample[cells] != a->loaded->nsamples) {
+	    t->first_sample[cells] != a->loaded->nsamples ||
+	    a->timeline_before != a->loaded->samples_before) {
 		timeline_free(t);
 		if (a->loaded->nwindows)
 			timeline_build_windows(t, a->loaded, cells);
@@ -45,16 +48,43 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 		else
 			timeline_build(t, a->loaded, cells);
 		a->timeline_model = a->loaded;
+		a->timeline_before = a->loaded->samples_before;
 	}
 	return t;
+}
+
+void app_describe_range(const struct app *a, bool ascii, char *buf, size_t cap)
+{
+	if (a->range_gone[0])
+		snprintf(buf, cap, "%s", a->range_gone);
+	else
+		range_describe(a->loaded, a->range, ascii, buf, cap);
 }
 
 static void say_range(struct app *a)
 {
 	if (a->range_cut)
-		range_describe(a->loaded, a->range, false, a->message, sizeof(a->message));
+		app_describe_range(a, false, a->message, sizeof(a->message));
 	else
 		app_message(a, "range: the whole profile");
+}
+
+/* Live mode: the view reads its own copy of its samples, not the loaded
+ * model's, which the next refresh moves as the window slides. */
+static void own_samples(struct model *view)
+{
+	size_t n = view->nsamples;
+	uint32_t *nodes = xmalloc((n + 1) * sizeof(uint32_t));
+	double *durations = xmalloc((n + 1) * sizeof(double));
+	memcpy(nodes, view->sample_node, n * sizeof(uint32_t));
+	memcpy(durations, view->sample_duration, n * sizeof(double));
+	view->sample_node = nodes;
+	view->sample_duration = durations;
+}
+
+static bool owns_samples(const struct app *a)
+{
+	return a->live || a->timeline_scrolls;
 }
 
 /* The whole profile as a range's view: its sums made by the same pass as
@@ -111,7 +141,7 @@ void app_range_free(struct app *a)
  * or the whole profile's once its thread is done. */
 static const struct model *near_view(struct app *a)
 {
-	if (a->live) /* its model's values change in place */
+	if (owns_samples(a)) /* live: its model's values change in place */
 		return NULL;
 	if (a->range_cut)
 		return a->range_cut;
@@ -124,35 +154,48 @@ static const struct model *near_view(struct app *a)
 /* The range's view of the loaded profile (range_view_make: no copy, a
  * pass over the range's samples or over those between its ends and
  * near_view's), or NULL for the whole profile or when the profile cannot
- * be cut (*why_not says why). */
-static struct model *make_cut(struct app *a, struct model *src, struct sample_range r,
-			      const char **why_not)
+ * be cut (*why_not says why).  All of a live window is a range when
+ * samples have left it: the whole is more. */
+static struct model *make_cut(struct app *a, struct model *src,
+			      struct sample_range r, const char **why_not)
 {
-	if (r.first == 0 && r.end == src->nsamples)
+	if (r.first == 0 && r.end == src->nsamples && !src->samples_before)
 		return NULL; /* the whole profile: the loaded model itself */
 	model_add_sample_counts(src); /* once: every view counts samples */
 	struct model *cut = xmalloc(sizeof(*cut));
-	if (range_view_make(src, r, src == a->loaded ? near_view(a) : NULL, cut, why_not))
+	const struct model *near = src == a->loaded ? near_view(a) : NULL;
+	if (range_view_make(src, r, near, cut, why_not)) {
+		if (owns_samples(a))
+			own_samples(cut);
 		return cut;
+	}
 	free(cut);
 	return NULL;
 }
 
-static void free_cut(struct model *m)
+void app_free_range_cut(struct model *cut, bool owns_samples)
 {
-	if (m) {
-		model_free(m);
-		free(m);
+	if (!cut)
+		return;
+	if (owns_samples) {
+		free(cut->sample_node);
+		free(cut->sample_duration);
 	}
+	model_free(cut);
+	free(cut);
 }
 
 /* Puts `cut` (NULL: the whole loaded profile) in front of every pane. */
-static void show_cut(struct app *a, struct model *cut)
+static void show_cut(struct app *a, struct model *cut, bool owns)
 {
 	struct model *old = a->range_cut;
+	bool old_owns = a->range_owns_samples;
 	a->range_cut = cut;
+	a->range_owns_samples = owns;
+	a->range_base = a->loaded->samples_before;
+	a->range_gone[0] = 0;
 	app_show_model(a, cut ? cut : a->loaded);
-	free_cut(old);
+	app_free_range_cut(old, old_owns);
 }
 
 void app_set_range(struct app *a, size_t first, size_t end)
@@ -167,7 +210,8 @@ void app_set_range(struct app *a, size_t first, size_t end)
 		app_message(a, "a range holds one sample at least");
 		return;
 	}
-	if (first == a->range.first && end == a->range.end) {
+	bool shown = a->range_cut || !a->loaded->samples_before; /* else the whole */
+	if (first == a->range.first && end == a->range.end && shown) {
 		say_range(a);
 		return;
 	}
@@ -183,21 +227,63 @@ void app_set_range(struct app *a, size_t first, size_t end)
 		app_message(a, "%s", why_not);
 		return;
 	}
-	show_cut(a, cut);
+	show_cut(a, cut, cut && owns_samples(a));
 	say_range(a);
+}
+
+/* A pinned range's first samples have left the live window: rather than
+ * change its numbers or follow it off the strip, it becomes a model of
+ * its own, cut from its view while that is still valid (its samples are
+ * its own copy; its nodes are the loaded model's, refreshed in place,
+ * or the one being replaced, which the caller frees only afterwards).
+ * Its numbers then stay as they were for good; the strip no longer
+ * shows it (its samples are not there), and the header says what it
+ * was.  0 or a new range goes back to the window. */
+static void detach_range(struct app *a)
+{
+	struct model *own = xmalloc(sizeof(*own));
+	const char *why_not = NULL;
+	struct model *view = a->range_cut;
+	if (!model_cut_range(view, (struct sample_range){ 0, view->nsamples }, true,
+			     own, &why_not)) {
+		free(own); /* cannot happen: the view was cut from a timeline */
+		a->range = (struct sample_range){ 0, a->loaded->nsamples };
+		show_cut(a, NULL, false);
+		return;
+	}
+	char text[sizeof(a->range_gone)];
+	double from = view->start_time - a->loaded->start_time; /* the session's */
+	snprintf(text, sizeof(text), "range %.2fs-%.2fs (kept: its samples have "
+		 "left the strip)", from / 1e6, (from + view->duration) / 1e6);
+	a->range = (struct sample_range){ 0, 0 };
+	show_cut(a, own, false);
+	memcpy(a->range_gone, text, sizeof(text));
 }
 
 void app_replace_model(struct app *a, struct model *next)
 {
 	app_range_free(a); /* made from the model going away */
 	a->loaded = next;
-	bool pinned = a->range_cut && a->range.end <= next->nsamples;
-	const char *why_not;
 	filters_finish(a);
+	if (a->range_gone[0])
+		return; /* a model of its own: nothing of `next` changes it */
+	bool pinned = a->range_cut != NULL;
+	if (pinned && next->samples_before >= a->range_base) {
+		/* The same session: its window slid by `gone` samples. */
+		size_t gone = next->samples_before - a->range_base;
+		if (gone > a->range.first) {
+			detach_range(a);
+			return;
+		}
+		a->range.first -= gone;
+		a->range.end -= gone;
+	}
+	pinned = pinned && a->range.end <= next->nsamples;
+	const char *why_not;
 	struct model *cut = pinned ? make_cut(a, next, a->range, &why_not) : NULL;
 	if (!cut)
 		a->range = (struct sample_range){ 0, next->nsamples };
-	show_cut(a, cut);
+	show_cut(a, cut, cut && owns_samples(a));
 }
 
 /* A range end on the strip: the bin a start falls in, or the first bin
@@ -258,9 +344,20 @@ void app_range_move_end(struct app *a, long cells)
 	app_set_range(a, a->range.first, end);
 }
 
+/* Not app_set_range(0, nsamples): that is all of a live window, which
+ * is less than the whole once samples have left it. */
 void app_range_whole(struct app *a)
 {
-	app_set_range(a, 0, a->loaded->nsamples);
+	if (!app_has_timeline(a)) {
+		app_set_range(a, 0, 0); /* says why not */
+		return;
+	}
+	if (a->range_cut) {
+		filters_finish(a);
+		a->range = (struct sample_range){ 0, a->loaded->nsamples };
+		show_cut(a, NULL, false);
+	}
+	say_range(a);
 }
 
 void app_toggle_timeline(struct app *a)

@@ -127,7 +127,7 @@ static void draw_header(const struct app *a, const struct screen *s)
 	char range[160] = "";
 	if (a->range_cut) {
 		range[0] = range[1] = ' ';
-		range_describe(a->loaded, a->range, !s->utf8, range + 2, sizeof(range) - 2);
+		app_describe_range(a, !s->utf8, range + 2, sizeof(range) - 2);
 	}
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));

@@ -186,6 +186,11 @@ bool flame_job_busy(const struct app *a)
 
 void flame_toggle_order(struct app *a)
 {
+	if (a->ctx.model->samples_before) {
+		app_message(a, "time order needs every sample, and this live session "
+			    "keeps only its newest: pin a range on the strip");
+		return;
+	}
 	if (!flame_has_time_order(a->ctx.model, a->ctx.type)) {
 		app_message(a, "time order needs samples with times (this %s has none%s)",
 			    a->ctx.model->format,

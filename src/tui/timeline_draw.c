@@ -45,6 +45,10 @@ static void range_cells(struct app *a, const struct timeline *t, long *first,
 		*end = (strip.drag_from < strip.drag_to ? strip.drag_to : strip.drag_from) + 1;
 		return;
 	}
+	if (a->range.end == 0) { /* a range whose samples have left the strip */
+		*first = *end = 0;
+		return;
+	}
 	*first = (long)timeline_bin_of(t, a->range.first);
 	size_t last = a->range.end ? timeline_bin_of(t, a->range.end - 1) : 0;
 	*end = (long)last + 1;
@@ -62,7 +66,9 @@ static void draw_ruler(struct app *a, const struct screen *s, int y, int x,
 			mvaddch(y, x + c, in ? '=' : '-');
 	}
 	char text[160];
-	if (a->range_cut || strip.drag_from >= 0)
+	if (a->range_cut && strip.drag_from < 0)
+		app_describe_range(a, !s->utf8, text, sizeof(text));
+	else if (strip.drag_from >= 0)
 		range_describe(a->loaded, a->range, !s->utf8, text, sizeof(text));
 	else if (a->loaded->nwindows)
 		snprintf(text, sizeof(text), "timeline: a cell a window, newest at the right "

@@ -176,9 +176,9 @@ def live_session(workdir):
 def streaming(engine):
     s = wait_for(r"^ live: fake", "the first snapshot")
     check("profiling" in s.split("\n")[0], "header says profiling: %r" % s.split("\n")[0])
-    # The timeline strip under the header while the session's timeline
-    # holds every sample: it scrolls (0.1 s a cell, the newest at the
-    # right) as samples arrive.
+    # The timeline strip under the header: it scrolls (0.1 s a cell, the
+    # newest at the right) as samples arrive (past the window of samples
+    # kept: live_window_tui.py).
     s = wait_for(r"^ 1 top-down", "the panes")
     lines = s.split("\n")
     check(tabs_line(s) == 3 and "█" in lines[1], "the strip on line 2:\n" + s)
