@@ -38,3 +38,11 @@ bool background_done(struct background *b, int grace_ms)
 	background_wait(b);
 	return true;
 }
+
+bool background_over(struct background *b, bool wait)
+{
+	if (!wait)
+		return background_done(b, 0);
+	background_wait(b);
+	return true;
+}

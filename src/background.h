@@ -25,5 +25,8 @@ void background_start(struct background *b, void (*run)(void *arg), void *arg);
 bool background_done(struct background *b, int grace_ms);
 /* Waits for the work to end. */
 void background_wait(struct background *b);
+/* With `wait`, background_wait and true; else background_done(b, 0):
+ * for whoever takes a job's result now or at its next chance. */
+bool background_over(struct background *b, bool wait);
 
 #endif

@@ -224,9 +224,7 @@ static void end_chains_job(struct rules *r, bool wait)
 	struct chains_job *j = r->chains_job;
 	if (!j)
 		return;
-	if (wait)
-		background_wait(&j->work);
-	else if (!background_done(&j->work, 0))
+	if (!background_over(&j->work, wait))
 		return;
 	if (j->built)
 		r->chains = j->chains;

@@ -136,9 +136,7 @@ static void reap_dropped(struct app *a, bool wait)
 	struct flame_job *j = a->flame_dropped;
 	if (!j)
 		return;
-	if (wait)
-		background_wait(&j->work);
-	else if (!background_done(&j->work, 0))
+	if (!background_over(&j->work, wait))
 		return;
 	view_close(&j->view);
 	free(j);

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-from tmux_driver import Pane, check, failures, tmux
+from tmux_driver import Pane, check, failures, run_tests
 from loopback import free_port
 
 BINARY = os.path.abspath(sys.argv[1])
@@ -101,19 +101,6 @@ def quitting():
     pane.close()
 
 
-def main():
-    try:
-        for test in (breaks, quitting):
-            try:
-                test()
-            except AssertionError as e:
-                check(False, str(e))
-    finally:
-        tmux("kill-server", check=False)
-    if failures:
-        print("%d failures" % len(failures))
-        sys.exit(1)
-    print("ok")
-
-
-main()
+run_tests([breaks, quitting])
+print("%d failures" % len(failures))
+sys.exit(1 if failures else 0)

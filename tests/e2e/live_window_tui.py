@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 
-from tmux_driver import Pane, check, failures, tmux
+from tmux_driver import Pane, check, failures, run_tests
 from loopback import base36, free_port
 
 BINARY = os.path.abspath(sys.argv[1])
@@ -144,17 +144,6 @@ def session():
     engine.close()
 
 
-def main():
-    try:
-        session()
-    except AssertionError as e:
-        check(False, str(e))
-    finally:
-        tmux("kill-server", check=False)
-    if failures:
-        print("%d failures" % len(failures))
-        sys.exit(1)
-    print("ok")
-
-
-main()
+run_tests([session])
+print("%d failures" % len(failures))
+sys.exit(1 if failures else 0)
