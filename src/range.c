@@ -459,22 +459,17 @@ static void move_sums(const struct model *src, size_t first, size_t end,
 	}
 }
 
-/* Does `near` read its samples in src's arrays?  A live view owns a
- * copy of its samples, which has no place in src's. */
-static bool is_window_of(const struct model *src, const struct model *near)
+/* The samples `near` (another view of src) holds, when it reads them in
+ * src's arrays: a live view owns a copy, which has no place in src's. */
+static bool window_of(const struct model *src, const struct model *near,
+		      struct sample_range *out)
 {
 	uintptr_t at = (uintptr_t)near->sample_node, first = (uintptr_t)src->sample_node;
-	return at >= first && (at - first) % sizeof(uint32_t) == 0 &&
-	       (at - first) / sizeof(uint32_t) + near->nsamples <= src->nsamples &&
-	       near->sample_duration == src->sample_duration + (at - first) / sizeof(uint32_t);
-}
-
-/* The samples `near` (another view of src) holds. */
-static struct sample_range range_of_view(const struct model *src,
-					 const struct model *near)
-{
-	size_t first = (size_t)(near->sample_node - src->sample_node);
-	return (struct sample_range){ first, first + near->nsamples };
+	if (at < first || (at - first) % sizeof(uint32_t))
+		return false;
+	size_t k = (at - first) / sizeof(uint32_t);
+	*out = (struct sample_range){ k, k + near->nsamples };
+	return out->end <= src->nsamples && near->sample_duration == src->sample_duration + k;
 }
 
 /* A range key moves one end a little: the new range's sums are the
@@ -487,9 +482,9 @@ static bool sums_from_near(const struct model *src, struct sample_range r,
 			   const struct model *near, unsigned counts,
 			   double *node_self)
 {
-	if (!near || near->range_of != src || counts == 0 || !is_window_of(src, near))
+	struct sample_range n;
+	if (!near || near->range_of != src || counts == 0 || !window_of(src, near, &n))
 		return false;
-	struct sample_range n = range_of_view(src, near);
 	size_t hi = r.end > n.end ? r.end : n.end;
 	size_t moved = (r.first > n.first ? r.first - n.first : n.first - r.first) +
 		       (r.end > n.end ? r.end - n.end : n.end - r.end);
