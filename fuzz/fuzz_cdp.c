@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fuzz_common.h"
-#include "src/live/cdp.h"
+#include "fuzz/fuzz_common.h"
+#include "live/cdp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

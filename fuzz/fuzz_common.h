@@ -9,13 +9,13 @@
 #include <stdlib.h>
 
 #include "loaders/loaders.h"
-#include "src/gprof_report.h"
-#include "src/filter.h"
-#include "src/transform.h"
-#include "src/granularity.h"
-#include "src/report_lines.h"
-#include "src/rules.h"
-#include "src/util.h"
+#include "output/gprof_report.h"
+#include "model/sample_counts.h"
+#include "transform/transform.h"
+#include "transform/granularity.h"
+#include "output/report_lines.h"
+#include "rules/rules.h"
+#include "base/util.h"
 #include "views/view.h"
 
 static inline void fuzz_views(struct model *m)

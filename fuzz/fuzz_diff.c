@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fuzz_common.h"
-#include "views/diff.h"
+#include "fuzz/fuzz_common.h"
+#include "compare/diff.h"
 
 static void mirror_rows(struct diff *d, struct rules *rules)
 {

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fuzz_common.h"
-#include "src/range.h"
+#include "fuzz/fuzz_common.h"
+#include "transform/range.h"
 
 static void cut_and_view(const struct model *m, struct sample_range r, bool keep)
 {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fuzz_common.h"
+#include "fuzz/fuzz_common.h"
 #include "loaders/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fuzz_common.h"
+#include "fuzz/fuzz_common.h"
 #include "loaders/xsbug.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "addresses.h"
 
 bool address_frames_init(struct address_frames *af, struct model *m,

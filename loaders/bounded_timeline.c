@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 
 void bounded_timeline_add(struct bounded_timeline *t, uint32_t stack, double duration,
 			  size_t max_entries)

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../src/model.h"
+#include "model/model.h"
 
 struct timeline_entry {
 	uint32_t stack;  /* whatever the caller numbers stacks (or nodes) by */

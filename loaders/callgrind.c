@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/escape.h"
-#include "../src/util.h"
-#include "lines.h"
+#include "base/escape.h"
+#include "base/util.h"
+#include "text_lines.h"
 #include "loaders.h"
 
 #define MAX_LINE (1u << 20)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "json.h"
 #include "loaders.h"
 #include "v8_frame.h"

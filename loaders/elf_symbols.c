@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "elf_symbols.h"
 
 /* gprof keeps static function names unless they look like labels or

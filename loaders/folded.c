@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
-#include "lines.h"
+#include "base/util.h"
+#include "text_lines.h"
 #include "loaders.h"
 
 #define MAX_LINE (64u << 20) /* a deep stack of long C++ names fits */

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "elf_symbols.h"
 
 #define GMON_HEADER_SIZE 20

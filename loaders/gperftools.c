@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "legacy_text.h"
 
 #define FORMAT "gperftools CPU profile"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 
 enum state {
 	ST_TOP,       /* the document's value */

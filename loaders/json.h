@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "input.h"
+#include "input/input.h"
 
 enum json_token {
 	JSON_ERROR,

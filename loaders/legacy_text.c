@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/units.h"
-#include "../src/util.h"
+#include "base/units.h"
+#include "base/util.h"
 #include "legacy_text.h"
 
 static bool blank(char c)

@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "../src/model.h"
-#include "input.h"
+#include "model/model.h"
+#include "input/input.h"
 
 struct load_error {
 	char message[320];

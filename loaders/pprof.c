@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "loaders.h"
-#include "../src/units.h"
+#include "base/units.h"
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__ValueType pb_value_type;

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "legacy_text.h"
 
 struct cursor {

@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/units.h"
-#include "../src/util.h"
+#include "base/units.h"
+#include "base/util.h"
 #include "json.h"
 #include "loaders.h"
 

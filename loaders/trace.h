@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../src/model.h"
+#include "model/model.h"
 #include "loaders.h"
 #include "v8_frame.h"
 

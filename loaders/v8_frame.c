@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 
 /* Lines and columns are shown (and exported) one higher than a 0-based
  * file gives them: the largest the rest of the program can take. */

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../src/model.h"
+#include "model/model.h"
 #include "json.h"
 #include "loaders.h"
 

@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 #include "loaders.h"
-#include "../src/model.h"
+#include "model/model.h"
 
 /* What a peer may make the parser hold; hitting one is an error that
  * names the limit. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "bounded_timeline.h"
 
 const struct xsbug_limits xsbug_default_limits = {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/model.h"
+#include "model/model.h"
 
 static uint32_t rng = 12345;
 

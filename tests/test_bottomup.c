@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "random_model.h"
-#include "src/rules.h"
-#include "src/util.h"
+#include "tests/check.h"
+#include "tests/random_model.h"
+#include "rules/rules.h"
+#include "base/util.h"
 #include "views/view.h"
 
 #define MAX_DEPTH 48

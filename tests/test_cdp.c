@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "src/live/cdp.h"
+#include "tests/check.h"
+#include "live/cdp.h"
 
 #define FRAME(name) "{\"functionName\":\"" name "\",\"scriptId\":\"1\",\"url\":\"x.js\"," \
 		    "\"lineNumber\":0,\"columnNumber\":0}"

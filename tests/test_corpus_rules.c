@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/rules.h"
-#include "src/util.h"
+#include "rules/rules.h"
+#include "base/util.h"
 
 /* The key the expected files use: "name url:line:column" for .cpuprofile
  * files, "name" for xsbug captures. */

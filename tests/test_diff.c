@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/util.h"
-#include "views/diff.h"
+#include "base/util.h"
+#include "compare/diff.h"
 
 static const char *testdata;
 

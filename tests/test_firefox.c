@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/rules.h"
-#include "src/util.h"
+#include "rules/rules.h"
+#include "base/util.h"
 
 static const char *dir = "testdata";
 

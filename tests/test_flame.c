@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/rules.h"
-#include "src/tui/app.h"
-#include "src/tui/flame_job.h"
-#include "src/util.h"
+#include "rules/rules.h"
+#include "explorer/app.h"
+#include "explorer/flame_job.h"
+#include "base/util.h"
 #include "views/flame.h"
 
 /* ---- a model made by hand ---------------------------------------------- */

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/arcs.h"
 #include "loaders/loaders.h"
-#include "src/gprof_report.h"
-#include "src/rules.h"
-#include "src/util.h"
+#include "output/gprof_report.h"
+#include "rules/rules.h"
+#include "base/util.h"
 
 static const char *testdata;
 static const char *this_program; /* an ELF executable that is not `validate` */

@@ -3,12 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/fetch.h"
-#include "src/live/http.h"
-#include "src/timeline.h"
-#include "src/util.h"
+#include "input/fetch.h"
+#include "live/http.h"
+#include "transform/timeline.h"
+#include "base/util.h"
 
 static void check_url(const char *url, unsigned seconds, const char *want)
 {

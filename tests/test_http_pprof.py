@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Profiles named by URL (src/fetch.c), end to end through the binary.
+"""Profiles named by URL (src/input/fetch.c), end to end through the binary.
 
     test_http_pprof.py WPROF TESTDATA go       a Go service with net/http/pprof
                                                built now: its heap and CPU

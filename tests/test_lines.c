@@ -4,13 +4,13 @@
  * 22: . 70ms; and positionTicks worked by hand. */
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/range.h"
-#include "src/transform.h"
-#include "src/lines.h"
-#include "src/source.h"
-#include "src/util.h"
+#include "transform/range.h"
+#include "transform/transform.h"
+#include "rules/lines.h"
+#include "input/source.h"
+#include "base/util.h"
 
 static uint32_t frame_named(const struct model *m, const char *name)
 {

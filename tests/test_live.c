@@ -9,10 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/live/xs.h"
-#include "src/util.h"
+#include "live/xs.h"
+#include "base/util.h"
 
 static void pump(struct live *l, int rounds)
 {

@@ -3,10 +3,10 @@
  * its numbers worked out by hand from ../shared/spec/time-rules.md. */
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/rules.h"
-#include "src/util.h"
+#include "rules/rules.h"
+#include "base/util.h"
 
 static uint32_t frame_named(const struct model *m, const char *name)
 {

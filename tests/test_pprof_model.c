@@ -4,9 +4,9 @@
  * their units, and the profile's metadata. */
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/util.h"
+#include "base/util.h"
 
 static bool load(const char *dir, const char *name, struct model *m)
 {

@@ -3,16 +3,16 @@
  * paper, and the timeline strip's bins; no curses. */
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
 #include "loaders/xsbug.h"
-#include "src/range.h"
-#include "src/filter.h"
-#include "src/rules.h"
-#include "src/timeline.h"
+#include "transform/range.h"
+#include "model/sample_counts.h"
+#include "rules/rules.h"
+#include "transform/timeline.h"
 #include "views/flame.h"
-#include "src/tui/app.h"
-#include "src/util.h"
+#include "explorer/app.h"
+#include "base/util.h"
 
 static void test_parse(void)
 {

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
-#include "random_model.h"
+#include "tests/check.h"
+#include "tests/random_model.h"
 #include "loaders/loaders.h"
-#include "src/rules.h"
-#include "src/util.h"
+#include "rules/rules.h"
+#include "base/util.h"
 
 /* ---- the definition, transcribed ------------------------------------ */
 

@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "loaders/input.h"
+#include "tests/check.h"
+#include "input/input.h"
 #include "loaders/loaders.h"
 #include "loaders/bounded_timeline.h"
 #include "loaders/trace.h"
-#include "src/range.h"
-#include "src/rules.h"
-#include "src/util.h"
+#include "transform/range.h"
+#include "rules/rules.h"
+#include "base/util.h"
 
 /* The events of a trace file, each as its own JSON text. */
 struct events {

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "check.h"
-#include "src/rules.h"
-#include "src/transform.h"
-#include "src/util.h"
+#include "tests/check.h"
+#include "rules/rules.h"
+#include "transform/transform.h"
+#include "base/util.h"
 
 struct stack {
 	const char *frames[6]; /* "name@file", root first, NULL ends */

@@ -4,10 +4,10 @@
  * testdata/devtools-old/README.md) and ../shared/spec/time-rules.md. */
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/rules.h"
-#include "src/util.h"
+#include "rules/rules.h"
+#include "base/util.h"
 
 static const char *testdata;
 

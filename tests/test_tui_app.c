@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/tui/app.h"
-#include "src/util.h"
+#include "explorer/app.h"
+#include "base/util.h"
 #include "loaders/xsbug.h"
 
 static const char *row_name(struct app *a, size_t i)

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "tests/check.h"
 #include "loaders/loaders.h"
-#include "src/tui/compare.h"
-#include "src/util.h"
+#include "explorer/compare.h"
+#include "base/util.h"
 
 static const char *selected_name(struct app *a)
 {

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "src/filter.h"
-#include "src/range.h"
-#include "src/rules.h"
-#include "src/transform.h"
-#include "src/util.h"
+#include "tests/check.h"
+#include "model/sample_counts.h"
+#include "transform/range.h"
+#include "rules/rules.h"
+#include "transform/transform.h"
+#include "base/util.h"
 #include "loaders/xsbug.h"
 
 static struct xsbug_parser *feed_chunks(const char *data, size_t len,

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
-#include "../src/caller_chains.h"
+#include "base/util.h"
+#include "rules/caller_chains.h"
 #include "view.h"
 
 struct match {

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "view.h"
 
 static double arc_value(const double *values, uint32_t arc)

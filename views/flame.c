@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 
 /* A function graph expanded into paths can grow without end (every path
  * through a cycle is one); past this many frames the rest is left out. */

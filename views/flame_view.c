@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "flame.h"
 
 static void flame_view_build(struct view *v)

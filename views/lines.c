@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 
 void lines_members(const struct model *m, uint32_t frame, bool *member)
 {

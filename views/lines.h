@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../src/lines.h"
-#include "../src/source.h"
+#include "rules/lines.h"
+#include "input/source.h"
 
 struct source_row {
 	int32_t line;

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 #include "view.h"
 
 static struct row node_row(struct view *v, uint32_t node)

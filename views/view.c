@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/util.h"
+#include "base/util.h"
 
 static const char *const kind_names[VIEW_COUNT] = {
 	[VIEW_TOPDOWN] = "top-down",

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../src/model.h"
-#include "../src/rules.h"
+#include "model/model.h"
+#include "rules/rules.h"
 
 enum view_kind {
 	VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT, VIEW_CALLGRAPH, VIEW_FLAME, VIEW_COUNT

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../loaders/json.h"
-#include "../../loaders/loaders.h"
-#include "../../loaders/trace.h"
-#include "../escape.h"
-#include "../export.h"
-#include "../util.h"
+#include "loaders/json.h"
+#include "loaders/loaders.h"
+#include "loaders/trace.h"
+#include "base/escape.h"
+#include "output/export.h"
+#include "base/util.h"
 #include "ws.h"
 
 #define DIAL_TIMEOUT_MS 5000

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../model.h"
+#include "model/model.h"
 
 #define CDP_DEFAULT_ADDRESS "127.0.0.1:9229"
 

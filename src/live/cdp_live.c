@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../util.h"
+#include "base/util.h"
 
 struct cdp_live {
 	struct cdp *cdp;

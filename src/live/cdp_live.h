@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../model.h"
+#include "model/model.h"
 #include "cdp.h"
 
 struct cdp_live;

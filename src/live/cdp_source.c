@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../loaders/loaders.h"
-#include "../export.h"
-#include "../util.h"
+#include "loaders/loaders.h"
+#include "output/export.h"
+#include "base/util.h"
 #include "cdp.h"
 #include "cdp_live.h"
 #include "source.h"

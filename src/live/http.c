@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
+#include "base/util.h"
 
 char *http_live_window_url(const char *url, unsigned seconds)
 {

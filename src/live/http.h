@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../loaders/loaders.h"
-#include "../fetch.h"
-#include "../model.h"
+#include "loaders/loaders.h"
+#include "input/fetch.h"
+#include "model/model.h"
 
 #define HTTP_LIVE_DEFAULT_WINDOW 5
 

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../escape.h"
-#include "../export.h"
-#include "../util.h"
+#include "base/escape.h"
+#include "output/export.h"
+#include "base/util.h"
 #include "http.h"
 #include "source.h"
 

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../model.h"
+#include "model/model.h"
 
 /* Log lines kept (per engine): the last ones. */
 #define LIVE_LOG_LINES 1000

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "base/util.h"
 
 /* The handshake answer and HTTP headers are small; a peer that sends
  * more without ending them is not a server we talk to. */

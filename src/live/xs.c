@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../loaders/arcs.h"
-#include "../escape.h"
-#include "../export.h"
-#include "../util.h"
+#include "loaders/arcs.h"
+#include "base/escape.h"
+#include "output/export.h"
+#include "base/util.h"
 
 #define READ_CHUNK (64 * 1024)
 #define OUT_CAP 1024

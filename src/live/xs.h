@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../model.h"
+#include "model/model.h"
 #include "source.h"
-#include "../../loaders/xsbug.h"
+#include "loaders/xsbug.h"
 
 #define LIVE_DEFAULT_ADDRESS "127.0.0.1:5002"
 #define LIVE_MAX_PEERS 128

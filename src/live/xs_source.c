@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../escape.h"
-#include "../util.h"
+#include "base/escape.h"
+#include "base/util.h"
 #include "source.h"
 #include "xs.h"
 

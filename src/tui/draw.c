@@ -5,9 +5,9 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "../escape.h"
-#include "../units.h"
-#include "../util.h"
+#include "base/escape.h"
+#include "base/units.h"
+#include "base/util.h"
 #include "flame_draw.h"
 #include "keys.h"
 #include "timeline_draw.h"

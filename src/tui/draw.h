@@ -3,8 +3,8 @@
 #ifndef WPROF_TUI_DRAW_H
 #define WPROF_TUI_DRAW_H
 
-#include "app.h"
-#include "compare.h"
+#include "explorer/app.h"
+#include "explorer/compare.h"
 #include "screen.h"
 
 #define DRAW_FIRST_ROW_LINE 3 /* header, tabs, column titles above */

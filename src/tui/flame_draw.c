@@ -6,11 +6,11 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "../../views/flame.h"
-#include "../escape.h"
-#include "../units.h"
-#include "../util.h"
-#include "flame_job.h"
+#include "views/flame.h"
+#include "base/escape.h"
+#include "base/units.h"
+#include "base/util.h"
+#include "explorer/flame_job.h"
 
 /* ---- the pane's graph and its state ------------------------------------ */
 

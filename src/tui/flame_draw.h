@@ -4,8 +4,8 @@
 #ifndef WPROF_TUI_FLAME_DRAW_H
 #define WPROF_TUI_FLAME_DRAW_H
 
-#include "app.h"
-#include "compare.h"
+#include "explorer/app.h"
+#include "explorer/compare.h"
 #include "screen.h"
 
 /* Draws the pane in lines [top, top + lines) and columns [left, left +

@@ -3,8 +3,8 @@
 #include <curses.h>
 
 #include "flame_draw.h"
-#include "flame_job.h"
-#include "lines_pane.h"
+#include "explorer/flame_job.h"
+#include "explorer/lines_pane.h"
 #include "live_view.h"
 
 #define CONTROL_KEY(c) ((c) & 0x1f)

@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "app.h"
-#include "compare.h"
+#include "explorer/app.h"
+#include "explorer/compare.h"
 
 #define KEYS_PER_BINDING 8
 

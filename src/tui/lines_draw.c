@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../escape.h"
-#include "../units.h"
-#include "../util.h"
+#include "base/escape.h"
+#include "base/units.h"
+#include "base/util.h"
 #include "draw.h"
-#include "lines_pane.h"
+#include "explorer/lines_pane.h"
 
 #define VALUE_WIDTH 10
 #define TAB_STOP 4

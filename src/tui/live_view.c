@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../escape.h"
+#include "base/escape.h"
 #include "draw.h"
 
 void live_view_init(struct live_view *v, struct live_source *source)

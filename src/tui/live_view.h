@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../live/source.h"
-#include "app.h"
+#include "live/source.h"
+#include "explorer/app.h"
 
 /* A new snapshot this often while samples come, however fast. */
 #define LIVE_REFRESH_MS 200

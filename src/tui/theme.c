@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model.h"
-#include "../util.h"
+#include "model/model.h"
+#include "base/util.h"
 
 static const char *const element_names[EL_COUNT] = {
 	[EL_NORMAL] = "normal",

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "../units.h"
+#include "base/units.h"
 
 /* Where the strip was drawn last, for the mouse, and a drag under way. */
 static struct {

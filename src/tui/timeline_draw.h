@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "app.h"
+#include "explorer/app.h"
 #include "screen.h"
 
 #define TIMELINE_LINES 2

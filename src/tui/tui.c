@@ -9,11 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../loaders/loaders.h"
-#include "../escape.h"
-#include "../granularity.h"
-#include "../util.h"
-#include "app.h"
+#include "loaders/loaders.h"
+#include "base/escape.h"
+#include "transform/granularity.h"
+#include "base/util.h"
+#include "explorer/app.h"
 #include "draw.h"
 #include "keys.h"
 #include "timeline_draw.h"

@@ -2,9 +2,9 @@
 #ifndef WPROF_TUI_H
 #define WPROF_TUI_H
 
-#include "../model.h"
-#include "../transform.h"
-#include "../source.h"
+#include "model/model.h"
+#include "transform/transform.h"
+#include "input/source.h"
 
 struct load_options;
 

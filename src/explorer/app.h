@@ -1,0 +1,258 @@
+/* The explorer's state and every action a key can take, without curses:
+ * the terminal loop (tui.c) and the key benchmark (bench.c) drive the
+ * same functions.  Numbers all come from views/; this file only decides
+ * which view, rule, unit and filter are in force. */
+#ifndef WPROF_TUI_APP_H
+#define WPROF_TUI_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "views/view.h"
+#include "model/sample_counts.h"
+#include "transform/range.h"
+#include "transform/timeline.h"
+#include "transform/transform.h"
+
+enum unit_mode { UNITS_TIME, UNITS_PERCENT, UNITS_SAMPLES, UNITS_COUNT };
+
+/* What has changed under a pane since its rows were made.  Only the pane
+ * on screen is brought up to date at once; the others when shown, so
+ * that one key never pays for four panes. */
+enum pane_change { PANE_UP_TO_DATE, PANE_NEW_VALUES, PANE_NEW_ROWS };
+
+struct pane {
+	struct view view;
+	bool open;
+	enum pane_change pending;
+	size_t selected, top;
+};
+
+/* Pane 5's own state (src/tui/flame_draw.c): zoom path, orientation,
+ * colours, the last search's marks; kept across rebuilds of its view
+ * only while the graph is the same one (`serial`). */
+#define FLAME_ZOOM_DEPTH 64
+struct flame_ui {
+	unsigned long serial; /* of the graph zoom and marks belong to */
+	uint32_t zoom[FLAME_ZOOM_DEPTH]; /* Enter pushes, Backspace pops */
+	unsigned nzoom;
+	bool root_below;  /* --flame-up, v */
+	bool by_file;     /* C: colours by file or package, else by kind */
+	uint8_t *matched; /* per frame of the graph */
+	size_t matched_cap;
+	double matched_share;
+	char matched_for[256];
+	unsigned long matched_serial;
+};
+
+struct live_view;
+struct compare;
+struct filtered;
+struct filter_job;
+struct flame_job;
+struct lines_pane;
+struct source_options;
+struct load_options;
+
+struct app {
+	const char *file;
+	struct live_view *live; /* live mode's source (live_view.c), or NULL */
+	struct compare *compare; /* the split screen this is a side of, or NULL */
+	struct model *original; /* gains a sample count type on first `u` */
+	/* Per frame: its name, file and line hashed, to name rows by their
+	 * path across rebuilds (derived models keep the original's frame
+	 * numbers; frames they add come after, and are covered as shown). */
+	uint64_t *frame_keys;
+	size_t nframe_keys;
+	/* Filters in the order applied; levels[i] is the original after
+	 * filters 0..i, made so far (nlevels <= filters.n); the panes show
+	 * the last level made. */
+	struct transform_stack filters;
+	struct filtered **levels;
+	size_t nlevels, levels_cap;
+	struct filter_job *filter_job; /* making levels[nlevels] */
+	bool background; /* slow rules are computed off the UI's thread */
+	/* Kept apart from the filtered model's, so that clearing a filter
+	 * finds the original's totals already computed. */
+	struct rules original_rules;
+	struct view_context ctx;
+	struct pane panes[VIEW_COUNT];
+	enum view_kind current;
+	bool rule_chosen; /* with r; else the rule follows the data */
+	enum unit_mode units;
+	unsigned value_type; /* the sample type values show: --sample-type or t */
+	char search[256];
+	bool searching;      /* the / prompt is open */
+	char command[256];
+	bool commanding;     /* the : prompt (a filter by pattern) is open */
+	size_t search_origin; /* the row the search started from */
+	char message[256];
+	size_t page_rows; /* rows a page holds, set by whoever draws */
+	bool show_help;
+	int key; /* the key being handled, for bindings of several keys */
+	struct flame_ui flame;
+	struct flame_job *flame_job; /* pane 5's next graph (flame_job.h) */
+	struct flame_job *flame_dropped; /* one no longer wanted, still running */
+	/* The source pane (`l`) over the panes, or NULL; where it looks for
+	 * source files (--source-path, --trim-path), or NULL. */
+	struct lines_pane *lines;
+	const struct source_options *source_options;
+	bool next_thread; /* T: the explorer loads the trace's next thread */
+	/* The granularity key: the next granularity (enum granularity:
+	 * functions, files, lines), which tui_run makes as a new model. */
+	bool next_granularity;
+	unsigned granularity;
+	bool quit;
+	/* Time range (range.h): `loaded` is the whole profile, `original`
+	 * the part of it in `range` (a cut this app owns, or `loaded`). */
+	struct model *loaded;
+	struct model *range_cut;
+	struct whole_sums *whole_sums; /* the first range key's start */
+	struct sample_range range;
+	/* Live mode: the range's view holds its own copy of its samples
+	 * (freed with it), and loaded->samples_before when it was made, so
+	 * that a pinned range follows its samples as the window of a long
+	 * session slides under it (app_replace_model).  Once its first
+	 * sample leaves the window, range_cut becomes a model of its own
+	 * (model_cut_range of the view) whose numbers never change; `range`
+	 * is then empty and range_gone says what it was. */
+	bool range_owns_samples;
+	size_t range_base;
+	char range_gone[96];
+	bool hide_timeline;      /* the strip, shown where there are times */
+	struct timeline timeline; /* of `loaded`, as wide as the strip */
+	/* The strip scrolls as in live mode (a->live) for a profile that
+	 * grows by other means, and in tests. */
+	bool timeline_scrolls;
+	const struct model *timeline_model; /* the model it was made for */
+	size_t timeline_before; /* its samples_before then (a live window slides) */
+	size_t timeline_cells;    /* the strip's width, set by whoever draws */
+};
+
+void app_init(struct app *a, const char *file, struct model *m,
+	      enum view_kind first);
+void app_free(struct app *a);
+/* A range's cut (NULL: none), with the copy of its samples it owns. */
+void app_free_range_cut(struct model *cut, bool owns_samples);
+/* From now on divided is computed on a thread of its own, starting at
+ * once; the panes show it when app_poll finds it done. */
+void app_compute_in_background(struct app *a);
+/* True when finished background work changed what the panes show. */
+bool app_poll(struct app *a);
+bool app_busy(const struct app *a);
+/* Shows values of another sample type (pprof files have several). */
+void app_set_value_type(struct app *a, unsigned type);
+void app_cycle_sample_type(struct app *a);
+/* Traces: asks for the next thread's profile (tui_run loads it). */
+void app_next_thread(struct app *a);
+/* Asks for the next granularity (tui_run switches). */
+void app_next_granularity(struct app *a);
+/* The same profile by functions, files or lines (enum granularity g),
+ * on the same pane, with the filters by pattern: `base` is the profile
+ * by functions, `*derived` the model shown at another granularity, which
+ * the caller frees (app_drop_model) after the app.  `load`: how the file
+ * was read, to read a pprof file again by line. */
+void app_switch_granularity(struct app *a, struct model *base, struct model **derived,
+			    const struct load_options *load, unsigned g);
+void app_drop_model(struct model **m);
+
+struct pane *app_pane(struct app *a);
+const struct row *app_selected_row(struct app *a);
+void app_message(struct app *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The escaped name of a frame, safe for the terminal. */
+const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
+			   size_t cap);
+bool app_row_matches(const struct app *a, const struct row *r);
+
+/* After a change of the context: brings the pane on screen up to date,
+ * keeping what was open and selected, and the others when next shown.
+ * PANE_NEW_VALUES: same model, other rule or sample type. */
+void app_rebuild(struct app *a, enum pane_change what);
+void app_show_pane(struct app *a, enum view_kind kind);
+void app_next_pane(struct app *a);
+void app_prev_pane(struct app *a);
+void app_move(struct app *a, long delta);
+void app_move_to(struct app *a, size_t index);
+void app_page(struct app *a, int direction);
+void app_home(struct app *a);
+void app_end(struct app *a);
+void app_expand(struct app *a);
+void app_collapse(struct app *a);
+void app_toggle(struct app *a);
+void app_expand_subtree(struct app *a);
+void app_cycle_sort(struct app *a);
+void app_reverse_sort(struct app *a);
+void app_cycle_rule(struct app *a);
+void app_cycle_units(struct app *a);
+void app_search_set(struct app *a, const char *text);
+void app_search_start(struct app *a);
+/* Incremental: the first match from where the search started. */
+void app_search_update(struct app *a);
+void app_search_next(struct app *a, int direction, bool include_current);
+/* Filters on the selected function (f i x = P m R C), "my code" (M),
+ * undo (Backspace), clear (F). */
+void app_focus(struct app *a);
+void app_ignore(struct app *a);
+void app_hide(struct app *a);
+void app_show_only(struct app *a);
+void app_prune_from(struct app *a);
+void app_merge(struct app *a);
+void app_collapse_recursion(struct app *a);
+void app_collapse_file(struct app *a);
+void app_mine(struct app *a);
+void app_undo_filter(struct app *a);
+void app_clear_filters(struct app *a);
+/* Pushes a filter; frame NO_ID with text, or a function with NULL. */
+bool app_push_filter(struct app *a, enum transform_kind kind, uint32_t frame,
+		     const char *text);
+/* The command line's filters (--focus RE, ...), each undoable. */
+void app_push_filters(struct app *a, const struct transform_stack *s);
+/* The : prompt: "KIND PATTERN" ("hide runtime\\.", "tagfocus k=v",
+ * "mine", "collapse node_modules/react"). */
+void app_command_start(struct app *a);
+bool app_command_run(struct app *a, const char *line);
+/* The breadcrumb: "focus=main.run > hide=fmt\." ("(computing)" after
+ * a level still being made), "" when no filter is in force. */
+void app_breadcrumb(const struct app *a, char *buf, size_t cap);
+/* #: the labels (pprof tags) of the profile in use, in the message line. */
+void app_list_tags(struct app *a);
+void app_open_in(struct app *a, enum view_kind kind);
+void app_enter(struct app *a);
+/* Live mode: puts `next`, a newer snapshot of the same profile, in place
+ * of the model in use, keeping each pane's sort, open rows and selected
+ * function, and a range chosen in it (its samples stay: a stream only
+ * appends).  The caller frees the model it replaces afterwards. */
+void app_replace_model(struct app *a, struct model *next);
+/* The same for a model of the same frames (a range's cut or the whole
+ * loaded profile): what every pane reads from now on. */
+void app_show_model(struct app *a, struct model *next);
+/* Live mode: the model in use got new values in place, for the same
+ * stacks (xsbug_follower_model); every number is computed again, what is
+ * open, selected and sorted stays. */
+void app_values_changed(struct app *a);
+
+/* Every number is for the samples [first, end) of the loaded profile. */
+void app_set_range(struct app *a, size_t first, size_t end);
+/* After the first screen: the whole profile's sums made as a range's are,
+ * on a thread, so that no range key sums all the samples (app_range.c). */
+void app_range_prepare(struct app *a);
+bool app_range_busy(const struct app *a);
+void app_range_free(struct app *a);
+/* The keys: one cell of the strip (or `cells`) at a time. */
+void app_range_move_start(struct app *a, long cells);
+void app_range_move_end(struct app *a, long cells);
+void app_range_whole(struct app *a);
+/* "range 1.20s–3.40s of 10.0s", or what a range whose samples have left
+ * a live window was. */
+void app_describe_range(const struct app *a, bool ascii, char *buf, size_t cap);
+void app_toggle_timeline(struct app *a);
+/* The strip's bins for `cells` cells, made again when the width or the
+ * loaded model changed. */
+const struct timeline *app_timeline(struct app *a, size_t cells);
+bool app_has_timeline(const struct app *a);
+/* Live mode: the strip shows the last moments at a fixed time a cell. */
+bool app_timeline_scrolls(const struct app *a);
+
+#endif

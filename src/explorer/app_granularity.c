@@ -1,0 +1,97 @@
+/* The granularity key: the profile by functions, files or lines (pprof's
+ * -granularity) as a new model in place of the one shown. */
+#include "app.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "loaders/loaders.h"
+#include "base/escape.h"
+#include "transform/granularity.h"
+#include "base/util.h"
+
+/* The model for granularity g: `base` itself, one made from it, or (pprof
+ * by lines) the file read again by line, exact for every rule.  NULL,
+ * with a message, when it cannot be made. */
+static struct model *model_at(struct app *a, struct model *base,
+			      const struct load_options *load, enum granularity g)
+{
+	if (g == GRANULARITY_FUNCTIONS)
+		return base;
+	struct model *m = xmalloc(sizeof(*m));
+	const char *why = NULL;
+	struct load_error err;
+	bool ok;
+	if (g == GRANULARITY_LINES && !strcmp(base->format, "pprof")) {
+		struct load_options opt = load ? *load : (struct load_options){ .session = -1 };
+		opt.by_line = true;
+		ok = load_file(a->file, &opt, m, &err, NULL);
+		why = err.message;
+	} else {
+		ok = model_by_granularity(base, g, m, &why);
+	}
+	if (ok)
+		return m;
+	free(m);
+	char safe[sizeof(err.message)];
+	escape_text(why, safe, sizeof(safe));
+	app_message(a, "%s: %s", granularity_name(g), safe);
+	return NULL;
+}
+
+void app_drop_model(struct model **m)
+{
+	if (*m) {
+		model_free(*m);
+		free(*m);
+		*m = NULL;
+	}
+}
+
+/* Filters by pattern mean the same at any granularity; those on one
+ * function name a frame of the model they were made on. */
+static size_t keep_patterns(const struct transform_stack *from, struct transform_stack *to)
+{
+	size_t dropped = 0;
+	char err[256];
+	for (size_t i = 0; i < from->n; i++) {
+		const struct transform *t = &from->items[i];
+		if (t->frame != NO_ID)
+			dropped++;
+		else
+			transform_push(to, t->kind, NO_ID, t->text, err, sizeof(err));
+	}
+	return dropped;
+}
+
+void app_switch_granularity(struct app *a, struct model *base, struct model **derived,
+			    const struct load_options *load, unsigned g)
+{
+	a->next_granularity = false;
+	struct model *next = model_at(a, base, load, (enum granularity)g);
+	if (!next)
+		return;
+	const char *file = a->file;
+	enum view_kind pane = a->current;
+	const struct source_options *source = a->source_options;
+	unsigned type = a->value_type;
+	bool root_below = a->flame.root_below, had_range = a->range_cut != NULL;
+	struct transform_stack filters = { 0 };
+	size_t dropped = keep_patterns(&a->filters, &filters);
+	app_free(a);
+	app_drop_model(derived);
+	if (next != base)
+		*derived = next;
+	app_init(a, file, next, pane);
+	a->source_options = source;
+	a->granularity = g;
+	a->flame.root_below = root_below;
+	if (type < next->ntypes)
+		app_set_value_type(a, type);
+	app_push_filters(a, &filters);
+	transform_stack_free(&filters);
+	app_compute_in_background(a);
+	app_message(a, "granularity: %s%s%s", granularity_name((enum granularity)g),
+		    dropped ? " (filters on one function dropped)" : "",
+		    had_range ? " (the whole profile)" : "");
+}

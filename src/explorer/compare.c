@@ -1,0 +1,234 @@
+#include "compare.h"
+
+#include <string.h>
+
+#include "base/util.h"
+
+void compare_init(struct compare *c, const char *const files[DIFF_SIDES],
+		  struct model *models[DIFF_SIDES])
+{
+	memset(c, 0, sizeof(*c));
+	for (int s = 0; s < DIFF_SIDES; s++) {
+		app_init(&c->side[s], files[s], models[s], VIEW_TOPDOWN);
+		c->side[s].compare = c;
+	}
+	diff_init(&c->diff, &c->side[DIFF_BASE].original_rules,
+		  &c->side[DIFF_NEW].original_rules);
+	/* Both sides start on the rule both can give totals under. */
+	for (int s = 0; s < DIFF_SIDES; s++)
+		if (c->side[s].ctx.rule != c->diff.rule) {
+			c->side[s].ctx.rule = c->diff.rule;
+			app_rebuild(&c->side[s], PANE_NEW_VALUES);
+		}
+	c->diff.normalize = !diff_comparable(&c->diff);
+	diff_build(&c->diff);
+	c->page_rows = 20;
+}
+
+void compare_free(struct compare *c)
+{
+	diff_free(&c->diff);
+	for (int s = 0; s < DIFF_SIDES; s++)
+		app_free(&c->side[s]);
+}
+
+struct app *compare_active(struct compare *c)
+{
+	return &c->side[c->active];
+}
+
+static struct app *other(struct compare *c)
+{
+	return &c->side[!c->active];
+}
+
+void compare_remember(struct compare *c, struct compare_before *before)
+{
+	struct app *a = compare_active(c);
+	struct pane *p = app_pane(a);
+	*before = (struct compare_before){
+		.active = c->active,
+		.pane = a->current,
+		.selected = p->selected,
+		.nrows = p->view.nrows,
+		.focus_frame = a->ctx.focus_frame,
+	};
+}
+
+/* The call graph of the other side centres on the matched function. */
+static void follow_focus(struct compare *c)
+{
+	struct app *a = compare_active(c), *o = other(c);
+	uint32_t focus = a->ctx.focus_frame == NO_ID ? NO_ID
+		: diff_match(&c->diff, c->active, a->ctx.focus_frame);
+	if (focus == o->ctx.focus_frame)
+		return;
+	o->ctx.focus_frame = focus;
+	if (o->panes[VIEW_CALLGRAPH].open)
+		view_rebuild(&o->panes[VIEW_CALLGRAPH].view);
+}
+
+/* Rule, sort and units are one setting for both sides. */
+static void follow_settings(struct compare *c)
+{
+	struct app *a = compare_active(c), *o = other(c);
+	for (int tries = 0; o->units != a->units && tries < UNITS_COUNT; tries++)
+		app_cycle_units(o);
+	if (o->ctx.rule == a->ctx.rule && o->ctx.sort == a->ctx.sort &&
+	    o->ctx.reversed == a->ctx.reversed)
+		return;
+	o->ctx.rule = a->ctx.rule;
+	o->ctx.sort = a->ctx.sort;
+	o->ctx.reversed = a->ctx.reversed;
+	app_rebuild(o, PANE_NEW_VALUES);
+	if (c->diff.rule != a->ctx.rule) {
+		c->diff.rule = a->ctx.rule;
+		diff_build(&c->diff);
+	}
+}
+
+static void follow_cursor(struct compare *c)
+{
+	struct app *a = compare_active(c), *o = other(c);
+	struct pane *from = app_pane(a), *to = app_pane(o);
+	if (!from->view.nrows)
+		return;
+	bool whole = false;
+	size_t row = diff_mirror_row(&c->diff, c->active, &from->view,
+				     from->selected, &to->view, &whole);
+	if (row != SIZE_MAX)
+		to->selected = row;
+	if ((row == SIZE_MAX || !whole) && !a->message[0])
+		app_message(a, "%s: not in the %s profile%s", "this row",
+			    c->active == DIFF_BASE ? "new" : "base",
+			    row == SIZE_MAX ? "" : " (its nearest caller is)");
+}
+
+/* The row under the cursor was opened or closed; `*` also opened the rows
+ * it added below it, each of which opens on the other side too. */
+static void follow_expansion(struct compare *c, const struct compare_before *before)
+{
+	struct view *from = &app_pane(compare_active(c))->view;
+	struct view *to = &app_pane(other(c))->view;
+	if (from->nrows == before->nrows)
+		return;
+	diff_mirror_expansion(&c->diff, c->active, from, before->selected, to);
+	size_t added = from->nrows > before->nrows ? from->nrows - before->nrows : 0;
+	for (size_t i = before->selected + 1; i <= before->selected + added; i++)
+		if (from->rows[i].flags & ROW_EXPANDED)
+			diff_mirror_expansion(&c->diff, c->active, from, i, to);
+}
+
+void compare_follow(struct compare *c, const struct compare_before *before)
+{
+	if (c->delta_layout || before->active != c->active)
+		return;
+	struct app *a = compare_active(c), *o = other(c);
+	follow_settings(c);
+	if (a->ctx.focus_frame != before->focus_frame || a->current != o->current)
+		follow_focus(c);
+	if (a->current != o->current)
+		app_show_pane(o, a->current);
+	if (a->current == before->pane)
+		follow_expansion(c, before);
+	follow_cursor(c);
+}
+
+void compare_other_side(struct compare *c)
+{
+	c->active = !c->active;
+	app_message(compare_active(c), "keys move the %s side",
+		    c->active == DIFF_BASE ? "base" : "new");
+}
+
+/* Back from the delta layout: the cursor on the function chosen there,
+ * where the pane shows it. */
+static void select_delta_function(struct compare *c)
+{
+	struct app *a = compare_active(c);
+	struct pane *p = app_pane(a);
+	const struct diff_row *r = c->selected < c->diff.nrows ? &c->diff.rows[c->selected]
+							       : NULL;
+	uint32_t frame = r ? r->frame[c->active] : NO_ID;
+	if (frame == NO_ID)
+		return;
+	for (size_t i = 0; i < p->view.nrows; i++)
+		if (p->view.rows[i].frame == frame) {
+			p->selected = i;
+			follow_cursor(c);
+			return;
+		}
+	app_message(a, "not shown in this pane (3: flat lists every function)");
+}
+
+/* Into the delta layout on the function under the cursor, and back. */
+void compare_toggle_layout(struct compare *c)
+{
+	struct app *a = compare_active(c);
+	c->delta_layout = !c->delta_layout;
+	if (!c->delta_layout) {
+		select_delta_function(c);
+		return;
+	}
+	const struct row *r = app_selected_row(a);
+	size_t row = r ? diff_find_row(&c->diff, c->active, r->frame) : SIZE_MAX;
+	c->selected = row == SIZE_MAX ? 0 : row;
+}
+
+void compare_move_to(struct compare *c, size_t index)
+{
+	size_t n = c->diff.nrows;
+	c->selected = !n ? 0 : index >= n ? n - 1 : index;
+}
+
+void compare_move(struct compare *c, long delta)
+{
+	if (delta < 0 && (size_t)-delta > c->selected)
+		compare_move_to(c, 0);
+	else
+		compare_move_to(c, c->selected + (size_t)delta);
+}
+
+void compare_page(struct compare *c, int direction)
+{
+	size_t page = c->page_rows > 1 ? c->page_rows - 1 : 1;
+	compare_move(c, direction * (long)page);
+}
+
+static void resort(struct compare *c)
+{
+	diff_sort(&c->diff);
+	app_message(compare_active(c), "sorted by %s%s", diff_sort_name(c->diff.sort),
+		    c->diff.reversed ? ", reversed" : "");
+}
+
+void compare_cycle_sort(struct compare *c)
+{
+	c->diff.sort = (enum diff_sort)((c->diff.sort + 1) % DIFF_SORT_COUNT);
+	resort(c);
+}
+
+void compare_reverse_sort(struct compare *c)
+{
+	c->diff.reversed = !c->diff.reversed;
+	resort(c);
+}
+
+void compare_toggle_normalize(struct compare *c)
+{
+	struct app *a = compare_active(c);
+	if (c->diff.normalize && !diff_comparable(&c->diff)) {
+		app_message(a, "values of different units compare only as shares");
+		return;
+	}
+	c->diff.normalize = !c->diff.normalize;
+	diff_build(&c->diff);
+	app_message(a, "%s", c->diff.normalize ? "normalized: % of each profile"
+					      : "absolute values");
+}
+
+void compare_cycle_rule(struct compare *c)
+{
+	app_cycle_rule(compare_active(c));
+	follow_settings(c);
+}

@@ -1,0 +1,424 @@
+#include "filters.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/background.h"
+#include "base/escape.h"
+#include "base/util.h"
+#include "flame_job.h"
+
+/* One level: the model below it after one more filter, with its rules. */
+struct filtered {
+	struct model model;
+	struct rules rules;
+};
+
+static void free_filtered(struct filtered *f)
+{
+	if (!f)
+		return;
+	rules_free(&f->rules);
+	model_free(&f->model);
+	free(f);
+}
+
+static struct filtered *make_level(const struct model *below, const struct transform *t,
+				   const char **why_not)
+{
+	struct filtered *f = xcalloc(1, sizeof(*f));
+	if (!model_transform(below, t, 1, &f->model, why_not)) {
+		free(f);
+		return NULL;
+	}
+	rules_init(&f->rules, &f->model);
+	return f;
+}
+
+static const struct model *top_model(const struct app *a)
+{
+	return a->nlevels ? &a->levels[a->nlevels - 1]->model : a->original;
+}
+
+bool filters_in_force(const struct app *a)
+{
+	return a->nlevels > 0;
+}
+
+void app_cover_frame_keys(struct app *a)
+{
+	const struct model *m = a->ctx.model;
+	if (m->nframes <= a->nframe_keys && m == a->original)
+		return;
+	if (m->nframes > a->nframe_keys) {
+		a->frame_keys = xrealloc(a->frame_keys, (m->nframes + 1) * sizeof(uint64_t));
+		a->nframe_keys = m->nframes;
+	}
+	/* Frames past the original's are the derived model's own. */
+	for (size_t id = a->original->nframes; id < m->nframes; id++) {
+		const struct frame *f = &m->frames[id];
+		const char *name = model_str(m, f->name), *url = model_str(m, f->url);
+		a->frame_keys[id] = hash_mix(hash_bytes(url, strlen(url),
+							hash_bytes(name, strlen(name), 1)));
+	}
+}
+
+/* Puts the last level made in force, without rebuilding the panes. */
+static void show_top(struct app *a)
+{
+	struct filtered *top = a->nlevels ? a->levels[a->nlevels - 1] : NULL;
+	if (top)
+		top->rules.background = a->background;
+	a->ctx.model = top ? &top->model : a->original;
+	a->ctx.rules = top ? &top->rules : &a->original_rules;
+	uint32_t counts = model_count_type(a->ctx.model);
+	a->ctx.type = a->units == UNITS_SAMPLES && counts != NO_ID ? counts : a->value_type;
+	app_cover_frame_keys(a);
+}
+
+static void drop_levels(struct app *a, size_t keep)
+{
+	while (a->nlevels > keep)
+		free_filtered(a->levels[--a->nlevels]);
+}
+
+/* ---- levels made on a thread of their own ----------------------------------------- */
+
+/* Filtering a model of half a million nodes takes longer than a key may:
+ * in the background the level is made on a thread, and the panes keep
+ * showing the level below until it is ready.  The thread reads the level
+ * below and the transform; both stay until it is joined. */
+struct filter_job {
+	struct background work;
+	const struct model *below;
+	const struct transform *transform;
+	enum rule rule; /* computed ahead, so that the level shows at once */
+	unsigned type;
+	struct filtered *made;
+};
+
+/* Long enough that a small profile filters as if at once; a model of
+ * more nodes than this is not waited for at all. */
+#define FILTER_GRACE_MS 20
+#define FILTER_GRACE_NODES 100000
+
+static void run_filter_job(void *arg)
+{
+	struct filter_job *j = arg;
+	const char *why;
+	j->made = make_level(j->below, j->transform, &why);
+	if (j->made && j->rule != RULE_DIVIDED) /* divided has its own thread */
+		rules_totals(&j->made->rules, j->rule, j->type);
+}
+
+static void start_job(struct app *a)
+{
+	struct filter_job *j = xcalloc(1, sizeof(*j));
+	j->below = top_model(a);
+	j->transform = &a->filters.items[a->nlevels];
+	j->rule = a->ctx.rule;
+	j->type = a->ctx.type;
+	a->filter_job = j;
+	background_start(&j->work, run_filter_job, j);
+}
+
+static void forget_job(struct app *a)
+{
+	if (!a->filter_job)
+		return;
+	background_wait(&a->filter_job->work);
+	free_filtered(a->filter_job->made);
+	free(a->filter_job);
+	a->filter_job = NULL;
+}
+
+static void add_level(struct app *a, struct filtered *f)
+{
+	GROW(a->levels, a->levels_cap, a->nlevels + 1);
+	a->levels[a->nlevels++] = f;
+}
+
+/* Makes the levels still missing: at once, or one by one on a thread. */
+static void advance(struct app *a)
+{
+	while (!a->filter_job && a->nlevels < a->filters.n) {
+		const struct model *below = top_model(a);
+		if (a->background && below->nnodes >= FILTER_GRACE_NODES / 4) {
+			start_job(a);
+			if (below->nnodes < FILTER_GRACE_NODES &&
+			    background_done(&a->filter_job->work, FILTER_GRACE_MS))
+				filters_poll(a);
+			return;
+		}
+		const char *why;
+		struct filtered *f = make_level(below, &a->filters.items[a->nlevels], &why);
+		if (!f) {
+			app_message(a, "%s", why);
+			while (a->filters.n > a->nlevels)
+				transform_pop(&a->filters);
+			return;
+		}
+		add_level(a, f);
+	}
+}
+
+bool filters_poll(struct app *a)
+{
+	struct filter_job *j = a->filter_job;
+	if (!j || !background_done(&j->work, 0))
+		return false;
+	struct filtered *made = j->made;
+	free(j);
+	a->filter_job = NULL;
+	if (made) {
+		add_level(a, made);
+	} else {
+		app_message(a, "this profile has no whole stacks to filter");
+		while (a->filters.n > a->nlevels)
+			transform_pop(&a->filters);
+	}
+	advance(a);
+	show_top(a);
+	app_rebuild(a, PANE_NEW_ROWS);
+	return true;
+}
+
+void filters_finish(struct app *a)
+{
+	/* Whoever waits for threads reading the model waits for both. */
+	flame_job_finish(a);
+	if (!a->filter_job)
+		return;
+	background_wait(&a->filter_job->work);
+	filters_poll(a);
+}
+
+bool filters_busy(const struct app *a)
+{
+	if (a->filter_job)
+		return true;
+	for (size_t i = 0; i < a->nlevels; i++)
+		if (rules_busy(&a->levels[i]->rules))
+			return true;
+	return false;
+}
+
+void filters_background(struct app *a)
+{
+	for (size_t i = 0; i < a->nlevels; i++)
+		a->levels[i]->rules.background = true;
+}
+
+void filters_free(struct app *a)
+{
+	forget_job(a);
+	drop_levels(a, 0);
+	free(a->levels);
+	a->levels = NULL;
+	transform_stack_free(&a->filters);
+}
+
+bool filters_remake(struct app *a)
+{
+	forget_job(a);
+	drop_levels(a, 0);
+	bool background = a->background;
+	a->background = false; /* at once: the panes show the new model next */
+	size_t wanted = a->filters.n;
+	advance(a);
+	a->background = background;
+	bool ok = a->nlevels == wanted;
+	if (!ok)
+		transform_stack_free(&a->filters);
+	show_top(a);
+	return ok;
+}
+
+void filters_carry(struct app *a, const struct model *next,
+		   uint32_t (*same)(const struct model *, const struct model *, uint32_t))
+{
+	for (size_t i = 0; i < a->filters.n; i++) {
+		struct transform *t = &a->filters.items[i];
+		if (t->frame != NO_ID)
+			t->frame = same(a->original, next, t->frame);
+	}
+	/* A function the new snapshot lacks takes its filter with it. */
+	size_t kept = 0;
+	for (size_t i = 0; i < a->filters.n; i++) {
+		struct transform *t = &a->filters.items[i];
+		bool gone = t->frame == NO_ID && !t->text &&
+			    t->kind != TF_COLLAPSE_RECURSION && t->kind != TF_MINE;
+		if (gone) {
+			if (t->has_regex)
+				regfree(&t->regex);
+			free(t->tag_key);
+		} else {
+			a->filters.items[kept++] = *t;
+		}
+	}
+	a->filters.n = kept;
+}
+
+/* ---- actions ------------------------------------------------------------------------- */
+
+bool app_push_filter(struct app *a, enum transform_kind kind, uint32_t frame,
+		     const char *text)
+{
+	if (!(a->original->caps & HAS_STACKS) || (a->original->caps & HAS_NODE_GRAPH)) {
+		app_message(a, "this profile has no whole stacks to filter");
+		return false;
+	}
+	char err[256];
+	if (!transform_push(&a->filters, kind, frame, text, err, sizeof(err))) {
+		app_message(a, "%s", err);
+		return false;
+	}
+	size_t before = a->nlevels;
+	advance(a);
+	if (a->nlevels != before) {
+		show_top(a);
+		app_rebuild(a, PANE_NEW_ROWS);
+	}
+	char crumb[512];
+	transform_describe(top_model(a), &a->filters.items[a->filters.n - 1], crumb,
+			   sizeof(crumb));
+	if (a->nlevels == a->filters.n || a->filter_job)
+		app_message(a, "%s%s (Backspace undoes, F clears)", crumb,
+			    a->filter_job ? " (computing)" : "");
+	return true;
+}
+
+void app_undo_filter(struct app *a)
+{
+	if (!a->filters.n) {
+		app_message(a, "no filter to undo");
+		return;
+	}
+	forget_job(a); /* it reads the transform going away */
+	transform_pop(&a->filters);
+	size_t before = a->nlevels;
+	drop_levels(a, a->filters.n);
+	advance(a);
+	show_top(a);
+	if (a->nlevels != before)
+		app_rebuild(a, PANE_NEW_ROWS);
+	app_message(a, "filter undone, %zu left", a->filters.n);
+}
+
+void app_clear_filters(struct app *a)
+{
+	if (!a->filters.n)
+		return;
+	forget_job(a);
+	bool shown = a->nlevels > 0;
+	drop_levels(a, 0);
+	transform_stack_free(&a->filters);
+	show_top(a);
+	if (shown)
+		app_rebuild(a, PANE_NEW_ROWS);
+	app_message(a, "filters cleared");
+}
+
+void app_push_filters(struct app *a, const struct transform_stack *s)
+{
+	for (size_t i = 0; s && i < s->n; i++)
+		if (!app_push_filter(a, s->items[i].kind, s->items[i].frame, s->items[i].text))
+			return;
+}
+
+static void on_selected(struct app *a, enum transform_kind kind)
+{
+	const struct row *r = app_selected_row(a);
+	if (r)
+		app_push_filter(a, kind, r->frame, NULL);
+}
+
+void app_focus(struct app *a) { on_selected(a, TF_FOCUS); }
+void app_ignore(struct app *a) { on_selected(a, TF_IGNORE); }
+void app_hide(struct app *a) { on_selected(a, TF_HIDE); }
+void app_show_only(struct app *a) { on_selected(a, TF_SHOW); }
+void app_prune_from(struct app *a) { on_selected(a, TF_PRUNE_FROM); }
+void app_merge(struct app *a) { on_selected(a, TF_MERGE); }
+void app_collapse_recursion(struct app *a) { on_selected(a, TF_COLLAPSE_RECURSION); }
+void app_collapse_file(struct app *a) { on_selected(a, TF_COLLAPSE_FILE); }
+void app_mine(struct app *a) { app_push_filter(a, TF_MINE, NO_ID, NULL); }
+
+/* ---- the : prompt ----------------------------------------------------------------------- */
+
+void app_command_start(struct app *a)
+{
+	a->commanding = true;
+	a->command[0] = 0;
+}
+
+bool app_command_run(struct app *a, const char *line)
+{
+	while (*line == ' ')
+		line++;
+	char kind_name[32];
+	size_t n = strcspn(line, " =");
+	if (!n || n >= sizeof(kind_name)) {
+		app_message(a, "filter: KIND PATTERN, as focus main\\.run or hide=^runtime\\.");
+		return false;
+	}
+	memcpy(kind_name, line, n);
+	kind_name[n] = 0;
+	enum transform_kind kind;
+	if (!transform_kind_parse(kind_name, &kind)) {
+		char safe[64];
+		escape_text(kind_name, safe, sizeof(safe));
+		app_message(a, "no filter '%s' (focus ignore hide show prune_from merge "
+			    "collapse collapse_recursion mine tagfocus tagignore tagroot)", safe);
+		return false;
+	}
+	const char *text = line + n;
+	while (*text == ' ' || (*text == '=' && text == line + n))
+		text++;
+	if (!*text && transform_takes_text(kind)) {
+		app_message(a, "%s needs a pattern", transform_name(kind));
+		return false;
+	}
+	return app_push_filter(a, kind, NO_ID, *text ? text : NULL);
+}
+
+/* ---- what is in force ---------------------------------------------------------------------- */
+
+void app_breadcrumb(const struct app *a, char *buf, size_t cap)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < a->filters.n && len + 1 < cap; i++) {
+		char one[300];
+		transform_describe(top_model(a), &a->filters.items[i], one, sizeof(one));
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", i ? " > " : "", one,
+					i >= a->nlevels ? " (computing)" : "");
+		if (len >= cap)
+			len = cap - 1;
+	}
+}
+
+void app_list_tags(struct app *a)
+{
+	const struct model *m = a->ctx.model;
+	if (!m->nlabels) {
+		app_message(a, "this profile has no labels (pprof tags)");
+		return;
+	}
+	char list[sizeof(a->message)] = "";
+	size_t len = 0, nseen = 0;
+	str_t seen[32]; /* strings are interned: one id a key */
+	for (size_t i = 0; i < m->nlabels && nseen < ARRAY_LEN(seen); i++) {
+		str_t key = m->labels[i].key;
+		size_t k = 0;
+		while (k < nseen && seen[k] != key)
+			k++;
+		if (k < nseen)
+			continue;
+		seen[nseen++] = key;
+		char safe[64];
+		escape_text(model_str(m, key), safe, sizeof(safe));
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "", safe);
+	}
+	app_message(a, "labels: %s (--report tags lists the values; : tagfocus KEY=RE)", list);
+}

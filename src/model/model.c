@@ -1,0 +1,586 @@
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+void model_init(struct model *m, const char *format)
+{
+	memset(m, 0, sizeof(*m));
+	m->format = format;
+	m->comment = STR_NONE;
+	m->thread = STR_NONE;
+	m->other_threads = STR_NONE;
+	m->warning = STR_NONE;
+	strings_init(&m->strings);
+}
+
+/* A range's view owns only what differs from the model it views. */
+static void free_range_view(struct model *m)
+{
+	free(m->node_self);
+	free(m->first_leaves);
+	free(m->hidden_nodes);
+	free(m->hidden_arcs);
+	memset(m, 0, sizeof(*m));
+}
+
+void model_free(struct model *m)
+{
+	if (m->range_of) {
+		free_range_view(m);
+		return;
+	}
+	strings_free(&m->strings);
+	free(m->frames);
+	free(m->frame_index);
+	free(m->nodes);
+	free(m->child_ids);
+	free(m->node_order);
+	free(m->parents_start);
+	free(m->parent_ids);
+	free(m->link_arcs);
+	free(m->stack_index);
+	free(m->edges);
+	free(m->node_self);
+	free(m->frame_self);
+	free(m->first_leaves);
+	free(m->sample_node);
+	free(m->sample_duration);
+	free(m->sample_offsets);
+	free(m->window_first);
+	free(m->arcs);
+	free(m->line_ticks);
+	free(m->labels);
+	free(m->label_values);
+	free(m->node_lines);
+	free(m->node_line_values);
+	free(m->node_line_index);
+	free(m->callers_start);
+	free(m->callees_arcs);
+	free(m->callees_start);
+	free(m->frame_calls);
+	memset(m, 0, sizeof(*m));
+}
+
+unsigned model_add_sample_type(struct model *m, const char *name,
+			       const char *unit)
+{
+	if (m->ntypes == MAX_SAMPLE_TYPES || m->nnodes)
+		return m->ntypes ? m->ntypes - 1 : 0;
+	m->types[m->ntypes].name = model_string(m, name, strlen(name));
+	m->types[m->ntypes].unit = model_string(m, unit, strlen(unit));
+	return m->ntypes++;
+}
+
+str_t model_string(struct model *m, const char *s, size_t len)
+{
+	return strings_intern(&m->strings, s, len);
+}
+
+/* ---- frames ---------------------------------------------------------- */
+
+static uint64_t frame_hash(const struct frame *f)
+{
+	uint64_t h = hash_mix(((uint64_t)f->name << 32) ^ f->url);
+	h = hash_mix(h ^ ((uint64_t)f->extra << 32) ^ (uint32_t)f->line);
+	return hash_mix(h ^ ((uint64_t)(uint32_t)f->column << 16) ^
+			((uint64_t)f->kind << 8) ^ f->flags);
+}
+
+static bool frame_equal(const struct frame *a, const struct frame *b)
+{
+	return a->name == b->name && a->url == b->url && a->extra == b->extra &&
+	       a->line == b->line && a->column == b->column &&
+	       a->kind == b->kind && a->flags == b->flags;
+}
+
+/* Open-addressing tables of ids (NO_ID: empty) stay at most half full;
+ * growing one rehashes every id it holds. */
+static uint32_t *rebuild_index(uint32_t *old, size_t *size, size_t initial,
+			       uint32_t count, const struct model *m,
+			       uint64_t (*hash_of)(const struct model *m, uint32_t id))
+{
+	free(old);
+	*size = *size ? *size * 2 : initial;
+	uint32_t *index = xmalloc(*size * sizeof(uint32_t));
+	memset(index, 0xff, *size * sizeof(uint32_t));
+	size_t mask = *size - 1;
+	for (uint32_t id = 0; id < count; id++) {
+		size_t i = hash_of(m, id) & mask;
+		while (index[i] != NO_ID)
+			i = (i + 1) & mask;
+		index[i] = id;
+	}
+	return index;
+}
+
+static uint64_t frame_hash_of(const struct model *m, uint32_t id)
+{
+	return frame_hash(&m->frames[id]);
+}
+
+uint32_t model_intern_frame(struct model *m, const struct frame *f)
+{
+	if ((m->nframes + 1) * 2 > m->frame_index_size)
+		m->frame_index = rebuild_index(m->frame_index, &m->frame_index_size, 256,
+					       (uint32_t)m->nframes, m, frame_hash_of);
+	size_t mask = m->frame_index_size - 1;
+	size_t i = frame_hash(f) & mask;
+	for (; m->frame_index[i] != NO_ID; i = (i + 1) & mask)
+		if (frame_equal(&m->frames[m->frame_index[i]], f))
+			return m->frame_index[i];
+	GROW(m->frames, m->frames_cap, m->nframes + 1);
+	m->frames[m->nframes] = *f;
+	m->frame_index[i] = (uint32_t)m->nframes;
+	return (uint32_t)m->nframes++;
+}
+
+const char *frame_kind_name(enum frame_kind kind)
+{
+	static const char *const names[KIND_COUNT] = {
+		[KIND_JS] = "js",	[KIND_NATIVE] = "native",
+		[KIND_WASM] = "wasm",	[KIND_GC] = "gc",
+		[KIND_IDLE] = "idle",	[KIND_PROGRAM] = "program",
+		[KIND_ROOT] = "root",
+	};
+	return kind < KIND_COUNT ? names[kind] : "?";
+}
+
+/* ---- nodes and values ----------------------------------------------- */
+
+uint32_t model_add_node(struct model *m, uint32_t frame)
+{
+	if (m->ntypes == 0)
+		model_add_sample_type(m, "time", "us");
+	GROW(m->nodes, m->nodes_cap, m->nnodes + 1);
+	m->nodes[m->nnodes] = (struct node){ .frame = frame, .parent = NO_ID };
+	size_t need = (m->nnodes + 1) * m->ntypes;
+	size_t old_cap = m->node_self_cap;
+	GROW(m->node_self, m->node_self_cap, need);
+	if (m->node_self_cap > old_cap)
+		memset(m->node_self + old_cap, 0,
+		       (m->node_self_cap - old_cap) * sizeof(double));
+	return (uint32_t)m->nnodes++;
+}
+
+void model_add_edge(struct model *m, uint32_t parent, uint32_t child)
+{
+	GROW(m->edges, m->edges_cap, m->nedges + 1);
+	m->edges[m->nedges].parent = parent;
+	m->edges[m->nedges].child = child;
+	m->nedges++;
+}
+
+void model_add_node_value(struct model *m, uint32_t node, unsigned type,
+			  double value)
+{
+	m->node_self[(size_t)node * m->ntypes + type] += value;
+}
+
+void model_set_node_value(struct model *m, uint32_t node, unsigned type,
+			  double value)
+{
+	m->node_self[(size_t)node * m->ntypes + type] = value;
+}
+
+void model_add_frame_value(struct model *m, uint32_t frame, unsigned type,
+			   double value)
+{
+	if (m->ntypes == 0)
+		model_add_sample_type(m, "time", "us");
+	size_t need = (m->nframes) * m->ntypes;
+	size_t old_cap = m->frame_self_cap;
+	GROW(m->frame_self, m->frame_self_cap, need);
+	if (m->frame_self_cap > old_cap)
+		memset(m->frame_self + old_cap, 0,
+		       (m->frame_self_cap - old_cap) * sizeof(double));
+	m->frame_self[(size_t)frame * m->ntypes + type] += value;
+}
+
+static uint64_t stack_key_hash(uint32_t parent, uint32_t frame)
+{
+	return hash_mix(((uint64_t)parent << 32) | frame);
+}
+
+static uint64_t stack_hash_of(const struct model *m, uint32_t id)
+{
+	return stack_key_hash(m->nodes[id].parent, m->nodes[id].frame);
+}
+
+/* Finds or creates the node for `frame` under `parent` (NO_ID: a root). */
+static uint32_t stack_child(struct model *m, uint32_t parent, uint32_t frame)
+{
+	if ((m->nnodes + 1) * 2 > m->stack_index_size)
+		m->stack_index = rebuild_index(m->stack_index, &m->stack_index_size, 1024,
+					       (uint32_t)m->nnodes, m, stack_hash_of);
+	size_t mask = m->stack_index_size - 1;
+	size_t i = stack_key_hash(parent, frame) & mask;
+	for (; m->stack_index[i] != NO_ID; i = (i + 1) & mask) {
+		const struct node *n = &m->nodes[m->stack_index[i]];
+		if (n->parent == parent && n->frame == frame)
+			return m->stack_index[i];
+	}
+	uint32_t id = model_add_node(m, frame);
+	m->nodes[id].parent = parent;
+	if (parent != NO_ID)
+		model_add_edge(m, parent, id);
+	m->stack_index[i] = id;
+	return id;
+}
+
+uint32_t model_add_child(struct model *m, uint32_t parent, uint32_t frame)
+{
+	return stack_child(m, parent, frame);
+}
+
+uint32_t model_add_stack(struct model *m, const uint32_t *frames, size_t depth)
+{
+	uint32_t node = NO_ID;
+	for (size_t i = depth; i-- > 0;)
+		node = stack_child(m, node, frames[i]);
+	return node;
+}
+
+void model_add_sample(struct model *m, uint32_t node, double duration)
+{
+	size_t old_cap = m->samples_cap;
+	GROW(m->sample_node, m->samples_cap, m->nsamples + 1);
+	if (m->samples_cap != old_cap)
+		m->sample_duration = xrealloc(m->sample_duration,
+					      m->samples_cap * sizeof(double));
+	m->sample_node[m->nsamples] = node;
+	m->sample_duration[m->nsamples] = duration;
+	m->nsamples++;
+	model_add_node_value(m, node, 0, duration);
+}
+
+void model_start_window(struct model *m)
+{
+	GROW(m->window_first, m->windows_cap, m->nwindows + 1);
+	m->window_first[m->nwindows++] = m->nsamples;
+}
+
+void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
+			  double ticks)
+{
+	GROW(m->line_ticks, m->line_ticks_cap, m->nline_ticks + 1);
+	m->line_ticks[m->nline_ticks++] = (struct line_ticks){ node, line, ticks };
+}
+
+void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
+			 size_t n)
+{
+	free(m->sample_node);
+	free(m->sample_duration);
+	m->sample_node = xrealloc(nodes, (n + 1) * sizeof(uint32_t));
+	m->sample_duration = xrealloc(durations, (n + 1) * sizeof(double));
+	m->nsamples = m->samples_cap = n;
+	for (size_t i = 0; i < n; i++)
+		model_add_node_value(m, m->sample_node[i], 0, m->sample_duration[i]);
+}
+
+void model_add_label(struct model *m, const struct sample_label *label)
+{
+	GROW(m->labels, m->labels_cap, m->nlabels + 1);
+	m->labels[m->nlabels++] = *label;
+}
+
+uint32_t model_add_label_row(struct model *m, const double *values)
+{
+	m->label_stride = m->ntypes;
+	size_t at = m->nlabel_rows * m->ntypes;
+	GROW(m->label_values, m->label_values_cap, at + m->ntypes);
+	memcpy(m->label_values + at, values, m->ntypes * sizeof(double));
+	return (uint32_t)m->nlabel_rows++;
+}
+
+void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
+		   double count, double time)
+{
+	GROW(m->arcs, m->arcs_cap, m->narcs + 1);
+	m->arcs[m->narcs++] = (struct arc){ caller, callee, count, time };
+}
+
+/* ---- finishing -------------------------------------------------------- */
+
+/* Children lists in CSR form, each node's parent count, and a node order
+ * with parents first (Kahn's algorithm); a node left out lies on a cycle. */
+static bool build_node_links(struct model *m, uint32_t *cycle_node)
+{
+	size_t n = m->nnodes;
+	uint32_t *count = xcalloc(n + 1, sizeof(uint32_t));
+	for (size_t e = 0; e < m->nedges; e++) {
+		count[m->edges[e].parent]++;
+		m->nodes[m->edges[e].child].nparents++;
+	}
+	uint32_t pos = 0;
+	for (size_t v = 0; v < n; v++) {
+		m->nodes[v].child_start = m->nodes[v].child_end = pos;
+		pos += count[v];
+	}
+	m->child_ids = xmalloc((m->nedges + 1) * sizeof(uint32_t));
+	m->parent_ids = xmalloc((m->nedges + 1) * sizeof(uint32_t));
+	m->parents_start = xcalloc(n + 2, sizeof(uint32_t));
+	for (size_t v = 0; v < n; v++)
+		m->parents_start[v + 1] = m->parents_start[v] + m->nodes[v].nparents;
+	uint32_t *parents_filled = xcalloc(n + 1, sizeof(uint32_t));
+	for (size_t e = 0; e < m->nedges; e++) {
+		uint32_t child = m->edges[e].child;
+		m->parent_ids[m->parents_start[child] + parents_filled[child]++] =
+			m->edges[e].parent;
+		struct node *p = &m->nodes[m->edges[e].parent];
+		m->child_ids[p->child_end++] = child;
+		struct node *c = &m->nodes[m->edges[e].child];
+		if (c->parent == NO_ID)
+			c->parent = m->edges[e].parent;
+	}
+
+	/* count[] now holds the parents still to be seen per node. */
+	m->node_order = xmalloc((n + 1) * sizeof(uint32_t));
+	size_t head = 0, tail = 0;
+	for (size_t v = 0; v < n; v++) {
+		count[v] = m->nodes[v].nparents;
+		if (!count[v])
+			m->node_order[tail++] = (uint32_t)v;
+	}
+	while (head < tail) {
+		const struct node *p = &m->nodes[m->node_order[head++]];
+		for (uint32_t i = p->child_start; i < p->child_end; i++)
+			if (--count[m->child_ids[i]] == 0)
+				m->node_order[tail++] = m->child_ids[i];
+	}
+	bool acyclic = tail == n;
+	if (!acyclic) {
+		for (size_t v = 0; v < n; v++)
+			if (count[v]) {
+				*cycle_node = (uint32_t)v;
+				break;
+			}
+	}
+	free(count);
+	free(parents_filled);
+	free(m->edges);
+	m->edges = NULL;
+	m->nedges = m->edges_cap = 0;
+	return acyclic;
+}
+
+/* A stable counting sort of the arcs by one end: frame ids are small
+ * and dense, and a profile can have millions of arcs. */
+static void sort_arcs_by(struct model *m, bool by_callee)
+{
+	size_t nf = m->nframes, n = m->narcs;
+	uint32_t *next = xcalloc(nf + 2, sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+		next[(by_callee ? m->arcs[i].callee : m->arcs[i].caller) + 1]++;
+	for (size_t f = 0; f < nf; f++)
+		next[f + 1] += next[f];
+	struct arc *sorted = xmalloc((n + 1) * sizeof(*sorted));
+	for (size_t i = 0; i < n; i++)
+		sorted[next[by_callee ? m->arcs[i].callee : m->arcs[i].caller]++] = m->arcs[i];
+	free(m->arcs);
+	m->arcs = sorted;
+	m->arcs_cap = n + 1;
+	free(next);
+}
+
+/* The arc of every parent -> child link, looked up once for the
+ * model's shape: the rules' sums and a range's view would otherwise
+ * search for it again and again. */
+static void link_node_arcs(struct model *m)
+{
+	free(m->link_arcs);
+	m->link_arcs = xmalloc(((size_t)m->parents_start[m->nnodes] + 1) *
+			       sizeof(uint32_t));
+	for (size_t p = 0; p < m->nnodes; p++) {
+		const struct node *pn = &m->nodes[p];
+		for (uint32_t i = pn->child_start; i < pn->child_end; i++)
+			m->link_arcs[i] = model_find_arc(m, pn->frame,
+							 m->nodes[m->child_ids[i]].frame);
+	}
+}
+
+/* The function graph: distinct caller -> callee pairs from the node
+ * edges and from the arcs a loader gave, merged, indexed both ways. */
+static void build_function_graph(struct model *m)
+{
+	for (size_t v = 0; v < m->nnodes; v++) {
+		const struct node *p = &m->nodes[v];
+		for (uint32_t i = p->child_start; i < p->child_end; i++) {
+			uint32_t callee = m->nodes[m->child_ids[i]].frame;
+			const struct arc *last = m->narcs ? &m->arcs[m->narcs - 1] : NULL;
+			/* A recursion gives the same pair link after link, a
+			 * million times down a deep one: the merge below would
+			 * add nothing for it. */
+			if (!last || last->caller != p->frame || last->callee != callee)
+				model_add_arc(m, p->frame, callee, 0, 0);
+		}
+	}
+	sort_arcs_by(m, false);
+	sort_arcs_by(m, true); /* stable: (callee, caller) order */
+	size_t out = 0;
+	for (size_t i = 0; i < m->narcs; i++) {
+		if (out && m->arcs[out - 1].caller == m->arcs[i].caller &&
+		    m->arcs[out - 1].callee == m->arcs[i].callee) {
+			m->arcs[out - 1].count += m->arcs[i].count;
+			m->arcs[out - 1].time += m->arcs[i].time;
+		} else {
+			m->arcs[out++] = m->arcs[i];
+		}
+	}
+	m->narcs = out;
+
+	size_t nf = m->nframes;
+	m->callers_start = xcalloc(nf + 1, sizeof(uint32_t));
+	m->callees_start = xcalloc(nf + 1, sizeof(uint32_t));
+	m->callees_arcs = xmalloc((out + 1) * sizeof(uint32_t));
+	m->frame_calls = xcalloc(nf + 1, sizeof(double));
+	for (size_t i = 0; i < out; i++) {
+		m->callers_start[m->arcs[i].callee + 1]++;
+		m->callees_start[m->arcs[i].caller + 1]++;
+		m->frame_calls[m->arcs[i].callee] += m->arcs[i].count;
+	}
+	for (size_t f = 0; f < nf; f++) {
+		m->callers_start[f + 1] += m->callers_start[f];
+		m->callees_start[f + 1] += m->callees_start[f];
+	}
+	/* Arcs come in callee order, so each caller's list does too. */
+	uint32_t *next = xmalloc((nf + 1) * sizeof(uint32_t));
+	memcpy(next, m->callees_start, (nf + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < out; i++)
+		m->callees_arcs[next[m->arcs[i].caller]++] = (uint32_t)i;
+	free(next);
+	link_node_arcs(m);
+}
+
+static void index_sample_offsets(struct model *m)
+{
+	free(m->sample_offsets);
+	m->nsample_offsets = m->nsamples / SAMPLE_OFFSET_STEP + 1;
+	m->sample_offsets = xmalloc(m->nsample_offsets * sizeof(double));
+	double t = 0, magnitude = 0;
+	m->integral_samples = m->nsamples;
+	for (size_t i = 0; i < m->nsamples; i++) {
+		if (i % SAMPLE_OFFSET_STEP == 0)
+			m->sample_offsets[i / SAMPLE_OFFSET_STEP] = t;
+		double d = m->sample_duration[i];
+		t += d;
+		magnitude += fabs(d);
+		if (m->integral_samples == m->nsamples &&
+		    (d != floor(d) || !(magnitude < 0x1p53)))
+			m->integral_samples = i;
+	}
+	if (m->nsamples % SAMPLE_OFFSET_STEP == 0)
+		m->sample_offsets[m->nsamples / SAMPLE_OFFSET_STEP] = t;
+}
+
+uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee)
+{
+	uint32_t lo = m->callers_start[callee], hi = m->callers_start[callee + 1];
+	while (lo < hi) { /* among the callee's callers, sorted */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m->arcs[mid].caller < caller)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->callers_start[callee + 1] && m->arcs[lo].caller == caller
+		       ? lo : NO_ID;
+}
+
+bool model_finish(struct model *m, uint32_t *cycle_node)
+{
+	if (m->ntypes == 0)
+		model_add_sample_type(m, "time", "us");
+	free(m->stack_index);
+	m->stack_index = NULL;
+	m->stack_index_size = 0;
+	if (!build_node_links(m, cycle_node))
+		return false;
+	build_function_graph(m);
+	/* Frame values are read for every frame: give them all a slot. */
+	if (m->frame_self) {
+		size_t need = m->nframes * m->ntypes, old_cap = m->frame_self_cap;
+		GROW(m->frame_self, m->frame_self_cap, need);
+		if (m->frame_self_cap > old_cap)
+			memset(m->frame_self + old_cap, 0,
+			       (m->frame_self_cap - old_cap) * sizeof(double));
+	}
+
+	if (m->nnodes) {
+		m->caps |= HAS_NODES;
+		for (size_t v = 0; v < m->nnodes; v++)
+			if (m->nodes[v].nparents > 1)
+				m->caps |= HAS_NODE_GRAPH;
+		if (!(m->caps & HAS_NODE_GRAPH))
+			m->caps |= HAS_STACKS;
+	}
+	if (m->nsamples)
+		m->caps |= HAS_TIMELINE;
+	index_sample_offsets(m);
+	if (m->duration <= 0 && m->end_time > m->start_time)
+		m->duration = m->end_time - m->start_time;
+	m->finished = true;
+	return true;
+}
+
+str_t model_copy_string(const struct model *src, struct model *out, str_t s)
+{
+	if (s == STR_NONE)
+		return STR_NONE;
+	const char *text = model_str(src, s);
+	return model_string(out, text, strlen(text));
+}
+
+void model_copy_frames(const struct model *src, struct model *out)
+{
+	for (size_t i = 0; i < src->nframes; i++) {
+		struct frame f = src->frames[i];
+		f.name = model_copy_string(src, out, f.name);
+		f.url = model_copy_string(src, out, f.url);
+		f.extra = model_copy_string(src, out, f.extra);
+		model_intern_frame(out, &f);
+	}
+}
+
+void model_copy_header(const struct model *src, struct model *out)
+{
+	for (unsigned t = 0; t < src->ntypes; t++)
+		model_add_sample_type(out, model_str(src, src->types[t].name),
+				      model_str(src, src->types[t].unit));
+	out->default_type = src->default_type;
+	out->start_time = src->start_time;
+	out->end_time = src->end_time;
+	out->duration = src->duration;
+	out->period = src->period;
+	out->comment = model_copy_string(src, out, src->comment);
+	out->thread = model_copy_string(src, out, src->thread);
+	out->other_threads = model_copy_string(src, out, src->other_threads);
+	out->warning = model_copy_string(src, out, src->warning);
+	/* pprof's percentages stay of the whole profile, as with -focus. */
+	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
+	out->has_type_totals = src->has_type_totals;
+	out->summed_samples = src->summed_samples;
+	out->lines_zero_based = src->lines_zero_based;
+	out->frames_are_files = src->frames_are_files;
+	out->label_stride = src->label_stride;
+	if (src->nlabel_rows) {
+		size_t n = src->nlabel_rows * src->label_stride;
+		out->label_values = xmalloc(n * sizeof(double));
+		memcpy(out->label_values, src->label_values, n * sizeof(double));
+		out->nlabel_rows = src->nlabel_rows;
+		out->label_values_cap = n;
+	}
+}
+
+bool model_has_children(const struct model *m, uint32_t node)
+{
+	const struct node *n = &m->nodes[node];
+	for (uint32_t i = n->child_start; i < n->child_end; i++)
+		if (!node_hidden(m, m->child_ids[i]))
+			return true;
+	return false;
+}

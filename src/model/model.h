@@ -1,0 +1,377 @@
+/* The one shared profile model.  Every loader fills one; rules, views and
+ * renderers only read it.  It holds facts from the file, never a choice of
+ * how to count them (that is the rules' job, see rules.h).
+ *
+ * Building a model:
+ *   model_init(m, "cpuprofile");
+ *   model_add_sample_type(m, "time", "us");       at least one, first
+ *   frames:  model_intern_frame(m, &frame)         -> frame id
+ *   nodes:   model_add_node(m, frame) + model_add_edge(m, parent, child)
+ *            or model_add_stack(m, frames, depth, values) for stack data
+ *   values:  model_add_node_value / model_add_sample (timeline data)
+ *   arcs:    model_add_arc for formats that count calls (gprof)
+ *   model_finish(m)                                 derive graph and flags
+ *
+ * Values of time-like sample types are always in microseconds ("us"), so
+ * every consumer can treat time alike whatever the file used.
+ */
+#ifndef WPROF_MODEL_H
+#define WPROF_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/strtab.h"
+
+enum frame_kind {
+	KIND_JS,
+	KIND_NATIVE,
+	KIND_WASM,
+	KIND_GC,
+	KIND_IDLE,
+	KIND_PROGRAM,
+	KIND_ROOT,
+	KIND_COUNT
+};
+
+/* Frame flags. */
+#define FRAME_INLINED 0x1 /* pprof: inlined into its caller's location */
+
+struct frame {
+	str_t name;     /* as shown: "" names become "(anonymous)" at load */
+	str_t url;      /* file or URL, "" when none */
+	str_t extra;    /* format-specific identity (pprof system_name) */
+	int32_t line;   /* as the source gives it, -1 when unknown */
+	int32_t column; /* likewise */
+	uint8_t kind;   /* enum frame_kind */
+	uint8_t flags;
+};
+
+/* A node of the call tree (or, for XS .cpuprofile files, of the node
+ * graph whose shared children belong to several parents). */
+struct node {
+	uint32_t frame;
+	uint32_t parent;      /* first parent, NO_ID for a root */
+	uint32_t child_start; /* children are child_ids[child_start..child_end) */
+	uint32_t child_end;
+	uint32_t nparents;
+};
+
+/* One distinct caller -> callee pair of the function graph. */
+struct arc {
+	uint32_t caller;
+	uint32_t callee;
+	double count; /* calls along the arc, when the format counts them */
+	double time;  /* measured time along the arc (WasmProf), else 0 */
+};
+
+/* V8's positionTicks: samples of a node by source line (1-based). */
+struct line_ticks {
+	uint32_t node;
+	int32_t line;
+	double ticks;
+};
+
+/* One source line of a node (pprof Line entries): its values are in
+ * model.node_line_values, see model_node_line. */
+struct node_line {
+	uint32_t node;
+	int32_t line; /* 1-based */
+};
+
+/* A pprof sample label ("bytes" = 1024, "thread" = "main"), kept with the
+ * leaf node of its sample; `sample` numbers the file's samples so that the
+ * labels of one sample stay together. */
+struct sample_label {
+	uint32_t sample;
+	uint32_t node;
+	str_t key;
+	str_t str;      /* STR_NONE for a numeric label */
+	int64_t num;
+	str_t num_unit; /* STR_NONE when the file gives none */
+	uint32_t row;   /* the sample's values: model.label_values[row * stride] */
+};
+
+struct sample_type {
+	str_t name; /* "time", "cpu", "alloc_space", ... */
+	str_t unit; /* "us", "bytes", "count", ... */
+};
+
+/* What the data can support, so that rules and views can say n/a. */
+#define HAS_STACKS 0x1      /* whole stacks: `exact` is defined */
+#define HAS_NODES 0x2       /* a call tree or node graph exists */
+#define HAS_NODE_GRAPH 0x4  /* nodes may have several parents (XS) */
+#define HAS_TIMELINE 0x8    /* samples carry times */
+#define HAS_CALL_COUNTS 0x10
+#define HAS_ARC_TIMES 0x20
+
+#define MAX_SAMPLE_TYPES 16
+#define SAMPLE_OFFSET_STEP 4096
+
+struct model {
+	const char *format; /* "cpuprofile", "pprof", ... (static string) */
+	unsigned caps;
+
+	struct string_table strings;
+
+	struct frame *frames;
+	size_t nframes, frames_cap;
+	uint32_t *frame_index; /* open-addressing intern table */
+	size_t frame_index_size;
+
+	struct node *nodes;
+	size_t nnodes, nodes_cap;
+	uint32_t *child_ids;  /* filled by model_finish */
+	uint32_t *node_order; /* every node after all of its parents */
+	uint32_t *parents_start; /* parents of v: parent_ids[parents_start[v]..[v+1]) */
+	uint32_t *parent_ids;
+	uint32_t *link_arcs; /* per child_ids entry: the arc parent -> child */
+	uint32_t *stack_index; /* (parent, frame) -> node, for model_add_stack */
+	size_t stack_index_size;
+	struct { uint32_t parent, child; } *edges; /* until model_finish */
+	size_t nedges, edges_cap;
+
+	struct sample_type types[MAX_SAMPLE_TYPES];
+	unsigned ntypes;
+	unsigned default_type;
+	double *node_self; /* [node * ntypes + type] */
+	size_t node_self_cap;
+	/* Self values given per function, for data without nodes (gprof). */
+	double *frame_self; /* [frame * ntypes + type], NULL when unused */
+	size_t frame_self_cap;
+
+	/* Streams: the leaf node of every distinct stack, in the order the
+	 * stacks first came (NULL otherwise).  The divided rule walks the
+	 * callees of a function in the order the samples first show them. */
+	uint32_t *first_leaves;
+	size_t nfirst_leaves;
+
+	/* Timeline: one entry per sample, in time order. */
+	uint32_t *sample_node;
+	double *sample_duration;
+	size_t nsamples, samples_cap;
+	/* A live session keeps only its newest samples (bounded_timeline.h,
+	 * docs/live.md): the samples before sample 0 that the node values
+	 * count but the timeline no longer holds, and their summed durations
+	 * (sample 0 starts that long after the profile's first).  Then the
+	 * samples sum to less than the node values.  0 everywhere else, and
+	 * in a range's cut or view, whose values are their samples'. */
+	size_t samples_before;
+	double time_before;
+	/* sample_offsets[k]: the time before sample k * SAMPLE_OFFSET_STEP,
+	 * from model_finish, so that a range's ends are found without
+	 * summing millions of durations (range_sample_offset). */
+	double *sample_offsets;
+	size_t nsample_offsets;
+	/* The first this many samples (from model_finish) last a whole
+	 * number of units and sum, in magnitude, below 2^53: any sum of
+	 * theirs is exact in whatever order it is made, so a range's sums
+	 * can be moved from a nearby range's (range_view_make). */
+	size_t integral_samples;
+	/* Samples that have no times inside the windows they came in
+	 * (--live URL's pprof windows, src/live/http.c): the first sample of
+	 * each window, so that the strip draws a window a cell rather than
+	 * an order of stacks that is not time's.  None in other models. */
+	size_t *window_first;
+	size_t nwindows, windows_cap;
+
+	/* Function graph, distinct arcs sorted by (callee, caller). */
+	struct arc *arcs;
+	size_t narcs, arcs_cap;
+	uint32_t *callers_start;    /* arcs[callers_start[f]..callers_start[f+1]) */
+	uint32_t *callees_arcs;     /* arc indexes sorted by caller */
+	uint32_t *callees_start;    /* into callees_arcs */
+	double *frame_calls;        /* calls received per frame, when counted */
+
+	struct line_ticks *line_ticks;
+	size_t nline_ticks, line_ticks_cap;
+
+	struct sample_label *labels;
+	size_t nlabels, labels_cap;
+	/* The values of each labelled sample (a node's value mixes samples of
+	 * other labels), `label_stride` types a row, for filters by label. */
+	double *label_values;
+	size_t nlabel_rows, label_values_cap;
+	unsigned label_stride;
+
+	/* Where the format defines the whole a percentage is of, per type,
+	 * beyond the sum of self values: pprof's total is the sum of every
+	 * sample's absolute value, stackless samples included (a delta
+	 * profile's negative values count as positive). */
+	double type_total[MAX_SAMPLE_TYPES];
+	bool has_type_totals;
+	/* The values of samples with no stack (pprof allows them: Go's
+	 * threadcreate profile is one), summed apart by sign: they have no
+	 * row but count in type_total, and an export writes them back. */
+	double stackless_positive[MAX_SAMPLE_TYPES];
+	double stackless_negative[MAX_SAMPLE_TYPES];
+	/* Samples the file holds when they are summed into nodes rather
+	 * than kept one by one on the timeline (pprof). */
+	size_t summed_samples;
+
+	/* Per line of a node, for every type: `self` what samples ending at
+	 * that line measured, `total` what samples through the node at that
+	 * line measured, each sample counted once per function and line as
+	 * pprof -list counts.  Values [i * 2 * ntypes + t] (self) and
+	 * [i * 2 * ntypes + ntypes + t] (total). */
+	struct node_line *node_lines;
+	size_t nnode_lines, node_lines_cap;
+	double *node_line_values;
+	uint32_t *node_line_index; /* open addressing on (node, line) */
+	size_t node_line_index_size;
+
+	double start_time, end_time; /* microseconds, when known */
+	double duration;             /* end - start, or the sum of samples */
+	double period;               /* sampling period in the type's unit */
+	str_t comment;
+	/* Files with a profile per thread (traces): the one shown, and the
+	 * others ("a; b"), STR_NONE when the file has one profile. */
+	str_t thread, other_threads;
+	/* What the loader had to correct to give sane numbers (STR_NONE:
+	 * nothing); shown on stderr and in report headers. */
+	str_t warning;
+	bool lines_zero_based; /* .cpuprofile: shown one higher */
+	bool frames_are_files; /* --granularity files: a frame per file */
+	/* The loader read only the type --sample-type asked for (callgrind's
+	 * events), so that type is the one to show whatever it was asked by. */
+	bool type_chosen_at_load;
+	bool finished;
+
+	/* A time range's view of a larger model (range_view_make): its
+	 * strings, frames, nodes and arcs are those of `range_of`, its
+	 * values and samples the range's; the nodes and arcs no sample of
+	 * the range reaches are hidden (1 per node, per arc), so that every
+	 * pane and rule sees what a copy cut to the range would hold.
+	 * NULL in every other model. */
+	const struct model *range_of;
+	uint8_t *hidden_nodes;
+	uint8_t *hidden_arcs;
+};
+
+void model_init(struct model *m, const char *format);
+void model_free(struct model *m);
+
+unsigned model_add_sample_type(struct model *m, const char *name,
+			       const char *unit);
+
+uint32_t model_intern_frame(struct model *m, const struct frame *f);
+/* A string of `src` interned in `out` (STR_NONE stays STR_NONE). */
+str_t model_copy_string(const struct model *src, struct model *out, str_t s);
+/* Every frame of `src` into the empty `out`, in the same order, so that
+ * the copy's frame ids are the original's (filtered and cut copies). */
+void model_copy_frames(const struct model *src, struct model *out);
+/* Sample types, times, metadata, the type totals and label values of
+ * `src` into a new model made from it (a filter's, a granularity's). */
+void model_copy_header(const struct model *src, struct model *out);
+str_t model_string(struct model *m, const char *s, size_t len);
+
+static inline const char *model_str(const struct model *m, str_t s)
+{
+	return strings_get(&m->strings, s);
+}
+
+uint32_t model_add_node(struct model *m, uint32_t frame);
+void model_add_edge(struct model *m, uint32_t parent, uint32_t child);
+void model_add_node_value(struct model *m, uint32_t node, unsigned type,
+			  double value);
+/* Replaces a value, for a model whose numbers are refreshed in place. */
+void model_set_node_value(struct model *m, uint32_t node, unsigned type,
+			  double value);
+
+/* For data without nodes: self value measured for a function. */
+void model_add_frame_value(struct model *m, uint32_t frame, unsigned type,
+			   double value);
+
+/* Stack data: frames leaf first, as pprof and xsbug give them; the root
+ * of the merged tree is frames[depth-1].  Returns the leaf node. */
+uint32_t model_add_stack(struct model *m, const uint32_t *frames,
+			 size_t depth);
+
+/* Stack data one node at a time: the node for `frame` under `parent`
+ * (NO_ID: a root), made on first use.  Parents must come first. */
+uint32_t model_add_child(struct model *m, uint32_t parent, uint32_t frame);
+
+/* Timeline data: adds `duration` to the node's first value as well. */
+void model_add_sample(struct model *m, uint32_t node, double duration);
+/* The samples added next are a new window's (model.window_first). */
+void model_start_window(struct model *m);
+
+void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
+			  double ticks);
+
+/* Timeline data in bulk: the model takes ownership of both arrays
+ * (malloc'd, n entries each) and adds each duration to its node. */
+void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
+			 size_t n);
+
+/* The index of (node, line) in model.node_lines, made (with zero
+ * values) on first use; sample types must all be added before. */
+uint32_t model_node_line(struct model *m, uint32_t node, int32_t line);
+
+static inline double *node_line_self(const struct model *m, uint32_t i)
+{
+	return &m->node_line_values[(size_t)i * 2 * m->ntypes];
+}
+
+static inline double *node_line_total(const struct model *m, uint32_t i)
+{
+	return &m->node_line_values[(size_t)i * 2 * m->ntypes + m->ntypes];
+}
+
+void model_add_label(struct model *m, const struct sample_label *label);
+/* The values of a labelled sample, one per sample type; returns the row
+ * its labels name. */
+uint32_t model_add_label_row(struct model *m, const double *values);
+
+void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
+		   double count, double time);
+
+/* Derives children lists, the function graph and the capability flags.
+ * Returns false, naming a node on it, when the nodes contain a cycle. */
+bool model_finish(struct model *m, uint32_t *cycle_node);
+
+/* The arc caller -> callee in m->arcs (after model_finish), or NO_ID. */
+uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee);
+
+static inline double node_value(const struct model *m, uint32_t node,
+				unsigned type)
+{
+	return m->node_self[(size_t)node * m->ntypes + type];
+}
+
+static inline bool node_hidden(const struct model *m, uint32_t node)
+{
+	return m->hidden_nodes && m->hidden_nodes[node];
+}
+
+static inline bool arc_hidden(const struct model *m, uint32_t arc)
+{
+	return m->hidden_arcs && m->hidden_arcs[arc];
+}
+
+/* A node with a child that is not hidden. */
+bool model_has_children(const struct model *m, uint32_t node);
+
+static inline bool unit_is_time(const struct model *m, unsigned type)
+{
+	return m->types[type].unit != STR_NONE &&
+	       !strings_cmp(&m->strings, m->types[type].unit, "us");
+}
+
+const char *frame_kind_name(enum frame_kind kind);
+
+/* How many samples the file has, kept on the timeline or summed. */
+static inline size_t model_sample_count(const struct model *m)
+{
+	return m->nsamples ? m->samples_before + m->nsamples : m->summed_samples;
+}
+
+/* Do the samples on the timeline carry every value, none having left a
+ * live session's window? */
+static inline bool model_holds_every_sample(const struct model *m)
+{
+	return (m->caps & HAS_TIMELINE) && m->samples_before == 0;
+}
+
+#endif

@@ -1,0 +1,209 @@
+#include "gprof.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* The model arc at position i of the by-caller index (callees_arcs). */
+static uint32_t callee_arc(const struct model *m, uint32_t i)
+{
+	return m->callees_arcs[i];
+}
+
+/* Tarjan's strongly connected components, iteratively (call graphs can be
+ * deep).  Components come out callees first, which is the order gprof
+ * propagates time in; `order` receives the frames in that order and
+ * `component` the component of each frame, numbered in that order. */
+static void strong_components(const struct model *m, uint32_t *order,
+			      uint32_t *component)
+{
+	size_t nf = m->nframes;
+	uint32_t *index = xmalloc((nf + 1) * sizeof(uint32_t));
+	uint32_t *low = xmalloc((nf + 1) * sizeof(uint32_t));
+	uint8_t *on_stack = xcalloc(nf + 1, 1);
+	uint32_t *stack = xmalloc((nf + 1) * sizeof(uint32_t));
+	struct { uint32_t frame, next; } *calls = xmalloc((nf + 1) * sizeof(*calls));
+	memset(index, 0xff, (nf + 1) * sizeof(uint32_t));
+	uint32_t counter = 0, ncomponents = 0;
+	size_t sp = 0, norder = 0;
+
+	for (uint32_t root = 0; root < nf; root++) {
+		if (index[root] != NO_ID)
+			continue;
+		size_t depth = 0;
+		calls[depth].frame = root;
+		calls[depth++].next = m->callees_start[root];
+		index[root] = low[root] = counter++;
+		stack[sp++] = root;
+		on_stack[root] = 1;
+		while (depth) {
+			uint32_t f = calls[depth - 1].frame;
+			if (calls[depth - 1].next < m->callees_start[f + 1]) {
+				uint32_t c = m->arcs[callee_arc(m, calls[depth - 1].next++)].callee;
+				if (index[c] == NO_ID) {
+					index[c] = low[c] = counter++;
+					stack[sp++] = c;
+					on_stack[c] = 1;
+					calls[depth].frame = c;
+					calls[depth++].next = m->callees_start[c];
+				} else if (on_stack[c] && index[c] < low[f]) {
+					low[f] = index[c];
+				}
+				continue;
+			}
+			depth--;
+			if (depth && low[f] < low[calls[depth - 1].frame])
+				low[calls[depth - 1].frame] = low[f];
+			if (low[f] != index[f])
+				continue;
+			uint32_t v;
+			do {
+				v = stack[--sp];
+				on_stack[v] = 0;
+				component[v] = ncomponents;
+				order[norder++] = v;
+			} while (v != f);
+			ncomponents++;
+		}
+	}
+	free(calls);
+	free(stack);
+	free(on_stack);
+	free(low);
+	free(index);
+}
+
+/* Cycles are components of more than one function.  gprof numbers them in
+ * the address order of their heads, the member its depth-first walk
+ * reaches first; this takes the member first in frame order (address
+ * order for gmon.out), which is the head whenever the walk enters the
+ * cycle there.  Numbering can differ from gprof's otherwise; the numbers
+ * of the functions and cycles do not. */
+static void number_cycles(const struct model *m, const uint32_t *component,
+			  struct gprof_graph *g)
+{
+	size_t nf = m->nframes;
+	uint32_t *size = xcalloc(nf + 1, sizeof(uint32_t));
+	uint32_t *number = xmalloc((nf + 1) * sizeof(uint32_t));
+	memset(number, 0xff, (nf + 1) * sizeof(uint32_t));
+	for (size_t f = 0; f < nf; f++)
+		size[component[f]]++;
+	g->ncycles = 0;
+	for (size_t f = 0; f < nf; f++) {
+		uint32_t c = component[f];
+		if (size[c] > 1 && number[c] == NO_ID)
+			number[c] = (uint32_t)++g->ncycles;
+		g->cycle[f] = size[c] > 1 ? number[c] : 0;
+	}
+	g->cycles = xcalloc(g->ncycles + 1, sizeof(*g->cycles));
+	g->members = xmalloc((nf + 1) * sizeof(uint32_t));
+	uint32_t *count = xcalloc(g->ncycles + 2, sizeof(uint32_t));
+	for (size_t f = 0; f < nf; f++)
+		if (g->cycle[f])
+			count[g->cycle[f] + 1]++;
+	for (size_t c = 1; c <= g->ncycles; c++)
+		count[c + 1] += count[c];
+	for (size_t c = 1; c <= g->ncycles; c++)
+		g->cycles[c].members_start = g->cycles[c].members_end = count[c];
+	for (uint32_t f = 0; f < nf; f++)
+		if (g->cycle[f])
+			g->members[g->cycles[g->cycle[f]].members_end++] = f;
+	free(count);
+	free(number);
+	free(size);
+}
+
+/* Calls per function from other functions, and per cycle from outside
+ * it, as gprof counts them: a function calling itself is not a call. */
+static void count_calls(const struct model *m, const double *self,
+			struct gprof_graph *g)
+{
+	for (size_t a = 0; a < m->narcs; a++) {
+		const struct arc *arc = &m->arcs[a];
+		uint32_t from = g->cycle[arc->caller], to = g->cycle[arc->callee];
+		if (arc->caller == arc->callee)
+			g->self_calls[arc->callee] += arc->count;
+		else
+			g->calls[arc->callee] += arc->count;
+		if (!to)
+			continue;
+		if (from == to)
+			g->cycles[to].self_calls += arc->count;
+		else
+			g->cycles[to].calls += arc->count;
+	}
+	for (size_t f = 0; f < m->nframes; f++)
+		if (g->cycle[f])
+			g->cycles[g->cycle[f]].self += self[f];
+}
+
+/* The part of the callee's time one arc gives to its caller.  The callee
+ * stands for its whole cycle when it is in one. */
+static void share_arc(const struct model *m, const double *self,
+		      struct gprof_graph *g, uint32_t a)
+{
+	const struct arc *arc = &m->arcs[a];
+	uint32_t c = arc->callee, cyc = g->cycle[c];
+	double unit_self = cyc ? g->cycles[cyc].self : self[c];
+	double unit_child = cyc ? g->cycles[cyc].child : g->child[c];
+	double unit_calls = cyc ? g->cycles[cyc].calls : g->calls[c];
+	double fraction = unit_calls > 0 ? arc->count / unit_calls : 0;
+	double arc_self = unit_self * fraction;
+	double arc_child = m->caps & HAS_ARC_TIMES ? arc->time - arc_self
+						   : unit_child * fraction;
+	g->arc_self[a] = arc_self;
+	g->arc_child[a] = arc_child;
+	g->child[arc->caller] += arc_self + arc_child;
+	if (g->cycle[arc->caller])
+		g->cycles[g->cycle[arc->caller]].child += arc_self + arc_child;
+}
+
+void gprof_compute(const struct model *m, const double *self,
+		   struct gprof_graph *g)
+{
+	size_t nf = m->nframes;
+	memset(g, 0, sizeof(*g));
+	g->calls = xcalloc(nf + 1, sizeof(double));
+	g->self_calls = xcalloc(nf + 1, sizeof(double));
+	g->child = xcalloc(nf + 1, sizeof(double));
+	g->cycle = xcalloc(nf + 1, sizeof(uint32_t));
+	g->arc_self = xmalloc((m->narcs + 1) * sizeof(double));
+	g->arc_child = xmalloc((m->narcs + 1) * sizeof(double));
+	uint32_t *order = xmalloc((nf + 1) * sizeof(uint32_t));
+	uint32_t *component = xmalloc((nf + 1) * sizeof(uint32_t));
+	strong_components(m, order, component);
+	number_cycles(m, component, g);
+	count_calls(m, self, g);
+
+	/* Callees come first in `order`, so a callee's (or its cycle's)
+	 * time is complete before any caller outside it takes a share. */
+	for (size_t i = 0; i < nf; i++) {
+		uint32_t f = order[i];
+		for (uint32_t k = m->callees_start[f]; k < m->callees_start[f + 1]; k++) {
+			uint32_t a = callee_arc(m, k);
+			uint32_t c = m->arcs[a].callee;
+			if (c == f || (g->cycle[f] && g->cycle[f] == g->cycle[c])) {
+				g->arc_self[a] = g->arc_child[a] = NAN;
+				continue;
+			}
+			share_arc(m, self, g, a);
+		}
+	}
+	free(component);
+	free(order);
+}
+
+void gprof_free(struct gprof_graph *g)
+{
+	free(g->calls);
+	free(g->self_calls);
+	free(g->child);
+	free(g->cycle);
+	free(g->cycles);
+	free(g->members);
+	free(g->arc_self);
+	free(g->arc_child);
+	memset(g, 0, sizeof(*g));
+}

@@ -1,0 +1,511 @@
+#include "rules.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/background.h"
+#include "base/util.h"
+
+static const char *const rule_names[RULE_COUNT] = {
+	[RULE_EXACT] = "exact",
+	[RULE_ADDITIVE] = "additive",
+	[RULE_DIVIDED] = "divided",
+	[RULE_GPROF] = "gprof",
+};
+
+const char *rule_name(enum rule rule)
+{
+	return rule < RULE_COUNT ? rule_names[rule] : "?";
+}
+
+bool rule_parse(const char *name, enum rule *out)
+{
+	int i = name_index(rule_names, RULE_COUNT, name);
+	if (i < 0)
+		return false;
+	*out = (enum rule)i;
+	return true;
+}
+
+enum rule rule_default(const struct model *m)
+{
+	if (m->caps & HAS_STACKS)
+		return RULE_EXACT;
+	if (m->caps & HAS_CALL_COUNTS)
+		return RULE_GPROF;
+	return m->caps & HAS_NODES ? RULE_ADDITIVE : RULE_DIVIDED;
+}
+
+void rules_init(struct rules *r, const struct model *m)
+{
+	memset(r, 0, sizeof(*r));
+	r->model = m;
+}
+
+static void free_totals(struct totals *t)
+{
+	free(t->total);
+	free(t->arc_total);
+	free(t->arc_self);
+	if (t->gprof) {
+		gprof_free(t->gprof);
+		free(t->gprof);
+	}
+	free(t);
+}
+
+static void stop_job(struct rules *r);
+
+static void end_chains_job(struct rules *r, bool wait);
+
+/* Frees what the values decide; the shape's arrays stay.  Work on a
+ * thread was for the old values: it stops. */
+void rules_values_changed(struct rules *r)
+{
+	stop_job(r);
+	end_chains_job(r, true); /* the model it reads may go next */
+	for (int rule = 0; rule < RULE_COUNT; rule++)
+		for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
+			if (r->cache[rule][t])
+				free_totals(r->cache[rule][t]);
+			r->cache[rule][t] = NULL;
+		}
+	for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
+		free(r->node_total[t]);
+		free(r->frame_self[t]);
+		r->node_total[t] = r->frame_self[t] = NULL;
+	}
+	/* Their self arrays are gone: divided is asked for anew. */
+	memset(r->waiting, 0, sizeof(r->waiting));
+}
+
+void rules_free(struct rules *r)
+{
+	rules_values_changed(r);
+	free(r->outermost);
+	free(r->arc_outermost);
+	caller_chains_free(&r->chains);
+	memset(r, 0, sizeof(*r));
+}
+
+/* self(f): the value of the samples whose leaf is f. */
+static const double *frame_self(struct rules *r, unsigned type)
+{
+	if (r->frame_self[type])
+		return r->frame_self[type];
+	const struct model *m = r->model;
+	double *self = xcalloc(m->nframes + 1, sizeof(double));
+	for (size_t v = 0; v < m->nnodes; v++)
+		self[m->nodes[v].frame] += node_value(m, (uint32_t)v, type);
+	if (m->frame_self)
+		for (size_t f = 0; f < m->nframes; f++)
+			self[f] += m->frame_self[f * m->ntypes + type];
+	r->frame_self[type] = self;
+	return self;
+}
+
+/* sub(v) = self(v) + sum of sub(child): parents come before children in
+ * node_order, so walking it backwards finishes children first.  On the
+ * XS node graph a shared child counts under every parent, as written. */
+const double *rules_node_totals(struct rules *r, unsigned type)
+{
+	if (r->node_total[type])
+		return r->node_total[type];
+	const struct model *m = r->model;
+	double *sub = xcalloc(m->nnodes + 1, sizeof(double));
+	for (size_t i = m->nnodes; i-- > 0;) {
+		uint32_t v = m->node_order[i];
+		const struct node *n = &m->nodes[v];
+		double sum = node_value(m, v, type);
+		for (uint32_t c = n->child_start; c < n->child_end; c++)
+			sum += sub[m->child_ids[c]];
+		sub[v] = sum;
+	}
+	r->node_total[type] = sub;
+	return sub;
+}
+
+/* One depth-first walk of the call tree, keeping how often each frame and
+ * each arc is on the current path: a node is outermost when its frame is
+ * not already there, and its arc from the parent when that arc is not (so
+ * that an arc's exact total counts each sample once).  Both depend on the
+ * shape alone. */
+static void walk_tree(struct rules *r)
+{
+	const struct model *m = r->model;
+	const uint32_t *link_arc = m->link_arcs;
+	uint32_t *frame_depth = xcalloc(m->nframes + 1, sizeof(uint32_t));
+	uint32_t *arc_depth = xcalloc(m->narcs + 1, sizeof(uint32_t));
+	struct { uint32_t node, arc, next; } *stack = NULL;
+	size_t cap = 0;
+	r->outermost = xcalloc(m->nnodes + 1, 1);
+	r->arc_outermost = xcalloc(m->nnodes + 1, 1);
+
+	for (size_t root = 0; root < m->nnodes; root++) {
+		if (m->nodes[root].parent != NO_ID)
+			continue;
+		size_t sp = 0;
+		uint32_t v = (uint32_t)root, a = NO_ID;
+		for (;;) {
+			const struct node *n = &m->nodes[v];
+			r->outermost[v] = frame_depth[n->frame]++ == 0;
+			r->arc_outermost[v] = a != NO_ID && arc_depth[a]++ == 0;
+			GROW(stack, cap, sp + 1);
+			stack[sp].node = v;
+			stack[sp].arc = a;
+			stack[sp++].next = n->child_start;
+			v = NO_ID;
+			while (sp && v == NO_ID) {
+				uint32_t p = stack[sp - 1].node;
+				const struct node *pn = &m->nodes[p];
+				if (stack[sp - 1].next < pn->child_end) {
+					uint32_t i = stack[sp - 1].next++;
+					v = m->child_ids[i];
+					a = link_arc[i];
+					break;
+				}
+				frame_depth[pn->frame]--;
+				if (stack[sp - 1].arc != NO_ID)
+					arc_depth[stack[sp - 1].arc]--;
+				sp--;
+			}
+			if (v == NO_ID)
+				break;
+		}
+	}
+	free(stack);
+	free(arc_depth);
+	free(frame_depth);
+}
+
+const uint8_t *rules_outermost(struct rules *r)
+{
+	if (!r->outermost && (r->model->caps & HAS_STACKS))
+		walk_tree(r);
+	return r->outermost;
+}
+
+/* ---- the caller chains ahead, on a thread ------------------------------- */
+
+/* Places the first sort goes to: the bottom-up pane's rows need two, the
+ * first levels opened under them a few more. */
+#define CHAINS_AHEAD_PLACES 8
+
+struct chains_job {
+	struct background work;
+	const struct model *model;
+	struct caller_chains chains;
+	bool built;
+};
+
+static void run_chains(void *arg)
+{
+	struct chains_job *j = arg;
+	j->built = caller_chains_build(&j->chains, j->model);
+	if (j->built)
+		caller_chains_sort_to(&j->chains, CHAINS_AHEAD_PLACES);
+}
+
+void rules_start_chains(struct rules *r)
+{
+	if (!r->background || r->chains_tried || r->chains_job ||
+	    !(r->model->caps & HAS_STACKS))
+		return;
+	struct chains_job *j = xcalloc(1, sizeof(*j));
+	j->model = r->model;
+	r->chains_job = j;
+	background_start(&j->work, run_chains, j);
+}
+
+/* Installs the thread's chains once it is done (`wait`: waiting). */
+static void end_chains_job(struct rules *r, bool wait)
+{
+	struct chains_job *j = r->chains_job;
+	if (!j)
+		return;
+	if (!background_over(&j->work, wait))
+		return;
+	if (j->built)
+		r->chains = j->chains;
+	else
+		caller_chains_free(&j->chains);
+	r->chains_tried = true;
+	r->chains_job = NULL;
+	free(j);
+}
+
+const struct caller_chains *rules_caller_chains(struct rules *r, uint32_t places)
+{
+	end_chains_job(r, true);
+	if (!r->chains_tried) {
+		r->chains_tried = true;
+		caller_chains_build(&r->chains, r->model);
+	}
+	if (!r->chains.sorted)
+		return NULL;
+	caller_chains_sort_to(&r->chains, places);
+	return &r->chains;
+}
+
+/* Per arc, the self of the callee's nodes under that caller, and the
+ * callee's sub(v) under every parent node of that caller (exact: only
+ * where the arc is outermost, `counted`). */
+static void arc_sums_from_nodes(struct rules *r, unsigned type,
+				const uint8_t *counted, double *arc_total,
+				double *arc_self)
+{
+	const struct model *m = r->model;
+	const double *sub = rules_node_totals(r, type);
+	const uint32_t *link_arc = m->link_arcs;
+	for (size_t p = 0; p < m->nnodes; p++) {
+		const struct node *pn = &m->nodes[p];
+		for (uint32_t i = pn->child_start; i < pn->child_end; i++) {
+			uint32_t v = m->child_ids[i], a = link_arc[i];
+			if (!counted || counted[v])
+				arc_total[a] += sub[v];
+			arc_self[a] += node_value(m, v, type);
+		}
+	}
+}
+
+static void compute_exact(struct rules *r, struct totals *t)
+{
+	const struct model *m = r->model;
+	if (!(m->caps & HAS_STACKS)) {
+		t->why_not = m->caps & HAS_NODES
+			? "exact needs whole stacks; this file has only a function graph"
+			: "exact needs whole stacks; call arcs cannot give them";
+		return;
+	}
+	const double *sub = rules_node_totals(r, t->type);
+	const uint8_t *outermost = rules_outermost(r);
+	t->total = xcalloc(m->nframes + 1, sizeof(double));
+	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
+	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
+	for (size_t v = 0; v < m->nnodes; v++)
+		if (outermost[v])
+			t->total[m->nodes[v].frame] += sub[v];
+	arc_sums_from_nodes(r, t->type, r->arc_outermost, t->arc_total,
+			    t->arc_self);
+}
+
+static void compute_additive(struct rules *r, struct totals *t)
+{
+	const struct model *m = r->model;
+	if (!(m->caps & HAS_NODES)) {
+		t->why_not = "additive needs a call tree; call arcs cannot give one";
+		return;
+	}
+	const double *sub = rules_node_totals(r, t->type);
+	t->total = xcalloc(m->nframes + 1, sizeof(double));
+	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
+	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
+	for (size_t v = 0; v < m->nnodes; v++)
+		t->total[m->nodes[v].frame] += sub[v];
+	arc_sums_from_nodes(r, t->type, NULL, t->arc_total, t->arc_self);
+}
+
+/* Shares below 1 µs stop; for metrics that are not time, below a
+ * millionth of the metric's total. */
+static double divided_cutoff(const struct model *m, unsigned type,
+			     double profile_total)
+{
+	return unit_is_time(m, type) ? 1.0 : profile_total * 1e-6;
+}
+
+static void divided_arrays(const struct model *m, struct totals *t)
+{
+	t->total = xcalloc(m->nframes + 1, sizeof(double));
+	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
+	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
+}
+
+static void compute_divided(struct rules *r, struct totals *t)
+{
+	const struct model *m = r->model;
+	divided_arrays(m, t);
+	divided_compute(m, t->self, divided_cutoff(m, t->type, t->profile_total),
+			t->total, t->arc_total, t->arc_self, NULL);
+}
+
+static void compute_gprof(struct rules *r, struct totals *t)
+{
+	const struct model *m = r->model;
+	if (!(m->caps & HAS_CALL_COUNTS)) {
+		t->why_not = "gprof totals need call-arc data (gmon.out, WasmProf arcs)";
+		return;
+	}
+	struct gprof_graph *g = xmalloc(sizeof(*g));
+	gprof_compute(m, t->self, g);
+	t->gprof = g;
+	t->calls = g->calls;
+	/* gprof's percentages are of all the histogram's samples, some of
+	 * which may fall outside every function. */
+	if (m->duration > 0)
+		t->profile_total = m->duration;
+	t->total = xcalloc(m->nframes + 1, sizeof(double));
+	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
+	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
+	for (size_t f = 0; f < m->nframes; f++)
+		t->total[f] = t->self[f] + g->child[f];
+	for (size_t a = 0; a < m->narcs; a++) {
+		t->arc_self[a] = g->arc_self[a];
+		t->arc_total[a] = g->arc_self[a] + g->arc_child[a];
+	}
+}
+
+static void init_totals(struct rules *r, struct totals *t, enum rule rule,
+			unsigned type)
+{
+	const struct model *m = r->model;
+	*t = (struct totals){ .rule = rule, .type = type };
+	t->self = (double *)frame_self(r, type);
+	for (size_t f = 0; f < m->nframes; f++)
+		t->profile_total += t->self[f];
+	if (m->has_type_totals)
+		t->profile_total = m->type_total[type];
+}
+
+static struct totals *new_totals(struct rules *r, enum rule rule, unsigned type)
+{
+	struct totals *t = xmalloc(sizeof(*t));
+	init_totals(r, t, rule, type);
+	return t;
+}
+
+/* ---- divided on a thread of its own ------------------------------------ */
+
+struct divided_job {
+	struct background work;
+	const struct model *model;
+	struct totals *t; /* the thread fills its arrays, nothing else */
+	double cutoff;
+	atomic_bool stop;
+};
+
+/* Long enough that a small profile's divided looks instant, short enough
+ * that no key waits for a large one. */
+#define GRACE_MS 20
+
+static void run_divided(void *arg)
+{
+	struct divided_job *j = arg;
+	divided_compute(j->model, j->t->self, j->cutoff, j->t->total,
+					j->t->arc_total, j->t->arc_self, &j->stop);
+}
+
+static void start_job(struct rules *r)
+{
+	unsigned type = 0;
+	while (type < r->model->ntypes &&
+	       !(r->waiting[type].computing && !r->cache[RULE_DIVIDED][type]))
+		type++;
+	if (type == r->model->ntypes)
+		return;
+	struct divided_job *j = xcalloc(1, sizeof(*j));
+	j->model = r->model;
+	j->t = new_totals(r, RULE_DIVIDED, type);
+	j->cutoff = divided_cutoff(r->model, type, j->t->profile_total);
+	divided_arrays(r->model, j->t);
+	atomic_init(&j->stop, false);
+	r->job = j;
+	background_start(&j->work, run_divided, j);
+}
+
+/* After the thread is gone: its totals go in the cache, unless they were
+ * no longer wanted. */
+static void end_job(struct rules *r)
+{
+	struct divided_job *j = r->job;
+	r->job = NULL;
+	if (atomic_load(&j->stop)) {
+		free_totals(j->t);
+	} else {
+		r->cache[RULE_DIVIDED][j->t->type] = j->t;
+		r->news = true;
+	}
+	free(j);
+}
+
+static void stop_job(struct rules *r)
+{
+	if (!r->job)
+		return;
+	atomic_store(&r->job->stop, true);
+	background_wait(&r->job->work);
+	end_job(r);
+}
+
+static void poll_job(struct rules *r, int grace_ms)
+{
+	if (r->job && background_done(&r->job->work, grace_ms)) {
+		end_job(r);
+		start_job(r);
+	}
+}
+
+bool rules_poll(struct rules *r)
+{
+	poll_job(r, 0);
+	end_chains_job(r, false);
+	bool news = r->news;
+	r->news = false;
+	return news;
+}
+
+bool rules_busy(const struct rules *r)
+{
+	return r->job != NULL || r->chains_job != NULL;
+}
+
+void rules_start_divided(struct rules *r, unsigned type)
+{
+	if (!r->background || type >= r->model->ntypes || r->cache[RULE_DIVIDED][type])
+		return;
+	struct totals *w = &r->waiting[type];
+	if (!w->computing) {
+		init_totals(r, w, RULE_DIVIDED, type);
+		w->computing = true;
+		w->why_not = "divided is being computed; its numbers follow";
+	}
+	if (!r->job)
+		start_job(r);
+}
+
+static const struct totals *divided_in_background(struct rules *r, unsigned type)
+{
+	/* A job started earlier (when the file opened) had its chance. */
+	bool starting = !r->job;
+	rules_start_divided(r, type);
+	poll_job(r, starting ? GRACE_MS : 0);
+	const struct totals *w = &r->waiting[type];
+	return r->cache[RULE_DIVIDED][type] ? r->cache[RULE_DIVIDED][type] : w;
+}
+
+const struct totals *rules_totals(struct rules *r, enum rule rule, unsigned type)
+{
+	if (rule >= RULE_COUNT || type >= r->model->ntypes)
+		return NULL;
+	if (r->cache[rule][type])
+		return r->cache[rule][type];
+	if (rule == RULE_DIVIDED && r->background)
+		return divided_in_background(r, type);
+	struct totals *t = new_totals(r, rule, type);
+	switch (rule) {
+	case RULE_EXACT:
+		compute_exact(r, t);
+		break;
+	case RULE_ADDITIVE:
+		compute_additive(r, t);
+		break;
+	case RULE_DIVIDED:
+		compute_divided(r, t);
+		break;
+	default:
+		compute_gprof(r, t);
+		break;
+	}
+	r->cache[rule][type] = t;
+	return t;
+}

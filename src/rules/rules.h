@@ -1,0 +1,98 @@
+/* The rules: self and total time per function, computed from the model
+ * exactly as ../shared/spec/time-rules.md defines them (docs/time-rules.md
+ * says it in this project's words).  Results are cached per
+ * (rule, sample type); the rules never change the model.  When its owner
+ * changes the model's values in place (a live snapshot of the same
+ * stacks), rules_values_changed drops what the values decide and keeps
+ * what the shape alone does, the costly part. */
+#ifndef WPROF_RULES_H
+#define WPROF_RULES_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "caller_chains.h"
+#include "gprof.h"
+#include "model/model.h"
+
+enum rule { RULE_EXACT, RULE_ADDITIVE, RULE_DIVIDED, RULE_GPROF, RULE_COUNT };
+
+struct totals {
+	enum rule rule;
+	unsigned type;
+	double *self;      /* per frame, the same under every rule */
+	double *total;     /* per frame; NULL when the rule does not apply */
+	const char *why_not; /* why total is NULL, for the user */
+	bool computing;    /* total is NULL only until a thread finishes it */
+	/* Per arc (model->arcs): the part of the callee's total that this
+	 * rule gives to the caller, and the part of it that is the callee's
+	 * own self time.  NULL when the rule does not apply. */
+	double *arc_total;
+	double *arc_self;
+	double profile_total; /* all samples' value: the base of every % */
+	/* gprof only: calls per frame as gprof counts them (recursive calls
+	 * left out) and the whole computation, cycles included; else NULL. */
+	const double *calls;
+	struct gprof_graph *gprof;
+};
+
+struct divided_job;
+
+struct chains_job;
+
+struct rules {
+	const struct model *model;
+	struct totals *cache[RULE_COUNT][MAX_SAMPLE_TYPES];
+	/* With `background` set, divided (seconds on a large graph) is
+	 * computed on a thread of its own, one sample type at a time; until
+	 * it is done its totals are the placeholder `waiting[type]`. */
+	bool background;
+	struct divided_job *job;
+	bool news; /* totals installed since rules_poll last said so */
+	struct totals waiting[MAX_SAMPLE_TYPES];
+	double *node_total[MAX_SAMPLE_TYPES]; /* node self + its subtree */
+	double *frame_self[MAX_SAMPLE_TYPES];
+	/* What the shape alone decides, kept by rules_values_changed: */
+	uint8_t *outermost; /* per node: no ancestor shares its frame */
+	uint8_t *arc_outermost; /* per node: nor does its arc from the parent */
+	struct caller_chains chains; /* for bottom-up, made when first asked */
+	bool chains_tried;
+	struct chains_job *chains_job; /* or made ahead on a thread */
+};
+
+void rules_init(struct rules *r, const struct model *m);
+void rules_free(struct rules *r);
+/* The model's values changed, its nodes, frames and arcs did not. */
+void rules_values_changed(struct rules *r);
+
+const struct totals *rules_totals(struct rules *r, enum rule rule,
+				  unsigned type);
+/* Starts computing divided for `type` on its thread (with `background`
+ * set), so that it may be ready before anyone asks. */
+void rules_start_divided(struct rules *r, unsigned type);
+/* Starts sorting the caller chains (bottom-up's) on a thread (with
+ * `background` set), so that the bottom-up pane opens without it. */
+void rules_start_chains(struct rules *r);
+/* Background work: installs what has finished and starts what is still
+ * wanted; true when new totals were installed. */
+bool rules_poll(struct rules *r);
+bool rules_busy(const struct rules *r);
+const double *rules_node_totals(struct rules *r, unsigned type);
+const uint8_t *rules_outermost(struct rules *r);
+/* The nodes sorted by their chains of callers, on `places` places at
+ * least (caller_chains.h): one sort for every rule and time range.  NULL
+ * where the nodes are not one tree. */
+const struct caller_chains *rules_caller_chains(struct rules *r, uint32_t places);
+
+const char *rule_name(enum rule rule);
+bool rule_parse(const char *name, enum rule *out);
+/* The rule a user starts with: exact where stacks allow it. */
+enum rule rule_default(const struct model *m);
+
+/* The xsbug rule on its own, for tests and the benchmark.  False when
+ * `stop` (may be NULL) was set meanwhile: the numbers are then partial. */
+bool divided_compute(const struct model *m, const double *self,
+		     double cutoff, double *total, double *arc_total,
+		     double *arc_self, const atomic_bool *stop);
+
+#endif

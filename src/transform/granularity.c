@@ -1,0 +1,214 @@
+#include "granularity.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static const char *const granularity_names[GRANULARITY_COUNT] = {
+	[GRANULARITY_FUNCTIONS] = "functions",
+	[GRANULARITY_FILES] = "files",
+	[GRANULARITY_LINES] = "lines",
+};
+
+bool granularity_parse(const char *name, enum granularity *out)
+{
+	int i = name_index(granularity_names, GRANULARITY_COUNT, name);
+	if (i < 0)
+		return false;
+	*out = (enum granularity)i;
+	return true;
+}
+
+const char *granularity_name(enum granularity g)
+{
+	return granularity_names[g];
+}
+
+/* The frame standing for src's frame f in the new model; `mark` is
+ * pprof's label of a file called only inlined, or in both ways. */
+static uint32_t new_frame(const struct model *src, struct model *out, uint32_t f,
+			  enum granularity g, const char *mark)
+{
+	struct frame fr = src->frames[f];
+	fr.name = model_copy_string(src, out, fr.name);
+	fr.url = model_copy_string(src, out, fr.url);
+	fr.extra = model_copy_string(src, out, fr.extra);
+	if (g == GRANULARITY_FILES && fr.url != STR_NONE && *model_str(out, fr.url)) {
+		/* The file is the name: once is enough on a row. */
+		const char *file = model_str(src, src->frames[f].url);
+		size_t n = strlen(file) + strlen(mark) + 1;
+		char *name = xmalloc(n);
+		snprintf(name, n, "%s%s", file, mark);
+		fr.name = model_string(out, name, strlen(name));
+		free(name);
+		fr.url = STR_NONE;
+		fr.extra = STR_NONE;
+		fr.line = fr.column = -1;
+		fr.flags = 0;
+	}
+	return model_intern_frame(out, &fr);
+}
+
+enum { CALLED_INLINED = 1, CALLED_NOT_INLINED = 2 };
+
+static const struct model *sort_model; /* for by_url: qsort has no context */
+
+static int by_url(const void *a, const void *b)
+{
+	const struct frame *x = &sort_model->frames[*(const uint32_t *)a];
+	const struct frame *y = &sort_model->frames[*(const uint32_t *)b];
+	return x->url < y->url ? -1 : x->url > y->url;
+}
+
+/* pprof labels a node by the calls into it from other nodes: "(inline)"
+ * when all were inlined, "(partial-inline)" when some were. */
+static uint8_t *file_calls(const struct model *src)
+{
+	uint8_t *called = xcalloc(src->nframes + 1, 1);
+	for (uint32_t v = 0; v < src->nnodes; v++) {
+		uint32_t p = src->nodes[v].parent, f = src->nodes[v].frame;
+		if (p != NO_ID && src->frames[src->nodes[p].frame].url != src->frames[f].url)
+			called[f] |= src->frames[f].flags & FRAME_INLINED ? CALLED_INLINED
+									  : CALLED_NOT_INLINED;
+	}
+	uint32_t *order = xmalloc((src->nframes + 1) * sizeof(uint32_t));
+	for (uint32_t f = 0; f < src->nframes; f++)
+		order[f] = f;
+	sort_model = src;
+	if (src->nframes)
+		qsort(order, src->nframes, sizeof(uint32_t), by_url);
+	for (size_t i = 0, j; i < src->nframes; i = j) {
+		uint8_t all = 0;
+		str_t url = src->frames[order[i]].url;
+		for (j = i; j < src->nframes && src->frames[order[j]].url == url; j++)
+			all |= called[order[j]];
+		for (size_t k = i; k < j; k++)
+			called[order[k]] = all;
+	}
+	free(order);
+	return called;
+}
+
+static uint32_t *frame_map(const struct model *src, struct model *out, enum granularity g)
+{
+	uint8_t *called = g == GRANULARITY_FILES ? file_calls(src) : NULL;
+	uint32_t *fmap = xmalloc((src->nframes + 1) * sizeof(uint32_t));
+	for (uint32_t f = 0; f < src->nframes; f++) {
+		uint8_t c = called ? called[f] : 0;
+		fmap[f] = new_frame(src, out, f, g,
+				    c == (CALLED_INLINED | CALLED_NOT_INLINED) ? " (partial-inline)"
+				    : c == CALLED_INLINED ? " (inline)" : "");
+	}
+	free(called);
+	return fmap;
+}
+
+/* V8 numbers positionTicks from 1, callFrame lines from 0. */
+static uint32_t line_frame(const struct model *src, struct model *out, uint32_t f,
+			   int32_t line)
+{
+	struct frame fr = src->frames[f];
+	fr.name = model_copy_string(src, out, fr.name);
+	fr.url = model_copy_string(src, out, fr.url);
+	fr.extra = model_copy_string(src, out, fr.extra);
+	fr.line = src->lines_zero_based ? line - 1 : line;
+	fr.column = -1;
+	return model_intern_frame(out, &fr);
+}
+
+static int by_node(const void *a, const void *b)
+{
+	const struct line_ticks *x = a, *y = b;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Each node's values go to frames of its lines in proportion to their
+ * ticks (a node's ticks count its samples); `split[v]` marks them done. */
+static void split_by_ticks(const struct model *src, struct model *out,
+			   const uint32_t *map, uint8_t *split)
+{
+	size_t n = src->nline_ticks;
+	struct line_ticks *ticks = xmalloc((n + 1) * sizeof(*ticks));
+	if (n) {
+		memcpy(ticks, src->line_ticks, n * sizeof(*ticks));
+		qsort(ticks, n, sizeof(*ticks), by_node);
+	}
+	for (size_t i = 0, j; i < n; i = j) {
+		double sum = 0;
+		for (j = i; j < n && ticks[j].node == ticks[i].node; j++)
+			if (ticks[j].line > 0 && ticks[j].ticks > 0)
+				sum += ticks[j].ticks;
+		uint32_t v = ticks[i].node;
+		if (!(sum > 0))
+			continue;
+		for (size_t k = i; k < j; k++) {
+			if (!(ticks[k].line > 0 && ticks[k].ticks > 0))
+				continue;
+			uint32_t w = model_add_child(out, map[v],
+						     line_frame(src, out, src->nodes[v].frame,
+								ticks[k].line));
+			for (unsigned t = 0; t < src->ntypes; t++)
+				model_add_node_value(out, w, t,
+						     node_value(src, v, t) * ticks[k].ticks / sum);
+		}
+		split[v] = 1;
+	}
+	free(ticks);
+}
+
+/* A label stays with its sample's leaf, now the node standing for it.  A
+ * node split by its lines has no one node for its samples: no format
+ * gives both labels and line ticks, so none are lost there. */
+static void copy_labels(const struct model *src, const uint32_t *map, const uint8_t *split,
+			struct model *out)
+{
+	for (size_t i = 0; i < src->nlabels; i++) {
+		struct sample_label l = src->labels[i];
+		if (split[l.node])
+			continue;
+		l.node = map[l.node];
+		l.key = model_copy_string(src, out, l.key);
+		l.str = model_copy_string(src, out, l.str);
+		l.num_unit = model_copy_string(src, out, l.num_unit);
+		model_add_label(out, &l);
+	}
+}
+
+bool model_by_granularity(const struct model *src, enum granularity g,
+			  struct model *out, const char **why_not)
+{
+	if (!(src->caps & HAS_NODES) || (src->caps & HAS_NODE_GRAPH)) {
+		*why_not = "files and lines need a call tree, which this profile has not";
+		return false;
+	}
+	model_init(out, src->format);
+	model_copy_header(src, out);
+	out->frames_are_files = g == GRANULARITY_FILES;
+	uint32_t *fmap = frame_map(src, out, g);
+	size_t n = src->nnodes;
+	uint32_t *map = xmalloc((n + 1) * sizeof(uint32_t));
+	for (size_t k = 0; k < n; k++) {
+		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
+		uint32_t up = p == NO_ID ? NO_ID : map[p], fr = fmap[src->nodes[v].frame];
+		/* Calls within one file are that file, once. */
+		if (g == GRANULARITY_FILES && up != NO_ID && out->nodes[up].frame == fr)
+			map[v] = up;
+		else
+			map[v] = model_add_child(out, up, fr);
+	}
+	uint8_t *split = xcalloc(n + 1, 1);
+	if (g == GRANULARITY_LINES)
+		split_by_ticks(src, out, map, split);
+	for (uint32_t v = 0; v < n; v++)
+		for (unsigned t = 0; !split[v] && t < src->ntypes; t++)
+			model_add_node_value(out, map[v], t, node_value(src, v, t));
+	copy_labels(src, map, split, out);
+	free(split);
+	free(map);
+	free(fmap);
+	uint32_t cycle;
+	model_finish(out, &cycle); /* a copy of a tree has no cycle */
+	return true;
+}

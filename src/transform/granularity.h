@@ -1,0 +1,30 @@
+/* pprof's -granularity: the same profile with files or source lines as
+ * its functions, as a new model built from the loaded one, so that every
+ * pane, rule and report works on it unchanged.
+ *
+ *   files: a frame per source file (one without a file keeps its name);
+ *          calls within a file are one frame, as one function;
+ *   lines: pprof files are loaded by line (load_options.by_line, exact
+ *          for every rule); V8 profiles and traces split each node's self
+ *          time over its positionTicks lines, as frames "f" at line L
+ *          under the node's function (V8 does not say from which line a
+ *          function called others, so the calls stay under "f" itself). */
+#ifndef WPROF_GRANULARITY_H
+#define WPROF_GRANULARITY_H
+
+#include <stdbool.h>
+
+#include "model/model.h"
+
+enum granularity { GRANULARITY_FUNCTIONS, GRANULARITY_FILES, GRANULARITY_LINES,
+		   GRANULARITY_COUNT };
+
+bool granularity_parse(const char *name, enum granularity *out);
+const char *granularity_name(enum granularity g);
+
+/* Fills `out` (a new model) with `src` at granularity g (files or lines).
+ * Needs a call tree; otherwise false and why in *why_not. */
+bool model_by_granularity(const struct model *src, enum granularity g,
+			  struct model *out, const char **why_not);
+
+#endif

@@ -1,0 +1,122 @@
+#include "timeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+static void alloc_bins(struct timeline *t, size_t nbins)
+{
+	memset(t, 0, sizeof(*t));
+	t->nbins = nbins ? nbins : 1;
+	t->value = xcalloc(t->nbins * KIND_COUNT + 1, sizeof(double));
+	t->first_sample = xmalloc((t->nbins + 1) * sizeof(size_t));
+}
+
+/* Samples `first` on (starting `offset` after the first sample) into the
+ * bins: a sample's bin is (its start - origin) * per_time, clamped. */
+static void fill_bins(struct timeline *t, const struct model *m, size_t first,
+		      double offset, double origin, double per_time)
+{
+	size_t bin = 0;
+	t->first_sample[0] = first;
+	for (size_t i = first; i < m->nsamples; i++) {
+		double at = (offset - origin) * per_time;
+		size_t b = at < 0 ? 0 : at >= (double)t->nbins ? t->nbins - 1 : (size_t)at;
+		while (bin < b)
+			t->first_sample[++bin] = i;
+		uint32_t frame = m->nodes[m->sample_node[i]].frame;
+		t->value[b * KIND_COUNT + m->frames[frame].kind] += m->sample_duration[i];
+		offset += m->sample_duration[i];
+	}
+	while (bin < t->nbins)
+		t->first_sample[++bin] = m->nsamples;
+}
+
+void timeline_build(struct timeline *t, const struct model *m, size_t nbins)
+{
+	alloc_bins(t, nbins);
+	for (size_t i = 0; i < m->nsamples; i++)
+		t->span += m->sample_duration[i];
+	fill_bins(t, m, 0, 0, 0, t->span > 0 ? (double)t->nbins / t->span : 0);
+}
+
+void timeline_build_window(struct timeline *t, const struct model *m, size_t nbins,
+			   double bin_time)
+{
+	alloc_bins(t, nbins);
+	t->span = (double)t->nbins * bin_time;
+	/* The window ends with the bin the last sample starts in.  Times
+	 * count from the session's first sample, those that left a live
+	 * window included, so that a cell keeps its samples as it slides. */
+	double start_of_last = m->time_before;
+	for (size_t i = 0; i + 1 < m->nsamples; i++)
+		start_of_last += m->sample_duration[i];
+	double last_bin = floor(start_of_last / bin_time);
+	double window_start = (last_bin + 1 - (double)t->nbins) * bin_time;
+	size_t first = 0;
+	double offset = m->time_before;
+	for (; first < m->nsamples && offset < window_start; first++)
+		offset += m->sample_duration[first];
+	fill_bins(t, m, first, offset, window_start, 1 / bin_time);
+}
+
+void timeline_build_windows(struct timeline *t, const struct model *m, size_t nbins)
+{
+	alloc_bins(t, nbins);
+	size_t shown = m->nwindows < t->nbins ? m->nwindows : t->nbins;
+	size_t first_window = m->nwindows - shown, empty = t->nbins - shown;
+	for (size_t b = 0; b <= t->nbins; b++) {
+		size_t k = b < empty ? 0 : b - empty; /* the k-th window shown */
+		t->first_sample[b] = k < shown ? m->window_first[first_window + k] : m->nsamples;
+	}
+	for (size_t b = empty; b < t->nbins; b++)
+		for (size_t i = t->first_sample[b]; i < t->first_sample[b + 1]; i++) {
+			uint32_t frame = m->nodes[m->sample_node[i]].frame;
+			t->value[b * KIND_COUNT + m->frames[frame].kind] += m->sample_duration[i];
+			t->span += m->sample_duration[i];
+		}
+}
+
+void timeline_free(struct timeline *t)
+{
+	free(t->value);
+	free(t->first_sample);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t timeline_bin_of(const struct timeline *t, size_t index)
+{
+	if (index >= t->first_sample[t->nbins])
+		return t->nbins;
+	/* The last bin whose first sample is at or before `index`. */
+	size_t lo = 0, hi = t->nbins;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->first_sample[mid] <= index)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+double timeline_busy_share(const struct timeline *t, size_t bin)
+{
+	const double *v = t->value + bin * KIND_COUNT;
+	double all = 0;
+	for (int k = 0; k < KIND_COUNT; k++)
+		all += v[k];
+	return all > 0 ? (all - v[KIND_IDLE]) / all : 0;
+}
+
+enum frame_kind timeline_main_kind(const struct timeline *t, size_t bin)
+{
+	const double *v = t->value + bin * KIND_COUNT;
+	enum frame_kind best = KIND_IDLE;
+	for (int k = 0; k < KIND_COUNT; k++)
+		if (k != KIND_IDLE && v[k] > 0 && (best == KIND_IDLE || v[k] > v[best]))
+			best = (enum frame_kind)k;
+	return best;
+}
