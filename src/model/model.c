@@ -5,6 +5,15 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "model_build.h"
+
+static void open_build(struct model *m)
+{
+	m->build = xcalloc(1, sizeof(*m->build));
+	id_table_init(&m->build->frames, 128);
+	id_table_init(&m->build->stacks, 512);
+	id_table_init(&m->build->node_lines, 0);
+}
 
 void model_init(struct model *m, const char *format)
 {
@@ -15,6 +24,19 @@ void model_init(struct model *m, const char *format)
 	m->other_threads = STR_NONE;
 	m->warning = STR_NONE;
 	strings_init(&m->strings);
+	open_build(m);
+}
+
+static void free_build(struct model *m)
+{
+	if (!m->build)
+		return;
+	id_table_free(&m->build->frames);
+	id_table_free(&m->build->stacks);
+	id_table_free(&m->build->node_lines);
+	free(m->build->edges);
+	free(m->build);
+	m->build = NULL;
 }
 
 /* A range's view owns only what differs from the model it views. */
@@ -33,17 +55,15 @@ void model_free(struct model *m)
 		free_range_view(m);
 		return;
 	}
+	free_build(m);
 	strings_free(&m->strings);
 	free(m->frames);
-	free(m->frame_index);
 	free(m->nodes);
 	free(m->child_ids);
 	free(m->node_order);
 	free(m->parents_start);
 	free(m->parent_ids);
 	free(m->link_arcs);
-	free(m->stack_index);
-	free(m->edges);
 	free(m->node_self);
 	free(m->frame_self);
 	free(m->first_leaves);
@@ -57,7 +77,6 @@ void model_free(struct model *m)
 	free(m->label_values);
 	free(m->node_lines);
 	free(m->node_line_values);
-	free(m->node_line_index);
 	free(m->callers_start);
 	free(m->callees_arcs);
 	free(m->callees_start);
@@ -97,44 +116,33 @@ static bool frame_equal(const struct frame *a, const struct frame *b)
 	       a->kind == b->kind && a->flags == b->flags;
 }
 
-/* Open-addressing tables of ids (NO_ID: empty) stay at most half full;
- * growing one rehashes every id it holds. */
-static uint32_t *rebuild_index(uint32_t *old, size_t *size, size_t initial,
-			       uint32_t count, const struct model *m,
-			       uint64_t (*hash_of)(const struct model *m, uint32_t id))
+/* A finished model whose frames are looked up again is reopened: its
+ * frame index is made anew from its frames. */
+static struct id_table *frame_index(struct model *m)
 {
-	free(old);
-	*size = *size ? *size * 2 : initial;
-	uint32_t *index = xmalloc(*size * sizeof(uint32_t));
-	memset(index, 0xff, *size * sizeof(uint32_t));
-	size_t mask = *size - 1;
-	for (uint32_t id = 0; id < count; id++) {
-		size_t i = hash_of(m, id) & mask;
-		while (index[i] != NO_ID)
-			i = (i + 1) & mask;
-		index[i] = id;
+	if (m->build)
+		return &m->build->frames;
+	open_build(m);
+	struct id_table *index = &m->build->frames;
+	for (uint32_t id = 0; id < m->nframes; id++) {
+		struct id_probe p = id_table_probe(index, frame_hash(&m->frames[id]));
+		while (id_probe_next(index, &p) != NO_ID)
+			;
+		id_table_add(index, &p, id);
 	}
 	return index;
 }
 
-static uint64_t frame_hash_of(const struct model *m, uint32_t id)
-{
-	return frame_hash(&m->frames[id]);
-}
-
 uint32_t model_intern_frame(struct model *m, const struct frame *f)
 {
-	if ((m->nframes + 1) * 2 > m->frame_index_size)
-		m->frame_index = rebuild_index(m->frame_index, &m->frame_index_size, 256,
-					       (uint32_t)m->nframes, m, frame_hash_of);
-	size_t mask = m->frame_index_size - 1;
-	size_t i = frame_hash(f) & mask;
-	for (; m->frame_index[i] != NO_ID; i = (i + 1) & mask)
-		if (frame_equal(&m->frames[m->frame_index[i]], f))
-			return m->frame_index[i];
+	struct id_table *index = frame_index(m);
+	struct id_probe p = id_table_probe(index, frame_hash(f));
+	for (uint32_t id; (id = id_probe_next(index, &p)) != NO_ID;)
+		if (frame_equal(&m->frames[id], f))
+			return id;
 	GROW(m->frames, m->frames_cap, m->nframes + 1);
 	m->frames[m->nframes] = *f;
-	m->frame_index[i] = (uint32_t)m->nframes;
+	id_table_add(index, &p, (uint32_t)m->nframes);
 	return (uint32_t)m->nframes++;
 }
 
@@ -151,27 +159,38 @@ const char *frame_kind_name(enum frame_kind kind)
 
 /* ---- nodes and values ----------------------------------------------- */
 
+/* Values are summed into: the room a growth adds starts at zero. */
+static void grow_zeroed(double **values, size_t *cap, size_t need)
+{
+	size_t old_cap = *cap;
+	GROW(*values, *cap, need);
+	if (*cap > old_cap)
+		memset(*values + old_cap, 0, (*cap - old_cap) * sizeof(double));
+}
+
 uint32_t model_add_node(struct model *m, uint32_t frame)
 {
 	if (m->ntypes == 0)
 		model_add_sample_type(m, "time", "us");
 	GROW(m->nodes, m->nodes_cap, m->nnodes + 1);
 	m->nodes[m->nnodes] = (struct node){ .frame = frame, .parent = NO_ID };
-	size_t need = (m->nnodes + 1) * m->ntypes;
-	size_t old_cap = m->node_self_cap;
-	GROW(m->node_self, m->node_self_cap, need);
-	if (m->node_self_cap > old_cap)
-		memset(m->node_self + old_cap, 0,
-		       (m->node_self_cap - old_cap) * sizeof(double));
+	grow_zeroed(&m->node_self, &m->node_self_cap, (m->nnodes + 1) * m->ntypes);
 	return (uint32_t)m->nnodes++;
+}
+
+void model_reserve_nodes(struct model *m, size_t count)
+{
+	struct model_build *b = m->build;
+	GROW(m->nodes, m->nodes_cap, count);
+	GROW(b->edges, b->edges_cap, count);
+	grow_zeroed(&m->node_self, &m->node_self_cap, count * m->ntypes);
 }
 
 void model_add_edge(struct model *m, uint32_t parent, uint32_t child)
 {
-	GROW(m->edges, m->edges_cap, m->nedges + 1);
-	m->edges[m->nedges].parent = parent;
-	m->edges[m->nedges].child = child;
-	m->nedges++;
+	struct model_build *b = m->build;
+	GROW(b->edges, b->edges_cap, b->nedges + 1);
+	b->edges[b->nedges++] = (struct model_edge){ parent, child };
 }
 
 void model_add_node_value(struct model *m, uint32_t node, unsigned type,
@@ -191,12 +210,7 @@ void model_add_frame_value(struct model *m, uint32_t frame, unsigned type,
 {
 	if (m->ntypes == 0)
 		model_add_sample_type(m, "time", "us");
-	size_t need = (m->nframes) * m->ntypes;
-	size_t old_cap = m->frame_self_cap;
-	GROW(m->frame_self, m->frame_self_cap, need);
-	if (m->frame_self_cap > old_cap)
-		memset(m->frame_self + old_cap, 0,
-		       (m->frame_self_cap - old_cap) * sizeof(double));
+	grow_zeroed(&m->frame_self, &m->frame_self_cap, m->nframes * m->ntypes);
 	m->frame_self[(size_t)frame * m->ntypes + type] += value;
 }
 
@@ -205,29 +219,21 @@ static uint64_t stack_key_hash(uint32_t parent, uint32_t frame)
 	return hash_mix(((uint64_t)parent << 32) | frame);
 }
 
-static uint64_t stack_hash_of(const struct model *m, uint32_t id)
-{
-	return stack_key_hash(m->nodes[id].parent, m->nodes[id].frame);
-}
-
 /* Finds or creates the node for `frame` under `parent` (NO_ID: a root). */
 static uint32_t stack_child(struct model *m, uint32_t parent, uint32_t frame)
 {
-	if ((m->nnodes + 1) * 2 > m->stack_index_size)
-		m->stack_index = rebuild_index(m->stack_index, &m->stack_index_size, 1024,
-					       (uint32_t)m->nnodes, m, stack_hash_of);
-	size_t mask = m->stack_index_size - 1;
-	size_t i = stack_key_hash(parent, frame) & mask;
-	for (; m->stack_index[i] != NO_ID; i = (i + 1) & mask) {
-		const struct node *n = &m->nodes[m->stack_index[i]];
+	struct id_table *index = &m->build->stacks;
+	struct id_probe p = id_table_probe(index, stack_key_hash(parent, frame));
+	for (uint32_t id; (id = id_probe_next(index, &p)) != NO_ID;) {
+		const struct node *n = &m->nodes[id];
 		if (n->parent == parent && n->frame == frame)
-			return m->stack_index[i];
+			return id;
 	}
 	uint32_t id = model_add_node(m, frame);
 	m->nodes[id].parent = parent;
 	if (parent != NO_ID)
 		model_add_edge(m, parent, id);
-	m->stack_index[i] = id;
+	id_table_add(index, &p, id);
 	return id;
 }
 
@@ -310,32 +316,33 @@ void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
  * with parents first (Kahn's algorithm); a node left out lies on a cycle. */
 static bool build_node_links(struct model *m, uint32_t *cycle_node)
 {
-	size_t n = m->nnodes;
+	const struct model_edge *edges = m->build->edges;
+	size_t n = m->nnodes, nedges = m->build->nedges;
 	uint32_t *count = xcalloc(n + 1, sizeof(uint32_t));
-	for (size_t e = 0; e < m->nedges; e++) {
-		count[m->edges[e].parent]++;
-		m->nodes[m->edges[e].child].nparents++;
+	for (size_t e = 0; e < nedges; e++) {
+		count[edges[e].parent]++;
+		m->nodes[edges[e].child].nparents++;
 	}
 	uint32_t pos = 0;
 	for (size_t v = 0; v < n; v++) {
 		m->nodes[v].child_start = m->nodes[v].child_end = pos;
 		pos += count[v];
 	}
-	m->child_ids = xmalloc((m->nedges + 1) * sizeof(uint32_t));
-	m->parent_ids = xmalloc((m->nedges + 1) * sizeof(uint32_t));
+	m->child_ids = xmalloc((nedges + 1) * sizeof(uint32_t));
+	m->parent_ids = xmalloc((nedges + 1) * sizeof(uint32_t));
 	m->parents_start = xcalloc(n + 2, sizeof(uint32_t));
 	for (size_t v = 0; v < n; v++)
 		m->parents_start[v + 1] = m->parents_start[v] + m->nodes[v].nparents;
 	uint32_t *parents_filled = xcalloc(n + 1, sizeof(uint32_t));
-	for (size_t e = 0; e < m->nedges; e++) {
-		uint32_t child = m->edges[e].child;
+	for (size_t e = 0; e < nedges; e++) {
+		uint32_t child = edges[e].child;
 		m->parent_ids[m->parents_start[child] + parents_filled[child]++] =
-			m->edges[e].parent;
-		struct node *p = &m->nodes[m->edges[e].parent];
+			edges[e].parent;
+		struct node *p = &m->nodes[edges[e].parent];
 		m->child_ids[p->child_end++] = child;
-		struct node *c = &m->nodes[m->edges[e].child];
+		struct node *c = &m->nodes[child];
 		if (c->parent == NO_ID)
-			c->parent = m->edges[e].parent;
+			c->parent = edges[e].parent;
 	}
 
 	/* count[] now holds the parents still to be seen per node. */
@@ -362,9 +369,6 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	}
 	free(count);
 	free(parents_filled);
-	free(m->edges);
-	m->edges = NULL;
-	m->nedges = m->edges_cap = 0;
 	return acyclic;
 }
 
@@ -495,20 +499,14 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 {
 	if (m->ntypes == 0)
 		model_add_sample_type(m, "time", "us");
-	free(m->stack_index);
-	m->stack_index = NULL;
-	m->stack_index_size = 0;
-	if (!build_node_links(m, cycle_node))
+	bool acyclic = build_node_links(m, cycle_node);
+	free_build(m);
+	if (!acyclic)
 		return false;
 	build_function_graph(m);
 	/* Frame values are read for every frame: give them all a slot. */
-	if (m->frame_self) {
-		size_t need = m->nframes * m->ntypes, old_cap = m->frame_self_cap;
-		GROW(m->frame_self, m->frame_self_cap, need);
-		if (m->frame_self_cap > old_cap)
-			memset(m->frame_self + old_cap, 0,
-			       (m->frame_self_cap - old_cap) * sizeof(double));
-	}
+	if (m->frame_self)
+		grow_zeroed(&m->frame_self, &m->frame_self_cap, m->nframes * m->ntypes);
 
 	if (m->nnodes) {
 		m->caps |= HAS_NODES;

@@ -12,6 +12,18 @@
  *   arcs:    model_add_arc for formats that count calls (gprof)
  *   model_finish(m)                                 derive graph and flags
  *
+ * From model_init to model_finish the model holds the indexes those calls
+ * look frames, stacks, links and lines up in (model_build.h, private to
+ * src/model); model_finish derives the graph from them and frees them.
+ * A finished model takes no building call but model_intern_frame, which
+ * reopens its frame index to find a frame by its fields (a frame it adds
+ * is in no arc).  A model made from another (a filter, a cut, a
+ * granularity, a live snapshot) is a new one built from the other's
+ * arrays.  What changes in a finished model is numbers in place: node
+ * values (model_set_node_value), the samples a live window slides over
+ * (model_add_sample, bounded_timeline.h) and a counted type
+ * (sample_counts.h).
+ *
  * Values of time-like sample types are always in microseconds ("us"), so
  * every consumer can treat time alike whatever the file used.
  */
@@ -117,8 +129,6 @@ struct model {
 
 	struct frame *frames;
 	size_t nframes, frames_cap;
-	uint32_t *frame_index; /* open-addressing intern table */
-	size_t frame_index_size;
 
 	struct node *nodes;
 	size_t nnodes, nodes_cap;
@@ -127,10 +137,6 @@ struct model {
 	uint32_t *parents_start; /* parents of v: parent_ids[parents_start[v]..[v+1]) */
 	uint32_t *parent_ids;
 	uint32_t *link_arcs; /* per child_ids entry: the arc parent -> child */
-	uint32_t *stack_index; /* (parent, frame) -> node, for model_add_stack */
-	size_t stack_index_size;
-	struct { uint32_t parent, child; } *edges; /* until model_finish */
-	size_t nedges, edges_cap;
 
 	struct sample_type types[MAX_SAMPLE_TYPES];
 	unsigned ntypes;
@@ -218,8 +224,6 @@ struct model {
 	struct node_line *node_lines;
 	size_t nnode_lines, node_lines_cap;
 	double *node_line_values;
-	uint32_t *node_line_index; /* open addressing on (node, line) */
-	size_t node_line_index_size;
 
 	double start_time, end_time; /* microseconds, when known */
 	double duration;             /* end - start, or the sum of samples */
@@ -237,6 +241,9 @@ struct model {
 	 * events), so that type is the one to show whatever it was asked by. */
 	bool type_chosen_at_load;
 	bool finished;
+	/* The indexes of a model being built (model_build.h): from
+	 * model_init to model_finish, NULL after. */
+	struct model_build *build;
 
 	/* A time range's view of a larger model (range_view_make): its
 	 * strings, frames, nodes and arcs are those of `range_of`, its
@@ -272,6 +279,9 @@ static inline const char *model_str(const struct model *m, str_t s)
 }
 
 uint32_t model_add_node(struct model *m, uint32_t frame);
+/* Room for `count` nodes and as many links, with sample types added
+ * first: a large copy would otherwise copy its arrays as they grow. */
+void model_reserve_nodes(struct model *m, size_t count);
 void model_add_edge(struct model *m, uint32_t parent, uint32_t child);
 void model_add_node_value(struct model *m, uint32_t node, unsigned type,
 			  double value);

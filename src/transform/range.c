@@ -217,11 +217,7 @@ static uint32_t *copy_nodes(const struct model *src, const uint8_t *needed,
 	size_t count = 0;
 	for (uint32_t v = 0; v < src->nnodes; v++)
 		count += needed[v];
-	GROW(out->nodes, out->nodes_cap, count);
-	GROW(out->edges, out->edges_cap, count);
-	size_t old_cap = out->node_self_cap;
-	GROW(out->node_self, out->node_self_cap, count * out->ntypes);
-	memset(out->node_self + old_cap, 0, (out->node_self_cap - old_cap) * sizeof(double));
+	model_reserve_nodes(out, count);
 	for (uint32_t v = 0; v < src->nnodes; v++)
 		map[v] = needed[v] ? model_add_node(out, src->nodes[v].frame) : NO_ID;
 	for (uint32_t v = 0; v < src->nnodes; v++) {
@@ -405,12 +401,6 @@ static void view_first_leaves(const struct model *src, struct sample_range r,
 /* What a cut would not copy, or would count anew. */
 static void forget_whole_profile(struct model *out)
 {
-	out->frame_index = NULL;
-	out->frame_index_size = 0;
-	out->stack_index = NULL;
-	out->stack_index_size = 0;
-	out->edges = NULL;
-	out->nedges = out->edges_cap = 0;
 	out->frame_self = NULL;
 	out->frame_self_cap = 0;
 	out->first_leaves = NULL;
