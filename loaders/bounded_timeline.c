@@ -67,14 +67,14 @@ void bounded_timeline_to_model(const struct bounded_timeline *t, const uint32_t 
 {
 	if (held < m->nsamples)
 		m->nsamples = held;
-	uint64_t from = m->samples_before, to = from + m->nsamples;
+	uint64_t from = m->live.samples_before, to = from + m->nsamples;
 	if (from > t->dropped || to < t->dropped || to > bounded_timeline_total(t)) {
 		drop_oldest(m, m->nsamples); /* none of its samples is the window's */
 	} else if (t->dropped > from) {
 		drop_oldest(m, (size_t)(t->dropped - from));
 	}
-	m->samples_before = (size_t)t->dropped;
-	m->time_before = t->dropped_duration;
+	m->live.samples_before = (size_t)t->dropped;
+	m->live.time_before = t->dropped_duration;
 	for (size_t i = m->nsamples; i < t->n; i++) {
 		const struct timeline_entry *e = bounded_timeline_at(t, i);
 		model_add_sample(m, node_of ? node_of[e->stack] : e->stack, e->duration);

@@ -4,7 +4,7 @@
  * one entry each.  An older sample leaves the window as a new one comes;
  * how many have left, and their summed durations, are kept, so that a
  * model of the window says where its first sample stands in the session
- * (model.samples_before, model.time_before).  The streams' totals never
+ * (model.live.samples_before, model.live.time_before).  The streams' totals never
  * come from here: they keep exact per-stack sums of every sample. */
 #ifndef WPROF_BOUNDED_TIMELINE_H
 #define WPROF_BOUNDED_TIMELINE_H
@@ -64,11 +64,11 @@ void bounded_timeline_follow(struct bounded_timeline *dst,
 			     const struct bounded_timeline *src, size_t max_entries);
 
 /* Makes m's samples the window's, moving rather than rebuilding: m holds
- * `held` of the stream's samples from m->samples_before on (any samples
+ * `held` of the stream's samples from m->live.samples_before on (any samples
  * after those are dropped first); those that have left the window leave
  * m, those m lacks are appended, each entry's stack mapped to a node by
- * `node_of` (NULL: stacks are nodes).  Sets m->samples_before and
- * m->time_before and HAS_TIMELINE; the node values are the caller's to
+ * `node_of` (NULL: stacks are nodes).  Sets m->live.samples_before and
+ * m->live.time_before and HAS_TIMELINE; the node values are the caller's to
  * set (from exact sums: model_add_sample's additions are not them). */
 void bounded_timeline_to_model(const struct bounded_timeline *t, const uint32_t *node_of,
 			       struct model *m, size_t held);

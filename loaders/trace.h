@@ -161,7 +161,7 @@ const struct string_table *trace_stream_strings(const struct trace_stream *s);
  * renderer's main thread, its newest run; else the busiest thread) as a
  * model of per-node values (every sample's), with its newest
  * LIVE_TIMELINE_ENTRIES samples in time order (bounded_timeline.h; the
- * older ones counted in model.samples_before and time_before): new
+ * older ones counted in model.live.samples_before and time_before): new
  * numbers and samples in `shown` when it is the model given last and no
  * node is new since, else a new model in `fresh`.  Samples are folded in the order they
  * come: a delta that runs backwards counts nothing, where the whole

@@ -5,7 +5,7 @@
  * session, and memory is the nodes plus a fixed timeline.  The model it
  * gives has each node's time and sample count (every sample's), and the
  * newest samples in time order (for the strip and ranges; those before
- * them counted in model.samples_before); it takes new numbers and
+ * them counted in model.live.samples_before); it takes new numbers and
  * samples in place while no node is new. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,8 +276,8 @@ static double pending_duration(const struct trace_live *l, size_t k)
 static void set_timeline(struct trace_live *l, struct model *m)
 {
 	const struct bounded_timeline *t = &l->timeline;
-	size_t held = l->model_settled > m->samples_before
-			      ? l->model_settled - m->samples_before : 0;
+	size_t held = l->model_settled > m->live.samples_before
+			      ? l->model_settled - m->live.samples_before : 0;
 	bounded_timeline_to_model(t, NULL, m, held);
 	l->model_settled = (size_t)bounded_timeline_total(t);
 	for (size_t k = 0; k < l->npending; k++)

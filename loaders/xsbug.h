@@ -99,7 +99,7 @@ size_t xsbug_session_bytes(const struct xsbug_parser *p, size_t n);
  * are then made from the copy alone.  The values are each stack's summed
  * duration ("time", us) and sample count ("samples", count); the samples
  * are the session's timeline, its newest max_timeline samples (the strip
- * and ranges), model.samples_before and time_before saying how many and
+ * and ranges), model.live.samples_before and time_before saying how many and
  * how long came before them. */
 struct xsbug_follower;
 

@@ -180,9 +180,9 @@ static void hide_some(struct model *m)
 		if (!next_random(3))
 			model_set_node_value(m, v, 0, 0);
 	double *sub = subtree_sums(m);
-	m->hidden_nodes = xcalloc(m->nnodes + 1, 1);
+	m->range.hidden_nodes = xcalloc(m->nnodes + 1, 1);
 	for (uint32_t v = 0; v < m->nnodes; v++)
-		m->hidden_nodes[v] = sub[v] == 0;
+		m->range.hidden_nodes[v] = sub[v] == 0;
 	free(sub);
 }
 
@@ -203,8 +203,8 @@ int main(void)
 		check_view(&m, &rules, RULE_EXACT);
 		check_view(&m, &rules, RULE_ADDITIVE);
 		rules_free(&rules);
-		free(m.hidden_nodes); /* the test's own: m is not a range's */
-		m.hidden_nodes = NULL;
+		free(m.range.hidden_nodes); /* the test's own: m is not a range's */
+		m.range.hidden_nodes = NULL;
 		model_free(&m);
 	}
 	return check_done();

@@ -72,7 +72,7 @@ static void test_fold(void)
 	/* Each window's first sample, for the strip: a cell a window, the
 	 * newest at the right (an empty cell left of them), or only the
 	 * newest when there is one cell. */
-	CHECK(m.nwindows == 2 && m.window_first[0] == 0 && m.window_first[1] == 2);
+	CHECK(m.live.nwindows == 2 && m.live.window_first[0] == 0 && m.live.window_first[1] == 2);
 	struct timeline t;
 	timeline_build_windows(&t, &m, 3);
 	CHECK(t.first_sample[0] == 0 && t.first_sample[1] == 0 && t.first_sample[2] == 2 &&

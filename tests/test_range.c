@@ -479,7 +479,7 @@ static void test_live_window(void)
 	feed_xs(p, XS_MSG("<ps>8KN4,10,0</ps>"));
 	CHECK(xsbug_follow(f, p) && !xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
-	CHECK(m.samples_before == 1 && a.range.first == 0 && a.range.end == 2);
+	CHECK(m.live.samples_before == 1 && a.range.first == 0 && a.range.end == 2);
 	CHECK(close_enough(flat_total(&a, "a"), 800000) &&
 	      close_enough(flat_total(&a, "b"), 500000));
 	char said[160];
@@ -492,7 +492,7 @@ static void test_live_window(void)
 	feed_xs(p, XS_MSG("<ps>255S,10,0</ps>"));
 	CHECK(xsbug_follow(f, p) && !xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
-	CHECK(m.samples_before == 2 && a.range_cut && !a.range_cut->range_of);
+	CHECK(m.live.samples_before == 2 && a.range_cut && !a.range_cut->range.of);
 	CHECK(close_enough(flat_total(&a, "a"), 800000) &&
 	      close_enough(flat_total(&a, "b"), 500000));
 	app_describe_range(&a, true, said, sizeof(said));

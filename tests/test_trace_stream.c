@@ -523,11 +523,11 @@ static void live_timeline_bound(void)
 	trace_live_update(l, s);
 	CHECK(trace_live_model(l, m, &models[1], why, sizeof(why)) == TRACE_LIVE_VALUES);
 	/* 600 + W samples, W + 344 settled: 344 (3440 µs) have left. */
-	CHECK_MSG(m->nsamples == more + 256 && m->samples_before == 344 &&
+	CHECK_MSG(m->nsamples == more + 256 && m->live.samples_before == 344 &&
 			  model_sample_count(m) == 600 + more && (m->caps & HAS_TIMELINE),
 		  "past the window: %zu samples held after %zu", m->nsamples,
-		  m->samples_before);
-	CHECK_CLOSE(m->time_before, 3440, "the time before the window");
+		  m->live.samples_before);
+	CHECK_CLOSE(m->live.time_before, 3440, "the time before the window");
 	/* Sample j held is sample 344 + j: a b a b … 10 µs, the last 0. */
 	alternate = m->nsamples == more + 256;
 	for (size_t i = 0; i < m->nsamples && alternate; i++)
@@ -555,8 +555,8 @@ static void live_timeline_bound(void)
 	free(data);
 	trace_live_update(l, s);
 	CHECK(trace_live_model(l, m, &models[1], why, sizeof(why)) == TRACE_LIVE_VALUES);
-	CHECK(m->nsamples == more + 256 && m->samples_before == 344 + more);
-	CHECK_CLOSE(m->time_before, (344.0 + more) * 10, "the time before, again");
+	CHECK(m->nsamples == more + 256 && m->live.samples_before == 344 + more);
+	CHECK_CLOSE(m->live.time_before, (344.0 + more) * 10, "the time before, again");
 	model_free(&models[0]);
 	trace_live_free(l);
 	trace_stream_free(s);

@@ -115,11 +115,11 @@ static void test_chunks(const char *dir)
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &totals));
 	CHECK(totals.nsamples == 4096 && (totals.caps & HAS_TIMELINE));
-	CHECK(totals.samples_before == 2512 && model_sample_count(&totals) == 6608);
+	CHECK(totals.live.samples_before == 2512 && model_sample_count(&totals) == 6608);
 	double before = 0;
 	for (size_t i = 0; i < 2512; i++)
 		before += whole.sample_duration[i];
-	CHECK(totals.time_before == before);
+	CHECK(totals.live.time_before == before);
 	same_samples = totals.nsamples == 4096 && totals.nnodes == whole.nnodes;
 	for (size_t i = 0; same_samples && i < 4096; i++)
 		same_samples = totals.sample_node[i] == whole.sample_node[2512 + i] &&
@@ -249,8 +249,8 @@ static void check_like_fresh(const struct model *m, const struct xsbug_parser *p
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &fresh));
 	CHECK(m->nnodes == fresh.nnodes && m->ntypes == fresh.ntypes);
-	CHECK(m->nsamples == fresh.nsamples && m->samples_before == fresh.samples_before &&
-	      m->time_before == fresh.time_before);
+	CHECK(m->nsamples == fresh.nsamples && m->live.samples_before == fresh.live.samples_before &&
+	      m->live.time_before == fresh.live.time_before);
 	for (size_t i = 0; i < m->nsamples && m->nsamples == fresh.nsamples; i++)
 		CHECK(m->sample_node[i] == fresh.sample_node[i] &&
 		      m->sample_duration[i] == fresh.sample_duration[i]);
@@ -620,12 +620,12 @@ static void test_bounded_session(void)
 	struct model live;
 	CHECK(xsbug_follow(f, p));
 	CHECK(xsbug_follower_model(f, NULL, &live));
-	CHECK(live.nsamples == 64 && live.samples_before == n - 64);
+	CHECK(live.nsamples == 64 && live.live.samples_before == n - 64);
 	CHECK(live.sample_duration[0] == 5);
 	double before = 0;
 	for (size_t i = 0; i < n - 64; i++)
 		before += (double)(1 + i % 7);
-	CHECK_CLOSE(live.time_before, before, "the time before the window");
+	CHECK_CLOSE(live.live.time_before, before, "the time before the window");
 	bool in_order = live.nsamples == 64;
 	for (size_t j = 0; in_order && j < 64; j++) {
 		size_t i = n - 64 + j;
@@ -738,7 +738,7 @@ static void test_follower_timeline(void)
 	CHECK(xsbug_follow(f, p));
 	CHECK(!xsbug_follower_model(f, &models[0], &models[1])); /* in place */
 	struct model *m = &models[0];
-	CHECK(m->nsamples == 4 && m->samples_before == 1 && m->time_before == 10);
+	CHECK(m->nsamples == 4 && m->live.samples_before == 1 && m->live.time_before == 10);
 	static const double window[] = { 5, 3, 2, 4 };
 	for (size_t i = 0; i < 4 && m->nsamples == 4; i++)
 		CHECK(m->sample_duration[i] == window[i]);

@@ -367,7 +367,7 @@ void flame_build(struct flame *f, struct view_context *ctx,
 	f->serial = atomic_fetch_add(&graphs_built, 1) + 1;
 	if (order == FLAME_TIME_ORDER) {
 		if (!flame_has_time_order(ctx->model, ctx->type)) {
-			f->why_not = ctx->model->samples_before
+			f->why_not = ctx->model->live.samples_before
 					      ? "a live session keeps only its newest samples: "
 						"pin a range for their time order"
 					      : "no samples in time order for this sample type";

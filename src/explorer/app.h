@@ -111,7 +111,7 @@ struct app {
 	struct whole_sums *whole_sums; /* the first range key's start */
 	struct sample_range range;
 	/* Live mode: the range's view holds its own copy of its samples
-	 * (freed with it), and loaded->samples_before when it was made, so
+	 * (freed with it), and loaded->live.samples_before when it was made, so
 	 * that a pinned range follows its samples as the window of a long
 	 * session slides under it (app_replace_model).  Once its first
 	 * sample leaves the window, range_cut becomes a model of its own

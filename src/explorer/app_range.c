@@ -39,16 +39,16 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 	struct timeline *t = &a->timeline;
 	if (a->timeline_model != a->loaded || t->nbins != cells ||
 	    t->first_sample[cells] != a->loaded->nsamples ||
-	    a->timeline_before != a->loaded->samples_before) {
+	    a->timeline_before != a->loaded->live.samples_before) {
 		timeline_free(t);
-		if (a->loaded->nwindows)
+		if (a->loaded->live.nwindows)
 			timeline_build_windows(t, a->loaded, cells);
 		else if (app_timeline_scrolls(a))
 			timeline_build_window(t, a->loaded, cells, LIVE_COLUMN_US);
 		else
 			timeline_build(t, a->loaded, cells);
 		a->timeline_model = a->loaded;
-		a->timeline_before = a->loaded->samples_before;
+		a->timeline_before = a->loaded->live.samples_before;
 	}
 	return t;
 }
@@ -159,7 +159,7 @@ static const struct model *near_view(struct app *a)
 static struct model *make_cut(struct app *a, struct model *src,
 			      struct sample_range r, const char **why_not)
 {
-	if (r.first == 0 && r.end == src->nsamples && !src->samples_before)
+	if (r.first == 0 && r.end == src->nsamples && !src->live.samples_before)
 		return NULL; /* the whole profile: the loaded model itself */
 	model_add_sample_counts(src); /* once: every view counts samples */
 	struct model *cut = xmalloc(sizeof(*cut));
@@ -192,7 +192,7 @@ static void show_cut(struct app *a, struct model *cut, bool owns)
 	bool old_owns = a->range_owns_samples;
 	a->range_cut = cut;
 	a->range_owns_samples = owns;
-	a->range_base = a->loaded->samples_before;
+	a->range_base = a->loaded->live.samples_before;
 	a->range_gone[0] = 0;
 	app_show_model(a, cut ? cut : a->loaded);
 	app_free_range_cut(old, old_owns);
@@ -210,7 +210,7 @@ void app_set_range(struct app *a, size_t first, size_t end)
 		app_message(a, "a range holds one sample at least");
 		return;
 	}
-	bool shown = a->range_cut || !a->loaded->samples_before; /* else the whole */
+	bool shown = a->range_cut || !a->loaded->live.samples_before; /* else the whole */
 	if (first == a->range.first && end == a->range.end && shown) {
 		say_range(a);
 		return;
@@ -268,9 +268,9 @@ void app_replace_model(struct app *a, struct model *next)
 	if (a->range_gone[0])
 		return; /* a model of its own: nothing of `next` changes it */
 	bool pinned = a->range_cut != NULL;
-	if (pinned && next->samples_before >= a->range_base) {
+	if (pinned && next->live.samples_before >= a->range_base) {
 		/* The same session: its window slid by `gone` samples. */
-		size_t gone = next->samples_before - a->range_base;
+		size_t gone = next->live.samples_before - a->range_base;
 		if (gone > a->range.first) {
 			detach_range(a);
 			return;

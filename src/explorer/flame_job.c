@@ -184,7 +184,7 @@ bool flame_job_busy(const struct app *a)
 
 void flame_toggle_order(struct app *a)
 {
-	if (a->ctx.model->samples_before) {
+	if (a->ctx.model->live.samples_before) {
 		app_message(a, "time order needs every sample, and this live session "
 			    "keeps only its newest: pin a range on the strip");
 		return;

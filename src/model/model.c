@@ -44,14 +44,14 @@ static void free_range_view(struct model *m)
 {
 	free(m->node_self);
 	free(m->first_leaves);
-	free(m->hidden_nodes);
-	free(m->hidden_arcs);
+	free(m->range.hidden_nodes);
+	free(m->range.hidden_arcs);
 	memset(m, 0, sizeof(*m));
 }
 
 void model_free(struct model *m)
 {
-	if (m->range_of) {
+	if (m->range.of) {
 		free_range_view(m);
 		return;
 	}
@@ -70,7 +70,7 @@ void model_free(struct model *m)
 	free(m->sample_node);
 	free(m->sample_duration);
 	free(m->sample_offsets);
-	free(m->window_first);
+	free(m->live.window_first);
 	free(m->arcs);
 	free(m->line_ticks);
 	free(m->labels);
@@ -265,8 +265,8 @@ void model_add_sample(struct model *m, uint32_t node, double duration)
 
 void model_start_window(struct model *m)
 {
-	GROW(m->window_first, m->windows_cap, m->nwindows + 1);
-	m->window_first[m->nwindows++] = m->nsamples;
+	GROW(m->live.window_first, m->live.windows_cap, m->live.nwindows + 1);
+	m->live.window_first[m->live.nwindows++] = m->nsamples;
 }
 
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,

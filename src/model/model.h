@@ -118,6 +118,36 @@ struct sample_type {
 #define HAS_CALL_COUNTS 0x10
 #define HAS_ARC_TIMES 0x20
 
+/* What a live session's model holds of the session: 0 and none in every
+ * other model, and in a range's cut or view, whose values are their
+ * samples'. */
+struct live_window {
+	/* A live session keeps only its newest samples (bounded_timeline.h,
+	 * docs/live.md): the samples before sample 0 that the node values
+	 * count but the timeline no longer holds, and their summed durations
+	 * (sample 0 starts that long after the profile's first).  Then the
+	 * samples sum to less than the node values. */
+	size_t samples_before;
+	double time_before;
+	/* Samples that have no times inside the windows they came in
+	 * (--live URL's pprof windows, src/live/http.c): the first sample of
+	 * each window, so that the strip draws a window a cell rather than
+	 * an order of stacks that is not time's. */
+	size_t *window_first;
+	size_t nwindows, windows_cap;
+};
+
+/* A time range's view of a larger model (range_view_make): its strings,
+ * frames, nodes and arcs are those of `of`, its values and samples the
+ * range's; the nodes and arcs no sample of the range reaches are hidden
+ * (1 per node, per arc), so that every pane and rule sees what a copy
+ * cut to the range would hold.  All NULL in every other model. */
+struct range_overlay {
+	const struct model *of;
+	uint8_t *hidden_nodes;
+	uint8_t *hidden_arcs;
+};
+
 #define MAX_SAMPLE_TYPES 16
 #define SAMPLE_OFFSET_STEP 4096
 
@@ -157,14 +187,7 @@ struct model {
 	uint32_t *sample_node;
 	double *sample_duration;
 	size_t nsamples, samples_cap;
-	/* A live session keeps only its newest samples (bounded_timeline.h,
-	 * docs/live.md): the samples before sample 0 that the node values
-	 * count but the timeline no longer holds, and their summed durations
-	 * (sample 0 starts that long after the profile's first).  Then the
-	 * samples sum to less than the node values.  0 everywhere else, and
-	 * in a range's cut or view, whose values are their samples'. */
-	size_t samples_before;
-	double time_before;
+	struct live_window live; /* a live session's window of them */
 	/* sample_offsets[k]: the time before sample k * SAMPLE_OFFSET_STEP,
 	 * from model_finish, so that a range's ends are found without
 	 * summing millions of durations (range_sample_offset). */
@@ -175,12 +198,6 @@ struct model {
 	 * theirs is exact in whatever order it is made, so a range's sums
 	 * can be moved from a nearby range's (range_view_make). */
 	size_t integral_samples;
-	/* Samples that have no times inside the windows they came in
-	 * (--live URL's pprof windows, src/live/http.c): the first sample of
-	 * each window, so that the strip draws a window a cell rather than
-	 * an order of stacks that is not time's.  None in other models. */
-	size_t *window_first;
-	size_t nwindows, windows_cap;
 
 	/* Function graph, distinct arcs sorted by (callee, caller). */
 	struct arc *arcs;
@@ -245,15 +262,7 @@ struct model {
 	 * model_init to model_finish, NULL after. */
 	struct model_build *build;
 
-	/* A time range's view of a larger model (range_view_make): its
-	 * strings, frames, nodes and arcs are those of `range_of`, its
-	 * values and samples the range's; the nodes and arcs no sample of
-	 * the range reaches are hidden (1 per node, per arc), so that every
-	 * pane and rule sees what a copy cut to the range would hold.
-	 * NULL in every other model. */
-	const struct model *range_of;
-	uint8_t *hidden_nodes;
-	uint8_t *hidden_arcs;
+	struct range_overlay range; /* when this is a range's view */
 };
 
 void model_init(struct model *m, const char *format);
@@ -304,7 +313,7 @@ uint32_t model_add_child(struct model *m, uint32_t parent, uint32_t frame);
 
 /* Timeline data: adds `duration` to the node's first value as well. */
 void model_add_sample(struct model *m, uint32_t node, double duration);
-/* The samples added next are a new window's (model.window_first). */
+/* The samples added next are a new window's (model.live.window_first). */
 void model_start_window(struct model *m);
 
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
@@ -352,12 +361,12 @@ static inline double node_value(const struct model *m, uint32_t node,
 
 static inline bool node_hidden(const struct model *m, uint32_t node)
 {
-	return m->hidden_nodes && m->hidden_nodes[node];
+	return m->range.hidden_nodes && m->range.hidden_nodes[node];
 }
 
 static inline bool arc_hidden(const struct model *m, uint32_t arc)
 {
-	return m->hidden_arcs && m->hidden_arcs[arc];
+	return m->range.hidden_arcs && m->range.hidden_arcs[arc];
 }
 
 /* A node with a child that is not hidden. */
@@ -374,14 +383,14 @@ const char *frame_kind_name(enum frame_kind kind);
 /* How many samples the file has, kept on the timeline or summed. */
 static inline size_t model_sample_count(const struct model *m)
 {
-	return m->nsamples ? m->samples_before + m->nsamples : m->summed_samples;
+	return m->nsamples ? m->live.samples_before + m->nsamples : m->summed_samples;
 }
 
 /* Do the samples on the timeline carry every value, none having left a
  * live session's window? */
 static inline bool model_holds_every_sample(const struct model *m)
 {
-	return (m->caps & HAS_TIMELINE) && m->samples_before == 0;
+	return (m->caps & HAS_TIMELINE) && m->live.samples_before == 0;
 }
 
 #endif

@@ -30,7 +30,7 @@ uint32_t model_add_sample_counts(struct model *m)
 {
 	uint32_t existing = model_count_type(m);
 	/* A live window's samples are not all the values count. */
-	if (existing != NO_ID || !m->nsamples || m->samples_before ||
+	if (existing != NO_ID || !m->nsamples || m->live.samples_before ||
 	    m->ntypes == MAX_SAMPLE_TYPES)
 		return existing;
 	unsigned nt = m->ntypes;

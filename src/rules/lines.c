@@ -69,7 +69,7 @@ static int by_node(const void *a, const void *b)
 /* Samples of each member node, from the timeline: NULL without one. */
 static uint32_t *member_samples(const struct model *m, const bool *member)
 {
-	if (!m->nsamples || m->samples_before) /* a live window: not every sample */
+	if (!m->nsamples || m->live.samples_before) /* a live window: not every sample */
 		return NULL;
 	uint32_t *count = xcalloc(m->nnodes + 1, sizeof(uint32_t));
 	for (size_t i = 0; i < m->nsamples; i++) {

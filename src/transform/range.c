@@ -354,7 +354,7 @@ bool model_cut_range(const struct model *src, struct sample_range r,
 		copy_node_lines(src, map, out);
 	double before = range_sample_offset(src, r.first);
 	double span = range_sample_offset(src, r.end) - before;
-	out->start_time = src->start_time + src->time_before + before;
+	out->start_time = src->start_time + src->live.time_before + before;
 	out->end_time = out->start_time + span;
 	out->duration = span;
 	free(map);
@@ -416,10 +416,7 @@ static void forget_whole_profile(struct model *out)
 	out->summed_samples = 0;
 	out->sample_offsets = NULL; /* they count from the whole's start */
 	out->nsample_offsets = 0;
-	out->window_first = NULL;
-	out->nwindows = out->windows_cap = 0;
-	out->samples_before = 0; /* the view's values are its samples' */
-	out->time_before = 0;
+	out->live = (struct live_window){ 0 }; /* the view's values are its samples' */
 	out->warning = STR_NONE;
 	out->caps &= HAS_NODES | HAS_STACKS | HAS_NODE_GRAPH | HAS_TIMELINE;
 }
@@ -473,7 +470,7 @@ static bool sums_from_near(const struct model *src, struct sample_range r,
 			   double *node_self)
 {
 	struct sample_range n;
-	if (!near || near->range_of != src || counts == 0 || !window_of(src, near, &n))
+	if (!near || near->range.of != src || counts == 0 || !window_of(src, near, &n))
 		return false;
 	size_t hi = r.end > n.end ? r.end : n.end;
 	size_t moved = (r.first > n.first ? r.first - n.first : n.first - r.first) +
@@ -498,7 +495,7 @@ bool range_view_make(const struct model *src, struct sample_range r,
 		     const char **why_not)
 {
 	if (!(src->caps & HAS_TIMELINE) || !timeline_carries_values(src) ||
-	    model_count_type(src) == NO_ID || src->range_of) {
+	    model_count_type(src) == NO_ID || src->range.of) {
 		*why_not = "this profile has no timeline that carries its values";
 		return false;
 	}
@@ -507,7 +504,7 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	if (r.first > r.end)
 		r.first = r.end;
 	*out = *src;
-	out->range_of = src;
+	out->range.of = src;
 	forget_whole_profile(out);
 	unsigned nt = src->ntypes, counts = model_count_type(src);
 	out->node_self = xcalloc((size_t)src->nnodes * nt + 1, sizeof(double));
@@ -525,15 +522,15 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	out->sample_duration = src->sample_duration + r.first;
 	out->nsamples = out->samples_cap = r.end - r.first;
 	mark_needed(src, r, needed);
-	out->hidden_arcs = hide_arcs(src, needed);
+	out->range.hidden_arcs = hide_arcs(src, needed);
 	for (size_t v = 0; v < src->nnodes; v++)
 		needed[v] = !needed[v];
-	out->hidden_nodes = needed;
+	out->range.hidden_nodes = needed;
 	if (src->first_leaves)
 		view_first_leaves(src, r, out);
 	double before = range_sample_offset(src, r.first);
 	double span = range_sample_offset(src, r.end) - before;
-	out->start_time = src->start_time + src->time_before + before;
+	out->start_time = src->start_time + src->live.time_before + before;
 	out->end_time = out->start_time + span;
 	out->duration = span;
 	return true;
@@ -552,20 +549,20 @@ static void format_time(double us, bool ascii, char *buf, size_t cap)
 }
 
 /* A live model's samples start after those that left its window
- * (model.samples_before): times and numbers count from the session's
+ * (model.live.samples_before): times and numbers count from the session's
  * first. */
 void range_describe(const struct model *whole, struct sample_range r,
 		    bool ascii, char *buf, size_t cap)
 {
 	const char *dash = ascii ? "-" : "–";
-	size_t gone = whole->samples_before;
+	size_t gone = whole->live.samples_before;
 	if (!unit_is_time(whole, 0)) {
 		snprintf(buf, cap, "range #%zu%s#%zu of %zu samples", gone + r.first + 1,
 			 dash, gone + r.end, gone + whole->nsamples);
 		return;
 	}
 	char from[32], to[32], all[32];
-	double before = whole->time_before;
+	double before = whole->live.time_before;
 	format_time(before + range_sample_offset(whole, r.first), ascii, from, sizeof(from));
 	format_time(before + range_sample_offset(whole, r.end), ascii, to, sizeof(to));
 	format_time(before + range_timeline_span(whole), ascii, all, sizeof(all));

@@ -50,13 +50,13 @@ void timeline_build_window(struct timeline *t, const struct model *m, size_t nbi
 	/* The window ends with the bin the last sample starts in.  Times
 	 * count from the session's first sample, those that left a live
 	 * window included, so that a cell keeps its samples as it slides. */
-	double start_of_last = m->time_before;
+	double start_of_last = m->live.time_before;
 	for (size_t i = 0; i + 1 < m->nsamples; i++)
 		start_of_last += m->sample_duration[i];
 	double last_bin = floor(start_of_last / bin_time);
 	double window_start = (last_bin + 1 - (double)t->nbins) * bin_time;
 	size_t first = 0;
-	double offset = m->time_before;
+	double offset = m->live.time_before;
 	for (; first < m->nsamples && offset < window_start; first++)
 		offset += m->sample_duration[first];
 	fill_bins(t, m, first, offset, window_start, 1 / bin_time);
@@ -65,11 +65,11 @@ void timeline_build_window(struct timeline *t, const struct model *m, size_t nbi
 void timeline_build_windows(struct timeline *t, const struct model *m, size_t nbins)
 {
 	alloc_bins(t, nbins);
-	size_t shown = m->nwindows < t->nbins ? m->nwindows : t->nbins;
-	size_t first_window = m->nwindows - shown, empty = t->nbins - shown;
+	size_t shown = m->live.nwindows < t->nbins ? m->live.nwindows : t->nbins;
+	size_t first_window = m->live.nwindows - shown, empty = t->nbins - shown;
 	for (size_t b = 0; b <= t->nbins; b++) {
 		size_t k = b < empty ? 0 : b - empty; /* the k-th window shown */
-		t->first_sample[b] = k < shown ? m->window_first[first_window + k] : m->nsamples;
+		t->first_sample[b] = k < shown ? m->live.window_first[first_window + k] : m->nsamples;
 	}
 	for (size_t b = empty; b < t->nbins; b++)
 		for (size_t i = t->first_sample[b]; i < t->first_sample[b + 1]; i++) {

@@ -24,7 +24,7 @@ void timeline_build(struct timeline *t, const struct model *m, size_t nbins);
 void timeline_build_window(struct timeline *t, const struct model *m, size_t nbins,
 			   double bin_time);
 /* Live mode's strip over a model of windows without sample times
- * (model.window_first): a bin a window, the newest at the right;
+ * (model.live.window_first): a bin a window, the newest at the right;
  * samples of windows further back are in none. */
 void timeline_build_windows(struct timeline *t, const struct model *m, size_t nbins);
 void timeline_free(struct timeline *t);

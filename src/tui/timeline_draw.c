@@ -70,7 +70,7 @@ static void draw_ruler(struct app *a, const struct screen *s, int y, int x,
 		app_describe_range(a, !s->utf8, text, sizeof(text));
 	else if (strip.drag_from >= 0)
 		range_describe(a->loaded, a->range, !s->utf8, text, sizeof(text));
-	else if (a->loaded->nwindows)
+	else if (a->loaded->live.nwindows)
 		snprintf(text, sizeof(text), "timeline: a cell a window, newest at the right "
 			 "(no sample times inside one)");
 	else if (app_timeline_scrolls(a))
