@@ -63,22 +63,19 @@ static struct ff_thread *choose(struct ff_loader *L, const char *wanted)
 	return best;
 }
 
-/* "a; b; c" of the threads with samples other than `shown` (all when
- * NULL), from the one after it round, so that the first is the next. */
-static void list_others(const struct ff_loader *L, const struct ff_thread *shown,
-			char *out, size_t size)
+/* The threads with samples other than `shown` (all when NULL) into the
+ * model's other threads, from the one after it round, so that the first
+ * is the next. */
+static void list_others(const struct ff_loader *L, const struct ff_thread *shown)
 {
-	size_t used = 0, first = shown ? (size_t)(shown - L->threads) + 1 : 0;
-	out[0] = '\0';
-	for (size_t k = 0; k < L->nthreads && used + 1 < size; k++) {
+	size_t first = shown ? (size_t)(shown - L->threads) + 1 : 0;
+	for (size_t k = 0; k < L->nthreads; k++) {
 		const struct ff_thread *th = &L->threads[(first + k) % L->nthreads];
 		if (th == shown || !th->busy)
 			continue;
 		char who[400];
 		describe(th, who, sizeof(who));
-		int n = snprintf(out + used, size - used, "%s%s", used ? "; " : "", who);
-		if (n > 0)
-			used += (size_t)n;
+		model_add_other_thread(L->m, who);
 	}
 }
 
@@ -482,9 +479,10 @@ bool ff_build_model(struct ff_loader *L, const char *wanted)
 	for (size_t i = 0; i < L->nthreads; i++)
 		measure_busy(&L->threads[i]);
 	struct ff_thread *th = choose(L, wanted);
-	char all[1024];
 	if (!th) {
-		list_others(L, NULL, all, sizeof(all));
+		char all[1024];
+		list_others(L, NULL);
+		model_join_other_threads(L->m, all, sizeof(all));
 		if (!*all)
 			return load_fail(L->err, FF_FORMAT ": no thread has samples with a stack");
 		return load_fail(L->err, FF_FORMAT ": no thread \"%.40s\" with samples; the "
@@ -494,11 +492,9 @@ bool ff_build_model(struct ff_loader *L, const char *wanted)
 		return false;
 	char who[400];
 	describe(th, who, sizeof(who));
-	list_others(L, th, all, sizeof(all));
-	if (*all || L->nthreads > 1) {
+	list_others(L, th);
+	if (L->m->nother_threads || L->nthreads > 1)
 		L->m->thread = model_string(L->m, who, strlen(who));
-		L->m->other_threads = model_string(L->m, all, strlen(all));
-	}
 	uint32_t unused;
 	model_finish(L->m, &unused); /* a tree made of stacks: cannot fail */
 	return true;

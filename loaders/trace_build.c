@@ -615,22 +615,20 @@ static struct trace_profile *choose(struct trace *t, const char *wanted)
 	return best;
 }
 
-/* "a; b; c" of the profiles other than `shown` (all when NULL), from the
- * one after it round to the one before, so that the first is the next. */
+/* The profiles other than `shown` (all when NULL) into m's other
+ * threads, from the one after it round to the one before, so that the
+ * first is the next. */
 static void list_others(const struct trace *t, const struct trace_profile *shown,
-			char *out, size_t size)
+			struct model *m)
 {
-	size_t used = 0, first = shown ? (size_t)(shown - t->profiles) + 1 : 0;
-	out[0] = '\0';
-	for (size_t k = 0; k < t->nprofiles && used + 1 < size; k++) {
+	size_t first = shown ? (size_t)(shown - t->profiles) + 1 : 0;
+	for (size_t k = 0; k < t->nprofiles; k++) {
 		const struct trace_profile *p = &t->profiles[(first + k) % t->nprofiles];
 		if (p == shown || !p->data.nsamples)
 			continue;
 		char who[200];
 		describe(t, p, who, sizeof(who));
-		int n = snprintf(out + used, size - used, "%s%s", used ? "; " : "", who);
-		if (n > 0)
-			used += (size_t)n;
+		model_add_other_thread(m, who);
 	}
 }
 
@@ -711,9 +709,8 @@ static bool make_model(struct trace *t, struct trace_profile *p, struct load_err
 {
 	struct model *m = t->m;
 	struct trace_data *d = &p->data;
-	char who[200], others[1024];
+	char who[200];
 	describe(t, p, who, sizeof(who));
-	list_others(t, p, others, sizeof(others));
 	model_add_sample_type(m, "time", "us");
 	trace_add_nodes(m, d->nodes, d->nnodes);
 	struct id_index x;
@@ -729,7 +726,7 @@ static bool make_model(struct trace *t, struct trace_profile *p, struct load_err
 	m->start_time = p->start;
 	m->end_time = p->end;
 	m->thread = model_string(m, who, strlen(who));
-	m->other_threads = model_string(m, others, strlen(others));
+	list_others(t, p, m);
 	uint32_t cycle_node;
 	if (!model_finish(m, &cycle_node))
 		return load_fail(err, "trace-event JSON: %s: node %u is on a cycle of children "
@@ -748,7 +745,8 @@ bool trace_build(struct trace *t, const char *wanted, struct load_error *err)
 	if (p)
 		return make_model(t, p, err);
 	char all[260];
-	list_others(t, NULL, all, sizeof(all));
+	list_others(t, NULL, t->m);
+	model_join_other_threads(t->m, all, sizeof(all));
 	if (!*all)
 		return load_fail(err, "trace-event JSON: no CPU profile in the trace (no "
 				 "ProfileChunk or CpuProfile event with samples; read to byte %llu)",

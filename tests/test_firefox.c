@@ -76,7 +76,8 @@ static void check_parent_process(void)
 	CHECK(native != NO_ID && m.frames[native].kind == KIND_NATIVE &&
 	      !*model_str(&m, m.frames[native].url));
 	CHECK(!strcmp(model_str(&m, m.thread), "GeckoMain (Parent Process, pid 100, tid 100)"));
-	CHECK(!strcmp(model_str(&m, m.other_threads), "GeckoMain (Web Content, pid 200, tid 201)"));
+	CHECK(m.nother_threads == 1 &&
+	      !strcmp(model_str(&m, m.other_threads[0]), "GeckoMain (Web Content, pid 200, tid 201)"));
 	model_free(&m);
 }
 
@@ -117,7 +118,8 @@ static void check_default_thread(void)
 	if (load("gecko-main.processed.json", NULL, &m)) {
 		check_function(&m, "render", 3000, 3000);
 		CHECK(!strcmp(model_str(&m, m.thread), "GeckoMain (Web Content, pid 200, tid 201)"));
-		CHECK(!strstr(model_str(&m, m.other_threads), "Worker"));
+		for (size_t i = 0; i < m.nother_threads; i++)
+			CHECK(!strstr(model_str(&m, m.other_threads[i]), "Worker"));
 		model_free(&m);
 	}
 	if (load("gecko-main.processed.json", "GeckoMain (Parent Process, pid 100, tid 100)", &m)) {

@@ -498,7 +498,7 @@ void app_set_value_type(struct app *a, unsigned type)
  * one of them. */
 void app_next_thread(struct app *a)
 {
-	if (!*model_str(a->original, a->original->other_threads))
+	if (!a->original->nother_threads)
 		app_message(a, "T: no other thread has a profile in this file");
 	else
 		a->next_thread = true;

@@ -1,6 +1,7 @@
 #include "model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,6 @@ void model_init(struct model *m, const char *format)
 	m->format = format;
 	m->comment = STR_NONE;
 	m->thread = STR_NONE;
-	m->other_threads = STR_NONE;
 	m->warning = STR_NONE;
 	strings_init(&m->strings);
 	open_build(m);
@@ -81,6 +81,7 @@ void model_free(struct model *m)
 	free(m->callees_arcs);
 	free(m->callees_start);
 	free(m->frame_calls);
+	free(m->other_threads);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -555,8 +556,7 @@ void model_copy_header(const struct model *src, struct model *out)
 	out->duration = src->duration;
 	out->period = src->period;
 	out->comment = model_copy_string(src, out, src->comment);
-	out->thread = model_copy_string(src, out, src->thread);
-	out->other_threads = model_copy_string(src, out, src->other_threads);
+	model_copy_threads(src, out);
 	out->warning = model_copy_string(src, out, src->warning);
 	/* pprof's percentages stay of the whole profile, as with -focus. */
 	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
@@ -571,6 +571,31 @@ void model_copy_header(const struct model *src, struct model *out)
 		memcpy(out->label_values, src->label_values, n * sizeof(double));
 		out->nlabel_rows = src->nlabel_rows;
 		out->label_values_cap = n;
+	}
+}
+
+void model_copy_threads(const struct model *src, struct model *out)
+{
+	out->thread = model_copy_string(src, out, src->thread);
+	for (size_t i = 0; i < src->nother_threads; i++)
+		model_add_other_thread(out, model_str(src, src->other_threads[i]));
+}
+
+void model_add_other_thread(struct model *m, const char *name)
+{
+	GROW(m->other_threads, m->other_threads_cap, m->nother_threads + 1);
+	m->other_threads[m->nother_threads++] = model_string(m, name, strlen(name));
+}
+
+void model_join_other_threads(const struct model *m, char *out, size_t size)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < m->nother_threads && used + 1 < size; i++) {
+		int n = snprintf(out + used, size - used, "%s%s", used ? "; " : "",
+				 model_str(m, m->other_threads[i]));
+		if (n > 0)
+			used += (size_t)n;
 	}
 }
 

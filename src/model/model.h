@@ -246,9 +246,12 @@ struct model {
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
 	str_t comment;
-	/* Files with a profile per thread (traces): the one shown, and the
-	 * others ("a; b"), STR_NONE when the file has one profile. */
-	str_t thread, other_threads;
+	/* Files with a profile per thread (traces): the one shown (STR_NONE
+	 * when the file has one profile), and the others, the next one T
+	 * switches to first. */
+	str_t thread;
+	str_t *other_threads;
+	size_t nother_threads, other_threads_cap;
 	/* What the loader had to correct to give sane numbers (STR_NONE:
 	 * nothing); shown on stderr and in report headers. */
 	str_t warning;
@@ -280,6 +283,12 @@ void model_copy_frames(const struct model *src, struct model *out);
 /* Sample types, times, metadata, the type totals and label values of
  * `src` into a new model made from it (a filter's, a granularity's). */
 void model_copy_header(const struct model *src, struct model *out);
+/* The thread shown and the other threads, of `src` into `out`. */
+void model_copy_threads(const struct model *src, struct model *out);
+void model_add_other_thread(struct model *m, const char *name);
+/* "a; b; c": the other threads as headers and messages list them, cut
+ * to fit `size`. */
+void model_join_other_threads(const struct model *m, char *out, size_t size);
 str_t model_string(struct model *m, const char *s, size_t len);
 
 static inline const char *model_str(const struct model *m, str_t s)

@@ -135,8 +135,10 @@ static void text_header(FILE *out, const struct report *rep)
 		escape_text(model_str(m, m->thread), safe, sizeof(safe));
 		fprintf(out, "# thread: %s\n", safe);
 	}
-	if (*model_str(m, m->other_threads)) {
-		escape_text(model_str(m, m->other_threads), safe, sizeof(safe));
+	if (m->nother_threads) {
+		char others[1024];
+		model_join_other_threads(m, others, sizeof(others));
+		escape_text(others, safe, sizeof(safe));
 		fprintf(out, "# other threads: %s\n", safe);
 	}
 	if (rep->range)
@@ -316,8 +318,10 @@ void json_profile_fields(FILE *out, const struct model *m, unsigned type,
 	if (m->thread != STR_NONE) {
 		fputs(",\"thread\":", out);
 		json_string(out, model_str(m, m->thread));
+		char others[1024];
+		model_join_other_threads(m, others, sizeof(others));
 		fputs(",\"other_threads\":", out);
-		json_string(out, model_str(m, m->other_threads));
+		json_string(out, others);
 	}
 	fprintf(out, ",\"samples\":%zu,\"profile_total\":", model_sample_count(m));
 	json_number(out, t->profile_total);

@@ -181,8 +181,7 @@ static void copy_frames_and_types(const struct model *src, struct model *out)
 	out->default_type = src->default_type;
 	out->period = src->period;
 	out->comment = model_copy_string(src, out, src->comment);
-	out->thread = model_copy_string(src, out, src->thread);
-	out->other_threads = model_copy_string(src, out, src->other_threads);
+	model_copy_threads(src, out);
 	out->lines_zero_based = src->lines_zero_based;
 }
 

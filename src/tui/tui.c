@@ -167,11 +167,9 @@ static void handle_key(struct app *a, int key)
 static void switch_thread(struct app *a, struct model **loaded)
 {
 	a->next_thread = false;
-	const char *others = model_str(a->original, a->original->other_threads);
-	const char *end = strstr(others, "; ");
-	char next[256];
-	snprintf(next, sizeof(next), "%.*s", end ? (int)(end - others) : (int)strlen(others),
-		 others);
+	char next[256]; /* the model it names goes before the message */
+	snprintf(next, sizeof(next), "%s",
+		 model_str(a->original, a->original->other_threads[0]));
 	struct load_options opt = { .session = -1, .thread = next };
 	struct model *m = xmalloc(sizeof(*m));
 	struct load_error err;
