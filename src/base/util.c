@@ -36,6 +36,12 @@ void *xrealloc(void *ptr, size_t size)
 	return p;
 }
 
+void free_all(void *const *ptrs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ptrs[i]);
+}
+
 char *xstrdup(const char *s)
 {
 	size_t len = strlen(s) + 1;

@@ -26,6 +26,13 @@ void grow_array(void **items, size_t *cap, size_t need, size_t size);
 				   sizeof(*(items)));                          \
 	} while (0)
 
+/* Frees every pointer listed, NULL ones too as free does: the arrays of
+ * a struct, freed in one statement rather than a line each. */
+#define FREE_ALL(...)                                                          \
+	free_all((void *[]){ __VA_ARGS__ },                                    \
+		 sizeof((void *[]){ __VA_ARGS__ }) / sizeof(void *))
+void free_all(void *const *ptrs, size_t n);
+
 /* The index of `name` in a table of `count` names (entries may be NULL),
  * or -1: how every enum is read from the command line. */
 int name_index(const char *const *names, int count, const char *name);

@@ -42,10 +42,7 @@ static void free_build(struct model *m)
 /* A range's view owns only what differs from the model it views. */
 static void free_range_view(struct model *m)
 {
-	free(m->node_self);
-	free(m->first_leaves);
-	free(m->range.hidden_nodes);
-	free(m->range.hidden_arcs);
+	FREE_ALL(m->node_self, m->first_leaves, m->range.hidden_nodes, m->range.hidden_arcs);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -57,31 +54,12 @@ void model_free(struct model *m)
 	}
 	free_build(m);
 	strings_free(&m->strings);
-	free(m->frames);
-	free(m->nodes);
-	free(m->child_ids);
-	free(m->node_order);
-	free(m->parents_start);
-	free(m->parent_ids);
-	free(m->link_arcs);
-	free(m->node_self);
-	free(m->frame_self);
-	free(m->first_leaves);
-	free(m->sample_node);
-	free(m->sample_duration);
-	free(m->sample_offsets);
-	free(m->live.window_first);
-	free(m->arcs);
-	free(m->line_ticks);
-	free(m->labels);
-	free(m->label_values);
-	free(m->node_lines);
-	free(m->node_line_values);
-	free(m->callers_start);
-	free(m->callees_arcs);
-	free(m->callees_start);
-	free(m->frame_calls);
-	free(m->other_threads);
+	FREE_ALL(m->frames, m->nodes, m->child_ids, m->node_order, m->parents_start,
+		 m->parent_ids, m->link_arcs, m->node_self, m->frame_self, m->first_leaves);
+	FREE_ALL(m->sample_node, m->sample_duration, m->sample_offsets, m->live.window_first);
+	FREE_ALL(m->arcs, m->callers_start, m->callees_arcs, m->callees_start, m->frame_calls);
+	FREE_ALL(m->line_ticks, m->labels, m->label_values, m->node_lines, m->node_line_values,
+		 m->other_threads);
 	memset(m, 0, sizeof(*m));
 }
 
