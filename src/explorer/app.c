@@ -8,6 +8,7 @@
 #include "filters.h"
 #include "flame_job.h"
 #include "base/escape.h"
+#include "base/id_table.h"
 #include "base/util.h"
 #include "lines_pane.h"
 
@@ -162,53 +163,56 @@ static uint64_t path_of(struct path_walk *w, const struct row *row)
 	return w->by_depth[d];
 }
 
-/* The open rows' paths, as an open-addressing set (0: empty; a path
- * hash of 0 is merely never found again). */
+/* The open rows' paths, each once, and the selected row's. */
 struct row_paths {
 	uint64_t *expanded;
-	size_t size, count;
+	size_t n, cap;
+	struct id_table index; /* over expanded; a path is a mixed hash */
 	uint64_t selected;
 };
 
+/* The probe ends where `path` is, or where it would go. */
+static bool paths_find(const struct row_paths *p, uint64_t path, struct id_probe *probe)
+{
+	*probe = id_table_probe(&p->index, path);
+	for (uint32_t i; (i = id_probe_next(&p->index, probe)) != NO_ID;)
+		if (p->expanded[i] == path)
+			return true;
+	return false;
+}
+
 static void paths_add(struct row_paths *p, uint64_t path)
 {
-	if ((p->count + 1) * 2 > p->size) {
-		struct row_paths bigger = { .size = p->size ? p->size * 2 : 64 };
-		bigger.expanded = xcalloc(bigger.size, sizeof(uint64_t));
-		for (size_t i = 0; i < p->size; i++)
-			if (p->expanded[i])
-				paths_add(&bigger, p->expanded[i]);
-		free(p->expanded);
-		p->expanded = bigger.expanded;
-		p->size = bigger.size;
-	}
-	size_t mask = p->size - 1, i = path & mask;
-	while (p->expanded[i] && p->expanded[i] != path)
-		i = (i + 1) & mask;
-	p->count += !p->expanded[i];
-	p->expanded[i] = path;
+	struct id_probe probe;
+	if (paths_find(p, path, &probe))
+		return;
+	GROW(p->expanded, p->cap, p->n + 1);
+	p->expanded[p->n] = path;
+	id_table_add(&p->index, &probe, (uint32_t)p->n++);
 }
 
 static bool paths_has(const struct row_paths *p, uint64_t path)
 {
-	if (!p->size || !path)
-		return false;
-	size_t mask = p->size - 1;
-	for (size_t i = path & mask; p->expanded[i]; i = (i + 1) & mask)
-		if (p->expanded[i] == path)
-			return true;
-	return false;
+	struct id_probe probe;
+	return paths_find(p, path, &probe);
+}
+
+static void paths_free(struct row_paths *p)
+{
+	free(p->expanded);
+	id_table_free(&p->index);
 }
 
 static void remember_paths(struct pane *p, const uint64_t *frame_keys,
 			   struct row_paths *out)
 {
 	*out = (struct row_paths){ .selected = 0 };
+	id_table_init(&out->index, 0);
 	struct path_walk w = { .frame_keys = frame_keys };
 	for (size_t i = 0; i < p->view.nrows; i++) {
 		const struct row *row = &p->view.rows[i];
 		uint64_t path = path_of(&w, row);
-		if ((row->flags & ROW_EXPANDED) && path)
+		if (row->flags & ROW_EXPANDED)
 			paths_add(out, path);
 		if (i == p->selected)
 			out->selected = path;
@@ -240,7 +244,7 @@ static void restore_paths(struct pane *p, const uint64_t *frame_keys,
 			     .selected = &p->selected };
 	view_rebuild_opening(&p->view, reopen_row, &r);
 	free(r.walk.by_depth);
-	free(paths->expanded);
+	paths_free(paths);
 }
 
 /* Same rows, new numbers: the selection follows its row through the
@@ -710,7 +714,7 @@ void app_show_model(struct app *a, struct model *next)
 		if (a->panes[k].open && (k == (int)a->current || !same_frames)) {
 			/* Pane 5 keeps its graph until the thread's is ready. */
 			if (k == VIEW_FLAME && same_frames && flame_job_start(a))
-				free(paths[k].expanded);
+				paths_free(&paths[k]);
 			else
 				restore_paths(&a->panes[k], a->frame_keys, &paths[k]);
 			a->panes[k].pending = PANE_UP_TO_DATE;
