@@ -89,13 +89,16 @@ static int compare_keys(const struct model *ma, uint32_t fa,
 	return compare_ints(shown_place(ma, a->column), shown_place(mb, b->column));
 }
 
-static const struct model *sorting_model;
-static enum diff_match sorting_step;
+/* qsort_r's context for compare_frame_keys. */
+struct key_order {
+	const struct model *m;
+	enum diff_match step;
+};
 
-static int compare_frame_keys(const void *a, const void *b)
+static int compare_frame_keys(const void *a, const void *b, void *order)
 {
-	return compare_keys(sorting_model, *(const uint32_t *)a, sorting_model,
-			    *(const uint32_t *)b, sorting_step);
+	const struct key_order *o = order;
+	return compare_keys(o->m, *(const uint32_t *)a, o->m, *(const uint32_t *)b, o->step);
 }
 
 /* Does frame f take part in `step`?  Pairing by place needs one. */
@@ -119,9 +122,8 @@ static size_t unpaired_frames(const struct diff *d, enum diff_side s,
 	for (uint32_t f = 0; f < m->nframes; f++)
 		if (d->match[s][f] == NO_ID && takes_part(m, f, step))
 			out[n++] = f;
-	sorting_model = m;
-	sorting_step = step;
-	qsort(out, n, sizeof(*out), compare_frame_keys);
+	struct key_order order = { m, step };
+	qsort_r(out, n, sizeof(*out), compare_frame_keys, &order);
 	return n;
 }
 
@@ -342,12 +344,10 @@ static double sort_value(const struct diff_row *r, enum diff_sort key)
 	return isnan(x) ? -INFINITY : x;
 }
 
-static const struct diff *sorting_diff;
-
-static int compare_diff_rows(const void *pa, const void *pb)
+static int compare_diff_rows(const void *pa, const void *pb, void *diff)
 {
 	const struct diff_row *a = pa, *b = pb;
-	const struct diff *d = sorting_diff;
+	const struct diff *d = diff;
 	int order = 0;
 	if (d->sort != DIFF_SORT_NAME) {
 		double x = sort_value(a, d->sort), y = sort_value(b, d->sort);
@@ -366,8 +366,7 @@ void diff_sort(struct diff *d)
 {
 	if (d->nrows < 2) /* rows may still be NULL */
 		return;
-	sorting_diff = d;
-	qsort(d->rows, d->nrows, sizeof(*d->rows), compare_diff_rows);
+	qsort_r(d->rows, d->nrows, sizeof(*d->rows), compare_diff_rows, d);
 }
 
 size_t diff_find_row(const struct diff *d, enum diff_side side, uint32_t frame)
