@@ -2,8 +2,8 @@
 
 #include <curses.h>
 
-#include "flame_draw.h"
 #include "explorer/flame_job.h"
+#include "explorer/flame_nav.h"
 #include "explorer/lines_pane.h"
 #include "live_view.h"
 
@@ -169,7 +169,7 @@ const struct key_binding key_table[] = {
 	  true },
 	{ { 'e' }, "e", "live: next engine/target", live_view_next_target, NULL, true },
 	{ { 'L' }, "L", "live: the engine's log", live_view_toggle_log, NULL, true },
-	/* Pane 5's own keys (flame_draw.c, there before the table): x its
+	/* Pane 5's own keys (flame_key, there before the table): x its
 	 * order, v flips it, C switches its colours, Backspace/Esc zoom out. */
 	{ { 0 }, "x v C", "flame: order/flip/colour", flame_toggle_order, NULL,
 	  false },
@@ -209,6 +209,52 @@ static bool lines_pane_key(struct app *a, int key)
 	case 'q': case 'Q': case 'l': case 'h': case KEY_LEFT: case KEY_ESCAPE:
 	case KEY_BACKSPACE: case 127:
 		app_close_lines(a);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* A key of pane 5 (arrows, hjkl, Home g, Enter, Backspace, Esc, x, v,
+ * C); false when the key means what it means elsewhere. */
+static bool flame_key(struct app *a, int key)
+{
+	if (!flame_nav_active(a))
+		return false;
+	switch (key) {
+	case KEY_UP: case 'k':
+		flame_move(a, FLAME_TO_CALLER);
+		break;
+	case KEY_DOWN: case 'j':
+		flame_move(a, FLAME_TO_CALLEE);
+		break;
+	case KEY_LEFT: case 'h':
+		flame_move(a, FLAME_TO_LEFT);
+		break;
+	case KEY_RIGHT: /* l opens the source pane, as in every pane */
+		flame_move(a, FLAME_TO_RIGHT);
+		break;
+	case KEY_HOME: case 'g':
+		flame_move(a, FLAME_TO_TOP);
+		break;
+	case '\n': case '\r': case KEY_ENTER:
+		flame_zoom_in(a);
+		break;
+	case KEY_BACKSPACE: case 127: case 8:
+		flame_zoom_out(a);
+		break;
+	case 27: /* Esc */
+		flame_zoom_reset(a);
+		break;
+	case 'x':
+		flame_toggle_order(a);
+		break;
+	case 'v':
+		flame_flip(a);
+		break;
+	case 'C':
+		flame_toggle_colours(a);
 		break;
 	default:
 		return false;
