@@ -57,6 +57,44 @@ static bool colour_wanted(void)
 	return !no_color || !*no_color; /* no-color.org: set and not empty */
 }
 
+/* What every explorer does before it starts: the theme, the allocator
+ * and, unless `needing` is NULL (the benchmark draws into /dev/null), a
+ * terminal, which `needing` needs and `instead` prints without.  False:
+ * said why on stderr. */
+static bool start_up(const struct tui_options *o, struct theme *theme,
+		     const char *needing, const char *instead)
+{
+	if (!pick_theme(o, theme))
+		return false;
+	keep_freed_memory();
+	if (needing && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "wprof-tui: %s needs a terminal; %s prints without one\n",
+			needing, instead);
+		return false;
+	}
+	return true;
+}
+
+/* The explorer of one profile as the command line asks. */
+static void app_from_options(struct app *a, const char *file, struct model *m,
+			     const struct tui_options *o)
+{
+	app_init(a, file, m, VIEW_TOPDOWN);
+	app_set_value_type(a, o->sample_type);
+	app_push_filters(a, o->filters);
+	a->source_options = &o->source;
+}
+
+/* The terminal taken over, or false and said why on stderr. */
+static bool open_terminal(struct screen *s, const struct theme *theme)
+{
+	char err[256];
+	if (screen_open(s, theme, colour_wanted(), stdin, stdout, err, sizeof(err)))
+		return true;
+	fprintf(stderr, "wprof-tui: %s\n", err);
+	return false;
+}
+
 static void search_key(struct app *a, int key)
 {
 	size_t len = strlen(a->search);
@@ -199,29 +237,18 @@ static void switch_thread(struct app *a, struct model **loaded)
 int tui_run(const char *file, struct model *m, const struct tui_options *o)
 {
 	struct theme theme;
-	if (!pick_theme(o, &theme))
+	if (!start_up(o, &theme, "the explorer", "--report VIEW"))
 		return EXIT_BAD_INPUT;
-	keep_freed_memory();
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
-				"--report VIEW prints without one\n");
-		return EXIT_BAD_INPUT;
-	}
 	struct app a;
 	struct model *loaded = NULL; /* a thread T loaded, ours to free */
 	struct model *derived = NULL; /* by files or lines, ours to free */
-	app_init(&a, file, m, VIEW_TOPDOWN);
-	app_set_value_type(&a, o->sample_type);
-	app_push_filters(&a, o->filters);
+	app_from_options(&a, file, m, o);
 	a.flame.root_below = o->flame_up;
-	a.source_options = &o->source;
 	if (o->granularity)
 		app_switch_granularity(&a, m, &derived, o->load, o->granularity);
 	struct screen s;
-	char err[256];
-	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+	if (!open_terminal(&s, &theme)) {
 		app_free(&a);
-		fprintf(stderr, "wprof-tui: %s\n", err);
 		return EXIT_BAD_INPUT;
 	}
 	/* getch waits at most a moment, so that a quit signal is seen; the
@@ -313,14 +340,8 @@ static void draw_live(struct app *a, const struct live_view *v,
 int tui_run_live(struct live_source *source, const struct tui_options *o)
 {
 	struct theme theme;
-	if (!pick_theme(o, &theme))
+	if (!start_up(o, &theme, "the live view", "--report VIEW"))
 		return EXIT_BAD_INPUT;
-	keep_freed_memory();
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "wprof-tui: the live view needs a terminal; "
-				"--report VIEW prints without one\n");
-		return EXIT_BAD_INPUT;
-	}
 	struct screen s;
 	char err[600], safe[1300];
 	if (!source->ops->start(source, err, sizeof(err)) ||
@@ -430,11 +451,10 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 		return EXIT_BAD_INPUT;
 	}
 	struct theme theme;
-	if (!pick_theme(o, &theme)) {
+	if (!start_up(o, &theme, NULL, NULL)) {
 		fclose(keys);
 		return EXIT_BAD_INPUT;
 	}
-	keep_freed_memory();
 	/* A real curses screen, drawn into /dev/null at 200x50. */
 	FILE *null_out = fopen("/dev/null", "w"), *null_in = fopen("/dev/null", "r");
 	setenv("LINES", "50", 1);
@@ -444,10 +464,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	char err[256];
 	struct app a;
 	struct bench_models bm = { m, NULL, o->load };
-	app_init(&a, file, m, VIEW_TOPDOWN);
-	app_set_value_type(&a, o->sample_type);
-	app_push_filters(&a, o->filters);
-	a.source_options = &o->source;
+	app_from_options(&a, file, m, o);
 	if (!null_out || !null_in ||
 	    !screen_open(&s, &theme, true, null_in, null_out, err, sizeof(err))) {
 		fprintf(stderr, "wprof-tui: cannot open a screen for the benchmark\n");
@@ -493,22 +510,14 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 		    const struct tui_options *o)
 {
 	struct theme theme;
-	if (!pick_theme(o, &theme))
+	if (!start_up(o, &theme, "the explorer", "--report flat --diff"))
 		return EXIT_BAD_INPUT;
-	keep_freed_memory();
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
-				"--report flat --diff prints without one\n");
-		return EXIT_BAD_INPUT;
-	}
 	struct compare c;
 	compare_init(&c, files, models);
 	c.side[DIFF_BASE].flame.root_below = c.side[DIFF_NEW].flame.root_below = o->flame_up;
 	struct screen s;
-	char err[256];
-	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+	if (!open_terminal(&s, &theme)) {
 		compare_free(&c);
-		fprintf(stderr, "wprof-tui: %s\n", err);
 		return EXIT_BAD_INPUT;
 	}
 	draw_compare(&c, &s);
