@@ -90,7 +90,6 @@ struct app {
 	char message[256];
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
-	int key; /* the key being handled, for bindings of several keys */
 	struct flame_ui flame;
 	struct flame_job *flame_job; /* pane 5's next graph (flame_job.h) */
 	struct flame_job *flame_dropped; /* one no longer wanted, still running */

@@ -19,6 +19,11 @@ struct key_binding {
 	 * nothing there. */
 	void (*delta_action)(struct compare *c);
 	bool one_profile; /* filters the model: not while comparing */
+	/* Instead of the two above, for the keys that share a binding and
+	 * differ only in which way or which pane (so that the help fits
+	 * 80x24): they are given the key pressed. */
+	void (*keyed_action)(struct app *a, int key);
+	void (*keyed_delta_action)(struct compare *c, int key);
 };
 
 extern const struct key_binding key_table[];
