@@ -142,8 +142,8 @@ static void search(struct app *a)
 	app_search_next(a, 1, false);
 	CHECK(app_pane(a)->selected == 2);
 	CHECK(strstr(a->message, "nowhere") != NULL);
-	a->searching = false;
-	a->search[0] = 0;
+	a->prompts.searching = false;
+	a->prompts.search[0] = 0;
 }
 
 static void units_and_panes(struct app *a)
@@ -261,10 +261,10 @@ static void undo_steps(struct app *a)
 		CHECK_MSG(!strcmp(again.text, level[k - 1].text), "undo to level %d: %s != %s",
 			  k - 1, again.text, level[k - 1].text);
 	}
-	CHECK(a->filters.n == 0 && a->nlevels == 0 && a->ctx.model == a->original);
+	CHECK(a->filters.applied.n == 0 && a->filters.nlevels == 0 && a->ctx.model == a->original);
 	CHECK(!app_command_run(a, "frobnicate x"));
 	CHECK(!app_command_run(a, "focus ("));
-	CHECK(a->filters.n == 0);
+	CHECK(a->filters.applied.n == 0);
 }
 
 /* With work in the background (as in the terminal), focus and hide
@@ -295,7 +295,7 @@ static void in_background(struct model *m)
 	app_clear_filters(&a);
 	while (app_busy(&a))
 		app_poll(&a);
-	CHECK(!a.nlevels && !a.filters.n);
+	CHECK(!a.filters.nlevels && !a.filters.applied.n);
 	CHECK_NAMES(&a, "main a leaf b");
 	app_free(&a);
 }
@@ -410,7 +410,7 @@ static void live_snapshot(void)
 	CHECK_CLOSE(row_named(&a, "a")->total, 8, "a after a new sample");
 	CHECK_CLOSE(row_named(&a, "main")->total, 11, "main after a new sample");
 	/* The sample is appended to the timeline, and the whole range with it. */
-	CHECK(m.nsamples == 4 && a.range.first == 0 && a.range.end == 4);
+	CHECK(m.nsamples == 4 && a.range.samples.first == 0 && a.range.samples.end == 4);
 	CHECK(!strcmp(row_name(&a, app_pane(&a)->selected), "a"));
 
 	app_focus(&a);
@@ -419,7 +419,7 @@ static void live_snapshot(void)
 	CHECK(xsbug_follow(f, p));
 	CHECK(!xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
-	CHECK(a.nlevels == 1);
+	CHECK(a.filters.nlevels == 1);
 	CHECK_NAMES(&a, "(host) main a leaf");
 	CHECK_CLOSE(row_named(&a, "a")->total, 12, "a focused");
 	CHECK_CLOSE(row_named(&a, "main")->total, 12, "main focused");

@@ -23,8 +23,8 @@ void app_init(struct app *a, const char *file, struct model *m,
 	a->file = file;
 	a->original = m;
 	a->loaded = m;
-	a->range = (struct sample_range){ 0, m->nsamples };
-	a->timeline_cells = 100;
+	a->range.samples = (struct sample_range){ 0, m->nsamples };
+	a->strip.cells = 100;
 	a->frame_keys = hash_frames(m);
 	a->nframe_keys = m->nframes;
 	a->page_rows = 20;
@@ -52,8 +52,8 @@ void app_free(struct app *a)
 	filters_free(a);
 	rules_free(&a->original_rules);
 	free(a->frame_keys);
-	app_free_range_cut(a->range_cut, a->range_owns_samples);
-	timeline_free(&a->timeline);
+	app_free_range_cut(a->range.cut, a->range.owns_samples);
+	timeline_free(&a->strip.timeline);
 	free(a->flame.matched);
 }
 
@@ -64,7 +64,7 @@ void app_compute_in_background(struct app *a)
 	filters_background(a);
 	/* Counted now, after the first screen and before any thread reads
 	 * the model, so that `u` does not count millions of samples. */
-	if (!filters_in_force(a) && !a->filter_job)
+	if (!filters_in_force(a) && !a->filters.job)
 		model_add_sample_counts(a->original);
 	rules_start_divided(a->ctx.rules, a->ctx.type);
 	rules_start_chains(a->ctx.rules);
@@ -123,8 +123,8 @@ const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
 bool app_row_matches(const struct app *a, const struct row *r)
 {
 	const struct model *m = a->ctx.model;
-	return a->search[0] &&
-	       strcasestr(model_str(m, m->frames[r->frame].name), a->search);
+	return a->prompts.search[0] &&
+	       strcasestr(model_str(m, m->frames[r->frame].name), a->prompts.search);
 }
 
 /* ---- keeping expansion and selection across a rebuild ---------------- */
@@ -562,19 +562,19 @@ void app_cycle_units(struct app *a)
 
 void app_search_set(struct app *a, const char *text)
 {
-	snprintf(a->search, sizeof(a->search), "%s", text);
+	snprintf(a->prompts.search, sizeof(a->prompts.search), "%s", text);
 }
 
 void app_search_start(struct app *a)
 {
-	a->searching = true;
-	a->search[0] = 0;
-	a->search_origin = app_pane(a)->selected;
+	a->prompts.searching = true;
+	a->prompts.search[0] = 0;
+	a->prompts.search_origin = app_pane(a)->selected;
 }
 
 void app_search_update(struct app *a)
 {
-	app_pane(a)->selected = a->search_origin;
+	app_pane(a)->selected = a->prompts.search_origin;
 	a->message[0] = 0;
 	app_search_next(a, 1, true);
 }
@@ -583,7 +583,7 @@ void app_search_next(struct app *a, int direction, bool include_current)
 {
 	struct pane *p = app_pane(a);
 	size_t n = p->view.nrows;
-	if (!a->search[0] || !n)
+	if (!a->prompts.search[0] || !n)
 		return;
 	size_t start = p->selected;
 	for (size_t step = include_current ? 0 : 1; step <= n; step++) {
@@ -594,7 +594,7 @@ void app_search_next(struct app *a, int direction, bool include_current)
 		}
 	}
 	char safe[256];
-	escape_text(a->search, safe, sizeof(safe));
+	escape_text(a->prompts.search, safe, sizeof(safe));
 	app_message(a, "no row shown here matches '%s'", safe);
 }
 
@@ -655,14 +655,14 @@ static uint32_t same_frame(const struct model *old, const struct model *next,
 
 void app_values_changed(struct app *a)
 {
-	if (a->range_cut) { /* the range's view counts the new values */
+	if (a->range.cut) { /* the range's view counts the new values */
 		app_replace_model(a, a->loaded);
 		return;
 	}
 	/* The whole profile, samples appended in place included. */
-	a->range = (struct sample_range){ 0, a->loaded->nsamples };
+	a->range.samples = (struct sample_range){ 0, a->loaded->nsamples };
 	rules_values_changed(&a->original_rules);
-	bool filtered = a->filters.n > 0;
+	bool filtered = a->filters.applied.n > 0;
 	if (filtered)
 		filters_remake(a); /* the levels take the new values */
 	app_rebuild(a, filtered ? PANE_NEW_ROWS : PANE_NEW_VALUES);

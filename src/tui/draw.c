@@ -125,7 +125,7 @@ static void draw_header(const struct app *a, const struct screen *s)
 		escape_text(model_str(m, m->thread), thread + 1, sizeof(thread) - 1);
 	}
 	char range[160] = "";
-	if (a->range_cut) {
+	if (a->range.cut) {
 		range[0] = range[1] = ' ';
 		app_describe_range(a, !s->utf8, range + 2, sizeof(range) - 2);
 	}
@@ -395,13 +395,13 @@ static void draw_status(const struct app *a, const struct screen *s,
 	const struct totals *t;
 	rule_state(a, &t);
 	attr_t attr = s->attr[EL_STATUS];
-	if (a->searching) {
+	if (a->prompts.searching) {
 		char safe[512];
-		escape_text(a->search, safe, sizeof(safe));
+		escape_text(a->prompts.search, safe, sizeof(safe));
 		snprintf(text, sizeof(text), "/%s", safe);
-	} else if (a->commanding) {
+	} else if (a->prompts.commanding) {
 		char safe[512];
-		escape_text(a->command, safe, sizeof(safe));
+		escape_text(a->prompts.command, safe, sizeof(safe));
 		snprintf(text, sizeof(text), "filter (KIND PATTERN): %s", safe);
 	} else if (a->message[0]) {
 		snprintf(text, sizeof(text), "%s", a->message);

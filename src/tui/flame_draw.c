@@ -357,7 +357,7 @@ static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom
 static void update_matches(struct app *a, const struct flame *f)
 {
 	struct flame_ui *ui = &a->flame;
-	if (ui->matched_serial == f->serial && !strcmp(ui->matched_for, a->search))
+	if (ui->matched_serial == f->serial && !strcmp(ui->matched_for, a->prompts.search))
 		return;
 	const struct model *m = a->ctx.model;
 	bool *wanted = xcalloc(m->nframes + 1, sizeof(bool));
@@ -369,7 +369,7 @@ static void update_matches(struct app *a, const struct flame *f)
 	ui->matched_share = flame_match(f, wanted, ui->matched);
 	free(wanted);
 	ui->matched_serial = f->serial;
-	snprintf(ui->matched_for, sizeof(ui->matched_for), "%s", a->search);
+	snprintf(ui->matched_for, sizeof(ui->matched_for), "%s", a->prompts.search);
 }
 
 static void draw_top_line(struct app *a, const struct canvas *c, const struct flame *f,
@@ -378,7 +378,7 @@ static void draw_top_line(struct app *a, const struct canvas *c, const struct fl
 	const struct screen *s = c->s;
 	char text[2048], right[64] = "";
 	breadcrumb(a, f, zoom, s->utf8, text, sizeof(text));
-	if (a->search[0])
+	if (a->prompts.search[0])
 		snprintf(right, sizeof(right), " matched %.1f %% ", 100 * a->flame.matched_share);
 	int rw = (int)strlen(right), room = c->cols - rw - 1;
 	wchar_t w[2048];
@@ -530,7 +530,7 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 	flame_lay_out(f, zoom, (unsigned)cols, (uint32_t)(lines - 1), &layout);
 	struct pane *p = app_pane(a);
 	uint32_t selected = p->selected < f->nframes ? (uint32_t)p->selected : 0;
-	draw_levels(&paint, &c, &layout, selected, a->search[0] ? a->flame.matched : NULL);
+	draw_levels(&paint, &c, &layout, selected, a->prompts.search[0] ? a->flame.matched : NULL);
 	attrset(A_NORMAL);
 	describe(a, f, selected, paint.base, note, cap);
 	if (pb)

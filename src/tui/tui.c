@@ -97,20 +97,20 @@ static bool open_terminal(struct screen *s, const struct theme *theme)
 
 static void search_key(struct app *a, int key)
 {
-	size_t len = strlen(a->search);
+	size_t len = strlen(a->prompts.search);
 	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-		a->searching = false;
+		a->prompts.searching = false;
 	} else if (key == KEY_ESCAPE) {
-		a->searching = false;
-		a->search[0] = 0;
-		app_pane(a)->selected = a->search_origin;
+		a->prompts.searching = false;
+		a->prompts.search[0] = 0;
+		app_pane(a)->selected = a->prompts.search_origin;
 	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
 		if (len)
-			a->search[len - 1] = 0;
+			a->prompts.search[len - 1] = 0;
 		app_search_update(a);
-	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->search)) {
-		a->search[len] = (char)key;
-		a->search[len + 1] = 0;
+	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->prompts.search)) {
+		a->prompts.search[len] = (char)key;
+		a->prompts.search[len + 1] = 0;
 		app_search_update(a);
 	}
 }
@@ -139,20 +139,20 @@ static bool strip_mouse(struct app *a, const MEVENT *ev)
 /* The : prompt: Enter pushes the filter typed, Escape forgets it. */
 static void command_key(struct app *a, int key)
 {
-	size_t len = strlen(a->command);
+	size_t len = strlen(a->prompts.command);
 	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-		a->commanding = false;
-		app_command_run(a, a->command);
+		a->prompts.commanding = false;
+		app_command_run(a, a->prompts.command);
 	} else if (key == KEY_ESCAPE) {
-		a->commanding = false;
+		a->prompts.commanding = false;
 	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
 		if (len)
-			a->command[len - 1] = 0;
+			a->prompts.command[len - 1] = 0;
 		else
-			a->commanding = false;
-	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->command)) {
-		a->command[len] = (char)key;
-		a->command[len + 1] = 0;
+			a->prompts.commanding = false;
+	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->prompts.command)) {
+		a->prompts.command[len] = (char)key;
+		a->prompts.command[len + 1] = 0;
 	}
 }
 
@@ -186,9 +186,9 @@ static void handle_key(struct app *a, int key)
 {
 	if (a->show_help) {
 		a->show_help = false;
-	} else if (a->searching) {
+	} else if (a->prompts.searching) {
 		search_key(a, key);
-	} else if (a->commanding) {
+	} else if (a->prompts.commanding) {
 		command_key(a, key);
 	} else if (key == KEY_MOUSE) {
 		mouse_event(a);
@@ -308,11 +308,11 @@ static bool live_key(struct app *a, struct live_view *v, int key)
 	v->quit_asked = false;
 	if (key == KEY_RESIZE)
 		return true;
-	if (v->show_log && !a->searching) {
+	if (v->show_log && !a->prompts.searching) {
 		v->show_log = false;
 		return true;
 	}
-	if ((key == 'q' || key == 'Q') && !a->searching && !a->show_help) {
+	if ((key == 'q' || key == 'Q') && !a->prompts.searching && !a->show_help) {
 		v->quit_asked = asked;
 		a->quit = live_view_may_quit(v, a);
 		return true;
@@ -419,7 +419,7 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 		app_search_start(a);
 		app_search_set(a, line + 1);
 		app_search_update(a);
-		a->searching = false;
+		a->prompts.searching = false;
 	} else if (line[0] == ':' && line[1]) { /* a filter by pattern */
 		app_command_run(a, line + 1);
 	} else {
@@ -529,7 +529,7 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 			continue;
 		if (active->show_help) {
 			active->show_help = false;
-		} else if (active->searching) {
+		} else if (active->prompts.searching) {
 			struct compare_before before;
 			compare_remember(&c, &before);
 			search_key(active, key);
