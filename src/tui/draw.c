@@ -347,17 +347,29 @@ static int page_lines(void)
 	return lines > 0 ? lines : 0;
 }
 
+size_t draw_top_showing(size_t top, size_t selected, size_t page)
+{
+	if (selected < top)
+		return selected;
+	if (page && selected >= top + page)
+		return selected - page + 1;
+	return top;
+}
+
+size_t draw_top_filling(size_t top, size_t page, size_t nrows)
+{
+	if (top + page > nrows)
+		return nrows > page ? nrows - page : 0;
+	return top;
+}
+
 static void draw_rows(struct app *a, const struct screen *s)
 {
 	struct pane *p = app_pane(a);
 	size_t page = (size_t)page_lines();
 	a->page_rows = page ? page : 1;
-	if (p->selected < p->top)
-		p->top = p->selected;
-	else if (page && p->selected >= p->top + page)
-		p->top = p->selected - page + 1;
-	if (p->top + page > p->view.nrows)
-		p->top = p->view.nrows > page ? p->view.nrows - page : 0;
+	p->top = draw_top_showing(p->top, p->selected, page);
+	p->top = draw_top_filling(p->top, page, p->view.nrows);
 	for (size_t i = 0; i < page; i++) {
 		int y = DRAW_FIRST_ROW_LINE + (int)i;
 		size_t index = p->top + i;
@@ -597,10 +609,7 @@ static void draw_delta(struct compare *c, const struct screen *s)
 	put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
 	size_t page = (size_t)page_lines();
 	c->page_rows = page ? page : 1;
-	if (c->selected < c->top)
-		c->top = c->selected;
-	else if (page && c->selected >= c->top + page)
-		c->top = c->selected - page + 1;
+	c->top = draw_top_showing(c->top, c->selected, page);
 	for (size_t i = 0; i < page; i++) {
 		size_t index = c->top + i;
 		int y = DRAW_FIRST_ROW_LINE + (int)i;
