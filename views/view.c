@@ -21,7 +21,7 @@ static const char *const sort_names[SORT_COUNT] = {
 	[SORT_NAME] = "name",
 };
 
-const struct view_ops *view_ops_for(enum view_kind kind)
+static const struct view_ops *view_ops_for(enum view_kind kind)
 {
 	static const struct view_ops *const ops[VIEW_COUNT] = {
 		[VIEW_TOPDOWN] = &topdown_ops,

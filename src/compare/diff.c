@@ -168,6 +168,43 @@ static void pair_step(struct diff *d, enum diff_match step, uint32_t *base_ids,
 	}
 }
 
+/* What the data supports, as the rules say (rules.c): decided from the
+ * capabilities alone, so that a rule computed on a thread counts too. */
+static bool rule_applies(const struct model *m, enum rule rule)
+{
+	switch (rule) {
+	case RULE_EXACT:
+		return m->caps & HAS_STACKS;
+	case RULE_GPROF:
+		return m->caps & HAS_CALL_COUNTS;
+	case RULE_ADDITIVE:
+		return m->caps & HAS_NODES;
+	default:
+		return true;
+	}
+}
+
+/* The rule both sides support best: exact where both have stacks (a live
+ * capture and a file alike), gprof between two sets of call arcs.  With
+ * an XS node graph on a side, divided: the one rule under which a stream
+ * and the file the engine saves for the same run agree (time-rules.md),
+ * where additive counts a shared callee under each parent. */
+static enum rule default_rule(struct diff *d)
+{
+	const struct model *mb = d->model[DIFF_BASE], *mn = d->model[DIFF_NEW];
+	bool graph = (mb->caps | mn->caps) & HAS_NODE_GRAPH;
+	const enum rule candidates[] = {
+		RULE_EXACT,
+		RULE_GPROF,
+		graph ? RULE_DIVIDED : RULE_ADDITIVE,
+		RULE_DIVIDED,
+	};
+	for (size_t i = 0; i < ARRAY_LEN(candidates); i++)
+		if (rule_applies(mb, candidates[i]) && rule_applies(mn, candidates[i]))
+			return candidates[i];
+	return RULE_DIVIDED;
+}
+
 void diff_init(struct diff *d, struct rules *base, struct rules *new_side)
 {
 	memset(d, 0, sizeof(*d));
@@ -187,7 +224,7 @@ void diff_init(struct diff *d, struct rules *base, struct rules *new_side)
 		pair_step(d, step, base_ids, new_ids);
 	free(base_ids);
 	free(new_ids);
-	d->rule = diff_default_rule(d);
+	d->rule = default_rule(d);
 	d->sort = DIFF_SORT_DELTA;
 }
 
@@ -214,43 +251,6 @@ enum diff_match diff_match_how(const struct diff *d, enum diff_side side,
 }
 
 /* ---- rule and units ---------------------------------------------------- */
-
-/* What the data supports, as the rules say (rules.c): decided from the
- * capabilities alone, so that a rule computed on a thread counts too. */
-static bool rule_applies(const struct model *m, enum rule rule)
-{
-	switch (rule) {
-	case RULE_EXACT:
-		return m->caps & HAS_STACKS;
-	case RULE_GPROF:
-		return m->caps & HAS_CALL_COUNTS;
-	case RULE_ADDITIVE:
-		return m->caps & HAS_NODES;
-	default:
-		return true;
-	}
-}
-
-/* The rule both sides support best: exact where both have stacks (a live
- * capture and a file alike), gprof between two sets of call arcs.  With
- * an XS node graph on a side, divided: the one rule under which a stream
- * and the file the engine saves for the same run agree (time-rules.md),
- * where additive counts a shared callee under each parent. */
-enum rule diff_default_rule(struct diff *d)
-{
-	const struct model *mb = d->model[DIFF_BASE], *mn = d->model[DIFF_NEW];
-	bool graph = (mb->caps | mn->caps) & HAS_NODE_GRAPH;
-	const enum rule candidates[] = {
-		RULE_EXACT,
-		RULE_GPROF,
-		graph ? RULE_DIVIDED : RULE_ADDITIVE,
-		RULE_DIVIDED,
-	};
-	for (size_t i = 0; i < ARRAY_LEN(candidates); i++)
-		if (rule_applies(mb, candidates[i]) && rule_applies(mn, candidates[i]))
-			return candidates[i];
-	return RULE_DIVIDED;
-}
 
 bool diff_comparable(const struct diff *d)
 {

@@ -390,7 +390,7 @@ void app_collapse(struct app *a)
 		}
 }
 
-void app_toggle(struct app *a)
+static void app_toggle(struct app *a)
 {
 	const struct row *r = app_selected_row(a);
 	if (r && (r->flags & ROW_EXPANDED))

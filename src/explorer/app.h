@@ -198,7 +198,6 @@ void app_home(struct app *a);
 void app_end(struct app *a);
 void app_expand(struct app *a);
 void app_collapse(struct app *a);
-void app_toggle(struct app *a);
 void app_expand_subtree(struct app *a);
 void app_cycle_sort(struct app *a);
 void app_reverse_sort(struct app *a);

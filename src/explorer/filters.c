@@ -46,7 +46,8 @@ bool filters_in_force(const struct app *a)
 	return a->filters.nlevels > 0;
 }
 
-void app_cover_frame_keys(struct app *a)
+/* Keeps app.frame_keys covering the frames of the model in use. */
+static void app_cover_frame_keys(struct app *a)
 {
 	const struct model *m = a->ctx.model;
 	if (m->nframes <= a->nframe_keys && m == a->original)

@@ -200,7 +200,8 @@ const struct key_binding key_table[] = {
 };
 const size_t key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 
-const struct key_binding *key_lookup(int key)
+/* The binding of a key, or NULL. */
+static const struct key_binding *key_lookup(int key)
 {
 	for (size_t i = 0; i < key_table_len; i++)
 		for (int k = 0; k < KEYS_PER_BINDING && key_table[i].keys[k]; k++)

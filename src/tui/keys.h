@@ -29,8 +29,6 @@ struct key_binding {
 extern const struct key_binding key_table[];
 extern const size_t key_table_len;
 
-/* The binding of a key, or NULL. */
-const struct key_binding *key_lookup(int key);
 /* Runs the key's action; false when the key is not bound. */
 bool key_dispatch(struct app *a, int key);
 /* The same for `wprof-tui BASE NEW`: the key goes to the active side or
