@@ -10,6 +10,7 @@
 #include "tests/check.h"
 #include "loaders/loaders.h"
 #include "explorer/app.h"
+#include "explorer/flame_nav.h"
 #include "base/util.h"
 #include "loaders/xsbug.h"
 
@@ -429,6 +430,52 @@ static void live_snapshot(void)
 	xsbug_parser_free(p);
 }
 
+/* The name of the flame graph's frame i. */
+static const char *flame_name(struct app *a, uint32_t i)
+{
+	const struct model *m = a->ctx.model;
+	return model_str(m, m->frames[flame_pane_graph(a)->frames[i].frame].name);
+}
+
+/* Pane 5's moves and zoom, as its keys make them. */
+static void flame_moves(struct app *a)
+{
+	app_show_pane(a, VIEW_FLAME);
+	CHECK(flame_nav_active(a));
+	const struct flame *f = flame_pane_graph(a);
+	struct pane *p = app_pane(a);
+	CHECK(f && f->nframes == 5 && p->selected == 0);
+	CHECK(!strcmp(flame_name(a, 0), "main"));
+	flame_move(a, FLAME_TO_CALLEE);
+	CHECK(!strcmp(flame_name(a, (uint32_t)p->selected), "a"));
+	flame_move(a, FLAME_TO_CALLEE);
+	CHECK(!strcmp(flame_name(a, (uint32_t)p->selected), "leaf"));
+	uint32_t leaf = (uint32_t)p->selected;
+	flame_move(a, FLAME_TO_CALLER);
+	flame_zoom_in(a); /* on a */
+	CHECK(flame_zoom_of(&a->flame, f) == p->selected);
+	flame_move(a, FLAME_TO_RIGHT); /* b is outside the zoom */
+	CHECK(!strcmp(flame_name(a, (uint32_t)p->selected), "a"));
+	flame_move(a, FLAME_TO_CALLER); /* main, above it, is shown */
+	CHECK(p->selected == 0);
+	flame_move(a, FLAME_TO_TOP);
+	CHECK(!strcmp(flame_name(a, (uint32_t)p->selected), "a"));
+	a->flame.root_below = true; /* up goes to the callee */
+	flame_move(a, FLAME_TO_CALLER);
+	CHECK(p->selected == leaf);
+	a->flame.root_below = false;
+	a->message[0] = 0; /* as key_dispatch does */
+	flame_zoom_out(a);
+	CHECK(flame_zoom_of(&a->flame, f) == NO_ID && !a->message[0]);
+	flame_zoom_out(a);
+	CHECK(!strcmp(a->message, "the whole graph is shown"));
+	a->show_help = true;
+	CHECK(!flame_nav_active(a));
+	a->show_help = false;
+	app_show_pane(a, VIEW_TOPDOWN);
+	CHECK(!flame_nav_active(a));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -453,6 +500,7 @@ int main(int argc, char **argv)
 	search(&a);
 	units_and_panes(&a);
 	panes_catch_up(&a);
+	flame_moves(&a);
 	app_free(&a);
 	in_background(&m);
 	model_free(&m);
