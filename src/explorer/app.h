@@ -29,7 +29,7 @@ struct pane {
 	size_t selected, top;
 };
 
-/* Pane 5's own state (src/tui/flame_draw.c): zoom path, orientation,
+/* Pane 5's own state (explorer/flame_nav.c): zoom path, orientation,
  * colours, the last search's marks; kept across rebuilds of its view
  * only while the graph is the same one (`serial`). */
 #define FLAME_ZOOM_DEPTH 64
