@@ -209,21 +209,21 @@ static void test_app_keys(const char *path)
 	}
 	struct app a;
 	app_init(&a, "test", &m, VIEW_FLAT);
-	a.timeline_cells = 6;
+	a.strip.cells = 6;
 	CHECK(app_has_timeline(&a) && close_enough(flat_total(&a, "main"), 6000));
 	app_range_move_start(&a, 1);
-	CHECK(a.range.first == 1 && a.range.end == 3 && a.range_cut);
+	CHECK(a.range.samples.first == 1 && a.range.samples.end == 3 && a.range.cut);
 	CHECK(close_enough(flat_total(&a, "main"), 3000));
 	CHECK(close_enough(flat_total(&a, "a"), 2000));
 	CHECK(close_enough(flat_total(&a, "leaf"), 1000));
 	CHECK_MSG(strstr(a.message, "range 3.0ms"), "%s", a.message);
 	app_range_move_end(&a, -1);
-	CHECK(a.range.first == 1 && a.range.end == 2);
+	CHECK(a.range.samples.first == 1 && a.range.samples.end == 2);
 	CHECK(close_enough(flat_total(&a, "main"), 1000) && flat_total(&a, "a") == -1);
 	app_range_move_end(&a, -1); /* the end cannot pass the start */
-	CHECK(a.range.end == 2 && strstr(a.message, "cannot pass"));
+	CHECK(a.range.samples.end == 2 && strstr(a.message, "cannot pass"));
 	app_replace_model(&a, &snapshot);
-	CHECK(a.loaded == &snapshot && a.range.first == 1 && a.range.end == 2);
+	CHECK(a.loaded == &snapshot && a.range.samples.first == 1 && a.range.samples.end == 2);
 	CHECK(close_enough(flat_total(&a, "main"), 1000));
 	/* Live mode: a sample more (5 ms on the last sample's stack) scrolls
 	 * into the strip's newest cell (100 ms each: all four are in it);
@@ -231,19 +231,19 @@ static void test_app_keys(const char *path)
 	struct model grown;
 	CHECK(load_file(path, &opt, &grown, &err, NULL));
 	model_add_sample(&grown, grown.sample_node[2], 5000);
-	a.timeline_scrolls = true;
+	a.strip.scrolls = true;
 	app_replace_model(&a, &grown);
-	CHECK(a.range.first == 1 && a.range.end == 2 && a.range_cut);
+	CHECK(a.range.samples.first == 1 && a.range.samples.end == 2 && a.range.cut);
 	CHECK(close_enough(flat_total(&a, "main"), 1000));
 	const struct timeline *t = app_timeline(&a, 10);
 	CHECK(t->first_sample[9] == 0 && t->first_sample[10] == 4 &&
 	      close_enough(t->span, 10 * 100000.0));
 	CHECK(close_enough(t->value[9 * KIND_COUNT + KIND_JS], 11000));
 	app_replace_model(&a, &snapshot);
-	a.timeline_scrolls = false;
+	a.strip.scrolls = false;
 	model_free(&grown);
 	app_range_whole(&a);
-	CHECK(!a.range_cut && a.ctx.model == &snapshot);
+	CHECK(!a.range.cut && a.ctx.model == &snapshot);
 	CHECK(close_enough(flat_total(&a, "main"), 6000));
 	app_free(&a);
 	model_free(&m);
@@ -263,20 +263,20 @@ static void test_app_keys_from_whole(const char *path)
 	}
 	struct app a;
 	app_init(&a, "test", &m, VIEW_FLAT);
-	a.timeline_cells = 6;
+	a.strip.cells = 6;
 	app_compute_in_background(&a);
-	CHECK(a.whole_sums != NULL);
+	CHECK(a.range.whole_sums != NULL);
 	while (app_busy(&a))
 		app_poll(&a);
 	app_range_move_start(&a, 1);
-	CHECK(a.range.first == 1 && a.range.end == 3 && a.range_cut);
+	CHECK(a.range.samples.first == 1 && a.range.samples.end == 3 && a.range.cut);
 	CHECK(close_enough(flat_total(&a, "main"), 3000));
 	CHECK(close_enough(flat_total(&a, "a"), 2000));
 	CHECK(close_enough(flat_total(&a, "leaf"), 1000));
 	app_range_whole(&a);
 	app_range_move_end(&a, -1);
 	/* [#1, #2]: main > a > leaf 3 ms, main > b > leaf 1 ms. */
-	CHECK(a.range.first == 0 && a.range.end == 2);
+	CHECK(a.range.samples.first == 0 && a.range.samples.end == 2);
 	CHECK(close_enough(flat_total(&a, "main"), 4000));
 	CHECK(close_enough(flat_total(&a, "a"), 3000));
 	CHECK(close_enough(flat_total(&a, "leaf"), 4000));
@@ -470,16 +470,16 @@ static void test_live_window(void)
 	CHECK(xsbug_follow(f, p) && xsbug_follower_model(f, NULL, &m));
 	struct app a;
 	app_init(&a, "test", &m, VIEW_FLAT);
-	a.timeline_scrolls = true; /* live mode's strip and range */
+	a.strip.scrolls = true; /* live mode's strip and range */
 	app_set_range(&a, 1, 3);
-	CHECK(a.range_cut && close_enough(flat_total(&a, "a"), 800000) &&
+	CHECK(a.range.cut && close_enough(flat_total(&a, "a"), 800000) &&
 	      close_enough(flat_total(&a, "b"), 500000));
 	CHECK_MSG(strstr(a.message, "range 1.00s–1.80s of 2.00s"), "%s", a.message);
 
 	feed_xs(p, XS_MSG("<ps>8KN4,10,0</ps>"));
 	CHECK(xsbug_follow(f, p) && !xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
-	CHECK(m.live.samples_before == 1 && a.range.first == 0 && a.range.end == 2);
+	CHECK(m.live.samples_before == 1 && a.range.samples.first == 0 && a.range.samples.end == 2);
 	CHECK(close_enough(flat_total(&a, "a"), 800000) &&
 	      close_enough(flat_total(&a, "b"), 500000));
 	char said[160];
@@ -487,12 +487,12 @@ static void test_live_window(void)
 	CHECK_MSG(strstr(said, "range 1.00s-1.80s of 2.40s"), "%s", said);
 	/* The strip follows the slide: its cells hold the 4 samples held. */
 	const struct timeline *t = app_timeline(&a, 30);
-	CHECK(t->first_sample[30] == 4 && a.timeline_before == 1);
+	CHECK(t->first_sample[30] == 4 && a.strip.before == 1);
 
 	feed_xs(p, XS_MSG("<ps>255S,10,0</ps>"));
 	CHECK(xsbug_follow(f, p) && !xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
-	CHECK(m.live.samples_before == 2 && a.range_cut && !a.range_cut->range.of);
+	CHECK(m.live.samples_before == 2 && a.range.cut && !a.range.cut->range.of);
 	CHECK(close_enough(flat_total(&a, "a"), 800000) &&
 	      close_enough(flat_total(&a, "b"), 500000));
 	app_describe_range(&a, true, said, sizeof(said));
@@ -500,16 +500,16 @@ static void test_live_window(void)
 	feed_xs(p, XS_MSG("<ps>255S,10,0</ps>"));
 	CHECK(xsbug_follow(f, p) && !xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
-	CHECK(a.range_gone[0] && close_enough(flat_total(&a, "a"), 800000) &&
+	CHECK(a.range.gone[0] && close_enough(flat_total(&a, "a"), 800000) &&
 	      close_enough(flat_total(&a, "b"), 500000));
 
 	app_range_whole(&a);
-	CHECK(!a.range_cut && !a.range_gone[0] && a.ctx.model == &m);
+	CHECK(!a.range.cut && !a.range.gone[0] && a.ctx.model == &m);
 	CHECK(close_enough(flat_total(&a, "a"), 2600000) &&
 	      close_enough(flat_total(&a, "b"), 500000));
 	/* All of the window is a range, not the whole session. */
 	app_set_range(&a, 0, m.nsamples);
-	CHECK(a.range_cut && close_enough(flat_total(&a, "a"), 800000) &&
+	CHECK(a.range.cut && close_enough(flat_total(&a, "a"), 800000) &&
 	      flat_total(&a, "b") == -1);
 	app_free(&a);
 	model_free(&m);

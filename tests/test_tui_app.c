@@ -10,6 +10,7 @@
 #include "tests/check.h"
 #include "loaders/loaders.h"
 #include "explorer/app.h"
+#include "explorer/flame_nav.h"
 #include "base/util.h"
 #include "loaders/xsbug.h"
 
@@ -142,8 +143,8 @@ static void search(struct app *a)
 	app_search_next(a, 1, false);
 	CHECK(app_pane(a)->selected == 2);
 	CHECK(strstr(a->message, "nowhere") != NULL);
-	a->searching = false;
-	a->search[0] = 0;
+	a->prompts.searching = false;
+	a->prompts.search[0] = 0;
 }
 
 static void units_and_panes(struct app *a)
@@ -261,10 +262,10 @@ static void undo_steps(struct app *a)
 		CHECK_MSG(!strcmp(again.text, level[k - 1].text), "undo to level %d: %s != %s",
 			  k - 1, again.text, level[k - 1].text);
 	}
-	CHECK(a->filters.n == 0 && a->nlevels == 0 && a->ctx.model == a->original);
+	CHECK(a->filters.applied.n == 0 && a->filters.nlevels == 0 && a->ctx.model == a->original);
 	CHECK(!app_command_run(a, "frobnicate x"));
 	CHECK(!app_command_run(a, "focus ("));
-	CHECK(a->filters.n == 0);
+	CHECK(a->filters.applied.n == 0);
 }
 
 /* With work in the background (as in the terminal), focus and hide
@@ -295,7 +296,7 @@ static void in_background(struct model *m)
 	app_clear_filters(&a);
 	while (app_busy(&a))
 		app_poll(&a);
-	CHECK(!a.nlevels && !a.filters.n);
+	CHECK(!a.filters.nlevels && !a.filters.applied.n);
 	CHECK_NAMES(&a, "main a leaf b");
 	app_free(&a);
 }
@@ -410,7 +411,7 @@ static void live_snapshot(void)
 	CHECK_CLOSE(row_named(&a, "a")->total, 8, "a after a new sample");
 	CHECK_CLOSE(row_named(&a, "main")->total, 11, "main after a new sample");
 	/* The sample is appended to the timeline, and the whole range with it. */
-	CHECK(m.nsamples == 4 && a.range.first == 0 && a.range.end == 4);
+	CHECK(m.nsamples == 4 && a.range.samples.first == 0 && a.range.samples.end == 4);
 	CHECK(!strcmp(row_name(&a, app_pane(&a)->selected), "a"));
 
 	app_focus(&a);
@@ -419,7 +420,7 @@ static void live_snapshot(void)
 	CHECK(xsbug_follow(f, p));
 	CHECK(!xsbug_follower_model(f, &m, &unused));
 	app_values_changed(&a);
-	CHECK(a.nlevels == 1);
+	CHECK(a.filters.nlevels == 1);
 	CHECK_NAMES(&a, "(host) main a leaf");
 	CHECK_CLOSE(row_named(&a, "a")->total, 12, "a focused");
 	CHECK_CLOSE(row_named(&a, "main")->total, 12, "main focused");
@@ -427,6 +428,52 @@ static void live_snapshot(void)
 	model_free(&m);
 	xsbug_follower_free(f);
 	xsbug_parser_free(p);
+}
+
+/* The name of the flame graph's frame i. */
+static const char *flame_name(struct app *a, uint32_t i)
+{
+	const struct model *m = a->ctx.model;
+	return model_str(m, m->frames[flame_pane_graph(a)->frames[i].frame].name);
+}
+
+/* Pane 5's moves and zoom, as its keys make them. */
+static void flame_moves(struct app *a)
+{
+	app_show_pane(a, VIEW_FLAME);
+	CHECK(flame_nav_active(a));
+	const struct flame *f = flame_pane_graph(a);
+	struct pane *p = app_pane(a);
+	CHECK(f && f->nframes == 5 && p->selected == 0);
+	CHECK(!strcmp(flame_name(a, 0), "main"));
+	flame_move(a, FLAME_TO_CALLEE);
+	CHECK(!strcmp(flame_name(a, (uint32_t)p->selected), "a"));
+	flame_move(a, FLAME_TO_CALLEE);
+	CHECK(!strcmp(flame_name(a, (uint32_t)p->selected), "leaf"));
+	uint32_t leaf = (uint32_t)p->selected;
+	flame_move(a, FLAME_TO_CALLER);
+	flame_zoom_in(a); /* on a */
+	CHECK(flame_zoom_of(&a->flame, f) == p->selected);
+	flame_move(a, FLAME_TO_RIGHT); /* b is outside the zoom */
+	CHECK(!strcmp(flame_name(a, (uint32_t)p->selected), "a"));
+	flame_move(a, FLAME_TO_CALLER); /* main, above it, is shown */
+	CHECK(p->selected == 0);
+	flame_move(a, FLAME_TO_TOP);
+	CHECK(!strcmp(flame_name(a, (uint32_t)p->selected), "a"));
+	a->flame.root_below = true; /* up goes to the callee */
+	flame_move(a, FLAME_TO_CALLER);
+	CHECK(p->selected == leaf);
+	a->flame.root_below = false;
+	a->message[0] = 0; /* as key_dispatch does */
+	flame_zoom_out(a);
+	CHECK(flame_zoom_of(&a->flame, f) == NO_ID && !a->message[0]);
+	flame_zoom_out(a);
+	CHECK(!strcmp(a->message, "the whole graph is shown"));
+	a->show_help = true;
+	CHECK(!flame_nav_active(a));
+	a->show_help = false;
+	app_show_pane(a, VIEW_TOPDOWN);
+	CHECK(!flame_nav_active(a));
 }
 
 int main(int argc, char **argv)
@@ -453,6 +500,7 @@ int main(int argc, char **argv)
 	search(&a);
 	units_and_panes(&a);
 	panes_catch_up(&a);
+	flame_moves(&a);
 	app_free(&a);
 	in_background(&m);
 	model_free(&m);

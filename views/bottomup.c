@@ -205,6 +205,14 @@ static struct row path_row(struct view *v, uint32_t id)
 	return r;
 }
 
+/* Records path p and appends its row to `rows`. */
+static void append_path(struct view *v, struct path p, struct row **rows, size_t *n,
+			size_t *cap)
+{
+	struct row r = path_row(v, add_path(state(v), p));
+	view_append(rows, n, cap, &r);
+}
+
 static void index_nodes_by_frame(struct bottomup *b, const struct model *m)
 {
 	b->nodes_start = xcalloc(m->nframes + 2, sizeof(uint32_t));
@@ -255,8 +263,7 @@ static void build_from_chains(struct view *v)
 		if (has_numbers(v, f)) {
 			struct path p = { .parent = NO_ID, .frame = f, .first = i,
 					  .count = end - i, .share = 1.0 };
-			struct row r = path_row(v, add_path(b, p));
-			view_append(&v->rows, &v->nrows, &v->rows_cap, &r);
+			append_path(v, p, &v->rows, &v->nrows, &v->rows_cap);
 		}
 		i = end;
 	}
@@ -280,8 +287,7 @@ static void bottomup_build(struct view *v)
 		for (uint32_t i = b->nodes_start[f]; i < b->nodes_start[f + 1]; i++)
 			add_match(b, b->frame_nodes[i], b->frame_nodes[i]);
 		p.count = (uint32_t)(b->nmatches - p.first);
-		struct row r = path_row(v, add_path(b, p));
-		view_append(&v->rows, &v->nrows, &v->rows_cap, &r);
+		append_path(v, p, &v->rows, &v->nrows, &v->rows_cap);
 	}
 }
 
@@ -323,8 +329,7 @@ static void node_children(struct view *v, uint32_t id, struct row **out,
 		for (; j < nsteps && steps[j].frame == steps[i].frame; j++)
 			add_match(b, steps[j].origin, steps[j].at);
 		p.count = (uint32_t)(j - i);
-		struct row r = path_row(v, add_path(b, p));
-		view_append(out, n, cap, &r);
+		append_path(v, p, out, n, cap);
 		i = j;
 	}
 	free(steps);
@@ -345,8 +350,7 @@ static void chain_children(struct view *v, uint32_t id, struct row **out,
 		uint32_t end = caller_chains_run_end(b->chains, m, o, i, hi, place);
 		uint32_t caller = caller_chains_frame_at(b->chains, m, o, i, place);
 		struct path p = { .parent = id, .frame = caller, .first = i, .count = end - i, .share = 1.0 };
-		struct row r = path_row(v, add_path(b, p));
-		view_append(out, n, cap, &r);
+		append_path(v, p, out, n, cap);
 		i = end;
 	}
 }
@@ -381,8 +385,7 @@ static void cycle_callers(struct view *v, uint32_t id, struct row **out,
 		if (g->cycle[caller] != cyc || caller == f)
 			continue;
 		struct path p = { .parent = id, .frame = caller, .back = true };
-		struct row r = path_row(v, add_path(b, p));
-		view_append(out, n, cap, &r);
+		append_path(v, p, out, n, cap);
 	}
 	struct caller_part *parts = NULL;
 	size_t nparts = 0, parts_cap = 0;
@@ -406,8 +409,7 @@ static void cycle_callers(struct view *v, uint32_t id, struct row **out,
 			part += parts[j].part; /* a caller of two members: one row */
 		struct path p = { .parent = id, .frame = parts[i].caller,
 				  .share = b->paths[id].share * part };
-		struct row r = path_row(v, add_path(b, p));
-		view_append(out, n, cap, &r);
+		append_path(v, p, out, n, cap);
 		i = j;
 	}
 	free(parts);
@@ -437,8 +439,7 @@ static void divided_children(struct view *v, uint32_t id, struct row **out,
 		double part = !calls ? 1.0 / k
 			: calls[f] > 0 ? m->arcs[a].count / calls[f] : 0;
 		struct path p = { .parent = id, .frame = c, .share = b->paths[id].share * part };
-		struct row r = path_row(v, add_path(b, p));
-		view_append(out, n, cap, &r);
+		append_path(v, p, out, n, cap);
 	}
 }
 

@@ -46,6 +46,14 @@ static struct row arc_row(const struct view *v, uint32_t arc, uint32_t frame,
 	};
 }
 
+/* A group of callers or callees goes in, sorted as the pane is. */
+static void append_sorted(struct view *v, struct row *group, size_t n)
+{
+	view_sort_rows(v, group, n);
+	for (size_t i = 0; i < n; i++)
+		view_append(&v->rows, &v->nrows, &v->rows_cap, &group[i]);
+}
+
 static void append_block(struct view *v, uint32_t f)
 {
 	const struct model *m = v->ctx->model;
@@ -58,9 +66,7 @@ static void append_block(struct view *v, uint32_t f)
 		struct row r = arc_row(v, a, m->arcs[a].caller, f, ROW_CALLER);
 		view_append(&group, &n, &cap, &r);
 	}
-	view_sort_rows(v, group, n);
-	for (size_t i = 0; i < n; i++)
-		view_append(&v->rows, &v->nrows, &v->rows_cap, &group[i]);
+	append_sorted(v, group, n);
 
 	struct row primary = {
 		.frame = f,
@@ -81,9 +87,7 @@ static void append_block(struct view *v, uint32_t f)
 		struct row r = arc_row(v, a, m->arcs[a].callee, f, ROW_CALLEE);
 		view_append(&group, &n, &cap, &r);
 	}
-	view_sort_rows(v, group, n);
-	for (size_t i = 0; i < n; i++)
-		view_append(&v->rows, &v->nrows, &v->rows_cap, &group[i]);
+	append_sorted(v, group, n);
 	free(group);
 }
 

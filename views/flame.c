@@ -122,16 +122,19 @@ static const char *tree_note(const struct view_context *ctx)
 /* A call tree (not a node graph) is walked straight from the model, in
  * the order top-down sorts by total (largest first, then by name): the
  * same rows as opening every row of that pane, without its row list. */
-static _Thread_local const struct model *order_model;
-static _Thread_local const double *order_sub;
+struct tree_order {
+	const struct model *m;
+	const double *sub; /* each node's total */
+};
 
-static int larger_first(const void *a, const void *b)
+static int larger_first(const void *a, const void *b, void *tree_order)
 {
+	const struct tree_order *o = tree_order;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	double sx = order_sub[x], sy = order_sub[y];
+	double sx = o->sub[x], sy = o->sub[y];
 	if (sx != sy)
 		return sx > sy ? -1 : 1;
-	const struct model *m = order_model;
+	const struct model *m = o->m;
 	uint32_t fx = m->nodes[x].frame, fy = m->nodes[y].frame;
 	int order = strcmp(model_str(m, m->frames[fx].name), model_str(m, m->frames[fy].name));
 	if (!order)
@@ -139,17 +142,17 @@ static int larger_first(const void *a, const void *b)
 	return order ? order : (x > y) - (x < y);
 }
 
-static void push_sorted(uint32_t **stack, size_t *n, size_t *cap,
-			const uint32_t *nodes, size_t count)
+static void push_sorted(const struct tree_order *o, uint32_t **stack, size_t *n,
+			size_t *cap, const uint32_t *nodes, size_t count)
 {
 	GROW(*stack, *cap, *n + count);
 	uint32_t *at = *stack + *n;
 	size_t kept = 0;
 	for (size_t i = 0; i < count; i++) /* hidden: outside a time range */
-		if (!node_hidden(order_model, nodes[i]))
+		if (!node_hidden(o->m, nodes[i]))
 			at[kept++] = nodes[i];
 	count = kept;
-	qsort(at, count, sizeof(uint32_t), larger_first);
+	qsort_r(at, count, sizeof(uint32_t), larger_first, (void *)o);
 	for (size_t i = 0; i < count / 2; i++) { /* the largest is popped first */
 		uint32_t t = at[i];
 		at[i] = at[count - 1 - i];
@@ -161,8 +164,7 @@ static void push_sorted(uint32_t **stack, size_t *n, size_t *cap,
 static void build_from_tree(struct flame *f, struct view_context *ctx)
 {
 	const struct model *m = ctx->model;
-	order_model = m;
-	order_sub = rules_node_totals(ctx->rules, ctx->type);
+	struct tree_order order = { m, rules_node_totals(ctx->rules, ctx->type) };
 	uint32_t *depth = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
 	uint32_t *stack = NULL, *roots = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
 	size_t nstack = 0, stack_cap = 0, nroots = 0;
@@ -171,18 +173,18 @@ static void build_from_tree(struct flame *f, struct view_context *ctx)
 			roots[nroots++] = v;
 			depth[v] = 0;
 		}
-	push_sorted(&stack, &nstack, &stack_cap, roots, nroots);
+	push_sorted(&order, &stack, &nstack, &stack_cap, roots, nroots);
 	struct frame_builder b;
 	builder_start(&b, f, m->nnodes);
 	while (nstack) {
 		uint32_t v = stack[--nstack];
 		const struct node *n = &m->nodes[v];
-		builder_add(&b, n->frame, depth[v], node_value(m, v, ctx->type), order_sub[v]);
+		builder_add(&b, n->frame, depth[v], node_value(m, v, ctx->type), order.sub[v]);
 		if (depth[v] + 1 >= FLAME_MAX_DEPTH)
 			continue;
 		for (uint32_t i = n->child_start; i < n->child_end; i++)
 			depth[m->child_ids[i]] = depth[v] + 1;
-		push_sorted(&stack, &nstack, &stack_cap, &m->child_ids[n->child_start],
+		push_sorted(&order, &stack, &nstack, &stack_cap, &m->child_ids[n->child_start],
 			    n->child_end - n->child_start);
 	}
 	builder_finish(&b);

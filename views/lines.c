@@ -6,7 +6,9 @@
 
 #include "base/util.h"
 
-void lines_members(const struct model *m, uint32_t frame, bool *member)
+/* Frames listed together with `frame`: those with its name (without the
+ * " (inline)" mark) and its file, as pprof -list merges them. */
+static void lines_members(const struct model *m, uint32_t frame, bool *member)
 {
 	const struct frame *f = &m->frames[frame];
 	const char *name = model_str(m, f->name);

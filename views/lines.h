@@ -34,9 +34,6 @@ struct lines_view {
 	double heat_max;
 };
 
-/* Frames listed together with `frame`: those with its name (without the
- * " (inline)" mark) and its file, as pprof -list merges them. */
-void lines_members(const struct model *m, uint32_t frame, bool *member);
 
 void lines_view_open(struct lines_view *v, const struct model *m, uint32_t frame,
 		     unsigned type, const struct source_options *src);

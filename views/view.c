@@ -21,7 +21,7 @@ static const char *const sort_names[SORT_COUNT] = {
 	[SORT_NAME] = "name",
 };
 
-const struct view_ops *view_ops_for(enum view_kind kind)
+static const struct view_ops *view_ops_for(enum view_kind kind)
 {
 	static const struct view_ops *const ops[VIEW_COUNT] = {
 		[VIEW_TOPDOWN] = &topdown_ops,
@@ -104,17 +104,15 @@ bool view_revalue(struct view *v)
 
 /* ---- sorting ---------------------------------------------------------- */
 
-static const struct view *sorting_view;
-
 static double sort_value(const struct row *r, enum sort_key key)
 {
 	double x = key == SORT_SELF ? r->self : key == SORT_CALLS ? r->calls : r->total;
 	return isnan(x) ? -INFINITY : x;
 }
 
-static int compare_rows(const struct row *a, const struct row *b)
+static int compare_rows(const struct view_context *ctx, const struct row *a,
+			const struct row *b)
 {
-	const struct view_context *ctx = sorting_view->ctx;
 	const struct model *m = ctx->model;
 	int order = 0;
 	if (ctx->sort != SORT_NAME) {
@@ -133,26 +131,28 @@ static int compare_rows(const struct row *a, const struct row *b)
 	return order;
 }
 
-static int compare_row_ptrs(const void *a, const void *b)
+static int compare_row_ptrs(const void *a, const void *b, void *ctx)
 {
-	return compare_rows(a, b);
+	return compare_rows(ctx, a, b);
 }
 
 void view_sort_rows(const struct view *v, struct row *rows, size_t n)
 {
 	if (n < 2) /* rows may be NULL then, which qsort must not see */
 		return;
-	sorting_view = v;
-	if (n > 1)
-		qsort(rows, n, sizeof(*rows), compare_row_ptrs);
+	qsort_r(rows, n, sizeof(*rows), compare_row_ptrs, (void *)v->ctx);
 }
 
-static struct row *sort_base;
+/* qsort_r's context for compare_row_indexes: indexes into `rows`. */
+struct index_order {
+	const struct view_context *ctx;
+	const struct row *rows;
+};
 
-static int compare_row_indexes(const void *a, const void *b)
+static int compare_row_indexes(const void *a, const void *b, void *order)
 {
-	return compare_rows(&sort_base[*(const size_t *)a],
-			    &sort_base[*(const size_t *)b]);
+	const struct index_order *o = order;
+	return compare_rows(o->ctx, &o->rows[*(const size_t *)a], &o->rows[*(const size_t *)b]);
 }
 
 /* Sorts each group of siblings, keeping every row's subtree under it.
@@ -179,8 +179,7 @@ static void sort_tree(struct view *v)
 	size_t *sibs = xmalloc((n + 1) * sizeof(size_t));
 	GROW(work, work_cap, 1);
 	work[nwork++] = (struct work){ 0, n };
-	sorting_view = v;
-	sort_base = old;
+	struct index_order order = { v->ctx, old };
 	while (nwork) {
 		struct work w = work[--nwork];
 		if (w.stop == SIZE_MAX) {
@@ -190,7 +189,7 @@ static void sort_tree(struct view *v)
 		size_t nsibs = 0;
 		for (size_t i = w.start; i < w.stop; i = end[i])
 			sibs[nsibs++] = i;
-		qsort(sibs, nsibs, sizeof(size_t), compare_row_indexes);
+		qsort_r(sibs, nsibs, sizeof(size_t), compare_row_indexes, &order);
 		GROW(work, work_cap, nwork + 2 * nsibs);
 		for (size_t k = nsibs; k-- > 0;) {
 			work[nwork++] = (struct work){ sibs[k] + 1, end[sibs[k]] };

@@ -78,7 +78,6 @@ struct view {
 	void *state;
 };
 
-const struct view_ops *view_ops_for(enum view_kind kind);
 const char *view_kind_name(enum view_kind kind);
 bool view_kind_parse(const char *name, enum view_kind *out);
 const char *sort_key_name(enum sort_key key);

@@ -4,10 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void (*restore_before_exit)(void);
+
+void on_out_of_memory(void (*restore)(void))
+{
+	restore_before_exit = restore;
+}
+
 /* Running out of memory is not an input error: there is nothing sensible
  * to show, so say so and stop. */
 static void out_of_memory(size_t size)
 {
+	void (*restore)(void) = restore_before_exit;
+	restore_before_exit = NULL; /* the hook may allocate and fail again */
+	if (restore)
+		restore();
 	fprintf(stderr, "wprof-tui: out of memory (asked for %zu bytes)\n", size);
 	exit(3);
 }

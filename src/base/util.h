@@ -14,6 +14,12 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 
+/* Run once when an allocation above fails, before the message and the
+ * exit: a part that took the terminal over gives it back here (the curses
+ * screen registers its close), so the message is seen and the shell is
+ * left sane.  NULL unregisters. */
+void on_out_of_memory(void (*restore)(void));
+
 /* Grows *items so that it holds at least `need` elements of `size` bytes,
  * doubling the capacity (kept in *cap) to keep appends amortised O(1). */
 void grow_array(void **items, size_t *cap, size_t need, size_t size);

@@ -89,13 +89,16 @@ static int compare_keys(const struct model *ma, uint32_t fa,
 	return compare_ints(shown_place(ma, a->column), shown_place(mb, b->column));
 }
 
-static const struct model *sorting_model;
-static enum diff_match sorting_step;
+/* qsort_r's context for compare_frame_keys. */
+struct key_order {
+	const struct model *m;
+	enum diff_match step;
+};
 
-static int compare_frame_keys(const void *a, const void *b)
+static int compare_frame_keys(const void *a, const void *b, void *order)
 {
-	return compare_keys(sorting_model, *(const uint32_t *)a, sorting_model,
-			    *(const uint32_t *)b, sorting_step);
+	const struct key_order *o = order;
+	return compare_keys(o->m, *(const uint32_t *)a, o->m, *(const uint32_t *)b, o->step);
 }
 
 /* Does frame f take part in `step`?  Pairing by place needs one. */
@@ -119,9 +122,8 @@ static size_t unpaired_frames(const struct diff *d, enum diff_side s,
 	for (uint32_t f = 0; f < m->nframes; f++)
 		if (d->match[s][f] == NO_ID && takes_part(m, f, step))
 			out[n++] = f;
-	sorting_model = m;
-	sorting_step = step;
-	qsort(out, n, sizeof(*out), compare_frame_keys);
+	struct key_order order = { m, step };
+	qsort_r(out, n, sizeof(*out), compare_frame_keys, &order);
 	return n;
 }
 
@@ -166,6 +168,43 @@ static void pair_step(struct diff *d, enum diff_match step, uint32_t *base_ids,
 	}
 }
 
+/* What the data supports, as the rules say (rules.c): decided from the
+ * capabilities alone, so that a rule computed on a thread counts too. */
+static bool rule_applies(const struct model *m, enum rule rule)
+{
+	switch (rule) {
+	case RULE_EXACT:
+		return m->caps & HAS_STACKS;
+	case RULE_GPROF:
+		return m->caps & HAS_CALL_COUNTS;
+	case RULE_ADDITIVE:
+		return m->caps & HAS_NODES;
+	default:
+		return true;
+	}
+}
+
+/* The rule both sides support best: exact where both have stacks (a live
+ * capture and a file alike), gprof between two sets of call arcs.  With
+ * an XS node graph on a side, divided: the one rule under which a stream
+ * and the file the engine saves for the same run agree (time-rules.md),
+ * where additive counts a shared callee under each parent. */
+static enum rule default_rule(struct diff *d)
+{
+	const struct model *mb = d->model[DIFF_BASE], *mn = d->model[DIFF_NEW];
+	bool graph = (mb->caps | mn->caps) & HAS_NODE_GRAPH;
+	const enum rule candidates[] = {
+		RULE_EXACT,
+		RULE_GPROF,
+		graph ? RULE_DIVIDED : RULE_ADDITIVE,
+		RULE_DIVIDED,
+	};
+	for (size_t i = 0; i < ARRAY_LEN(candidates); i++)
+		if (rule_applies(mb, candidates[i]) && rule_applies(mn, candidates[i]))
+			return candidates[i];
+	return RULE_DIVIDED;
+}
+
 void diff_init(struct diff *d, struct rules *base, struct rules *new_side)
 {
 	memset(d, 0, sizeof(*d));
@@ -185,7 +224,7 @@ void diff_init(struct diff *d, struct rules *base, struct rules *new_side)
 		pair_step(d, step, base_ids, new_ids);
 	free(base_ids);
 	free(new_ids);
-	d->rule = diff_default_rule(d);
+	d->rule = default_rule(d);
 	d->sort = DIFF_SORT_DELTA;
 }
 
@@ -212,43 +251,6 @@ enum diff_match diff_match_how(const struct diff *d, enum diff_side side,
 }
 
 /* ---- rule and units ---------------------------------------------------- */
-
-/* What the data supports, as the rules say (rules.c): decided from the
- * capabilities alone, so that a rule computed on a thread counts too. */
-static bool rule_applies(const struct model *m, enum rule rule)
-{
-	switch (rule) {
-	case RULE_EXACT:
-		return m->caps & HAS_STACKS;
-	case RULE_GPROF:
-		return m->caps & HAS_CALL_COUNTS;
-	case RULE_ADDITIVE:
-		return m->caps & HAS_NODES;
-	default:
-		return true;
-	}
-}
-
-/* The rule both sides support best: exact where both have stacks (a live
- * capture and a file alike), gprof between two sets of call arcs.  With
- * an XS node graph on a side, divided: the one rule under which a stream
- * and the file the engine saves for the same run agree (time-rules.md),
- * where additive counts a shared callee under each parent. */
-enum rule diff_default_rule(struct diff *d)
-{
-	const struct model *mb = d->model[DIFF_BASE], *mn = d->model[DIFF_NEW];
-	bool graph = (mb->caps | mn->caps) & HAS_NODE_GRAPH;
-	const enum rule candidates[] = {
-		RULE_EXACT,
-		RULE_GPROF,
-		graph ? RULE_DIVIDED : RULE_ADDITIVE,
-		RULE_DIVIDED,
-	};
-	for (size_t i = 0; i < ARRAY_LEN(candidates); i++)
-		if (rule_applies(mb, candidates[i]) && rule_applies(mn, candidates[i]))
-			return candidates[i];
-	return RULE_DIVIDED;
-}
 
 bool diff_comparable(const struct diff *d)
 {
@@ -342,12 +344,10 @@ static double sort_value(const struct diff_row *r, enum diff_sort key)
 	return isnan(x) ? -INFINITY : x;
 }
 
-static const struct diff *sorting_diff;
-
-static int compare_diff_rows(const void *pa, const void *pb)
+static int compare_diff_rows(const void *pa, const void *pb, void *diff)
 {
 	const struct diff_row *a = pa, *b = pb;
-	const struct diff *d = sorting_diff;
+	const struct diff *d = diff;
 	int order = 0;
 	if (d->sort != DIFF_SORT_NAME) {
 		double x = sort_value(a, d->sort), y = sort_value(b, d->sort);
@@ -366,8 +366,7 @@ void diff_sort(struct diff *d)
 {
 	if (d->nrows < 2) /* rows may still be NULL */
 		return;
-	sorting_diff = d;
-	qsort(d->rows, d->nrows, sizeof(*d->rows), compare_diff_rows);
+	qsort_r(d->rows, d->nrows, sizeof(*d->rows), compare_diff_rows, d);
 }
 
 size_t diff_find_row(const struct diff *d, enum diff_side side, uint32_t frame)

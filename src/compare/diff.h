@@ -92,16 +92,13 @@ struct diff {
 };
 
 /* Pairs the functions of the two sides' models; the rules (one per side,
- * owned by the caller) outlive the diff.  Starts with diff_default_rule,
- * each side's default sample type, absolute values and DIFF_SORT_DELTA;
+ * owned by the caller) outlive the diff.  Starts with the rule both
+ * sides support best (exact where both have stacks, gprof between call
+ * arcs, divided against an XS function graph, else additive), each
+ * side's default sample type, absolute values and DIFF_SORT_DELTA;
  * builds no rows yet. */
 void diff_init(struct diff *d, struct rules *base, struct rules *new_side);
 void diff_free(struct diff *d);
-
-/* The rule to start with, the one both sides support best: exact where
- * both have stacks, gprof between call arcs, divided against an XS
- * function graph, else additive. */
-enum rule diff_default_rule(struct diff *d);
 
 /* Values of different units (time against bytes) only compare as shares
  * of their profiles. */

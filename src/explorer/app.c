@@ -8,6 +8,7 @@
 #include "filters.h"
 #include "flame_job.h"
 #include "base/escape.h"
+#include "base/id_table.h"
 #include "base/util.h"
 #include "lines_pane.h"
 
@@ -22,8 +23,8 @@ void app_init(struct app *a, const char *file, struct model *m,
 	a->file = file;
 	a->original = m;
 	a->loaded = m;
-	a->range = (struct sample_range){ 0, m->nsamples };
-	a->timeline_cells = 100;
+	a->range.samples = (struct sample_range){ 0, m->nsamples };
+	a->strip.cells = 100;
 	a->frame_keys = hash_frames(m);
 	a->nframe_keys = m->nframes;
 	a->page_rows = 20;
@@ -51,8 +52,8 @@ void app_free(struct app *a)
 	filters_free(a);
 	rules_free(&a->original_rules);
 	free(a->frame_keys);
-	app_free_range_cut(a->range_cut, a->range_owns_samples);
-	timeline_free(&a->timeline);
+	app_free_range_cut(a->range.cut, a->range.owns_samples);
+	timeline_free(&a->strip.timeline);
 	free(a->flame.matched);
 }
 
@@ -63,7 +64,7 @@ void app_compute_in_background(struct app *a)
 	filters_background(a);
 	/* Counted now, after the first screen and before any thread reads
 	 * the model, so that `u` does not count millions of samples. */
-	if (!filters_in_force(a) && !a->filter_job)
+	if (!filters_in_force(a) && !a->filters.job)
 		model_add_sample_counts(a->original);
 	rules_start_divided(a->ctx.rules, a->ctx.type);
 	rules_start_chains(a->ctx.rules);
@@ -122,8 +123,8 @@ const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
 bool app_row_matches(const struct app *a, const struct row *r)
 {
 	const struct model *m = a->ctx.model;
-	return a->search[0] &&
-	       strcasestr(model_str(m, m->frames[r->frame].name), a->search);
+	return a->prompts.search[0] &&
+	       strcasestr(model_str(m, m->frames[r->frame].name), a->prompts.search);
 }
 
 /* ---- keeping expansion and selection across a rebuild ---------------- */
@@ -162,53 +163,56 @@ static uint64_t path_of(struct path_walk *w, const struct row *row)
 	return w->by_depth[d];
 }
 
-/* The open rows' paths, as an open-addressing set (0: empty; a path
- * hash of 0 is merely never found again). */
+/* The open rows' paths, each once, and the selected row's. */
 struct row_paths {
 	uint64_t *expanded;
-	size_t size, count;
+	size_t n, cap;
+	struct id_table index; /* over expanded; a path is a mixed hash */
 	uint64_t selected;
 };
 
+/* The probe ends where `path` is, or where it would go. */
+static bool paths_find(const struct row_paths *p, uint64_t path, struct id_probe *probe)
+{
+	*probe = id_table_probe(&p->index, path);
+	for (uint32_t i; (i = id_probe_next(&p->index, probe)) != NO_ID;)
+		if (p->expanded[i] == path)
+			return true;
+	return false;
+}
+
 static void paths_add(struct row_paths *p, uint64_t path)
 {
-	if ((p->count + 1) * 2 > p->size) {
-		struct row_paths bigger = { .size = p->size ? p->size * 2 : 64 };
-		bigger.expanded = xcalloc(bigger.size, sizeof(uint64_t));
-		for (size_t i = 0; i < p->size; i++)
-			if (p->expanded[i])
-				paths_add(&bigger, p->expanded[i]);
-		free(p->expanded);
-		p->expanded = bigger.expanded;
-		p->size = bigger.size;
-	}
-	size_t mask = p->size - 1, i = path & mask;
-	while (p->expanded[i] && p->expanded[i] != path)
-		i = (i + 1) & mask;
-	p->count += !p->expanded[i];
-	p->expanded[i] = path;
+	struct id_probe probe;
+	if (paths_find(p, path, &probe))
+		return;
+	GROW(p->expanded, p->cap, p->n + 1);
+	p->expanded[p->n] = path;
+	id_table_add(&p->index, &probe, (uint32_t)p->n++);
 }
 
 static bool paths_has(const struct row_paths *p, uint64_t path)
 {
-	if (!p->size || !path)
-		return false;
-	size_t mask = p->size - 1;
-	for (size_t i = path & mask; p->expanded[i]; i = (i + 1) & mask)
-		if (p->expanded[i] == path)
-			return true;
-	return false;
+	struct id_probe probe;
+	return paths_find(p, path, &probe);
+}
+
+static void paths_free(struct row_paths *p)
+{
+	free(p->expanded);
+	id_table_free(&p->index);
 }
 
 static void remember_paths(struct pane *p, const uint64_t *frame_keys,
 			   struct row_paths *out)
 {
 	*out = (struct row_paths){ .selected = 0 };
+	id_table_init(&out->index, 0);
 	struct path_walk w = { .frame_keys = frame_keys };
 	for (size_t i = 0; i < p->view.nrows; i++) {
 		const struct row *row = &p->view.rows[i];
 		uint64_t path = path_of(&w, row);
-		if ((row->flags & ROW_EXPANDED) && path)
+		if (row->flags & ROW_EXPANDED)
 			paths_add(out, path);
 		if (i == p->selected)
 			out->selected = path;
@@ -240,7 +244,7 @@ static void restore_paths(struct pane *p, const uint64_t *frame_keys,
 			     .selected = &p->selected };
 	view_rebuild_opening(&p->view, reopen_row, &r);
 	free(r.walk.by_depth);
-	free(paths->expanded);
+	paths_free(paths);
 }
 
 /* Same rows, new numbers: the selection follows its row through the
@@ -386,7 +390,7 @@ void app_collapse(struct app *a)
 		}
 }
 
-void app_toggle(struct app *a)
+static void app_toggle(struct app *a)
 {
 	const struct row *r = app_selected_row(a);
 	if (r && (r->flags & ROW_EXPANDED))
@@ -558,19 +562,19 @@ void app_cycle_units(struct app *a)
 
 void app_search_set(struct app *a, const char *text)
 {
-	snprintf(a->search, sizeof(a->search), "%s", text);
+	snprintf(a->prompts.search, sizeof(a->prompts.search), "%s", text);
 }
 
 void app_search_start(struct app *a)
 {
-	a->searching = true;
-	a->search[0] = 0;
-	a->search_origin = app_pane(a)->selected;
+	a->prompts.searching = true;
+	a->prompts.search[0] = 0;
+	a->prompts.search_origin = app_pane(a)->selected;
 }
 
 void app_search_update(struct app *a)
 {
-	app_pane(a)->selected = a->search_origin;
+	app_pane(a)->selected = a->prompts.search_origin;
 	a->message[0] = 0;
 	app_search_next(a, 1, true);
 }
@@ -579,7 +583,7 @@ void app_search_next(struct app *a, int direction, bool include_current)
 {
 	struct pane *p = app_pane(a);
 	size_t n = p->view.nrows;
-	if (!a->search[0] || !n)
+	if (!a->prompts.search[0] || !n)
 		return;
 	size_t start = p->selected;
 	for (size_t step = include_current ? 0 : 1; step <= n; step++) {
@@ -590,7 +594,7 @@ void app_search_next(struct app *a, int direction, bool include_current)
 		}
 	}
 	char safe[256];
-	escape_text(a->search, safe, sizeof(safe));
+	escape_text(a->prompts.search, safe, sizeof(safe));
 	app_message(a, "no row shown here matches '%s'", safe);
 }
 
@@ -651,14 +655,14 @@ static uint32_t same_frame(const struct model *old, const struct model *next,
 
 void app_values_changed(struct app *a)
 {
-	if (a->range_cut) { /* the range's view counts the new values */
+	if (a->range.cut) { /* the range's view counts the new values */
 		app_replace_model(a, a->loaded);
 		return;
 	}
 	/* The whole profile, samples appended in place included. */
-	a->range = (struct sample_range){ 0, a->loaded->nsamples };
+	a->range.samples = (struct sample_range){ 0, a->loaded->nsamples };
 	rules_values_changed(&a->original_rules);
-	bool filtered = a->filters.n > 0;
+	bool filtered = a->filters.applied.n > 0;
 	if (filtered)
 		filters_remake(a); /* the levels take the new values */
 	app_rebuild(a, filtered ? PANE_NEW_ROWS : PANE_NEW_VALUES);
@@ -710,7 +714,7 @@ void app_show_model(struct app *a, struct model *next)
 		if (a->panes[k].open && (k == (int)a->current || !same_frames)) {
 			/* Pane 5 keeps its graph until the thread's is ready. */
 			if (k == VIEW_FLAME && same_frames && flame_job_start(a))
-				free(paths[k].expanded);
+				paths_free(&paths[k]);
 			else
 				restore_paths(&a->panes[k], a->frame_keys, &paths[k]);
 			a->panes[k].pending = PANE_UP_TO_DATE;

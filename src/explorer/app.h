@@ -29,7 +29,7 @@ struct pane {
 	size_t selected, top;
 };
 
-/* Pane 5's own state (src/tui/flame_draw.c): zoom path, orientation,
+/* Pane 5's own state (explorer/flame_nav.c): zoom path, orientation,
  * colours, the last search's marks; kept across rebuilds of its view
  * only while the graph is the same one (`serial`). */
 #define FLAME_ZOOM_DEPTH 64
@@ -44,6 +44,56 @@ struct flame_ui {
 	double matched_share;
 	char matched_for[256];
 	unsigned long matched_serial;
+};
+
+/* Filters in the order applied; levels[i] is the original after
+ * filters 0..i, made so far (nlevels <= applied.n); the panes show the
+ * last level made. */
+struct filter_levels {
+	struct transform_stack applied;
+	struct filtered **levels;
+	size_t nlevels, levels_cap;
+	struct filter_job *job; /* making levels[nlevels] */
+};
+
+/* The / and : prompts. */
+struct prompts {
+	char search[256];
+	bool searching;       /* the / prompt is open */
+	size_t search_origin; /* the row the search started from */
+	char command[256];
+	bool commanding;      /* the : prompt (a filter by pattern) is open */
+};
+
+/* Time range (range.h): the app's `loaded` is the whole profile, its
+ * `original` the part of it in `samples` (a cut this app owns, or
+ * `loaded`).
+ * Live mode: the range's view holds its own copy of its samples (freed
+ * with it), and loaded->live.samples_before when it was made, so that a
+ * pinned range follows its samples as the window of a long session
+ * slides under it (app_replace_model).  Once its first sample leaves the
+ * window, `cut` becomes a model of its own (model_cut_range of the view)
+ * whose numbers never change; `samples` is then empty and `gone` says
+ * what it was. */
+struct app_range {
+	struct model *cut;
+	struct whole_sums *whole_sums; /* the first range key's start */
+	struct sample_range samples;
+	bool owns_samples;
+	size_t base;
+	char gone[96];
+};
+
+/* The timeline strip over the panes, shown where there are times. */
+struct timeline_strip {
+	bool hidden;
+	struct timeline timeline; /* of the app's `loaded`, as wide as the strip */
+	/* The strip scrolls as in live mode (a->live) for a profile that
+	 * grows by other means, and in tests. */
+	bool scrolls;
+	const struct model *model; /* the model it was made for */
+	size_t before; /* its samples_before then (a live window slides) */
+	size_t cells;  /* the strip's width, set by whoever draws */
 };
 
 struct live_view;
@@ -65,13 +115,7 @@ struct app {
 	 * numbers; frames they add come after, and are covered as shown). */
 	uint64_t *frame_keys;
 	size_t nframe_keys;
-	/* Filters in the order applied; levels[i] is the original after
-	 * filters 0..i, made so far (nlevels <= filters.n); the panes show
-	 * the last level made. */
-	struct transform_stack filters;
-	struct filtered **levels;
-	size_t nlevels, levels_cap;
-	struct filter_job *filter_job; /* making levels[nlevels] */
+	struct filter_levels filters;
 	bool background; /* slow rules are computed off the UI's thread */
 	/* Kept apart from the filtered model's, so that clearing a filter
 	 * finds the original's totals already computed. */
@@ -82,15 +126,10 @@ struct app {
 	bool rule_chosen; /* with r; else the rule follows the data */
 	enum unit_mode units;
 	unsigned value_type; /* the sample type values show: --sample-type or t */
-	char search[256];
-	bool searching;      /* the / prompt is open */
-	char command[256];
-	bool commanding;     /* the : prompt (a filter by pattern) is open */
-	size_t search_origin; /* the row the search started from */
+	struct prompts prompts;
 	char message[256];
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
-	int key; /* the key being handled, for bindings of several keys */
 	struct flame_ui flame;
 	struct flame_job *flame_job; /* pane 5's next graph (flame_job.h) */
 	struct flame_job *flame_dropped; /* one no longer wanted, still running */
@@ -104,30 +143,9 @@ struct app {
 	bool next_granularity;
 	unsigned granularity;
 	bool quit;
-	/* Time range (range.h): `loaded` is the whole profile, `original`
-	 * the part of it in `range` (a cut this app owns, or `loaded`). */
-	struct model *loaded;
-	struct model *range_cut;
-	struct whole_sums *whole_sums; /* the first range key's start */
-	struct sample_range range;
-	/* Live mode: the range's view holds its own copy of its samples
-	 * (freed with it), and loaded->live.samples_before when it was made, so
-	 * that a pinned range follows its samples as the window of a long
-	 * session slides under it (app_replace_model).  Once its first
-	 * sample leaves the window, range_cut becomes a model of its own
-	 * (model_cut_range of the view) whose numbers never change; `range`
-	 * is then empty and range_gone says what it was. */
-	bool range_owns_samples;
-	size_t range_base;
-	char range_gone[96];
-	bool hide_timeline;      /* the strip, shown where there are times */
-	struct timeline timeline; /* of `loaded`, as wide as the strip */
-	/* The strip scrolls as in live mode (a->live) for a profile that
-	 * grows by other means, and in tests. */
-	bool timeline_scrolls;
-	const struct model *timeline_model; /* the model it was made for */
-	size_t timeline_before; /* its samples_before then (a live window slides) */
-	size_t timeline_cells;    /* the strip's width, set by whoever draws */
+	struct model *loaded; /* the whole profile (struct app_range) */
+	struct app_range range;
+	struct timeline_strip strip;
 };
 
 void app_init(struct app *a, const char *file, struct model *m,
@@ -180,7 +198,6 @@ void app_home(struct app *a);
 void app_end(struct app *a);
 void app_expand(struct app *a);
 void app_collapse(struct app *a);
-void app_toggle(struct app *a);
 void app_expand_subtree(struct app *a);
 void app_cycle_sort(struct app *a);
 void app_reverse_sort(struct app *a);

@@ -75,9 +75,9 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 	enum view_kind pane = a->current;
 	const struct source_options *source = a->source_options;
 	unsigned type = a->value_type;
-	bool root_below = a->flame.root_below, had_range = a->range_cut != NULL;
+	bool root_below = a->flame.root_below, had_range = a->range.cut != NULL;
 	struct transform_stack filters = { 0 };
-	size_t dropped = keep_patterns(&a->filters, &filters);
+	size_t dropped = keep_patterns(&a->filters.applied, &filters);
 	app_free(a);
 	app_drop_model(derived);
 	if (next != base)

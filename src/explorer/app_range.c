@@ -28,7 +28,7 @@ bool app_has_timeline(const struct app *a)
 
 bool app_timeline_scrolls(const struct app *a)
 {
-	return (a->live || a->timeline_scrolls) &&
+	return (a->live || a->strip.scrolls) &&
 	       unit_is_time(a->loaded, 0);
 }
 
@@ -36,10 +36,10 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 {
 	if (!cells)
 		cells = 1;
-	struct timeline *t = &a->timeline;
-	if (a->timeline_model != a->loaded || t->nbins != cells ||
+	struct timeline *t = &a->strip.timeline;
+	if (a->strip.model != a->loaded || t->nbins != cells ||
 	    t->first_sample[cells] != a->loaded->nsamples ||
-	    a->timeline_before != a->loaded->live.samples_before) {
+	    a->strip.before != a->loaded->live.samples_before) {
 		timeline_free(t);
 		if (a->loaded->live.nwindows)
 			timeline_build_windows(t, a->loaded, cells);
@@ -47,23 +47,23 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 			timeline_build_window(t, a->loaded, cells, LIVE_COLUMN_US);
 		else
 			timeline_build(t, a->loaded, cells);
-		a->timeline_model = a->loaded;
-		a->timeline_before = a->loaded->live.samples_before;
+		a->strip.model = a->loaded;
+		a->strip.before = a->loaded->live.samples_before;
 	}
 	return t;
 }
 
 void app_describe_range(const struct app *a, bool ascii, char *buf, size_t cap)
 {
-	if (a->range_gone[0])
-		snprintf(buf, cap, "%s", a->range_gone);
+	if (a->range.gone[0])
+		snprintf(buf, cap, "%s", a->range.gone);
 	else
-		range_describe(a->loaded, a->range, ascii, buf, cap);
+		range_describe(a->loaded, a->range.samples, ascii, buf, cap);
 }
 
 static void say_range(struct app *a)
 {
-	if (a->range_cut)
+	if (a->range.cut)
 		app_describe_range(a, false, a->message, sizeof(a->message));
 	else
 		app_message(a, "range: the whole profile");
@@ -84,7 +84,7 @@ static void own_samples(struct model *view)
 
 static bool owns_samples(const struct app *a)
 {
-	return a->live || a->timeline_scrolls;
+	return a->live || a->strip.scrolls;
 }
 
 /* The whole profile as a range's view: its sums made by the same pass as
@@ -111,30 +111,30 @@ static void make_whole_sums(void *arg)
 void app_range_prepare(struct app *a)
 {
 	const struct model *m = a->loaded;
-	if (a->live || a->whole_sums || !app_has_timeline(a) ||
+	if (a->live || a->range.whole_sums || !app_has_timeline(a) ||
 	    m->integral_samples < m->nsamples || model_count_type(m) == NO_ID)
 		return;
 	struct whole_sums *w = xcalloc(1, sizeof(*w));
 	w->src = m;
-	a->whole_sums = w;
+	a->range.whole_sums = w;
 	background_start(&w->work, make_whole_sums, w);
 }
 
 bool app_range_busy(const struct app *a)
 {
-	return a->whole_sums && !atomic_load(&a->whole_sums->work.finished);
+	return a->range.whole_sums && !atomic_load(&a->range.whole_sums->work.finished);
 }
 
 void app_range_free(struct app *a)
 {
-	struct whole_sums *w = a->whole_sums;
+	struct whole_sums *w = a->range.whole_sums;
 	if (!w)
 		return;
 	background_wait(&w->work);
 	if (w->made)
 		model_free(&w->view);
 	free(w);
-	a->whole_sums = NULL;
+	a->range.whole_sums = NULL;
 }
 
 /* A view of `loaded` whose sums the next range can move: the range shown,
@@ -143,9 +143,9 @@ static const struct model *near_view(struct app *a)
 {
 	if (owns_samples(a)) /* live: its model's values change in place */
 		return NULL;
-	if (a->range_cut)
-		return a->range_cut;
-	struct whole_sums *w = a->whole_sums;
+	if (a->range.cut)
+		return a->range.cut;
+	struct whole_sums *w = a->range.whole_sums;
 	if (w && w->src == a->loaded && background_done(&w->work, 0) && w->made)
 		return &w->view;
 	return NULL;
@@ -188,12 +188,12 @@ void app_free_range_cut(struct model *cut, bool owns_samples)
 /* Puts `cut` (NULL: the whole loaded profile) in front of every pane. */
 static void show_cut(struct app *a, struct model *cut, bool owns)
 {
-	struct model *old = a->range_cut;
-	bool old_owns = a->range_owns_samples;
-	a->range_cut = cut;
-	a->range_owns_samples = owns;
-	a->range_base = a->loaded->live.samples_before;
-	a->range_gone[0] = 0;
+	struct model *old = a->range.cut;
+	bool old_owns = a->range.owns_samples;
+	a->range.cut = cut;
+	a->range.owns_samples = owns;
+	a->range.base = a->loaded->live.samples_before;
+	a->range.gone[0] = 0;
 	app_show_model(a, cut ? cut : a->loaded);
 	app_free_range_cut(old, old_owns);
 }
@@ -210,20 +210,20 @@ void app_set_range(struct app *a, size_t first, size_t end)
 		app_message(a, "a range holds one sample at least");
 		return;
 	}
-	bool shown = a->range_cut || !a->loaded->live.samples_before; /* else the whole */
-	if (first == a->range.first && end == a->range.end && shown) {
+	bool shown = a->range.cut || !a->loaded->live.samples_before; /* else the whole */
+	if (first == a->range.samples.first && end == a->range.samples.end && shown) {
 		say_range(a);
 		return;
 	}
-	struct sample_range before = a->range;
-	a->range = (struct sample_range){ first, end };
+	struct sample_range before = a->range.samples;
+	a->range.samples = (struct sample_range){ first, end };
 	/* Counting samples into the loaded model (make_cut) must not race
 	 * a filter's thread reading it. */
 	filters_finish(a);
 	const char *why_not = NULL;
-	struct model *cut = make_cut(a, a->loaded, a->range, &why_not);
+	struct model *cut = make_cut(a, a->loaded, a->range.samples, &why_not);
 	if (!cut && why_not) {
-		a->range = before;
+		a->range.samples = before;
 		app_message(a, "%s", why_not);
 		return;
 	}
@@ -243,21 +243,21 @@ static void detach_range(struct app *a)
 {
 	struct model *own = xmalloc(sizeof(*own));
 	const char *why_not = NULL;
-	struct model *view = a->range_cut;
+	struct model *view = a->range.cut;
 	if (!model_cut_range(view, (struct sample_range){ 0, view->nsamples }, true,
 			     own, &why_not)) {
 		free(own); /* cannot happen: the view was cut from a timeline */
-		a->range = (struct sample_range){ 0, a->loaded->nsamples };
+		a->range.samples = (struct sample_range){ 0, a->loaded->nsamples };
 		show_cut(a, NULL, false);
 		return;
 	}
-	char text[sizeof(a->range_gone)];
+	char text[sizeof(a->range.gone)];
 	double from = view->start_time - a->loaded->start_time; /* the session's */
 	snprintf(text, sizeof(text), "range %.2fs-%.2fs (kept: its samples have "
 		 "left the strip)", from / 1e6, (from + view->duration) / 1e6);
-	a->range = (struct sample_range){ 0, 0 };
+	a->range.samples = (struct sample_range){ 0, 0 };
 	show_cut(a, own, false);
-	memcpy(a->range_gone, text, sizeof(text));
+	memcpy(a->range.gone, text, sizeof(text));
 }
 
 void app_replace_model(struct app *a, struct model *next)
@@ -265,24 +265,24 @@ void app_replace_model(struct app *a, struct model *next)
 	app_range_free(a); /* made from the model going away */
 	a->loaded = next;
 	filters_finish(a);
-	if (a->range_gone[0])
+	if (a->range.gone[0])
 		return; /* a model of its own: nothing of `next` changes it */
-	bool pinned = a->range_cut != NULL;
-	if (pinned && next->live.samples_before >= a->range_base) {
+	bool pinned = a->range.cut != NULL;
+	if (pinned && next->live.samples_before >= a->range.base) {
 		/* The same session: its window slid by `gone` samples. */
-		size_t gone = next->live.samples_before - a->range_base;
-		if (gone > a->range.first) {
+		size_t gone = next->live.samples_before - a->range.base;
+		if (gone > a->range.samples.first) {
 			detach_range(a);
 			return;
 		}
-		a->range.first -= gone;
-		a->range.end -= gone;
+		a->range.samples.first -= gone;
+		a->range.samples.end -= gone;
 	}
-	pinned = pinned && a->range.end <= next->nsamples;
+	pinned = pinned && a->range.samples.end <= next->nsamples;
 	const char *why_not;
-	struct model *cut = pinned ? make_cut(a, next, a->range, &why_not) : NULL;
+	struct model *cut = pinned ? make_cut(a, next, a->range.samples, &why_not) : NULL;
 	if (!cut)
-		a->range = (struct sample_range){ 0, next->nsamples };
+		a->range.samples = (struct sample_range){ 0, next->nsamples };
 	show_cut(a, cut, cut && owns_samples(a));
 }
 
@@ -317,15 +317,15 @@ void app_range_move_start(struct app *a, long cells)
 		app_set_range(a, 0, 0); /* says why not */
 		return;
 	}
-	const struct timeline *t = app_timeline(a, a->timeline_cells);
-	size_t first = step_boundary(t, timeline_bin_of(t, a->range.first), cells,
-				     a->range.first);
-	if (first >= a->range.end) {
+	const struct timeline *t = app_timeline(a, a->strip.cells);
+	size_t first = step_boundary(t, timeline_bin_of(t, a->range.samples.first), cells,
+				     a->range.samples.first);
+	if (first >= a->range.samples.end) {
 		app_message(a, "the range's start cannot pass its end ([ and ] "
 			    "narrow it, 0 shows the whole profile)");
 		return;
 	}
-	app_set_range(a, first, a->range.end);
+	app_set_range(a, first, a->range.samples.end);
 }
 
 void app_range_move_end(struct app *a, long cells)
@@ -334,14 +334,15 @@ void app_range_move_end(struct app *a, long cells)
 		app_set_range(a, 0, 0);
 		return;
 	}
-	const struct timeline *t = app_timeline(a, a->timeline_cells);
-	size_t end = step_boundary(t, end_cell(t, a->range.end), cells, a->range.end);
-	if (end <= a->range.first) {
+	const struct timeline *t = app_timeline(a, a->strip.cells);
+	size_t end = step_boundary(t, end_cell(t, a->range.samples.end), cells,
+				   a->range.samples.end);
+	if (end <= a->range.samples.first) {
 		app_message(a, "the range's end cannot pass its start ([ and ] "
 			    "narrow it, 0 shows the whole profile)");
 		return;
 	}
-	app_set_range(a, a->range.first, end);
+	app_set_range(a, a->range.samples.first, end);
 }
 
 /* Not app_set_range(0, nsamples): that is all of a live window, which
@@ -352,9 +353,9 @@ void app_range_whole(struct app *a)
 		app_set_range(a, 0, 0); /* says why not */
 		return;
 	}
-	if (a->range_cut) {
+	if (a->range.cut) {
 		filters_finish(a);
-		a->range = (struct sample_range){ 0, a->loaded->nsamples };
+		a->range.samples = (struct sample_range){ 0, a->loaded->nsamples };
 		show_cut(a, NULL, false);
 	}
 	say_range(a);
@@ -366,5 +367,5 @@ void app_toggle_timeline(struct app *a)
 		app_message(a, "this profile has no sample times: no timeline");
 		return;
 	}
-	a->hide_timeline = !a->hide_timeline;
+	a->strip.hidden = !a->strip.hidden;
 }

@@ -38,15 +38,16 @@ static struct filtered *make_level(const struct model *below, const struct trans
 
 static const struct model *top_model(const struct app *a)
 {
-	return a->nlevels ? &a->levels[a->nlevels - 1]->model : a->original;
+	return a->filters.nlevels ? &a->filters.levels[a->filters.nlevels - 1]->model : a->original;
 }
 
 bool filters_in_force(const struct app *a)
 {
-	return a->nlevels > 0;
+	return a->filters.nlevels > 0;
 }
 
-void app_cover_frame_keys(struct app *a)
+/* Keeps app.frame_keys covering the frames of the model in use. */
+static void app_cover_frame_keys(struct app *a)
 {
 	const struct model *m = a->ctx.model;
 	if (m->nframes <= a->nframe_keys && m == a->original)
@@ -67,7 +68,8 @@ void app_cover_frame_keys(struct app *a)
 /* Puts the last level made in force, without rebuilding the panes. */
 static void show_top(struct app *a)
 {
-	struct filtered *top = a->nlevels ? a->levels[a->nlevels - 1] : NULL;
+	const struct filter_levels *fl = &a->filters;
+	struct filtered *top = fl->nlevels ? fl->levels[fl->nlevels - 1] : NULL;
 	if (top)
 		top->rules.background = a->background;
 	a->ctx.model = top ? &top->model : a->original;
@@ -79,8 +81,8 @@ static void show_top(struct app *a)
 
 static void drop_levels(struct app *a, size_t keep)
 {
-	while (a->nlevels > keep)
-		free_filtered(a->levels[--a->nlevels]);
+	while (a->filters.nlevels > keep)
+		free_filtered(a->filters.levels[--a->filters.nlevels]);
 }
 
 /* ---- levels made on a thread of their own ----------------------------------------- */
@@ -116,47 +118,48 @@ static void start_job(struct app *a)
 {
 	struct filter_job *j = xcalloc(1, sizeof(*j));
 	j->below = top_model(a);
-	j->transform = &a->filters.items[a->nlevels];
+	j->transform = &a->filters.applied.items[a->filters.nlevels];
 	j->rule = a->ctx.rule;
 	j->type = a->ctx.type;
-	a->filter_job = j;
+	a->filters.job = j;
 	background_start(&j->work, run_filter_job, j);
 }
 
 static void forget_job(struct app *a)
 {
-	if (!a->filter_job)
+	if (!a->filters.job)
 		return;
-	background_wait(&a->filter_job->work);
-	free_filtered(a->filter_job->made);
-	free(a->filter_job);
-	a->filter_job = NULL;
+	background_wait(&a->filters.job->work);
+	free_filtered(a->filters.job->made);
+	free(a->filters.job);
+	a->filters.job = NULL;
 }
 
 static void add_level(struct app *a, struct filtered *f)
 {
-	GROW(a->levels, a->levels_cap, a->nlevels + 1);
-	a->levels[a->nlevels++] = f;
+	GROW(a->filters.levels, a->filters.levels_cap, a->filters.nlevels + 1);
+	a->filters.levels[a->filters.nlevels++] = f;
 }
 
 /* Makes the levels still missing: at once, or one by one on a thread. */
 static void advance(struct app *a)
 {
-	while (!a->filter_job && a->nlevels < a->filters.n) {
+	while (!a->filters.job && a->filters.nlevels < a->filters.applied.n) {
 		const struct model *below = top_model(a);
 		if (a->background && below->nnodes >= FILTER_GRACE_NODES / 4) {
 			start_job(a);
 			if (below->nnodes < FILTER_GRACE_NODES &&
-			    background_done(&a->filter_job->work, FILTER_GRACE_MS))
+			    background_done(&a->filters.job->work, FILTER_GRACE_MS))
 				filters_poll(a);
 			return;
 		}
 		const char *why;
-		struct filtered *f = make_level(below, &a->filters.items[a->nlevels], &why);
+		struct filtered *f = make_level(below, &a->filters.applied.items[a->filters.nlevels],
+						&why);
 		if (!f) {
 			app_message(a, "%s", why);
-			while (a->filters.n > a->nlevels)
-				transform_pop(&a->filters);
+			while (a->filters.applied.n > a->filters.nlevels)
+				transform_pop(&a->filters.applied);
 			return;
 		}
 		add_level(a, f);
@@ -165,18 +168,18 @@ static void advance(struct app *a)
 
 bool filters_poll(struct app *a)
 {
-	struct filter_job *j = a->filter_job;
+	struct filter_job *j = a->filters.job;
 	if (!j || !background_done(&j->work, 0))
 		return false;
 	struct filtered *made = j->made;
 	free(j);
-	a->filter_job = NULL;
+	a->filters.job = NULL;
 	if (made) {
 		add_level(a, made);
 	} else {
 		app_message(a, "this profile has no whole stacks to filter");
-		while (a->filters.n > a->nlevels)
-			transform_pop(&a->filters);
+		while (a->filters.applied.n > a->filters.nlevels)
+			transform_pop(&a->filters.applied);
 	}
 	advance(a);
 	show_top(a);
@@ -188,35 +191,35 @@ void filters_finish(struct app *a)
 {
 	/* Whoever waits for threads reading the model waits for both. */
 	flame_job_finish(a);
-	if (!a->filter_job)
+	if (!a->filters.job)
 		return;
-	background_wait(&a->filter_job->work);
+	background_wait(&a->filters.job->work);
 	filters_poll(a);
 }
 
 bool filters_busy(const struct app *a)
 {
-	if (a->filter_job)
+	if (a->filters.job)
 		return true;
-	for (size_t i = 0; i < a->nlevels; i++)
-		if (rules_busy(&a->levels[i]->rules))
+	for (size_t i = 0; i < a->filters.nlevels; i++)
+		if (rules_busy(&a->filters.levels[i]->rules))
 			return true;
 	return false;
 }
 
 void filters_background(struct app *a)
 {
-	for (size_t i = 0; i < a->nlevels; i++)
-		a->levels[i]->rules.background = true;
+	for (size_t i = 0; i < a->filters.nlevels; i++)
+		a->filters.levels[i]->rules.background = true;
 }
 
 void filters_free(struct app *a)
 {
 	forget_job(a);
 	drop_levels(a, 0);
-	free(a->levels);
-	a->levels = NULL;
-	transform_stack_free(&a->filters);
+	free(a->filters.levels);
+	a->filters.levels = NULL;
+	transform_stack_free(&a->filters.applied);
 }
 
 bool filters_remake(struct app *a)
@@ -225,12 +228,12 @@ bool filters_remake(struct app *a)
 	drop_levels(a, 0);
 	bool background = a->background;
 	a->background = false; /* at once: the panes show the new model next */
-	size_t wanted = a->filters.n;
+	size_t wanted = a->filters.applied.n;
 	advance(a);
 	a->background = background;
-	bool ok = a->nlevels == wanted;
+	bool ok = a->filters.nlevels == wanted;
 	if (!ok)
-		transform_stack_free(&a->filters);
+		transform_stack_free(&a->filters.applied);
 	show_top(a);
 	return ok;
 }
@@ -238,15 +241,15 @@ bool filters_remake(struct app *a)
 void filters_carry(struct app *a, const struct model *next,
 		   uint32_t (*same)(const struct model *, const struct model *, uint32_t))
 {
-	for (size_t i = 0; i < a->filters.n; i++) {
-		struct transform *t = &a->filters.items[i];
+	for (size_t i = 0; i < a->filters.applied.n; i++) {
+		struct transform *t = &a->filters.applied.items[i];
 		if (t->frame != NO_ID)
 			t->frame = same(a->original, next, t->frame);
 	}
 	/* A function the new snapshot lacks takes its filter with it. */
 	size_t kept = 0;
-	for (size_t i = 0; i < a->filters.n; i++) {
-		struct transform *t = &a->filters.items[i];
+	for (size_t i = 0; i < a->filters.applied.n; i++) {
+		struct transform *t = &a->filters.applied.items[i];
 		bool gone = t->frame == NO_ID && !t->text &&
 			    t->kind != TF_COLLAPSE_RECURSION && t->kind != TF_MINE;
 		if (gone) {
@@ -254,10 +257,10 @@ void filters_carry(struct app *a, const struct model *next,
 				regfree(&t->regex);
 			free(t->tag_key);
 		} else {
-			a->filters.items[kept++] = *t;
+			a->filters.applied.items[kept++] = *t;
 		}
 	}
-	a->filters.n = kept;
+	a->filters.applied.n = kept;
 }
 
 /* ---- actions ------------------------------------------------------------------------- */
@@ -270,50 +273,50 @@ bool app_push_filter(struct app *a, enum transform_kind kind, uint32_t frame,
 		return false;
 	}
 	char err[256];
-	if (!transform_push(&a->filters, kind, frame, text, err, sizeof(err))) {
+	if (!transform_push(&a->filters.applied, kind, frame, text, err, sizeof(err))) {
 		app_message(a, "%s", err);
 		return false;
 	}
-	size_t before = a->nlevels;
+	size_t before = a->filters.nlevels;
 	advance(a);
-	if (a->nlevels != before) {
+	if (a->filters.nlevels != before) {
 		show_top(a);
 		app_rebuild(a, PANE_NEW_ROWS);
 	}
 	char crumb[512];
-	transform_describe(top_model(a), &a->filters.items[a->filters.n - 1], crumb,
+	transform_describe(top_model(a), &a->filters.applied.items[a->filters.applied.n - 1], crumb,
 			   sizeof(crumb));
-	if (a->nlevels == a->filters.n || a->filter_job)
+	if (a->filters.nlevels == a->filters.applied.n || a->filters.job)
 		app_message(a, "%s%s (Backspace undoes, F clears)", crumb,
-			    a->filter_job ? " (computing)" : "");
+			    a->filters.job ? " (computing)" : "");
 	return true;
 }
 
 void app_undo_filter(struct app *a)
 {
-	if (!a->filters.n) {
+	if (!a->filters.applied.n) {
 		app_message(a, "no filter to undo");
 		return;
 	}
 	forget_job(a); /* it reads the transform going away */
-	transform_pop(&a->filters);
-	size_t before = a->nlevels;
-	drop_levels(a, a->filters.n);
+	transform_pop(&a->filters.applied);
+	size_t before = a->filters.nlevels;
+	drop_levels(a, a->filters.applied.n);
 	advance(a);
 	show_top(a);
-	if (a->nlevels != before)
+	if (a->filters.nlevels != before)
 		app_rebuild(a, PANE_NEW_ROWS);
-	app_message(a, "filter undone, %zu left", a->filters.n);
+	app_message(a, "filter undone, %zu left", a->filters.applied.n);
 }
 
 void app_clear_filters(struct app *a)
 {
-	if (!a->filters.n)
+	if (!a->filters.applied.n)
 		return;
 	forget_job(a);
-	bool shown = a->nlevels > 0;
+	bool shown = a->filters.nlevels > 0;
 	drop_levels(a, 0);
-	transform_stack_free(&a->filters);
+	transform_stack_free(&a->filters.applied);
 	show_top(a);
 	if (shown)
 		app_rebuild(a, PANE_NEW_ROWS);
@@ -348,8 +351,8 @@ void app_mine(struct app *a) { app_push_filter(a, TF_MINE, NO_ID, NULL); }
 
 void app_command_start(struct app *a)
 {
-	a->commanding = true;
-	a->command[0] = 0;
+	a->prompts.commanding = true;
+	a->prompts.command[0] = 0;
 }
 
 bool app_command_run(struct app *a, const char *line)
@@ -388,11 +391,11 @@ void app_breadcrumb(const struct app *a, char *buf, size_t cap)
 {
 	size_t len = 0;
 	buf[0] = 0;
-	for (size_t i = 0; i < a->filters.n && len + 1 < cap; i++) {
+	for (size_t i = 0; i < a->filters.applied.n && len + 1 < cap; i++) {
 		char one[300];
-		transform_describe(top_model(a), &a->filters.items[i], one, sizeof(one));
+		transform_describe(top_model(a), &a->filters.applied.items[i], one, sizeof(one));
 		len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", i ? " > " : "", one,
-					i >= a->nlevels ? " (computing)" : "");
+					i >= a->filters.nlevels ? " (computing)" : "");
 		if (len >= cap)
 			len = cap - 1;
 	}

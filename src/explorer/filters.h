@@ -25,7 +25,5 @@ void filters_carry(struct app *a, const struct model *next,
 		   uint32_t (*same)(const struct model *, const struct model *, uint32_t));
 /* The model shown is not the original. */
 bool filters_in_force(const struct app *a);
-/* Keeps app.frame_keys covering the frames of the model in use. */
-void app_cover_frame_keys(struct app *a);
 
 #endif

@@ -49,7 +49,7 @@ static bool start_job(struct app *a, bool same_data)
 	/* Live snapshots change values in place, filters and the split
 	 * screen swap models under the pane: those build at once. */
 	if (!a->background || a->live || a->compare || filters_in_force(a) ||
-	    a->filter_job || a->current != VIEW_FLAME || !p->open || !reads_only(a))
+	    a->filters.job || a->current != VIEW_FLAME || !p->open || !reads_only(a))
 		return false;
 	if (same_data && !a->flame_job)
 		reap_dropped(a, false);

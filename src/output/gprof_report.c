@@ -73,11 +73,10 @@ static bool shown(const struct layout *l, uint32_t f)
 
 /* ---- flat profile ------------------------------------------------------ */
 
-static const struct layout *sorting;
-
 /* gprof's flat order: self time, then calls, both descending, then name. */
-static int by_self_time(const void *a, const void *b)
+static int by_self_time(const void *a, const void *b, void *layout)
 {
+	const struct layout *sorting = layout;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	double dx = self_of(sorting, x), dy = self_of(sorting, y);
 	if (dx != dy)
@@ -120,8 +119,7 @@ void gprof_print_flat(FILE *out, const struct view *v)
 	for (uint32_t f = 0; f < m->nframes; f++)
 		if (shown(&l, f) && (self_of(&l, f) != 0 || calls_of(&l, f) != 0))
 			order[n++] = f;
-	sorting = &l;
-	qsort(order, n, sizeof(uint32_t), by_self_time);
+	qsort_r(order, n, sizeof(uint32_t), by_self_time, &l);
 	double scale;
 	char prefix, unit[16];
 	per_call_scale(&l, &scale, &prefix);
@@ -262,12 +260,14 @@ static int compare_arcs(const struct layout *l, uint32_t x, uint32_t y,
 	return by_caller ? order : -order;
 }
 
-static bool sort_by_caller;
-
-static int arcs_ascending(const void *a, const void *b)
+static int arcs_by_caller(const void *a, const void *b, void *layout)
 {
-	return compare_arcs(sorting, *(const uint32_t *)a, *(const uint32_t *)b,
-			    sort_by_caller);
+	return compare_arcs(layout, *(const uint32_t *)a, *(const uint32_t *)b, true);
+}
+
+static int arcs_by_callee(const void *a, const void *b, void *layout)
+{
+	return compare_arcs(layout, *(const uint32_t *)a, *(const uint32_t *)b, false);
 }
 
 static void print_arc_line(FILE *out, const struct layout *l, uint32_t a,
@@ -297,9 +297,7 @@ static void print_callers(FILE *out, const struct layout *l, uint32_t f)
 	uint32_t *arcs = xmalloc((hi - lo) * sizeof(uint32_t));
 	for (uint32_t a = lo; a < hi; a++)
 		arcs[a - lo] = a;
-	sorting = l;
-	sort_by_caller = true;
-	qsort(arcs, hi - lo, sizeof(uint32_t), arcs_ascending);
+	qsort_r(arcs, hi - lo, sizeof(uint32_t), arcs_by_caller, (void *)l);
 	for (uint32_t i = 0; i < hi - lo; i++)
 		print_arc_line(out, l, arcs[i], m->arcs[arcs[i]].caller);
 	free(arcs);
@@ -312,9 +310,7 @@ static void print_callees(FILE *out, const struct layout *l, uint32_t f)
 	uint32_t *arcs = xmalloc((hi - lo + 1) * sizeof(uint32_t));
 	for (uint32_t k = lo; k < hi; k++)
 		arcs[k - lo] = m->callees_arcs[k];
-	sorting = l;
-	sort_by_caller = false;
-	qsort(arcs, hi - lo, sizeof(uint32_t), arcs_ascending);
+	qsort_r(arcs, hi - lo, sizeof(uint32_t), arcs_by_callee, (void *)l);
 	for (uint32_t i = hi - lo; i-- > 0;)
 		print_arc_line(out, l, arcs[i], m->arcs[arcs[i]].callee);
 	free(arcs);
@@ -344,12 +340,10 @@ static void print_function_block(FILE *out, const struct layout *l, uint32_t f)
 	print_callees(out, l, f);
 }
 
-static const struct layout *member_sorting;
-
-static int members_by_time(const void *a, const void *b)
+static int members_by_time(const void *a, const void *b, void *layout)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const struct layout *l = member_sorting;
+	const struct layout *l = layout;
 	if (l->t->total[x] != l->t->total[y])
 		return l->t->total[x] < l->t->total[y] ? 1 : -1;
 	if (calls_of(l, x) != calls_of(l, y))
@@ -375,8 +369,7 @@ static void print_cycle_block(FILE *out, const struct layout *l, uint32_t c)
 	size_t n = cyc->members_end - cyc->members_start;
 	uint32_t *members = xmalloc((n + 1) * sizeof(uint32_t));
 	memcpy(members, l->g->members + cyc->members_start, n * sizeof(uint32_t));
-	member_sorting = l;
-	qsort(members, n, sizeof(uint32_t), members_by_time);
+	qsort_r(members, n, sizeof(uint32_t), members_by_time, (void *)l);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t f = members[i];
 		fprintf(out, "%6.6s %5.5s %7.*f %7.*f %7.0f", "", "", l->decimals,

@@ -53,12 +53,11 @@ static uint32_t new_frame(const struct model *src, struct model *out, uint32_t f
 
 enum { CALLED_INLINED = 1, CALLED_NOT_INLINED = 2 };
 
-static const struct model *sort_model; /* for by_url: qsort has no context */
-
-static int by_url(const void *a, const void *b)
+static int by_url(const void *a, const void *b, void *model)
 {
-	const struct frame *x = &sort_model->frames[*(const uint32_t *)a];
-	const struct frame *y = &sort_model->frames[*(const uint32_t *)b];
+	const struct model *m = model;
+	const struct frame *x = &m->frames[*(const uint32_t *)a];
+	const struct frame *y = &m->frames[*(const uint32_t *)b];
 	return x->url < y->url ? -1 : x->url > y->url;
 }
 
@@ -76,9 +75,8 @@ static uint8_t *file_calls(const struct model *src)
 	uint32_t *order = xmalloc((src->nframes + 1) * sizeof(uint32_t));
 	for (uint32_t f = 0; f < src->nframes; f++)
 		order[f] = f;
-	sort_model = src;
 	if (src->nframes)
-		qsort(order, src->nframes, sizeof(uint32_t), by_url);
+		qsort_r(order, src->nframes, sizeof(uint32_t), by_url, (void *)src);
 	for (size_t i = 0, j; i < src->nframes; i = j) {
 		uint8_t all = 0;
 		str_t url = src->frames[order[i]].url;

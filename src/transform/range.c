@@ -324,6 +324,16 @@ static bool timeline_carries_values(const struct model *m)
 	return true;
 }
 
+/* The range's start, end and duration, in the profile's clock. */
+static void set_range_times(const struct model *src, struct sample_range r, struct model *out)
+{
+	double before = range_sample_offset(src, r.first);
+	double span = range_sample_offset(src, r.end) - before;
+	out->start_time = src->start_time + src->live.time_before + before;
+	out->end_time = out->start_time + span;
+	out->duration = span;
+}
+
 bool model_cut_range(const struct model *src, struct sample_range r,
 		     bool keep_samples, struct model *out, const char **why_not)
 {
@@ -351,11 +361,7 @@ bool model_cut_range(const struct model *src, struct sample_range r,
 		copy_line_ticks(src, r, map, out);
 	if (src->nnode_lines)
 		copy_node_lines(src, map, out);
-	double before = range_sample_offset(src, r.first);
-	double span = range_sample_offset(src, r.end) - before;
-	out->start_time = src->start_time + src->live.time_before + before;
-	out->end_time = out->start_time + span;
-	out->duration = span;
+	set_range_times(src, r, out);
 	free(map);
 	free(needed);
 	uint32_t cycle;
@@ -527,11 +533,7 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	out->range.hidden_nodes = needed;
 	if (src->first_leaves)
 		view_first_leaves(src, r, out);
-	double before = range_sample_offset(src, r.first);
-	double span = range_sample_offset(src, r.end) - before;
-	out->start_time = src->start_time + src->live.time_before + before;
-	out->end_time = out->start_time + span;
-	out->duration = span;
+	set_range_times(src, r, out);
 	return true;
 }
 

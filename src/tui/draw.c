@@ -125,7 +125,7 @@ static void draw_header(const struct app *a, const struct screen *s)
 		escape_text(model_str(m, m->thread), thread + 1, sizeof(thread) - 1);
 	}
 	char range[160] = "";
-	if (a->range_cut) {
+	if (a->range.cut) {
 		range[0] = range[1] = ' ';
 		app_describe_range(a, !s->utf8, range + 2, sizeof(range) - 2);
 	}
@@ -347,17 +347,29 @@ static int page_lines(void)
 	return lines > 0 ? lines : 0;
 }
 
+size_t draw_top_showing(size_t top, size_t selected, size_t page)
+{
+	if (selected < top)
+		return selected;
+	if (page && selected >= top + page)
+		return selected - page + 1;
+	return top;
+}
+
+size_t draw_top_filling(size_t top, size_t page, size_t nrows)
+{
+	if (top + page > nrows)
+		return nrows > page ? nrows - page : 0;
+	return top;
+}
+
 static void draw_rows(struct app *a, const struct screen *s)
 {
 	struct pane *p = app_pane(a);
 	size_t page = (size_t)page_lines();
 	a->page_rows = page ? page : 1;
-	if (p->selected < p->top)
-		p->top = p->selected;
-	else if (page && p->selected >= p->top + page)
-		p->top = p->selected - page + 1;
-	if (p->top + page > p->view.nrows)
-		p->top = p->view.nrows > page ? p->view.nrows - page : 0;
+	p->top = draw_top_showing(p->top, p->selected, page);
+	p->top = draw_top_filling(p->top, page, p->view.nrows);
 	for (size_t i = 0; i < page; i++) {
 		int y = DRAW_FIRST_ROW_LINE + (int)i;
 		size_t index = p->top + i;
@@ -395,13 +407,13 @@ static void draw_status(const struct app *a, const struct screen *s,
 	const struct totals *t;
 	rule_state(a, &t);
 	attr_t attr = s->attr[EL_STATUS];
-	if (a->searching) {
+	if (a->prompts.searching) {
 		char safe[512];
-		escape_text(a->search, safe, sizeof(safe));
+		escape_text(a->prompts.search, safe, sizeof(safe));
 		snprintf(text, sizeof(text), "/%s", safe);
-	} else if (a->commanding) {
+	} else if (a->prompts.commanding) {
 		char safe[512];
-		escape_text(a->command, safe, sizeof(safe));
+		escape_text(a->prompts.command, safe, sizeof(safe));
 		snprintf(text, sizeof(text), "filter (KIND PATTERN): %s", safe);
 	} else if (a->message[0]) {
 		snprintf(text, sizeof(text), "%s", a->message);
@@ -597,10 +609,7 @@ static void draw_delta(struct compare *c, const struct screen *s)
 	put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
 	size_t page = (size_t)page_lines();
 	c->page_rows = page ? page : 1;
-	if (c->selected < c->top)
-		c->top = c->selected;
-	else if (page && c->selected >= c->top + page)
-		c->top = c->selected - page + 1;
+	c->top = draw_top_showing(c->top, c->selected, page);
 	for (size_t i = 0; i < page; i++) {
 		size_t index = c->top + i;
 		int y = DRAW_FIRST_ROW_LINE + (int)i;

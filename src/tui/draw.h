@@ -23,6 +23,11 @@ int draw_tab_at(int x);
  * in at most `max` columns (returns the columns used), a blank line. */
 int draw_text(int y, int x, const char *s, int max, attr_t attr);
 void draw_blank_line(int y, attr_t attr);
+/* The first row of a list to show on a page of `page` rows so that row
+ * `selected` is on it: the page moves only as far as it must. */
+size_t draw_top_showing(size_t top, size_t selected, size_t page);
+/* `top`, moved up so that the page is full when the list has the rows. */
+size_t draw_top_filling(size_t top, size_t page, size_t nrows);
 /* The source pane (lines_draw.c) in place of the panes; false when it
  * closed because its function is gone. */
 bool draw_lines_pane(struct app *a, const struct screen *s);

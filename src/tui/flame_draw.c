@@ -11,114 +11,7 @@
 #include "base/units.h"
 #include "base/util.h"
 #include "explorer/flame_job.h"
-
-/* ---- the pane's graph and its state ------------------------------------ */
-
-static const struct flame *pane_flame(struct app *a)
-{
-	struct pane *p = &a->panes[VIEW_FLAME];
-	return p->open ? flame_of_view(&p->view) : NULL;
-}
-
-/* Zoom belongs to one graph: a rebuilt one (other rule, order, filter)
- * starts whole. */
-static void follow_graph(struct flame_ui *ui, const struct flame *f)
-{
-	if (ui->serial != f->serial) {
-		ui->serial = f->serial;
-		ui->nzoom = 0;
-	}
-}
-
-static uint32_t zoom_of(const struct flame_ui *ui)
-{
-	return ui->nzoom ? ui->zoom[ui->nzoom - 1] : NO_ID;
-}
-
-static bool shown(const struct flame *f, uint32_t zoom, uint32_t i)
-{
-	if (zoom == NO_ID || (i >= zoom && i < f->frames[zoom].end))
-		return true;
-	for (uint32_t a = f->frames[zoom].parent; a != NO_ID; a = f->frames[a].parent)
-		if (a == i)
-			return true;
-	return false;
-}
-
-/* ---- keys ---------------------------------------------------------------- */
-
-static void zoom_out(struct app *a)
-{
-	if (a->flame.nzoom)
-		a->flame.nzoom--;
-	else
-		app_message(a, "the whole graph is shown");
-}
-
-static void zoom_in(struct app *a, uint32_t at)
-{
-	struct flame_ui *ui = &a->flame;
-	if (at == zoom_of(ui))
-		return;
-	if (ui->nzoom == FLAME_ZOOM_DEPTH)
-		memmove(ui->zoom, ui->zoom + 1, (FLAME_ZOOM_DEPTH - 1) * sizeof(uint32_t));
-	else
-		ui->nzoom++;
-	ui->zoom[ui->nzoom - 1] = at;
-}
-
-bool flame_key(struct app *a, int key)
-{
-	const struct flame *f = pane_flame(a);
-	if (a->current != VIEW_FLAME || a->show_help || !f || !f->nframes)
-		return false;
-	struct flame_ui *ui = &a->flame;
-	follow_graph(ui, f);
-	struct pane *p = app_pane(a);
-	uint32_t at = p->selected < f->nframes ? (uint32_t)p->selected : 0, to = at;
-	switch (key) {
-	case KEY_UP: case 'k':
-		to = ui->root_below ? flame_first_child(f, at) : flame_parent(f, at);
-		break;
-	case KEY_DOWN: case 'j':
-		to = ui->root_below ? flame_parent(f, at) : flame_first_child(f, at);
-		break;
-	case KEY_LEFT: case 'h':
-		to = flame_neighbour(f, at, -1);
-		break;
-	case KEY_RIGHT: /* l opens the source pane, as in every pane */
-		to = flame_neighbour(f, at, 1);
-		break;
-	case KEY_HOME: case 'g':
-		to = zoom_of(ui) == NO_ID ? 0 : zoom_of(ui);
-		break;
-	case '\n': case '\r': case KEY_ENTER:
-		zoom_in(a, at);
-		return true;
-	case KEY_BACKSPACE: case 127: case 8:
-		zoom_out(a);
-		return true;
-	case 27: /* Esc */
-		ui->nzoom = 0;
-		return true;
-	case 'x':
-		flame_toggle_order(a);
-		return true;
-	case 'v':
-		ui->root_below = !ui->root_below;
-		return true;
-	case 'C':
-		ui->by_file = !ui->by_file;
-		app_message(a, "flame colours: %s", ui->by_file ? "by file or package"
-				: "by kind (JS, native, Wasm, GC, idle, program)");
-		return true;
-	default:
-		return false;
-	}
-	if (shown(f, zoom_of(ui), to))
-		p->selected = to;
-	return true;
-}
+#include "explorer/flame_nav.h"
 
 /* ---- colours ------------------------------------------------------------- */
 
@@ -135,12 +28,11 @@ enum {
 #define FILE_COLOURS PALETTE_MAX
 #define DIFF_STEPS (PALETTE_DIFF_STEPS / 2)
 
-/* The screen's palettes (from its theme), for the draw under way. */
-static const struct theme_colours *palettes;
-
-/* Colour `index` of a palette, from its 256-colour line where the
- * terminal has them, else from its -8 line (the next one). */
-static short palette_colour(enum theme_palette rich, int index)
+/* Colour `index` of one of the screen's palettes (from its theme), from
+ * its 256-colour line where the terminal has them, else from its -8 line
+ * (the next one). */
+static short palette_colour(const struct theme_colours *palettes,
+			    enum theme_palette rich, int index)
 {
 	bool use_rich = COLORS >= 256 && palettes[rich].n;
 	const struct theme_colours *p = &palettes[use_rich ? rich : rich + 1];
@@ -150,19 +42,19 @@ static short palette_colour(enum theme_palette rich, int index)
 	return c < COLORS ? c : -1;
 }
 
-static short terminal_colour(int entry)
+static short terminal_colour(const struct theme_colours *palettes, int entry)
 {
 	if (entry == PAL_DEFAULT)
 		return -1;
 	if (entry == PAL_TEXT)
-		return palette_colour(PALETTE_TEXT, 0);
+		return palette_colour(palettes, PALETTE_TEXT, 0);
 	if (entry < PAL_FILE)
-		return palette_colour(PALETTE_KIND, entry - PAL_KIND);
+		return palette_colour(palettes, PALETTE_KIND, entry - PAL_KIND);
 	if (entry < PAL_DIFF)
-		return palette_colour(PALETTE_FILE, entry - PAL_FILE);
+		return palette_colour(palettes, PALETTE_FILE, entry - PAL_FILE);
 	if (entry < PAL_REMAINDER)
-		return palette_colour(PALETTE_DIFF, entry - PAL_DIFF);
-	return palette_colour(PALETTE_REMAINDER, 0);
+		return palette_colour(palettes, PALETTE_DIFF, entry - PAL_DIFF);
+	return palette_colour(palettes, PALETTE_REMAINDER, 0);
 }
 
 /* Colour pairs made as they are needed, after the theme's. */
@@ -170,12 +62,12 @@ static short terminal_colour(int entry)
 static short pairs[PAL_COUNT][PAL_COUNT];
 static short next_pair = FIRST_FLAME_PAIR;
 
-static short pair_for(int fg, int bg)
+static short pair_for(const struct theme_colours *palettes, int fg, int bg)
 {
 	if (!pairs[fg][bg]) {
 		if (next_pair >= COLOR_PAIRS)
 			return 0;
-		init_pair(next_pair, terminal_colour(fg), terminal_colour(bg));
+		init_pair(next_pair, terminal_colour(palettes, fg), terminal_colour(palettes, bg));
 		pairs[fg][bg] = next_pair++;
 	}
 	return pairs[fg][bg];
@@ -314,7 +206,7 @@ static void set_look(const struct canvas *c, const struct span_look *look, bool 
 	if (look->attr)
 		attrset(look->attr);
 	else if (c->colour) /* dark text on the frame's colour */
-		attr_set(A_NORMAL, pair_for(PAL_TEXT, look->entry), NULL);
+		attr_set(A_NORMAL, pair_for(c->s->flame, PAL_TEXT, look->entry), NULL);
 	else
 		attrset(text ? A_REVERSE : A_NORMAL);
 }
@@ -403,7 +295,7 @@ static void draw_span(const struct paint *p, const struct canvas *c, int y,
 		if (look.attr || !c->colour)
 			attrset(look.attr ? look.attr : A_NORMAL);
 		else
-			attr_set(A_NORMAL, pair_for(look.entry, bg), NULL);
+			attr_set(A_NORMAL, pair_for(s->flame, look.entry, bg), NULL);
 		mvaddnwstr(c->top + y, c->left + edge, left_blocks[part], 1);
 	} else if (part >= 4 || !next_here) {
 		wchar_t fill = c->colour ? L' ' : shade(s, look.entry + alternate);
@@ -465,7 +357,7 @@ static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom
 static void update_matches(struct app *a, const struct flame *f)
 {
 	struct flame_ui *ui = &a->flame;
-	if (ui->matched_serial == f->serial && !strcmp(ui->matched_for, a->search))
+	if (ui->matched_serial == f->serial && !strcmp(ui->matched_for, a->prompts.search))
 		return;
 	const struct model *m = a->ctx.model;
 	bool *wanted = xcalloc(m->nframes + 1, sizeof(bool));
@@ -477,7 +369,7 @@ static void update_matches(struct app *a, const struct flame *f)
 	ui->matched_share = flame_match(f, wanted, ui->matched);
 	free(wanted);
 	ui->matched_serial = f->serial;
-	snprintf(ui->matched_for, sizeof(ui->matched_for), "%s", a->search);
+	snprintf(ui->matched_for, sizeof(ui->matched_for), "%s", a->prompts.search);
 }
 
 static void draw_top_line(struct app *a, const struct canvas *c, const struct flame *f,
@@ -486,7 +378,7 @@ static void draw_top_line(struct app *a, const struct canvas *c, const struct fl
 	const struct screen *s = c->s;
 	char text[2048], right[64] = "";
 	breadcrumb(a, f, zoom, s->utf8, text, sizeof(text));
-	if (a->search[0])
+	if (a->prompts.search[0])
 		snprintf(right, sizeof(right), " matched %.1f %% ", 100 * a->flame.matched_share);
 	int rw = (int)strlen(right), room = c->cols - rw - 1;
 	wchar_t w[2048];
@@ -611,13 +503,12 @@ static void describe_gone(const struct app *a, const struct base_pairing *pb, ui
 void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		int lines, int cols, struct compare *diff, char *note, size_t cap)
 {
-	palettes = s->flame;
 	struct canvas c = { s, top, left, lines, cols, s->colour && theme_has_colour(s) };
 	note[0] = 0;
 	attrset(s->attr[EL_NORMAL]);
 	for (int y = 0; y < lines; y++)
 		mvhline(top + y, left, ' ', cols);
-	const struct flame *f = pane_flame(a);
+	const struct flame *f = flame_pane_graph(a);
 	if (!f || lines < 2 || cols < 1)
 		return;
 	if (!f->nframes) {
@@ -625,8 +516,7 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		snprintf(note, cap, "no flame graph: %s", f->why_not ? f->why_not : "no samples");
 		return;
 	}
-	follow_graph(&a->flame, f);
-	uint32_t zoom = zoom_of(&a->flame);
+	uint32_t zoom = flame_zoom_of(&a->flame, f);
 	update_matches(a, f);
 	draw_top_line(a, &c, f, zoom);
 	struct paint paint = { .a = a, .f = f };
@@ -640,7 +530,7 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 	flame_lay_out(f, zoom, (unsigned)cols, (uint32_t)(lines - 1), &layout);
 	struct pane *p = app_pane(a);
 	uint32_t selected = p->selected < f->nframes ? (uint32_t)p->selected : 0;
-	draw_levels(&paint, &c, &layout, selected, a->search[0] ? a->flame.matched : NULL);
+	draw_levels(&paint, &c, &layout, selected, a->prompts.search[0] ? a->flame.matched : NULL);
 	attrset(A_NORMAL);
 	describe(a, f, selected, paint.base, note, cap);
 	if (pb)

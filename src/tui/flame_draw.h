@@ -1,6 +1,5 @@
-/* Pane 5, the flame graph: its drawing and the keys that mean something
- * else there (moving between frames, zoom).  The graph itself is data
- * from views/flame.c. */
+/* Pane 5, the flame graph: its drawing.  The graph itself is data from
+ * views/flame.c; the selection and zoom drawn are explorer/flame_nav.h's. */
 #ifndef WPROF_TUI_FLAME_DRAW_H
 #define WPROF_TUI_FLAME_DRAW_H
 
@@ -13,8 +12,5 @@
  * change against BASE.  Writes what the status line says into `note`. */
 void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		int lines, int cols, struct compare *diff, char *note, size_t cap);
-/* A key of pane 5 (arrows, hjkl, Home g, Enter, Backspace, Esc, v, C);
- * false when the key means what it means elsewhere. */
-bool flame_key(struct app *a, int key);
 
 #endif

@@ -2,24 +2,24 @@
 
 #include <curses.h>
 
-#include "flame_draw.h"
 #include "explorer/flame_job.h"
+#include "explorer/flame_nav.h"
 #include "explorer/lines_pane.h"
 #include "live_view.h"
 
 #define CONTROL_KEY(c) ((c) & 0x1f)
 
 /* Keys that differ only in which way or which pane share one binding,
- * so that the help fits 80x24: the action reads the key pressed. */
-static void pane_by_digit(struct app *a)
+ * so that the help fits 80x24: the action is given the key pressed. */
+static void pane_by_digit(struct app *a, int key)
 {
 	static const enum view_kind by_digit[] = { VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT,
 						    VIEW_CALLGRAPH, VIEW_FLAME };
-	app_show_pane(a, by_digit[a->key - '1']);
+	app_show_pane(a, by_digit[key - '1']);
 }
-static void next_or_previous_pane(struct app *a)
+static void next_or_previous_pane(struct app *a, int key)
 {
-	if (a->key == KEY_BTAB)
+	if (key == KEY_BTAB)
 		app_prev_pane(a);
 	else
 		app_next_pane(a);
@@ -29,45 +29,45 @@ static bool key_goes_up(int key)
 	return key == KEY_UP || key == 'k' || key == CONTROL_KEY('p') || key == KEY_PPAGE ||
 	       key == CONTROL_KEY('b') || key == KEY_HOME || key == 'g';
 }
-static void move_row(struct app *a) { app_move(a, key_goes_up(a->key) ? -1 : 1); }
-static void move_page(struct app *a) { app_page(a, key_goes_up(a->key) ? -1 : 1); }
-static void first_or_last(struct app *a)
+static void move_row(struct app *a, int key) { app_move(a, key_goes_up(key) ? -1 : 1); }
+static void move_page(struct app *a, int key) { app_page(a, key_goes_up(key) ? -1 : 1); }
+static void first_or_last(struct app *a, int key)
 {
-	if (key_goes_up(a->key))
+	if (key_goes_up(key))
 		app_home(a);
 	else
 		app_end(a);
 }
-static void expand_or_collapse(struct app *a)
+static void expand_or_collapse(struct app *a, int key)
 {
-	if (a->key == KEY_RIGHT)
+	if (key == KEY_RIGHT)
 		app_expand(a);
 	else
 		app_collapse(a);
 }
 static void search_forward(struct app *a) { app_search_next(a, 1, false); }
 static void search_backward(struct app *a) { app_search_next(a, -1, false); }
-static void open_in_pane(struct app *a)
+static void open_in_pane(struct app *a, int key)
 {
-	app_open_in(a, a->key == 'b' ? VIEW_BOTTOMUP : VIEW_CALLGRAPH);
+	app_open_in(a, key == 'b' ? VIEW_BOTTOMUP : VIEW_CALLGRAPH);
 }
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
 /* A range step is a cell of the strip; the braces go ten. */
-static void range_start_later(struct app *a)
+static void range_start_later(struct app *a, int key)
 {
-	app_range_move_start(a, a->key == '{' ? 10 : 1);
+	app_range_move_start(a, key == '{' ? 10 : 1);
 }
 
-static void range_end_earlier(struct app *a)
+static void range_end_earlier(struct app *a, int key)
 {
-	app_range_move_end(a, a->key == '}' ? -10 : -1);
+	app_range_move_end(a, key == '}' ? -10 : -1);
 }
 
 /* The filter keys share bindings, so that the help fits 80x24. */
-static void filter_key(struct app *a)
+static void filter_key(struct app *a, int key)
 {
-	switch (a->key) {
+	switch (key) {
 	case 'f': app_focus(a); break;
 	case 'i': app_ignore(a); break;
 	case 'x': app_hide(a); break;
@@ -102,87 +102,106 @@ static void toggle_layout(struct app *a)
 		compare_toggle_layout(a->compare);
 }
 
-static bool delta_up(struct compare *c) { return key_goes_up(compare_active(c)->key); }
-static void delta_row(struct compare *c) { compare_move(c, delta_up(c) ? -1 : 1); }
-static void delta_page(struct compare *c) { compare_page(c, delta_up(c) ? -1 : 1); }
-static void delta_first_or_last(struct compare *c)
+static void delta_row(struct compare *c, int key) { compare_move(c, key_goes_up(key) ? -1 : 1); }
+static void delta_page(struct compare *c, int key) { compare_page(c, key_goes_up(key) ? -1 : 1); }
+static void delta_first_or_last(struct compare *c, int key)
 {
-	compare_move_to(c, delta_up(c) ? 0 : SIZE_MAX);
+	compare_move_to(c, key_goes_up(key) ? 0 : SIZE_MAX);
 }
 static void delta_help(struct compare *c) { toggle_help(compare_active(c)); }
 static void delta_quit(struct compare *c) { quit(compare_active(c)); }
 
 const struct key_binding key_table[] = {
 	{ { '1', '2', '3', '4', '5' }, "1-5", "top-down, bottom-up, flat, graph, flame",
-	  pane_by_digit, NULL, false },
-	{ { '\t', KEY_BTAB }, "Tab S-Tab", "next / previous pane", next_or_previous_pane,
-	  NULL, false },
+	  .keyed_action = pane_by_digit },
+	{ { '\t', KEY_BTAB }, "Tab S-Tab", "next / previous pane",
+	  .keyed_action = next_or_previous_pane },
 	{ { KEY_DOWN, 'j', CONTROL_KEY('n'), KEY_UP, 'k', CONTROL_KEY('p') }, "Down Up j k",
-	  "next / previous row", move_row, delta_row, false },
+	  "next / previous row",
+	  .keyed_action = move_row, .keyed_delta_action = delta_row },
 	{ { KEY_NPAGE, ' ', CONTROL_KEY('f'), KEY_PPAGE, CONTROL_KEY('b') }, "PgDn PgUp",
-	  "next / previous page", move_page, delta_page, false },
+	  "next / previous page",
+	  .keyed_action = move_page, .keyed_delta_action = delta_page },
 	{ { KEY_HOME, 'g', KEY_END, 'G' }, "Home End g G", "first / last row",
-	  first_or_last, delta_first_or_last, false },
+	  .keyed_action = first_or_last, .keyed_delta_action = delta_first_or_last },
 	{ { KEY_RIGHT, KEY_LEFT, 'h' }, "Right Left h", "expand / collapse, to parent",
-	  expand_or_collapse, NULL, false },
-	{ { 'l' }, "l", "source lines (n/N: hot lines)", app_open_lines, NULL, false },
-	{ { 'a' }, "a", "by functions, files, lines", app_next_granularity, NULL, true },
+	  .keyed_action = expand_or_collapse },
+	{ { 'l' }, "l", "source lines (n/N: hot lines)",
+	  .action = app_open_lines },
+	{ { 'a' }, "a", "by functions, files, lines",
+	  .action = app_next_granularity, .one_profile = true },
 	{ { '\n', '\r', KEY_ENTER }, "Enter Bksp",
-	  "toggle/open; flame: zoom", app_enter, NULL, false },
-	{ { '*' }, "*", "expand whole subtree", app_expand_subtree, NULL, false },
-	{ { 's' }, "s", "sort by the next column", app_cycle_sort,
-	  compare_cycle_sort, false },
-	{ { 'S' }, "S", "reverse the sort", app_reverse_sort,
-	  compare_reverse_sort, false },
-	{ { 'r' }, "r", "next rule (both sides)", app_cycle_rule,
-	  compare_cycle_rule, false },
-	{ { 'u' }, "u", "units: time, %, samples", app_cycle_units, NULL, false },
-	{ { 't' }, "t", "next sample type (pprof)", app_cycle_sample_type, NULL,
-	  false },
-	{ { 'T' }, "T", "next thread (traces, Firefox)", app_next_thread, NULL, true },
-	{ { '/' }, "/", "search as you type", app_search_start, NULL, false },
+	  "toggle/open; flame: zoom",
+	  .action = app_enter },
+	{ { '*' }, "*", "expand whole subtree",
+	  .action = app_expand_subtree },
+	{ { 's' }, "s", "sort by the next column",
+	  .action = app_cycle_sort, .delta_action = compare_cycle_sort },
+	{ { 'S' }, "S", "reverse the sort",
+	  .action = app_reverse_sort, .delta_action = compare_reverse_sort },
+	{ { 'r' }, "r", "next rule (both sides)",
+	  .action = app_cycle_rule, .delta_action = compare_cycle_rule },
+	{ { 'u' }, "u", "units: time, %, samples",
+	  .action = app_cycle_units },
+	{ { 't' }, "t", "next sample type (pprof)",
+	  .action = app_cycle_sample_type },
+	{ { 'T' }, "T", "next thread (traces, Firefox)",
+	  .action = app_next_thread, .one_profile = true },
+	{ { '/' }, "/", "search as you type",
+	  .action = app_search_start },
 	{ { 'n' }, "n", "next match / normalize",
-	  search_forward, compare_toggle_normalize, false },
-	{ { 'N' }, "N", "previous match", search_backward, NULL, false },
-	{ { 'f', 'i', 'x' }, "f i x", "focus, ignore, hide it", filter_key, NULL,
-	  true },
-	{ { '[', '{' }, "[ {", "range start later (1/10)", range_start_later,
-	  NULL, false },
-	{ { ']', '}' }, "] }", "range end earlier (1/10)", range_end_earlier,
-	  NULL, false },
-	{ { '0' }, "0", "range: the whole profile", app_range_whole, NULL, false },
-	{ { '_' }, "_", "show/hide the timeline strip", app_toggle_timeline, NULL,
-	  false },
-	{ { '=', 'P' }, "= P", "show only it, prune above", filter_key, NULL, true },
-	{ { 'm', 'R', 'C' }, "m R C", "merge/recursion/file", filter_key, NULL,
-	  true },
-	{ { 'M', ':' }, "M :", "my code; type a filter", filter_key, NULL, true },
+	  .action = search_forward, .delta_action = compare_toggle_normalize },
+	{ { 'N' }, "N", "previous match",
+	  .action = search_backward },
+	{ { 'f', 'i', 'x' }, "f i x", "focus, ignore, hide it",
+	  .keyed_action = filter_key, .one_profile = true },
+	{ { '[', '{' }, "[ {", "range start later (1/10)",
+	  .keyed_action = range_start_later },
+	{ { ']', '}' }, "] }", "range end earlier (1/10)",
+	  .keyed_action = range_end_earlier },
+	{ { '0' }, "0", "range: the whole profile",
+	  .action = app_range_whole },
+	{ { '_' }, "_", "show/hide the timeline strip",
+	  .action = app_toggle_timeline },
+	{ { '=', 'P' }, "= P", "show only it, prune above",
+	  .keyed_action = filter_key, .one_profile = true },
+	{ { 'm', 'R', 'C' }, "m R C", "merge/recursion/file",
+	  .keyed_action = filter_key, .one_profile = true },
+	{ { 'M', ':' }, "M :", "my code; type a filter",
+	  .keyed_action = filter_key, .one_profile = true },
 	{ { KEY_BACKSPACE, 127, 8, 'F' }, "Backspace F", "undo filter; clear all",
-	  filter_key, NULL, true },
-	{ { '#' }, "#", "labels (pprof tags)", app_list_tags, NULL, false },
-	{ { 'c', 'b' }, "c b", "open in call graph, bottom-up", open_in_pane, NULL,
-	  false },
-	{ { 'p' }, "p", "live: start/stop profiling (URL: pause)", live_view_toggle_profiling,
-	  NULL, true },
-	{ { 'z' }, "z", "live: freeze/follow", live_view_toggle_freeze, NULL, true },
-	{ { 'w' }, "w", "live: write the session's files", live_view_write, NULL,
-	  true },
-	{ { 'e' }, "e", "live: next engine/target", live_view_next_target, NULL, true },
-	{ { 'L' }, "L", "live: the engine's log", live_view_toggle_log, NULL, true },
-	/* Pane 5's own keys (flame_draw.c, there before the table): x its
+	  .keyed_action = filter_key, .one_profile = true },
+	{ { '#' }, "#", "labels (pprof tags)",
+	  .action = app_list_tags },
+	{ { 'c', 'b' }, "c b", "open in call graph, bottom-up",
+	  .keyed_action = open_in_pane },
+	{ { 'p' }, "p", "live: start/stop profiling (URL: pause)",
+	  .action = live_view_toggle_profiling, .one_profile = true },
+	{ { 'z' }, "z", "live: freeze/follow",
+	  .action = live_view_toggle_freeze, .one_profile = true },
+	{ { 'w' }, "w", "live: write the session's files",
+	  .action = live_view_write, .one_profile = true },
+	{ { 'e' }, "e", "live: next engine/target",
+	  .action = live_view_next_target, .one_profile = true },
+	{ { 'L' }, "L", "live: the engine's log",
+	  .action = live_view_toggle_log, .one_profile = true },
+	/* Pane 5's own keys (flame_key, there before the table): x its
 	 * order, v flips it, C switches its colours, Backspace/Esc zoom out. */
-	{ { 0 }, "x v C", "flame: order/flip/colour", flame_toggle_order, NULL,
-	  false },
-	{ { '?', KEY_F(1) }, "? F1", "this help", toggle_help, delta_help, false },
-	{ { 'q', 'Q' }, "q", "quit", quit, delta_quit, false },
-	{ { 'o' }, "o", "compare: other side", other_side, NULL,
-	  false },
-	{ { 'd' }, "d", "compare: delta layout", toggle_layout,
-	  compare_toggle_layout, false },
+	{ { 0 }, "x v C", "flame: order/flip/colour",
+	  .action = flame_toggle_order },
+	{ { '?', KEY_F(1) }, "? F1", "this help",
+	  .action = toggle_help, .delta_action = delta_help },
+	{ { 'q', 'Q' }, "q", "quit",
+	  .action = quit, .delta_action = delta_quit },
+	{ { 'o' }, "o", "compare: other side",
+	  .action = other_side },
+	{ { 'd' }, "d", "compare: delta layout",
+	  .action = toggle_layout, .delta_action = compare_toggle_layout },
 };
 const size_t key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 
-const struct key_binding *key_lookup(int key)
+/* The binding of a key, or NULL. */
+static const struct key_binding *key_lookup(int key)
 {
 	for (size_t i = 0; i < key_table_len; i++)
 		for (int k = 0; k < KEYS_PER_BINDING && key_table[i].keys[k]; k++)
@@ -216,6 +235,60 @@ static bool lines_pane_key(struct app *a, int key)
 	return true;
 }
 
+/* A key of pane 5 (arrows, hjkl, Home g, Enter, Backspace, Esc, x, v,
+ * C); false when the key means what it means elsewhere. */
+static bool flame_key(struct app *a, int key)
+{
+	if (!flame_nav_active(a))
+		return false;
+	switch (key) {
+	case KEY_UP: case 'k':
+		flame_move(a, FLAME_TO_CALLER);
+		break;
+	case KEY_DOWN: case 'j':
+		flame_move(a, FLAME_TO_CALLEE);
+		break;
+	case KEY_LEFT: case 'h':
+		flame_move(a, FLAME_TO_LEFT);
+		break;
+	case KEY_RIGHT: /* l opens the source pane, as in every pane */
+		flame_move(a, FLAME_TO_RIGHT);
+		break;
+	case KEY_HOME: case 'g':
+		flame_move(a, FLAME_TO_TOP);
+		break;
+	case '\n': case '\r': case KEY_ENTER:
+		flame_zoom_in(a);
+		break;
+	case KEY_BACKSPACE: case 127: case 8:
+		flame_zoom_out(a);
+		break;
+	case 27: /* Esc */
+		flame_zoom_reset(a);
+		break;
+	case 'x':
+		flame_toggle_order(a);
+		break;
+	case 'v':
+		flame_flip(a);
+		break;
+	case 'C':
+		flame_toggle_colours(a);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+static void run_action(const struct key_binding *b, struct app *a, int key)
+{
+	if (b->keyed_action)
+		b->keyed_action(a, key);
+	else
+		b->action(a);
+}
+
 bool key_dispatch(struct app *a, int key)
 {
 	a->message[0] = 0;
@@ -230,8 +303,7 @@ bool key_dispatch(struct app *a, int key)
 	const struct key_binding *b = key_lookup(key);
 	if (!b)
 		return false;
-	a->key = key;
-	b->action(a);
+	run_action(b, a, key);
 	return true;
 }
 
@@ -242,9 +314,10 @@ bool key_dispatch_compare(struct compare *c, int key)
 		return false;
 	struct app *a = compare_active(c);
 	a->message[0] = 0;
-	a->key = key;
 	if (c->delta_layout) {
-		if (b->delta_action)
+		if (b->keyed_delta_action)
+			b->keyed_delta_action(c, key);
+		else if (b->delta_action)
 			b->delta_action(c);
 		else
 			app_message(a, "%s does nothing in the delta layout (d leaves it)",
@@ -254,9 +327,8 @@ bool key_dispatch_compare(struct compare *c, int key)
 	} else {
 		struct compare_before before;
 		compare_remember(c, &before);
-		a->key = key;
 		if (!flame_key(a, key))
-			b->action(a);
+			run_action(b, a, key);
 		compare_follow(c, &before);
 	}
 	return true;

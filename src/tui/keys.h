@@ -19,13 +19,16 @@ struct key_binding {
 	 * nothing there. */
 	void (*delta_action)(struct compare *c);
 	bool one_profile; /* filters the model: not while comparing */
+	/* Instead of the two above, for the keys that share a binding and
+	 * differ only in which way or which pane (so that the help fits
+	 * 80x24): they are given the key pressed. */
+	void (*keyed_action)(struct app *a, int key);
+	void (*keyed_delta_action)(struct compare *c, int key);
 };
 
 extern const struct key_binding key_table[];
 extern const size_t key_table_len;
 
-/* The binding of a key, or NULL. */
-const struct key_binding *key_lookup(int key);
 /* Runs the key's action; false when the key is not bound. */
 bool key_dispatch(struct app *a, int key);
 /* The same for `wprof-tui BASE NEW`: the key goes to the active side or

@@ -106,12 +106,9 @@ static void draw_lines_rows(struct app *a, const struct screen *s)
 	a->page_rows = page ? page : 1;
 	if (p->top == LINES_PANE_CENTRE)
 		p->top = p->selected > page / 2 ? p->selected - page / 2 : 0;
-	else if (p->selected < p->top)
-		p->top = p->selected;
-	else if (page && p->selected >= p->top + page)
-		p->top = p->selected - page + 1;
-	if (p->top + page > p->view.nrows)
-		p->top = p->view.nrows > page ? p->view.nrows - page : 0;
+	else
+		p->top = draw_top_showing(p->top, p->selected, page);
+	p->top = draw_top_filling(p->top, page, p->view.nrows);
 	for (size_t k = 0; k < page; k++) {
 		size_t i = p->top + k;
 		if (i < p->view.nrows)

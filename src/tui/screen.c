@@ -7,6 +7,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "base/util.h"
+
 volatile sig_atomic_t screen_quit_signal;
 
 static struct termios saved_termios;
@@ -123,6 +125,7 @@ bool screen_open(struct screen *s, const struct theme *t, bool use_colour,
 		return false;
 	}
 	prepare_crash_reset();
+	on_out_of_memory(screen_close);
 	cbreak();
 	noecho();
 	nonl();
@@ -164,4 +167,5 @@ void screen_close(void)
 	endwin();
 	delscreen(current);
 	current = NULL;
+	on_out_of_memory(NULL);
 }

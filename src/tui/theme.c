@@ -178,8 +178,9 @@ static char *trim(char *s)
 	return s;
 }
 
-bool theme_parse(const char *text, const char *origin, struct theme *t,
-		 char *err, size_t cap)
+/* Parses theme text; `origin` names it in messages. */
+static bool theme_parse(const char *text, const char *origin, struct theme *t,
+			char *err, size_t cap)
 {
 	theme_plain(t);
 	char *copy = xstrdup(text), *next = copy;

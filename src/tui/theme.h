@@ -66,9 +66,6 @@ struct theme {
 /* Finds NAME (or a path) in $WPROF_THEME_DIR, the installed and the source
  * themes directories, and reads it.  On failure says why in `err`. */
 bool theme_load(const char *name, struct theme *t, char *err, size_t cap);
-/* Parses theme text; `origin` names it in messages. */
-bool theme_parse(const char *text, const char *origin, struct theme *t,
-		 char *err, size_t cap);
 /* Attributes only, for when no theme file is found. */
 void theme_plain(struct theme *t);
 

@@ -12,7 +12,7 @@ static struct {
 
 bool timeline_shown(const struct app *a, int lines)
 {
-	return app_has_timeline(a) && !a->hide_timeline && lines >= 12;
+	return app_has_timeline(a) && !a->strip.hidden && lines >= 12;
 }
 
 static const enum theme_element kind_element[KIND_COUNT] = {
@@ -45,12 +45,12 @@ static void range_cells(struct app *a, const struct timeline *t, long *first,
 		*end = (strip.drag_from < strip.drag_to ? strip.drag_to : strip.drag_from) + 1;
 		return;
 	}
-	if (a->range.end == 0) { /* a range whose samples have left the strip */
+	if (a->range.samples.end == 0) { /* a range whose samples have left the strip */
 		*first = *end = 0;
 		return;
 	}
-	*first = (long)timeline_bin_of(t, a->range.first);
-	size_t last = a->range.end ? timeline_bin_of(t, a->range.end - 1) : 0;
+	*first = (long)timeline_bin_of(t, a->range.samples.first);
+	size_t last = a->range.samples.end ? timeline_bin_of(t, a->range.samples.end - 1) : 0;
 	*end = (long)last + 1;
 }
 
@@ -66,10 +66,10 @@ static void draw_ruler(struct app *a, const struct screen *s, int y, int x,
 			mvaddch(y, x + c, in ? '=' : '-');
 	}
 	char text[160];
-	if (a->range_cut && strip.drag_from < 0)
+	if (a->range.cut && strip.drag_from < 0)
 		app_describe_range(a, !s->utf8, text, sizeof(text));
 	else if (strip.drag_from >= 0)
-		range_describe(a->loaded, a->range, !s->utf8, text, sizeof(text));
+		range_describe(a->loaded, a->range.samples, !s->utf8, text, sizeof(text));
 	else if (a->loaded->live.nwindows)
 		snprintf(text, sizeof(text), "timeline: a cell a window, newest at the right "
 			 "(no sample times inside one)");
@@ -95,7 +95,7 @@ void timeline_draw(struct app *a, const struct screen *s, int y, int x, int cols
 {
 	if (cols < 1)
 		return;
-	a->timeline_cells = (size_t)cols;
+	a->strip.cells = (size_t)cols;
 	const struct timeline *t = app_timeline(a, (size_t)cols);
 	strip.y = y;
 	strip.x = x;
@@ -113,7 +113,7 @@ void timeline_draw(struct app *a, const struct screen *s, int y, int x, int cols
 		put_cell(s, y, x + c, level);
 	}
 	/* The ruler marks a range only when there is one to mark. */
-	if (!a->range_cut && strip.drag_from < 0)
+	if (!a->range.cut && strip.drag_from < 0)
 		first = end = 0;
 	draw_ruler(a, s, y + 1, x, cols, first, end);
 	attrset(A_NORMAL);
@@ -143,7 +143,7 @@ void timeline_drag(struct app *a, long from, long to, bool dragging)
 	strip.drag_from = strip.drag_to = -1;
 	if (from < 0 || to < 0 || !app_has_timeline(a))
 		return;
-	const struct timeline *t = app_timeline(a, a->timeline_cells);
+	const struct timeline *t = app_timeline(a, a->strip.cells);
 	size_t lo = (size_t)(from < to ? from : to), hi = (size_t)(from < to ? to : from);
 	if (hi >= t->nbins)
 		hi = t->nbins - 1;

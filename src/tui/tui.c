@@ -57,22 +57,60 @@ static bool colour_wanted(void)
 	return !no_color || !*no_color; /* no-color.org: set and not empty */
 }
 
+/* What every explorer does before it starts: the theme, the allocator
+ * and, unless `needing` is NULL (the benchmark draws into /dev/null), a
+ * terminal, which `needing` needs and `instead` prints without.  False:
+ * said why on stderr. */
+static bool start_up(const struct tui_options *o, struct theme *theme,
+		     const char *needing, const char *instead)
+{
+	if (!pick_theme(o, theme))
+		return false;
+	keep_freed_memory();
+	if (needing && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "wprof-tui: %s needs a terminal; %s prints without one\n",
+			needing, instead);
+		return false;
+	}
+	return true;
+}
+
+/* The explorer of one profile as the command line asks. */
+static void app_from_options(struct app *a, const char *file, struct model *m,
+			     const struct tui_options *o)
+{
+	app_init(a, file, m, VIEW_TOPDOWN);
+	app_set_value_type(a, o->sample_type);
+	app_push_filters(a, o->filters);
+	a->source_options = &o->source;
+}
+
+/* The terminal taken over, or false and said why on stderr. */
+static bool open_terminal(struct screen *s, const struct theme *theme)
+{
+	char err[256];
+	if (screen_open(s, theme, colour_wanted(), stdin, stdout, err, sizeof(err)))
+		return true;
+	fprintf(stderr, "wprof-tui: %s\n", err);
+	return false;
+}
+
 static void search_key(struct app *a, int key)
 {
-	size_t len = strlen(a->search);
+	size_t len = strlen(a->prompts.search);
 	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-		a->searching = false;
+		a->prompts.searching = false;
 	} else if (key == KEY_ESCAPE) {
-		a->searching = false;
-		a->search[0] = 0;
-		app_pane(a)->selected = a->search_origin;
+		a->prompts.searching = false;
+		a->prompts.search[0] = 0;
+		app_pane(a)->selected = a->prompts.search_origin;
 	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
 		if (len)
-			a->search[len - 1] = 0;
+			a->prompts.search[len - 1] = 0;
 		app_search_update(a);
-	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->search)) {
-		a->search[len] = (char)key;
-		a->search[len + 1] = 0;
+	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->prompts.search)) {
+		a->prompts.search[len] = (char)key;
+		a->prompts.search[len + 1] = 0;
 		app_search_update(a);
 	}
 }
@@ -101,20 +139,20 @@ static bool strip_mouse(struct app *a, const MEVENT *ev)
 /* The : prompt: Enter pushes the filter typed, Escape forgets it. */
 static void command_key(struct app *a, int key)
 {
-	size_t len = strlen(a->command);
+	size_t len = strlen(a->prompts.command);
 	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-		a->commanding = false;
-		app_command_run(a, a->command);
+		a->prompts.commanding = false;
+		app_command_run(a, a->prompts.command);
 	} else if (key == KEY_ESCAPE) {
-		a->commanding = false;
+		a->prompts.commanding = false;
 	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
 		if (len)
-			a->command[len - 1] = 0;
+			a->prompts.command[len - 1] = 0;
 		else
-			a->commanding = false;
-	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->command)) {
-		a->command[len] = (char)key;
-		a->command[len + 1] = 0;
+			a->prompts.commanding = false;
+	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->prompts.command)) {
+		a->prompts.command[len] = (char)key;
+		a->prompts.command[len + 1] = 0;
 	}
 }
 
@@ -148,9 +186,9 @@ static void handle_key(struct app *a, int key)
 {
 	if (a->show_help) {
 		a->show_help = false;
-	} else if (a->searching) {
+	} else if (a->prompts.searching) {
 		search_key(a, key);
-	} else if (a->commanding) {
+	} else if (a->prompts.commanding) {
 		command_key(a, key);
 	} else if (key == KEY_MOUSE) {
 		mouse_event(a);
@@ -197,29 +235,18 @@ static void switch_thread(struct app *a, struct model **loaded)
 int tui_run(const char *file, struct model *m, const struct tui_options *o)
 {
 	struct theme theme;
-	if (!pick_theme(o, &theme))
+	if (!start_up(o, &theme, "the explorer", "--report VIEW"))
 		return EXIT_BAD_INPUT;
-	keep_freed_memory();
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
-				"--report VIEW prints without one\n");
-		return EXIT_BAD_INPUT;
-	}
 	struct app a;
 	struct model *loaded = NULL; /* a thread T loaded, ours to free */
 	struct model *derived = NULL; /* by files or lines, ours to free */
-	app_init(&a, file, m, VIEW_TOPDOWN);
-	app_set_value_type(&a, o->sample_type);
-	app_push_filters(&a, o->filters);
+	app_from_options(&a, file, m, o);
 	a.flame.root_below = o->flame_up;
-	a.source_options = &o->source;
 	if (o->granularity)
 		app_switch_granularity(&a, m, &derived, o->load, o->granularity);
 	struct screen s;
-	char err[256];
-	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+	if (!open_terminal(&s, &theme)) {
 		app_free(&a);
-		fprintf(stderr, "wprof-tui: %s\n", err);
 		return EXIT_BAD_INPUT;
 	}
 	/* getch waits at most a moment, so that a quit signal is seen; the
@@ -279,11 +306,11 @@ static bool live_key(struct app *a, struct live_view *v, int key)
 	v->quit_asked = false;
 	if (key == KEY_RESIZE)
 		return true;
-	if (v->show_log && !a->searching) {
+	if (v->show_log && !a->prompts.searching) {
 		v->show_log = false;
 		return true;
 	}
-	if ((key == 'q' || key == 'Q') && !a->searching && !a->show_help) {
+	if ((key == 'q' || key == 'Q') && !a->prompts.searching && !a->show_help) {
 		v->quit_asked = asked;
 		a->quit = live_view_may_quit(v, a);
 		return true;
@@ -311,14 +338,8 @@ static void draw_live(struct app *a, const struct live_view *v,
 int tui_run_live(struct live_source *source, const struct tui_options *o)
 {
 	struct theme theme;
-	if (!pick_theme(o, &theme))
+	if (!start_up(o, &theme, "the live view", "--report VIEW"))
 		return EXIT_BAD_INPUT;
-	keep_freed_memory();
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "wprof-tui: the live view needs a terminal; "
-				"--report VIEW prints without one\n");
-		return EXIT_BAD_INPUT;
-	}
 	struct screen s;
 	char err[600], safe[1300];
 	if (!source->ops->start(source, err, sizeof(err)) ||
@@ -396,7 +417,7 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 		app_search_start(a);
 		app_search_set(a, line + 1);
 		app_search_update(a);
-		a->searching = false;
+		a->prompts.searching = false;
 	} else if (line[0] == ':' && line[1]) { /* a filter by pattern */
 		app_command_run(a, line + 1);
 	} else {
@@ -428,11 +449,10 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 		return EXIT_BAD_INPUT;
 	}
 	struct theme theme;
-	if (!pick_theme(o, &theme)) {
+	if (!start_up(o, &theme, NULL, NULL)) {
 		fclose(keys);
 		return EXIT_BAD_INPUT;
 	}
-	keep_freed_memory();
 	/* A real curses screen, drawn into /dev/null at 200x50. */
 	FILE *null_out = fopen("/dev/null", "w"), *null_in = fopen("/dev/null", "r");
 	setenv("LINES", "50", 1);
@@ -442,10 +462,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	char err[256];
 	struct app a;
 	struct bench_models bm = { m, NULL, o->load };
-	app_init(&a, file, m, VIEW_TOPDOWN);
-	app_set_value_type(&a, o->sample_type);
-	app_push_filters(&a, o->filters);
-	a.source_options = &o->source;
+	app_from_options(&a, file, m, o);
 	if (!null_out || !null_in ||
 	    !screen_open(&s, &theme, true, null_in, null_out, err, sizeof(err))) {
 		fprintf(stderr, "wprof-tui: cannot open a screen for the benchmark\n");
@@ -491,22 +508,14 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 		    const struct tui_options *o)
 {
 	struct theme theme;
-	if (!pick_theme(o, &theme))
+	if (!start_up(o, &theme, "the explorer", "--report flat --diff"))
 		return EXIT_BAD_INPUT;
-	keep_freed_memory();
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "wprof-tui: the explorer needs a terminal; "
-				"--report flat --diff prints without one\n");
-		return EXIT_BAD_INPUT;
-	}
 	struct compare c;
 	compare_init(&c, files, models);
 	c.side[DIFF_BASE].flame.root_below = c.side[DIFF_NEW].flame.root_below = o->flame_up;
 	struct screen s;
-	char err[256];
-	if (!screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
+	if (!open_terminal(&s, &theme)) {
 		compare_free(&c);
-		fprintf(stderr, "wprof-tui: %s\n", err);
 		return EXIT_BAD_INPUT;
 	}
 	draw_compare(&c, &s);
@@ -518,7 +527,7 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 			continue;
 		if (active->show_help) {
 			active->show_help = false;
-		} else if (active->searching) {
+		} else if (active->prompts.searching) {
 			struct compare_before before;
 			compare_remember(&c, &before);
 			search_key(active, key);

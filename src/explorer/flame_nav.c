@@ -1,0 +1,112 @@
+/* Pane 5's selection and zoom (flame_nav.h). */
+#include "flame_nav.h"
+
+#include <string.h>
+
+#include "base/util.h"
+
+const struct flame *flame_pane_graph(struct app *a)
+{
+	struct pane *p = &a->panes[VIEW_FLAME];
+	return p->open ? flame_of_view(&p->view) : NULL;
+}
+
+bool flame_nav_active(struct app *a)
+{
+	const struct flame *f = flame_pane_graph(a);
+	return a->current == VIEW_FLAME && !a->show_help && f && f->nframes;
+}
+
+/* Zoom belongs to one graph: a rebuilt one (other rule, order, filter)
+ * starts whole. */
+uint32_t flame_zoom_of(struct flame_ui *ui, const struct flame *f)
+{
+	if (ui->serial != f->serial) {
+		ui->serial = f->serial;
+		ui->nzoom = 0;
+	}
+	return ui->nzoom ? ui->zoom[ui->nzoom - 1] : NO_ID;
+}
+
+static bool shown(const struct flame *f, uint32_t zoom, uint32_t i)
+{
+	if (zoom == NO_ID || (i >= zoom && i < f->frames[zoom].end))
+		return true;
+	for (uint32_t a = f->frames[zoom].parent; a != NO_ID; a = f->frames[a].parent)
+		if (a == i)
+			return true;
+	return false;
+}
+
+static uint32_t selected_frame(struct app *a, const struct flame *f)
+{
+	size_t selected = a->panes[VIEW_FLAME].selected;
+	return selected < f->nframes ? (uint32_t)selected : 0;
+}
+
+void flame_move(struct app *a, enum flame_move move)
+{
+	const struct flame *f = flame_pane_graph(a);
+	struct flame_ui *ui = &a->flame;
+	uint32_t zoom = flame_zoom_of(ui, f), at = selected_frame(a, f), to = at;
+	switch (move) {
+	case FLAME_TO_CALLER:
+		to = ui->root_below ? flame_first_child(f, at) : flame_parent(f, at);
+		break;
+	case FLAME_TO_CALLEE:
+		to = ui->root_below ? flame_parent(f, at) : flame_first_child(f, at);
+		break;
+	case FLAME_TO_LEFT:
+		to = flame_neighbour(f, at, -1);
+		break;
+	case FLAME_TO_RIGHT:
+		to = flame_neighbour(f, at, 1);
+		break;
+	case FLAME_TO_TOP:
+		to = zoom == NO_ID ? 0 : zoom;
+		break;
+	}
+	if (shown(f, zoom, to))
+		a->panes[VIEW_FLAME].selected = to;
+}
+
+void flame_zoom_in(struct app *a)
+{
+	const struct flame *f = flame_pane_graph(a);
+	struct flame_ui *ui = &a->flame;
+	uint32_t at = selected_frame(a, f);
+	if (at == flame_zoom_of(ui, f))
+		return;
+	if (ui->nzoom == FLAME_ZOOM_DEPTH)
+		memmove(ui->zoom, ui->zoom + 1, (FLAME_ZOOM_DEPTH - 1) * sizeof(uint32_t));
+	else
+		ui->nzoom++;
+	ui->zoom[ui->nzoom - 1] = at;
+}
+
+void flame_zoom_out(struct app *a)
+{
+	flame_zoom_of(&a->flame, flame_pane_graph(a));
+	if (a->flame.nzoom)
+		a->flame.nzoom--;
+	else
+		app_message(a, "the whole graph is shown");
+}
+
+void flame_zoom_reset(struct app *a)
+{
+	a->flame.nzoom = 0;
+}
+
+void flame_flip(struct app *a)
+{
+	a->flame.root_below = !a->flame.root_below;
+}
+
+void flame_toggle_colours(struct app *a)
+{
+	struct flame_ui *ui = &a->flame;
+	ui->by_file = !ui->by_file;
+	app_message(a, "flame colours: %s", ui->by_file ? "by file or package"
+		    : "by kind (JS, native, Wasm, GC, idle, program)");
+}
