@@ -56,9 +56,8 @@ bool xsbug_parser_feed(struct xsbug_parser *p, const uint8_t *bytes,
  * a message was cut short (what arrived before it is kept). */
 bool xsbug_parser_end(struct xsbug_parser *p);
 
-/* The engine's login (name and value attributes), NULL before it. */
+/* The engine's login name, NULL before it. */
 const char *xsbug_login_name(const struct xsbug_parser *p);
-const char *xsbug_login_value(const struct xsbug_parser *p);
 
 /* Profile sessions seen so far (each begun by a `start` time). */
 size_t xsbug_session_count(const struct xsbug_parser *p);
