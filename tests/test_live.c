@@ -11,6 +11,7 @@
 
 #include "tests/check.h"
 #include "loaders/loaders.h"
+#include "live/address.h"
 #include "live/xs.h"
 #include "base/util.h"
 
@@ -256,8 +257,39 @@ static void test_streams_nothing(void)
 	xs_free(l);
 }
 
+/* One reading of "[HOST:]PORT" for every source: brackets for IPv6, a
+ * bare port on the default host, ports within 1…65535 (0 only to bind). */
+static bool split(const char *address, const char *default_port, bool any_port,
+		  const char *want_host, const char *want_port)
+{
+	char host[64], port[8], err[128];
+	if (!net_split_address(address, "127.0.0.1", default_port, any_port, host,
+			       sizeof(host), port, sizeof(port), err, sizeof(err)))
+		return !want_host;
+	return want_host && !strcmp(host, want_host) && !strcmp(port, want_port);
+}
+
+static void test_address(void)
+{
+	CHECK(split("[::1]:9229", NULL, false, "::1", "9229"));
+	CHECK(split("9229", NULL, false, "127.0.0.1", "9229"));
+	CHECK(split("localhost:5002", NULL, false, "localhost", "5002"));
+	CHECK(split("::1:5002", NULL, false, "::1", "5002"));
+	CHECK(split("[::1]", "9229", false, "::1", "9229"));
+	CHECK(split("host", "9229", false, "host", "9229"));
+	CHECK(split("127.0.0.1:0", NULL, true, "127.0.0.1", "0"));
+	CHECK(split("[::1]", NULL, false, NULL, NULL));
+	CHECK(split("host", NULL, false, NULL, NULL));
+	CHECK(split("127.0.0.1:0", NULL, false, NULL, NULL));
+	CHECK(split("127.0.0.1:65536", NULL, true, NULL, NULL));
+	CHECK(split("127.0.0.1:notaport", NULL, true, NULL, NULL));
+	CHECK(split("[::1", "9229", false, NULL, NULL));
+	CHECK(split(":5002", NULL, false, NULL, NULL));
+}
+
 int main(void)
 {
+	test_address();
 	struct xs *l = xs_new(NULL);
 	char err[256];
 	CHECK(!xs_listen(l, "127.0.0.1:notaport", err, sizeof(err)));

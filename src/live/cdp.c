@@ -12,6 +12,7 @@
 #include "loaders/json.h"
 #include "loaders/loaders.h"
 #include "loaders/trace.h"
+#include "address.h"
 #include "base/escape.h"
 #include "base/id_table.h"
 #include "output/export.h"
@@ -394,8 +395,8 @@ static cJSON *list_targets(const struct cdp_options *o, char *host, size_t host_
 			   char *port, size_t port_cap, char *err, size_t cap)
 {
 	char why[300];
-	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, host_cap, port,
-			       port_cap, err, cap))
+	if (!net_split_address(o->inspect, "127.0.0.1", "9229", false, host, host_cap,
+			       port, port_cap, err, cap))
 		return NULL;
 	char *body;
 	size_t len;

@@ -20,11 +20,6 @@
 /* /json/list is small. */
 #define HTTP_MAX_BODY (1u << 20)
 
-/* "HOST:PORT", "[::1]:PORT", "PORT" or "HOST" into its parts, with
- * defaults for what is missing.  False with a message in err. */
-bool net_split_address(const char *address, const char *default_host,
-		       const char *default_port, char *host, size_t host_cap,
-		       char *port, size_t port_cap, char *err, size_t cap);
 /* Connects within timeout_ms; the descriptor or -1 with a message
  * (without the address: callers name it). */
 int net_dial(const char *host, const char *port, int timeout_ms,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "loaders/arcs.h"
+#include "address.h"
 #include "base/escape.h"
 #include "output/export.h"
 #include "base/util.h"
@@ -213,37 +214,14 @@ static void say(struct xs *l, struct peer *p, const char *fmt, const char *what)
 
 /* ---- addresses -------------------------------------------------------- */
 
-/* "[HOST:]PORT" into host and port; a bare port means the loopback. */
-static bool split_address(const char *address, char *host, size_t host_cap,
-			  const char **port)
-{
-	const char *colon = strrchr(address, ':');
-	const char *h = "127.0.0.1";
-	size_t hlen = strlen(h);
-	*port = address;
-	if (colon) {
-		h = address;
-		hlen = (size_t)(colon - address);
-		*port = colon + 1;
-		if (hlen >= 2 && h[0] == '[' && h[hlen - 1] == ']')
-			h++, hlen -= 2;
-	}
-	if (!hlen || hlen >= host_cap || !**port)
-		return false;
-	memcpy(host, h, hlen);
-	host[hlen] = '\0';
-	for (const char *c = *port; *c; c++)
-		if (*c < '0' || *c > '9')
-			return false;
-	return true;
-}
-
 static struct addrinfo *resolve(const char *address, bool passive, char *err,
 				size_t cap)
 {
-	char host[256];
-	const char *port;
-	if (!split_address(address, host, sizeof(host), &port)) {
+	char host[256], port[8];
+	/* A bare port listens on, or dials, the loopback only; port 0, when
+	 * listening, binds any free one. */
+	if (!net_split_address(address, "127.0.0.1", NULL, passive, host,
+			       sizeof(host), port, sizeof(port), NULL, 0)) {
 		snprintf(err, cap, "'%s' is not [HOST:]PORT", address);
 		return NULL;
 	}

@@ -46,8 +46,9 @@ void xs_free(struct xs *l);
  * the socket closing under it. */
 void xs_finish(struct xs *l);
 
-/* "[HOST:]PORT" ("[::1]:PORT" for IPv6).  A bare port listens on the
- * loopback address only.  False with a message in err. */
+/* "[HOST:]PORT" (address.h; "[::1]:PORT" for IPv6, port 0 for any
+ * free one).  A bare port listens on the loopback address only.  False
+ * with a message in err. */
 bool xs_listen(struct xs *l, const char *address, char *err, size_t cap);
 /* The port actually bound (useful after port 0). */
 int xs_listen_port(const struct xs *l);
