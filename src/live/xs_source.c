@@ -87,13 +87,22 @@ static void engine_state(struct xs_source *x, char *out, size_t cap)
 				 ? "profiling" : "not profiling");
 }
 
+/* Before the first engine logs in, the title and the screen say where
+ * one is awaited (after `before`): false then. */
+static bool engine_logged_in(struct xs_source *x, const char *before,
+			     char *out, size_t cap)
+{
+	if (xs_engine_count(x->live))
+		return true;
+	snprintf(out, cap, "%swaiting for an engine on %s", before, x->address);
+	return false;
+}
+
 static void xs_source_title(struct live_source *s, char *out, size_t cap)
 {
 	struct xs_source *x = xs_of(s);
-	if (!xs_engine_count(x->live)) {
-		snprintf(out, cap, "live: waiting for an engine on %s", x->address);
+	if (!engine_logged_in(x, "live: ", out, cap))
 		return;
-	}
 	char state[400];
 	engine_state(x, state, sizeof(state));
 	size_t count = xs_engine_count(x->live);
@@ -102,16 +111,14 @@ static void xs_source_title(struct live_source *s, char *out, size_t cap)
 		snprintf(which, sizeof(which), " (%zu of %zu)", x->shown + 1, count);
 	snprintf(out, cap, "live: %s%s, %s%s", xs_engine_name(x->live, x->shown),
 		 which, state, x->given && x->data_engine != x->shown
-		 ? ", no profile yet (the numbers are another engine's)" : "");
+			 ? ", no profile yet (the numbers are another engine's)" : "");
 }
 
 static void xs_source_waiting(struct live_source *s, char *out, size_t cap)
 {
 	struct xs_source *x = xs_of(s);
-	if (!xs_engine_count(x->live)) {
-		snprintf(out, cap, "waiting for an engine on %s", x->address);
+	if (!engine_logged_in(x, "", out, cap))
 		return;
-	}
 	char name[256], state[400];
 	engine_state(x, state, sizeof(state));
 	snprintf(out, cap, "%s logged in (%s); waiting for its first samples",
@@ -280,7 +287,7 @@ static const char *xs_source_log_name(struct live_source *s)
 {
 	struct xs_source *x = xs_of(s);
 	return xs_engine_count(x->live) ? xs_engine_name(x->live, x->shown)
-					  : x->address;
+					: x->address;
 }
 
 static const struct live_source_ops xs_source_ops = {
