@@ -42,8 +42,10 @@ static bool wait_fd(int fd, short events, double deadline)
 	}
 }
 
-int net_dial(const char *host, const char *port, int timeout_ms,
-	     char *err, size_t cap)
+/* Connects within timeout_ms; the descriptor or -1 with a message
+ * (without the address: callers name it). */
+static int net_dial(const char *host, const char *port, int timeout_ms,
+		    char *err, size_t cap)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
 	int rc = getaddrinfo(host, port, &hints, &res);
