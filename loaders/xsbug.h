@@ -10,7 +10,10 @@
  * raw text is never kept.  A session's memory is thus
  * bounded by its distinct stacks plus a fixed timeline.  A finished model
  * of any session can be made at any time (a live view asks for
- * snapshots). */
+ * snapshots).
+ *
+ * Made of loaders/xsbug_lexer.c, xsbug_session.c, xsbug_follower.c and
+ * xsbug_writer.c; xsbug_parser.h, theirs only, says which does what. */
 #ifndef WPROF_XSBUG_H
 #define WPROF_XSBUG_H
 

@@ -2,7 +2,6 @@
  * state machine for tags, with a tight loop for sample text, the XML
  * entities and CESU-8 of names and paths, and `<log>` and `<break>`
  * messages; what the tags say goes to the store (xsbug_session.c). */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,6 +255,8 @@ static bool parse_time(const struct attribute *a, uint64_t *out)
 	return true;
 }
 
+/* ---- what the tags say ------------------------------------------------ */
+
 static enum time_event time_event(const struct attribute *name)
 {
 	if (name_is(name->value, name->value_len, "start"))
@@ -302,6 +303,22 @@ static bool on_record(struct xsbug_parser *p, const struct element *e,
 	p->generation++;
 	return true;
 }
+
+static bool on_login(struct xsbug_parser *p, const struct element *e)
+{
+	const struct attribute *name = attribute(e, "name");
+	const struct attribute *value = attribute(e, "value");
+	free(p->login_name);
+	free(p->login_value);
+	p->login_name = name ? decode_text(name->value, name->value_len)
+			     : xstrdup("");
+	p->login_value = value ? decode_text(value->value, value->value_len)
+			       : xstrdup("");
+	p->generation++;
+	return true;
+}
+
+/* ---- sample text ------------------------------------------------------ */
 
 /* Stacks are hashed id by id as they are read (hashing the finished
  * array again cost a third of the ingest time). */
@@ -412,20 +429,6 @@ static size_t read_samples(struct xsbug_parser *p, const uint8_t *b,
 	p->number = number;
 	p->digits = digits;
 	return len;
-}
-
-static bool on_login(struct xsbug_parser *p, const struct element *e)
-{
-	const struct attribute *name = attribute(e, "name");
-	const struct attribute *value = attribute(e, "value");
-	free(p->login_name);
-	free(p->login_value);
-	p->login_name = name ? decode_text(name->value, name->value_len)
-			     : xstrdup("");
-	p->login_value = value ? decode_text(value->value, value->value_len)
-			       : xstrdup("");
-	p->generation++;
-	return true;
 }
 
 static bool attributes_fit(const struct xsbug_parser *p, const struct element *e)
