@@ -278,6 +278,7 @@ static void test_address(void)
 	CHECK(split("[::1]", "9229", false, "::1", "9229"));
 	CHECK(split("host", "9229", false, "host", "9229"));
 	CHECK(split("127.0.0.1:0", NULL, true, "127.0.0.1", "0"));
+	CHECK(split("127.0.0.1:005002", NULL, false, "127.0.0.1", "005002"));
 	CHECK(split("[::1]", NULL, false, NULL, NULL));
 	CHECK(split("host", NULL, false, NULL, NULL));
 	CHECK(split("127.0.0.1:0", NULL, false, NULL, NULL));

@@ -8,10 +8,10 @@
 static bool is_port(const char *p, bool any_port)
 {
 	size_t len = strlen(p);
-	if (!len || len > 5 || strspn(p, "0123456789") != len)
+	if (!len || strspn(p, "0123456789") != len)
 		return false;
 	unsigned long value = 0;
-	for (; *p; p++)
+	for (; *p && value <= 65535; p++)
 		value = value * 10 + (unsigned long)(*p - '0');
 	return value <= 65535 && (value > 0 || any_port);
 }
