@@ -171,7 +171,6 @@ enum trace_live_change { TRACE_LIVE_NONE, TRACE_LIVE_VALUES, TRACE_LIVE_MODEL };
 
 struct trace_live *trace_live_new(void);
 void trace_live_update(struct trace_live *l, const struct trace_stream *s);
-size_t trace_live_samples(const struct trace_live *l);
 enum trace_live_change trace_live_model(struct trace_live *l, struct model *shown,
 					struct model *fresh, char *err, size_t cap);
 void trace_live_free(struct trace_live *l);

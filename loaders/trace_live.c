@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/id_table.h"
 #include "base/util.h"
 #include "bounded_timeline.h"
 #include "trace.h"
@@ -34,8 +35,7 @@ struct trace_live {
 	struct trace_node *nodes;
 	size_t nnodes, nodes_cap;
 	uint32_t *parent;  /* per node: the parent's id, NO_ID for none */
-	uint64_t *ids;     /* open addressing: id << 32 | index, ~0 empty */
-	size_t ids_size;
+	struct id_table ids; /* node indices by their ids */
 	size_t edges_done, samples_done;
 	/* Per node: time (µs) and samples. */
 	double *self;
@@ -65,6 +65,7 @@ struct trace_live *trace_live_new(void)
 	struct trace_live *l = xcalloc(1, sizeof(*l));
 	l->timeline = BOUNDED_TIMELINE_INIT;
 	strings_init(&l->strings);
+	id_table_init(&l->ids, 512);
 	return l;
 }
 
@@ -74,7 +75,7 @@ void trace_live_free(struct trace_live *l)
 		return;
 	free(l->nodes);
 	free(l->parent);
-	free(l->ids);
+	id_table_free(&l->ids);
 	free(l->self);
 	free(l->hits);
 	bounded_timeline_free(&l->timeline);
@@ -82,46 +83,36 @@ void trace_live_free(struct trace_live *l)
 	free(l);
 }
 
-static size_t id_slot(const struct trace_live *l, uint32_t id)
+/* The node of `id`, NO_ID when none came: the probe then ends where it
+ * goes. */
+static uint32_t find_id(const struct trace_live *l, uint32_t id,
+			struct id_probe *p)
 {
-	size_t mask = l->ids_size - 1, i = hash_mix(id) & mask;
-	while (l->ids[i] != UINT64_MAX && (uint32_t)(l->ids[i] >> 32) != id)
-		i = (i + 1) & mask;
-	return i;
+	*p = id_table_probe(&l->ids, hash_mix(id));
+	uint32_t k;
+	while ((k = id_probe_next(&l->ids, p)) != NO_ID)
+		if (l->nodes[k].id == id)
+			return k;
+	return NO_ID;
 }
 
 static uint32_t index_of(const struct trace_live *l, uint32_t id)
 {
-	if (!l->ids_size)
-		return NO_ID;
-	uint64_t e = l->ids[id_slot(l, id)];
-	return e == UINT64_MAX ? NO_ID : (uint32_t)e;
+	struct id_probe p;
+	return find_id(l, id, &p);
 }
 
 static void index_id(struct trace_live *l, uint32_t id, uint32_t index)
 {
-	if (2 * (l->nnodes + 1) > l->ids_size) {
-		uint64_t *old = l->ids;
-		size_t old_size = l->ids_size;
-		l->ids_size = old_size ? 2 * old_size : 1024;
-		l->ids = xmalloc(l->ids_size * sizeof(uint64_t));
-		memset(l->ids, 0xff, l->ids_size * sizeof(uint64_t));
-		for (size_t i = 0; i < old_size; i++)
-			if (old[i] != UINT64_MAX)
-				l->ids[id_slot(l, (uint32_t)(old[i] >> 32))] = old[i];
-		free(old);
-	}
-	size_t slot = id_slot(l, id);
-	if (l->ids[slot] == UINT64_MAX) /* a repeated id keeps its first node */
-		l->ids[slot] = (uint64_t)id << 32 | index;
+	struct id_probe p;
+	if (find_id(l, id, &p) == NO_ID) /* a repeated id keeps its first node */
+		id_table_add(&l->ids, &p, index);
 }
 
 static void forget(struct trace_live *l)
 {
 	l->nnodes = l->edges_done = l->samples_done = l->samples = 0;
-	free(l->ids);
-	l->ids = NULL;
-	l->ids_size = 0;
+	id_table_clear(&l->ids);
 	l->npending = 0;
 	bounded_timeline_clear(&l->timeline);
 	l->reshaped = true;
@@ -253,11 +244,6 @@ void trace_live_update(struct trace_live *l, const struct trace_stream *s)
 		snprintf(l->who, sizeof(l->who), "%s (pid %lld, tid %lld)",
 			 thread ? thread : "thread", (long long)p->pid, (long long)p->tid);
 	}
-}
-
-size_t trace_live_samples(const struct trace_live *l)
-{
-	return l->samples;
 }
 
 /* A pending sample's duration so far: until the next, the last until

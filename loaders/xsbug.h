@@ -10,7 +10,10 @@
  * raw text is never kept.  A session's memory is thus
  * bounded by its distinct stacks plus a fixed timeline.  A finished model
  * of any session can be made at any time (a live view asks for
- * snapshots). */
+ * snapshots).
+ *
+ * Made of loaders/xsbug_lexer.c, xsbug_session.c, xsbug_follower.c and
+ * xsbug_writer.c; xsbug_parser.h, theirs only, says which does what. */
 #ifndef WPROF_XSBUG_H
 #define WPROF_XSBUG_H
 
@@ -56,9 +59,8 @@ bool xsbug_parser_feed(struct xsbug_parser *p, const uint8_t *bytes,
  * a message was cut short (what arrived before it is kept). */
 bool xsbug_parser_end(struct xsbug_parser *p);
 
-/* The engine's login (name and value attributes), NULL before it. */
+/* The engine's login name, NULL before it. */
 const char *xsbug_login_name(const struct xsbug_parser *p);
-const char *xsbug_login_value(const struct xsbug_parser *p);
 
 /* Profile sessions seen so far (each begun by a `start` time). */
 size_t xsbug_session_count(const struct xsbug_parser *p);

@@ -11,16 +11,17 @@
 
 #include "tests/check.h"
 #include "loaders/loaders.h"
+#include "live/address.h"
 #include "live/xs.h"
 #include "base/util.h"
 
-static void pump(struct live *l, int rounds)
+static void pump(struct xs *l, int rounds)
 {
-	struct pollfd fds[LIVE_MAX_PEERS + 1];
+	struct pollfd fds[XS_MAX_PEERS + 1];
 	for (int i = 0; i < rounds; i++) {
-		size_t n = live_poll_fds(l, fds, ARRAY_LEN(fds));
+		size_t n = xs_poll_fds(l, fds, ARRAY_LEN(fds));
 		poll(fds, n, 20);
-		live_handle(l, fds, n);
+		xs_handle(l, fds, n);
 	}
 }
 
@@ -59,12 +60,12 @@ static void received(int fd, const char *want)
 }
 
 /* Engine 0's session written by w loads, both files, with f's self. */
-static void check_written(struct live *l, double f_self)
+static void check_written(struct xs *l, double f_self)
 {
 	char base[] = "/tmp/wprof-live-XXXXXX", err[256];
 	int tmp = mkstemp(base);
 	close(tmp);
-	CHECK_MSG(live_engine_write(l, 0, base, err, sizeof(err)), "%s", err);
+	CHECK_MSG(xs_engine_write(l, 0, base, err, sizeof(err)), "%s", err);
 	static const char *const exts[] = { ".xsbug", ".cpuprofile" };
 	for (size_t i = 0; i < ARRAY_LEN(exts); i++) {
 		char path[64];
@@ -87,11 +88,11 @@ static void check_written(struct live *l, double f_self)
 
 /* A refresh as the live view takes it: the new model replaces the one
  * shown, or the one shown gets new numbers. */
-static enum live_refresh refresh(struct live *l, struct xsbug_follower *f,
+static enum live_refresh refresh(struct xs *l, struct xsbug_follower *f,
 				 struct model models[2], int *shown)
 {
 	int next = *shown < 0 ? 0 : 1 - *shown;
-	enum live_refresh got = live_engine_refresh(
+	enum live_refresh got = xs_engine_refresh(
 		l, 0, f, *shown < 0 ? NULL : &models[*shown], &models[next]);
 	if (got == LIVE_NEW_MODEL) {
 		if (*shown >= 0)
@@ -106,19 +107,19 @@ static enum live_refresh refresh(struct live *l, struct xsbug_follower *f,
  * last until the stop 1 µs later: f 10 000 µs, the profile 10 001 µs. */
 static void test_served(void)
 {
-	struct live *l = live_new(NULL);
+	struct xs *l = xs_new(NULL);
 	char err[256];
-	CHECK(live_listen(l, "127.0.0.1:0", err, sizeof(err)));
-	CHECK(live_serve(l, err, sizeof(err)));
-	int engine = dial(live_listen_port(l));
+	CHECK(xs_listen(l, "127.0.0.1:0", err, sizeof(err)));
+	CHECK(xs_serve(l, err, sizeof(err)));
+	int engine = dial(xs_listen_port(l));
 	send_text(engine, "\r\n<xsbug><login name=\"eng\" value=\"v\"/></xsbug>\r\n");
-	WAIT_FOR(live_engine_count(l) == 1);
-	CHECK(live_engine_count(l) == 1);
+	WAIT_FOR(xs_engine_count(l) == 1);
+	CHECK(xs_engine_count(l) == 1);
 	received(engine, "\r\n<start-profiling/>\r\n\r\n<go/>\r\n");
 	send_text(engine, "\r\n<xsbug><pt name=\"start\" value=\"@0000000000000000\"/>"
 			  "</xsbug>\r\n<xsbug><pr name=\"f\" value=\"5\"/></xsbug>");
-	WAIT_FOR(live_engine_profiling(l, 0));
-	CHECK(live_engine_profiling(l, 0));
+	WAIT_FOR(xs_engine_profiling(l, 0));
+	CHECK(xs_engine_profiling(l, 0));
 	struct xsbug_follower *follower = xsbug_follower_new();
 	struct model models[2];
 	int shown = -1;
@@ -129,16 +130,16 @@ static void test_served(void)
 			strcat(text, ".1,5,0");
 		strcat(text, "</ps></xsbug>");
 		send_text(engine, text);
-		WAIT_FOR(live_engine_take_news(l, 0));
+		WAIT_FOR(xs_engine_take_news(l, 0));
 		in_place += refresh(l, follower, models, &shown) == LIVE_NEW_VALUES;
 	}
-	CHECK(live_engine_stop_profiling(l, 0)); /* wakes the server to send it */
+	CHECK(xs_engine_stop_profiling(l, 0)); /* wakes the server to send it */
 	received(engine, "\r\n<stop-profiling/>\r\n");
 	send_text(engine, "<xsbug><pt name=\"stop\" value=\"@0000000000002711\"/></xsbug>");
 	close(engine);
-	WAIT_FOR(!live_engine_connected(l, 0));
-	CHECK(!live_engine_connected(l, 0));
-	CHECK(!live_engine_profiling(l, 0));
+	WAIT_FOR(!xs_engine_connected(l, 0));
+	CHECK(!xs_engine_connected(l, 0));
+	CHECK(!xs_engine_profiling(l, 0));
 	in_place += refresh(l, follower, models, &shown) == LIVE_NEW_VALUES;
 	CHECK_MSG(in_place > 0, "no refresh in place");
 	CHECK(shown >= 0);
@@ -148,7 +149,7 @@ static void test_served(void)
 		model_free(&models[shown]);
 	}
 	xsbug_follower_free(follower);
-	live_free(l);
+	xs_free(l);
 }
 
 /* A `debugger` statement: the engine gets <go/> and nothing else, is
@@ -160,50 +161,50 @@ static void test_served(void)
  * shown and written when a new profile starts without samples. */
 static void test_breaks_and_logs(void)
 {
-	struct live *l = live_new(NULL);
+	struct xs *l = xs_new(NULL);
 	char err[256], where[300], text[1500];
-	CHECK(live_listen(l, "127.0.0.1:0", err, sizeof(err)));
-	int engine = dial(live_listen_port(l));
+	CHECK(xs_listen(l, "127.0.0.1:0", err, sizeof(err)));
+	int engine = dial(xs_listen_port(l));
 	send_text(engine, "\r\n<xsbug><login name=\"eng\" value=\"v\"/></xsbug>\r\n"
 			  "\r\n<xsbug><pt name=\"start\" value=\"@0000000000000000\"/>"
 			  "</xsbug>\r\n<xsbug><pr name=\"f\" value=\"5\"/></xsbug>"
 			  "<xsbug><ps>G,5,0</ps></xsbug>\r\n");
 	pump(l, 3);
 	received(engine, "\r\n<start-profiling/>\r\n\r\n<go/>\r\n");
-	CHECK(!live_engine_suspended_at(l, 0, where, sizeof(where)));
+	CHECK(!xs_engine_suspended_at(l, 0, where, sizeof(where)));
 	send_text(engine, "\r\n<xsbug><pt name=\"suspend\" value=\"@0000000000000020\"/>"
 			  "</xsbug>\r\n\r\n<xsbug><frames/><break path=\"a&amp;b.js\" "
 			  "line=\"6\"># Break: debugger!\n</break></xsbug>\r\n");
 	pump(l, 3);
 	received(engine, "\r\n<go/>\r\n");
-	CHECK(live_engine_suspended_at(l, 0, where, sizeof(where)));
+	CHECK(xs_engine_suspended_at(l, 0, where, sizeof(where)));
 	CHECK_MSG(!strcmp(where, "a&b.js:6"), "suspended at '%s'", where);
-	CHECK(live_engine_breaks(l, 0, text, sizeof(text)) == 1);
+	CHECK(xs_engine_breaks(l, 0, text, sizeof(text)) == 1);
 	CHECK_MSG(!strcmp(text, "a&b.js:6 (Break: debugger!)"), "break '%s'", text);
 
 	/* p while it sits there: asked once, however often pressed. */
-	CHECK(live_engine_stop_profiling(l, 0));
-	CHECK(live_engine_stop_profiling(l, 0));
-	CHECK(live_engine_request(l, 0) == LIVE_REQUEST_STOP);
+	CHECK(xs_engine_stop_profiling(l, 0));
+	CHECK(xs_engine_stop_profiling(l, 0));
+	CHECK(xs_engine_request(l, 0) == XS_REQUEST_STOP);
 	pump(l, 2);
 	received(engine, "\r\n<stop-profiling/>\r\n");
 	send_text(engine, "\r\n<xsbug><pt name=\"stop\" value=\"@0000000000100020\"/>"
 			  "</xsbug>\r\n");
 	pump(l, 3);
-	CHECK(live_engine_request(l, 0) == LIVE_REQUEST_NONE);
-	CHECK(!live_engine_suspended_at(l, 0, where, sizeof(where)));
+	CHECK(xs_engine_request(l, 0) == XS_REQUEST_NONE);
+	CHECK(!xs_engine_suspended_at(l, 0, where, sizeof(where)));
 	/* p again starts a profile with no sample yet: the one with data
 	 * stays shown and is the one written. */
-	CHECK(live_engine_start_profiling(l, 0));
+	CHECK(xs_engine_start_profiling(l, 0));
 	pump(l, 2);
 	received(engine, "\r\n<start-profiling/>\r\n");
 	send_text(engine, "\r\n<xsbug><pt name=\"start\" value=\"@0000000000200000\"/>"
 			  "</xsbug>\r\n");
 	pump(l, 3);
-	CHECK(live_engine_request(l, 0) == LIVE_REQUEST_NONE);
+	CHECK(xs_engine_request(l, 0) == XS_REQUEST_NONE);
 	struct xsbug_follower *follower = xsbug_follower_new();
 	struct model m;
-	CHECK(live_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NEW_MODEL);
+	CHECK(xs_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NEW_MODEL);
 	CHECK_CLOSE(m.duration, 32, "stopped at a break: to the suspend");
 	CHECK_CLOSE(self_of(&m, "f"), 16, "f from its sample to the suspend");
 	model_free(&m);
@@ -220,65 +221,97 @@ static void test_breaks_and_logs(void)
 	send_text(engine, "\r\n<xsbug><log path=\"m.js\" line=\"12\"># Exception: "
 			  "throw!\n</log></xsbug>\r\n");
 	pump(l, 5);
-	CHECK(live_engine_log_count(l, 0) == 1006);
+	CHECK(xs_engine_log_count(l, 0) == 1006);
 	double when;
-	CHECK(!live_engine_log_line(l, 0, 5, &when, text, sizeof(text)));
-	CHECK(live_engine_log_line(l, 0, 6, &when, text, sizeof(text)));
+	CHECK(!xs_engine_log_line(l, 0, 5, &when, text, sizeof(text)));
+	CHECK(xs_engine_log_line(l, 0, 6, &when, text, sizeof(text)));
 	CHECK_MSG(!strcmp(text, "line 6 <&"), "log '%s'", text);
 	CHECK(when > 1e9);
-	CHECK(live_engine_log_line(l, 0, 1005, &when, text, sizeof(text)));
+	CHECK(xs_engine_log_line(l, 0, 1005, &when, text, sizeof(text)));
 	CHECK_MSG(!strcmp(text, "m.js:12: Exception: throw!"), "log '%s'", text);
-	CHECK(!live_engine_log_line(l, 0, 1006, &when, text, sizeof(text)));
-	CHECK(!live_engine_streams_nothing(l, 0));
+	CHECK(!xs_engine_log_line(l, 0, 1006, &when, text, sizeof(text)));
+	CHECK(!xs_engine_streams_nothing(l, 0));
 
-	/* Still connected: live_free writes what is queued before closing. */
-	CHECK(live_engines_connected(l) == 1);
+	/* Still connected: xs_free writes what is queued before closing. */
+	CHECK(xs_engines_connected(l) == 1);
 	close(engine);
-	live_free(l);
+	xs_free(l);
 }
 
 /* An engine that logs in and starts no profile (an xst built with
  * mxProfile) is told apart once it leaves. */
 static void test_streams_nothing(void)
 {
-	struct live *l = live_new(NULL);
+	struct xs *l = xs_new(NULL);
 	char err[256];
-	CHECK(live_listen(l, "127.0.0.1:0", err, sizeof(err)));
-	int engine = dial(live_listen_port(l));
+	CHECK(xs_listen(l, "127.0.0.1:0", err, sizeof(err)));
+	int engine = dial(xs_listen_port(l));
 	send_text(engine, "\r\n<xsbug><login name=\"xst\" value=\"v\"/></xsbug>\r\n");
 	pump(l, 3);
-	CHECK(live_engine_count(l) == 1);
-	CHECK(!live_engine_streams_nothing(l, 0)); /* it has just logged in */
+	CHECK(xs_engine_count(l) == 1);
+	CHECK(!xs_engine_streams_nothing(l, 0)); /* it has just logged in */
 	close(engine);
 	pump(l, 3);
-	CHECK(live_engine_streams_nothing(l, 0));
-	CHECK(live_engines_connected(l) == 0);
-	live_free(l);
+	CHECK(xs_engine_streams_nothing(l, 0));
+	CHECK(xs_engines_connected(l) == 0);
+	xs_free(l);
+}
+
+/* One reading of "[HOST:]PORT" for every source: brackets for IPv6, a
+ * bare port on the default host, ports within 1…65535 (0 only to bind). */
+static bool split(const char *address, const char *default_port, bool any_port,
+		  const char *want_host, const char *want_port)
+{
+	char host[64], port[8], err[128];
+	if (!net_split_address(address, "127.0.0.1", default_port, any_port, host,
+			       sizeof(host), port, sizeof(port), err, sizeof(err)))
+		return !want_host;
+	return want_host && !strcmp(host, want_host) && !strcmp(port, want_port);
+}
+
+static void test_address(void)
+{
+	CHECK(split("[::1]:9229", NULL, false, "::1", "9229"));
+	CHECK(split("9229", NULL, false, "127.0.0.1", "9229"));
+	CHECK(split("localhost:5002", NULL, false, "localhost", "5002"));
+	CHECK(split("::1:5002", NULL, false, "::1", "5002"));
+	CHECK(split("[::1]", "9229", false, "::1", "9229"));
+	CHECK(split("host", "9229", false, "host", "9229"));
+	CHECK(split("127.0.0.1:0", NULL, true, "127.0.0.1", "0"));
+	CHECK(split("127.0.0.1:005002", NULL, false, "127.0.0.1", "005002"));
+	CHECK(split("[::1]", NULL, false, NULL, NULL));
+	CHECK(split("host", NULL, false, NULL, NULL));
+	CHECK(split("127.0.0.1:0", NULL, false, NULL, NULL));
+	CHECK(split("127.0.0.1:65536", NULL, true, NULL, NULL));
+	CHECK(split("127.0.0.1:notaport", NULL, true, NULL, NULL));
+	CHECK(split("[::1", "9229", false, NULL, NULL));
+	CHECK(split(":5002", NULL, false, NULL, NULL));
 }
 
 int main(void)
 {
-	struct live *l = live_new(NULL);
+	test_address();
+	struct xs *l = xs_new(NULL);
 	char err[256];
-	CHECK(!live_listen(l, "127.0.0.1:notaport", err, sizeof(err)));
-	CHECK(live_listen(l, "127.0.0.1:0", err, sizeof(err)));
-	int engine = dial(live_listen_port(l));
-	int silent = dial(live_listen_port(l));
+	CHECK(!xs_listen(l, "127.0.0.1:notaport", err, sizeof(err)));
+	CHECK(xs_listen(l, "127.0.0.1:0", err, sizeof(err)));
+	int engine = dial(xs_listen_port(l));
+	int silent = dial(xs_listen_port(l));
 	pump(l, 3);
-	CHECK(live_engine_count(l) == 0); /* nobody logged in yet */
+	CHECK(xs_engine_count(l) == 0); /* nobody logged in yet */
 
 	send_text(engine, "\r\n<xsbug><login name=\"eng\" value=\"v\"/></xsbug>\r\n");
 	pump(l, 3);
-	CHECK(live_engine_count(l) == 1);
-	CHECK(live_engine_connected(l, 0));
-	CHECK(!strncmp(live_engine_name(l, 0), "eng@127.0.0.1:", 14));
+	CHECK(xs_engine_count(l) == 1);
+	CHECK(xs_engine_connected(l, 0));
+	CHECK(!strncmp(xs_engine_name(l, 0), "eng@127.0.0.1:", 14));
 	received(engine, "\r\n<start-profiling/>\r\n\r\n<go/>\r\n");
-	CHECK(live_engine_take_news(l, 0));
-	CHECK(!live_engine_take_news(l, 0));
+	CHECK(xs_engine_take_news(l, 0));
+	CHECK(!xs_engine_take_news(l, 0));
 	struct xsbug_follower *follower = xsbug_follower_new();
 	struct model m, unused;
 	/* no profile started */
-	CHECK(live_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NO_PROFILE);
+	CHECK(xs_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NO_PROFILE);
 
 	/* Split inside a number: "A" + "," ... the samples last their deltas,
 	 * 1 and 10. */
@@ -288,17 +321,17 @@ int main(void)
 	pump(l, 3);
 	send_text(engine, "A,5,0</ps></xsbug>\r\n");
 	pump(l, 3);
-	CHECK(live_engine_take_news(l, 0));
-	CHECK(live_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NEW_MODEL);
+	CHECK(xs_engine_take_news(l, 0));
+	CHECK(xs_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NEW_MODEL);
 	CHECK_CLOSE(self_of(&m, "f"), 11, "running");
 
-	CHECK(live_engine_stop_profiling(l, 0));
+	CHECK(xs_engine_stop_profiling(l, 0));
 	pump(l, 2);
 	received(engine, "\r\n<stop-profiling/>\r\n");
 	send_text(engine, "<xsbug><pt name=\"stop\" value=\"@000000000000000F\"/></xsbug>");
 	pump(l, 3);
 	/* No new stack: the same model gets the new numbers. */
-	CHECK(live_engine_refresh(l, 0, follower, &m, &unused) == LIVE_NEW_VALUES);
+	CHECK(xs_engine_refresh(l, 0, follower, &m, &unused) == LIVE_NEW_VALUES);
 	CHECK_CLOSE(self_of(&m, "f"), 11, "stopped");
 	CHECK_CLOSE(m.duration, 15, "duration");
 	model_free(&m);
@@ -310,11 +343,11 @@ int main(void)
 	close(engine);
 	close(silent);
 	pump(l, 3);
-	CHECK(live_engine_count(l) == 1);
-	CHECK(!live_engine_connected(l, 0));
-	CHECK(!live_engine_start_profiling(l, 0));
+	CHECK(xs_engine_count(l) == 1);
+	CHECK(!xs_engine_connected(l, 0));
+	CHECK(!xs_engine_start_profiling(l, 0));
 	xsbug_follower_free(follower);
-	live_free(l);
+	xs_free(l);
 	test_served();
 	test_breaks_and_logs();
 	test_streams_nothing();

@@ -518,7 +518,7 @@ static void apply_option(int c, int argc, char **argv, struct options *o)
 		 * `--listen PORT` is accepted as well as `--listen=PORT`. */
 		if (!v && optind < argc && argv[optind][0] != '-')
 			v = argv[optind++];
-		o->listen = v ? v : LIVE_DEFAULT_ADDRESS;
+		o->listen = v ? v : XS_DEFAULT_ADDRESS;
 		break;
 	case OPT_CONNECT:
 		o->connect = v;

@@ -12,7 +12,9 @@
 #include "loaders/json.h"
 #include "loaders/loaders.h"
 #include "loaders/trace.h"
+#include "address.h"
 #include "base/escape.h"
+#include "base/id_table.h"
 #include "output/export.h"
 #include "base/util.h"
 #include "ws.h"
@@ -42,8 +44,7 @@ struct cdp {
 	char url[1100]; /* the target's WebSocket */
 	struct session_node *nodes;
 	size_t n_nodes, nodes_cap;
-	uint32_t *hash; /* open addressing: node index + 1, 0 empty */
-	size_t hash_cap;
+	struct id_table node_index; /* nodes by parent and call frame */
 	uint32_t *samples;
 	int64_t *deltas;
 	size_t n_samples, samples_cap, deltas_cap;
@@ -61,27 +62,6 @@ struct cdp {
 	char why[400];  /* and why, for messages */
 };
 
-static uint64_t key_hash(uint32_t parent, const char *frame)
-{
-	uint64_t h = 1469598103934665603u ^ parent;
-	for (const char *p = frame; *p; p++)
-		h = (h ^ (uint8_t)*p) * 1099511628211u;
-	return h;
-}
-
-static void rehash(struct cdp *c)
-{
-	free(c->hash);
-	c->hash_cap = c->hash_cap ? c->hash_cap * 2 : 1024;
-	c->hash = xcalloc(c->hash_cap, sizeof(*c->hash));
-	for (size_t i = 0; i < c->n_nodes; i++) {
-		size_t s = key_hash(c->nodes[i].parent, c->nodes[i].call_frame) & (c->hash_cap - 1);
-		while (c->hash[s])
-			s = (s + 1) & (c->hash_cap - 1);
-		c->hash[s] = (uint32_t)i + 1;
-	}
-}
-
 /* The session's node for this frame under that parent, made if new;
  * UINT32_MAX past MAX_NODES. */
 static uint32_t session_node(struct cdp *c, uint32_t parent, const cJSON *frame)
@@ -89,14 +69,12 @@ static uint32_t session_node(struct cdp *c, uint32_t parent, const cJSON *frame)
 	char *text = cJSON_PrintUnformatted(frame);
 	if (!text)
 		return UINT32_MAX;
-	if ((c->n_nodes + 1) * 2 > c->hash_cap)
-		rehash(c);
-	size_t s = key_hash(parent, text) & (c->hash_cap - 1);
-	for (; c->hash[s]; s = (s + 1) & (c->hash_cap - 1)) {
-		struct session_node *n = &c->nodes[c->hash[s] - 1];
-		if (n->parent == parent && !strcmp(n->call_frame, text)) {
+	struct id_probe p = id_table_probe(&c->node_index,
+					   hash_bytes(text, strlen(text), parent));
+	for (uint32_t k; (k = id_probe_next(&c->node_index, &p)) != NO_ID;) {
+		if (c->nodes[k].parent == parent && !strcmp(c->nodes[k].call_frame, text)) {
 			free(text);
-			return c->hash[s] - 1;
+			return k;
 		}
 	}
 	if (c->n_nodes >= MAX_NODES) {
@@ -105,7 +83,7 @@ static uint32_t session_node(struct cdp *c, uint32_t parent, const cJSON *frame)
 	}
 	GROW(c->nodes, c->nodes_cap, c->n_nodes + 1);
 	c->nodes[c->n_nodes] = (struct session_node){ parent, text, 0 };
-	c->hash[s] = (uint32_t)c->n_nodes + 1;
+	id_table_add(&c->node_index, &p, (uint32_t)c->n_nodes);
 	return (uint32_t)c->n_nodes++;
 }
 
@@ -417,8 +395,8 @@ static cJSON *list_targets(const struct cdp_options *o, char *host, size_t host_
 			   char *port, size_t port_cap, char *err, size_t cap)
 {
 	char why[300];
-	if (!net_split_address(o->inspect, "127.0.0.1", "9229", host, host_cap, port,
-			       port_cap, err, cap))
+	if (!net_split_address(o->inspect, "127.0.0.1", "9229", false, host, host_cap,
+			       port, port_cap, err, cap))
 		return NULL;
 	char *body;
 	size_t len;
@@ -547,6 +525,7 @@ struct cdp *cdp_new_session(void)
 {
 	struct cdp *c = xcalloc(1, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
+	id_table_init(&c->node_index, 512);
 	c->ws.fd = -1;
 	return c;
 }
@@ -887,7 +866,7 @@ void cdp_free(struct cdp *c)
 	for (size_t i = 0; i < c->n_nodes; i++)
 		free(c->nodes[i].call_frame);
 	free(c->nodes);
-	free(c->hash);
+	id_table_free(&c->node_index);
 	free(c->samples);
 	free(c->deltas);
 	trace_stream_free(c->trace);

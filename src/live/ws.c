@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "address.h"
 #include "base/util.h"
 
 /* The handshake answer and HTTP headers are small; a peer that sends
@@ -24,44 +25,6 @@ static double now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-bool net_split_address(const char *address, const char *default_host,
-		       const char *default_port, char *host, size_t host_cap,
-		       char *port, size_t port_cap, char *err, size_t cap)
-{
-	const char *h = default_host, *p = default_port;
-	size_t hlen = strlen(default_host);
-	const char *colon = strrchr(address, ':');
-	if (address[0] == '[') {
-		const char *close = strchr(address, ']');
-		if (!close || (close[1] && close[1] != ':')) {
-			snprintf(err, cap, "'%s': not [IPv6]:PORT", address);
-			return false;
-		}
-		h = address + 1;
-		hlen = (size_t)(close - h);
-		if (close[1])
-			p = close + 2;
-	} else if (colon) {
-		h = address;
-		hlen = (size_t)(colon - address);
-		p = colon + 1;
-	} else if (address[0] && strspn(address, "0123456789") == strlen(address)) {
-		p = address;
-	} else if (address[0]) {
-		h = address;
-		hlen = strlen(address);
-	}
-	if (!hlen || hlen >= host_cap || !*p || strlen(p) >= port_cap ||
-	    strspn(p, "0123456789") != strlen(p) || atoi(p) < 1 || atoi(p) > 65535) {
-		snprintf(err, cap, "'%s': not [HOST:]PORT", address);
-		return false;
-	}
-	memcpy(host, h, hlen);
-	host[hlen] = '\0';
-	strcpy(port, p);
-	return true;
 }
 
 static bool wait_fd(int fd, short events, double deadline)
@@ -79,8 +42,10 @@ static bool wait_fd(int fd, short events, double deadline)
 	}
 }
 
-int net_dial(const char *host, const char *port, int timeout_ms,
-	     char *err, size_t cap)
+/* Connects within timeout_ms; the descriptor or -1 with a message
+ * (without the address: callers name it). */
+static int net_dial(const char *host, const char *port, int timeout_ms,
+		    char *err, size_t cap)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
 	int rc = getaddrinfo(host, port, &hints, &res);
@@ -262,7 +227,7 @@ bool ws_split_url(const char *url, char *host, size_t host_cap, char *port,
 	const char *authority = url + 5;
 	const char *slash = strchr(authority, '/');
 	size_t alen = slash ? (size_t)(slash - authority) : strlen(authority);
-	char address[300], err[100];
+	char address[300];
 	if (!alen || alen >= sizeof(address) || strlen(slash ? slash : "/") >= path_cap)
 		return false;
 	memcpy(address, authority, alen);
@@ -270,8 +235,8 @@ bool ws_split_url(const char *url, char *host, size_t host_cap, char *port,
 	if (!strchr(address, ':') || address[alen - 1] == ']')
 		return false; /* the inspector always names its port */
 	strcpy(path, slash ? slash : "/");
-	return net_split_address(address, "", "", host, host_cap, port, port_cap,
-				 err, sizeof(err));
+	return net_split_address(address, "", "", false, host, host_cap, port,
+				 port_cap, NULL, 0);
 }
 
 static void base64(const uint8_t *in, size_t n, char *out)

@@ -20,16 +20,6 @@
 /* /json/list is small. */
 #define HTTP_MAX_BODY (1u << 20)
 
-/* "HOST:PORT", "[::1]:PORT", "PORT" or "HOST" into its parts, with
- * defaults for what is missing.  False with a message in err. */
-bool net_split_address(const char *address, const char *default_host,
-		       const char *default_port, char *host, size_t host_cap,
-		       char *port, size_t port_cap, char *err, size_t cap);
-/* Connects within timeout_ms; the descriptor or -1 with a message
- * (without the address: callers name it). */
-int net_dial(const char *host, const char *port, int timeout_ms,
-	     char *err, size_t cap);
-
 /* GET http://HOST:PORT/PATH: the body (malloc'd, NUL-terminated) of a 200
  * answer of at most HTTP_MAX_BODY bytes. */
 bool http_get(const char *host, const char *port, const char *path,

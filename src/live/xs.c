@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "loaders/arcs.h"
+#include "address.h"
 #include "base/escape.h"
 #include "output/export.h"
 #include "base/util.h"
@@ -34,8 +35,14 @@
  * `<` for the xsbug protocol, anything else for WasmProf arc lines. */
 enum peer_kind { PEER_UNKNOWN, PEER_XSBUG, PEER_ARCS };
 
+/* A `<log>` line and its arrival time (seconds since the epoch). */
+struct log_line {
+	double when;
+	char *text;
+};
+
 struct peer {
-	struct live *live;
+	struct xs *live;
 	int fd; /* -1 once closed */
 	enum peer_kind kind;
 	char address[ADDRESS_CAP];
@@ -51,7 +58,7 @@ struct peer {
 	double login_ms; /* monotonic */
 	/* Profiling asked of the engine and not yet confirmed by its `start`
 	 * or `stop` time: an xst reads its socket only at a break. */
-	enum live_request request;
+	enum xs_request request;
 	/* Breaks: each is answered <go/> at once.  `suspended` from the
 	 * break until the engine sends anything else or leaves. */
 	uint64_t breaks;
@@ -61,36 +68,36 @@ struct peer {
 	char break_text[200];
 	/* The program's trace() output and the engine's warnings, the last
 	 * LIVE_LOG_LINES of them (logs[n % LIVE_LOG_LINES] is the n-th). */
-	struct live_log_line *logs;
+	struct log_line *logs;
 	uint64_t nlogs;
 };
 
 /* Peers, engines and parsers are changed only by whoever serves the
  * sockets (the server thread, or the caller's own loop), under `lock`,
  * which the asking side takes to read them.  Peers are freed by the
- * server only, engines never before live_free. */
-struct live {
+ * server only, engines never before xs_free. */
+struct xs {
 	FILE *log;
 	int listen_fd;
 	int listen_port;
-	struct peer *peers[LIVE_MAX_PEERS];
+	struct peer *peers[XS_MAX_PEERS];
 	size_t npeers;
-	struct peer *engines[LIVE_MAX_PEERS]; /* in login order */
+	struct peer *engines[XS_MAX_PEERS]; /* in login order */
 	size_t nengines;
 	uint8_t *readbuf; /* the server's */
 	pthread_mutex_t lock;
-	bool serving;  /* live_serve's thread runs */
+	bool serving;  /* xs_serve's thread runs */
 	bool stopping; /* it is asked to end */
 	pthread_t server;
 	int wake[2];   /* a byte wakes the server's poll(): a command, the end */
 };
 
-static void lock(struct live *l)
+static void lock(struct xs *l)
 {
 	pthread_mutex_lock(&l->lock);
 }
 
-static void unlock(struct live *l)
+static void unlock(struct xs *l)
 {
 	pthread_mutex_unlock(&l->lock);
 }
@@ -102,9 +109,9 @@ static double monotonic_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-struct live *live_new(FILE *log)
+struct xs *xs_new(FILE *log)
 {
-	struct live *l = xcalloc(1, sizeof(*l));
+	struct xs *l = xcalloc(1, sizeof(*l));
 	l->log = log;
 	l->listen_fd = -1;
 	l->readbuf = xmalloc(READ_CHUNK);
@@ -132,7 +139,7 @@ static void peer_free(struct peer *p)
 	free(p);
 }
 
-static void wake_server(struct live *l)
+static void wake_server(struct xs *l)
 {
 	if (!l->serving)
 		return;
@@ -141,9 +148,9 @@ static void wake_server(struct live *l)
 	(void)ignored;
 }
 
-static void flush_out(struct live *l, struct peer *p);
+static void flush_out(struct xs *l, struct peer *p);
 
-static void stop_server(struct live *l)
+static void stop_server(struct xs *l)
 {
 	if (!l->serving)
 		return;
@@ -158,7 +165,7 @@ static void stop_server(struct live *l)
 /* Commands still queued (a <go/> above all: an engine left at a break
  * whose socket closes spins at full speed) are written before the
  * sockets close; they are a few bytes, which the socket takes at once. */
-static void flush_before_closing(struct live *l)
+static void flush_before_closing(struct xs *l)
 {
 	for (size_t i = 0; i < l->npeers; i++) {
 		struct peer *p = l->peers[i];
@@ -170,7 +177,7 @@ static void flush_before_closing(struct live *l)
 	}
 }
 
-void live_free(struct live *l)
+void xs_free(struct xs *l)
 {
 	if (!l)
 		return;
@@ -189,7 +196,7 @@ void live_free(struct live *l)
 }
 
 /* Engines send what they like: what reaches a terminal is escaped. */
-static void tell(struct live *l, const struct peer *p, const char *text)
+static void tell(struct xs *l, const struct peer *p, const char *text)
 {
 	if (!l->log)
 		return;
@@ -199,7 +206,7 @@ static void tell(struct live *l, const struct peer *p, const char *text)
 		safe);
 }
 
-static void say(struct live *l, struct peer *p, const char *fmt, const char *what)
+static void say(struct xs *l, struct peer *p, const char *fmt, const char *what)
 {
 	snprintf(p->status, sizeof(p->status), fmt, what);
 	tell(l, p, p->status);
@@ -207,37 +214,14 @@ static void say(struct live *l, struct peer *p, const char *fmt, const char *wha
 
 /* ---- addresses -------------------------------------------------------- */
 
-/* "[HOST:]PORT" into host and port; a bare port means the loopback. */
-static bool split_address(const char *address, char *host, size_t host_cap,
-			  const char **port)
-{
-	const char *colon = strrchr(address, ':');
-	const char *h = "127.0.0.1";
-	size_t hlen = strlen(h);
-	*port = address;
-	if (colon) {
-		h = address;
-		hlen = (size_t)(colon - address);
-		*port = colon + 1;
-		if (hlen >= 2 && h[0] == '[' && h[hlen - 1] == ']')
-			h++, hlen -= 2;
-	}
-	if (!hlen || hlen >= host_cap || !**port)
-		return false;
-	memcpy(host, h, hlen);
-	host[hlen] = '\0';
-	for (const char *c = *port; *c; c++)
-		if (*c < '0' || *c > '9')
-			return false;
-	return true;
-}
-
 static struct addrinfo *resolve(const char *address, bool passive, char *err,
 				size_t cap)
 {
-	char host[256];
-	const char *port;
-	if (!split_address(address, host, sizeof(host), &port)) {
+	char host[256], port[8];
+	/* A bare port listens on, or dials, the loopback only; port 0, when
+	 * listening, binds any free one. */
+	if (!net_split_address(address, "127.0.0.1", NULL, passive, host,
+			       sizeof(host), port, sizeof(port), NULL, 0)) {
 		snprintf(err, cap, "'%s' is not [HOST:]PORT", address);
 		return NULL;
 	}
@@ -287,7 +271,7 @@ static int listen_backlog(void)
 	return n > 0 ? n : SOMAXCONN;
 }
 
-bool live_listen(struct live *l, const char *address, char *err, size_t cap)
+bool xs_listen(struct xs *l, const char *address, char *err, size_t cap)
 {
 	struct addrinfo *res = resolve(address, true, err, cap);
 	if (!res)
@@ -316,12 +300,12 @@ bool live_listen(struct live *l, const char *address, char *err, size_t cap)
 	return true;
 }
 
-int live_listen_port(const struct live *l)
+int xs_listen_port(const struct xs *l)
 {
 	return l->listen_port;
 }
 
-static struct peer *add_peer(struct live *l, int fd, const char *address)
+static struct peer *add_peer(struct xs *l, int fd, const char *address)
 {
 	struct peer *p = xcalloc(1, sizeof(*p));
 	p->live = l;
@@ -331,9 +315,9 @@ static struct peer *add_peer(struct live *l, int fd, const char *address)
 	return p;
 }
 
-bool live_connect(struct live *l, const char *address, char *err, size_t cap)
+bool xs_connect(struct xs *l, const char *address, char *err, size_t cap)
 {
-	if (l->npeers >= LIVE_MAX_PEERS) {
+	if (l->npeers >= XS_MAX_PEERS) {
 		snprintf(err, cap, "too many connections");
 		return false;
 	}
@@ -360,7 +344,7 @@ bool live_connect(struct live *l, const char *address, char *err, size_t cap)
 
 /* ---- the loop --------------------------------------------------------- */
 
-static size_t poll_fds(const struct live *l, struct pollfd *fds, size_t cap)
+static size_t poll_fds(const struct xs *l, struct pollfd *fds, size_t cap)
 {
 	size_t n = 0;
 	if (l->listen_fd >= 0 && n < cap)
@@ -377,7 +361,7 @@ static size_t poll_fds(const struct live *l, struct pollfd *fds, size_t cap)
 	return n;
 }
 
-size_t live_poll_fds(struct live *l, struct pollfd *fds, size_t cap)
+size_t xs_poll_fds(struct xs *l, struct pollfd *fds, size_t cap)
 {
 	lock(l);
 	size_t n = poll_fds(l, fds, cap);
@@ -397,7 +381,7 @@ static bool send_command(struct peer *p, const char *command)
 	return true;
 }
 
-static void flush_out(struct live *l, struct peer *p)
+static void flush_out(struct xs *l, struct peer *p)
 {
 	while (p->out_len && p->fd >= 0) {
 		ssize_t sent = send(p->fd, p->out, p->out_len, MSG_NOSIGNAL);
@@ -417,7 +401,7 @@ static void flush_out(struct live *l, struct peer *p)
 
 /* The login is answered at once: profiling on, then go, so the engine
  * runs with the profiler already started. */
-static void become_engine(struct live *l, struct peer *p, const char *login)
+static void become_engine(struct xs *l, struct peer *p, const char *login)
 {
 	p->engine = true;
 	char safe[96];
@@ -430,7 +414,7 @@ static void become_engine(struct live *l, struct peer *p, const char *login)
 	l->engines[l->nengines++] = p;
 }
 
-static void greet(struct live *l, struct peer *p)
+static void greet(struct xs *l, struct peer *p)
 {
 	const char *login = xsbug_login_name(p->parser);
 	if (p->greeted || !login)
@@ -443,7 +427,7 @@ static void greet(struct live *l, struct peer *p)
 }
 
 /* An arc stream has no login: it counts once it printed its table. */
-static void arcs_printed(struct live *l, struct peer *p)
+static void arcs_printed(struct xs *l, struct peer *p)
 {
 	if (p->engine || !arcs_parser_prints(p->arcs))
 		return;
@@ -467,7 +451,7 @@ static void where_of(const struct xsbug_message *m, char *out, size_t cap)
  * closes spins.  wprof-tui is not a debugger: it answers at once. */
 static void on_break(struct peer *p, const struct xsbug_message *m)
 {
-	struct live *l = p->live;
+	struct xs *l = p->live;
 	bool released = send_command(p, "\r\n<go/>\r\n");
 	p->breaks++;
 	p->suspended = true;
@@ -497,7 +481,7 @@ static void on_log(struct peer *p, const struct xsbug_message *m)
 		 text, m->cut ? "…" : "");
 	if (!p->logs)
 		p->logs = xcalloc(LIVE_LOG_LINES, sizeof(*p->logs));
-	struct live_log_line *slot = &p->logs[p->nlogs++ % LIVE_LOG_LINES];
+	struct log_line *slot = &p->logs[p->nlogs++ % LIVE_LOG_LINES];
 	free(slot->text);
 	slot->text = xstrdup(line);
 	struct timespec now;
@@ -536,7 +520,7 @@ static bool choose_kind(struct peer *p, const uint8_t *bytes, size_t len)
 }
 
 /* False, with err, when the peer must be dropped. */
-static bool feed_peer(struct live *l, struct peer *p, const uint8_t *bytes,
+static bool feed_peer(struct xs *l, struct peer *p, const uint8_t *bytes,
 		      size_t len, struct load_error *err)
 {
 	if (!choose_kind(p, bytes, len))
@@ -553,15 +537,15 @@ static bool feed_peer(struct live *l, struct peer *p, const uint8_t *bytes,
 	/* Anything after a break but a log says the engine runs again. */
 	if (p->suspended && xsbug_generation(p->parser) != p->break_generation)
 		p->suspended = false;
-	if (p->request != LIVE_REQUEST_NONE &&
-	    xsbug_profiling(p->parser) == (p->request == LIVE_REQUEST_START))
-		p->request = LIVE_REQUEST_NONE;
+	if (p->request != XS_REQUEST_NONE &&
+	    xsbug_profiling(p->parser) == (p->request == XS_REQUEST_START))
+		p->request = XS_REQUEST_NONE;
 	return true;
 }
 
 /* Forgets a peer that never logged in once it is gone; engines stay, with
  * what they sent. */
-static void reap(struct live *l)
+static void reap(struct xs *l)
 {
 	size_t kept = 0;
 	for (size_t i = 0; i < l->npeers; i++) {
@@ -576,7 +560,7 @@ static void reap(struct live *l)
 
 /* A last arc line without its newline still counts; a cut xsbug message
  * is said. */
-static void on_eof(struct live *l, struct peer *p)
+static void on_eof(struct xs *l, struct peer *p)
 {
 	struct load_error err;
 	bool whole = true;
@@ -589,12 +573,12 @@ static void on_eof(struct live *l, struct peer *p)
 			      : "disconnected mid-message; keeping what arrived");
 	peer_close(p);
 	p->suspended = false;
-	p->request = LIVE_REQUEST_NONE;
+	p->request = XS_REQUEST_NONE;
 }
 
 /* Only the server reads and closes the sockets, so the lock is let go
  * meanwhile: the other side takes its snapshots between two chunks. */
-static ssize_t receive(struct live *l, int fd)
+static ssize_t receive(struct xs *l, int fd)
 {
 	unlock(l);
 	ssize_t got = recv(fd, l->readbuf, READ_CHUNK, 0);
@@ -604,7 +588,7 @@ static ssize_t receive(struct live *l, int fd)
 	return got;
 }
 
-static void read_peer(struct live *l, struct peer *p)
+static void read_peer(struct xs *l, struct peer *p)
 {
 	for (size_t budget = 0; budget < READ_BUDGET && p->fd >= 0;) {
 		ssize_t got = receive(l, p->fd);
@@ -628,7 +612,7 @@ static void read_peer(struct live *l, struct peer *p)
 	}
 }
 
-static void accept_peers(struct live *l)
+static void accept_peers(struct xs *l)
 {
 	for (;;) {
 		struct sockaddr_storage ss;
@@ -638,7 +622,7 @@ static void accept_peers(struct live *l)
 		if (fd < 0)
 			return;
 		reap(l);
-		if (l->npeers >= LIVE_MAX_PEERS) {
+		if (l->npeers >= XS_MAX_PEERS) {
 			close(fd); /* full: the newcomer is turned away */
 			continue;
 		}
@@ -648,7 +632,7 @@ static void accept_peers(struct live *l)
 	}
 }
 
-static struct peer *peer_of_fd(const struct live *l, int fd)
+static struct peer *peer_of_fd(const struct xs *l, int fd)
 {
 	for (size_t i = 0; i < l->npeers; i++)
 		if (l->peers[i]->fd == fd)
@@ -656,7 +640,7 @@ static struct peer *peer_of_fd(const struct live *l, int fd)
 	return NULL;
 }
 
-void live_handle(struct live *l, const struct pollfd *fds, size_t n)
+void xs_handle(struct xs *l, const struct pollfd *fds, size_t n)
 {
 	lock(l);
 	for (size_t i = 0; i < n; i++) {
@@ -680,15 +664,15 @@ void live_handle(struct live *l, const struct pollfd *fds, size_t n)
 	unlock(l);
 }
 
-/* The server thread: the sockets and the wake pipe, until live_free. */
+/* The server thread: the sockets and the wake pipe, until xs_free. */
 static void *serve(void *arg)
 {
-	struct live *l = arg;
-	struct pollfd fds[LIVE_MAX_PEERS + 2];
+	struct xs *l = arg;
+	struct pollfd fds[XS_MAX_PEERS + 2];
 	for (;;) {
 		lock(l);
 		bool stopping = l->stopping;
-		size_t n = poll_fds(l, fds + 1, LIVE_MAX_PEERS + 1);
+		size_t n = poll_fds(l, fds + 1, XS_MAX_PEERS + 1);
 		unlock(l);
 		if (stopping)
 			return NULL;
@@ -699,11 +683,11 @@ static void *serve(void *arg)
 		if (fds[0].revents)
 			while (read(l->wake[0], drain, sizeof(drain)) > 0)
 				continue;
-		live_handle(l, fds + 1, n);
+		xs_handle(l, fds + 1, n);
 	}
 }
 
-bool live_serve(struct live *l, char *err, size_t cap)
+bool xs_serve(struct xs *l, char *err, size_t cap)
 {
 	if (pipe2(l->wake, O_CLOEXEC | O_NONBLOCK)) {
 		snprintf(err, cap, "pipe: %s", strerror(errno));
@@ -725,7 +709,7 @@ bool live_serve(struct live *l, char *err, size_t cap)
 
 /* ---- engines ---------------------------------------------------------- */
 
-size_t live_engine_count(struct live *l)
+size_t xs_engine_count(struct xs *l)
 {
 	lock(l);
 	size_t n = l->nengines;
@@ -734,41 +718,41 @@ size_t live_engine_count(struct live *l)
 }
 
 /* Returns with the lock held: the caller reads, then unlocks. */
-static struct peer *lock_engine(struct live *l, size_t i)
+static struct peer *lock_engine(struct xs *l, size_t i)
 {
 	lock(l);
 	return l->engines[i];
 }
 
 /* Written once, before the engine is counted: it stays as it is. */
-const char *live_engine_name(struct live *l, size_t i)
+const char *xs_engine_name(struct xs *l, size_t i)
 {
 	const char *name = lock_engine(l, i)->name;
 	unlock(l);
 	return name;
 }
 
-bool live_engine_connected(struct live *l, size_t i)
+bool xs_engine_connected(struct xs *l, size_t i)
 {
 	bool connected = lock_engine(l, i)->fd >= 0;
 	unlock(l);
 	return connected;
 }
 
-void live_engine_status(struct live *l, size_t i, char *out, size_t cap)
+void xs_engine_status(struct xs *l, size_t i, char *out, size_t cap)
 {
 	snprintf(out, cap, "%s", lock_engine(l, i)->status);
 	unlock(l);
 }
 
-bool live_engine_sends_arcs(struct live *l, size_t i)
+bool xs_engine_sends_arcs(struct xs *l, size_t i)
 {
 	bool arcs = lock_engine(l, i)->kind == PEER_ARCS;
 	unlock(l);
 	return arcs;
 }
 
-bool live_engine_profiling(struct live *l, size_t i)
+bool xs_engine_profiling(struct xs *l, size_t i)
 {
 	const struct peer *p = lock_engine(l, i);
 	bool profiling = p->kind == PEER_XSBUG && xsbug_profiling(p->parser);
@@ -776,7 +760,7 @@ bool live_engine_profiling(struct live *l, size_t i)
 	return profiling;
 }
 
-size_t live_engines_connected(struct live *l)
+size_t xs_engines_connected(struct xs *l)
 {
 	lock(l);
 	size_t n = 0;
@@ -786,14 +770,14 @@ size_t live_engines_connected(struct live *l)
 	return n;
 }
 
-enum live_request live_engine_request(struct live *l, size_t i)
+enum xs_request xs_engine_request(struct xs *l, size_t i)
 {
-	enum live_request r = lock_engine(l, i)->request;
+	enum xs_request r = lock_engine(l, i)->request;
 	unlock(l);
 	return r;
 }
 
-bool live_engine_suspended_at(struct live *l, size_t i, char *where, size_t cap)
+bool xs_engine_suspended_at(struct xs *l, size_t i, char *where, size_t cap)
 {
 	const struct peer *p = lock_engine(l, i);
 	bool suspended = p->suspended;
@@ -802,7 +786,7 @@ bool live_engine_suspended_at(struct live *l, size_t i, char *where, size_t cap)
 	return suspended;
 }
 
-uint64_t live_engine_breaks(struct live *l, size_t i, char *last, size_t cap)
+uint64_t xs_engine_breaks(struct xs *l, size_t i, char *last, size_t cap)
 {
 	const struct peer *p = lock_engine(l, i);
 	uint64_t n = p->breaks;
@@ -811,20 +795,20 @@ uint64_t live_engine_breaks(struct live *l, size_t i, char *last, size_t cap)
 	return n;
 }
 
-uint64_t live_engine_log_count(struct live *l, size_t i)
+uint64_t xs_engine_log_count(struct xs *l, size_t i)
 {
 	uint64_t n = lock_engine(l, i)->nlogs;
 	unlock(l);
 	return n;
 }
 
-bool live_engine_log_line(struct live *l, size_t i, uint64_t n, double *when,
-			  char *text, size_t cap)
+bool xs_engine_log_line(struct xs *l, size_t i, uint64_t n, double *when,
+			char *text, size_t cap)
 {
 	const struct peer *p = lock_engine(l, i);
 	bool kept = n < p->nlogs && p->nlogs - n <= LIVE_LOG_LINES;
 	if (kept) {
-		const struct live_log_line *line = &p->logs[n % LIVE_LOG_LINES];
+		const struct log_line *line = &p->logs[n % LIVE_LOG_LINES];
 		*when = line->when;
 		snprintf(text, cap, "%s", line->text);
 	}
@@ -835,7 +819,7 @@ bool live_engine_log_line(struct live *l, size_t i, uint64_t n, double *when,
 /* An xsbug engine starts its profile as soon as it reads the
  * <start-profiling/> its login is answered with; one built with the file
  * profiler (mxProfile) sends nothing. */
-bool live_engine_streams_nothing(struct live *l, size_t i)
+bool xs_engine_streams_nothing(struct xs *l, size_t i)
 {
 	const struct peer *p = lock_engine(l, i);
 	bool silent = p->kind == PEER_XSBUG && !xsbug_session_count(p->parser) &&
@@ -844,7 +828,7 @@ bool live_engine_streams_nothing(struct live *l, size_t i)
 	return silent;
 }
 
-bool live_engine_take_news(struct live *l, size_t i)
+bool xs_engine_take_news(struct xs *l, size_t i)
 {
 	struct peer *p = lock_engine(l, i);
 	uint64_t g = p->kind == PEER_ARCS ? arcs_parser_prints(p->arcs)
@@ -876,9 +860,9 @@ static bool arcs_model(const struct peer *p, struct model *m)
 
 /* Arc tables are small: made under the lock.  A session's stacks are
  * copied under it, the model is made after. */
-enum live_refresh live_engine_refresh(struct live *l, size_t i,
-				      struct xsbug_follower *f,
-				      struct model *shown, struct model *fresh)
+enum live_refresh xs_engine_refresh(struct xs *l, size_t i,
+				    struct xsbug_follower *f,
+				    struct model *shown, struct model *fresh)
 {
 	const struct peer *p = lock_engine(l, i);
 	bool arcs = p->kind == PEER_ARCS;
@@ -898,7 +882,7 @@ enum live_refresh live_engine_refresh(struct live *l, size_t i,
 
 /* A request already waiting for the engine's answer is not sent again:
  * an xst reads them all at its next break. */
-static bool command(struct live *l, size_t i, enum live_request request,
+static bool command(struct xs *l, size_t i, enum xs_request request,
 		    const char *text)
 {
 	struct peer *p = lock_engine(l, i);
@@ -911,14 +895,14 @@ static bool command(struct live *l, size_t i, enum live_request request,
 	return queued;
 }
 
-bool live_engine_start_profiling(struct live *l, size_t i)
+bool xs_engine_start_profiling(struct xs *l, size_t i)
 {
-	return command(l, i, LIVE_REQUEST_START, "\r\n<start-profiling/>\r\n");
+	return command(l, i, XS_REQUEST_START, "\r\n<start-profiling/>\r\n");
 }
 
-bool live_engine_stop_profiling(struct live *l, size_t i)
+bool xs_engine_stop_profiling(struct xs *l, size_t i)
 {
-	return command(l, i, LIVE_REQUEST_STOP, "\r\n<stop-profiling/>\r\n");
+	return command(l, i, XS_REQUEST_STOP, "\r\n<stop-profiling/>\r\n");
 }
 
 static bool write_capture(const struct xsbug_parser *parser, size_t n,
@@ -975,8 +959,8 @@ static bool write_cpuprofile(const struct model *m, const char *base,
 
 /* The engine waits while the session is read under the lock, not while
  * the .cpuprofile is written. */
-bool live_engine_write(struct live *l, size_t i, const char *base,
-		       char *err, size_t cap)
+bool xs_engine_write(struct xs *l, size_t i, const char *base,
+		     char *err, size_t cap)
 {
 	struct model m;
 	const struct peer *p = lock_engine(l, i);
@@ -1005,26 +989,26 @@ static bool profile_done(const struct peer *p)
 	"streams nothing; build it with -DmxInstrument=1 (docs/live.md)"
 
 /* One poll() and what it found; false with err when poll fails. */
-static bool serve_once(struct live *l, int timeout_ms, char *err, size_t cap)
+static bool serve_once(struct xs *l, int timeout_ms, char *err, size_t cap)
 {
-	struct pollfd fds[LIVE_MAX_PEERS + 1];
-	size_t n = live_poll_fds(l, fds, ARRAY_LEN(fds));
+	struct pollfd fds[XS_MAX_PEERS + 1];
+	size_t n = xs_poll_fds(l, fds, ARRAY_LEN(fds));
 	if (poll(fds, n, timeout_ms) < 0 && errno != EINTR) {
 		snprintf(err, cap, "poll: %s", strerror(errno));
 		return false;
 	}
-	live_handle(l, fds, n);
+	xs_handle(l, fds, n);
 	return true;
 }
 
-bool live_wait_profile(struct live *l, struct model *m, char *who,
-		       size_t who_cap, char *err, size_t cap)
+bool xs_wait_profile(struct xs *l, struct model *m, char *who,
+		     size_t who_cap, char *err, size_t cap)
 {
 	bool told = false;
 	while (!l->nengines || !profile_done(l->engines[0])) {
 		if (!serve_once(l, 500, err, cap))
 			return false;
-		if (l->nengines && !told && live_engine_streams_nothing(l, 0)) {
+		if (l->nengines && !told && xs_engine_streams_nothing(l, 0)) {
 			told = true;
 			tell(l, l->engines[0], STREAMS_NOTHING);
 		}
@@ -1049,7 +1033,7 @@ bool live_wait_profile(struct live *l, struct model *m, char *who,
  * stopped at a break runs on. */
 #define LOGIN_GRACE_MS 1000.0
 
-static bool someone_to_serve(struct live *l, double since)
+static bool someone_to_serve(struct xs *l, double since)
 {
 	lock(l);
 	bool engines = false, newcomers = false;
@@ -1062,7 +1046,7 @@ static bool someone_to_serve(struct live *l, double since)
 	return engines || (newcomers && monotonic_ms() - since < LOGIN_GRACE_MS);
 }
 
-void live_finish(struct live *l)
+void xs_finish(struct xs *l)
 {
 	lock(l);
 	if (l->listen_fd >= 0) { /* those already queued are served too */

@@ -18,7 +18,7 @@
 
 struct xs_source {
 	struct live_source base;
-	struct live *live;
+	struct xs *live;
 	char address[256];   /* as given on the command line */
 	size_t shown;        /* the engine chosen */
 	size_t data_engine;  /* the engine whose snapshot was given last */
@@ -35,33 +35,33 @@ static struct xs_source *xs_of(struct live_source *s)
 	return (struct xs_source *)s;
 }
 
-static bool xs_start(struct live_source *s, char *err, size_t cap)
+static bool xs_source_start(struct live_source *s, char *err, size_t cap)
 {
-	return live_serve(xs_of(s)->live, err, cap);
+	return xs_serve(xs_of(s)->live, err, cap);
 }
 
-static bool xs_collect(struct live_source *s, struct model *m, char *who,
-		       size_t who_cap, char *err, size_t cap)
+static bool xs_source_collect(struct live_source *s, struct model *m, char *who,
+			      size_t who_cap, char *err, size_t cap)
 {
-	return live_wait_profile(xs_of(s)->live, m, who, who_cap, err, cap);
+	return xs_wait_profile(xs_of(s)->live, m, who, who_cap, err, cap);
 }
 
-static void xs_finish(struct live_source *s)
+static void xs_source_finish(struct live_source *s)
 {
-	live_finish(xs_of(s)->live);
+	xs_finish(xs_of(s)->live);
 }
 
-static void xs_free(struct live_source *s)
+static void xs_source_free(struct live_source *s)
 {
 	struct xs_source *x = xs_of(s);
-	live_free(x->live);
+	xs_free(x->live);
 	xsbug_follower_free(x->follower);
 	free(x);
 }
 
 static const char *engine_name(struct xs_source *x, char *buf, size_t cap)
 {
-	escape_text(live_engine_name(x->live, x->shown), buf, cap);
+	escape_text(xs_engine_name(x->live, x->shown), buf, cap);
 	return buf;
 }
 
@@ -70,48 +70,55 @@ static const char *engine_name(struct xs_source *x, char *buf, size_t cap)
 static void engine_state(struct xs_source *x, char *out, size_t cap)
 {
 	char where[300];
-	enum live_request request = live_engine_request(x->live, x->shown);
-	if (!live_engine_connected(x->live, x->shown))
+	enum xs_request request = xs_engine_request(x->live, x->shown);
+	if (!xs_engine_connected(x->live, x->shown))
 		snprintf(out, cap, "disconnected");
-	else if (live_engine_suspended_at(x->live, x->shown, where, sizeof(where)))
+	else if (xs_engine_suspended_at(x->live, x->shown, where, sizeof(where)))
 		snprintf(out, cap, "suspended at %s", where);
-	else if (live_engine_streams_nothing(x->live, x->shown))
+	else if (xs_engine_streams_nothing(x->live, x->shown))
 		snprintf(out, cap, "sends no profile (an mxProfile build?)");
-	else if (request != LIVE_REQUEST_NONE)
+	else if (request != XS_REQUEST_NONE)
 		snprintf(out, cap, "%s requested",
-			 request == LIVE_REQUEST_STOP ? "stop" : "start");
+			 request == XS_REQUEST_STOP ? "stop" : "start");
 	else
 		snprintf(out, cap, "%s",
-			 live_engine_sends_arcs(x->live, x->shown) ||
-				 live_engine_profiling(x->live, x->shown)
+			 xs_engine_sends_arcs(x->live, x->shown) ||
+				 xs_engine_profiling(x->live, x->shown)
 				 ? "profiling" : "not profiling");
 }
 
-static void xs_title(struct live_source *s, char *out, size_t cap)
+/* Before the first engine logs in, the title and the screen say where
+ * one is awaited (after `before`): false then. */
+static bool engine_logged_in(struct xs_source *x, const char *before,
+			     char *out, size_t cap)
+{
+	if (xs_engine_count(x->live))
+		return true;
+	snprintf(out, cap, "%swaiting for an engine on %s", before, x->address);
+	return false;
+}
+
+static void xs_source_title(struct live_source *s, char *out, size_t cap)
 {
 	struct xs_source *x = xs_of(s);
-	if (!live_engine_count(x->live)) {
-		snprintf(out, cap, "live: waiting for an engine on %s", x->address);
+	if (!engine_logged_in(x, "live: ", out, cap))
 		return;
-	}
 	char state[400];
 	engine_state(x, state, sizeof(state));
-	size_t count = live_engine_count(x->live);
+	size_t count = xs_engine_count(x->live);
 	char which[32] = "";
 	if (count > 1)
 		snprintf(which, sizeof(which), " (%zu of %zu)", x->shown + 1, count);
-	snprintf(out, cap, "live: %s%s, %s%s", live_engine_name(x->live, x->shown),
+	snprintf(out, cap, "live: %s%s, %s%s", xs_engine_name(x->live, x->shown),
 		 which, state, x->given && x->data_engine != x->shown
 			 ? ", no profile yet (the numbers are another engine's)" : "");
 }
 
-static void xs_waiting(struct live_source *s, char *out, size_t cap)
+static void xs_source_waiting(struct live_source *s, char *out, size_t cap)
 {
 	struct xs_source *x = xs_of(s);
-	if (!live_engine_count(x->live)) {
-		snprintf(out, cap, "waiting for an engine on %s", x->address);
+	if (!engine_logged_in(x, "", out, cap))
 		return;
-	}
 	char name[256], state[400];
 	engine_state(x, state, sizeof(state));
 	snprintf(out, cap, "%s logged in (%s); waiting for its first samples",
@@ -122,10 +129,10 @@ static bool notice_news(struct xs_source *x, double now_ms, struct live_events *
 {
 	char name[256], raw[1200];
 	engine_name(x, name, sizeof(name));
-	uint64_t breaks = live_engine_breaks(x->live, x->shown, raw, sizeof(raw));
-	uint64_t logs = live_engine_log_count(x->live, x->shown);
+	uint64_t breaks = xs_engine_breaks(x->live, x->shown, raw, sizeof(raw));
+	uint64_t logs = xs_engine_log_count(x->live, x->shown);
 	bool silent = !x->told_streams_nothing &&
-		      live_engine_streams_nothing(x->live, x->shown);
+		      xs_engine_streams_nothing(x->live, x->shown);
 	bool news = breaks != x->seen_breaks || logs != x->seen_logs || silent;
 	bool break_shown = now_ms < x->break_news_until && ev->message_shown;
 	if (!news || ev->quiet || (break_shown && breaks == x->seen_breaks && !silent))
@@ -139,8 +146,8 @@ static bool notice_news(struct xs_source *x, double now_ms, struct live_events *
 		snprintf(ev->message, sizeof(ev->message),
 			 "wprof-tui is not a debugger: released %s at %s", name, raw);
 		x->break_news_until = now_ms + BREAK_NEWS_MS;
-	} else if (live_engine_log_line(x->live, x->shown, logs - 1, &when, raw,
-					sizeof(raw))) {
+	} else if (xs_engine_log_line(x->live, x->shown, logs - 1, &when, raw,
+				      sizeof(raw))) {
 		snprintf(ev->message, sizeof(ev->message), "log: %s  (L lists them)", raw);
 	}
 	x->told_streams_nothing |= silent;
@@ -152,37 +159,37 @@ static bool notice_news(struct xs_source *x, double now_ms, struct live_events *
 /* An engine that leaves keeps its data on screen; the status line says so. */
 static bool notice_disconnect(struct xs_source *x, struct live_events *ev)
 {
-	bool connected = live_engine_connected(x->live, x->shown);
+	bool connected = xs_engine_connected(x->live, x->shown);
 	bool left = x->was_connected && !connected;
 	x->was_connected = connected;
 	if (left && x->given) {
 		char name[256], status[400];
-		live_engine_status(x->live, x->shown, status, sizeof(status));
+		xs_engine_status(x->live, x->shown, status, sizeof(status));
 		snprintf(ev->message, sizeof(ev->message), "%s disconnected; its data "
 			 "stays (%s)", engine_name(x, name, sizeof(name)), status);
 	}
 	return left;
 }
 
-static void xs_events(struct live_source *s, double now_ms, struct live_events *ev)
+static void xs_source_events(struct live_source *s, double now_ms, struct live_events *ev)
 {
 	struct xs_source *x = xs_of(s);
-	if (!live_engine_count(x->live))
+	if (!xs_engine_count(x->live))
 		return;
-	ev->data = live_engine_take_news(x->live, x->shown);
+	ev->data = xs_engine_take_news(x->live, x->shown);
 	ev->at_once = notice_disconnect(x, ev);
 	ev->changed = ev->at_once;
 	if (!ev->message[0])
 		ev->changed |= notice_news(x, now_ms, ev);
 }
 
-static enum live_refresh xs_snapshot(struct live_source *s, struct model *shown,
-				     struct model *fresh)
+static enum live_refresh xs_source_snapshot(struct live_source *s, struct model *shown,
+					    struct model *fresh)
 {
 	struct xs_source *x = xs_of(s);
-	if (!live_engine_count(x->live))
+	if (!xs_engine_count(x->live))
 		return LIVE_NO_PROFILE;
-	enum live_refresh got = live_engine_refresh(
+	enum live_refresh got = xs_engine_refresh(
 		x->live, x->shown, x->follower,
 		x->given && x->data_engine == x->shown ? shown : NULL, fresh);
 	if (got != LIVE_NO_PROFILE) {
@@ -192,24 +199,24 @@ static enum live_refresh xs_snapshot(struct live_source *s, struct model *shown,
 	return got;
 }
 
-static void xs_toggle_profiling(struct live_source *s, char *said, size_t cap)
+static void xs_source_toggle_profiling(struct live_source *s, char *said, size_t cap)
 {
 	struct xs_source *x = xs_of(s);
 	char name[256];
 	engine_name(x, name, sizeof(name));
-	if (!live_engine_count(x->live)) {
+	if (!xs_engine_count(x->live)) {
 		snprintf(said, cap, "no engine has logged in");
 		return;
 	}
-	if (live_engine_sends_arcs(x->live, x->shown)) {
+	if (xs_engine_sends_arcs(x->live, x->shown)) {
 		snprintf(said, cap, "%s sends arcs; it cannot be told to profile", name);
 		return;
 	}
-	bool start = !live_engine_profiling(x->live, x->shown);
-	bool again = live_engine_request(x->live, x->shown) ==
-		     (start ? LIVE_REQUEST_START : LIVE_REQUEST_STOP);
-	bool sent = start ? live_engine_start_profiling(x->live, x->shown)
-			  : live_engine_stop_profiling(x->live, x->shown);
+	bool start = !xs_engine_profiling(x->live, x->shown);
+	bool again = xs_engine_request(x->live, x->shown) ==
+		     (start ? XS_REQUEST_START : XS_REQUEST_STOP);
+	bool sent = start ? xs_engine_start_profiling(x->live, x->shown)
+			  : xs_engine_stop_profiling(x->live, x->shown);
 	if (!sent)
 		snprintf(said, cap, "%s is gone", name);
 	else
@@ -219,28 +226,28 @@ static void xs_toggle_profiling(struct live_source *s, char *said, size_t cap)
 			 start ? "start" : "stop");
 }
 
-static bool xs_write(struct live_source *s, const struct model *shown,
-		     const char *stamp, char *said, size_t cap)
+static bool xs_source_write(struct live_source *s, const struct model *shown,
+			    const char *stamp, char *said, size_t cap)
 {
 	(void)shown; /* the session itself is written, capture and all */
 	struct xs_source *x = xs_of(s);
 	char base[64], err[512];
 	snprintf(base, sizeof(base), "wprof-live-%zu-%s", x->shown + 1, stamp);
-	if (!live_engine_write(x->live, x->shown, base, err, sizeof(err))) {
+	if (!xs_engine_write(x->live, x->shown, base, err, sizeof(err))) {
 		snprintf(said, cap, "cannot write %s: %s", base, err);
 		return false;
 	}
-	if (!live_engine_sends_arcs(x->live, x->shown))
+	if (!xs_engine_sends_arcs(x->live, x->shown))
 		snprintf(said, cap, "wrote %s.xsbug and %s.cpuprofile", base, base);
 	else
 		snprintf(said, cap, "wrote %s.cpuprofile", base);
 	return true;
 }
 
-static bool xs_next_target(struct live_source *s, char *said, size_t cap)
+static bool xs_source_next_target(struct live_source *s, char *said, size_t cap)
 {
 	struct xs_source *x = xs_of(s);
-	size_t count = live_engine_count(x->live);
+	size_t count = xs_engine_count(x->live);
 	if (count < 2) {
 		snprintf(said, cap, "only one engine has logged in");
 		return false;
@@ -248,71 +255,71 @@ static bool xs_next_target(struct live_source *s, char *said, size_t cap)
 	x->shown = (x->shown + 1) % count;
 	xsbug_follower_free(x->follower); /* it follows one engine only */
 	x->follower = xsbug_follower_new();
-	x->was_connected = live_engine_connected(x->live, x->shown);
-	x->seen_breaks = live_engine_breaks(x->live, x->shown, NULL, 0);
-	x->seen_logs = live_engine_log_count(x->live, x->shown);
+	x->was_connected = xs_engine_connected(x->live, x->shown);
+	x->seen_breaks = xs_engine_breaks(x->live, x->shown, NULL, 0);
+	x->seen_logs = xs_engine_log_count(x->live, x->shown);
 	x->told_streams_nothing = false;
 	char name[256];
 	snprintf(said, cap, "showing %s", engine_name(x, name, sizeof(name)));
 	return true;
 }
 
-static size_t xs_peers_connected(struct live_source *s)
+static size_t xs_source_peers_connected(struct live_source *s)
 {
-	return live_engines_connected(xs_of(s)->live);
+	return xs_engines_connected(xs_of(s)->live);
 }
 
-static uint64_t xs_log_count(struct live_source *s)
-{
-	struct xs_source *x = xs_of(s);
-	return live_engine_count(x->live) ? live_engine_log_count(x->live, x->shown) : 0;
-}
-
-static bool xs_log_line(struct live_source *s, uint64_t n, double *when,
-			char *text, size_t cap)
+static uint64_t xs_source_log_count(struct live_source *s)
 {
 	struct xs_source *x = xs_of(s);
-	return live_engine_count(x->live) &&
-	       live_engine_log_line(x->live, x->shown, n, when, text, cap);
+	return xs_engine_count(x->live) ? xs_engine_log_count(x->live, x->shown) : 0;
 }
 
-static const char *xs_log_name(struct live_source *s)
+static bool xs_source_log_line(struct live_source *s, uint64_t n, double *when,
+			       char *text, size_t cap)
 {
 	struct xs_source *x = xs_of(s);
-	return live_engine_count(x->live) ? live_engine_name(x->live, x->shown)
-					  : x->address;
+	return xs_engine_count(x->live) &&
+	       xs_engine_log_line(x->live, x->shown, n, when, text, cap);
 }
 
-static const struct live_source_ops xs_ops = {
-	.start = xs_start,
-	.collect = xs_collect,
-	.finish = xs_finish,
-	.free = xs_free,
-	.events = xs_events,
-	.snapshot = xs_snapshot,
-	.title = xs_title,
-	.waiting = xs_waiting,
-	.toggle_profiling = xs_toggle_profiling,
-	.write = xs_write,
-	.next_target = xs_next_target,
-	.peers_connected = xs_peers_connected,
-	.log_count = xs_log_count,
-	.log_line = xs_log_line,
-	.log_name = xs_log_name,
+static const char *xs_source_log_name(struct live_source *s)
+{
+	struct xs_source *x = xs_of(s);
+	return xs_engine_count(x->live) ? xs_engine_name(x->live, x->shown)
+					: x->address;
+}
+
+static const struct live_source_ops xs_source_ops = {
+	.start = xs_source_start,
+	.collect = xs_source_collect,
+	.finish = xs_source_finish,
+	.free = xs_source_free,
+	.events = xs_source_events,
+	.snapshot = xs_source_snapshot,
+	.title = xs_source_title,
+	.waiting = xs_source_waiting,
+	.toggle_profiling = xs_source_toggle_profiling,
+	.write = xs_source_write,
+	.next_target = xs_source_next_target,
+	.peers_connected = xs_source_peers_connected,
+	.log_count = xs_source_log_count,
+	.log_line = xs_source_log_line,
+	.log_name = xs_source_log_name,
 };
 
 struct live_source *xs_source_open(const char *address, bool listen, FILE *log,
 				   char *err, size_t cap)
 {
 	struct xs_source *x = xcalloc(1, sizeof(*x));
-	x->base.ops = &xs_ops;
-	x->live = live_new(log);
+	x->base.ops = &xs_source_ops;
+	x->live = xs_new(log);
 	snprintf(x->address, sizeof(x->address), "%s", address);
 	x->follower = xsbug_follower_new();
-	bool ok = listen ? live_listen(x->live, address, err, cap)
-			 : live_connect(x->live, address, err, cap);
+	bool ok = listen ? xs_listen(x->live, address, err, cap)
+			 : xs_connect(x->live, address, err, cap);
 	if (!ok) {
-		xs_free(&x->base);
+		xs_source_free(&x->base);
 		return NULL;
 	}
 	return &x->base;
