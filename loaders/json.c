@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "loaders/loaders.h"
 
 enum state {
 	ST_TOP,       /* the document's value */
@@ -434,4 +435,66 @@ bool json_skip(struct json *j, enum json_token first)
 			depth--;
 	}
 	return true;
+}
+
+/* ---- for loaders --------------------------------------------------------- */
+
+static bool sink_vfail(const struct json_sink *s, uint64_t at, const char *fmt, va_list ap)
+{
+	char what[240];
+	vsnprintf(what, sizeof(what), fmt, ap);
+	if (s->format)
+		return load_fail(s->err, "%s, byte %llu: %s", s->format,
+				 (unsigned long long)at, what);
+	return load_fail(s->err, "%s%s at byte %llu", s->prefix ? s->prefix : "", what,
+			 (unsigned long long)at);
+}
+
+bool json_sink_fail(const struct json_sink *s, uint64_t at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool r = sink_vfail(s, at, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+bool json_sink_fail_here(const struct json_sink *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool r = sink_vfail(s, s->j->token_offset, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+bool json_sink_error(const struct json_sink *s)
+{
+	return json_sink_fail(s, s->j->error_offset, "%s", s->j->error);
+}
+
+bool json_sink_next(const struct json_sink *s, enum json_token *t)
+{
+	*t = json_next(s->j);
+	return *t != JSON_ERROR || json_sink_error(s);
+}
+
+bool json_sink_expect(const struct json_sink *s, enum json_token want, const char *what)
+{
+	enum json_token t;
+	if (!json_sink_next(s, &t))
+		return false;
+	return t == want || json_sink_fail_here(s, "expected %s", what);
+}
+
+bool json_sink_skip(const struct json_sink *s)
+{
+	return json_skip(s->j, json_next(s->j)) || json_sink_error(s);
+}
+
+enum json_token json_each_key(const struct json_sink *s)
+{
+	enum json_token t;
+	json_sink_next(s, &t);
+	return t;
 }

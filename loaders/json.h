@@ -51,4 +51,45 @@ bool json_skip(struct json *j, enum json_token first);
 enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- for loaders: errors into a struct load_error ---------------------- */
+
+struct load_error;
+
+/* Where a loader's JSON errors go and how they read: with a format name,
+ * "FORMAT, byte N: what"; without, "PREFIXwhat at byte N" (the spelling
+ * the V8 loaders' messages and their tests have always had). */
+struct json_sink {
+	struct json *j;
+	struct load_error *err;
+	const char *format;
+	const char *prefix;
+};
+
+/* Each returns false, having written the error. */
+bool json_sink_fail(const struct json_sink *s, uint64_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* At the last token. */
+bool json_sink_fail_here(const struct json_sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The parser's own error, at its byte. */
+bool json_sink_error(const struct json_sink *s);
+
+/* The next token; false (reported) on a parse error. */
+bool json_sink_next(const struct json_sink *s, enum json_token *t);
+/* The next token must be `want`; else "expected <what>". */
+bool json_sink_expect(const struct json_sink *s, enum json_token want, const char *what);
+/* Consumes the next value whole. */
+bool json_sink_skip(const struct json_sink *s);
+
+/* The key loop of an object whose '{' has been read:
+ *
+ *     enum json_token t;
+ *     while ((t = json_each_key(s)) == JSON_KEY)
+ *             ... the key is in s->j->str, its value comes next ...
+ *     if (t == JSON_ERROR)
+ *             return false;
+ *
+ * JSON_OBJECT_END ends the loop; JSON_ERROR has been reported. */
+enum json_token json_each_key(const struct json_sink *s);
+
 #endif
