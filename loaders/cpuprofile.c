@@ -92,18 +92,6 @@ bool sniff_cpuprofile(const uint8_t *head, size_t len)
 	return i < len && head[i] == '{';
 }
 
-static bool json_error(struct cpu_loader *L)
-{
-	return load_fail(L->err, "%s at byte %llu", L->j.error,
-			 (unsigned long long)L->j.error_offset);
-}
-
-static bool fail_at(struct cpu_loader *L, uint64_t offset, const char *what)
-{
-	return load_fail(L->err, "%s at byte %llu", what,
-			 (unsigned long long)offset);
-}
-
 /* Reads a number value; `what` names it in the error.  A field that may
  * be left out may also be null (Moddable's xsbug-log writes null lines
  * for native functions): with `present` given, null sets it false and
@@ -111,19 +99,18 @@ static bool fail_at(struct cpu_loader *L, uint64_t offset, const char *what)
 static bool read_number(struct cpu_loader *L, const char *what, double limit,
 			double *out, bool *present)
 {
-	enum json_token t = json_next(&L->j);
-	if (t == JSON_ERROR)
-		return json_error(L);
+	enum json_token t;
+	if (!json_sink_next(&L->reader.s, &t))
+		return false;
 	if (present)
 		*present = t != JSON_NULL;
 	if (t == JSON_NULL && present)
 		return true;
 	if (t != JSON_NUMBER)
-		return load_fail(L->err, "%s is not a number at byte %llu", what,
-				 (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "%s is not a number", what);
 	if (fabs(L->j.num) > limit)
-		return load_fail(L->err, "%s %.15g is out of range at byte %llu", what,
-				 L->j.num, (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "%s %.15g is out of range", what,
+					   L->j.num);
 	*out = L->j.num;
 	return true;
 }
@@ -137,36 +124,9 @@ static bool read_integer(struct cpu_loader *L, const char *what, double limit,
 	if (present && !*present)
 		return true;
 	if (v != floor(v))
-		return load_fail(L->err, "%s %g is not a whole number at byte %llu",
-				 what, v, (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "%s %g is not a whole number", what, v);
 	*out = (int64_t)v;
 	return true;
-}
-
-static bool skip_value(struct cpu_loader *L)
-{
-	return json_skip(&L->j, json_next(&L->j)) || json_error(L);
-}
-
-static bool expect_or_null(struct cpu_loader *L, enum json_token want,
-			   const char *what, bool *present)
-{
-	enum json_token t = json_next(&L->j);
-	if (t == JSON_ERROR)
-		return json_error(L);
-	if (present)
-		*present = t != JSON_NULL;
-	if (t == JSON_NULL && present)
-		return true;
-	if (t != want)
-		return load_fail(L->err, "expected %s at byte %llu", what,
-				 (unsigned long long)L->j.token_offset);
-	return true;
-}
-
-static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
-{
-	return expect_or_null(L, want, what, NULL);
 }
 
 /* Steps through an array of objects: true with *more set when the next
@@ -174,14 +134,12 @@ static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
  * array; false on an error, with `what` naming the element. */
 static bool next_object(struct cpu_loader *L, const char *what, bool *more)
 {
-	enum json_token t = json_next(&L->j);
+	enum json_token t;
+	if (!json_sink_next(&L->reader.s, &t))
+		return false;
 	*more = t == JSON_OBJECT;
-	if (t == JSON_OBJECT || t == JSON_ARRAY_END)
-		return true;
-	if (t == JSON_ERROR)
-		return json_error(L);
-	return load_fail(L->err, "%s is not an object at byte %llu", what,
-			 (unsigned long long)L->j.token_offset);
+	return t == JSON_OBJECT || t == JSON_ARRAY_END ||
+	       json_sink_fail_here(&L->reader.s, "%s is not an object", what);
 }
 
 /* A node record, under `parent` when it is nested in its "children". */
@@ -220,8 +178,7 @@ static bool read_tree_time(struct cpu_loader *L, uint32_t slot, const char *key)
 	if (!present)
 		return true;
 	if (v < 0)
-		return load_fail(L->err, "%s %g is negative at byte %llu", what, v,
-				 (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "%s %g is negative", what, v);
 	struct record *r = &L->records[slot];
 	if (self) {
 		L->tree_times += !r->has_self;
@@ -267,14 +224,14 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 					      &L->ticks_cap);
 	if (!v8_read_frame_field(&L->reader, &r->frame, key, &known))
 		return false;
-	return known || skip_value(L);
+	return known || json_sink_skip(&L->reader.s);
 }
 
 static bool add_child_id(void *ctx, uint32_t slot, double id, uint64_t offset)
 {
 	struct cpu_loader *L = ctx;
 	if (id != floor(id) || fabs(id) > MAX_ID)
-		return fail_at(L, offset, "child id is not a valid id");
+		return json_sink_fail(&L->reader.s, offset, "child id is not a valid id");
 	add_id_edge(&L->children, &L->nchildren, &L->children_cap, slot, (int64_t)id, offset);
 	return true;
 }
@@ -290,7 +247,7 @@ static bool read_node_tree(struct cpu_loader *L)
 static bool read_nodes(struct cpu_loader *L)
 {
 	L->have_nodes = true;
-	if (!expect(L, JSON_ARRAY, "an array for nodes"))
+	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for nodes"))
 		return false;
 	for (;;) {
 		bool more;
@@ -307,20 +264,19 @@ static bool read_nodes(struct cpu_loader *L)
 static bool read_number_array(struct cpu_loader *L, const char *what,
 			      double limit, double **out, size_t *n, size_t *cap)
 {
-	if (!expect(L, JSON_ARRAY, "an array"))
+	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array"))
 		return false;
 	for (;;) {
 		enum json_token t = json_next(&L->j);
 		if (t == JSON_ARRAY_END)
 			return true;
 		if (t != JSON_NUMBER)
-			return t == JSON_ERROR ? json_error(L)
-				: load_fail(L->err, "%s[%zu] is not a number at byte %llu",
-					    what, *n, (unsigned long long)L->j.token_offset);
+			return t == JSON_ERROR ? json_sink_error(&L->reader.s)
+				: json_sink_fail_here(&L->reader.s, "%s[%zu] is not a number",
+						      what, *n);
 		if (fabs(L->j.num) > limit)
-			return load_fail(L->err, "%s[%zu] = %g is out of range at byte %llu",
-					 what, *n, L->j.num,
-					 (unsigned long long)L->j.token_offset);
+			return json_sink_fail_here(&L->reader.s, "%s[%zu] = %g is out of range",
+						   what, *n, L->j.num);
 		GROW(*out, *cap, *n + 1);
 		(*out)[(*n)++] = L->j.num;
 	}
@@ -333,12 +289,11 @@ static bool read_samples(struct cpu_loader *L)
 {
 	L->have_samples = true;
 	if (L->nsamples)
-		return load_fail(L->err, "a second \"samples\" at byte %llu",
-				 (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "a second \"samples\"");
 	bool resolve = L->nrecords && map_ids(L);
 	if (!resolve && L->nrecords)
 		return false; /* duplicate ids: map_ids said so */
-	if (!expect(L, JSON_ARRAY, "an array for samples"))
+	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for samples"))
 		return false;
 	for (;;) {
 		enum json_token t = json_next(&L->j);
@@ -346,9 +301,9 @@ static bool read_samples(struct cpu_loader *L)
 			return true;
 		if (t != JSON_NUMBER || L->j.num != floor(L->j.num) ||
 		    fabs(L->j.num) > MAX_ID)
-			return t == JSON_ERROR ? json_error(L)
-				: load_fail(L->err, "samples[%zu] is not a node id at byte %llu",
-					    L->nsamples, (unsigned long long)L->j.token_offset);
+			return t == JSON_ERROR ? json_sink_error(&L->reader.s)
+				: json_sink_fail_here(&L->reader.s, "samples[%zu] is not a node id",
+						      L->nsamples);
 		int64_t id = (int64_t)L->j.num;
 		if (resolve) {
 			uint32_t slot = find_slot(&L->map, id);
@@ -366,49 +321,36 @@ static bool read_samples(struct cpu_loader *L)
 	}
 }
 
-static bool read_document(struct cpu_loader *L)
+static bool read_document_key(void *ctx, const char *key)
 {
-	if (!expect(L, JSON_OBJECT, "a JSON object"))
-		return false;
-	for (;;) {
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_OBJECT_END)
-			break;
-		if (t != JSON_KEY)
-			return json_error(L);
-		const char *key = L->j.str;
-		uint64_t key_at = L->j.token_offset;
-		bool ok;
-		if (!strcmp(key, "nodes")) {
-			ok = read_nodes(L);
-		} else if (!strcmp(key, "head")) {
-			L->have_nodes = true;
-			ok = expect(L, JSON_OBJECT, "an object for head") && read_node_tree(L);
-		} else if (!strcmp(key, "samples")) {
-			L->samples_at = key_at;
-			ok = read_samples(L);
-		} else if (!strcmp(key, "timeDeltas")) {
-			L->deltas_at = key_at;
-			ok = read_number_array(L, "timeDeltas", MAX_ABS_DELTA, &L->deltas,
-					       &L->ndeltas, &L->deltas_cap);
-		} else if (!strcmp(key, "timestamps")) {
-			L->timestamps_at = key_at;
-			ok = read_number_array(L, "timestamps", MAX_ABS_TIME, &L->timestamps,
-					       &L->ntimestamps, &L->timestamps_cap);
-		} else if (!strcmp(key, "startTime")) {
-			ok = read_number(L, "startTime", MAX_ABS_TIME, &L->start,
-					 &L->have_start);
-		} else if (!strcmp(key, "endTime")) {
-			ok = read_number(L, "endTime", MAX_ABS_TIME, &L->end, &L->have_end);
-		} else {
-			ok = skip_value(L);
-		}
-		if (!ok)
-			return false;
+	struct cpu_loader *L = ctx;
+	uint64_t key_at = L->j.token_offset;
+	if (!strcmp(key, "nodes"))
+		return read_nodes(L);
+	if (!strcmp(key, "head")) {
+		L->have_nodes = true;
+		return json_sink_expect(&L->reader.s, JSON_OBJECT, "an object for head") &&
+		       read_node_tree(L);
 	}
-	if (json_next(&L->j) != JSON_END)
-		return json_error(L);
-	return true;
+	if (!strcmp(key, "samples")) {
+		L->samples_at = key_at;
+		return read_samples(L);
+	}
+	if (!strcmp(key, "timeDeltas")) {
+		L->deltas_at = key_at;
+		return read_number_array(L, "timeDeltas", MAX_ABS_DELTA, &L->deltas,
+					 &L->ndeltas, &L->deltas_cap);
+	}
+	if (!strcmp(key, "timestamps")) {
+		L->timestamps_at = key_at;
+		return read_number_array(L, "timestamps", MAX_ABS_TIME, &L->timestamps,
+					 &L->ntimestamps, &L->timestamps_cap);
+	}
+	if (!strcmp(key, "startTime"))
+		return read_number(L, "startTime", MAX_ABS_TIME, &L->start, &L->have_start);
+	if (!strcmp(key, "endTime"))
+		return read_number(L, "endTime", MAX_ABS_TIME, &L->end, &L->have_end);
+	return json_sink_skip(&L->reader.s);
 }
 
 /* ---- from records to the model -------------------------------------- */
@@ -948,7 +890,7 @@ bool load_cpuprofile(struct input *in, struct model *m,
 	model_init(m, "cpuprofile");
 	m->lines_zero_based = true;
 	v8_reader_start(&L.reader, &L.j, in, m, err, "");
-	bool ok = read_document(&L) && build_model(&L);
+	bool ok = json_read_document(&L.reader.s, read_document_key, &L) && build_model(&L);
 	loader_free(&L);
 	if (!ok)
 		model_free(m);

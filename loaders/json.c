@@ -498,3 +498,21 @@ enum json_token json_each_key(const struct json_sink *s)
 	json_sink_next(s, &t);
 	return t;
 }
+
+bool json_sink_end(const struct json_sink *s)
+{
+	/* After the top value the parser yields only the end or an error. */
+	return json_next(s->j) == JSON_END || json_sink_error(s);
+}
+
+bool json_read_document(const struct json_sink *s,
+			bool (*on_key)(void *ctx, const char *key), void *ctx)
+{
+	if (!json_sink_expect(s, JSON_OBJECT, "a JSON object"))
+		return false;
+	enum json_token t;
+	while ((t = json_each_key(s)) == JSON_KEY)
+		if (!on_key(ctx, s->j->str))
+			return false;
+	return t != JSON_ERROR && json_sink_end(s);
+}

@@ -92,4 +92,13 @@ bool json_sink_skip(const struct json_sink *s);
  * JSON_OBJECT_END ends the loop; JSON_ERROR has been reported. */
 enum json_token json_each_key(const struct json_sink *s);
 
+/* After the document's value: nothing may follow it. */
+bool json_sink_end(const struct json_sink *s);
+
+/* A document that is one object: `on_key` reads the value of each key
+ * (its text in s->j->str, its byte in s->j->token_offset), and nothing
+ * may follow the object. */
+bool json_read_document(const struct json_sink *s,
+			bool (*on_key)(void *ctx, const char *key), void *ctx);
+
 #endif
