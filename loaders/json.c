@@ -489,7 +489,12 @@ bool json_sink_expect(const struct json_sink *s, enum json_token want, const cha
 
 bool json_sink_skip(const struct json_sink *s)
 {
-	return json_skip(s->j, json_next(s->j)) || json_sink_error(s);
+	return json_sink_skip_rest(s, json_next(s->j));
+}
+
+bool json_sink_skip_rest(const struct json_sink *s, enum json_token first)
+{
+	return json_skip(s->j, first) || json_sink_error(s);
 }
 
 enum json_token json_each_key(const struct json_sink *s)
@@ -497,6 +502,17 @@ enum json_token json_each_key(const struct json_sink *s)
 	enum json_token t;
 	json_sink_next(s, &t);
 	return t;
+}
+
+enum json_token json_each_object(const struct json_sink *s, const char *not_object)
+{
+	enum json_token t;
+	if (!json_sink_next(s, &t))
+		return JSON_ERROR;
+	if (t == JSON_OBJECT || t == JSON_ARRAY_END)
+		return t;
+	json_sink_fail_here(s, "%s", not_object);
+	return JSON_ERROR;
 }
 
 bool json_sink_end(const struct json_sink *s)

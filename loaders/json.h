@@ -80,6 +80,8 @@ bool json_sink_next(const struct json_sink *s, enum json_token *t);
 bool json_sink_expect(const struct json_sink *s, enum json_token want, const char *what);
 /* Consumes the next value whole. */
 bool json_sink_skip(const struct json_sink *s);
+/* Consumes the rest of a value whose first token, `first`, was read. */
+bool json_sink_skip_rest(const struct json_sink *s, enum json_token first);
 
 /* The key loop of an object whose '{' has been read:
  *
@@ -91,6 +93,15 @@ bool json_sink_skip(const struct json_sink *s);
  *
  * JSON_OBJECT_END ends the loop; JSON_ERROR has been reported. */
 enum json_token json_each_key(const struct json_sink *s);
+
+/* The element loop of an array of objects, after its '[':
+ *
+ *     while ((t = json_each_object(s, "a node is not an object")) == JSON_OBJECT)
+ *             ... read the object's keys ...
+ *     return t == JSON_ARRAY_END;
+ *
+ * An element that is not an object is an error with that message. */
+enum json_token json_each_object(const struct json_sink *s, const char *not_object);
 
 /* After the document's value: nothing may follow it. */
 bool json_sink_end(const struct json_sink *s);
