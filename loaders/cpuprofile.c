@@ -129,19 +129,6 @@ static bool read_integer(struct cpu_loader *L, const char *what, double limit,
 	return true;
 }
 
-/* Steps through an array of objects: true with *more set when the next
- * element is an object (its '{' read), *more false at the end of the
- * array; false on an error, with `what` naming the element. */
-static bool next_object(struct cpu_loader *L, const char *what, bool *more)
-{
-	enum json_token t;
-	if (!json_sink_next(&L->reader.s, &t))
-		return false;
-	*more = t == JSON_OBJECT;
-	return t == JSON_OBJECT || t == JSON_ARRAY_END ||
-	       json_sink_fail_here(&L->reader.s, "%s is not an object", what);
-}
-
 /* A node record, under `parent` when it is nested in its "children". */
 static uint32_t new_record(void *ctx, uint32_t parent)
 {
@@ -249,15 +236,11 @@ static bool read_nodes(struct cpu_loader *L)
 	L->have_nodes = true;
 	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for nodes"))
 		return false;
-	for (;;) {
-		bool more;
-		if (!next_object(L, "a node", &more))
-			return false;
-		if (!more)
-			return true;
+	enum json_token t;
+	while ((t = json_each_object(&L->reader.s, "a node is not an object")) == JSON_OBJECT)
 		if (!read_node_tree(L))
 			return false;
-	}
+	return t == JSON_ARRAY_END;
 }
 
 /* The long arrays: millions of numbers, read without any tree. */

@@ -144,7 +144,7 @@ static bool read_schema(struct ff_loader *L, const char *table, const struct col
 			return false;
 		if (!(place >= 0 && place < MAX_SCHEMA_PLACES && place == floor(place)))
 			return json_sink_fail_here(&L->sink, "%s = %g is not a place in a row (0..%d)",
-				       what, place, MAX_SCHEMA_PLACES - 1);
+						   what, place, MAX_SCHEMA_PLACES - 1);
 		places[(size_t)place] = keys[k].column;
 	}
 	return t == JSON_OBJECT_END;
@@ -186,7 +186,7 @@ static bool read_rows(struct ff_loader *L, const char *table, struct gecko_rows 
 		r->starts[r->nrows] = r->nvalues;
 	if (t != JSON_ARRAY_END)
 		return t != JSON_ERROR && json_sink_fail_here(&L->sink, "%s.data[%zu] is not a row "
-						   "(an array)", table, r->nrows);
+							      "(an array)", table, r->nrows);
 	return true;
 }
 
@@ -397,29 +397,24 @@ static bool read_processes(struct ff_loader *L, int depth)
 	enum json_token t;
 	if (depth > MAX_PROCESS_DEPTH)
 		return json_sink_fail_here(&L->sink, "processes nested more than %d deep",
-			       MAX_PROCESS_DEPTH);
+					   MAX_PROCESS_DEPTH);
 	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of processes"))
 		return false;
 	bool have_meta;
-	while (json_sink_next(&L->sink, &t) && t == JSON_OBJECT)
+	while ((t = json_each_object(&L->sink, "expected a process's profile (an object)")) ==
+	       JSON_OBJECT)
 		if (!read_profile(L, depth, &have_meta))
 			return false;
-	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && json_sink_fail_here(&L->sink, "expected a process's "
-						   "profile (an object)");
-	return true;
+	return t == JSON_ARRAY_END;
 }
 
 static bool read_file(struct ff_loader *L)
 {
-	enum json_token t;
 	bool have_meta = false;
 	if (!json_sink_expect(&L->sink, JSON_OBJECT, "a JSON object") || !read_profile(L, 0, &have_meta))
 		return false;
-	if (!json_sink_next(&L->sink, &t))
+	if (!json_sink_end(&L->sink))
 		return false;
-	if (t != JSON_END)
-		return json_sink_fail_here(&L->sink, "data after the end of the file's object");
 	if (!have_meta)
 		return json_sink_fail(&L->sink, 0, "no \"meta\" object");
 	return L->nthreads || json_sink_fail(&L->sink, 0, "no threads");

@@ -145,7 +145,7 @@ static bool row_index(struct ff_build *B, const struct ff_column *c, const char 
 	double v = c->v[row];
 	if (!(v >= 0 && v < (double)limit && v <= MAX_ROWS && v == floor(v)))
 		return json_sink_fail(&B->L->sink, c->offset, "%s[%zu] = %g is not a row of %s (%zu rows)", what,
-			    row, v, into, limit);
+				      row, v, into, limit);
 	*out = (uint32_t)v;
 	return true;
 }
@@ -282,7 +282,7 @@ static bool stack_node(struct ff_build *B, uint32_t stack, uint32_t *out)
 	while (s != NO_ID && B->stack_nodes[s] == NO_ID) {
 		if (depth == nstacks)
 			return json_sink_fail(&B->L->sink, B->stack_prefix->offset, "stackTable.prefix runs in a cycle "
-				    "through stack %u", stack);
+					      "through stack %u", stack);
 		B->chain[depth++] = s;
 		if (!stack_parent(B, s, &s))
 			return false;
@@ -312,7 +312,7 @@ static bool sample_times(struct ff_build *B, double **out)
 		return json_sink_fail(&B->L->sink, th->offset, "samples have neither time nor timeDeltas");
 	if (c->n != th->stack.n)
 		return json_sink_fail(&B->L->sink, c->offset, "%s has %zu entries for %zu samples", what, c->n,
-			    th->stack.n);
+				      th->stack.n);
 	double *t = xmalloc((c->n ? c->n : 1) * sizeof(*t)), sum = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		if (!isfinite(c->v[i])) {
@@ -322,7 +322,7 @@ static bool sample_times(struct ff_build *B, double **out)
 		t[i] = th->time.present ? c->v[i] : (sum += c->v[i]);
 		if (i && t[i] < t[i - 1]) {
 			json_sink_fail(&B->L->sink, c->offset, "sample %zu (at %g ms) comes before sample %zu (at %g ms)",
-			     i, t[i], i - 1, t[i - 1]);
+				       i, t[i], i - 1, t[i - 1]);
 			free(t);
 			return false;
 		}
@@ -343,20 +343,20 @@ static bool pick_weighting(struct ff_build *B, enum weighting *out)
 		*out = BY_WEIGHT_BYTES;
 	else
 		return json_sink_fail(&B->L->sink, th->offset, "samples.weightType '%s' (only \"samples\", "
-			    "\"tracing-ms\" and \"bytes\" are known)", type);
+				      "\"tracing-ms\" and \"bytes\" are known)", type);
 	if ((*out == BY_TIME_TO_NEXT || *out == BY_WEIGHT_INTERVALS) && !(B->L->interval > 0))
 		return json_sink_fail(&B->L->sink, 0, "meta.interval (the sampling interval in ms) is %s",
-			    isnan(B->L->interval) ? "missing" : "not above 0");
+				      isnan(B->L->interval) ? "missing" : "not above 0");
 	if (!th->weight.present)
 		return true;
 	if (th->weight.n != th->stack.n)
 		return json_sink_fail(&B->L->sink, th->weight.offset, "samples.weight has %zu entries for %zu "
-			    "samples", th->weight.n, th->stack.n);
+				      "samples", th->weight.n, th->stack.n);
 	for (size_t i = 0; i < th->weight.n; i++)
 		if (!(th->weight.v[i] >= 0 && isfinite(th->weight.v[i])))
 			return json_sink_fail(&B->L->sink, th->weight.offset, "samples.weight[%zu] = %g is not a "
-				    "number of 0 or more (comparison profiles are not read)", i,
-				    th->weight.v[i]);
+					      "number of 0 or more (comparison profiles are not read)", i,
+					      th->weight.v[i]);
 	return true;
 }
 

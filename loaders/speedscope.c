@@ -186,11 +186,11 @@ static bool read_shared(struct ss_loader *L)
 		}
 		if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of frames"))
 			return false;
-		while (json_sink_next(&L->sink, &t) && t == JSON_OBJECT)
+		while ((t = json_each_object(&L->sink, "expected a frame object")) == JSON_OBJECT)
 			if (!read_frame(L))
 				return false;
-		if (t != JSON_ARRAY_END)
-			return t != JSON_ERROR && json_sink_fail_here(&L->sink, "expected a frame object");
+		if (t == JSON_ERROR)
+			return false;
 	}
 	return t == JSON_OBJECT_END;
 }
@@ -323,11 +323,11 @@ static bool read_profile(struct ss_loader *L)
 		return false;
 	if (strcmp(type, "sampled") && strcmp(type, "evented"))
 		return json_sink_fail(&L->sink, p->offset, "profile %zu: type '%s' (only \"sampled\" and \"evented\" are known)",
-			    L->nprofiles, type);
+				      L->nprofiles, type);
 	p->evented = type[0] == 'e';
 	if (!p->evented && p->nweights != p->nsamples)
 		return json_sink_fail(&L->sink, p->weights_offset, "profile %zu: %zu weights for %zu samples",
-			    L->nprofiles, p->nweights, p->nsamples);
+				      L->nprofiles, p->nweights, p->nsamples);
 	if (p->starts)
 		p->starts[p->nsamples] = p->nframes;
 	return true;
@@ -338,12 +338,10 @@ static bool read_profiles(struct ss_loader *L)
 	enum json_token t;
 	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of profiles"))
 		return false;
-	while (json_sink_next(&L->sink, &t) && t == JSON_OBJECT)
+	while ((t = json_each_object(&L->sink, "expected a profile object")) == JSON_OBJECT)
 		if (!read_profile(L))
 			return false;
-	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && json_sink_fail_here(&L->sink, "expected a profile object");
-	return true;
+	return t == JSON_ARRAY_END;
 }
 
 /* A number, or null for none. */
@@ -360,39 +358,33 @@ static bool active_index(struct ss_loader *L)
 	return true;
 }
 
+static bool read_file_key(void *ctx, const char *key)
+{
+	struct ss_loader *L = ctx;
+	if (!strcmp(key, "$schema")) {
+		char schema[96];
+		if (!string(L, "$schema", schema, sizeof(schema)))
+			return false;
+		if (strcmp(schema, SCHEMA))
+			return json_sink_fail_here(&L->sink, "$schema is not speedscope's (" SCHEMA ")");
+		L->have_schema = true;
+		return true;
+	}
+	if (!strcmp(key, "shared"))
+		return read_shared(L);
+	if (!strcmp(key, "profiles"))
+		return read_profiles(L);
+	if (!strcmp(key, "activeProfileIndex"))
+		return active_index(L);
+	if (!strcmp(key, "exporter"))
+		return model_text(L, "exporter", &L->exporter);
+	return json_sink_skip(&L->sink);
+}
+
 static bool read_file(struct ss_loader *L)
 {
-	enum json_token t;
-	if (!json_sink_expect(&L->sink, JSON_OBJECT, "a JSON object"))
+	if (!json_read_document(&L->sink, read_file_key, L))
 		return false;
-	while ((t = json_each_key(&L->sink)) == JSON_KEY) {
-		bool ok;
-		if (!strcmp(L->j.str, "$schema")) {
-			char schema[96];
-			ok = string(L, "$schema", schema, sizeof(schema));
-			if (ok && strcmp(schema, SCHEMA))
-				return json_sink_fail_here(&L->sink, "$schema is not speedscope's (" SCHEMA ")");
-			L->have_schema = true;
-		} else if (!strcmp(L->j.str, "shared")) {
-			ok = read_shared(L);
-		} else if (!strcmp(L->j.str, "profiles")) {
-			ok = read_profiles(L);
-		} else if (!strcmp(L->j.str, "activeProfileIndex")) {
-			ok = active_index(L);
-		} else if (!strcmp(L->j.str, "exporter")) {
-			ok = model_text(L, "exporter", &L->exporter);
-		} else {
-			ok = json_sink_skip(&L->sink);
-		}
-		if (!ok)
-			return false;
-	}
-	if (t == JSON_ERROR)
-		return false;
-	if (!json_sink_next(&L->sink, &t))
-		return false;
-	if (t != JSON_END)
-		return json_sink_fail_here(&L->sink, "data after the end of the file's object");
 	if (!L->have_schema)
 		return json_sink_fail(&L->sink, 0, "no \"$schema\" key");
 	return L->nprofiles || json_sink_fail(&L->sink, 0, "no profiles");
@@ -445,11 +437,11 @@ static bool check_frames(struct ss_loader *L, const struct ss_profile *p)
 		for (size_t k = p->starts[i]; k < p->starts[i + 1]; k++)
 			if (p->frames[k] >= L->nframes)
 				return json_sink_fail(&L->sink, p->sample_offsets[i], "frame %u of a sample is not in shared.frames (%zu frames)",
-					    p->frames[k], L->nframes);
+						      p->frames[k], L->nframes);
 	for (size_t i = 0; i < p->nevents; i++)
 		if (p->events[i].frame >= L->nframes)
 			return json_sink_fail(&L->sink, p->events[i].offset, "frame %u of an event is not in shared.frames (%zu frames)",
-				    p->events[i].frame, L->nframes);
+					      p->events[i].frame, L->nframes);
 	return true;
 }
 
@@ -518,7 +510,7 @@ static bool build_evented(struct ss_loader *L, const struct ss_profile *p,
 			depth++;
 		} else if (!depth || stack[depth - 1].frame != frame_id(L, ids, e->frame)) {
 			ok = json_sink_fail(&L->sink, e->offset, "closes frame %u, which is not the innermost open frame",
-				  e->frame);
+					    e->frame);
 		} else {
 			depth--;
 		}
