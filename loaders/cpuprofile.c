@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/id_table.h"
 #include "base/util.h"
 #include "json.h"
 #include "loaders.h"
@@ -45,9 +46,7 @@ struct slot_edge {
 /* Node id -> record slot.  V8 numbers its nodes 1..N, so a plain table
  * indexed by id usually does; scattered ids go through a hash. */
 struct id_map {
-	int64_t *ids;
-	uint32_t *slots;
-	size_t size;
+	struct id_table hashed; /* record slots, keyed by their ids; size 0: none */
 	uint32_t *dense; /* dense[id - lowest], NO_ID where no node */
 	int64_t lowest;
 	size_t dense_size;
@@ -266,7 +265,7 @@ static bool read_number_array(struct cpu_loader *L, const char *what,
 }
 
 static bool map_ids(struct cpu_loader *L);
-static uint32_t find_slot(const struct id_map *map, int64_t id);
+static uint32_t find_slot(const struct cpu_loader *L, int64_t id);
 
 static bool read_samples(struct cpu_loader *L)
 {
@@ -289,7 +288,7 @@ static bool read_samples(struct cpu_loader *L)
 						      L->nsamples);
 		int64_t id = (int64_t)L->j.num;
 		if (resolve) {
-			uint32_t slot = find_slot(&L->map, id);
+			uint32_t slot = find_slot(L, id);
 			if (slot == NO_ID)
 				return load_fail(L->err,
 						 "samples[%zu] names node id %lld, which no node has (byte %llu)",
@@ -366,23 +365,17 @@ static bool map_dense(struct cpu_loader *L, int64_t lowest, int64_t highest)
 
 static bool map_hashed(struct cpu_loader *L)
 {
-	struct id_map *map = &L->map;
-	map->size = 16;
-	while (map->size < L->nrecords * 2)
-		map->size *= 2;
-	map->ids = xmalloc(map->size * sizeof(int64_t));
-	map->slots = xmalloc(map->size * sizeof(uint32_t));
-	memset(map->slots, 0xff, map->size * sizeof(uint32_t));
+	struct id_table *t = &L->map.hashed;
+	id_table_init(t, L->nrecords);
 	for (uint32_t s = 0; s < L->nrecords; s++) {
 		if (!L->records[s].has_id)
 			continue; /* nested legacy nodes may go without */
 		int64_t id = L->records[s].id;
-		size_t i = hash_mix((uint64_t)id) & (map->size - 1);
-		for (; map->slots[i] != NO_ID; i = (i + 1) & (map->size - 1))
-			if (map->ids[i] == id)
-				return duplicate_id(L, map->slots[i], s);
-		map->ids[i] = id;
-		map->slots[i] = s;
+		struct id_probe p = id_table_probe(t, hash_mix((uint64_t)id));
+		for (uint32_t other; (other = id_probe_next(t, &p)) != NO_ID;)
+			if (L->records[other].id == id)
+				return duplicate_id(L, other, s);
+		id_table_add(t, &p, s);
 	}
 	return true;
 }
@@ -390,10 +383,9 @@ static bool map_hashed(struct cpu_loader *L)
 static bool map_ids(struct cpu_loader *L)
 {
 	struct id_map *map = &L->map;
-	if ((map->size || map->dense) && L->mapped_records == L->nrecords)
+	if ((map->hashed.size || map->dense) && L->mapped_records == L->nrecords)
 		return true;
-	free(map->ids);
-	free(map->slots);
+	id_table_free(&map->hashed);
 	free(map->dense);
 	memset(map, 0, sizeof(*map));
 	L->mapped_records = L->nrecords;
@@ -411,19 +403,20 @@ static bool map_ids(struct cpu_loader *L)
 	return map_hashed(L);
 }
 
-static uint32_t find_slot(const struct id_map *map, int64_t id)
+static uint32_t find_slot(const struct cpu_loader *L, int64_t id)
 {
+	const struct id_map *map = &L->map;
 	if (map->dense) {
 		if (id < map->lowest || (uint64_t)(id - map->lowest) >= map->dense_size)
 			return NO_ID;
 		return map->dense[id - map->lowest];
 	}
-	if (!map->size)
+	if (!map->hashed.size)
 		return NO_ID;
-	size_t i = hash_mix((uint64_t)id) & (map->size - 1);
-	for (; map->slots[i] != NO_ID; i = (i + 1) & (map->size - 1))
-		if (map->ids[i] == id)
-			return map->slots[i];
+	struct id_probe p = id_table_probe(&map->hashed, hash_mix((uint64_t)id));
+	for (uint32_t slot; (slot = id_probe_next(&map->hashed, &p)) != NO_ID;)
+		if (L->records[slot].id == id)
+			return slot;
 	return NO_ID;
 }
 
@@ -473,7 +466,7 @@ static bool resolve_parent_fields(struct cpu_loader *L, uint32_t *parent_of)
 {
 	for (size_t i = 0; i < L->nparents; i++) {
 		const struct id_edge *e = &L->parents[i];
-		uint32_t parent = find_slot(&L->map, e->other);
+		uint32_t parent = find_slot(L, e->other);
 		if (parent == NO_ID)
 			return load_fail(L->err,
 					 "node %lld names parent id %lld, which no node has (byte %llu)",
@@ -504,7 +497,7 @@ static bool make_edges(struct cpu_loader *L)
 	bool ok = resolve_parent_fields(L, parent_of);
 	for (size_t i = 0; ok && i < L->nchildren; i++) {
 		const struct id_edge *e = &L->children[i];
-		uint32_t child = find_slot(&L->map, e->other);
+		uint32_t child = find_slot(L, e->other);
 		if (child == NO_ID) {
 			ok = load_fail(L->err,
 				       "node %lld lists child id %lld, which no node has (byte %llu)",
@@ -586,7 +579,7 @@ static bool resolve_sample_ids(struct cpu_loader *L)
 		return false;
 	L->sample_slots = xmalloc((L->nsamples + 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < L->nsamples; i++) {
-		L->sample_slots[i] = find_slot(&L->map, L->sample_ids[i]);
+		L->sample_slots[i] = find_slot(L, L->sample_ids[i]);
 		if (L->sample_slots[i] == NO_ID)
 			return load_fail(L->err, "samples[%zu] (in \"samples\" at byte %llu) names "
 					 "node id %lld, which no node has", i,
@@ -860,8 +853,7 @@ static void loader_free(struct cpu_loader *L)
 	free(L->sample_slots);
 	free(L->deltas);
 	free(L->timestamps);
-	free(L->map.ids);
-	free(L->map.slots);
+	id_table_free(&L->map.hashed);
 	free(L->map.dense);
 }
 
