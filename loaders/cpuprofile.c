@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/id_table.h"
+#include "base/stable_order.h"
 #include "base/util.h"
 #include "json.h"
 #include "loaders.h"
@@ -528,47 +529,15 @@ static bool make_edges(struct cpu_loader *L)
 	return ok;
 }
 
-/* Puts times (and their nodes alongside) in order, stably: V8's rare
- * negative deltas leave the data nearly sorted, so insertion is linear
- * in practice; a badly shuffled file falls back to a merge sort. */
+/* Puts times (and their nodes alongside) in order, stably. */
 static void sort_by_time(double *t, uint32_t *node, size_t n)
 {
-	size_t moves = 0;
-	for (size_t i = 1; i < n; i++) {
-		double key = t[i];
-		uint32_t key_node = node[i];
-		size_t j = i;
-		while (j > 0 && t[j - 1] > key) {
-			t[j] = t[j - 1];
-			node[j] = node[j - 1];
-			j--;
-			if (++moves > 8 * n + 1024)
-				goto merge_sort;
-		}
-		t[j] = key;
-		node[j] = key_node;
-	}
-	return;
-merge_sort:;
-	double *t2 = xmalloc(n * sizeof(double));
-	uint32_t *node2 = xmalloc(n * sizeof(uint32_t));
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t a = lo, b = mid, k = lo;
-			while (a < mid || b < hi) {
-				bool take_a = b == hi || (a < mid && t[a] <= t[b]);
-				size_t from = take_a ? a++ : b++;
-				t2[k] = t[from];
-				node2[k++] = node[from];
-			}
-		}
-		memcpy(t, t2, n * sizeof(double));
-		memcpy(node, node2, n * sizeof(uint32_t));
-	}
-	free(t2);
-	free(node2);
+	size_t *order = stable_order(t, n);
+	if (!order)
+		return;
+	reorder(t, sizeof(*t), order, n);
+	reorder(node, sizeof(*node), order, n);
+	free(order);
 }
 
 static bool resolve_sample_ids(struct cpu_loader *L)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stable_order.h"
 #include "base/util.h"
 #include "trace.h"
 #include "v8_frame.h"
@@ -407,62 +408,15 @@ static bool resolve_samples(const struct trace *t, struct trace_profile *p,
 	return true;
 }
 
-/* Insertion: V8's rare negative deltas leave the samples nearly in
- * order, so this is linear in practice; false (with the arrays still a
- * permutation of themselves) once it has moved too much. */
-static bool insertion_sort(struct trace_data *d)
-{
-	size_t n = d->nsamples, moves = 0;
-	for (size_t i = 1; i < n; i++) {
-		double time = d->deltas[i];
-		uint32_t sample = d->samples[i];
-		int32_t line = d->lines ? d->lines[i] : 0;
-		size_t j = i;
-		for (; j > 0 && d->deltas[j - 1] > time; j--) {
-			d->deltas[j] = d->deltas[j - 1];
-			d->samples[j] = d->samples[j - 1];
-			if (d->lines)
-				d->lines[j] = d->lines[j - 1];
-			moves++;
-		}
-		d->deltas[j] = time;
-		d->samples[j] = sample;
-		if (d->lines)
-			d->lines[j] = line;
-		if (moves > 8 * n + 1024)
-			return false;
-	}
-	return true;
-}
-
 /* A stable sort of the samples by time (V8 can send negative deltas),
  * through a permutation so the three arrays move together. */
 static void sort_samples(struct trace_data *d)
 {
-	size_t n = d->nsamples;
-	if (insertion_sort(d))
+	size_t *order = stable_order(d->deltas, d->nsamples);
+	if (!order)
 		return;
-	size_t *order = xmalloc(n * sizeof(size_t)), *tmp = xmalloc(n * sizeof(size_t));
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t a = lo, b = mid, k = lo;
-			while (a < mid || b < hi) {
-				bool take_a = b == hi ||
-					(a < mid && d->deltas[order[a]] <= d->deltas[order[b]]);
-				tmp[k++] = take_a ? order[a++] : order[b++];
-			}
-		}
-		size_t *swap = order;
-		order = tmp;
-		tmp = swap;
-	}
 	permute_samples(d, order);
 	free(order);
-	free(tmp);
 }
 
 /* Samples in time order with their durations (next time - this, as
