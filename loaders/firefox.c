@@ -55,17 +55,6 @@ static bool text(struct ff_loader *L, const char *what, char *buf, size_t cap)
 	return true;
 }
 
-static bool number(struct ff_loader *L, const char *what, double *out)
-{
-	enum json_token t;
-	if (!json_sink_next(&L->sink, &t))
-		return false;
-	if (t != JSON_NUMBER || !isfinite(L->j.num))
-		return json_sink_fail_here(&L->sink, "%s is not a number", what);
-	*out = L->j.num;
-	return true;
-}
-
 /* ---- reading ------------------------------------------------------------ */
 
 /* An array of numbers, nulls and booleans; a null column is absent. */
@@ -140,7 +129,7 @@ static bool read_schema(struct ff_loader *L, const char *table, const struct col
 		double place = 0;
 		char what[64];
 		snprintf(what, sizeof(what), "%s.schema.%s", table, keys[k].key);
-		if (!number(L, what, &place))
+		if (!json_sink_number(&L->sink, what, &place))
 			return false;
 		if (!(place >= 0 && place < MAX_SCHEMA_PLACES && place == floor(place)))
 			return json_sink_fail_here(&L->sink, "%s = %g is not a place in a row (0..%d)",
@@ -333,7 +322,7 @@ static bool read_meta(struct ff_loader *L)
 		const char *key = L->j.str;
 		bool ok;
 		if (!strcmp(key, "interval"))
-			ok = number(L, "meta.interval", &L->interval);
+			ok = json_sink_number(&L->sink, "meta.interval", &L->interval);
 		else if (!strcmp(key, "initialSelectedThreads"))
 			ok = read_column(L, "meta.initialSelectedThreads", &L->initial_threads);
 		else

@@ -487,6 +487,17 @@ bool json_sink_expect(const struct json_sink *s, enum json_token want, const cha
 	return t == want || json_sink_fail_here(s, "expected %s", what);
 }
 
+bool json_sink_number(const struct json_sink *s, const char *what, double *out)
+{
+	enum json_token t;
+	if (!json_sink_next(s, &t))
+		return false;
+	if (t != JSON_NUMBER || !isfinite(s->j->num))
+		return json_sink_fail_here(s, "%s is not a number", what);
+	*out = s->j->num;
+	return true;
+}
+
 bool json_sink_skip(const struct json_sink *s)
 {
 	return json_sink_skip_rest(s, json_next(s->j));

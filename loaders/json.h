@@ -78,6 +78,8 @@ bool json_sink_error(const struct json_sink *s);
 bool json_sink_next(const struct json_sink *s, enum json_token *t);
 /* The next token must be `want`; else "expected <what>". */
 bool json_sink_expect(const struct json_sink *s, enum json_token want, const char *what);
+/* The next value must be a finite number; else "<what> is not a number". */
+bool json_sink_number(const struct json_sink *s, const char *what, double *out);
 /* Consumes the next value whole. */
 bool json_sink_skip(const struct json_sink *s);
 /* Consumes the rest of a value whose first token, `first`, was read. */

@@ -87,17 +87,6 @@ bool sniff_speedscope(const uint8_t *head, size_t len)
 	       memmem(head, len, "speedscope.app/file-format-schema.json", 38);
 }
 
-static bool number(struct ss_loader *L, const char *what, double *out)
-{
-	enum json_token t;
-	if (!json_sink_next(&L->sink, &t))
-		return false;
-	if (t != JSON_NUMBER || !isfinite(L->j.num))
-		return json_sink_fail_here(&L->sink, "%s is not a number", what);
-	*out = L->j.num;
-	return true;
-}
-
 static bool index_value(struct ss_loader *L, enum json_token t, const char *what,
 			uint32_t *out)
 {
@@ -144,7 +133,7 @@ static bool model_text(struct ss_loader *L, const char *what, str_t *out)
 static bool read_line_number(struct ss_loader *L, const char *what, int32_t *out)
 {
 	double v = 0;
-	if (!number(L, what, &v))
+	if (!json_sink_number(&L->sink, what, &v))
 		return false;
 	*out = v >= 0 && v < 2147483647.0 ? (int32_t)v : -1;
 	return true;
@@ -247,7 +236,7 @@ static bool read_event(struct ss_loader *L, struct ss_profile *p)
 		if (!strcmp(L->j.str, "type"))
 			ok = string(L, "event type", type, sizeof(type));
 		else if (!strcmp(L->j.str, "at"))
-			ok = number(L, "event time", &e.at);
+			ok = json_sink_number(&L->sink, "event time", &e.at);
 		else if (!strcmp(L->j.str, "frame"))
 			ok = json_sink_next(&L->sink, &t) && index_value(L, t, "an event's frame", &e.frame);
 		else
@@ -297,9 +286,9 @@ static bool read_profile_key(struct ss_loader *L, struct ss_profile *p,
 	if (!strcmp(key, "unit"))
 		return string(L, "unit", p->unit, sizeof(p->unit));
 	if (!strcmp(key, "startValue"))
-		return (p->have_start = true) && number(L, "startValue", &p->start);
+		return (p->have_start = true) && json_sink_number(&L->sink, "startValue", &p->start);
 	if (!strcmp(key, "endValue"))
-		return (p->have_end = true) && number(L, "endValue", &p->end);
+		return (p->have_end = true) && json_sink_number(&L->sink, "endValue", &p->end);
 	if (!strcmp(key, "samples"))
 		return read_samples(L, p);
 	if (!strcmp(key, "weights"))
