@@ -370,16 +370,21 @@ static bool read_comment(struct pprof_loader *L, const struct field *f)
 			return fail_field((L), (f), "not a valid " what " message"); \
 	} while (0)
 
+/* A table's message, unpacked and kept with its offset. */
+#define UNPACK_KEEP(L, f, type, fn, what, list)                               \
+	do {                                                                 \
+		type *item_;                                                 \
+		UNPACK(L, f, fn, what, item_);                               \
+		KEEP_AT(L, list, item_, (f)->offset);                        \
+	} while (0)
+
 static bool read_table_field(struct pprof_loader *L, const struct field *f)
 {
 	switch (f->number) {
-	case F_SAMPLE_TYPE: {
-		pb_value_type *t;
-		UNPACK(L, f, perftools__profiles__value_type__unpack,
-		       "ValueType", t);
-		KEEP_AT(L, types, t, f->offset);
+	case F_SAMPLE_TYPE:
+		UNPACK_KEEP(L, f, pb_value_type, perftools__profiles__value_type__unpack,
+			    "ValueType", types);
 		return true;
-	}
 	case F_PERIOD_TYPE:
 		if (L->period_type)
 			perftools__profiles__value_type__free_unpacked(L->period_type, NULL);
@@ -387,27 +392,18 @@ static bool read_table_field(struct pprof_loader *L, const struct field *f)
 		       "ValueType", L->period_type);
 		L->period_type_at = f->offset;
 		return true;
-	case F_MAPPING: {
-		pb_mapping *mp;
-		UNPACK(L, f, perftools__profiles__mapping__unpack,
-		       "Mapping", mp);
-		KEEP_AT(L, mappings, mp, f->offset);
+	case F_MAPPING:
+		UNPACK_KEEP(L, f, pb_mapping, perftools__profiles__mapping__unpack,
+			    "Mapping", mappings);
 		return true;
-	}
-	case F_LOCATION: {
-		pb_location *loc;
-		UNPACK(L, f, perftools__profiles__location__unpack,
-		       "Location", loc);
-		KEEP_AT(L, locations, loc, f->offset);
+	case F_LOCATION:
+		UNPACK_KEEP(L, f, pb_location, perftools__profiles__location__unpack,
+			    "Location", locations);
 		return true;
-	}
-	case F_FUNCTION: {
-		pb_function *fn;
-		UNPACK(L, f, perftools__profiles__function__unpack,
-		       "Function", fn);
-		KEEP_AT(L, functions, fn, f->offset);
+	case F_FUNCTION:
+		UNPACK_KEEP(L, f, pb_function, perftools__profiles__function__unpack,
+			    "Function", functions);
 		return true;
-	}
 	case F_STRING_TABLE:
 		KEEP(L, strings, model_string(L->m, (const char *)f->bytes, f->len));
 		return true;
