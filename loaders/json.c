@@ -367,6 +367,31 @@ static enum json_token read_key(struct json *j, int c)
 	return JSON_KEY;
 }
 
+/* Past a ':' or ',': the byte where the next token begins. */
+static int past_separator(struct json *j)
+{
+	j->in->pos++;
+	int c = skip_space(j);
+	j->token_offset = input_offset(j->in);
+	return c;
+}
+
+/* After an entry of an object or array: its end, or a comma and the
+ * next entry (in an object, a key). */
+static enum json_token next_entry(struct json *j, int c, bool object)
+{
+	if (c == (object ? '}' : ']'))
+		return close_container(j);
+	if (c < 0)
+		return json_fail(j, j->token_offset, object ? "the file ends inside an object"
+							    : "the file ends inside an array");
+	if (c != ',')
+		return json_fail(j, j->token_offset, object ? "expected ',' or '}'"
+							    : "expected ',' or ']'");
+	c = past_separator(j);
+	return object ? read_key(j, c) : read_value(j, c);
+}
+
 enum json_token json_next(struct json *j)
 {
 	int c = skip_space(j);
@@ -385,34 +410,15 @@ enum json_token json_next(struct json *j)
 	case ST_OBJ_COLON:
 		if (c != ':')
 			return json_fail(j, j->token_offset, "expected ':' after a key");
-		j->in->pos++;
-		c = skip_space(j);
-		j->token_offset = input_offset(j->in);
-		return read_value(j, c);
+		return read_value(j, past_separator(j));
 	case ST_OBJ_NEXT:
-		if (c == '}')
-			return close_container(j);
-		if (c != ',')
-			return json_fail(j, j->token_offset, c < 0 ? "the file ends inside an object"
-							       : "expected ',' or '}'");
-		j->in->pos++;
-		c = skip_space(j);
-		j->token_offset = input_offset(j->in);
-		return read_key(j, c);
+		return next_entry(j, c, true);
 	case ST_ARR_FIRST:
 		if (c == ']')
 			return close_container(j);
 		return read_value(j, c);
 	case ST_ARR_NEXT:
-		if (c == ']')
-			return close_container(j);
-		if (c != ',')
-			return json_fail(j, j->token_offset, c < 0 ? "the file ends inside an array"
-							       : "expected ',' or ']'");
-		j->in->pos++;
-		c = skip_space(j);
-		j->token_offset = input_offset(j->in);
-		return read_value(j, c);
+		return next_entry(j, c, false);
 	default:
 		return JSON_ERROR;
 	}
