@@ -35,7 +35,11 @@ void json_free(struct json *j)
 	j->stack = NULL;
 }
 
-enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
+/* Sets the error (if none is set yet) and returns JSON_ERROR. */
+static enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
 {
 	if (j->state != ST_FAILED) {
 		va_list ap;

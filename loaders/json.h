@@ -47,10 +47,6 @@ enum json_token json_next(struct json *j);
 /* After a value's first token: consume the rest of that value. */
 bool json_skip(struct json *j, enum json_token first);
 
-/* Sets the error (if none is set yet) and returns JSON_ERROR. */
-enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* ---- for loaders: errors into a struct load_error ---------------------- */
 
 struct load_error;

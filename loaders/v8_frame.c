@@ -12,7 +12,10 @@
 #define MAX_LINE 2147483646.0
 #define MAX_TICKS 1e12
 
-enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t line)
+/* The kind of a V8 (or XS) call frame: its meta names ((root), (idle),
+ * (garbage collector), XS's (host) and (gc)), WebAssembly, native code
+ * (no url, no line) or JavaScript. */
+static enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t line)
 {
 	static const struct {
 		const char *name;

@@ -11,11 +11,6 @@
 #include "json.h"
 #include "loaders.h"
 
-/* The kind of a V8 (or XS) call frame: its meta names ((root), (idle),
- * (garbage collector), XS's (host) and (gc)), WebAssembly, native code
- * (no url, no line) or JavaScript. */
-enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t line);
-
 /* A node's call frame as the file gives it. */
 struct v8_frame {
 	str_t name, url;      /* "" when left out or null */
