@@ -451,11 +451,10 @@ bool json_skip(struct json *j, enum json_token first)
 
 static bool sink_vfail(const struct json_sink *s, uint64_t at, const char *fmt, va_list ap)
 {
+	if (s->format)
+		return load_vfail_at(s->err, s->format, at, fmt, ap);
 	char what[240];
 	vsnprintf(what, sizeof(what), fmt, ap);
-	if (s->format)
-		return load_fail(s->err, "%s, byte %llu: %s", s->format,
-				 (unsigned long long)at, what);
 	return load_fail(s->err, "%s%s at byte %llu", s->prefix ? s->prefix : "", what,
 			 (unsigned long long)at);
 }
