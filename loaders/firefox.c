@@ -305,12 +305,10 @@ static bool read_threads(struct ff_loader *L)
 	enum json_token t;
 	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of threads"))
 		return false;
-	while (json_sink_next(&L->sink, &t) && t == JSON_OBJECT)
+	while ((t = json_each_object(&L->sink, "expected a thread object")) == JSON_OBJECT)
 		if (!read_thread(L))
 			return false;
-	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && json_sink_fail_here(&L->sink, "expected a thread object");
-	return true;
+	return t == JSON_ARRAY_END;
 }
 
 static bool read_meta(struct ff_loader *L)

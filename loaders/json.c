@@ -541,14 +541,19 @@ bool json_sink_end(const struct json_sink *s)
 	return json_next(s->j) == JSON_END || json_sink_error(s);
 }
 
-bool json_read_document(const struct json_sink *s,
-			bool (*on_key)(void *ctx, const char *key), void *ctx)
+bool json_read_object(const struct json_sink *s,
+		      bool (*on_key)(void *ctx, const char *key), void *ctx)
 {
-	if (!json_sink_expect(s, JSON_OBJECT, "a JSON object"))
-		return false;
 	enum json_token t;
 	while ((t = json_each_key(s)) == JSON_KEY)
 		if (!on_key(ctx, s->j->str))
 			return false;
-	return t != JSON_ERROR && json_sink_end(s);
+	return t != JSON_ERROR;
+}
+
+bool json_read_document(const struct json_sink *s,
+			bool (*on_key)(void *ctx, const char *key), void *ctx)
+{
+	return json_sink_expect(s, JSON_OBJECT, "a JSON object") &&
+	       json_read_object(s, on_key, ctx) && json_sink_end(s);
 }

@@ -104,6 +104,11 @@ enum json_token json_each_object(const struct json_sink *s, const char *not_obje
 /* After the document's value: nothing may follow it. */
 bool json_sink_end(const struct json_sink *s);
 
+/* The rest of an object whose '{' has been read: `on_key` reads the value
+ * of each key (its text in s->j->str, its byte in s->j->token_offset). */
+bool json_read_object(const struct json_sink *s,
+		      bool (*on_key)(void *ctx, const char *key), void *ctx);
+
 /* A document that is one object: `on_key` reads the value of each key
  * (its text in s->j->str, its byte in s->j->token_offset), and nothing
  * may follow the object. */

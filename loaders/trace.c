@@ -314,34 +314,44 @@ static bool read_profile_fields(struct trace_reader *R, bool inner)
 	return t != JSON_ERROR;
 }
 
+/* The next value when it is a string (*got true); anything else is
+ * skipped. */
+static bool string_or_skip(struct trace_reader *R, bool *got)
+{
+	enum json_token t;
+	if (!json_sink_next(&R->v8.s, &t))
+		return false;
+	*got = t == JSON_STRING;
+	return *got || json_sink_skip_rest(&R->v8.s, t);
+}
+
+static bool read_args_key(void *ctx, const char *key)
+{
+	struct trace_reader *R = ctx;
+	struct event *ev = &R->ev;
+	bool got;
+	if (!strcmp(key, "data"))
+		return read_profile_fields(R, false);
+	if (strcmp(key, "name"))
+		return json_sink_skip(&R->v8.s);
+	if (!string_or_skip(R, &got))
+		return false;
+	if (got) {
+		GROW(ev->arg_name, ev->arg_name_cap, R->j.str_len + 1);
+		memcpy(ev->arg_name, R->j.str, R->j.str_len + 1);
+		ev->has_arg_name = true;
+	}
+	return true;
+}
+
 static bool read_args(struct trace_reader *R)
 {
-	struct event *ev = &R->ev;
 	enum json_token t;
 	if (!json_sink_next(&R->v8.s, &t))
 		return false;
 	if (t != JSON_OBJECT)
 		return json_sink_skip_rest(&R->v8.s, t);
-	while ((t = json_each_key(&R->v8.s)) == JSON_KEY) {
-		bool ok;
-		if (!strcmp(R->j.str, "data")) {
-			ok = read_profile_fields(R, false);
-		} else if (!strcmp(R->j.str, "name")) {
-			ok = json_sink_next(&R->v8.s, &t);
-			if (ok && t == JSON_STRING) {
-				GROW(ev->arg_name, ev->arg_name_cap, R->j.str_len + 1);
-				memcpy(ev->arg_name, R->j.str, R->j.str_len + 1);
-				ev->has_arg_name = true;
-			} else if (ok) {
-				ok = json_sink_skip_rest(&R->v8.s, t);
-			}
-		} else {
-			ok = json_sink_skip(&R->v8.s);
-		}
-		if (!ok)
-			return false;
-	}
-	return t != JSON_ERROR;
+	return json_read_object(&R->v8.s, read_args_key, R);
 }
 
 /* ---- events --------------------------------------------------------- */
@@ -395,41 +405,43 @@ static void reset_event(struct event *ev, uint64_t offset)
 	ev->arg_name_cap = name_cap;
 }
 
+static bool read_event_key(void *ctx, const char *key)
+{
+	struct trace_reader *R = ctx;
+	struct event *ev = &R->ev;
+	bool got;
+	if (!strcmp(key, "name")) {
+		if (!string_or_skip(R, &got))
+			return false;
+		if (got)
+			ev->kind = kind_of_event(R->j.str);
+		return true;
+	}
+	if (!strcmp(key, "pid"))
+		return read_process_id(R, &ev->pid);
+	if (!strcmp(key, "tid"))
+		return read_process_id(R, &ev->tid);
+	if (!strcmp(key, "ts")) {
+		enum json_token t;
+		if (!json_sink_next(&R->v8.s, &t))
+			return false;
+		if (t != JSON_NUMBER || fabs(R->j.num) > MAX_ABS_TIME)
+			return json_sink_skip_rest(&R->v8.s, t);
+		ev->ts = R->j.num;
+		return true;
+	}
+	if (!strcmp(key, "id"))
+		return read_event_id(R);
+	if (!strcmp(key, "args"))
+		return read_args(R);
+	return json_sink_skip(&R->v8.s);
+}
+
 static bool read_event(struct trace_reader *R)
 {
 	struct event *ev = &R->ev;
 	reset_event(ev, R->j.token_offset);
-	enum json_token t;
-	while ((t = json_each_key(&R->v8.s)) == JSON_KEY) {
-		const char *key = R->j.str;
-		bool ok;
-		if (!strcmp(key, "name")) {
-			ok = json_sink_next(&R->v8.s, &t);
-			if (ok && t == JSON_STRING)
-				ev->kind = kind_of_event(R->j.str);
-			else if (ok)
-				ok = json_sink_skip_rest(&R->v8.s, t);
-		} else if (!strcmp(key, "pid")) {
-			ok = read_process_id(R, &ev->pid);
-		} else if (!strcmp(key, "tid")) {
-			ok = read_process_id(R, &ev->tid);
-		} else if (!strcmp(key, "ts")) {
-			ok = json_sink_next(&R->v8.s, &t);
-			if (ok && t == JSON_NUMBER && fabs(R->j.num) <= MAX_ABS_TIME)
-				ev->ts = R->j.num;
-			else if (ok)
-				ok = json_sink_skip_rest(&R->v8.s, t);
-		} else if (!strcmp(key, "id")) {
-			ok = read_event_id(R);
-		} else if (!strcmp(key, "args")) {
-			ok = read_args(R);
-		} else {
-			ok = json_sink_skip(&R->v8.s);
-		}
-		if (!ok)
-			return false;
-	}
-	if (t == JSON_ERROR)
+	if (!json_read_object(&R->v8.s, read_event_key, R))
 		return false;
 	if (R->run && *ev->id) {
 		size_t n = strlen(ev->id);
