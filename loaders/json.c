@@ -482,12 +482,6 @@ bool json_sink_error(const struct json_sink *s)
 	return json_sink_fail(s, s->j->error_offset, "%s", s->j->error);
 }
 
-bool json_sink_next(const struct json_sink *s, enum json_token *t)
-{
-	*t = json_next(s->j);
-	return *t != JSON_ERROR || json_sink_error(s);
-}
-
 bool json_sink_expect(const struct json_sink *s, enum json_token want, const char *what)
 {
 	enum json_token t;
@@ -515,13 +509,6 @@ bool json_sink_skip(const struct json_sink *s)
 bool json_sink_skip_rest(const struct json_sink *s, enum json_token first)
 {
 	return json_skip(s->j, first) || json_sink_error(s);
-}
-
-enum json_token json_each_key(const struct json_sink *s)
-{
-	enum json_token t;
-	json_sink_next(s, &t);
-	return t;
 }
 
 enum json_token json_each_object(const struct json_sink *s, const char *not_object)

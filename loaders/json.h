@@ -70,8 +70,13 @@ bool json_sink_fail_here(const struct json_sink *s, const char *fmt, ...)
 /* The parser's own error, at its byte. */
 bool json_sink_error(const struct json_sink *s);
 
-/* The next token; false (reported) on a parse error. */
-bool json_sink_next(const struct json_sink *s, enum json_token *t);
+/* The next token; false (reported) on a parse error.  Inline: the
+ * loaders' inner loops call it once a token. */
+static inline bool json_sink_next(const struct json_sink *s, enum json_token *t)
+{
+	*t = json_next(s->j);
+	return *t != JSON_ERROR || json_sink_error(s);
+}
 /* The next token must be `want`; else "expected <what>". */
 bool json_sink_expect(const struct json_sink *s, enum json_token want, const char *what);
 /* The next value must be a finite number; else "<what> is not a number". */
@@ -90,7 +95,12 @@ bool json_sink_skip_rest(const struct json_sink *s, enum json_token first);
  *             return false;
  *
  * JSON_OBJECT_END ends the loop; JSON_ERROR has been reported. */
-enum json_token json_each_key(const struct json_sink *s);
+static inline enum json_token json_each_key(const struct json_sink *s)
+{
+	enum json_token t;
+	json_sink_next(s, &t);
+	return t;
+}
 
 /* The element loop of an array of objects, after its '[':
  *
