@@ -1,6 +1,9 @@
 /* A pull parser for JSON over struct input: one token at a time, strict
  * (RFC 8259), without building a tree, so that arrays of millions of
- * numbers cost nothing but the numbers the caller keeps. */
+ * numbers cost nothing but the numbers the caller keeps.  For the JSON
+ * loaders it also carries what they share: an error sink that writes
+ * their messages (struct json_sink) and the loops over an object's keys
+ * and an array's objects. */
 #ifndef WPROF_JSON_H
 #define WPROF_JSON_H
 
