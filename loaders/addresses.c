@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/id_table.h"
 #include "base/util.h"
 #include "addresses.h"
+#include "address_search.h"
 
 bool address_frames_init(struct address_frames *af, struct model *m,
 			 const char *exe, struct load_error *err)
@@ -24,8 +26,8 @@ void address_frames_free(struct address_frames *af)
 	for (size_t i = 0; i < af->nnames; i++)
 		free(af->names[i].name);
 	free(af->names);
-	free(af->keys);
-	free(af->frames);
+	free(af->cached);
+	id_table_free(&af->index);
 }
 
 static const char *skip_spaces(const char *p, const char *end)
@@ -168,15 +170,8 @@ static const char *exe_symbol(struct address_frames *af,
 /* The `--- symbol` name of the greatest address at or below addr. */
 static const char *listed_name(const struct address_frames *af, uint64_t addr)
 {
-	size_t lo = 0, hi = af->nnames;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (af->names[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? af->names[lo - 1].name : NULL;
+	const struct named_address *n = GREATEST_AT_OR_BELOW(af->names, af->nnames, addr, addr);
+	return n ? n->name : NULL;
 }
 
 static uint32_t make_frame(struct address_frames *af, uint64_t addr)
@@ -199,44 +194,19 @@ static uint32_t make_frame(struct address_frames *af, uint64_t addr)
 	return model_intern_frame(af->m, &f);
 }
 
-static size_t slot_of(const struct address_frames *af, uint64_t addr)
-{
-	size_t i = (size_t)hash_mix(addr + 1) & (af->slots - 1);
-	while (af->frames[i] != NO_ID && af->keys[i] != addr)
-		i = (i + 1) & (af->slots - 1);
-	return i;
-}
-
-static void grow_cache(struct address_frames *af)
-{
-	uint64_t *keys = af->keys;
-	uint32_t *frames = af->frames;
-	size_t old = af->slots;
-	af->slots = old ? old * 2 : 1024;
-	af->keys = xmalloc(af->slots * sizeof(*af->keys));
-	af->frames = xmalloc(af->slots * sizeof(*af->frames));
-	memset(af->frames, 0xff, af->slots * sizeof(*af->frames));
-	for (size_t i = 0; i < old; i++)
-		if (frames[i] != NO_ID) {
-			size_t j = slot_of(af, keys[i]);
-			af->keys[j] = keys[i];
-			af->frames[j] = frames[i];
-		}
-	free(keys);
-	free(frames);
-}
-
 uint32_t address_frame(struct address_frames *af, uint64_t addr)
 {
-	if (2 * (af->used + 1) > af->slots) {
+	if (!af->index.size) {
 		prepare(af);
-		grow_cache(af);
+		id_table_init(&af->index, 512);
 	}
-	size_t i = slot_of(af, addr);
-	if (af->frames[i] == NO_ID) {
-		af->keys[i] = addr;
-		af->frames[i] = make_frame(af, addr);
-		af->used++;
-	}
-	return af->frames[i];
+	struct id_probe p = id_table_probe(&af->index, hash_mix(addr + 1));
+	for (uint32_t k; (k = id_probe_next(&af->index, &p)) != NO_ID;)
+		if (af->cached[k].addr == addr)
+			return af->cached[k].frame;
+	uint32_t frame = make_frame(af, addr);
+	GROW(af->cached, af->cached_cap, af->ncached + 1);
+	af->cached[af->ncached] = (struct cached_address){ addr, frame };
+	id_table_add(&af->index, &p, (uint32_t)af->ncached++);
+	return frame;
 }

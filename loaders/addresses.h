@@ -8,6 +8,7 @@
 #ifndef WPROF_ADDRESSES_H
 #define WPROF_ADDRESSES_H
 
+#include "base/id_table.h"
 #include "elf_symbols.h"
 
 struct mapping {
@@ -29,9 +30,9 @@ struct address_frames {
 	struct named_address *names; /* sorted by address once used */
 	size_t nnames, names_cap;
 	bool names_sorted;
-	uint64_t *keys; /* address -> frame, open addressing */
-	uint32_t *frames;
-	size_t slots, used;
+	struct cached_address { uint64_t addr; uint32_t frame; } *cached;
+	size_t ncached, cached_cap;
+	struct id_table index; /* cached by address; size 0 until the first */
 };
 
 /* exe may be NULL.  Fails (in err) when the executable cannot be read. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/id_table.h"
 #include "base/util.h"
 
 #define MAX_LINE 65536
@@ -31,8 +32,7 @@ struct name_entry {
 struct arc_table {
 	struct arc_entry *arcs;
 	size_t n, cap;
-	uint32_t *index; /* open addressing over arcs, NO_ID empty */
-	size_t index_size;
+	struct id_table index; /* arcs by (src, dst); size 0 until the first */
 };
 
 struct arcs_parser {
@@ -43,8 +43,7 @@ struct arcs_parser {
 	unsigned long prints;
 	struct name_entry *names;
 	size_t nnames, names_cap;
-	uint32_t *name_index; /* open addressing by id over names, NO_ID empty */
-	size_t name_index_size;
+	struct id_table name_index; /* names by id; size 0 until the first */
 	struct arc_table current, printed;
 };
 
@@ -58,7 +57,7 @@ struct arcs_parser *arcs_parser_new(void)
 static void table_free(struct arc_table *t)
 {
 	free(t->arcs);
-	free(t->index);
+	id_table_free(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -71,7 +70,7 @@ void arcs_parser_free(struct arcs_parser *p)
 		free(p->names[i].file);
 	}
 	free(p->names);
-	free(p->name_index);
+	id_table_free(&p->name_index);
 	table_free(&p->current);
 	table_free(&p->printed);
 	free(p->line);
@@ -85,37 +84,18 @@ unsigned long arcs_parser_prints(const struct arcs_parser *p)
 
 /* ---- the arc table ------------------------------------------------------- */
 
-static size_t arc_slot(const struct arc_table *t, uint32_t src, uint32_t dst)
-{
-	size_t mask = t->index_size - 1;
-	size_t i = hash_mix(((uint64_t)src << 32) | dst) & mask;
-	while (t->index[i] != NO_ID &&
-	       (t->arcs[t->index[i]].src != src || t->arcs[t->index[i]].dst != dst))
-		i = (i + 1) & mask;
-	return i;
-}
-
-static void table_reindex(struct arc_table *t)
-{
-	free(t->index);
-	t->index_size = t->index_size ? t->index_size * 2 : 64;
-	t->index = xmalloc(t->index_size * sizeof(uint32_t));
-	memset(t->index, 0xff, t->index_size * sizeof(uint32_t));
-	for (uint32_t k = 0; k < t->n; k++)
-		t->index[arc_slot(t, t->arcs[k].src, t->arcs[k].dst)] = k;
-}
-
 static struct arc_entry *table_arc(struct arc_table *t, uint32_t src,
 				   uint32_t dst, unsigned long line)
 {
-	if ((t->n + 1) * 2 > t->index_size)
-		table_reindex(t);
-	size_t slot = arc_slot(t, src, dst);
-	if (t->index[slot] != NO_ID)
-		return &t->arcs[t->index[slot]];
+	if (!t->index.size)
+		id_table_init(&t->index, 32);
+	struct id_probe p = id_table_probe(&t->index, hash_mix(((uint64_t)src << 32) | dst));
+	for (uint32_t k; (k = id_probe_next(&t->index, &p)) != NO_ID;)
+		if (t->arcs[k].src == src && t->arcs[k].dst == dst)
+			return &t->arcs[k];
 	GROW(t->arcs, t->cap, t->n + 1);
 	t->arcs[t->n] = (struct arc_entry){ src, dst, 0, 0, line };
-	t->index[slot] = (uint32_t)t->n;
+	id_table_add(&t->index, &p, (uint32_t)t->n);
 	return &t->arcs[t->n++];
 }
 
@@ -184,35 +164,27 @@ static bool parse_amount(const char *s, bool whole, double *out)
 }
 
 /* Names by id through a hash: a program can name a million functions. */
-static size_t name_slot(const struct arcs_parser *p, uint32_t id)
-{
-	size_t mask = p->name_index_size - 1;
-	size_t i = hash_mix(id) & mask;
-	while (p->name_index[i] != NO_ID && p->names[p->name_index[i]].id != id)
-		i = (i + 1) & mask;
-	return i;
-}
-
 static struct name_entry *find_name(const struct arcs_parser *p, uint32_t id)
 {
-	if (!p->name_index_size)
+	if (!p->name_index.size)
 		return NULL;
-	uint32_t k = p->name_index[name_slot(p, id)];
-	return k == NO_ID ? NULL : &p->names[k];
+	struct id_probe probe = id_table_probe(&p->name_index, hash_mix(id));
+	for (uint32_t k; (k = id_probe_next(&p->name_index, &probe)) != NO_ID;)
+		if (p->names[k].id == id)
+			return &p->names[k];
+	return NULL;
 }
 
+/* An id find_name did not find. */
 static struct name_entry *new_name(struct arcs_parser *p, uint32_t id)
 {
-	if ((p->nnames + 1) * 2 > p->name_index_size) {
-		free(p->name_index);
-		p->name_index_size = p->name_index_size ? p->name_index_size * 2 : 64;
-		p->name_index = xmalloc(p->name_index_size * sizeof(uint32_t));
-		memset(p->name_index, 0xff, p->name_index_size * sizeof(uint32_t));
-		for (uint32_t k = 0; k < p->nnames; k++)
-			p->name_index[name_slot(p, p->names[k].id)] = k;
-	}
+	if (!p->name_index.size)
+		id_table_init(&p->name_index, 32);
+	struct id_probe probe = id_table_probe(&p->name_index, hash_mix(id));
+	while (id_probe_next(&p->name_index, &probe) != NO_ID)
+		;
 	GROW(p->names, p->names_cap, p->nnames + 1);
-	p->name_index[name_slot(p, id)] = (uint32_t)p->nnames;
+	id_table_add(&p->name_index, &probe, (uint32_t)p->nnames);
 	struct name_entry *e = &p->names[p->nnames++];
 	e->id = id;
 	return e;

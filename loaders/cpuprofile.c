@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/id_table.h"
+#include "base/stable_order.h"
 #include "base/util.h"
 #include "json.h"
 #include "loaders.h"
@@ -45,9 +47,7 @@ struct slot_edge {
 /* Node id -> record slot.  V8 numbers its nodes 1..N, so a plain table
  * indexed by id usually does; scattered ids go through a hash. */
 struct id_map {
-	int64_t *ids;
-	uint32_t *slots;
-	size_t size;
+	struct id_table hashed; /* record slots, keyed by their ids; size 0: none */
 	uint32_t *dense; /* dense[id - lowest], NO_ID where no node */
 	int64_t lowest;
 	size_t dense_size;
@@ -92,18 +92,6 @@ bool sniff_cpuprofile(const uint8_t *head, size_t len)
 	return i < len && head[i] == '{';
 }
 
-static bool json_error(struct cpu_loader *L)
-{
-	return load_fail(L->err, "%s at byte %llu", L->j.error,
-			 (unsigned long long)L->j.error_offset);
-}
-
-static bool fail_at(struct cpu_loader *L, uint64_t offset, const char *what)
-{
-	return load_fail(L->err, "%s at byte %llu", what,
-			 (unsigned long long)offset);
-}
-
 /* Reads a number value; `what` names it in the error.  A field that may
  * be left out may also be null (Moddable's xsbug-log writes null lines
  * for native functions): with `present` given, null sets it false and
@@ -111,19 +99,18 @@ static bool fail_at(struct cpu_loader *L, uint64_t offset, const char *what)
 static bool read_number(struct cpu_loader *L, const char *what, double limit,
 			double *out, bool *present)
 {
-	enum json_token t = json_next(&L->j);
-	if (t == JSON_ERROR)
-		return json_error(L);
+	enum json_token t;
+	if (!json_sink_next(&L->reader.s, &t))
+		return false;
 	if (present)
 		*present = t != JSON_NULL;
 	if (t == JSON_NULL && present)
 		return true;
 	if (t != JSON_NUMBER)
-		return load_fail(L->err, "%s is not a number at byte %llu", what,
-				 (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "%s is not a number", what);
 	if (fabs(L->j.num) > limit)
-		return load_fail(L->err, "%s %.15g is out of range at byte %llu", what,
-				 L->j.num, (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "%s %.15g is out of range", what,
+					   L->j.num);
 	*out = L->j.num;
 	return true;
 }
@@ -137,51 +124,9 @@ static bool read_integer(struct cpu_loader *L, const char *what, double limit,
 	if (present && !*present)
 		return true;
 	if (v != floor(v))
-		return load_fail(L->err, "%s %g is not a whole number at byte %llu",
-				 what, v, (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "%s %g is not a whole number", what, v);
 	*out = (int64_t)v;
 	return true;
-}
-
-static bool skip_value(struct cpu_loader *L)
-{
-	return json_skip(&L->j, json_next(&L->j)) || json_error(L);
-}
-
-static bool expect_or_null(struct cpu_loader *L, enum json_token want,
-			   const char *what, bool *present)
-{
-	enum json_token t = json_next(&L->j);
-	if (t == JSON_ERROR)
-		return json_error(L);
-	if (present)
-		*present = t != JSON_NULL;
-	if (t == JSON_NULL && present)
-		return true;
-	if (t != want)
-		return load_fail(L->err, "expected %s at byte %llu", what,
-				 (unsigned long long)L->j.token_offset);
-	return true;
-}
-
-static bool expect(struct cpu_loader *L, enum json_token want, const char *what)
-{
-	return expect_or_null(L, want, what, NULL);
-}
-
-/* Steps through an array of objects: true with *more set when the next
- * element is an object (its '{' read), *more false at the end of the
- * array; false on an error, with `what` naming the element. */
-static bool next_object(struct cpu_loader *L, const char *what, bool *more)
-{
-	enum json_token t = json_next(&L->j);
-	*more = t == JSON_OBJECT;
-	if (t == JSON_OBJECT || t == JSON_ARRAY_END)
-		return true;
-	if (t == JSON_ERROR)
-		return json_error(L);
-	return load_fail(L->err, "%s is not an object at byte %llu", what,
-			 (unsigned long long)L->j.token_offset);
 }
 
 /* A node record, under `parent` when it is nested in its "children". */
@@ -220,8 +165,7 @@ static bool read_tree_time(struct cpu_loader *L, uint32_t slot, const char *key)
 	if (!present)
 		return true;
 	if (v < 0)
-		return load_fail(L->err, "%s %g is negative at byte %llu", what, v,
-				 (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "%s %g is negative", what, v);
 	struct record *r = &L->records[slot];
 	if (self) {
 		L->tree_times += !r->has_self;
@@ -267,14 +211,14 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 					      &L->ticks_cap);
 	if (!v8_read_frame_field(&L->reader, &r->frame, key, &known))
 		return false;
-	return known || skip_value(L);
+	return known || json_sink_skip(&L->reader.s);
 }
 
 static bool add_child_id(void *ctx, uint32_t slot, double id, uint64_t offset)
 {
 	struct cpu_loader *L = ctx;
 	if (id != floor(id) || fabs(id) > MAX_ID)
-		return fail_at(L, offset, "child id is not a valid id");
+		return json_sink_fail(&L->reader.s, offset, "child id is not a valid id");
 	add_id_edge(&L->children, &L->nchildren, &L->children_cap, slot, (int64_t)id, offset);
 	return true;
 }
@@ -290,55 +234,49 @@ static bool read_node_tree(struct cpu_loader *L)
 static bool read_nodes(struct cpu_loader *L)
 {
 	L->have_nodes = true;
-	if (!expect(L, JSON_ARRAY, "an array for nodes"))
+	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for nodes"))
 		return false;
-	for (;;) {
-		bool more;
-		if (!next_object(L, "a node", &more))
-			return false;
-		if (!more)
-			return true;
+	enum json_token t;
+	while ((t = json_each_object(&L->reader.s, "a node is not an object")) == JSON_OBJECT)
 		if (!read_node_tree(L))
 			return false;
-	}
+	return t == JSON_ARRAY_END;
 }
 
 /* The long arrays: millions of numbers, read without any tree. */
 static bool read_number_array(struct cpu_loader *L, const char *what,
 			      double limit, double **out, size_t *n, size_t *cap)
 {
-	if (!expect(L, JSON_ARRAY, "an array"))
+	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array"))
 		return false;
 	for (;;) {
 		enum json_token t = json_next(&L->j);
 		if (t == JSON_ARRAY_END)
 			return true;
 		if (t != JSON_NUMBER)
-			return t == JSON_ERROR ? json_error(L)
-				: load_fail(L->err, "%s[%zu] is not a number at byte %llu",
-					    what, *n, (unsigned long long)L->j.token_offset);
+			return t == JSON_ERROR ? json_sink_error(&L->reader.s)
+				: json_sink_fail_here(&L->reader.s, "%s[%zu] is not a number",
+						      what, *n);
 		if (fabs(L->j.num) > limit)
-			return load_fail(L->err, "%s[%zu] = %g is out of range at byte %llu",
-					 what, *n, L->j.num,
-					 (unsigned long long)L->j.token_offset);
+			return json_sink_fail_here(&L->reader.s, "%s[%zu] = %g is out of range",
+						   what, *n, L->j.num);
 		GROW(*out, *cap, *n + 1);
 		(*out)[(*n)++] = L->j.num;
 	}
 }
 
 static bool map_ids(struct cpu_loader *L);
-static uint32_t find_slot(const struct id_map *map, int64_t id);
+static uint32_t find_slot(const struct cpu_loader *L, int64_t id);
 
 static bool read_samples(struct cpu_loader *L)
 {
 	L->have_samples = true;
 	if (L->nsamples)
-		return load_fail(L->err, "a second \"samples\" at byte %llu",
-				 (unsigned long long)L->j.token_offset);
+		return json_sink_fail_here(&L->reader.s, "a second \"samples\"");
 	bool resolve = L->nrecords && map_ids(L);
 	if (!resolve && L->nrecords)
 		return false; /* duplicate ids: map_ids said so */
-	if (!expect(L, JSON_ARRAY, "an array for samples"))
+	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for samples"))
 		return false;
 	for (;;) {
 		enum json_token t = json_next(&L->j);
@@ -346,12 +284,12 @@ static bool read_samples(struct cpu_loader *L)
 			return true;
 		if (t != JSON_NUMBER || L->j.num != floor(L->j.num) ||
 		    fabs(L->j.num) > MAX_ID)
-			return t == JSON_ERROR ? json_error(L)
-				: load_fail(L->err, "samples[%zu] is not a node id at byte %llu",
-					    L->nsamples, (unsigned long long)L->j.token_offset);
+			return t == JSON_ERROR ? json_sink_error(&L->reader.s)
+				: json_sink_fail_here(&L->reader.s, "samples[%zu] is not a node id",
+						      L->nsamples);
 		int64_t id = (int64_t)L->j.num;
 		if (resolve) {
-			uint32_t slot = find_slot(&L->map, id);
+			uint32_t slot = find_slot(L, id);
 			if (slot == NO_ID)
 				return load_fail(L->err,
 						 "samples[%zu] names node id %lld, which no node has (byte %llu)",
@@ -366,49 +304,36 @@ static bool read_samples(struct cpu_loader *L)
 	}
 }
 
-static bool read_document(struct cpu_loader *L)
+static bool read_document_key(void *ctx, const char *key)
 {
-	if (!expect(L, JSON_OBJECT, "a JSON object"))
-		return false;
-	for (;;) {
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_OBJECT_END)
-			break;
-		if (t != JSON_KEY)
-			return json_error(L);
-		const char *key = L->j.str;
-		uint64_t key_at = L->j.token_offset;
-		bool ok;
-		if (!strcmp(key, "nodes")) {
-			ok = read_nodes(L);
-		} else if (!strcmp(key, "head")) {
-			L->have_nodes = true;
-			ok = expect(L, JSON_OBJECT, "an object for head") && read_node_tree(L);
-		} else if (!strcmp(key, "samples")) {
-			L->samples_at = key_at;
-			ok = read_samples(L);
-		} else if (!strcmp(key, "timeDeltas")) {
-			L->deltas_at = key_at;
-			ok = read_number_array(L, "timeDeltas", MAX_ABS_DELTA, &L->deltas,
-					       &L->ndeltas, &L->deltas_cap);
-		} else if (!strcmp(key, "timestamps")) {
-			L->timestamps_at = key_at;
-			ok = read_number_array(L, "timestamps", MAX_ABS_TIME, &L->timestamps,
-					       &L->ntimestamps, &L->timestamps_cap);
-		} else if (!strcmp(key, "startTime")) {
-			ok = read_number(L, "startTime", MAX_ABS_TIME, &L->start,
-					 &L->have_start);
-		} else if (!strcmp(key, "endTime")) {
-			ok = read_number(L, "endTime", MAX_ABS_TIME, &L->end, &L->have_end);
-		} else {
-			ok = skip_value(L);
-		}
-		if (!ok)
-			return false;
+	struct cpu_loader *L = ctx;
+	uint64_t key_at = L->j.token_offset;
+	if (!strcmp(key, "nodes"))
+		return read_nodes(L);
+	if (!strcmp(key, "head")) {
+		L->have_nodes = true;
+		return json_sink_expect(&L->reader.s, JSON_OBJECT, "an object for head") &&
+		       read_node_tree(L);
 	}
-	if (json_next(&L->j) != JSON_END)
-		return json_error(L);
-	return true;
+	if (!strcmp(key, "samples")) {
+		L->samples_at = key_at;
+		return read_samples(L);
+	}
+	if (!strcmp(key, "timeDeltas")) {
+		L->deltas_at = key_at;
+		return read_number_array(L, "timeDeltas", MAX_ABS_DELTA, &L->deltas,
+					 &L->ndeltas, &L->deltas_cap);
+	}
+	if (!strcmp(key, "timestamps")) {
+		L->timestamps_at = key_at;
+		return read_number_array(L, "timestamps", MAX_ABS_TIME, &L->timestamps,
+					 &L->ntimestamps, &L->timestamps_cap);
+	}
+	if (!strcmp(key, "startTime"))
+		return read_number(L, "startTime", MAX_ABS_TIME, &L->start, &L->have_start);
+	if (!strcmp(key, "endTime"))
+		return read_number(L, "endTime", MAX_ABS_TIME, &L->end, &L->have_end);
+	return json_sink_skip(&L->reader.s);
 }
 
 /* ---- from records to the model -------------------------------------- */
@@ -441,23 +366,17 @@ static bool map_dense(struct cpu_loader *L, int64_t lowest, int64_t highest)
 
 static bool map_hashed(struct cpu_loader *L)
 {
-	struct id_map *map = &L->map;
-	map->size = 16;
-	while (map->size < L->nrecords * 2)
-		map->size *= 2;
-	map->ids = xmalloc(map->size * sizeof(int64_t));
-	map->slots = xmalloc(map->size * sizeof(uint32_t));
-	memset(map->slots, 0xff, map->size * sizeof(uint32_t));
+	struct id_table *t = &L->map.hashed;
+	id_table_init(t, L->nrecords);
 	for (uint32_t s = 0; s < L->nrecords; s++) {
 		if (!L->records[s].has_id)
 			continue; /* nested legacy nodes may go without */
 		int64_t id = L->records[s].id;
-		size_t i = hash_mix((uint64_t)id) & (map->size - 1);
-		for (; map->slots[i] != NO_ID; i = (i + 1) & (map->size - 1))
-			if (map->ids[i] == id)
-				return duplicate_id(L, map->slots[i], s);
-		map->ids[i] = id;
-		map->slots[i] = s;
+		struct id_probe p = id_table_probe(t, hash_mix((uint64_t)id));
+		for (uint32_t other; (other = id_probe_next(t, &p)) != NO_ID;)
+			if (L->records[other].id == id)
+				return duplicate_id(L, other, s);
+		id_table_add(t, &p, s);
 	}
 	return true;
 }
@@ -465,10 +384,9 @@ static bool map_hashed(struct cpu_loader *L)
 static bool map_ids(struct cpu_loader *L)
 {
 	struct id_map *map = &L->map;
-	if ((map->size || map->dense) && L->mapped_records == L->nrecords)
+	if ((map->hashed.size || map->dense) && L->mapped_records == L->nrecords)
 		return true;
-	free(map->ids);
-	free(map->slots);
+	id_table_free(&map->hashed);
 	free(map->dense);
 	memset(map, 0, sizeof(*map));
 	L->mapped_records = L->nrecords;
@@ -486,19 +404,20 @@ static bool map_ids(struct cpu_loader *L)
 	return map_hashed(L);
 }
 
-static uint32_t find_slot(const struct id_map *map, int64_t id)
+static uint32_t find_slot(const struct cpu_loader *L, int64_t id)
 {
+	const struct id_map *map = &L->map;
 	if (map->dense) {
 		if (id < map->lowest || (uint64_t)(id - map->lowest) >= map->dense_size)
 			return NO_ID;
 		return map->dense[id - map->lowest];
 	}
-	if (!map->size)
+	if (!map->hashed.size)
 		return NO_ID;
-	size_t i = hash_mix((uint64_t)id) & (map->size - 1);
-	for (; map->slots[i] != NO_ID; i = (i + 1) & (map->size - 1))
-		if (map->ids[i] == id)
-			return map->slots[i];
+	struct id_probe p = id_table_probe(&map->hashed, hash_mix((uint64_t)id));
+	for (uint32_t slot; (slot = id_probe_next(&map->hashed, &p)) != NO_ID;)
+		if (L->records[slot].id == id)
+			return slot;
 	return NO_ID;
 }
 
@@ -548,7 +467,7 @@ static bool resolve_parent_fields(struct cpu_loader *L, uint32_t *parent_of)
 {
 	for (size_t i = 0; i < L->nparents; i++) {
 		const struct id_edge *e = &L->parents[i];
-		uint32_t parent = find_slot(&L->map, e->other);
+		uint32_t parent = find_slot(L, e->other);
 		if (parent == NO_ID)
 			return load_fail(L->err,
 					 "node %lld names parent id %lld, which no node has (byte %llu)",
@@ -579,7 +498,7 @@ static bool make_edges(struct cpu_loader *L)
 	bool ok = resolve_parent_fields(L, parent_of);
 	for (size_t i = 0; ok && i < L->nchildren; i++) {
 		const struct id_edge *e = &L->children[i];
-		uint32_t child = find_slot(&L->map, e->other);
+		uint32_t child = find_slot(L, e->other);
 		if (child == NO_ID) {
 			ok = load_fail(L->err,
 				       "node %lld lists child id %lld, which no node has (byte %llu)",
@@ -610,47 +529,15 @@ static bool make_edges(struct cpu_loader *L)
 	return ok;
 }
 
-/* Puts times (and their nodes alongside) in order, stably: V8's rare
- * negative deltas leave the data nearly sorted, so insertion is linear
- * in practice; a badly shuffled file falls back to a merge sort. */
+/* Puts times (and their nodes alongside) in order, stably. */
 static void sort_by_time(double *t, uint32_t *node, size_t n)
 {
-	size_t moves = 0;
-	for (size_t i = 1; i < n; i++) {
-		double key = t[i];
-		uint32_t key_node = node[i];
-		size_t j = i;
-		while (j > 0 && t[j - 1] > key) {
-			t[j] = t[j - 1];
-			node[j] = node[j - 1];
-			j--;
-			if (++moves > 8 * n + 1024)
-				goto merge_sort;
-		}
-		t[j] = key;
-		node[j] = key_node;
-	}
-	return;
-merge_sort:;
-	double *t2 = xmalloc(n * sizeof(double));
-	uint32_t *node2 = xmalloc(n * sizeof(uint32_t));
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t a = lo, b = mid, k = lo;
-			while (a < mid || b < hi) {
-				bool take_a = b == hi || (a < mid && t[a] <= t[b]);
-				size_t from = take_a ? a++ : b++;
-				t2[k] = t[from];
-				node2[k++] = node[from];
-			}
-		}
-		memcpy(t, t2, n * sizeof(double));
-		memcpy(node, node2, n * sizeof(uint32_t));
-	}
-	free(t2);
-	free(node2);
+	size_t *order = stable_order(t, n);
+	if (!order)
+		return;
+	reorder(t, sizeof(*t), order, n);
+	reorder(node, sizeof(*node), order, n);
+	free(order);
 }
 
 static bool resolve_sample_ids(struct cpu_loader *L)
@@ -661,7 +548,7 @@ static bool resolve_sample_ids(struct cpu_loader *L)
 		return false;
 	L->sample_slots = xmalloc((L->nsamples + 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < L->nsamples; i++) {
-		L->sample_slots[i] = find_slot(&L->map, L->sample_ids[i]);
+		L->sample_slots[i] = find_slot(L, L->sample_ids[i]);
 		if (L->sample_slots[i] == NO_ID)
 			return load_fail(L->err, "samples[%zu] (in \"samples\" at byte %llu) names "
 					 "node id %lld, which no node has", i,
@@ -935,8 +822,7 @@ static void loader_free(struct cpu_loader *L)
 	free(L->sample_slots);
 	free(L->deltas);
 	free(L->timestamps);
-	free(L->map.ids);
-	free(L->map.slots);
+	id_table_free(&L->map.hashed);
 	free(L->map.dense);
 }
 
@@ -948,7 +834,7 @@ bool load_cpuprofile(struct input *in, struct model *m,
 	model_init(m, "cpuprofile");
 	m->lines_zero_based = true;
 	v8_reader_start(&L.reader, &L.j, in, m, err, "");
-	bool ok = read_document(&L) && build_model(&L);
+	bool ok = json_read_document(&L.reader.s, read_document_key, &L) && build_model(&L);
 	loader_free(&L);
 	if (!ok)
 		model_free(m);

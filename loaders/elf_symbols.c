@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "address_search.h"
 #include "elf_symbols.h"
 
 /* gprof keeps static function names unless they look like labels or
@@ -219,15 +220,6 @@ bool read_executable(struct executable *x, struct load_error *err)
 
 struct symbol *symbol_at(struct executable *x, uint64_t pc)
 {
-	size_t lo = 0, hi = x->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->syms[mid].addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || pc > x->syms[lo - 1].end)
-		return NULL;
-	return &x->syms[lo - 1];
+	struct symbol *s = GREATEST_AT_OR_BELOW(x->syms, x->nsyms, addr, pc);
+	return s && pc <= s->end ? s : NULL;
 }

@@ -38,45 +38,11 @@ bool sniff_firefox(const uint8_t *head, size_t len)
 		memmem(head, len, "\"interval\"", 10) || memmem(head, len, "\"threads\"", 9));
 }
 
-bool ff_fail(struct ff_loader *L, uint64_t at, const char *fmt, ...)
-{
-	char what[240];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return load_fail(L->err, FF_FORMAT ", byte %llu: %s", (unsigned long long)at, what);
-}
-
-static bool json_failed(struct ff_loader *L)
-{
-	return ff_fail(L, L->j.error_offset, "%s", L->j.error);
-}
-
-static bool next(struct ff_loader *L, enum json_token *t)
-{
-	*t = json_next(&L->j);
-	return *t != JSON_ERROR || json_failed(L);
-}
-
-static bool expect(struct ff_loader *L, enum json_token want, const char *what)
-{
-	enum json_token t;
-	if (!next(L, &t))
-		return false;
-	return t == want || ff_fail(L, L->j.token_offset, "expected %s", what);
-}
-
-static bool skip_value(struct ff_loader *L)
-{
-	return json_skip(&L->j, json_next(&L->j)) || json_failed(L);
-}
-
 /* A string or a number (pids and tids are either) as text; null is "". */
 static bool text(struct ff_loader *L, const char *what, char *buf, size_t cap)
 {
 	enum json_token t;
-	if (!next(L, &t))
+	if (!json_sink_next(&L->sink, &t))
 		return false;
 	if (t == JSON_NULL)
 		buf[0] = '\0';
@@ -85,18 +51,7 @@ static bool text(struct ff_loader *L, const char *what, char *buf, size_t cap)
 	else if (t == JSON_STRING)
 		snprintf(buf, cap, "%.*s", (int)(L->j.str_len < cap ? L->j.str_len : cap - 1), L->j.str);
 	else
-		return ff_fail(L, L->j.token_offset, "%s is not a string", what);
-	return true;
-}
-
-static bool number(struct ff_loader *L, const char *what, double *out)
-{
-	enum json_token t;
-	if (!next(L, &t))
-		return false;
-	if (t != JSON_NUMBER || !isfinite(L->j.num))
-		return ff_fail(L, L->j.token_offset, "%s is not a number", what);
-	*out = L->j.num;
+		return json_sink_fail_here(&L->sink, "%s is not a string", what);
 	return true;
 }
 
@@ -106,20 +61,20 @@ static bool number(struct ff_loader *L, const char *what, double *out)
 static bool read_column(struct ff_loader *L, const char *what, struct ff_column *c)
 {
 	enum json_token t;
-	if (!next(L, &t))
+	if (!json_sink_next(&L->sink, &t))
 		return false;
 	if (t == JSON_NULL)
 		return true;
 	if (t != JSON_ARRAY)
-		return ff_fail(L, L->j.token_offset, "%s is not an array", what);
+		return json_sink_fail_here(&L->sink, "%s is not an array", what);
 	c->n = 0;
 	c->offset = L->j.token_offset;
 	c->present = true;
-	while (next(L, &t) && t != JSON_ARRAY_END) {
+	while (json_sink_next(&L->sink, &t) && t != JSON_ARRAY_END) {
 		double v = t == JSON_NUMBER ? L->j.num : t == JSON_TRUE ? 1
 			 : t == JSON_FALSE ? 0 : t == JSON_NULL ? NAN : INFINITY;
 		if (isinf(v))
-			return ff_fail(L, L->j.token_offset, "%s[%zu] is not a number", what, c->n);
+			return json_sink_fail_here(&L->sink, "%s[%zu] is not a number", what, c->n);
 		GROW(c->v, c->cap, c->n + 1);
 		c->v[c->n++] = v;
 	}
@@ -129,13 +84,13 @@ static bool read_column(struct ff_loader *L, const char *what, struct ff_column 
 static bool read_strings(struct ff_loader *L, struct ff_tables *t)
 {
 	enum json_token tok;
-	if (!expect(L, JSON_ARRAY, "an array of strings"))
+	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of strings"))
 		return false;
 	t->nstrings = 0;
 	t->have_strings = true;
-	while (next(L, &tok) && tok != JSON_ARRAY_END) {
+	while (json_sink_next(&L->sink, &tok) && tok != JSON_ARRAY_END) {
 		if (tok != JSON_STRING && tok != JSON_NULL)
-			return ff_fail(L, L->j.token_offset, "string %zu is not a string", t->nstrings);
+			return json_sink_fail_here(&L->sink, "string %zu is not a string", t->nstrings);
 		GROW(t->strings, t->strings_cap, t->nstrings + 1);
 		t->strings[t->nstrings++] = tok == JSON_NULL ? model_string(L->m, "", 0)
 				: model_string(L->m, L->j.str, L->j.str_len);
@@ -160,25 +115,25 @@ static bool read_schema(struct ff_loader *L, const char *table, const struct col
 			size_t nkeys, struct ff_column **places)
 {
 	enum json_token t;
-	if (!expect(L, JSON_OBJECT, "an object for the schema"))
+	if (!json_sink_expect(&L->sink, JSON_OBJECT, "an object for the schema"))
 		return false;
-	while (next(L, &t) && t == JSON_KEY) {
+	while ((t = json_each_key(&L->sink)) == JSON_KEY) {
 		size_t k = 0;
 		while (k < nkeys && (!keys[k].column || strcmp(L->j.str, keys[k].key)))
 			k++;
 		if (k == nkeys) {
-			if (!skip_value(L))
+			if (!json_sink_skip(&L->sink))
 				return false;
 			continue;
 		}
-		double place;
+		double place = 0;
 		char what[64];
 		snprintf(what, sizeof(what), "%s.schema.%s", table, keys[k].key);
-		if (!number(L, what, &place))
+		if (!json_sink_number(&L->sink, what, &place))
 			return false;
 		if (!(place >= 0 && place < MAX_SCHEMA_PLACES && place == floor(place)))
-			return ff_fail(L, L->j.token_offset, "%s = %g is not a place in a row (0..%d)",
-				       what, place, MAX_SCHEMA_PLACES - 1);
+			return json_sink_fail_here(&L->sink, "%s = %g is not a place in a row (0..%d)",
+						   what, place, MAX_SCHEMA_PLACES - 1);
 		places[(size_t)place] = keys[k].column;
 	}
 	return t == JSON_OBJECT_END;
@@ -199,17 +154,17 @@ static bool read_rows(struct ff_loader *L, const char *table, struct gecko_rows 
 {
 	enum json_token t;
 	r->present = true;
-	if (!expect(L, JSON_ARRAY, "an array of rows"))
+	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of rows"))
 		return false;
 	r->offset = L->j.token_offset;
-	while (next(L, &t) && t == JSON_ARRAY) {
+	while (json_sink_next(&L->sink, &t) && t == JSON_ARRAY) {
 		GROW(r->starts, r->starts_cap, r->nrows + 2);
 		r->starts[r->nrows++] = r->nvalues;
-		while (next(L, &t) && t != JSON_ARRAY_END) {
+		while (json_sink_next(&L->sink, &t) && t != JSON_ARRAY_END) {
 			double v = t == JSON_NUMBER ? L->j.num : t == JSON_TRUE ? 1
 				 : t == JSON_FALSE ? 0 : t == JSON_NULL ? NAN : INFINITY;
 			if (isinf(v) && !json_skip(&L->j, t))
-				return json_failed(L);
+				return json_sink_error(&L->sink);
 			GROW(r->values, r->values_cap, r->nvalues + 1);
 			r->values[r->nvalues++] = v;
 		}
@@ -219,8 +174,8 @@ static bool read_rows(struct ff_loader *L, const char *table, struct gecko_rows 
 	if (r->starts)
 		r->starts[r->nrows] = r->nvalues;
 	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && ff_fail(L, L->j.token_offset, "%s.data[%zu] is not a row "
-						   "(an array)", table, r->nrows);
+		return t != JSON_ERROR && json_sink_fail_here(&L->sink, "%s.data[%zu] is not a row "
+							      "(an array)", table, r->nrows);
 	return true;
 }
 
@@ -239,7 +194,7 @@ static bool place_rows(struct ff_loader *L, const char *table, const struct geck
 			size_t at = r->starts[i] + p;
 			double v = at < r->starts[i + 1] ? r->values[at] : NAN;
 			if (isinf(v))
-				return ff_fail(L, r->offset, "%s.data[%zu][%zu] is not a number", table, i, p);
+				return json_sink_fail(&L->sink, r->offset, "%s.data[%zu][%zu] is not a number", table, i, p);
 			c->v[c->n++] = v;
 		}
 	}
@@ -255,9 +210,9 @@ static bool read_table(struct ff_loader *L, const char *table,
 	struct gecko_rows rows = { 0 };
 	bool have_schema = false, ok = true;
 	enum json_token t;
-	if (!expect(L, JSON_OBJECT, "an object of columns"))
+	if (!json_sink_expect(&L->sink, JSON_OBJECT, "an object of columns"))
 		return false;
-	while (ok && next(L, &t) && t == JSON_KEY) {
+	while (ok && (t = json_each_key(&L->sink)) == JSON_KEY) {
 		size_t k = 0;
 		while (k < nkeys && strcmp(L->j.str, keys[k].key))
 			k++;
@@ -268,7 +223,7 @@ static bool read_table(struct ff_loader *L, const char *table,
 		else if (!strcmp(L->j.str, "data") && k == nkeys)
 			ok = read_rows(L, table, &rows);
 		else if (k == nkeys)
-			ok = skip_value(L);
+			ok = json_sink_skip(&L->sink);
 		else if (keys[k].column)
 			ok = read_column(L, what, keys[k].column);
 		else
@@ -276,7 +231,7 @@ static bool read_table(struct ff_loader *L, const char *table,
 	}
 	ok = ok && t == JSON_OBJECT_END;
 	if (ok && rows.present && !have_schema)
-		ok = ff_fail(L, rows.offset, "%s.data without a schema", table);
+		ok = json_sink_fail(&L->sink, rows.offset, "%s.data without a schema", table);
 	if (ok && have_schema)
 		ok = place_rows(L, table, &rows, places);
 	free(rows.values);
@@ -323,7 +278,7 @@ static bool read_thread(struct ff_loader *L)
 	struct ff_thread *th = &L->threads[L->nthreads++];
 	*th = (struct ff_thread){ .offset = L->j.token_offset };
 	enum json_token t;
-	while (next(L, &t) && t == JSON_KEY) {
+	while ((t = json_each_key(&L->sink)) == JSON_KEY) {
 		const char *key = L->j.str;
 		bool done, ok = read_tables_key(L, &th->t, &done);
 		if (done) {
@@ -338,7 +293,7 @@ static bool read_thread(struct ff_loader *L)
 		   : !strcmp(key, "pid") ? text(L, "pid", th->pid, sizeof(th->pid))
 		   : !strcmp(key, "tid") ? text(L, "tid", th->tid, sizeof(th->tid))
 		   : !strcmp(key, "samples") ? read_samples(L, th)
-		   : skip_value(L);
+		   : json_sink_skip(&L->sink);
 		if (!ok)
 			return false;
 	}
@@ -348,30 +303,28 @@ static bool read_thread(struct ff_loader *L)
 static bool read_threads(struct ff_loader *L)
 {
 	enum json_token t;
-	if (!expect(L, JSON_ARRAY, "an array of threads"))
+	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of threads"))
 		return false;
-	while (next(L, &t) && t == JSON_OBJECT)
+	while ((t = json_each_object(&L->sink, "expected a thread object")) == JSON_OBJECT)
 		if (!read_thread(L))
 			return false;
-	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && ff_fail(L, L->j.token_offset, "expected a thread object");
-	return true;
+	return t == JSON_ARRAY_END;
 }
 
 static bool read_meta(struct ff_loader *L)
 {
 	enum json_token t;
-	if (!expect(L, JSON_OBJECT, "an object for \"meta\""))
+	if (!json_sink_expect(&L->sink, JSON_OBJECT, "an object for \"meta\""))
 		return false;
-	while (next(L, &t) && t == JSON_KEY) {
+	while ((t = json_each_key(&L->sink)) == JSON_KEY) {
 		const char *key = L->j.str;
 		bool ok;
 		if (!strcmp(key, "interval"))
-			ok = number(L, "meta.interval", &L->interval);
+			ok = json_sink_number(&L->sink, "meta.interval", &L->interval);
 		else if (!strcmp(key, "initialSelectedThreads"))
 			ok = read_column(L, "meta.initialSelectedThreads", &L->initial_threads);
 		else
-			ok = skip_value(L);
+			ok = json_sink_skip(&L->sink);
 		if (!ok)
 			return false;
 	}
@@ -387,12 +340,12 @@ static bool read_sources(struct ff_loader *L)
 static bool read_shared(struct ff_loader *L)
 {
 	enum json_token t;
-	if (!expect(L, JSON_OBJECT, "an object for \"shared\""))
+	if (!json_sink_expect(&L->sink, JSON_OBJECT, "an object for \"shared\""))
 		return false;
-	while (next(L, &t) && t == JSON_KEY) {
+	while ((t = json_each_key(&L->sink)) == JSON_KEY) {
 		bool done, ok = read_tables_key(L, &L->shared, &done);
 		if (!done)
-			ok = !strcmp(L->j.str, "sources") ? read_sources(L) : skip_value(L);
+			ok = !strcmp(L->j.str, "sources") ? read_sources(L) : json_sink_skip(&L->sink);
 		if (!ok)
 			return false;
 	}
@@ -408,7 +361,7 @@ static bool read_processes(struct ff_loader *L, int depth);
 static bool read_profile(struct ff_loader *L, int depth, bool *have_meta)
 {
 	enum json_token t;
-	while (next(L, &t) && t == JSON_KEY) {
+	while ((t = json_each_key(&L->sink)) == JSON_KEY) {
 		bool ok;
 		if (!strcmp(L->j.str, "meta"))
 			ok = (*have_meta = true) && read_meta(L);
@@ -419,7 +372,7 @@ static bool read_profile(struct ff_loader *L, int depth, bool *have_meta)
 		else if (!strcmp(L->j.str, "processes"))
 			ok = read_processes(L, depth + 1);
 		else
-			ok = skip_value(L);
+			ok = json_sink_skip(&L->sink);
 		if (!ok)
 			return false;
 	}
@@ -430,33 +383,28 @@ static bool read_processes(struct ff_loader *L, int depth)
 {
 	enum json_token t;
 	if (depth > MAX_PROCESS_DEPTH)
-		return ff_fail(L, L->j.token_offset, "processes nested more than %d deep",
-			       MAX_PROCESS_DEPTH);
-	if (!expect(L, JSON_ARRAY, "an array of processes"))
+		return json_sink_fail_here(&L->sink, "processes nested more than %d deep",
+					   MAX_PROCESS_DEPTH);
+	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of processes"))
 		return false;
 	bool have_meta;
-	while (next(L, &t) && t == JSON_OBJECT)
+	while ((t = json_each_object(&L->sink, "expected a process's profile (an object)")) ==
+	       JSON_OBJECT)
 		if (!read_profile(L, depth, &have_meta))
 			return false;
-	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && ff_fail(L, L->j.token_offset, "expected a process's "
-						   "profile (an object)");
-	return true;
+	return t == JSON_ARRAY_END;
 }
 
 static bool read_file(struct ff_loader *L)
 {
-	enum json_token t;
 	bool have_meta = false;
-	if (!expect(L, JSON_OBJECT, "a JSON object") || !read_profile(L, 0, &have_meta))
+	if (!json_sink_expect(&L->sink, JSON_OBJECT, "a JSON object") || !read_profile(L, 0, &have_meta))
 		return false;
-	if (!next(L, &t))
+	if (!json_sink_end(&L->sink))
 		return false;
-	if (t != JSON_END)
-		return ff_fail(L, L->j.token_offset, "data after the end of the file's object");
 	if (!have_meta)
-		return ff_fail(L, 0, "no \"meta\" object");
-	return L->nthreads || ff_fail(L, 0, "no threads");
+		return json_sink_fail(&L->sink, 0, "no \"meta\" object");
+	return L->nthreads || json_sink_fail(&L->sink, 0, "no threads");
 }
 
 static void free_tables(struct ff_tables *t)
@@ -492,7 +440,8 @@ static void loader_free(struct ff_loader *L)
 bool load_firefox(struct input *in, struct model *m, const struct load_options *opt,
 		  struct load_error *err)
 {
-	struct ff_loader L = { .m = m, .err = err, .interval = NAN };
+	struct ff_loader L = { .m = m, .interval = NAN };
+	L.sink = (struct json_sink){ .j = &L.j, .err = err, .format = FF_FORMAT };
 	model_init(m, "Firefox Profiler");
 	json_init(&L.j, in);
 	bool ok = read_file(&L) && ff_build_model(&L, opt ? opt->thread : NULL);

@@ -66,8 +66,8 @@ struct ff_thread {
 
 struct ff_loader {
 	struct json j;
+	struct json_sink sink; /* "Firefox Profiler, byte N: what" */
 	struct model *m;
-	struct load_error *err;
 	double interval;
 	struct ff_column initial_threads;
 	struct ff_tables shared;
@@ -75,10 +75,6 @@ struct ff_loader {
 	struct ff_thread *threads;
 	size_t nthreads, threads_cap;
 };
-
-/* "Firefox Profiler, byte N: what" into the loader's error; false. */
-bool ff_fail(struct ff_loader *L, uint64_t at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* The thread `wanted` names (NULL: the profiler's choice) made the
  * model, which it finishes. */

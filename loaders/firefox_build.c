@@ -138,11 +138,11 @@ static bool row_index(struct ff_build *B, const struct ff_column *c, const char 
 		      size_t row, size_t limit, const char *into, uint32_t *out)
 {
 	if (row >= c->n)
-		return ff_fail(B->L, c->offset, "%s has %zu rows; row %zu is wanted", what, c->n, row);
+		return json_sink_fail(&B->L->sink, c->offset, "%s has %zu rows; row %zu is wanted", what, c->n, row);
 	double v = c->v[row];
 	if (!(v >= 0 && v < (double)limit && v <= MAX_ROWS && v == floor(v)))
-		return ff_fail(B->L, c->offset, "%s[%zu] = %g is not a row of %s (%zu rows)", what,
-			    row, v, into, limit);
+		return json_sink_fail(&B->L->sink, c->offset, "%s[%zu] = %g is not a row of %s (%zu rows)", what,
+				      row, v, into, limit);
 	*out = (uint32_t)v;
 	return true;
 }
@@ -261,7 +261,7 @@ static bool stack_parent(struct ff_build *B, uint32_t stack, uint32_t *out)
 	}
 	const struct ff_column *off = B->stack_prefix_offset;
 	if (!off->present)
-		return ff_fail(B->L, B->th->offset, "stackTable has neither prefix nor prefixOffset");
+		return json_sink_fail(&B->L->sink, B->th->offset, "stackTable has neither prefix nor prefixOffset");
 	uint32_t k;
 	if (!row_index(B, off, "stackTable.prefixOffset", stack, (size_t)stack + 1,
 		       "the stacks before it", &k))
@@ -278,8 +278,8 @@ static bool stack_node(struct ff_build *B, uint32_t stack, uint32_t *out)
 	uint32_t s = stack;
 	while (s != NO_ID && B->stack_nodes[s] == NO_ID) {
 		if (depth == nstacks)
-			return ff_fail(B->L, B->stack_prefix->offset, "stackTable.prefix runs in a cycle "
-				    "through stack %u", stack);
+			return json_sink_fail(&B->L->sink, B->stack_prefix->offset, "stackTable.prefix runs in a cycle "
+					      "through stack %u", stack);
 		B->chain[depth++] = s;
 		if (!stack_parent(B, s, &s))
 			return false;
@@ -306,20 +306,20 @@ static bool sample_times(struct ff_build *B, double **out)
 	const struct ff_column *c = th->time.present ? &th->time : &th->deltas;
 	const char *what = th->time.present ? "samples.time" : "samples.timeDeltas";
 	if (!c->present)
-		return ff_fail(B->L, th->offset, "samples have neither time nor timeDeltas");
+		return json_sink_fail(&B->L->sink, th->offset, "samples have neither time nor timeDeltas");
 	if (c->n != th->stack.n)
-		return ff_fail(B->L, c->offset, "%s has %zu entries for %zu samples", what, c->n,
-			    th->stack.n);
+		return json_sink_fail(&B->L->sink, c->offset, "%s has %zu entries for %zu samples", what, c->n,
+				      th->stack.n);
 	double *t = xmalloc((c->n ? c->n : 1) * sizeof(*t)), sum = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		if (!isfinite(c->v[i])) {
 			free(t);
-			return ff_fail(B->L, c->offset, "%s[%zu] is not a number", what, i);
+			return json_sink_fail(&B->L->sink, c->offset, "%s[%zu] is not a number", what, i);
 		}
 		t[i] = th->time.present ? c->v[i] : (sum += c->v[i]);
 		if (i && t[i] < t[i - 1]) {
-			ff_fail(B->L, c->offset, "sample %zu (at %g ms) comes before sample %zu (at %g ms)",
-			     i, t[i], i - 1, t[i - 1]);
+			json_sink_fail(&B->L->sink, c->offset, "sample %zu (at %g ms) comes before sample %zu (at %g ms)",
+				       i, t[i], i - 1, t[i - 1]);
 			free(t);
 			return false;
 		}
@@ -339,21 +339,21 @@ static bool pick_weighting(struct ff_build *B, enum weighting *out)
 	else if (!strcmp(type, "bytes"))
 		*out = BY_WEIGHT_BYTES;
 	else
-		return ff_fail(B->L, th->offset, "samples.weightType '%s' (only \"samples\", "
-			    "\"tracing-ms\" and \"bytes\" are known)", type);
+		return json_sink_fail(&B->L->sink, th->offset, "samples.weightType '%s' (only \"samples\", "
+				      "\"tracing-ms\" and \"bytes\" are known)", type);
 	if ((*out == BY_TIME_TO_NEXT || *out == BY_WEIGHT_INTERVALS) && !(B->L->interval > 0))
-		return ff_fail(B->L, 0, "meta.interval (the sampling interval in ms) is %s",
-			    isnan(B->L->interval) ? "missing" : "not above 0");
+		return json_sink_fail(&B->L->sink, 0, "meta.interval (the sampling interval in ms) is %s",
+				      isnan(B->L->interval) ? "missing" : "not above 0");
 	if (!th->weight.present)
 		return true;
 	if (th->weight.n != th->stack.n)
-		return ff_fail(B->L, th->weight.offset, "samples.weight has %zu entries for %zu "
-			    "samples", th->weight.n, th->stack.n);
+		return json_sink_fail(&B->L->sink, th->weight.offset, "samples.weight has %zu entries for %zu "
+				      "samples", th->weight.n, th->stack.n);
 	for (size_t i = 0; i < th->weight.n; i++)
 		if (!(th->weight.v[i] >= 0 && isfinite(th->weight.v[i])))
-			return ff_fail(B->L, th->weight.offset, "samples.weight[%zu] = %g is not a "
-				    "number of 0 or more (comparison profiles are not read)", i,
-				    th->weight.v[i]);
+			return json_sink_fail(&B->L->sink, th->weight.offset, "samples.weight[%zu] = %g is not a "
+					      "number of 0 or more (comparison profiles are not read)", i,
+					      th->weight.v[i]);
 	return true;
 }
 
@@ -484,8 +484,8 @@ bool ff_build_model(struct ff_loader *L, const char *wanted)
 		list_others(L, NULL);
 		model_join_other_threads(L->m, all, sizeof(all));
 		if (!*all)
-			return load_fail(L->err, FF_FORMAT ": no thread has samples with a stack");
-		return load_fail(L->err, FF_FORMAT ": no thread \"%.40s\" with samples; the "
+			return load_fail(L->sink.err, FF_FORMAT ": no thread has samples with a stack");
+		return load_fail(L->sink.err, FF_FORMAT ": no thread \"%.40s\" with samples; the "
 				 "profile has: %s", wanted, all);
 	}
 	if (!build_thread(L, th))

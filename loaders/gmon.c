@@ -24,6 +24,7 @@
 #include "base/util.h"
 #include "elf_symbols.h"
 
+#define FORMAT "gmon.out"
 #define GMON_HEADER_SIZE 20
 #define GMON_TAG_TIME_HIST 0
 #define GMON_TAG_CG_ARC 1
@@ -88,7 +89,7 @@ static bool read_histogram(struct reader *r, struct gmon_data *d,
 {
 	size_t at = r->pos - 1, w = word_size(r);
 	if (!have(r, 2 * w + 8 + 16))
-		return load_fail(err, "byte %zu: histogram header cut short", at);
+		return load_fail_at(err, FORMAT, at, "histogram header cut short");
 	struct histogram h;
 	h.low = read_uint(r, w);
 	h.high = read_uint(r, w);
@@ -98,21 +99,20 @@ static bool read_histogram(struct reader *r, struct gmon_data *d,
 	memcpy(dimension, r->data + r->pos, 15);
 	r->pos += 16;
 	if (h.high <= h.low || h.nbins == 0)
-		return load_fail(err, "byte %zu: histogram range 0x%llx-0x%llx with %u bins is empty",
-				 at, (unsigned long long)h.low,
-				 (unsigned long long)h.high, h.nbins);
+		return load_fail_at(err, FORMAT, at, "histogram range 0x%llx-0x%llx with %u bins is empty",
+				    (unsigned long long)h.low, (unsigned long long)h.high, h.nbins);
 	if (rate == 0)
-		return load_fail(err, "byte %zu: histogram sampling rate is 0", at);
+		return load_fail_at(err, FORMAT, at, "histogram sampling rate is 0");
 	if ((r->len - r->pos) / 2 < h.nbins)
-		return load_fail(err, "byte %zu: histogram of %u bins needs %llu bytes, the file has %zu left",
-				 at, h.nbins, 2ull * h.nbins, r->len - r->pos);
+		return load_fail_at(err, FORMAT, at, "histogram of %u bins needs %llu bytes, the file has %zu left",
+				    h.nbins, 2ull * h.nbins, r->len - r->pos);
 	double scale = (double)((h.high - h.low) / UNIT_BYTES) / h.nbins;
 	if (!d->nhists) {
 		d->rate = rate;
 		d->scale = scale;
 		memcpy(d->dimension, dimension, sizeof(dimension));
 	} else if (fabs(scale - d->scale) > 1e-6 || strcmp(dimension, d->dimension)) {
-		return load_fail(err, "byte %zu: histogram scale or dimension differs from the first one", at);
+		return load_fail_at(err, FORMAT, at, "histogram scale or dimension differs from the first one");
 	}
 	h.at = at;
 	h.bins_at = r->pos;
@@ -179,14 +179,13 @@ static bool read_arc(struct reader *r, struct executable *x,
 {
 	size_t at = r->pos - 1, w = word_size(r);
 	if (!have(r, 2 * w + 4))
-		return load_fail(err, "byte %zu: call-graph arc cut short", at);
+		return load_fail_at(err, FORMAT, at, "call-graph arc cut short");
 	uint64_t from_pc = read_uint(r, w), self_pc = read_uint(r, w);
 	uint32_t count = (uint32_t)read_uint(r, 4);
 	struct symbol *from = symbol_at(x, from_pc), *to = symbol_at(x, self_pc);
 	if (!from || !to)
-		return load_fail(err, "byte %zu: arc address 0x%llx is outside every function of %s (is it the program that wrote this file?)",
-				 at, (unsigned long long)(from ? self_pc : from_pc),
-				 x->path);
+		return load_fail_at(err, FORMAT, at, "arc address 0x%llx is outside every function of %s (is it the program that wrote this file?)",
+				    (unsigned long long)(from ? self_pc : from_pc), x->path);
 	from->called = to->called = true;
 	GROW(*arcs, *cap, *n + 1);
 	(*arcs)[(*n)++] = (struct raw_arc){ from, to, count };
@@ -199,11 +198,11 @@ static bool skip_basic_blocks(struct reader *r, struct load_error *err)
 {
 	size_t at = r->pos - 1, w = word_size(r);
 	if (!have(r, 4))
-		return load_fail(err, "byte %zu: basic-block record cut short", at);
+		return load_fail_at(err, FORMAT, at, "basic-block record cut short");
 	uint64_t nblocks = read_uint(r, 4);
 	if ((r->len - r->pos) / (2 * w) < nblocks)
-		return load_fail(err, "byte %zu: %llu basic-block counts run past the end of the file",
-				 at, (unsigned long long)nblocks);
+		return load_fail_at(err, FORMAT, at, "%llu basic-block counts run past the end of the file",
+				    (unsigned long long)nblocks);
 	r->pos += nblocks * 2 * w;
 	return true;
 }
@@ -226,7 +225,7 @@ static bool read_records(struct reader *r, struct executable *x,
 		bool ok = tag == GMON_TAG_TIME_HIST ? read_histogram(r, d, err)
 			: tag == GMON_TAG_CG_ARC ? read_arc(r, x, arcs, narcs, &arcs_cap, err)
 			: tag == GMON_TAG_BB_COUNT ? skip_basic_blocks(r, err)
-			: load_fail(err, "byte %zu: unknown record tag %u", r->pos - 1, tag);
+			: load_fail_at(err, FORMAT, r->pos - 1, "unknown record tag %u", tag);
 		if (!ok)
 			return false;
 	}
@@ -261,8 +260,7 @@ static bool check_overlaps(const struct gmon_data *d, struct load_error *err)
 		if (!same && reach && h->low < reach->high) {
 			size_t later = h->at > reach->at ? h->at : reach->at;
 			size_t earlier = h->at > reach->at ? reach->at : h->at;
-			ok = load_fail(err, "byte %zu: histogram overlaps the one at byte %zu",
-				       later, earlier);
+			ok = load_fail_at(err, FORMAT, later, "histogram overlaps the one at byte %zu", earlier);
 		}
 		if (!reach || h->high > reach->high)
 			reach = h;

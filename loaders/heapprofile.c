@@ -57,41 +57,18 @@ bool sniff_heapprofile(const uint8_t *head, size_t len)
 	       contains(head, len, "\"callFrame\"") && !contains(head, len, "\"hitCount\"");
 }
 
-static bool json_error(struct heap_loader *L)
+static bool read_size(struct heap_loader *L, double *out)
 {
-	return v8_json_error(&L->reader);
-}
-
-static bool fail_here(struct heap_loader *L, const char *what)
-{
-	return v8_fail_here(&L->reader, what);
-}
-
-static bool next_token(struct heap_loader *L, enum json_token want, const char *what)
-{
-	enum json_token t = json_next(&L->j);
-	if (t == JSON_ERROR)
-		return json_error(L);
-	return t == want || fail_here(L, what);
-}
-
-static bool read_number(struct heap_loader *L, const char *what, double limit,
-			double *out)
-{
-	char why[96];
-	if (!next_token(L, JSON_NUMBER, what))
+	const struct json_sink *s = &L->reader.s;
+	enum json_token t;
+	if (!json_sink_next(s, &t))
 		return false;
+	if (t != JSON_NUMBER)
+		return json_sink_fail_here(s, "selfSize is not a number");
 	*out = L->j.num;
-	if (fabs(*out) > limit) {
-		snprintf(why, sizeof(why), "%s %g is out of range", what, *out);
-		return fail_here(L, why);
-	}
-	return true;
-}
-
-static bool skip_value(struct heap_loader *L)
-{
-	return json_skip(&L->j, json_next(&L->j)) || json_error(L);
+	if (fabs(*out) > MAX_SIZE)
+		return json_sink_fail_here(s, "selfSize %g is out of range", *out);
+	return *out >= 0 || json_sink_fail_here(s, "a negative selfSize");
 }
 
 static uint32_t new_record(void *ctx, uint32_t parent)
@@ -107,50 +84,39 @@ static uint32_t new_record(void *ctx, uint32_t parent)
 static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 {
 	struct heap_loader *L = ctx;
-	double v;
 	if (!strcmp(key, "callFrame"))
 		return v8_read_call_frame(&L->reader, &L->records[slot].frame);
-	if (!strcmp(key, "selfSize")) {
-		if (!read_number(L, "selfSize", MAX_SIZE, &v))
-			return false;
-		if (v < 0)
-			return fail_here(L, "a negative selfSize");
-		L->records[slot].self = v;
-		return true;
-	}
-	return skip_value(L);
+	if (!strcmp(key, "selfSize"))
+		return read_size(L, &L->records[slot].self);
+	return json_sink_skip(&L->reader.s);
 }
 
 /* The head and its descendants: children are nested nodes. */
 static bool read_tree(struct heap_loader *L)
 {
 	static const struct v8_tree_ops ops = { new_record, read_node_key, NULL };
-	if (!next_token(L, JSON_OBJECT, "head is not an object"))
+	enum json_token t;
+	if (!json_sink_next(&L->reader.s, &t))
 		return false;
+	if (t != JSON_OBJECT)
+		return json_sink_fail_here(&L->reader.s, "head is not an object");
 	L->have_head = true;
 	return v8_read_tree(&L->reader, &ops, L);
 }
 
+static bool read_document_key(void *ctx, const char *key)
+{
+	struct heap_loader *L = ctx;
+	if (strcmp(key, "head"))
+		return json_sink_skip(&L->reader.s);
+	return !L->have_head ? read_tree(L)
+			     : json_sink_fail_here(&L->reader.s, "a second \"head\"");
+}
+
 static bool read_document(struct heap_loader *L)
 {
-	if (!next_token(L, JSON_OBJECT, "expected a JSON object"))
+	if (!json_read_document(&L->reader.s, read_document_key, L))
 		return false;
-	for (;;) {
-		enum json_token t = json_next(&L->j);
-		if (t == JSON_OBJECT_END)
-			break;
-		if (t != JSON_KEY)
-			return json_error(L);
-		bool ok;
-		if (!strcmp(L->j.str, "head"))
-			ok = !L->have_head ? read_tree(L) : fail_here(L, "a second \"head\"");
-		else
-			ok = skip_value(L);
-		if (!ok)
-			return false;
-	}
-	if (json_next(&L->j) != JSON_END)
-		return json_error(L);
 	if (!L->have_head)
 		return load_fail(L->err, "heapprofile: no \"head\" node tree");
 	return true;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "loaders/loaders.h"
 
 enum state {
 	ST_TOP,       /* the document's value */
@@ -34,7 +35,11 @@ void json_free(struct json *j)
 	j->stack = NULL;
 }
 
-enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
+/* Sets the error (if none is set yet) and returns JSON_ERROR. */
+static enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
 {
 	if (j->state != ST_FAILED) {
 		va_list ap;
@@ -366,6 +371,31 @@ static enum json_token read_key(struct json *j, int c)
 	return JSON_KEY;
 }
 
+/* Past a ':' or ',': the byte where the next token begins. */
+static int past_separator(struct json *j)
+{
+	j->in->pos++;
+	int c = skip_space(j);
+	j->token_offset = input_offset(j->in);
+	return c;
+}
+
+/* After an entry of an object or array: its end, or a comma and the
+ * next entry (in an object, a key). */
+static enum json_token next_entry(struct json *j, int c, bool object)
+{
+	if (c == (object ? '}' : ']'))
+		return close_container(j);
+	if (c < 0)
+		return json_fail(j, j->token_offset, object ? "the file ends inside an object"
+							    : "the file ends inside an array");
+	if (c != ',')
+		return json_fail(j, j->token_offset, object ? "expected ',' or '}'"
+							    : "expected ',' or ']'");
+	c = past_separator(j);
+	return object ? read_key(j, c) : read_value(j, c);
+}
+
 enum json_token json_next(struct json *j)
 {
 	int c = skip_space(j);
@@ -384,34 +414,15 @@ enum json_token json_next(struct json *j)
 	case ST_OBJ_COLON:
 		if (c != ':')
 			return json_fail(j, j->token_offset, "expected ':' after a key");
-		j->in->pos++;
-		c = skip_space(j);
-		j->token_offset = input_offset(j->in);
-		return read_value(j, c);
+		return read_value(j, past_separator(j));
 	case ST_OBJ_NEXT:
-		if (c == '}')
-			return close_container(j);
-		if (c != ',')
-			return json_fail(j, j->token_offset, c < 0 ? "the file ends inside an object"
-							       : "expected ',' or '}'");
-		j->in->pos++;
-		c = skip_space(j);
-		j->token_offset = input_offset(j->in);
-		return read_key(j, c);
+		return next_entry(j, c, true);
 	case ST_ARR_FIRST:
 		if (c == ']')
 			return close_container(j);
 		return read_value(j, c);
 	case ST_ARR_NEXT:
-		if (c == ']')
-			return close_container(j);
-		if (c != ',')
-			return json_fail(j, j->token_offset, c < 0 ? "the file ends inside an array"
-							       : "expected ',' or ']'");
-		j->in->pos++;
-		c = skip_space(j);
-		j->token_offset = input_offset(j->in);
-		return read_value(j, c);
+		return next_entry(j, c, false);
 	default:
 		return JSON_ERROR;
 	}
@@ -434,4 +445,102 @@ bool json_skip(struct json *j, enum json_token first)
 			depth--;
 	}
 	return true;
+}
+
+/* ---- for loaders --------------------------------------------------------- */
+
+static bool sink_vfail(const struct json_sink *s, uint64_t at, const char *fmt, va_list ap)
+{
+	if (s->format)
+		return load_vfail_at(s->err, s->format, at, fmt, ap);
+	char what[240];
+	vsnprintf(what, sizeof(what), fmt, ap);
+	return load_fail(s->err, "%s%s at byte %llu", s->prefix ? s->prefix : "", what,
+			 (unsigned long long)at);
+}
+
+bool json_sink_fail(const struct json_sink *s, uint64_t at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool r = sink_vfail(s, at, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+bool json_sink_fail_here(const struct json_sink *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool r = sink_vfail(s, s->j->token_offset, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+bool json_sink_error(const struct json_sink *s)
+{
+	return json_sink_fail(s, s->j->error_offset, "%s", s->j->error);
+}
+
+bool json_sink_expect(const struct json_sink *s, enum json_token want, const char *what)
+{
+	enum json_token t;
+	if (!json_sink_next(s, &t))
+		return false;
+	return t == want || json_sink_fail_here(s, "expected %s", what);
+}
+
+bool json_sink_number(const struct json_sink *s, const char *what, double *out)
+{
+	enum json_token t;
+	if (!json_sink_next(s, &t))
+		return false;
+	if (t != JSON_NUMBER || !isfinite(s->j->num))
+		return json_sink_fail_here(s, "%s is not a number", what);
+	*out = s->j->num;
+	return true;
+}
+
+bool json_sink_skip(const struct json_sink *s)
+{
+	return json_sink_skip_rest(s, json_next(s->j));
+}
+
+bool json_sink_skip_rest(const struct json_sink *s, enum json_token first)
+{
+	return json_skip(s->j, first) || json_sink_error(s);
+}
+
+enum json_token json_each_object(const struct json_sink *s, const char *not_object)
+{
+	enum json_token t;
+	if (!json_sink_next(s, &t))
+		return JSON_ERROR;
+	if (t == JSON_OBJECT || t == JSON_ARRAY_END)
+		return t;
+	json_sink_fail_here(s, "%s", not_object);
+	return JSON_ERROR;
+}
+
+bool json_sink_end(const struct json_sink *s)
+{
+	/* After the top value the parser yields only the end or an error. */
+	return json_next(s->j) == JSON_END || json_sink_error(s);
+}
+
+bool json_read_object(const struct json_sink *s,
+		      bool (*on_key)(void *ctx, const char *key), void *ctx)
+{
+	enum json_token t;
+	while ((t = json_each_key(s)) == JSON_KEY)
+		if (!on_key(ctx, s->j->str))
+			return false;
+	return t != JSON_ERROR;
+}
+
+bool json_read_document(const struct json_sink *s,
+			bool (*on_key)(void *ctx, const char *key), void *ctx)
+{
+	return json_sink_expect(s, JSON_OBJECT, "a JSON object") &&
+	       json_read_object(s, on_key, ctx) && json_sink_end(s);
 }

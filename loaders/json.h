@@ -1,6 +1,9 @@
 /* A pull parser for JSON over struct input: one token at a time, strict
  * (RFC 8259), without building a tree, so that arrays of millions of
- * numbers cost nothing but the numbers the caller keeps. */
+ * numbers cost nothing but the numbers the caller keeps.  For the JSON
+ * loaders it also carries what they share: an error sink that writes
+ * their messages (struct json_sink) and the loops over an object's keys
+ * and an array's objects. */
 #ifndef WPROF_JSON_H
 #define WPROF_JSON_H
 
@@ -47,8 +50,82 @@ enum json_token json_next(struct json *j);
 /* After a value's first token: consume the rest of that value. */
 bool json_skip(struct json *j, enum json_token first);
 
-/* Sets the error (if none is set yet) and returns JSON_ERROR. */
-enum json_token json_fail(struct json *j, uint64_t offset, const char *fmt, ...)
+/* ---- for loaders: errors into a struct load_error ---------------------- */
+
+struct load_error;
+
+/* Where a loader's JSON errors go and how they read: with a format name,
+ * "FORMAT, byte N: what"; without, "PREFIXwhat at byte N" (the spelling
+ * the V8 loaders' messages and their tests have always had). */
+struct json_sink {
+	struct json *j;
+	struct load_error *err;
+	const char *format;
+	const char *prefix;
+};
+
+/* Each returns false, having written the error. */
+bool json_sink_fail(const struct json_sink *s, uint64_t at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* At the last token. */
+bool json_sink_fail_here(const struct json_sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The parser's own error, at its byte. */
+bool json_sink_error(const struct json_sink *s);
+
+/* The next token; false (reported) on a parse error.  Inline: the
+ * loaders' inner loops call it once a token. */
+static inline bool json_sink_next(const struct json_sink *s, enum json_token *t)
+{
+	*t = json_next(s->j);
+	return *t != JSON_ERROR || json_sink_error(s);
+}
+/* The next token must be `want`; else "expected <what>". */
+bool json_sink_expect(const struct json_sink *s, enum json_token want, const char *what);
+/* The next value must be a finite number; else "<what> is not a number". */
+bool json_sink_number(const struct json_sink *s, const char *what, double *out);
+/* Consumes the next value whole. */
+bool json_sink_skip(const struct json_sink *s);
+/* Consumes the rest of a value whose first token, `first`, was read. */
+bool json_sink_skip_rest(const struct json_sink *s, enum json_token first);
+
+/* The key loop of an object whose '{' has been read:
+ *
+ *     enum json_token t;
+ *     while ((t = json_each_key(s)) == JSON_KEY)
+ *             ... the key is in s->j->str, its value comes next ...
+ *     if (t == JSON_ERROR)
+ *             return false;
+ *
+ * JSON_OBJECT_END ends the loop; JSON_ERROR has been reported. */
+static inline enum json_token json_each_key(const struct json_sink *s)
+{
+	enum json_token t;
+	json_sink_next(s, &t);
+	return t;
+}
+
+/* The element loop of an array of objects, after its '[':
+ *
+ *     while ((t = json_each_object(s, "a node is not an object")) == JSON_OBJECT)
+ *             ... read the object's keys ...
+ *     return t == JSON_ARRAY_END;
+ *
+ * An element that is not an object is an error with that message. */
+enum json_token json_each_object(const struct json_sink *s, const char *not_object);
+
+/* After the document's value: nothing may follow it. */
+bool json_sink_end(const struct json_sink *s);
+
+/* The rest of an object whose '{' has been read: `on_key` reads the value
+ * of each key (its text in s->j->str, its byte in s->j->token_offset). */
+bool json_read_object(const struct json_sink *s,
+		      bool (*on_key)(void *ctx, const char *key), void *ctx);
+
+/* A document that is one object: `on_key` reads the value of each key
+ * (its text in s->j->str, its byte in s->j->token_offset), and nothing
+ * may follow the object. */
+bool json_read_document(const struct json_sink *s,
+			bool (*on_key)(void *ctx, const char *key), void *ctx);
 
 #endif

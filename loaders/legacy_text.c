@@ -38,12 +38,11 @@ bool next_line(struct text_reader *r, const char **line, size_t *len)
 
 bool legacy_fail(struct legacy_profile *p, size_t at, const char *fmt, ...)
 {
-	char what[240];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	load_vfail_at(p->err, p->format, at, fmt, ap);
 	va_end(ap);
-	return load_fail(p->err, "%s, byte %zu: %s", p->format, at, what);
+	return false;
 }
 
 bool legacy_init(struct legacy_profile *p, struct model *m, const char *exe,

@@ -68,6 +68,24 @@ bool load_fail(struct load_error *err, const char *fmt, ...)
 	return false;
 }
 
+bool load_vfail_at(struct load_error *err, const char *format, uint64_t at,
+		   const char *fmt, va_list ap)
+{
+	char what[sizeof(err->message)];
+	vsnprintf(what, sizeof(what), fmt, ap);
+	return load_fail(err, "%s, byte %llu: %s", format, (unsigned long long)at, what);
+}
+
+bool load_fail_at(struct load_error *err, const char *format, uint64_t at,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	load_vfail_at(err, format, at, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
 /* Byte offsets in a loader's message count the uncompressed data when
  * the input was gzip: "at byte 12" says so ("at byte 12 of the
  * uncompressed data") unless the message already says of what. */

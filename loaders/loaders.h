@@ -5,7 +5,9 @@
 #ifndef WPROF_LOADERS_H
 #define WPROF_LOADERS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "model/model.h"
 #include "input/input.h"
@@ -47,6 +49,14 @@ struct loader {
 
 bool load_fail(struct load_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A fault at a place in the input, spelled as every format's should be:
+ * "FORMAT, byte N: what".  (The V8 loaders, traces, folded stacks, perf
+ * script, callgrind and pprof keep their older "what at byte N", which
+ * their users' tests quote.) */
+bool load_fail_at(struct load_error *err, const char *format, uint64_t at,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+bool load_vfail_at(struct load_error *err, const char *format, uint64_t at,
+		   const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* Opens path ("-": standard input), undoes gzip, picks the loader by
  * content and runs it.  On failure the model is left freed and err says

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/id_table.h"
 #include "base/util.h"
 #include "text_lines.h"
 #include "loaders.h"
@@ -50,15 +51,15 @@ struct perf_header {
 };
 
 struct cached_line {
-	uint64_t hash;
 	size_t at; /* in line_cache.text */
 	uint32_t len;
-	uint32_t frame; /* NO_ID: an empty slot */
+	uint32_t frame;
 };
 
 struct line_cache {
-	struct cached_line *slots;
-	size_t size, used;
+	struct cached_line *lines;
+	size_t nlines, lines_cap;
+	struct id_table index; /* lines by their text */
 	char *text;
 	size_t text_len, text_cap;
 };
@@ -70,8 +71,7 @@ struct perf_loader {
 	const char *thread_wanted;
 	struct perf_thread *threads;
 	size_t nthreads, threads_cap;
-	uint32_t *thread_index; /* open addressing over threads */
-	size_t thread_index_size;
+	struct id_table thread_index; /* threads by command and tid */
 	struct perf_event events[MAX_SAMPLE_TYPES];
 	size_t nevents;
 	struct perf_sample *samples;
@@ -362,28 +362,13 @@ static uint64_t thread_hash(str_t comm, int64_t tid)
 
 static uint32_t thread_of(struct perf_loader *L, str_t comm, int64_t pid, int64_t tid)
 {
-	if ((L->nthreads + 1) * 2 > L->thread_index_size) {
-		free(L->thread_index);
-		L->thread_index_size = L->thread_index_size ? L->thread_index_size * 2 : 64;
-		L->thread_index = xmalloc(L->thread_index_size * sizeof(uint32_t));
-		memset(L->thread_index, 0xff, L->thread_index_size * sizeof(uint32_t));
-		for (uint32_t t = 0; t < L->nthreads; t++) {
-			size_t i = thread_hash(L->threads[t].comm, L->threads[t].tid) &
-				   (L->thread_index_size - 1);
-			while (L->thread_index[i] != NO_ID)
-				i = (i + 1) & (L->thread_index_size - 1);
-			L->thread_index[i] = t;
-		}
-	}
-	size_t mask = L->thread_index_size - 1, i = thread_hash(comm, tid) & mask;
-	for (; L->thread_index[i] != NO_ID; i = (i + 1) & mask) {
-		struct perf_thread *t = &L->threads[L->thread_index[i]];
-		if (t->comm == comm && t->tid == tid)
-			return L->thread_index[i];
-	}
+	struct id_probe p = id_table_probe(&L->thread_index, thread_hash(comm, tid));
+	for (uint32_t id; (id = id_probe_next(&L->thread_index, &p)) != NO_ID;)
+		if (L->threads[id].comm == comm && L->threads[id].tid == tid)
+			return id;
 	GROW(L->threads, L->threads_cap, L->nthreads + 1);
 	L->threads[L->nthreads] = (struct perf_thread){ comm, pid, tid };
-	L->thread_index[i] = (uint32_t)L->nthreads;
+	id_table_add(&L->thread_index, &p, (uint32_t)L->nthreads);
 	return (uint32_t)L->nthreads++;
 }
 
@@ -430,36 +415,20 @@ static bool start_sample(struct perf_loader *L, const struct perf_header *h)
 static uint32_t cached_frame(struct perf_loader *L, const char *s, size_t n)
 {
 	struct line_cache *c = &L->cache;
-	if ((c->used + 1) * 2 > c->size) {
-		struct cached_line *old = c->slots;
-		size_t old_size = c->size;
-		c->size = c->size ? c->size * 2 : 4096;
-		c->slots = xmalloc(c->size * sizeof(*c->slots));
-		for (size_t i = 0; i < c->size; i++)
-			c->slots[i].frame = NO_ID;
-		for (size_t i = 0; i < old_size; i++) {
-			if (old[i].frame == NO_ID)
-				continue;
-			size_t k = old[i].hash & (c->size - 1);
-			while (c->slots[k].frame != NO_ID)
-				k = (k + 1) & (c->size - 1);
-			c->slots[k] = old[i];
-		}
-		free(old);
-	}
-	uint64_t h = hash_bytes(s, n, 0x70657266);
-	size_t k = h & (c->size - 1);
-	for (; c->slots[k].frame != NO_ID; k = (k + 1) & (c->size - 1)) {
-		const struct cached_line *e = &c->slots[k];
-		if (e->hash == h && e->len == n && !memcmp(c->text + e->at, s, n))
+	struct id_probe p = id_table_probe(&c->index, hash_bytes(s, n, 0x70657266));
+	for (uint32_t id; (id = id_probe_next(&c->index, &p)) != NO_ID;) {
+		const struct cached_line *e = &c->lines[id];
+		if (e->len == n && !memcmp(c->text + e->at, s, n))
 			return e->frame;
 	}
+	uint32_t frame = frame_of(L, s, n);
 	GROW(c->text, c->text_cap, c->text_len + n + 1);
 	memcpy(c->text + c->text_len, s, n);
-	c->slots[k] = (struct cached_line){ h, c->text_len, (uint32_t)n, frame_of(L, s, n) };
+	GROW(c->lines, c->lines_cap, c->nlines + 1);
+	c->lines[c->nlines] = (struct cached_line){ c->text_len, (uint32_t)n, frame };
+	id_table_add(&c->index, &p, (uint32_t)c->nlines++);
 	c->text_len += n;
-	c->used++;
-	return c->slots[k].frame;
+	return frame;
 }
 
 static void add_frame(struct perf_loader *L, const char *s, size_t n)
@@ -649,10 +618,11 @@ static bool build_model(struct perf_loader *L)
 static void loader_free(struct perf_loader *L)
 {
 	free(L->threads);
-	free(L->thread_index);
+	id_table_free(&L->thread_index);
 	free(L->samples);
 	free(L->frames);
-	free(L->cache.slots);
+	free(L->cache.lines);
+	id_table_free(&L->cache.index);
 	free(L->cache.text);
 }
 
@@ -664,6 +634,8 @@ bool load_perf_script(struct input *in, struct model *m,
 	L.empty = model_string(m, "", 0);
 	L.unknown = model_string(m, "[unknown]", 9);
 	L.all = model_string(m, "(root)", 6);
+	id_table_init(&L.thread_index, 0);
+	id_table_init(&L.cache.index, 4096);
 	line_reader_init(&L.lines, in, MAX_LINE);
 	bool ok = read_lines(&L) && build_model(&L);
 	loader_free(&L);

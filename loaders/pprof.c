@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/id_table.h"
 #include "base/util.h"
 #include "loaders.h"
 #include "base/units.h"
@@ -75,9 +76,8 @@ struct arena {
 
 /* Ids of mappings, locations or functions to their index in the file. */
 struct id_index {
-	uint64_t *ids;
-	uint32_t *slots;
-	size_t size;
+	uint64_t *ids;         /* by entry, unless dense */
+	struct id_table table; /* entries by id; size 0 when dense */
 	bool dense; /* ids are 1..n in order, the usual case: no table */
 	size_t n;
 };
@@ -96,7 +96,6 @@ enum { PRUNE_NONE, PRUNE_WHOLE, PRUNE_BENEATH };
 #define STACK_CACHE_MAX_IDS ((size_t)16 << 20)
 
 struct cached_stack {
-	uint64_t hash;
 	uint32_t start, len; /* into ids[] */
 	uint32_t leaf;       /* NO_ID: the stack was pruned away */
 };
@@ -106,8 +105,7 @@ struct stack_cache {
 	size_t nentries, entries_cap;
 	uint32_t *ids;
 	size_t nids, ids_cap;
-	uint32_t *slots; /* open addressing over entries */
-	size_t size;
+	struct id_table index; /* entries by their stacks */
 };
 
 struct pprof_loader {
@@ -372,16 +370,21 @@ static bool read_comment(struct pprof_loader *L, const struct field *f)
 			return fail_field((L), (f), "not a valid " what " message"); \
 	} while (0)
 
+/* A table's message, unpacked and kept with its offset. */
+#define UNPACK_KEEP(L, f, type, fn, what, list)                               \
+	do {                                                                 \
+		type *item_;                                                 \
+		UNPACK(L, f, fn, what, item_);                               \
+		KEEP_AT(L, list, item_, (f)->offset);                        \
+	} while (0)
+
 static bool read_table_field(struct pprof_loader *L, const struct field *f)
 {
 	switch (f->number) {
-	case F_SAMPLE_TYPE: {
-		pb_value_type *t;
-		UNPACK(L, f, perftools__profiles__value_type__unpack,
-		       "ValueType", t);
-		KEEP_AT(L, types, t, f->offset);
+	case F_SAMPLE_TYPE:
+		UNPACK_KEEP(L, f, pb_value_type, perftools__profiles__value_type__unpack,
+			    "ValueType", types);
 		return true;
-	}
 	case F_PERIOD_TYPE:
 		if (L->period_type)
 			perftools__profiles__value_type__free_unpacked(L->period_type, NULL);
@@ -389,27 +392,18 @@ static bool read_table_field(struct pprof_loader *L, const struct field *f)
 		       "ValueType", L->period_type);
 		L->period_type_at = f->offset;
 		return true;
-	case F_MAPPING: {
-		pb_mapping *mp;
-		UNPACK(L, f, perftools__profiles__mapping__unpack,
-		       "Mapping", mp);
-		KEEP_AT(L, mappings, mp, f->offset);
+	case F_MAPPING:
+		UNPACK_KEEP(L, f, pb_mapping, perftools__profiles__mapping__unpack,
+			    "Mapping", mappings);
 		return true;
-	}
-	case F_LOCATION: {
-		pb_location *loc;
-		UNPACK(L, f, perftools__profiles__location__unpack,
-		       "Location", loc);
-		KEEP_AT(L, locations, loc, f->offset);
+	case F_LOCATION:
+		UNPACK_KEEP(L, f, pb_location, perftools__profiles__location__unpack,
+			    "Location", locations);
 		return true;
-	}
-	case F_FUNCTION: {
-		pb_function *fn;
-		UNPACK(L, f, perftools__profiles__function__unpack,
-		       "Function", fn);
-		KEEP_AT(L, functions, fn, f->offset);
+	case F_FUNCTION:
+		UNPACK_KEEP(L, f, pb_function, perftools__profiles__function__unpack,
+			    "Function", functions);
 		return true;
-	}
 	case F_STRING_TABLE:
 		KEEP(L, strings, model_string(L->m, (const char *)f->bytes, f->len));
 		return true;
@@ -479,32 +473,29 @@ static bool string_at(struct pprof_loader *L, int64_t index, const char *what,
 /* Builds the id -> index map; ids must be nonzero and distinct.  `at`
  * gives each entry's byte offset, for the messages. */
 static bool index_ids(struct pprof_loader *L, struct id_index *x,
-		      const uint64_t *ids, const size_t *at, size_t n, const char *what)
+		      uint64_t *ids, const size_t *at, size_t n, const char *what)
 {
 	x->n = n;
 	x->dense = true;
 	for (size_t i = 0; i < n && x->dense; i++)
 		x->dense = ids[i] == i + 1;
-	if (x->dense)
+	if (x->dense) {
+		free(ids);
 		return true;
-	x->size = 16;
-	while (x->size < 2 * n)
-		x->size *= 2;
-	x->ids = xmalloc(x->size * sizeof(uint64_t));
-	x->slots = xmalloc(x->size * sizeof(uint32_t));
-	memset(x->slots, 0xff, x->size * sizeof(uint32_t));
+	}
+	x->ids = ids;
+	id_table_init(&x->table, n);
 	for (size_t i = 0; i < n; i++) {
 		if (ids[i] == 0)
 			return load_fail(L->err, "%s %zu at byte %zu of the protocol buffer has "
 					 "id 0 (ids are nonzero)", what, i, at[i]);
-		size_t h = hash_mix(ids[i]) & (x->size - 1);
-		for (; x->slots[h] != NO_ID; h = (h + 1) & (x->size - 1))
-			if (x->ids[h] == ids[i])
+		struct id_probe p = id_table_probe(&x->table, hash_mix(ids[i]));
+		for (uint32_t k; (k = id_probe_next(&x->table, &p)) != NO_ID;)
+			if (ids[k] == ids[i])
 				return load_fail(L->err, "two %ss have id %llu (at bytes %zu "
 						 "and %zu of the protocol buffer)", what,
-						 (unsigned long long)ids[i], at[x->slots[h]], at[i]);
-		x->ids[h] = ids[i];
-		x->slots[h] = (uint32_t)i;
+						 (unsigned long long)ids[i], at[k], at[i]);
+		id_table_add(&x->table, &p, (uint32_t)i);
 	}
 	return true;
 }
@@ -513,19 +504,19 @@ static uint32_t find_id(const struct id_index *x, uint64_t id)
 {
 	if (x->dense)
 		return id >= 1 && id <= x->n ? (uint32_t)(id - 1) : NO_ID;
-	if (!x->size)
+	if (!x->table.size)
 		return NO_ID;
-	size_t h = hash_mix(id) & (x->size - 1);
-	for (; x->slots[h] != NO_ID; h = (h + 1) & (x->size - 1))
-		if (x->ids[h] == id)
-			return x->slots[h];
+	struct id_probe p = id_table_probe(&x->table, hash_mix(id));
+	for (uint32_t k; (k = id_probe_next(&x->table, &p)) != NO_ID;)
+		if (x->ids[k] == id)
+			return k;
 	return NO_ID;
 }
 
 static void id_index_free(struct id_index *x)
 {
 	free(x->ids);
-	free(x->slots);
+	id_table_free(&x->table);
 }
 
 /* The ids of a table of generated messages, each with an `id` field. */
@@ -540,9 +531,7 @@ static bool index_table_ids(struct pprof_loader *L, struct id_index *x,
 	uint64_t *ids = xmalloc((n + 1) * sizeof(uint64_t));
 	for (size_t i = 0; i < n; i++)
 		memcpy(&ids[i], (const uint8_t *)items[i] + id_offset, sizeof(uint64_t));
-	bool ok = index_ids(L, x, ids, at, n, what);
-	free(ids);
-	return ok;
+	return index_ids(L, x, ids, at, n, what);
 }
 
 /* Mappings only name unsymbolized locations, but their strings must be
@@ -791,53 +780,37 @@ static size_t pruned_start(const struct pprof_loader *L, const uint32_t *locs,
 
 /* ---- samples ------------------------------------------------------------------- */
 
-static uint32_t *cache_slot(struct stack_cache *c, const uint32_t *locs, size_t n,
-			    uint64_t hash)
+/* The entry of the stack `locs`, or NO_ID with *p where to add it. */
+static uint32_t cache_find(const struct stack_cache *c, const uint32_t *locs, size_t n,
+			   struct id_probe *p)
 {
-	size_t mask = c->size - 1;
-	for (size_t i = hash & mask;; i = (i + 1) & mask) {
-		if (c->slots[i] == NO_ID)
-			return &c->slots[i];
-		const struct cached_stack *e = &c->entries[c->slots[i]];
-		if (e->hash == hash && e->len == n &&
-		    !memcmp(c->ids + e->start, locs, n * sizeof(uint32_t)))
-			return &c->slots[i];
+	*p = id_table_probe(&c->index, hash_bytes(locs, n * sizeof(uint32_t), 0));
+	for (uint32_t k; (k = id_probe_next(&c->index, p)) != NO_ID;) {
+		const struct cached_stack *e = &c->entries[k];
+		if (e->len == n && !memcmp(c->ids + e->start, locs, n * sizeof(uint32_t)))
+			return k;
 	}
+	return NO_ID;
 }
 
-static void cache_grow(struct stack_cache *c)
-{
-	free(c->slots);
-	c->size = c->size ? c->size * 2 : 4096;
-	c->slots = xmalloc(c->size * sizeof(uint32_t));
-	memset(c->slots, 0xff, c->size * sizeof(uint32_t));
-	for (uint32_t i = 0; i < c->nentries; i++) {
-		const struct cached_stack *e = &c->entries[i];
-		*cache_slot(c, c->ids + e->start, e->len, e->hash) = i;
-	}
-}
-
-static void cache_put(struct stack_cache *c, uint32_t *slot, const uint32_t *locs,
-		      size_t n, uint64_t hash, uint32_t leaf)
+static void cache_put(struct stack_cache *c, const struct id_probe *p, const uint32_t *locs,
+		      size_t n, uint32_t leaf)
 {
 	if (c->nids + n > STACK_CACHE_MAX_IDS)
 		return;
 	GROW(c->ids, c->ids_cap, c->nids + n);
 	memcpy(c->ids + c->nids, locs, n * sizeof(uint32_t));
 	GROW(c->entries, c->entries_cap, c->nentries + 1);
-	c->entries[c->nentries] = (struct cached_stack){ hash, (uint32_t)c->nids,
-							 (uint32_t)n, leaf };
-	*slot = (uint32_t)c->nentries++;
+	c->entries[c->nentries] = (struct cached_stack){ (uint32_t)c->nids, (uint32_t)n, leaf };
+	id_table_add(&c->index, p, (uint32_t)c->nentries++);
 	c->nids += n;
-	if (c->nentries * 2 > c->size)
-		cache_grow(c);
 }
 
 static void cache_free(struct stack_cache *c)
 {
 	free(c->entries);
 	free(c->ids);
-	free(c->slots);
+	id_table_free(&c->index);
 }
 
 /* The leaf node of a sample's stack, made on first sight: NO_ID when
@@ -958,14 +931,14 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s, size_t at)
 		L->nsamples++;
 		return true;
 	}
-	uint64_t hash = hash_bytes(L->sample_locs, n * sizeof(uint32_t), 0);
-	uint32_t *slot = cache_slot(&L->cache, L->sample_locs, n, hash);
+	struct id_probe p;
+	uint32_t cached = cache_find(&L->cache, L->sample_locs, n, &p);
 	uint32_t leaf;
-	if (*slot != NO_ID) {
-		leaf = L->cache.entries[*slot].leaf;
+	if (cached != NO_ID) {
+		leaf = L->cache.entries[cached].leaf;
 	} else {
 		leaf = stack_leaf(L, L->sample_locs, n);
-		cache_put(&L->cache, slot, L->sample_locs, n, hash, leaf);
+		cache_put(&L->cache, &p, L->sample_locs, n, leaf);
 	}
 	if (leaf != NO_ID) {
 		for (size_t t = 0; t < L->ntypes; t++)
@@ -981,7 +954,7 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s, size_t at)
 static bool read_samples(struct pprof_loader *L)
 {
 	ProtobufCAllocator scratch = { arena_alloc, arena_free, &L->arena };
-	cache_grow(&L->cache);
+	id_table_init(&L->cache.index, 2048);
 	L->frame_seen = xcalloc(L->m->nframes + 1, sizeof(size_t));
 	L->arena.cap = 1 << 16;
 	L->arena.block = xmalloc(L->arena.cap);

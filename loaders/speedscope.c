@@ -70,8 +70,8 @@ struct ss_profile {
 
 struct ss_loader {
 	struct json j;
+	struct json_sink sink;
 	struct model *m;
-	struct load_error *err;
 	struct ss_frame *frames;
 	size_t nframes, frames_cap;
 	struct ss_profile *profiles;
@@ -87,60 +87,12 @@ bool sniff_speedscope(const uint8_t *head, size_t len)
 	       memmem(head, len, "speedscope.app/file-format-schema.json", 38);
 }
 
-static bool fail(struct ss_loader *L, uint64_t at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static bool fail(struct ss_loader *L, uint64_t at, const char *fmt, ...)
-{
-	char what[240];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return load_fail(L->err, FORMAT ", byte %llu: %s", (unsigned long long)at, what);
-}
-
-static bool json_failed(struct ss_loader *L)
-{
-	return fail(L, L->j.error_offset, "%s", L->j.error);
-}
-
-static bool next(struct ss_loader *L, enum json_token *t)
-{
-	*t = json_next(&L->j);
-	return *t != JSON_ERROR || json_failed(L);
-}
-
-static bool expect(struct ss_loader *L, enum json_token want, const char *what)
-{
-	enum json_token t;
-	if (!next(L, &t))
-		return false;
-	return t == want || fail(L, L->j.token_offset, "expected %s", what);
-}
-
-static bool skip_value(struct ss_loader *L)
-{
-	return json_skip(&L->j, json_next(&L->j)) || json_failed(L);
-}
-
-static bool number(struct ss_loader *L, const char *what, double *out)
-{
-	enum json_token t;
-	if (!next(L, &t))
-		return false;
-	if (t != JSON_NUMBER || !isfinite(L->j.num))
-		return fail(L, L->j.token_offset, "%s is not a number", what);
-	*out = L->j.num;
-	return true;
-}
-
 static bool index_value(struct ss_loader *L, enum json_token t, const char *what,
 			uint32_t *out)
 {
 	double v = L->j.num;
 	if (t != JSON_NUMBER || v < 0 || v > MAX_INDEX || v != floor(v))
-		return fail(L, L->j.token_offset, "%s is not a frame index", what);
+		return json_sink_fail_here(&L->sink, "%s is not a frame index", what);
 	*out = (uint32_t)v;
 	return true;
 }
@@ -149,14 +101,14 @@ static bool index_value(struct ss_loader *L, enum json_token t, const char *what
 static bool string(struct ss_loader *L, const char *what, char *buf, size_t cap)
 {
 	enum json_token t;
-	if (!next(L, &t))
+	if (!json_sink_next(&L->sink, &t))
 		return false;
 	if (t == JSON_NULL) {
 		buf[0] = '\0';
 		return true;
 	}
 	if (t != JSON_STRING)
-		return fail(L, L->j.token_offset, "%s is not a string", what);
+		return json_sink_fail_here(&L->sink, "%s is not a string", what);
 	snprintf(buf, cap, "%.*s", (int)(L->j.str_len < cap ? L->j.str_len : cap - 1), L->j.str);
 	return true;
 }
@@ -164,14 +116,14 @@ static bool string(struct ss_loader *L, const char *what, char *buf, size_t cap)
 static bool model_text(struct ss_loader *L, const char *what, str_t *out)
 {
 	enum json_token t;
-	if (!next(L, &t))
+	if (!json_sink_next(&L->sink, &t))
 		return false;
 	if (t == JSON_NULL) {
 		*out = model_string(L->m, "", 0);
 		return true;
 	}
 	if (t != JSON_STRING)
-		return fail(L, L->j.token_offset, "%s is not a string", what);
+		return json_sink_fail_here(&L->sink, "%s is not a string", what);
 	*out = model_string(L->m, L->j.str, L->j.str_len);
 	return true;
 }
@@ -180,8 +132,8 @@ static bool model_text(struct ss_loader *L, const char *what, str_t *out)
 
 static bool read_line_number(struct ss_loader *L, const char *what, int32_t *out)
 {
-	double v;
-	if (!number(L, what, &v))
+	double v = 0;
+	if (!json_sink_number(&L->sink, what, &v))
 		return false;
 	*out = v >= 0 && v < 2147483647.0 ? (int32_t)v : -1;
 	return true;
@@ -192,19 +144,19 @@ static bool read_frame(struct ss_loader *L)
 	uint64_t at = L->j.token_offset;
 	struct ss_frame f = { STR_NONE, model_string(L->m, "", 0), -1, -1 };
 	enum json_token t;
-	while (next(L, &t) && t == JSON_KEY) {
+	while ((t = json_each_key(&L->sink)) == JSON_KEY) {
 		bool ok = !strcmp(L->j.str, "name") ? model_text(L, "frame name", &f.name)
 			: !strcmp(L->j.str, "file") ? model_text(L, "frame file", &f.file)
 			: !strcmp(L->j.str, "line") ? read_line_number(L, "frame line", &f.line)
 			: !strcmp(L->j.str, "col") ? read_line_number(L, "frame col", &f.col)
-			: skip_value(L);
+			: json_sink_skip(&L->sink);
 		if (!ok)
 			return false;
 	}
 	if (t == JSON_ERROR)
 		return false;
 	if (f.name == STR_NONE)
-		return fail(L, at, "frame %zu has no name", L->nframes);
+		return json_sink_fail(&L->sink, at, "frame %zu has no name", L->nframes);
 	GROW(L->frames, L->frames_cap, L->nframes + 1);
 	L->frames[L->nframes++] = f;
 	return true;
@@ -213,21 +165,21 @@ static bool read_frame(struct ss_loader *L)
 static bool read_shared(struct ss_loader *L)
 {
 	enum json_token t;
-	if (!expect(L, JSON_OBJECT, "an object for \"shared\""))
+	if (!json_sink_expect(&L->sink, JSON_OBJECT, "an object for \"shared\""))
 		return false;
-	while (next(L, &t) && t == JSON_KEY) {
+	while ((t = json_each_key(&L->sink)) == JSON_KEY) {
 		if (strcmp(L->j.str, "frames")) {
-			if (!skip_value(L))
+			if (!json_sink_skip(&L->sink))
 				return false;
 			continue;
 		}
-		if (!expect(L, JSON_ARRAY, "an array of frames"))
+		if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of frames"))
 			return false;
-		while (next(L, &t) && t == JSON_OBJECT)
+		while ((t = json_each_object(&L->sink, "expected a frame object")) == JSON_OBJECT)
 			if (!read_frame(L))
 				return false;
-		if (t != JSON_ARRAY_END)
-			return t != JSON_ERROR && fail(L, L->j.token_offset, "expected a frame object");
+		if (t == JSON_ERROR)
+			return false;
 	}
 	return t == JSON_OBJECT_END;
 }
@@ -237,14 +189,14 @@ static bool read_shared(struct ss_loader *L)
 static bool read_samples(struct ss_loader *L, struct ss_profile *p)
 {
 	enum json_token t;
-	if (!expect(L, JSON_ARRAY, "an array of samples"))
+	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of samples"))
 		return false;
-	while (next(L, &t) && t == JSON_ARRAY) {
+	while (json_sink_next(&L->sink, &t) && t == JSON_ARRAY) {
 		GROW(p->starts, p->starts_cap, p->nsamples + 2);
 		GROW(p->sample_offsets, p->offsets_cap, p->nsamples + 1);
 		p->sample_offsets[p->nsamples] = L->j.token_offset;
 		p->starts[p->nsamples++] = p->nframes;
-		while (next(L, &t) && t != JSON_ARRAY_END) {
+		while (json_sink_next(&L->sink, &t) && t != JSON_ARRAY_END) {
 			GROW(p->frames, p->frames_cap, p->nframes + 1);
 			if (!index_value(L, t, "a sample's frame", &p->frames[p->nframes++]))
 				return false;
@@ -253,7 +205,7 @@ static bool read_samples(struct ss_loader *L, struct ss_profile *p)
 			return false;
 	}
 	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && fail(L, L->j.token_offset, "expected a sample (an array of frame indexes)");
+		return t != JSON_ERROR && json_sink_fail_here(&L->sink, "expected a sample (an array of frame indexes)");
 	return true;
 }
 
@@ -261,16 +213,16 @@ static bool read_weights(struct ss_loader *L, struct ss_profile *p)
 {
 	enum json_token t;
 	p->weights_offset = L->j.token_offset;
-	if (!expect(L, JSON_ARRAY, "an array of weights"))
+	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of weights"))
 		return false;
-	while (next(L, &t) && t == JSON_NUMBER) {
+	while (json_sink_next(&L->sink, &t) && t == JSON_NUMBER) {
 		if (!isfinite(L->j.num) || L->j.num < 0)
-			return fail(L, L->j.token_offset, "weight %g is not a number of 0 or more", L->j.num);
+			return json_sink_fail_here(&L->sink, "weight %g is not a number of 0 or more", L->j.num);
 		GROW(p->weights, p->weights_cap, p->nweights + 1);
 		p->weights[p->nweights++] = L->j.num;
 	}
 	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && fail(L, L->j.token_offset, "expected a weight (a number)");
+		return t != JSON_ERROR && json_sink_fail_here(&L->sink, "expected a weight (a number)");
 	return true;
 }
 
@@ -279,25 +231,25 @@ static bool read_event(struct ss_loader *L, struct ss_profile *p)
 	struct ss_event e = { .offset = L->j.token_offset, .at = NAN, .frame = UINT32_MAX };
 	char type[4] = "";
 	enum json_token t;
-	while (next(L, &t) && t == JSON_KEY) {
+	while ((t = json_each_key(&L->sink)) == JSON_KEY) {
 		bool ok;
 		if (!strcmp(L->j.str, "type"))
 			ok = string(L, "event type", type, sizeof(type));
 		else if (!strcmp(L->j.str, "at"))
-			ok = number(L, "event time", &e.at);
+			ok = json_sink_number(&L->sink, "event time", &e.at);
 		else if (!strcmp(L->j.str, "frame"))
-			ok = next(L, &t) && index_value(L, t, "an event's frame", &e.frame);
+			ok = json_sink_next(&L->sink, &t) && index_value(L, t, "an event's frame", &e.frame);
 		else
-			ok = skip_value(L);
+			ok = json_sink_skip(&L->sink);
 		if (!ok)
 			return false;
 	}
 	if (t == JSON_ERROR)
 		return false;
 	if (strcmp(type, "O") && strcmp(type, "C"))
-		return fail(L, e.offset, "event type '%s' (only \"O\" and \"C\" are known)", type);
+		return json_sink_fail(&L->sink, e.offset, "event type '%s' (only \"O\" and \"C\" are known)", type);
 	if (isnan(e.at) || e.frame == UINT32_MAX)
-		return fail(L, e.offset, "event without \"at\" or \"frame\"");
+		return json_sink_fail(&L->sink, e.offset, "event without \"at\" or \"frame\"");
 	e.open = type[0] == 'O';
 	GROW(p->events, p->events_cap, p->nevents + 1);
 	p->events[p->nevents++] = e;
@@ -307,13 +259,13 @@ static bool read_event(struct ss_loader *L, struct ss_profile *p)
 static bool read_events(struct ss_loader *L, struct ss_profile *p)
 {
 	enum json_token t;
-	if (!expect(L, JSON_ARRAY, "an array of events"))
+	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of events"))
 		return false;
-	while (next(L, &t) && t == JSON_OBJECT)
+	while (json_sink_next(&L->sink, &t) && t == JSON_OBJECT)
 		if (!read_event(L, p))
 			return false;
 	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && fail(L, L->j.token_offset, "expected an event object");
+		return t != JSON_ERROR && json_sink_fail_here(&L->sink, "expected an event object");
 	return true;
 }
 
@@ -334,16 +286,16 @@ static bool read_profile_key(struct ss_loader *L, struct ss_profile *p,
 	if (!strcmp(key, "unit"))
 		return string(L, "unit", p->unit, sizeof(p->unit));
 	if (!strcmp(key, "startValue"))
-		return (p->have_start = true) && number(L, "startValue", &p->start);
+		return (p->have_start = true) && json_sink_number(&L->sink, "startValue", &p->start);
 	if (!strcmp(key, "endValue"))
-		return (p->have_end = true) && number(L, "endValue", &p->end);
+		return (p->have_end = true) && json_sink_number(&L->sink, "endValue", &p->end);
 	if (!strcmp(key, "samples"))
 		return read_samples(L, p);
 	if (!strcmp(key, "weights"))
 		return read_weights(L, p);
 	if (!strcmp(key, "events"))
 		return read_events(L, p);
-	return skip_value(L);
+	return json_sink_skip(&L->sink);
 }
 
 static bool read_profile(struct ss_loader *L)
@@ -353,18 +305,18 @@ static bool read_profile(struct ss_loader *L)
 	*p = (struct ss_profile){ .offset = L->j.token_offset };
 	char type[16] = "";
 	enum json_token t;
-	while (next(L, &t) && t == JSON_KEY)
+	while ((t = json_each_key(&L->sink)) == JSON_KEY)
 		if (!read_profile_key(L, p, type))
 			return false;
 	if (t == JSON_ERROR)
 		return false;
 	if (strcmp(type, "sampled") && strcmp(type, "evented"))
-		return fail(L, p->offset, "profile %zu: type '%s' (only \"sampled\" and \"evented\" are known)",
-			    L->nprofiles, type);
+		return json_sink_fail(&L->sink, p->offset, "profile %zu: type '%s' (only \"sampled\" and \"evented\" are known)",
+				      L->nprofiles, type);
 	p->evented = type[0] == 'e';
 	if (!p->evented && p->nweights != p->nsamples)
-		return fail(L, p->weights_offset, "profile %zu: %zu weights for %zu samples",
-			    L->nprofiles, p->nweights, p->nsamples);
+		return json_sink_fail(&L->sink, p->weights_offset, "profile %zu: %zu weights for %zu samples",
+				      L->nprofiles, p->nweights, p->nsamples);
 	if (p->starts)
 		p->starts[p->nsamples] = p->nframes;
 	return true;
@@ -373,66 +325,58 @@ static bool read_profile(struct ss_loader *L)
 static bool read_profiles(struct ss_loader *L)
 {
 	enum json_token t;
-	if (!expect(L, JSON_ARRAY, "an array of profiles"))
+	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of profiles"))
 		return false;
-	while (next(L, &t) && t == JSON_OBJECT)
+	while ((t = json_each_object(&L->sink, "expected a profile object")) == JSON_OBJECT)
 		if (!read_profile(L))
 			return false;
-	if (t != JSON_ARRAY_END)
-		return t != JSON_ERROR && fail(L, L->j.token_offset, "expected a profile object");
-	return true;
+	return t == JSON_ARRAY_END;
 }
 
 /* A number, or null for none. */
 static bool active_index(struct ss_loader *L)
 {
 	enum json_token t;
-	if (!next(L, &t))
+	if (!json_sink_next(&L->sink, &t))
 		return false;
 	if (t == JSON_NULL)
 		return true;
 	if (t != JSON_NUMBER || !isfinite(L->j.num))
-		return fail(L, L->j.token_offset, "activeProfileIndex is not a number");
+		return json_sink_fail_here(&L->sink, "activeProfileIndex is not a number");
 	L->active = L->j.num;
 	return true;
 }
 
+static bool read_file_key(void *ctx, const char *key)
+{
+	struct ss_loader *L = ctx;
+	if (!strcmp(key, "$schema")) {
+		char schema[96];
+		if (!string(L, "$schema", schema, sizeof(schema)))
+			return false;
+		if (strcmp(schema, SCHEMA))
+			return json_sink_fail_here(&L->sink, "$schema is not speedscope's (" SCHEMA ")");
+		L->have_schema = true;
+		return true;
+	}
+	if (!strcmp(key, "shared"))
+		return read_shared(L);
+	if (!strcmp(key, "profiles"))
+		return read_profiles(L);
+	if (!strcmp(key, "activeProfileIndex"))
+		return active_index(L);
+	if (!strcmp(key, "exporter"))
+		return model_text(L, "exporter", &L->exporter);
+	return json_sink_skip(&L->sink);
+}
+
 static bool read_file(struct ss_loader *L)
 {
-	enum json_token t;
-	if (!expect(L, JSON_OBJECT, "a JSON object"))
+	if (!json_read_document(&L->sink, read_file_key, L))
 		return false;
-	while (next(L, &t) && t == JSON_KEY) {
-		bool ok;
-		if (!strcmp(L->j.str, "$schema")) {
-			char schema[96];
-			ok = string(L, "$schema", schema, sizeof(schema));
-			if (ok && strcmp(schema, SCHEMA))
-				return fail(L, L->j.token_offset, "$schema is not speedscope's (" SCHEMA ")");
-			L->have_schema = true;
-		} else if (!strcmp(L->j.str, "shared")) {
-			ok = read_shared(L);
-		} else if (!strcmp(L->j.str, "profiles")) {
-			ok = read_profiles(L);
-		} else if (!strcmp(L->j.str, "activeProfileIndex")) {
-			ok = active_index(L);
-		} else if (!strcmp(L->j.str, "exporter")) {
-			ok = model_text(L, "exporter", &L->exporter);
-		} else {
-			ok = skip_value(L);
-		}
-		if (!ok)
-			return false;
-	}
-	if (t == JSON_ERROR)
-		return false;
-	if (!next(L, &t))
-		return false;
-	if (t != JSON_END)
-		return fail(L, L->j.token_offset, "data after the end of the file's object");
 	if (!L->have_schema)
-		return fail(L, 0, "no \"$schema\" key");
-	return L->nprofiles || fail(L, 0, "no profiles");
+		return json_sink_fail(&L->sink, 0, "no \"$schema\" key");
+	return L->nprofiles || json_sink_fail(&L->sink, 0, "no profiles");
 }
 
 /* ---- the model ------------------------------------------------------------------- */
@@ -458,7 +402,7 @@ static bool pick_profile(struct ss_loader *L, const char *wanted, size_t *out)
 	for (size_t i = 0; i < L->nprofiles && strlen(names) < sizeof(names) - 40; i++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%zu '%s'",
 			 i ? ", " : "", i + 1, L->profiles[i].name ? L->profiles[i].name : "");
-	return load_fail(L->err, FORMAT ": no profile '%s' (--thread takes a name or a number: %s)",
+	return load_fail(L->sink.err, FORMAT ": no profile '%s' (--thread takes a name or a number: %s)",
 			 wanted, names);
 }
 
@@ -481,12 +425,12 @@ static bool check_frames(struct ss_loader *L, const struct ss_profile *p)
 	for (size_t i = 0; i < p->nsamples; i++)
 		for (size_t k = p->starts[i]; k < p->starts[i + 1]; k++)
 			if (p->frames[k] >= L->nframes)
-				return fail(L, p->sample_offsets[i], "frame %u of a sample is not in shared.frames (%zu frames)",
-					    p->frames[k], L->nframes);
+				return json_sink_fail(&L->sink, p->sample_offsets[i], "frame %u of a sample is not in shared.frames (%zu frames)",
+						      p->frames[k], L->nframes);
 	for (size_t i = 0; i < p->nevents; i++)
 		if (p->events[i].frame >= L->nframes)
-			return fail(L, p->events[i].offset, "frame %u of an event is not in shared.frames (%zu frames)",
-				    p->events[i].frame, L->nframes);
+			return json_sink_fail(&L->sink, p->events[i].offset, "frame %u of an event is not in shared.frames (%zu frames)",
+					      p->events[i].frame, L->nframes);
 	return true;
 }
 
@@ -536,7 +480,7 @@ static bool build_evented(struct ss_loader *L, const struct ss_profile *p,
 	for (size_t i = 0; ok && i < p->nevents; i++) {
 		const struct ss_event *e = &p->events[i];
 		if (e->at < last) {
-			ok = fail(L, e->offset, "event at %g comes after one at %g", e->at, last);
+			ok = json_sink_fail(&L->sink, e->offset, "event at %g comes after one at %g", e->at, last);
 			break;
 		}
 		double value = unit_scale_apply(scale, e->at - last);
@@ -554,8 +498,8 @@ static bool build_evented(struct ss_loader *L, const struct ss_profile *p,
 				frame, model_add_child(L->m, depth ? stack[depth - 1].node : NO_ID, frame) };
 			depth++;
 		} else if (!depth || stack[depth - 1].frame != frame_id(L, ids, e->frame)) {
-			ok = fail(L, e->offset, "closes frame %u, which is not the innermost open frame",
-				  e->frame);
+			ok = json_sink_fail(&L->sink, e->offset, "closes frame %u, which is not the innermost open frame",
+					    e->frame);
 		} else {
 			depth--;
 		}
@@ -626,7 +570,8 @@ static void loader_free(struct ss_loader *L)
 bool load_speedscope(struct input *in, struct model *m,
 		     const struct load_options *opt, struct load_error *err)
 {
-	struct ss_loader L = { .m = m, .err = err, .active = -1, .exporter = STR_NONE };
+	struct ss_loader L = { .m = m, .active = -1, .exporter = STR_NONE };
+	L.sink = (struct json_sink){ .j = &L.j, .err = err, .format = FORMAT };
 	model_init(m, "speedscope");
 	json_init(&L.j, in);
 	bool ok = read_file(&L) && build_model(&L, opt->thread);

@@ -81,57 +81,16 @@ bool sniff_trace(const uint8_t *head, size_t len)
 	return false;
 }
 
-static bool json_error(struct trace_reader *R)
-{
-	return load_fail(R->err, "trace-event JSON: %s at byte %llu", R->j.error,
-			 (unsigned long long)R->j.error_offset);
-}
-
-static bool fail_here(struct trace_reader *R, const char *what)
-{
-	return load_fail(R->err, "trace-event JSON: %s at byte %llu", what,
-			 (unsigned long long)R->j.token_offset);
-}
-
-static bool next_token(struct trace_reader *R, enum json_token *t)
-{
-	*t = json_next(&R->j);
-	return *t != JSON_ERROR || json_error(R);
-}
-
-static bool skip_value(struct trace_reader *R)
-{
-	return json_skip(&R->j, json_next(&R->j)) || json_error(R);
-}
-
-static bool expect(struct trace_reader *R, enum json_token want, const char *what)
-{
-	enum json_token t;
-	if (!next_token(R, &t))
-		return false;
-	if (t != want) {
-		char msg[96];
-		snprintf(msg, sizeof(msg), "expected %s", what);
-		return fail_here(R, msg);
-	}
-	return true;
-}
-
 static bool read_number(struct trace_reader *R, const char *what, double limit,
 			double *out)
 {
 	enum json_token t;
-	char msg[128];
-	if (!next_token(R, &t))
+	if (!json_sink_next(&R->v8.s, &t))
 		return false;
-	if (t != JSON_NUMBER) {
-		snprintf(msg, sizeof(msg), "%s is not a number", what);
-		return fail_here(R, msg);
-	}
-	if (fabs(R->j.num) > limit) {
-		snprintf(msg, sizeof(msg), "%s %g is out of range", what, R->j.num);
-		return fail_here(R, msg);
-	}
+	if (t != JSON_NUMBER)
+		return json_sink_fail_here(&R->v8.s, "%s is not a number", what);
+	if (fabs(R->j.num) > limit)
+		return json_sink_fail_here(&R->v8.s, "%s %g is out of range", what, R->j.num);
 	*out = R->j.num;
 	return true;
 }
@@ -141,11 +100,8 @@ static bool read_node_id(struct trace_reader *R, const char *what, uint32_t *out
 	double v;
 	if (!read_number(R, what, MAX_NODE_ID, &v))
 		return false;
-	if (v < 0 || v != floor(v)) {
-		char msg[128];
-		snprintf(msg, sizeof(msg), "%s %g is not a node id", what, v);
-		return fail_here(R, msg);
-	}
+	if (v < 0 || v != floor(v))
+		return json_sink_fail_here(&R->v8.s, "%s %g is not a node id", what, v);
 	*out = (uint32_t)v;
 	return true;
 }
@@ -160,7 +116,7 @@ static int32_t read_line_value(double v)
 static bool read_process_id(struct trace_reader *R, int64_t *out)
 {
 	enum json_token t;
-	if (!next_token(R, &t))
+	if (!json_sink_next(&R->v8.s, &t))
 		return false;
 	double v;
 	if (t == JSON_NUMBER)
@@ -168,7 +124,7 @@ static bool read_process_id(struct trace_reader *R, int64_t *out)
 	else if (t == JSON_STRING)
 		v = strtod(R->j.str, NULL);
 	else
-		return json_skip(&R->j, t) || json_error(R);
+		return json_sink_skip_rest(&R->v8.s, t);
 	if (fabs(v) <= MAX_PROCESS_ID)
 		*out = (int64_t)v;
 	return true;
@@ -178,17 +134,17 @@ static bool read_process_id(struct trace_reader *R, int64_t *out)
 
 static bool read_children(struct trace_reader *R, struct trace_data *p)
 {
-	if (!expect(R, JSON_ARRAY, "an array for children"))
+	if (!json_sink_expect(&R->v8.s, JSON_ARRAY, "an array for children"))
 		return false;
 	for (;;) {
 		enum json_token t;
-		if (!next_token(R, &t))
+		if (!json_sink_next(&R->v8.s, &t))
 			return false;
 		if (t == JSON_ARRAY_END)
 			return true;
 		if (t != JSON_NUMBER || R->j.num < 0 || R->j.num > MAX_NODE_ID ||
 		    R->j.num != floor(R->j.num))
-			return fail_here(R, "a child is not a node id");
+			return json_sink_fail_here(&R->v8.s, "a child is not a node id");
 		/* The parent is this node, whose id may come later. */
 		GROW(p->edges, p->edges_cap, p->nedges + 1);
 		p->edges[p->nedges++] = (struct trace_edge){
@@ -209,12 +165,8 @@ static bool read_node(struct trace_reader *R, struct trace_data *p)
 	bool has_id = false, has_parent = false;
 	uint32_t parent = 0;
 	uint64_t parent_at = 0;
-	for (;;) {
-		enum json_token t;
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_OBJECT_END)
-			break;
+	enum json_token t;
+	while ((t = json_each_key(&R->v8.s)) == JSON_KEY) {
 		const char *key = R->j.str;
 		bool ok;
 		if (!strcmp(key, "id")) {
@@ -232,11 +184,13 @@ static bool read_node(struct trace_reader *R, struct trace_data *p)
 			ok = v8_read_position_ticks(&R->v8, (uint32_t)index, &p->ticks, &p->nticks,
 						    &p->ticks_cap);
 		} else {
-			ok = skip_value(R);
+			ok = json_sink_skip(&R->v8.s);
 		}
 		if (!ok)
 			return false;
 	}
+	if (t == JSON_ERROR)
+		return false;
 	if (!has_id)
 		return load_fail(R->err, "trace-event JSON: a profile node without an id at byte %llu",
 				 (unsigned long long)at);
@@ -252,19 +206,13 @@ static bool read_node(struct trace_reader *R, struct trace_data *p)
 
 static bool read_nodes(struct trace_reader *R, struct trace_data *p)
 {
-	if (!expect(R, JSON_ARRAY, "an array for nodes"))
+	if (!json_sink_expect(&R->v8.s, JSON_ARRAY, "an array for nodes"))
 		return false;
-	for (;;) {
-		enum json_token t;
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_ARRAY_END)
-			return true;
-		if (t != JSON_OBJECT)
-			return fail_here(R, "a profile node is not an object");
+	enum json_token t;
+	while ((t = json_each_object(&R->v8.s, "a profile node is not an object")) == JSON_OBJECT)
 		if (!read_node(R, p))
 			return false;
-	}
+	return t == JSON_ARRAY_END;
 }
 
 /* ---- the long arrays ------------------------------------------------ */
@@ -278,13 +226,13 @@ static bool keep_number(struct trace_reader *R, struct trace_data *p,
 	switch (kind) {
 	case SAMPLES:
 		if (v < 0 || v > MAX_NODE_ID || v != floor(v))
-			return fail_here(R, "a sample is not a node id");
+			return json_sink_fail_here(&R->v8.s, "a sample is not a node id");
 		GROW(p->samples, p->samples_cap, p->nsamples + 1);
 		p->samples[p->nsamples++] = (uint32_t)v;
 		return true;
 	case DELTAS:
 		if (fabs(v) > MAX_ABS_DELTA)
-			return fail_here(R, "a time delta is out of range");
+			return json_sink_fail_here(&R->v8.s, "a time delta is out of range");
 		GROW(p->deltas, p->deltas_cap, p->ndeltas + 1);
 		p->deltas[p->ndeltas++] = v;
 		return true;
@@ -303,18 +251,16 @@ static bool read_numbers(struct trace_reader *R, struct trace_data *p,
 	static const char *const names[] = { "samples", "timeDeltas", "lines" };
 	char what[48];
 	snprintf(what, sizeof(what), "an array of numbers for %s", names[kind]);
-	if (!expect(R, JSON_ARRAY, what))
+	if (!json_sink_expect(&R->v8.s, JSON_ARRAY, what))
 		return false;
 	for (;;) {
 		enum json_token t;
-		if (!next_token(R, &t))
+		if (!json_sink_next(&R->v8.s, &t))
 			return false;
 		if (t == JSON_ARRAY_END)
 			return true;
-		if (t != JSON_NUMBER) {
-			snprintf(what, sizeof(what), "%s holds a non-number", names[kind]);
-			return fail_here(R, what);
-		}
+		if (t != JSON_NUMBER)
+			return json_sink_fail_here(&R->v8.s, "%s holds a non-number", names[kind]);
 		if (!keep_number(R, p, kind))
 			return false;
 	}
@@ -336,18 +282,14 @@ static bool read_profile_fields(struct trace_reader *R, bool inner)
 {
 	struct event *ev = &R->ev;
 	enum json_token t;
-	if (!next_token(R, &t))
+	if (!json_sink_next(&R->v8.s, &t))
 		return false;
 	if (t != JSON_OBJECT) {
 		if (inner)
-			return fail_here(R, "expected an object for cpuProfile");
-		return json_skip(&R->j, t) || json_error(R);
+			return json_sink_fail_here(&R->v8.s, "expected an object for cpuProfile");
+		return json_sink_skip_rest(&R->v8.s, t);
 	}
-	for (;;) {
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_OBJECT_END)
-			return true;
+	while ((t = json_each_key(&R->v8.s)) == JSON_KEY) {
 		const char *key = R->j.str;
 		bool ok;
 		if (!strcmp(key, "cpuProfile") && !inner)
@@ -365,43 +307,51 @@ static bool read_profile_fields(struct trace_reader *R, bool inner)
 		else if (!strcmp(key, "endTime"))
 			ok = read_time(R, "endTime", &ev->end, &ev->has_end);
 		else
-			ok = skip_value(R);
+			ok = json_sink_skip(&R->v8.s);
 		if (!ok)
 			return false;
 	}
+	return t != JSON_ERROR;
+}
+
+/* The next value when it is a string (*got true); anything else is
+ * skipped. */
+static bool string_or_skip(struct trace_reader *R, bool *got)
+{
+	enum json_token t;
+	if (!json_sink_next(&R->v8.s, &t))
+		return false;
+	*got = t == JSON_STRING;
+	return *got || json_sink_skip_rest(&R->v8.s, t);
+}
+
+static bool read_args_key(void *ctx, const char *key)
+{
+	struct trace_reader *R = ctx;
+	struct event *ev = &R->ev;
+	bool got;
+	if (!strcmp(key, "data"))
+		return read_profile_fields(R, false);
+	if (strcmp(key, "name"))
+		return json_sink_skip(&R->v8.s);
+	if (!string_or_skip(R, &got))
+		return false;
+	if (got) {
+		GROW(ev->arg_name, ev->arg_name_cap, R->j.str_len + 1);
+		memcpy(ev->arg_name, R->j.str, R->j.str_len + 1);
+		ev->has_arg_name = true;
+	}
+	return true;
 }
 
 static bool read_args(struct trace_reader *R)
 {
-	struct event *ev = &R->ev;
 	enum json_token t;
-	if (!next_token(R, &t))
+	if (!json_sink_next(&R->v8.s, &t))
 		return false;
 	if (t != JSON_OBJECT)
-		return json_skip(&R->j, t) || json_error(R);
-	for (;;) {
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_OBJECT_END)
-			return true;
-		bool ok;
-		if (!strcmp(R->j.str, "data")) {
-			ok = read_profile_fields(R, false);
-		} else if (!strcmp(R->j.str, "name")) {
-			ok = next_token(R, &t);
-			if (ok && t == JSON_STRING) {
-				GROW(ev->arg_name, ev->arg_name_cap, R->j.str_len + 1);
-				memcpy(ev->arg_name, R->j.str, R->j.str_len + 1);
-				ev->has_arg_name = true;
-			} else if (ok) {
-				ok = json_skip(&R->j, t) || json_error(R);
-			}
-		} else {
-			ok = skip_value(R);
-		}
-		if (!ok)
-			return false;
-	}
+		return json_sink_skip_rest(&R->v8.s, t);
+	return json_read_object(&R->v8.s, read_args_key, R);
 }
 
 /* ---- events --------------------------------------------------------- */
@@ -429,7 +379,7 @@ static enum trace_event_kind kind_of_event(const char *name)
 static bool read_event_id(struct trace_reader *R)
 {
 	enum json_token t;
-	if (!next_token(R, &t))
+	if (!json_sink_next(&R->v8.s, &t))
 		return false;
 	if (t == JSON_STRING)
 		snprintf(R->ev.id, sizeof(R->ev.id), "%s", R->j.str);
@@ -437,7 +387,7 @@ static bool read_event_id(struct trace_reader *R)
 		snprintf(R->ev.id, sizeof(R->ev.id), "0x%llx",
 			 (unsigned long long)(R->j.num >= 0 && R->j.num < 1.8e19 ? R->j.num : 0));
 	else
-		return json_skip(&R->j, t) || json_error(R);
+		return json_sink_skip_rest(&R->v8.s, t);
 	return true;
 }
 
@@ -455,44 +405,44 @@ static void reset_event(struct event *ev, uint64_t offset)
 	ev->arg_name_cap = name_cap;
 }
 
+static bool read_event_key(void *ctx, const char *key)
+{
+	struct trace_reader *R = ctx;
+	struct event *ev = &R->ev;
+	bool got;
+	if (!strcmp(key, "name")) {
+		if (!string_or_skip(R, &got))
+			return false;
+		if (got)
+			ev->kind = kind_of_event(R->j.str);
+		return true;
+	}
+	if (!strcmp(key, "pid"))
+		return read_process_id(R, &ev->pid);
+	if (!strcmp(key, "tid"))
+		return read_process_id(R, &ev->tid);
+	if (!strcmp(key, "ts")) {
+		enum json_token t;
+		if (!json_sink_next(&R->v8.s, &t))
+			return false;
+		if (t != JSON_NUMBER || fabs(R->j.num) > MAX_ABS_TIME)
+			return json_sink_skip_rest(&R->v8.s, t);
+		ev->ts = R->j.num;
+		return true;
+	}
+	if (!strcmp(key, "id"))
+		return read_event_id(R);
+	if (!strcmp(key, "args"))
+		return read_args(R);
+	return json_sink_skip(&R->v8.s);
+}
+
 static bool read_event(struct trace_reader *R)
 {
 	struct event *ev = &R->ev;
 	reset_event(ev, R->j.token_offset);
-	for (;;) {
-		enum json_token t;
-		if (!next_token(R, &t))
-			return false;
-		if (t == JSON_OBJECT_END)
-			break;
-		const char *key = R->j.str;
-		bool ok;
-		if (!strcmp(key, "name")) {
-			ok = next_token(R, &t);
-			if (ok && t == JSON_STRING)
-				ev->kind = kind_of_event(R->j.str);
-			else if (ok)
-				ok = json_skip(&R->j, t) || json_error(R);
-		} else if (!strcmp(key, "pid")) {
-			ok = read_process_id(R, &ev->pid);
-		} else if (!strcmp(key, "tid")) {
-			ok = read_process_id(R, &ev->tid);
-		} else if (!strcmp(key, "ts")) {
-			ok = next_token(R, &t);
-			if (ok && t == JSON_NUMBER && fabs(R->j.num) <= MAX_ABS_TIME)
-				ev->ts = R->j.num;
-			else if (ok)
-				ok = json_skip(&R->j, t) || json_error(R);
-		} else if (!strcmp(key, "id")) {
-			ok = read_event_id(R);
-		} else if (!strcmp(key, "args")) {
-			ok = read_args(R);
-		} else {
-			ok = skip_value(R);
-		}
-		if (!ok)
-			return false;
-	}
+	if (!json_read_object(&R->v8.s, read_event_key, R))
+		return false;
 	if (R->run && *ev->id) {
 		size_t n = strlen(ev->id);
 		snprintf(ev->id + n, sizeof(ev->id) - n, "/%u", R->run);
@@ -534,12 +484,12 @@ static bool read_events(struct trace_reader *R, bool *ended_open)
 			return true;
 		}
 		enum json_token t;
-		if (!next_token(R, &t))
+		if (!json_sink_next(&R->v8.s, &t))
 			return false;
 		if (t == JSON_ARRAY_END)
 			return true;
 		if (t != JSON_OBJECT)
-			return fail_here(R, "an event is not an object");
+			return json_sink_fail_here(&R->v8.s, "an event is not an object");
 		if (!read_event(R))
 			return false;
 	}
@@ -548,7 +498,7 @@ static bool read_events(struct trace_reader *R, bool *ended_open)
 static bool read_document(struct trace_reader *R)
 {
 	enum json_token t;
-	if (!next_token(R, &t))
+	if (!json_sink_next(&R->v8.s, &t))
 		return false;
 	if (t == JSON_ARRAY) {
 		bool ended_open = false;
@@ -558,28 +508,24 @@ static bool read_document(struct trace_reader *R)
 			return true;
 	} else if (t == JSON_OBJECT) {
 		bool seen = false;
-		for (;;) {
-			if (!next_token(R, &t))
-				return false;
-			if (t == JSON_OBJECT_END)
-				break;
+		while ((t = json_each_key(&R->v8.s)) == JSON_KEY) {
 			if (!strcmp(R->j.str, "traceEvents")) {
 				seen = true;
-				if (!expect(R, JSON_ARRAY, "an array for traceEvents") ||
+				if (!json_sink_expect(&R->v8.s, JSON_ARRAY, "an array for traceEvents") ||
 				    !read_events(R, NULL))
 					return false;
-			} else if (!skip_value(R)) {
+			} else if (!json_sink_skip(&R->v8.s)) {
 				return false;
 			}
 		}
+		if (t == JSON_ERROR)
+			return false;
 		if (!seen)
 			return load_fail(R->err, "trace-event JSON: no \"traceEvents\" in the object");
 	} else {
-		return fail_here(R, "expected an array of events or {\"traceEvents\": ...}");
+		return json_sink_fail_here(&R->v8.s, "expected an array of events or {\"traceEvents\": ...}");
 	}
-	if (!next_token(R, &t))
-		return false;
-	return t == JSON_END || fail_here(R, "more data after the trace");
+	return json_sink_end(&R->v8.s);
 }
 
 bool load_trace(struct input *in, struct model *m, const struct load_options *opt,
@@ -631,11 +577,8 @@ static bool add_array(struct trace_stream *s, const void *json, size_t len,
 	struct trace_reader R = { .in = &in, .err = err, .t = &s->t, .ev = s->ev,
 				  .run = s->run };
 	v8_reader_start(&R.v8, &R.j, &in, &s->names, err, "trace-event JSON: ");
-	enum json_token t;
-	bool ok = next_token(&R, &t) &&
-		  (t == JSON_ARRAY || fail_here(&R, "expected an array of events")) &&
-		  read_events(&R, NULL) && (!whole || (next_token(&R, &t) &&
-		  (t == JSON_END || fail_here(&R, "more data after the events"))));
+	bool ok = json_sink_expect(&R.v8.s, JSON_ARRAY, "an array of events") &&
+		  read_events(&R, NULL) && (!whole || json_sink_end(&R.v8.s));
 	s->ev = R.ev;
 	json_free(&R.j);
 	input_close(&in);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/id_table.h"
 #include "model/model.h"
 #include "loaders.h"
 #include "v8_frame.h"
@@ -79,8 +80,7 @@ struct trace {
 	struct model *m;
 	struct trace_profile *profiles;
 	size_t nprofiles, profiles_cap;
-	uint32_t *profile_index; /* (pid, id) -> profile, open addressing */
-	size_t profile_index_size;
+	struct id_table profile_index; /* (pid, id) -> profile; size 0 until the first */
 	struct trace_name *threads, *processes; /* sorted once read */
 	size_t nthreads, threads_cap, nprocesses, processes_cap;
 	uint64_t end_offset;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stable_order.h"
 #include "base/util.h"
 #include "trace.h"
 #include "v8_frame.h"
@@ -40,7 +41,7 @@ void trace_free(struct trace *t)
 		free(t->profiles[i].chunks);
 	}
 	free(t->profiles);
-	free(t->profile_index);
+	id_table_free(&t->profile_index);
 	free_names(t->threads, t->nthreads);
 	free_names(t->processes, t->nprocesses);
 }
@@ -85,10 +86,8 @@ void trace_copy(struct trace *to, const struct trace *t, struct model *m)
 		copy_data(&p->data, &t->profiles[i].data);
 		DUP(p->chunks, p->chunks_cap, t->profiles[i].chunks, p->nchunks);
 	}
-	size_t unused;
-	DUP(to->profile_index, unused, t->profile_index, t->profile_index_size);
-	(void)unused;
-	to->profile_index_size = t->profile_index_size;
+	if (t->profile_index.size)
+		id_table_copy(&to->profile_index, &t->profile_index);
 	to->threads = copy_names(t->threads, t->nthreads);
 	to->processes = copy_names(t->processes, t->nprocesses);
 	to->nthreads = to->threads_cap = t->nthreads;
@@ -97,37 +96,6 @@ void trace_copy(struct trace *to, const struct trace *t, struct model *m)
 }
 
 /* ---- collecting events ---------------------------------------------- */
-
-static size_t profile_slot(const struct trace *t, int64_t pid, const char *id)
-{
-	uint64_t h = hash_bytes(id, strlen(id), hash_mix((uint64_t)pid));
-	size_t mask = t->profile_index_size - 1, i = h & mask;
-	for (; t->profile_index[i] != NO_ID; i = (i + 1) & mask) {
-		const struct trace_profile *p = &t->profiles[t->profile_index[i]];
-		if (p->pid == pid && !strcmp(p->id, id))
-			break;
-	}
-	return i;
-}
-
-/* CpuProfile events have no id: they are never looked up. */
-static void index_profile(struct trace *t, uint32_t which)
-{
-	if (!*t->profiles[which].id)
-		return;
-	if (2 * (t->nprofiles + 1) > t->profile_index_size) {
-		free(t->profile_index);
-		t->profile_index_size = t->profile_index_size ? 2 * t->profile_index_size : 64;
-		t->profile_index = xmalloc(t->profile_index_size * sizeof(uint32_t));
-		memset(t->profile_index, 0xff, t->profile_index_size * sizeof(uint32_t));
-		for (uint32_t i = 0; i < t->nprofiles; i++)
-			if (*t->profiles[i].id && i != which)
-				t->profile_index[profile_slot(t, t->profiles[i].pid,
-							      t->profiles[i].id)] = i;
-	}
-	const struct trace_profile *p = &t->profiles[which];
-	t->profile_index[profile_slot(t, p->pid, p->id)] = which;
-}
 
 static struct trace_profile *new_profile(struct trace *t,
 					 const struct trace_event_facts *f)
@@ -139,21 +107,26 @@ static struct trace_profile *new_profile(struct trace *t,
 	p->tid = f->tid;
 	snprintf(p->id, sizeof(p->id), "%s", f->id);
 	p->offset = f->offset;
-	index_profile(t, (uint32_t)(t->nprofiles - 1));
 	return p;
 }
 
 /* Chunks belong to the Profile event with the same process and id; the
  * chunks may come from the sampler's own thread, or before the Profile
- * event when events are out of order. */
+ * event when events are out of order.  CpuProfile events have no id:
+ * they are never looked up, nor indexed. */
 static struct trace_profile *profile_for(struct trace *t,
 					 const struct trace_event_facts *f)
 {
-	if (t->profile_index_size && *f->id) {
-		uint32_t i = t->profile_index[profile_slot(t, f->pid, f->id)];
-		if (i != NO_ID)
+	if (!*f->id)
+		return new_profile(t, f);
+	if (!t->profile_index.size)
+		id_table_init(&t->profile_index, 0);
+	uint64_t h = hash_bytes(f->id, strlen(f->id), hash_mix((uint64_t)f->pid));
+	struct id_probe probe = id_table_probe(&t->profile_index, h);
+	for (uint32_t i; (i = id_probe_next(&t->profile_index, &probe)) != NO_ID;)
+		if (t->profiles[i].pid == f->pid && !strcmp(t->profiles[i].id, f->id))
 			return &t->profiles[i];
-	}
+	id_table_add(&t->profile_index, &probe, (uint32_t)t->nprofiles);
 	return new_profile(t, f);
 }
 
@@ -435,62 +408,15 @@ static bool resolve_samples(const struct trace *t, struct trace_profile *p,
 	return true;
 }
 
-/* Insertion: V8's rare negative deltas leave the samples nearly in
- * order, so this is linear in practice; false (with the arrays still a
- * permutation of themselves) once it has moved too much. */
-static bool insertion_sort(struct trace_data *d)
-{
-	size_t n = d->nsamples, moves = 0;
-	for (size_t i = 1; i < n; i++) {
-		double time = d->deltas[i];
-		uint32_t sample = d->samples[i];
-		int32_t line = d->lines ? d->lines[i] : 0;
-		size_t j = i;
-		for (; j > 0 && d->deltas[j - 1] > time; j--) {
-			d->deltas[j] = d->deltas[j - 1];
-			d->samples[j] = d->samples[j - 1];
-			if (d->lines)
-				d->lines[j] = d->lines[j - 1];
-			moves++;
-		}
-		d->deltas[j] = time;
-		d->samples[j] = sample;
-		if (d->lines)
-			d->lines[j] = line;
-		if (moves > 8 * n + 1024)
-			return false;
-	}
-	return true;
-}
-
 /* A stable sort of the samples by time (V8 can send negative deltas),
  * through a permutation so the three arrays move together. */
 static void sort_samples(struct trace_data *d)
 {
-	size_t n = d->nsamples;
-	if (insertion_sort(d))
+	size_t *order = stable_order(d->deltas, d->nsamples);
+	if (!order)
 		return;
-	size_t *order = xmalloc(n * sizeof(size_t)), *tmp = xmalloc(n * sizeof(size_t));
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t a = lo, b = mid, k = lo;
-			while (a < mid || b < hi) {
-				bool take_a = b == hi ||
-					(a < mid && d->deltas[order[a]] <= d->deltas[order[b]]);
-				tmp[k++] = take_a ? order[a++] : order[b++];
-			}
-		}
-		size_t *swap = order;
-		order = tmp;
-		tmp = swap;
-	}
 	permute_samples(d, order);
 	free(order);
-	free(tmp);
 }
 
 /* Samples in time order with their durations (next time - this, as

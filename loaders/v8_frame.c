@@ -12,7 +12,10 @@
 #define MAX_LINE 2147483646.0
 #define MAX_TICKS 1e12
 
-enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t line)
+/* The kind of a V8 (or XS) call frame: its meta names ((root), (idle),
+ * (garbage collector), XS's (host) and (gc)), WebAssembly, native code
+ * (no url, no line) or JavaScript. */
+static enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t line)
 {
 	static const struct {
 		const char *name;
@@ -36,32 +39,20 @@ void v8_reader_start(struct v8_reader *R, struct json *j, struct input *in,
 		     struct model *m, struct load_error *err, const char *prefix)
 {
 	json_init(j, in);
-	*R = (struct v8_reader){ j, m, err, prefix };
+	*R = (struct v8_reader){ .s = { .j = j, .err = err, .prefix = prefix }, .m = m };
 	if (input_fill(in, 3) >= 3 && !memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3))
 		in->pos += 3;
-}
-
-bool v8_fail_here(struct v8_reader *R, const char *what)
-{
-	return load_fail(R->err, "%s%s at byte %llu", R->prefix, what,
-			 (unsigned long long)R->j->token_offset);
-}
-
-bool v8_json_error(struct v8_reader *R)
-{
-	return load_fail(R->err, "%s%s at byte %llu", R->prefix, R->j->error,
-			 (unsigned long long)R->j->error_offset);
 }
 
 /* The next token, which must be `want` or (with `present`) null. */
 static bool next_or_null(struct v8_reader *R, enum json_token want, const char *what,
 			 bool *present)
 {
-	enum json_token t = json_next(R->j);
+	enum json_token t = json_next(R->s.j);
 	if (t == JSON_ERROR)
-		return v8_json_error(R);
+		return json_sink_error(&R->s);
 	*present = t != JSON_NULL;
-	return t == want || t == JSON_NULL || v8_fail_here(R, what);
+	return t == want || t == JSON_NULL || json_sink_fail_here(&R->s, "%s", what);
 }
 
 struct v8_frame v8_frame_unknown(struct model *m)
@@ -81,7 +72,7 @@ static bool read_string(struct v8_reader *R, const char *what, str_t *out)
 	bool present;
 	if (!next_or_null(R, JSON_STRING, msg, &present))
 		return false;
-	*out = present ? model_string(R->m, R->j->str, R->j->str_len)
+	*out = present ? model_string(R->m, R->s.j->str, R->s.j->str_len)
 		       : model_string(R->m, "", 0);
 	return true;
 }
@@ -96,12 +87,9 @@ static bool read_number(struct v8_reader *R, const char *what, double limit,
 		return false;
 	if (!*present)
 		return true;
-	*out = R->j->num;
-	if (fabs(*out) > limit) {
-		snprintf(msg, sizeof(msg), "%s %.15g is out of range", what, *out);
-		return v8_fail_here(R, msg);
-	}
-	return true;
+	*out = R->s.j->num;
+	return fabs(*out) <= limit ||
+	       json_sink_fail_here(&R->s, "%s %.15g is out of range", what, *out);
 }
 
 /* A line or column: null is unknown (-1), as is anything below -1. */
@@ -111,11 +99,8 @@ static bool read_line(struct v8_reader *R, const char *what, int32_t *out)
 	bool present;
 	if (!read_number(R, what, MAX_LINE, &v, &present))
 		return false;
-	if (present && v != floor(v)) {
-		char msg[96];
-		snprintf(msg, sizeof(msg), "%s %g is not a whole number", what, v);
-		return v8_fail_here(R, msg);
-	}
+	if (present && v != floor(v))
+		return json_sink_fail_here(&R->s, "%s %g is not a whole number", what, v);
 	*out = present && v >= -1 ? (int32_t)v : -1;
 	return true;
 }
@@ -136,20 +121,6 @@ bool v8_read_frame_field(struct v8_reader *R, struct v8_frame *f, const char *ke
 	return true;
 }
 
-static bool skip_value(struct v8_reader *R)
-{
-	return json_skip(R->j, json_next(R->j)) || v8_json_error(R);
-}
-
-/* The next key of an object being read (its text in R->j->str): true
- * with *more false at the object's end, false on an error. */
-static bool next_key(struct v8_reader *R, bool *more)
-{
-	enum json_token t = json_next(R->j);
-	*more = t == JSON_KEY;
-	return t == JSON_KEY || t == JSON_OBJECT_END || v8_json_error(R);
-}
-
 bool v8_read_call_frame(struct v8_reader *R, struct v8_frame *f)
 {
 	bool present;
@@ -157,35 +128,32 @@ bool v8_read_call_frame(struct v8_reader *R, struct v8_frame *f)
 		return false;
 	if (!present)
 		return true;
-	for (;;) {
-		bool more, known;
-		if (!next_key(R, &more))
-			return false;
-		if (!more)
-			return true;
-		if (!v8_read_frame_field(R, f, R->j->str, &known) || (!known && !skip_value(R)))
+	enum json_token t;
+	while ((t = json_each_key(&R->s)) == JSON_KEY) {
+		bool known;
+		if (!v8_read_frame_field(R, f, R->s.j->str, &known) ||
+		    (!known && !json_sink_skip(&R->s)))
 			return false;
 	}
+	return t != JSON_ERROR;
 }
 
 static bool read_tick(struct v8_reader *R, struct v8_ticks *tk)
 {
-	for (;;) {
-		bool more, ok, present = true;
-		if (!next_key(R, &more))
-			return false;
-		if (!more)
-			return true;
-		if (!strcmp(R->j->str, "line"))
+	enum json_token t;
+	while ((t = json_each_key(&R->s)) == JSON_KEY) {
+		bool ok, present = true;
+		if (!strcmp(R->s.j->str, "line"))
 			ok = read_line(R, "positionTicks line", &tk->line);
-		else if (!strcmp(R->j->str, "ticks"))
+		else if (!strcmp(R->s.j->str, "ticks"))
 			ok = read_number(R, "positionTicks ticks", MAX_TICKS, &tk->ticks, &present) &&
-			     (present || v8_fail_here(R, "positionTicks ticks is not a number"));
+			     (present || json_sink_fail_here(&R->s, "positionTicks ticks is not a number"));
 		else
-			ok = skip_value(R);
+			ok = json_sink_skip(&R->s);
 		if (!ok)
 			return false;
 	}
+	return t != JSON_ERROR;
 }
 
 bool v8_read_position_ticks(struct v8_reader *R, uint32_t node, struct v8_ticks **ticks,
@@ -197,13 +165,13 @@ bool v8_read_position_ticks(struct v8_reader *R, uint32_t node, struct v8_ticks 
 	if (!present)
 		return true;
 	for (;;) {
-		enum json_token t = json_next(R->j);
+		enum json_token t = json_next(R->s.j);
 		if (t == JSON_ARRAY_END)
 			return true;
 		if (t == JSON_ERROR)
-			return v8_json_error(R);
+			return json_sink_error(&R->s);
 		if (t != JSON_OBJECT)
-			return v8_fail_here(R, "a positionTicks entry is not an object");
+			return json_sink_fail_here(&R->s, "a positionTicks entry is not an object");
 		struct v8_ticks tk = { node, -1, 0 };
 		if (!read_tick(R, &tk))
 			return false;
@@ -222,10 +190,10 @@ static bool read_child(struct v8_reader *R, const struct v8_tree_ops *ops, void 
 		return true;
 	}
 	if (!ops->child_id)
-		return v8_fail_here(R, "a child is not a node object");
+		return json_sink_fail_here(&R->s, "a child is not a node object");
 	if (t != JSON_NUMBER)
-		return v8_fail_here(R, "a child is neither a node id nor a node");
-	return ops->child_id(ctx, parent, R->j->num, R->j->token_offset);
+		return json_sink_fail_here(&R->s, "a child is neither a node id nor a node");
+	return ops->child_id(ctx, parent, R->s.j->num, R->s.j->token_offset);
 }
 
 bool v8_read_tree(struct v8_reader *R, const struct v8_tree_ops *ops, void *ctx)
@@ -240,10 +208,10 @@ bool v8_read_tree(struct v8_reader *R, const struct v8_tree_ops *ops, void *ctx)
 	stack[sp++] = (struct level){ ops->node(ctx, NO_ID), false };
 	while (sp) {
 		struct level *top = &stack[sp - 1];
-		enum json_token t = json_next(R->j);
+		enum json_token t = json_next(R->s.j);
 		uint32_t child;
 		if (t == JSON_ERROR) {
-			v8_json_error(R);
+			json_sink_error(&R->s);
 			goto out;
 		}
 		if (top->in_children) {
@@ -256,12 +224,12 @@ bool v8_read_tree(struct v8_reader *R, const struct v8_tree_ops *ops, void *ctx)
 			}
 		} else if (t == JSON_OBJECT_END) {
 			sp--;
-		} else if (!strcmp(R->j->str, "children")) {
+		} else if (!strcmp(R->s.j->str, "children")) {
 			bool present;
 			if (!next_or_null(R, JSON_ARRAY, "children is not an array", &present))
 				goto out;
 			top->in_children = present;
-		} else if (!ops->key(ctx, top->node, R->j->str)) {
+		} else if (!ops->key(ctx, top->node, R->s.j->str)) {
 			goto out;
 		}
 	}

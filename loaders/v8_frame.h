@@ -11,11 +11,6 @@
 #include "json.h"
 #include "loaders.h"
 
-/* The kind of a V8 (or XS) call frame: its meta names ((root), (idle),
- * (garbage collector), XS's (host) and (gc)), WebAssembly, native code
- * (no url, no line) or JavaScript. */
-enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t line);
-
 /* A node's call frame as the file gives it. */
 struct v8_frame {
 	str_t name, url;      /* "" when left out or null */
@@ -33,21 +28,14 @@ struct v8_ticks {
 /* The JSON being read, where strings go, and how errors begin
  * ("heapprofile: ", "trace-event JSON: ", or "" for .cpuprofile). */
 struct v8_reader {
-	struct json *j;
+	struct json_sink s; /* "<prefix><what> at byte N" */
 	struct model *m;
-	struct load_error *err;
-	const char *prefix;
 };
 
 /* Starts reading the JSON of `in` (past a UTF-8 byte order mark) into
  * `j`, for a reader whose errors begin with `prefix`. */
 void v8_reader_start(struct v8_reader *R, struct json *j, struct input *in,
 		     struct model *m, struct load_error *err, const char *prefix);
-
-/* "<prefix><what> at byte <the last token>"; false. */
-bool v8_fail_here(struct v8_reader *R, const char *what);
-/* The JSON parser's own error, with its byte; false. */
-bool v8_json_error(struct v8_reader *R);
 
 /* An empty frame: no name, no url, line and column unknown. */
 struct v8_frame v8_frame_unknown(struct model *m);
