@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "loaders/arcs.h"
-#include "base/escape.h"
+#include "base/complain.h"
 #include "output/export.h"
 #include "base/util.h"
 
@@ -191,12 +191,8 @@ void live_free(struct live *l)
 /* Engines send what they like: what reaches a terminal is escaped. */
 static void tell(struct live *l, const struct peer *p, const char *text)
 {
-	if (!l->log)
-		return;
-	char safe[1200];
-	escape_text(text, safe, sizeof(safe));
-	fprintf(l->log, "wprof-tui: %s: %s\n", p->engine ? p->name : p->address,
-		safe);
+	if (l->log)
+		complain_to(l->log, "%s: %s", p->engine ? p->name : p->address, text);
 }
 
 static void say(struct live *l, struct peer *p, const char *fmt, const char *what)
