@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "live/source.h"
 #include "options.h"
 #include "profile.h"
 

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "live/http.h"
 #include "live/xs.h"
 
 #define FIELD(o, spec, type) ((type *)((char *)(o) + (spec)->field))

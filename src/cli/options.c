@@ -48,11 +48,12 @@ static struct option *long_options(void)
 	return longs;
 }
 
-/* ":hVr:..." : a leading ':' so that a missing value comes back as ':'
- * and gets our own message. */
+/* ":r:f:s:...": one colon after a letter that takes a value, two when
+ * the value is optional; a leading ':' so that a missing value comes
+ * back as ':' and gets our own message. */
 static char *short_options(void)
 {
-	char *shorts = xmalloc(2 * option_table_len + 2);
+	char *shorts = xmalloc(3 * option_table_len + 2);
 	size_t n = 0;
 	shorts[n++] = ':';
 	for (size_t i = 0; i < option_table_len; i++) {
@@ -61,6 +62,8 @@ static char *short_options(void)
 			continue;
 		shorts[n++] = spec->letter;
 		if (spec->arg)
+			shorts[n++] = ':';
+		if (spec->arg_optional)
 			shorts[n++] = ':';
 	}
 	shorts[n] = '\0';

@@ -3,7 +3,7 @@
  * in option_table.c; --help and getopt's tables are made from it.
  *
  * parse_options() either fills `o` or exits: 0 after --help, --version
- * or --list-options, EXIT_BAD_INPUT after a usage error (said on stderr).
+ * or --all-options, EXIT_BAD_INPUT after a usage error (said on stderr).
  * free_options() frees what it allocated. */
 #ifndef WPROF_CLI_OPTIONS_H
 #define WPROF_CLI_OPTIONS_H
