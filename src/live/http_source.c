@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/escape.h"
+#include "base/complain.h"
 #include "output/export.h"
 #include "base/util.h"
 #include "http.h"
@@ -102,8 +102,6 @@ static bool http_collect(struct live_source *s, struct model *m, char *who,
 	struct http_source *h = http_of(s);
 	struct http_session *session = &h->session;
 	snprintf(who, who_cap, "%s", session->url);
-	char safe[1024];
-	escape_text(session->url, safe, sizeof(safe));
 	while (session->nwindows < h->windows) {
 		char why[512];
 		if (!http_session_fetch(session, &h->fetch, &h->load, why, sizeof(why))) {
@@ -111,8 +109,8 @@ static bool http_collect(struct live_source *s, struct model *m, char *who,
 			return false;
 		}
 		if (h->log)
-			fprintf(h->log, "wprof-tui: %s: window %zu of %u\n", safe,
-				session->nwindows, h->windows);
+			complain_to(h->log, "%s: window %zu of %u", session->url,
+				    session->nwindows, h->windows);
 	}
 	http_session_model(session, m);
 	return true;

@@ -16,6 +16,7 @@
 
 #include "loaders/arcs.h"
 #include "address.h"
+#include "base/complain.h"
 #include "base/escape.h"
 #include "output/export.h"
 #include "base/util.h"
@@ -198,12 +199,8 @@ void xs_free(struct xs *l)
 /* Engines send what they like: what reaches a terminal is escaped. */
 static void tell(struct xs *l, const struct peer *p, const char *text)
 {
-	if (!l->log)
-		return;
-	char safe[1200];
-	escape_text(text, safe, sizeof(safe));
-	fprintf(l->log, "wprof-tui: %s: %s\n", p->engine ? p->name : p->address,
-		safe);
+	if (l->log)
+		complain_to(l->log, "%s: %s", p->engine ? p->name : p->address, text);
 }
 
 static void say(struct xs *l, struct peer *p, const char *fmt, const char *what)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/complain.h"
 #include "base/escape.h"
 #include "gprof_report.h"
 #include "base/units.h"
@@ -463,10 +464,9 @@ void report_print(FILE *out, const struct report *rep)
 		csv_rows(out, rep);
 		if (report_was_cut(rep->cut)) {
 			/* CSV has no place for a note: it goes where people look. */
-			char what[512], safe[1024];
+			char what[512];
 			describe_cut(rep->cut, what, sizeof(what));
-			escape_text(rep->file, safe, sizeof(safe));
-			fprintf(stderr, "wprof-tui: %s: the report is cut: %s\n", safe, what);
+			complain("%s: the report is cut: %s", rep->file, what);
 		}
 		break;
 	default:

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "loaders/loaders.h"
+#include "base/complain.h"
 #include "base/escape.h"
 #include "transform/granularity.h"
 #include "base/util.h"
@@ -341,11 +342,10 @@ int tui_run_live(struct live_source *source, const struct tui_options *o)
 	if (!start_up(o, &theme, "the live view", "--report VIEW"))
 		return EXIT_BAD_INPUT;
 	struct screen s;
-	char err[600], safe[1300];
+	char err[600];
 	if (!source->ops->start(source, err, sizeof(err)) ||
 	    !screen_open(&s, &theme, colour_wanted(), stdin, stdout, err, sizeof(err))) {
-		escape_text(err, safe, sizeof(safe));
-		fprintf(stderr, "wprof-tui: %s\n", safe);
+		complain("%s", err);
 		return EXIT_BAD_INPUT;
 	}
 	timeout(0); /* poll() does the waiting */
