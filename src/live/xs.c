@@ -17,7 +17,6 @@
 #include "loaders/arcs.h"
 #include "address.h"
 #include "base/complain.h"
-#include "base/escape.h"
 #include "output/export.h"
 #include "base/util.h"
 
