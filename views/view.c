@@ -33,24 +33,9 @@ static const struct view_ops *view_ops_for(enum view_kind kind)
 	return kind < VIEW_COUNT ? ops[kind] : NULL;
 }
 
-const char *view_kind_name(enum view_kind kind)
-{
-	return kind < VIEW_COUNT ? kind_names[kind] : "?";
-}
-
-bool view_kind_parse(const char *name, enum view_kind *out)
-{
-	int i = name_index(kind_names, VIEW_COUNT, name);
-	if (i < 0)
-		return false;
-	*out = (enum view_kind)i;
-	return true;
-}
-
-const char *sort_key_name(enum sort_key key)
-{
-	return key < SORT_COUNT ? sort_names[key] : "?";
-}
+ENUM_NAME_FN(view_kind_name, enum view_kind, kind_names)
+ENUM_PARSE_FN(view_kind_parse, enum view_kind, kind_names)
+ENUM_NAME_FN(sort_key_name, enum sort_key, sort_names)
 
 double view_total_or_nan(const struct totals *t, uint32_t frame)
 {

@@ -3,6 +3,7 @@
 #ifndef WPROF_UTIL_H
 #define WPROF_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,24 @@ void free_all(void *const *ptrs, size_t n);
 /* The index of `name` in a table of `count` names (entries may be NULL),
  * or -1: how every enum is read from the command line. */
 int name_index(const char *const *names, int count, const char *name);
+
+/* An enum's two functions over its table of names (how the command line
+ * and the reports spell it), written once: NAME_FN(value) gives the name,
+ * "?" out of range; PARSE_FN(text, &value) is false when text names no
+ * value.  `names` is an array indexed by the enum. */
+#define ENUM_NAME_FN(fn, type, names)                                          \
+	const char *fn(type value)                                             \
+	{                                                                      \
+		return (size_t)value < ARRAY_LEN(names) ? names[value] : "?";  \
+	}
+#define ENUM_PARSE_FN(fn, type, names)                                         \
+	bool fn(const char *text, type *out)                                   \
+	{                                                                      \
+		int i = name_index(names, (int)ARRAY_LEN(names), text);        \
+		if (i >= 0)                                                    \
+			*out = (type)i;                                        \
+		return i >= 0;                                                 \
+	}
 
 uint64_t hash_bytes(const void *data, size_t len, uint64_t seed);
 

@@ -26,24 +26,9 @@ static const char *const sort_names[DIFF_SORT_COUNT] = {
 	[DIFF_SORT_NAME] = "name",
 };
 
-const char *diff_match_name(enum diff_match how)
-{
-	return how < MATCH_COUNT ? match_names[how] : "?";
-}
-
-const char *diff_sort_name(enum diff_sort key)
-{
-	return key < DIFF_SORT_COUNT ? sort_names[key] : "?";
-}
-
-bool diff_sort_parse(const char *name, enum diff_sort *out)
-{
-	int i = name_index(sort_names, DIFF_SORT_COUNT, name);
-	if (i < 0)
-		return false;
-	*out = (enum diff_sort)i;
-	return true;
-}
+ENUM_NAME_FN(diff_match_name, enum diff_match, match_names)
+ENUM_NAME_FN(diff_sort_name, enum diff_sort, sort_names)
+ENUM_PARSE_FN(diff_sort_parse, enum diff_sort, sort_names)
 
 /* ---- pairing ------------------------------------------------------------ */
 

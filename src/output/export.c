@@ -20,14 +20,7 @@ static const char *const format_names[EXPORT_FORMAT_COUNT] = {
 	[EXPORT_TRACE] = "trace",
 };
 
-bool export_format_parse(const char *name, enum export_format *out)
-{
-	int i = name_index(format_names, EXPORT_FORMAT_COUNT, name);
-	if (i < 0)
-		return false;
-	*out = (enum export_format)i;
-	return true;
-}
+ENUM_PARSE_FN(export_format_parse, enum export_format, format_names)
 
 
 double self_value(const struct exporter *x, uint32_t item, unsigned type)

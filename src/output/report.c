@@ -18,14 +18,7 @@ static const char *const format_names[REPORT_FORMAT_COUNT] = {
 	[REPORT_JSON] = "json",
 };
 
-bool report_format_parse(const char *name, enum report_format *out)
-{
-	int i = name_index(format_names, REPORT_FORMAT_COUNT, name);
-	if (i < 0)
-		return false;
-	*out = (enum report_format)i;
-	return true;
-}
+ENUM_PARSE_FN(report_format_parse, enum report_format, format_names)
 
 /* ---- limits ------------------------------------------------------------- */
 

@@ -14,19 +14,8 @@ static const char *const rule_names[RULE_COUNT] = {
 	[RULE_GPROF] = "gprof",
 };
 
-const char *rule_name(enum rule rule)
-{
-	return rule < RULE_COUNT ? rule_names[rule] : "?";
-}
-
-bool rule_parse(const char *name, enum rule *out)
-{
-	int i = name_index(rule_names, RULE_COUNT, name);
-	if (i < 0)
-		return false;
-	*out = (enum rule)i;
-	return true;
-}
+ENUM_NAME_FN(rule_name, enum rule, rule_names)
+ENUM_PARSE_FN(rule_parse, enum rule, rule_names)
 
 enum rule rule_default(const struct model *m)
 {

@@ -12,19 +12,8 @@ static const char *const granularity_names[GRANULARITY_COUNT] = {
 	[GRANULARITY_LINES] = "lines",
 };
 
-bool granularity_parse(const char *name, enum granularity *out)
-{
-	int i = name_index(granularity_names, GRANULARITY_COUNT, name);
-	if (i < 0)
-		return false;
-	*out = (enum granularity)i;
-	return true;
-}
-
-const char *granularity_name(enum granularity g)
-{
-	return granularity_names[g];
-}
+ENUM_PARSE_FN(granularity_parse, enum granularity, granularity_names)
+ENUM_NAME_FN(granularity_name, enum granularity, granularity_names)
 
 /* The frame standing for src's frame f in the new model; `mark` is
  * pprof's label of a file called only inlined, or in both ways. */

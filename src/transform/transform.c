@@ -26,11 +26,10 @@ static const char *const kind_names[TF_COUNT] = {
 	[TF_TAGROOT] = "tagroot",
 };
 
-const char *transform_name(enum transform_kind kind)
-{
-	return kind < TF_COUNT ? kind_names[kind] : "?";
-}
+ENUM_NAME_FN(transform_name, enum transform_kind, kind_names)
+static ENUM_PARSE_FN(parse_underscored, enum transform_kind, kind_names)
 
+/* "prune-from" as the command line spells it, "prune_from" as pprof. */
 bool transform_kind_parse(const char *name, enum transform_kind *out)
 {
 	char plain[64];
@@ -38,11 +37,7 @@ bool transform_kind_parse(const char *name, enum transform_kind *out)
 	for (char *c = plain; *c; c++)
 		if (*c == '-')
 			*c = '_';
-	int k = name_index(kind_names, TF_COUNT, plain);
-	if (k < 0)
-		return false;
-	*out = (enum transform_kind)k;
-	return true;
+	return parse_underscored(plain, out);
 }
 
 bool transform_takes_text(enum transform_kind kind)
