@@ -283,12 +283,7 @@ static void graph_free(struct view *v)
 		free(s->trees[i].parent);
 		free(s->trees[i].subtree);
 	}
-	free(s->trees);
-	free(s->tree_of);
-	free(s->paths);
-	free(s->calls_in);
-	free(s->time_in);
-	free(s);
+	FREE_ALL(s->trees, s->tree_of, s->paths, s->calls_in, s->time_in, s);
 	v->state = NULL;
 }
 

@@ -178,12 +178,8 @@ bool caller_chains_build(struct caller_chains *c, const struct model *m)
 
 void caller_chains_free(struct caller_chains *c)
 {
-	free(c->sorted);
 	doubling_free(c->next);
-	free(c->depth);
-	free(c->walk_index);
-	free(c->level_start);
-	free(c->level_nodes);
+	FREE_ALL(c->sorted, c->depth, c->walk_index, c->level_start, c->level_nodes);
 	memset(c, 0, sizeof(*c));
 }
 

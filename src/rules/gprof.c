@@ -197,13 +197,7 @@ void gprof_compute(const struct model *m, const double *self,
 
 void gprof_free(struct gprof_graph *g)
 {
-	free(g->calls);
-	free(g->self_calls);
-	free(g->child);
-	free(g->cycle);
-	free(g->cycles);
-	free(g->members);
-	free(g->arc_self);
-	free(g->arc_child);
+	FREE_ALL(g->calls, g->self_calls, g->child, g->cycle, g->cycles, g->members,
+		 g->arc_self, g->arc_child);
 	memset(g, 0, sizeof(*g));
 }
