@@ -300,15 +300,15 @@ static bool read_thread(struct ff_loader *L)
 	return t == JSON_OBJECT_END;
 }
 
+static bool read_one_thread(void *L)
+{
+	return read_thread(L);
+}
+
 static bool read_threads(struct ff_loader *L)
 {
-	enum json_token t;
-	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of threads"))
-		return false;
-	while ((t = json_each_object(&L->sink, "expected a thread object")) == JSON_OBJECT)
-		if (!read_thread(L))
-			return false;
-	return t == JSON_ARRAY_END;
+	return json_read_objects(&L->sink, "an array of threads", "expected a thread object",
+				 read_one_thread, L);
 }
 
 static bool read_meta(struct ff_loader *L)

@@ -522,6 +522,18 @@ enum json_token json_each_object(const struct json_sink *s, const char *not_obje
 	return JSON_ERROR;
 }
 
+bool json_read_objects(const struct json_sink *s, const char *not_array,
+		       const char *not_object, bool (*read)(void *ctx), void *ctx)
+{
+	if (!json_sink_expect(s, JSON_ARRAY, not_array))
+		return false;
+	enum json_token t;
+	while ((t = json_each_object(s, not_object)) == JSON_OBJECT)
+		if (!read(ctx))
+			return false;
+	return t == JSON_ARRAY_END;
+}
+
 bool json_sink_end(const struct json_sink *s)
 {
 	/* After the top value the parser yields only the end or an error. */

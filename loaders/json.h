@@ -114,6 +114,11 @@ static inline enum json_token json_each_key(const struct json_sink *s)
  * An element that is not an object is an error with that message. */
 enum json_token json_each_object(const struct json_sink *s, const char *not_object);
 
+/* A whole array of objects: '[' (else the error "expected NOT_ARRAY"),
+ * then `read` called once an object, after its '{'. */
+bool json_read_objects(const struct json_sink *s, const char *not_array,
+		       const char *not_object, bool (*read)(void *ctx), void *ctx);
+
 /* After the document's value: nothing may follow it. */
 bool json_sink_end(const struct json_sink *s);
 

@@ -162,6 +162,11 @@ static bool read_frame(struct ss_loader *L)
 	return true;
 }
 
+static bool read_one_frame(void *L)
+{
+	return read_frame(L);
+}
+
 static bool read_shared(struct ss_loader *L)
 {
 	enum json_token t;
@@ -173,12 +178,8 @@ static bool read_shared(struct ss_loader *L)
 				return false;
 			continue;
 		}
-		if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of frames"))
-			return false;
-		while ((t = json_each_object(&L->sink, "expected a frame object")) == JSON_OBJECT)
-			if (!read_frame(L))
-				return false;
-		if (t == JSON_ERROR)
+		if (!json_read_objects(&L->sink, "an array of frames", "expected a frame object",
+				       read_one_frame, L))
 			return false;
 	}
 	return t == JSON_OBJECT_END;
@@ -322,15 +323,15 @@ static bool read_profile(struct ss_loader *L)
 	return true;
 }
 
+static bool read_one_profile(void *L)
+{
+	return read_profile(L);
+}
+
 static bool read_profiles(struct ss_loader *L)
 {
-	enum json_token t;
-	if (!json_sink_expect(&L->sink, JSON_ARRAY, "an array of profiles"))
-		return false;
-	while ((t = json_each_object(&L->sink, "expected a profile object")) == JSON_OBJECT)
-		if (!read_profile(L))
-			return false;
-	return t == JSON_ARRAY_END;
+	return json_read_objects(&L->sink, "an array of profiles", "expected a profile object",
+				 read_one_profile, L);
 }
 
 /* A number, or null for none. */
