@@ -33,10 +33,14 @@ static int has_arg(const struct option_spec *spec)
 	     : spec->arg_optional ? optional_argument : required_argument;
 }
 
-/* getopt's long options, one a named row, ended by a zero row. */
+/* getopt's long options, one a named row, ended by a zero row.  Made
+ * once and kept: a usage error exits from inside the option loop. */
 static struct option *long_options(void)
 {
-	struct option *longs = xcalloc(option_table_len + 1, sizeof(*longs));
+	static struct option *longs;
+	if (longs)
+		return longs;
+	longs = xcalloc(option_table_len + 1, sizeof(*longs));
 	size_t n = 0;
 	for (size_t i = 0; i < option_table_len; i++) {
 		const struct option_spec *spec = &option_table[i];
@@ -51,9 +55,13 @@ static struct option *long_options(void)
 /* ":r:f:s:...": one colon after a letter that takes a value, two when
  * the value is optional; a leading ':' so that a missing value comes
  * back as ':' and gets our own message. */
-static char *short_options(void)
+/* getopt's short options, made once and kept like the long ones. */
+static const char *short_options(void)
 {
-	char *shorts = xmalloc(3 * option_table_len + 2);
+	static char *shorts;
+	if (shorts)
+		return shorts;
+	shorts = xmalloc(3 * option_table_len + 2);
 	size_t n = 0;
 	shorts[n++] = ':';
 	for (size_t i = 0; i < option_table_len; i++) {
@@ -175,7 +183,7 @@ static void make_filters(struct options *o)
 static void read_options(int argc, char **argv, struct options *o)
 {
 	struct option *longs = long_options();
-	char *shorts = short_options();
+	const char *shorts = short_options();
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
@@ -187,8 +195,6 @@ static void read_options(int argc, char **argv, struct options *o)
 			v = argv[optind++];
 		spec->apply(o, spec, v);
 	}
-	free(shorts);
-	free(longs);
 }
 
 /* What is left is the profiles; `-` is standard input. */
