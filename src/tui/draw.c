@@ -110,6 +110,19 @@ static const char *rule_state(const struct app *a, const struct totals **t)
 	return rule_name(a->ctx.rule);
 }
 
+/* "sample time: own delta (XS file profiler)", as reports say it, or
+ * without its parenthesis where the line has no room for it. */
+static void sample_time_fact(const struct model *m, char *buf, size_t cap, int room)
+{
+	const char *text = sample_time_text(m->sample_time);
+	if (!text)
+		return;
+	int whole = snprintf(buf, cap, "  sample time: %s", text);
+	const char *paren = strstr(text, " (");
+	if (whole > room && paren)
+		snprintf(buf, cap, "  sample time: %.*s", (int)(paren - text), text);
+}
+
 static void draw_header(const struct app *a, const struct screen *s)
 {
 	const struct model *m = a->ctx.model;
@@ -131,9 +144,11 @@ static void draw_header(const struct app *a, const struct screen *s)
 	}
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
-	snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s", m->format,
-		 thread, duration, range, type_name, unit, rule,
-		 t->total ? "" : t->computing ? " (computing)" : " (n/a)");
+	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s",
+			   m->format, thread, duration, range, type_name, unit, rule,
+			   t->total ? "" : t->computing ? " (computing)" : " (n/a)");
+	sample_time_fact(m, facts + len, sizeof(facts) - (size_t)len,
+			 area.cols - len - 1);
 	escape_text(a->file, file, sizeof(file));
 	fill_line(0, s->attr[EL_HEADER]);
 	int facts_width = (int)strlen(facts);
