@@ -468,10 +468,11 @@ void report_print(FILE *out, const struct report *rep)
 		break;
 	case REPORT_CSV:
 		csv_rows(out, rep);
-		/* CSV has no header: the reading goes where the notes go. */
-		if (sample_time_text(rep->view->ctx->model->sample_time))
+		/* CSV has no header: a reading other than DevTools' goes
+		 * where the notes go. */
+		if (rep->view->ctx->model->sample_time == SAMPLE_TIME_OWN)
 			complain("%s: sample time: %s", rep->file,
-				 sample_time_text(rep->view->ctx->model->sample_time));
+				 sample_time_text(SAMPLE_TIME_OWN));
 		if (report_was_cut(rep->cut)) {
 			/* CSV has no place for a note: it goes where people look. */
 			char what[512];

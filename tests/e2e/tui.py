@@ -435,15 +435,22 @@ def sample_types():
 def xs_file_header():
     """The XS file profiler's .cpuprofile opens under divided (xsbug's) and
     its header says how its samples were timed: in full where the line has
-    room, without the parenthesis at 80 columns; --sample-time next too."""
+    room, shorter where it has less, and not before the file's name (80
+    columns); --sample-time next too."""
     p = Pane("validate-xs.cpuprofile", 160, 24)
     top = p.screen().split("\n")[0]
     check("rule: divided" in top and "sample time: own delta (XS file profiler)" in top,
           "XS file header at 160 columns: %r" % top)
     p.close()
+    p = Pane("validate-xs.cpuprofile", 100, 24)
+    top = p.screen().split("\n")[0]
+    check("validate-xs.cpuprofile  cpuprofile (XS)" in top and top.rstrip().endswith("sample time: own delta"),
+          "at 100 columns: %r" % top)
+    p.close()
     p = Pane("validate-xs.cpuprofile")
     top = p.screen().split("\n")[0]
-    check(top.rstrip().endswith("sample time: own delta"), "at 80 columns: %r" % top)
+    check("validate-xs.cpuprofile  cpuprofile (XS)" in top and top.rstrip().endswith("rule: divided"),
+          "at 80 columns: %r" % top)
     p.close()
     p = Pane("validate-xs.cpuprofile", 160, 24, extra="--sample-time next")
     top = p.screen().split("\n")[0]
