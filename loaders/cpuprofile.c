@@ -529,14 +529,17 @@ static bool make_edges(struct cpu_loader *L)
 	return ok;
 }
 
-/* Puts times (and their nodes alongside) in order, stably. */
-static void sort_by_time(double *t, uint32_t *node, size_t n)
+/* Puts times (and their nodes and own deltas alongside, when there are
+ * any) in order, stably. */
+static void sort_by_time(double *t, uint32_t *node, double *own, size_t n)
 {
 	size_t *order = stable_order(t, n);
 	if (!order)
 		return;
 	reorder(t, sizeof(*t), order, n);
 	reorder(node, sizeof(*node), order, n);
+	if (own)
+		reorder(own, sizeof(*own), order, n);
 	free(order);
 }
 
@@ -589,9 +592,56 @@ static void clamp_times(struct cpu_loader *L, double *times, size_t n)
 	L->m->warning = model_string(L->m, text, (size_t)len);
 }
 
-/* Sample times, in time order as DevTools puts them, become durations in
- * the same array, which the model then adopts with the node slots. */
-static bool make_samples(struct cpu_loader *L)
+static bool node_named(const struct cpu_loader *L, int64_t id, const char *name)
+{
+	uint32_t slot = find_slot(L, id);
+	const struct model *m = L->m;
+	return slot != NO_ID && !strcmp(model_str(m, m->frames[m->nodes[slot].frame].name), name);
+}
+
+/* The XS file profiler numbers its nodes by the engine's profile ids,
+ * where 0 is (host) and 1 is (gc), and writes each sample with the
+ * delta it carried: the time its stack just ran.  Every other writer
+ * means a sample to last until the next one, as DevTools reads them. */
+static enum sample_time sample_time_reading(const struct cpu_loader *L,
+					    const struct load_options *opt)
+{
+	if (opt && opt->sample_time != SAMPLE_TIME_FILE)
+		return opt->sample_time;
+	bool xs = node_named(L, 0, "(host)") && node_named(L, 1, "(gc)");
+	return xs ? SAMPLE_TIME_OWN : SAMPLE_TIME_NEXT;
+}
+
+/* Each sample's own delta, the time since the sample before it in the
+ * file: timeDeltas as they are, or what separates legacy timestamps.
+ * A negative one (V8 writes them, XS does not) lasts nothing. */
+static double *own_deltas(const struct cpu_loader *L, const double *values, size_t n,
+			  bool timestamps)
+{
+	double *own = xmalloc((n + 1) * sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		double delta = timestamps ? values[i] - (i ? values[i - 1] : L->start)
+			: values[i];
+		own[i] = delta > 0 ? delta : 0;
+	}
+	return own;
+}
+
+/* Durations until the next sample, in times' own array. */
+static void next_sample_durations(const struct cpu_loader *L, double *times, size_t n)
+{
+	double last_end = L->have_end ? L->end : times[n - 1];
+	for (size_t i = 0; i < n; i++) {
+		double next = i + 1 < n ? times[i + 1] : last_end;
+		times[i] = next > times[i] ? next - times[i] : 0;
+	}
+}
+
+/* Sample times, in time order as DevTools puts them, become durations
+ * under the reading in force, which the model then adopts with the node
+ * slots.  Under the own-delta reading a sample keeps its delta wherever
+ * the sort puts it, and nothing after the last sample is charged. */
+static bool make_samples(struct cpu_loader *L, const struct load_options *opt)
 {
 	size_t n = L->nsamples;
 	bool legacy = L->ntimestamps && !L->ndeltas;
@@ -617,19 +667,26 @@ static bool make_samples(struct cpu_loader *L)
 		if (first)
 			L->start = L->timestamps[0];
 		memmove(times, times + first, n * sizeof(double));
-	} else {
+	}
+	L->m->sample_time = sample_time_reading(L, opt);
+	double *own = L->m->sample_time == SAMPLE_TIME_OWN
+		? own_deltas(L, times, n, legacy) : NULL;
+	if (!legacy) {
 		double t = L->start;
 		for (size_t i = 0; i < n; i++)
 			times[i] = t += times[i];
 	}
-	if (!resolve_sample_ids(L))
+	if (!resolve_sample_ids(L)) {
+		free(own);
 		return false;
+	}
 	clamp_times(L, times, n);
-	sort_by_time(times, L->sample_slots, n);
-	double last_end = L->have_end ? L->end : times[n - 1];
-	for (size_t i = 0; i < n; i++) {
-		double next = i + 1 < n ? times[i + 1] : last_end;
-		times[i] = next > times[i] ? next - times[i] : 0;
+	sort_by_time(times, L->sample_slots, own, n);
+	if (own) {
+		memcpy(times, own, n * sizeof(double));
+		free(own);
+	} else {
+		next_sample_durations(L, times, n);
 	}
 	model_adopt_samples(L->m, L->sample_slots, times, n);
 	L->sample_slots = NULL;
@@ -739,11 +796,12 @@ static enum value_source value_source(const struct cpu_loader *L)
 	return L->tree_times ? BY_TREE_TIMES : BY_HITS;
 }
 
-static bool make_values(struct cpu_loader *L, enum value_source source)
+static bool make_values(struct cpu_loader *L, enum value_source source,
+			const struct load_options *opt)
 {
 	switch (source) {
 	case BY_SAMPLES:
-		return make_samples(L);
+		return make_samples(L, opt);
 	case BY_TREE_TIMES:
 		return make_tree_times(L);
 	case BY_HITS:
@@ -752,7 +810,7 @@ static bool make_values(struct cpu_loader *L, enum value_source source)
 	return false;
 }
 
-static bool build_model(struct cpu_loader *L)
+static bool build_model(struct cpu_loader *L, const struct load_options *opt)
 {
 	struct model *m = L->m;
 	if (!L->have_nodes)
@@ -773,7 +831,7 @@ static bool build_model(struct cpu_loader *L)
 	if (source == BY_TREE_TIMES)
 		use_one_based_lines(L);
 	make_nodes(L);
-	if (!make_edges(L) || !make_values(L, source))
+	if (!make_edges(L) || !make_values(L, source, opt))
 		return false;
 	for (size_t i = 0; i < L->nticks; i++)
 		model_add_line_ticks(m, L->ticks[i].node, L->ticks[i].line,
@@ -829,12 +887,11 @@ static void loader_free(struct cpu_loader *L)
 bool load_cpuprofile(struct input *in, struct model *m,
 		     const struct load_options *opt, struct load_error *err)
 {
-	(void)opt;
 	struct cpu_loader L = { .m = m, .err = err };
 	model_init(m, "cpuprofile");
 	m->lines_zero_based = true;
 	v8_reader_start(&L.reader, &L.j, in, m, err, "");
-	bool ok = json_read_document(&L.reader.s, read_document_key, &L) && build_model(&L);
+	bool ok = json_read_document(&L.reader.s, read_document_key, &L) && build_model(&L, opt);
 	loader_free(&L);
 	if (!ok)
 		model_free(m);

@@ -29,6 +29,9 @@ struct load_options {
 	 * location, as go tool pprof -lines (other formats are split by
 	 * line after loading, src/granularity.h). */
 	bool by_line;
+	/* .cpuprofile: the reading of sample time --sample-time asked for;
+	 * SAMPLE_TIME_FILE: the one the file's writer meant. */
+	enum sample_time sample_time;
 };
 
 /* The format of a model read from folded stacks with two counts per line

@@ -110,6 +110,18 @@ static void parse_rule(struct options *o, const struct option_spec *spec, const 
 	o->rule_given = true;
 }
 
+static void parse_sample_time(struct options *o, const struct option_spec *spec,
+			      const char *v)
+{
+	(void)spec;
+	if (!strcmp(v, "next"))
+		o->load.sample_time = SAMPLE_TIME_NEXT;
+	else if (!strcmp(v, "own"))
+		o->load.sample_time = SAMPLE_TIME_OWN;
+	else
+		usage_error("unknown sample time '%s' (next, own)", v);
+}
+
 static void parse_format(struct options *o, const struct option_spec *spec, const char *v)
 {
 	(void)spec;
@@ -284,7 +296,8 @@ const struct option_spec option_table[] = {
 	  .help = "flame graph: root at the bottom (default: on top)" },
 	{ .name = "rule", .letter = 'r', .arg = "RULE", .apply = parse_rule,
 	  .help = "exact, additive, divided or gprof (default: exact\n"
-		  "where the data has whole stacks)" },
+		  "where the data has whole stacks, divided for an\n"
+		  "XS .cpuprofile's function graph)" },
 	{ .name = "format", .letter = 'f', .arg = "FORMAT", .apply = parse_format,
 	  .help = "text, csv or json (with --report; default text)" },
 	{ .name = "sort", .letter = 's', .arg = "KEY", .apply = set_string, .field = AT(sort_name),
@@ -311,6 +324,11 @@ const struct option_spec option_table[] = {
 		  "pprof's -sample_index; default: the file's\n"
 		  "default, else the last); callgrind: the event\n"
 		  "to read (default: the first)" },
+	{ .name = "sample-time", .arg = "next|own", .apply = parse_sample_time,
+	  .help = ".cpuprofile: a sample lasts until the next one\n"
+		  "(next: DevTools, VS Code and xsbug) or its own\n"
+		  "delta (own: the XS file profiler's files, which\n"
+		  "are read so by default)" },
 	{ .name = "export", .arg = "FORMAT", .apply = parse_export,
 	  .help = "write the profile as pprof (gzipped profile.proto),\n"
 		  "cpuprofile (V8 JSON), trace (the same as Chrome\n"

@@ -136,6 +136,19 @@ const char *frame_kind_name(enum frame_kind kind)
 	return kind < KIND_COUNT ? names[kind] : "?";
 }
 
+const char *sample_time_text(enum sample_time reading)
+{
+	switch (reading) {
+	case SAMPLE_TIME_NEXT:
+		return "next sample (as DevTools)";
+	case SAMPLE_TIME_OWN:
+		return "own delta (XS file profiler)";
+	case SAMPLE_TIME_FILE:
+		break;
+	}
+	return NULL;
+}
+
 /* ---- nodes and values ----------------------------------------------- */
 
 /* Values are summed into: the room a growth adds starts at zero. */
@@ -541,6 +554,7 @@ void model_copy_header(const struct model *src, struct model *out)
 	out->has_type_totals = src->has_type_totals;
 	out->summed_samples = src->summed_samples;
 	out->lines_zero_based = src->lines_zero_based;
+	out->sample_time = src->sample_time;
 	out->frames_are_files = src->frames_are_files;
 	out->label_stride = src->label_stride;
 	if (src->nlabel_rows) {

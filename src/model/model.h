@@ -148,6 +148,13 @@ struct range_overlay {
 	uint8_t *hidden_arcs;
 };
 
+/* How a .cpuprofile's samples were given their durations
+ * (../shared/spec/time-rules.md, "Samples and their duration"): until
+ * the next sample, as DevTools reads every file, or by the delta each
+ * sample carries, as the XS file profiler writes it.  SAMPLE_TIME_FILE
+ * everywhere else, where the format leaves no choice. */
+enum sample_time { SAMPLE_TIME_FILE, SAMPLE_TIME_NEXT, SAMPLE_TIME_OWN };
+
 #define MAX_SAMPLE_TYPES 16
 #define SAMPLE_OFFSET_STEP 4096
 
@@ -256,6 +263,7 @@ struct model {
 	 * nothing); shown on stderr and in report headers. */
 	str_t warning;
 	bool lines_zero_based; /* .cpuprofile: shown one higher */
+	enum sample_time sample_time;
 	bool frames_are_files; /* --granularity files: a frame per file */
 	/* The loader read only the type --sample-type asked for (callgrind's
 	 * events), so that type is the one to show whatever it was asked by. */
@@ -388,6 +396,9 @@ static inline bool unit_is_time(const struct model *m, unsigned type)
 }
 
 const char *frame_kind_name(enum frame_kind kind);
+/* The reading of sample time as headers say it ("own delta (XS file
+ * profiler)"), NULL where the format leaves no choice. */
+const char *sample_time_text(enum sample_time reading);
 
 /* How many samples the file has, kept on the timeline or summed. */
 static inline size_t model_sample_count(const struct model *m)

@@ -36,6 +36,8 @@ static void text_side_header(FILE *out, const struct diff_report *rep,
 	fprintf(out, "# %-5s %s   format: %s   duration: %s   samples: %zu   "
 		     "sample type: %s (%s)\n",
 		side_names[s], safe, m->format, duration, model_sample_count(m), type_name, unit);
+	if (sample_time_text(m->sample_time))
+		fprintf(out, "#       sample time: %s\n", sample_time_text(m->sample_time));
 	if (!d->totals[s]->total)
 		fprintf(out, "#       total: n/a (%s)\n", d->totals[s]->why_not);
 }

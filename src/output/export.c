@@ -2,7 +2,8 @@
  * stack is the path from its root down to it, and its self value is the
  * value of the samples that ended there.  Data without whole stacks (an
  * XS node graph, gprof's per-function times) is written as one-frame
- * stacks of each function's self value, and the user is told. */
+ * stacks of each function's self value, and the user is told; but a
+ * .cpuprofile holds an XS node graph as the engine writes it. */
 #include "export.h"
 #include "export_writers.h"
 
@@ -102,6 +103,9 @@ bool export_model(const struct model *m, unsigned type, enum export_format forma
 			: format == EXPORT_TRACE ? "trace events" : "folded stacks",
 		.whole_stacks = (m->caps & HAS_STACKS) && !m->frame_self,
 	};
+	/* The engine's .cpuprofile holds an XS node graph as it is. */
+	if (format == EXPORT_CPUPROFILE && xs_data(m) && !m->frame_self)
+		x.whole_stacks = true;
 	if (!x.whole_stacks)
 		x.frame_self = frame_self_values(m);
 	note_common_losses(&x);

@@ -16,9 +16,10 @@ static int32_t zero_based(const struct model *m, int32_t n)
 	return m->lines_zero_based ? n : n > 0 ? n - 1 : 0;
 }
 
+/* A node; its children's ids are id_of[child], or child + 1 without it. */
 static void cpu_node(const struct exporter *x, uint32_t id, uint32_t frame,
 		     double hits, const uint32_t *children, size_t nchildren,
-		     uint32_t child_id_base)
+		     const uint32_t *id_of)
 {
 	const struct model *m = x->m;
 	const struct frame *f = &m->frames[frame];
@@ -31,7 +32,8 @@ static void cpu_node(const struct exporter *x, uint32_t id, uint32_t frame,
 	if (nchildren) {
 		fputs(",\"children\":[", x->out);
 		for (size_t i = 0; i < nchildren; i++)
-			fprintf(x->out, "%s%u", i ? "," : "", children[i] + child_id_base);
+			fprintf(x->out, "%s%u", i ? "," : "",
+				id_of ? id_of[children[i]] : children[i] + 1);
 		fputc(']', x->out);
 	}
 	fputc('}', x->out);
@@ -53,6 +55,13 @@ struct timeline {
 	size_t n;
 	double *hits; /* per item */
 };
+
+static void free_timeline(struct timeline *t)
+{
+	free(t->item);
+	free(t->duration);
+	free(t->hits);
+}
 
 static void make_timeline(const struct exporter *x, struct timeline *t)
 {
@@ -89,6 +98,87 @@ static void make_timeline(const struct exporter *x, struct timeline *t)
 			negative, negative == 1 ? "" : "s");
 }
 
+static bool node_named(const struct model *m, uint32_t v, const char *name)
+{
+	return !strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name);
+}
+
+bool xs_data(const struct model *m)
+{
+	return m->nnodes && !m->nodes[0].nparents && node_named(m, 0, "(host)");
+}
+
+/* The engine's numbering: (host) 0, its first (gc) node 1 (NO_ID in
+ * *gc when it has none), the other nodes from 2 in order. */
+static uint32_t *xs_ids(const struct model *m, uint32_t *gc)
+{
+	uint32_t *id_of = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	*gc = NO_ID;
+	uint32_t next = 2;
+	id_of[0] = 0;
+	for (uint32_t v = 1; v < m->nnodes; v++) {
+		if (*gc == NO_ID && node_named(m, v, "(gc)")) {
+			*gc = v;
+			id_of[v] = 1;
+		} else {
+			id_of[v] = next++;
+		}
+	}
+	return id_of;
+}
+
+static void xs_node(const struct exporter *x, const struct timeline *t,
+		    const uint32_t *id_of, uint32_t v)
+{
+	const struct node *n = &x->m->nodes[v];
+	cpu_node(x, id_of[v], n->frame, t->hits[v], x->m->child_ids + n->child_start,
+		 n->child_end - n->child_start, id_of);
+}
+
+/* XS data (a stream, or the XS file profiler's file) as the engine writes
+ * it (time-rules.md): node 0 (host), node 1 (gc) (an unsampled one when
+ * the data has none), the node graph or tree as it is, and each sample
+ * with its own delta, which the loader reads back as it reads the
+ * engine's files. */
+static void write_xs_cpuprofile(struct exporter *x, const struct timeline *t)
+{
+	const struct model *m = x->m;
+	uint32_t gc;
+	uint32_t *id_of = xs_ids(m, &gc);
+	fputs("{\"nodes\":[", x->out);
+	xs_node(x, t, id_of, 0);
+	fputc(',', x->out);
+	if (gc == NO_ID)
+		fputs("{\"id\":1,\"callFrame\":{\"functionName\":\"(gc)\",\"scriptId\":\"0\","
+		      "\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1},\"hitCount\":0}", x->out);
+	else
+		xs_node(x, t, id_of, gc);
+	for (uint32_t v = 1; v < m->nnodes; v++) {
+		if (v == gc)
+			continue;
+		fputc(',', x->out);
+		xs_node(x, t, id_of, v);
+	}
+	bool real = real_timeline(x);
+	double start = t->n && real ? m->start_time : 0, end = start;
+	fputs("],\"startTime\":", x->out);
+	write_number(x->out, start);
+	fputs(",\"samples\":[", x->out);
+	for (size_t i = 0; i < t->n; i++)
+		fprintf(x->out, "%s%u", i ? "," : "", id_of[t->item[i]]);
+	fputs("],\"timeDeltas\":[", x->out);
+	for (size_t i = 0; i < t->n; i++) {
+		fputs(i ? "," : "", x->out);
+		write_number(x->out, t->duration[i]);
+		end += t->duration[i];
+	}
+	/* The profile's own end where it has one: its duration reads back. */
+	fputs("],\"endTime\":", x->out);
+	write_number(x->out, real && m->end_time > end ? m->end_time : end);
+	fputs("}\n", x->out);
+	free(id_of);
+}
+
 /* The trace-event form (loaders/trace.c reads it back): one Profile
  * event and one ProfileChunk holding the whole .cpuprofile, as Chrome's
  * Performance panel saves a V8 CPU profile, in pieces around it. */
@@ -111,6 +201,11 @@ void write_cpuprofile(struct exporter *x, bool trace)
 		fprintf(x->notes, "wprof-tui: note: the profile has no timeline for "
 			"this type: .cpuprofile gets one sample per stack, lasting its "
 			"self value, so every total is kept\n");
+	if (!trace && xs_data(m)) {
+		write_xs_cpuprofile(x, &t);
+		free_timeline(&t);
+		return;
+	}
 
 	/* Items are ids 1..n; one (root) above several roots, id n + 1. */
 	size_t items = item_count(x);
@@ -150,9 +245,9 @@ void write_cpuprofile(struct exporter *x, bool trace)
 		if (x->whole_stacks) {
 			const struct node *n = &m->nodes[i];
 			cpu_node(x, i + 1, n->frame, t.hits[i], m->child_ids + n->child_start,
-				 n->child_end - n->child_start, 1);
+				 n->child_end - n->child_start, NULL);
 		} else {
-			cpu_node(x, i + 1, i, t.hits[i], NULL, 0, 1);
+			cpu_node(x, i + 1, i, t.hits[i], NULL, 0, NULL);
 		}
 	}
 	double end = start;
@@ -175,8 +270,6 @@ void write_cpuprofile(struct exporter *x, bool trace)
 	write_number(x->out, end);
 	fputs(trace ? "}}}]}\n" : "}\n", x->out);
 	free(roots);
-	free(t.item);
-	free(t.duration);
-	free(t.hits);
+	free_timeline(&t);
 }
 

@@ -29,6 +29,10 @@ size_t item_count(const struct exporter *x);
 void note_one_type(const struct exporter *x);
 void write_number(FILE *out, double v);
 
+/* Is this XS data, a stream or the XS file profiler's file: node 0 is
+ * the engine's (host), at the root?  Its .cpuprofile is the engine's. */
+bool xs_data(const struct model *m);
+
 void write_folded(struct exporter *x);
 /* trace: as trace events around the .cpuprofile. */
 void write_cpuprofile(struct exporter *x, bool trace);

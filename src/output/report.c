@@ -142,6 +142,8 @@ static void text_header(FILE *out, const struct report *rep)
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
 	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
 		duration, model_sample_count(m), type_name, unit);
+	if (sample_time_text(m->sample_time))
+		fprintf(out, "# sample time: %s\n", sample_time_text(m->sample_time));
 	if (m->warning != STR_NONE) {
 		escape_text(model_str(m, m->warning), safe, sizeof(safe));
 		fprintf(out, "# warning: %s\n", safe);
@@ -319,6 +321,10 @@ void json_profile_fields(FILE *out, const struct model *m, unsigned type,
 	}
 	fprintf(out, ",\"samples\":%zu,\"profile_total\":", model_sample_count(m));
 	json_number(out, t->profile_total);
+	if (sample_time_text(m->sample_time)) {
+		fputs(",\"sample_time\":", out);
+		json_string(out, sample_time_text(m->sample_time));
+	}
 	if (m->warning != STR_NONE) {
 		fputs(",\"warning\":", out);
 		json_string(out, model_str(m, m->warning));
@@ -455,6 +461,11 @@ void report_print(FILE *out, const struct report *rep)
 		break;
 	case REPORT_CSV:
 		csv_rows(out, rep);
+		/* CSV has no header: a reading other than DevTools' goes
+		 * where the notes go. */
+		if (rep->view->ctx->model->sample_time == SAMPLE_TIME_OWN)
+			complain("%s: sample time: %s", rep->file,
+				 sample_time_text(SAMPLE_TIME_OWN));
 		if (report_was_cut(rep->cut)) {
 			/* CSV has no place for a note: it goes where people look. */
 			char what[512];

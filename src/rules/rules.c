@@ -17,12 +17,17 @@ static const char *const rule_names[RULE_COUNT] = {
 ENUM_NAME_FN(rule_name, enum rule, rule_names)
 ENUM_PARSE_FN(rule_parse, enum rule, rule_names)
 
+/* An XS node graph opens under divided, as xsbug shows it: additive
+ * counts a shared callee under each of its parents (the engine's (host)
+ * at 195 % of the profile). */
 enum rule rule_default(const struct model *m)
 {
 	if (m->caps & HAS_STACKS)
 		return RULE_EXACT;
 	if (m->caps & HAS_CALL_COUNTS)
 		return RULE_GPROF;
+	if (m->caps & HAS_NODE_GRAPH)
+		return RULE_DIVIDED;
 	return m->caps & HAS_NODES ? RULE_ADDITIVE : RULE_DIVIDED;
 }
 

@@ -86,7 +86,8 @@ const struct caller_chains *rules_caller_chains(struct rules *r, uint32_t places
 
 const char *rule_name(enum rule rule);
 bool rule_parse(const char *name, enum rule *out);
-/* The rule a user starts with: exact where stacks allow it. */
+/* The rule a user starts with: exact where stacks allow it, gprof for
+ * call arcs, divided on an XS node graph (xsbug's), else additive. */
 enum rule rule_default(const struct model *m);
 
 /* The xsbug rule on its own, for tests and the benchmark.  False when

@@ -183,6 +183,7 @@ static void copy_frames_and_types(const struct model *src, struct model *out)
 	out->comment = model_copy_string(src, out, src->comment);
 	model_copy_threads(src, out);
 	out->lines_zero_based = src->lines_zero_based;
+	out->sample_time = src->sample_time;
 }
 
 /* needed[v]: a sample of the range is at v or below it (through any of

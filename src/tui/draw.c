@@ -110,6 +110,25 @@ static const char *rule_state(const struct app *a, const struct totals **t)
 	return rule_name(a->ctx.rule);
 }
 
+/* "sample time: own delta (XS file profiler)", as reports say it, in
+ * `room` columns: without its parenthesis, then its label, then not at
+ * all where the line has no room for it. */
+static void sample_time_fact(const struct model *m, char *buf, size_t cap, int room)
+{
+	const char *text = sample_time_text(m->sample_time);
+	if (!text)
+		return;
+	const char *paren = strstr(text, " (");
+	int brief = paren ? (int)(paren - text) : (int)strlen(text);
+	if (snprintf(buf, cap, "  sample time: %s", text) <= room)
+		return;
+	if (snprintf(buf, cap, "  sample time: %.*s", brief, text) <= room)
+		return;
+	if (snprintf(buf, cap, "  %.*s", brief, text) <= room)
+		return;
+	buf[0] = '\0';
+}
+
 static void draw_header(const struct app *a, const struct screen *s)
 {
 	const struct model *m = a->ctx.model;
@@ -131,10 +150,14 @@ static void draw_header(const struct app *a, const struct screen *s)
 	}
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
-	snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s", m->format,
-		 thread, duration, range, type_name, unit, rule,
-		 t->total ? "" : t->computing ? " (computing)" : " (n/a)");
+	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s",
+			   m->format, thread, duration, range, type_name, unit, rule,
+			   t->total ? "" : t->computing ? " (computing)" : " (n/a)");
 	escape_text(a->file, file, sizeof(file));
+	/* The file's name matters more than how its samples were timed. */
+	const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	sample_time_fact(m, facts + len, sizeof(facts) - (size_t)len,
+			 area.cols - 2 - len - (int)strlen(name));
 	fill_line(0, s->attr[EL_HEADER]);
 	int facts_width = (int)strlen(facts);
 	int room = area.cols - facts_width - 1;

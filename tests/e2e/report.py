@@ -94,10 +94,12 @@ check({c["name"]: c["total"] for c in main["callees"]} == {"a": 5000, "b": 1000}
 check(cg["rows"][0]["name"] == "main", "callgraph blocks sorted by total")
 
 # Text: a header naming file, format, duration, samples, sample type, rule.
+# (and, for a .cpuprofile, how long its samples last).
 text = report(data("validate.cpuprofile"), "flat", "--rule", "divided")
-head = text.splitlines()[:4]
+head = text.splitlines()[:5]
 for word in ("validate.cpuprofile", "format: cpuprofile", "duration: 908ms",
-             "samples: 1797", "sample type: time (us)", "rule: divided"):
+             "samples: 1797", "sample type: time (us)",
+             "sample time: next sample (as DevTools)", "rule: divided"):
     check(any(word in line for line in head), "text header has %r" % word)
 text = report(data("validate-xs.cpuprofile"), "flat", "--rule", "exact")
 check("n/a" in text and "only a function graph" in text, "text says why exact is n/a")

@@ -14,8 +14,9 @@ own timings.
   saved  the same program run by an xst built with the file profiler
          (phases.cpuprofile): under `divided`, every function over 10 % on
          either side within 3 points of the live capture's share, the file
-         read as the engine writes it (below); and wprof-tui's own reading
-         of the file equal to this script's under docs/time-rules.md;
+         read as the engine writes it (below); and wprof-tui's readings
+         of the file (its own delta, the default; --sample-time next)
+         equal to this script's under docs/time-rules.md;
   real   opt-in: WPROF_XST=/path/to/xst (built with -DmxInstrument=1) runs
          phases.js live, end to end, and checks the 15 % (skips, 77,
          without it).
@@ -32,13 +33,13 @@ program's own timing (659 ms for the sort timed at 854 ms: -23 %).
 
 The engine's .cpuprofile: xsProfile.c pushes each sample with the time
 since the sample before, as the stream does, so that is how long the
-sample's stack ran.  docs/time-rules.md reads files as DevTools and xsbug
-do (a sample lasts until the next); read that way, this file puts the
+sample's stack ran, and docs/time-rules.md reads it so.  Read as DevTools
+and xsbug read files (a sample lasts until the next), this file puts the
 sort's time on makeNumbers' last Array.prototype.push and the sort's own
 native time into (gc): sortPhase 13.8 % of the file, against 26.7 % live
 and the 35 % the program timed (-13 points).  `saved` checks the live
-capture against the file read the engine's way, and wprof-tui's reading
-of the file against the rule's, and prints the gap between the two.
+capture against the file read the engine's way, and wprof-tui's readings
+of the file against the script's, and prints the gap between the two.
 
 usage: self_timed.py WPROF TESTDATA live|file|saved|real"""
 import json
@@ -103,9 +104,9 @@ def replayed(rule):
     return out
 
 
-def loaded(path, rule):
+def loaded(path, rule, *args):
     return subprocess.run([WPROF, "--report", "flat", "--format", "json",
-                           "--rule", rule, path], capture_output=True, check=True).stdout
+                           "--rule", rule, *args, path], capture_output=True, check=True).stdout
 
 
 def within(what, got, want, tolerance=0.15):
@@ -212,15 +213,21 @@ def comparable_runs():
 
 
 def rule_reading():
-    """wprof-tui's reading of the engine's file is the rule's: the same
-    shares as this script's (which checks the script's `divided` too)."""
-    want = shares_of_file(SAVED, engine_way=False)
-    got = shares_of_report(loaded(SAVED, "divided"))
-    check(set(want) == set(got), "the file's functions: %r, %r" % (sorted(want), sorted(got)))
-    for name in set(want) & set(got):
-        check(abs(want[name] - got[name]) <= 1e-6,
-              "%s: %r %% read by wprof-tui, %r %% by the rule" % (name, got[name], want[name]))
-    return got
+    """wprof-tui's readings of the engine's file are this script's (which
+    checks the script's `divided` too): by default the engine's way
+    (time-rules.md: the XS file profiler's samples last their own delta),
+    with --sample-time next as files are read.  Returns the latter."""
+    readings = {}
+    for engine_way, args in ((True, ()), (False, ("--sample-time", "next"))):
+        want = shares_of_file(SAVED, engine_way=engine_way)
+        got = shares_of_report(loaded(SAVED, "divided", *args))
+        check(set(want) == set(got), "the file's functions: %r, %r" % (sorted(want), sorted(got)))
+        for name in set(want) & set(got):
+            check(abs(want[name] - got[name]) <= 1e-6,
+                  "%s: %r %% read by wprof-tui %s, %r %% by the rule" % (
+                      name, got[name], " ".join(args) or "(default)", want[name]))
+        readings[engine_way] = got
+    return readings[False]
 
 
 def saved():

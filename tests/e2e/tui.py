@@ -432,10 +432,36 @@ def sample_types():
     p.close()
 
 
+def xs_file_header():
+    """The XS file profiler's .cpuprofile opens under divided (xsbug's) and
+    its header says how its samples were timed: in full where the line has
+    room, shorter where it has less, and not before the file's name (80
+    columns); --sample-time next too."""
+    p = Pane("validate-xs.cpuprofile", 160, 24)
+    top = p.screen().split("\n")[0]
+    check("rule: divided" in top and "sample time: own delta (XS file profiler)" in top,
+          "XS file header at 160 columns: %r" % top)
+    p.close()
+    p = Pane("validate-xs.cpuprofile", 100, 24)
+    top = p.screen().split("\n")[0]
+    check("validate-xs.cpuprofile  cpuprofile (XS)" in top and top.rstrip().endswith("sample time: own delta"),
+          "at 100 columns: %r" % top)
+    p.close()
+    p = Pane("validate-xs.cpuprofile")
+    top = p.screen().split("\n")[0]
+    check("validate-xs.cpuprofile  cpuprofile (XS)" in top and top.rstrip().endswith("rule: divided"),
+          "at 80 columns: %r" % top)
+    p.close()
+    p = Pane("validate-xs.cpuprofile", 160, 24, extra="--sample-time next")
+    top = p.screen().split("\n")[0]
+    check("sample time: next sample (as DevTools)" in top, "--sample-time next: %r" % top)
+    p.close()
+
+
 run_tests([header_and_panes, expand_and_collapse, sort_keys, rules_cycle,
               rule_not_applicable, search, focus_and_hide, units_cycle,
               flat_equals_report, divided_in_background, big_screen_tour, resize, quit_q, quit_ctrl_c, quit_signals, mouse, suspend_and_resume, theme_errors,
-              ascii_under_lang_c, hostile_names, sample_types])
+              ascii_under_lang_c, hostile_names, sample_types, xs_file_header])
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

@@ -4,6 +4,7 @@
 that arrived; --session picks a profile."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -94,6 +95,32 @@ for capture, want in NAMES.items():
             fail("%s: %r self %r, want %d" % (capture, name, got.get(name), self_time))
     if any(name.startswith("(unknown") for name in got):
         fail("%s: unknown records: %r" % (capture, sorted(got)))
+
+# A real engine stopped at a `debugger` statement (its break arrives
+# between the samples): the capture loads with every sample, and all its
+# time is the leaf it sampled, summed here from the <ps> deltas (base 36,
+# leaf first).
+STOPPED = os.path.join(TESTDATA, "debugger-stop.xsbug")
+raw = open(STOPPED, "rb").read().decode("latin-1")
+samples = [s.split(",") for batch in re.findall(r"<ps>([^<]*)</ps>", raw)
+           for s in batch.split(".")]
+leaf_time = {}
+for fields in samples:
+    leaf = int(fields[1], 36)
+    leaf_time[leaf] = leaf_time.get(leaf, 0) + int(fields[0], 36)
+r = run(STOPPED)
+if r.returncode != 0:
+    fail("debugger-stop.xsbug: status %d %r" % (r.returncode, r.stderr))
+else:
+    doc = json.loads(r.stdout)
+    got = {row["name"]: row["self"] for row in doc["rows"]}
+    # <pr name="Math.imul" value="309"/>: the one leaf.
+    if doc["samples"] != len(samples) or set(leaf_time) != {309}:
+        fail("debugger-stop.xsbug: %d samples, want %d; leaves %r" % (
+            doc["samples"], len(samples), sorted(leaf_time)))
+    elif got.get("Math.imul") != leaf_time[309]:
+        fail("debugger-stop.xsbug: Math.imul self %r, want %d" % (
+            got.get("Math.imul"), leaf_time[309]))
 
 print("%d failed" % failures)
 sys.exit(1 if failures else 0)
