@@ -451,12 +451,7 @@ bool json_skip(struct json *j, enum json_token first)
 
 static bool sink_vfail(const struct json_sink *s, uint64_t at, const char *fmt, va_list ap)
 {
-	if (s->format)
-		return load_vfail_at(s->err, s->format, at, fmt, ap);
-	char what[240];
-	vsnprintf(what, sizeof(what), fmt, ap);
-	return load_fail(s->err, "%s%s at byte %llu", s->prefix ? s->prefix : "", what,
-			 (unsigned long long)at);
+	return load_vfail_at(s->err, s->format, at, fmt, ap);
 }
 
 bool json_sink_fail(const struct json_sink *s, uint64_t at, const char *fmt, ...)
