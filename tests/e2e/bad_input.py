@@ -2,6 +2,7 @@
 """Bad input never crashes wprof-tui: each case exits with status 2, prints
 nothing on stdout, and says on stderr `wprof-tui: FILE: <what, where>`."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -97,6 +98,44 @@ with tempfile.TemporaryDirectory() as tmp:
         failures += 1
         print("FAIL directory: status %d, %r" % (r.returncode, r.stderr))
 
+# Every loader names a fault's place the same way: "FORMAT, byte N: what".
+# One small bad file per loader (each picked by its content), with the
+# format its message must name.
+PPROF_NO_LOCATION = open(os.path.join(TESTDATA, "fuzz-regressions",
+                                      "pprof-location-missing.pb"), "rb").read()
+GPERFTOOLS_CUT = open(os.path.join(TESTDATA, "legacy", "cppbench.cpu"), "rb").read()[:100]
+EVERY_LOADER = [
+    # format named, file bytes, extra arguments
+    ("speedscope JSON", b'{"$schema":"https://www.speedscope.app/file-format-schema.json",'
+     b'"shared":{"frames":[{"name":', []),
+    ("Firefox Profiler", b'{"meta":{"version":27},"threads":[{"samples":{"data":[[0,1]]}}]}', []),
+    ("trace-event JSON", b'{"traceEvents":[{"name":"x",', []),
+    ("heapprofile", b'{"head":{"callFrame":{},"selfSize":1,"children":[3]}}', []),
+    ("cpuprofile", b'{"nodes":[{"id":1,', []),
+    ("gmon.out", b"gmon\x02" + bytes(15), ["--exe", os.path.join(TESTDATA, "gprof", "validate")]),
+    ("WasmProf arcs", b"name 1 f\nadd 0 1 x 1.0\n", []),
+    ("xsbug stream", b'<xsbug><pt name="start" value="@0000000000000020"/></xsbug>\n'
+     b'<xsbug><pt name="stop" value="@0000000000000010"/></xsbug>\n', []),
+    ("gperftools CPU profile", GPERFTOOLS_CUT, []),
+    ("Java heapz profile", b"--- heapz 1 ---\nformat = cpp\n", []),
+    ("callgrind", b"# callgrind format\nevents: Ir\nfn=f\n1 1x\n", []),
+    ("perf script", b"prog 10 1.0: 99999999999999999 cpu-clock:\n\tf\n", []),
+    ("folded stacks", b"main;a 3\nmain;b\n", []),
+    ("pprof", PPROF_NO_LOCATION, []),
+]
+with tempfile.TemporaryDirectory() as tmp:
+    for i, (fmt, data, args) in enumerate(EVERY_LOADER):
+        path = os.path.join(tmp, "bad-%d" % i)
+        with open(path, "wb") as f:
+            f.write(data)
+        r = subprocess.run([WPROF, "--report", "flat"] + args + [path],
+                           capture_output=True, timeout=60)
+        err = r.stderr.decode("utf-8", "replace")
+        want = r"^wprof-tui: %s: %s, byte \d+: " % (re.escape(path), re.escape(fmt))
+        if r.returncode != 2 or not re.match(want, err):
+            failures += 1
+            print("FAIL %s: status %d, want 2 and /%s/: %r" % (fmt, r.returncode, want, err))
+
 # Usage errors also exit 2 with a hint.
 for args in (["--report", "sideways", "x"], ["--rule", "fair", "x"], ["--bogus"], []):
     r = subprocess.run([WPROF] + args, capture_output=True)
@@ -104,5 +143,5 @@ for args in (["--report", "sideways", "x"], ["--rule", "fair", "x"], ["--bogus"]
         failures += 1
         print("FAIL usage %s: status %d, %r" % (args, r.returncode, r.stderr))
 
-print("%d cases, %d failed" % (len(CASES) * 2 + 5, failures))
+print("%d cases, %d failed" % (len(CASES) * 2 + len(EVERY_LOADER) + 5, failures))
 sys.exit(1 if failures else 0)
