@@ -11,6 +11,7 @@
 #include "base/id_table.h"
 #include "base/util.h"
 
+#define FORMAT "WasmProf arcs"
 #define MAX_LINE 65536
 #define MAX_FIELDS 6
 #define SPONTANEOUS 0u
@@ -19,7 +20,8 @@ struct arc_entry {
 	uint32_t src, dst;
 	double count;
 	double time_ms;
-	unsigned long line; /* where the arc first appeared, for messages */
+	unsigned long line; /* where the arc first appeared, for messages: */
+	uint64_t at;        /* its line's number and byte offset */
 };
 
 struct name_entry {
@@ -39,6 +41,8 @@ struct arcs_parser {
 	char *line;
 	size_t line_len;
 	unsigned long line_no;
+	uint64_t line_at; /* byte offset where the line starts */
+	uint64_t fed;     /* bytes fed so far */
 	bool failed;
 	unsigned long prints;
 	struct name_entry *names;
@@ -85,7 +89,7 @@ unsigned long arcs_parser_prints(const struct arcs_parser *p)
 /* ---- the arc table ------------------------------------------------------- */
 
 static struct arc_entry *table_arc(struct arc_table *t, uint32_t src,
-				   uint32_t dst, unsigned long line)
+				   uint32_t dst, unsigned long line, uint64_t at)
 {
 	if (!t->index.size)
 		id_table_init(&t->index, 32);
@@ -94,7 +98,7 @@ static struct arc_entry *table_arc(struct arc_table *t, uint32_t src,
 		if (t->arcs[k].src == src && t->arcs[k].dst == dst)
 			return &t->arcs[k];
 	GROW(t->arcs, t->cap, t->n + 1);
-	t->arcs[t->n] = (struct arc_entry){ src, dst, 0, 0, line };
+	t->arcs[t->n] = (struct arc_entry){ src, dst, 0, 0, line, at };
 	id_table_add(&t->index, &p, (uint32_t)t->n);
 	return &t->arcs[t->n++];
 }
@@ -114,7 +118,7 @@ static bool line_fail(struct arcs_parser *p, struct load_error *err,
 		      const char *what)
 {
 	p->failed = true;
-	return load_fail(err, "line %lu: %s", p->line_no, what);
+	return load_fail_at(err, FORMAT, p->line_at, "line %lu: %s", p->line_no, what);
 }
 
 /* Splits at blanks; a field starting with '#' starts a comment. */
@@ -244,7 +248,7 @@ static bool command_arc(struct arcs_parser *p, char **f, size_t n,
 		return line_fail(p, err, "COUNT must be a whole number of calls");
 	if (!parse_amount(f[4], false, &time_ms))
 		return line_fail(p, err, "TIME_MS must be a number of milliseconds, 0 or more");
-	struct arc_entry *a = table_arc(&p->current, src, dst, p->line_no);
+	struct arc_entry *a = table_arc(&p->current, src, dst, p->line_no, p->line_at);
 	if (replace) {
 		a->count = count;
 		a->time_ms = time_ms;
@@ -298,10 +302,13 @@ bool arcs_parser_feed(struct arcs_parser *p, const uint8_t *bytes, size_t len,
 		      struct load_error *err)
 {
 	if (p->failed)
-		return load_fail(err, "line %lu: input after an error", p->line_no);
+		return line_fail(p, err, "input after an error");
 	while (len) {
 		const uint8_t *nl = memchr(bytes, '\n', len);
 		size_t take = nl ? (size_t)(nl - bytes) : len;
+		if (!p->line_len)
+			p->line_at = p->fed;
+		p->fed += take + (nl != NULL);
 		if (p->line_len + take > MAX_LINE) {
 			p->line_no++;
 			return line_fail(p, err, "longer than 64 KiB");
@@ -321,7 +328,7 @@ bool arcs_parser_feed(struct arcs_parser *p, const uint8_t *bytes, size_t len,
 bool arcs_parser_end(struct arcs_parser *p, struct load_error *err)
 {
 	if (p->failed)
-		return load_fail(err, "line %lu: input after an error", p->line_no);
+		return line_fail(p, err, "input after an error");
 	return p->line_len == 0 || finish_line(p, err);
 }
 
@@ -367,8 +374,9 @@ static bool make_frames(const struct arcs_parser *p, const struct arc_table *t,
 			if (!named) {
 				free(used);
 				free(is_used);
-				return load_fail(err, "line %lu: id %u is never named",
-						 t->arcs[k].line, ends[e]);
+				return load_fail_at(err, FORMAT, t->arcs[k].at,
+						    "line %lu: id %u is never named",
+						    t->arcs[k].line, ends[e]);
 			}
 			if (!is_used[named - p->names]) {
 				is_used[named - p->names] = 1;

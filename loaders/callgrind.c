@@ -14,6 +14,7 @@
 #include "text_lines.h"
 #include "loaders.h"
 
+#define FORMAT "callgrind"
 #define MAX_LINE (1u << 20)
 #define MAX_EVENTS 64
 #define MAX_COST 1e18          /* beyond, sums lose whole units */
@@ -79,8 +80,7 @@ bool sniff_callgrind(const uint8_t *head, size_t len)
 
 static bool fail_line(struct cg_loader *L, const char *what)
 {
-	return load_fail(L->err, "callgrind: %s (line %lu, at byte %llu)", what,
-			 L->lines.number, (unsigned long long)L->lines.offset);
+	return line_fail(&L->lines, L->err, FORMAT, what);
 }
 
 static bool starts(const char *s, size_t n, const char *prefix)
@@ -375,9 +375,9 @@ static bool read_file(struct cg_loader *L, const char *wanted)
 	if (L->callee != NO_ID)
 		return fail_line(L, "the file ends after calls=, without its cost line");
 	if (!L->have_events)
-		return load_fail(L->err, "callgrind: no \"events:\" line");
+		return load_fail(L->err, FORMAT ": no \"events:\" line");
 	if (!L->m->nframes)
-		return load_fail(L->err, "callgrind: no function (no fn= line)");
+		return load_fail(L->err, FORMAT ": no function (no fn= line)");
 	return true;
 }
 

@@ -24,6 +24,8 @@
 #define MAX_ID 9007199254740992.0 /* 2^53: beyond, ids are not exact */
 #define MAX_TREE_MS 1e14 /* ms: selfTime, totalTime (three thousand years) */
 
+#define FORMAT "cpuprofile"
+
 struct record {
 	int64_t id;
 	struct v8_frame frame;
@@ -291,10 +293,9 @@ static bool read_samples(struct cpu_loader *L)
 		if (resolve) {
 			uint32_t slot = find_slot(L, id);
 			if (slot == NO_ID)
-				return load_fail(L->err,
-						 "samples[%zu] names node id %lld, which no node has (byte %llu)",
-						 L->nsamples, (long long)id,
-						 (unsigned long long)L->j.token_offset);
+				return load_fail_at(L->err, FORMAT, L->j.token_offset,
+						    "samples[%zu] names node id %lld, which no node has",
+						    L->nsamples, (long long)id);
 			GROW(L->sample_slots, L->samples_cap, L->nsamples + 1);
 			L->sample_slots[L->nsamples++] = slot;
 		} else {
@@ -340,10 +341,10 @@ static bool read_document_key(void *ctx, const char *key)
 
 static bool duplicate_id(struct cpu_loader *L, uint32_t first, uint32_t second)
 {
-	return load_fail(L->err, "node id %lld appears twice (bytes %llu and %llu)",
-			 (long long)L->records[second].id,
-			 (unsigned long long)L->records[first].at,
-			 (unsigned long long)L->records[second].at);
+	return load_fail_at(L->err, FORMAT, L->records[second].at,
+			    "node id %lld appears twice (the first at byte %llu)",
+			    (long long)L->records[second].id,
+			    (unsigned long long)L->records[first].at);
 }
 
 static bool map_dense(struct cpu_loader *L, int64_t lowest, int64_t highest)
@@ -469,16 +470,15 @@ static bool resolve_parent_fields(struct cpu_loader *L, uint32_t *parent_of)
 		const struct id_edge *e = &L->parents[i];
 		uint32_t parent = find_slot(L, e->other);
 		if (parent == NO_ID)
-			return load_fail(L->err,
-					 "node %lld names parent id %lld, which no node has (byte %llu)",
-					 (long long)L->records[e->from].id, (long long)e->other,
-					 (unsigned long long)e->offset);
+			return load_fail_at(L->err, FORMAT, e->offset,
+					    "node %lld names parent id %lld, which no node has",
+					    (long long)L->records[e->from].id, (long long)e->other);
 		if (parent_of[e->from] != NO_ID && parent_of[e->from] != parent)
-			return load_fail(L->err,
-					 "node %lld names two parents, %lld and %lld (byte %llu)",
-					 (long long)L->records[e->from].id,
-					 (long long)L->records[parent_of[e->from]].id,
-					 (long long)e->other, (unsigned long long)e->offset);
+			return load_fail_at(L->err, FORMAT, e->offset,
+					    "node %lld names two parents, %lld and %lld",
+					    (long long)L->records[e->from].id,
+					    (long long)L->records[parent_of[e->from]].id,
+					    (long long)e->other);
 		parent_of[e->from] = parent;
 	}
 	return true;
@@ -500,16 +500,14 @@ static bool make_edges(struct cpu_loader *L)
 		const struct id_edge *e = &L->children[i];
 		uint32_t child = find_slot(L, e->other);
 		if (child == NO_ID) {
-			ok = load_fail(L->err,
-				       "node %lld lists child id %lld, which no node has (byte %llu)",
-				       (long long)L->records[e->from].id, (long long)e->other,
-				       (unsigned long long)e->offset);
+			ok = load_fail_at(L->err, FORMAT, e->offset,
+					  "node %lld lists child id %lld, which no node has",
+					  (long long)L->records[e->from].id, (long long)e->other);
 		} else if (parent_of[child] != NO_ID && parent_of[child] != e->from) {
-			ok = load_fail(L->err,
-				       "node %lld lists child %lld, whose \"parent\" is node %lld (byte %llu)",
-				       (long long)L->records[e->from].id, (long long)e->other,
-				       (long long)L->records[parent_of[child]].id,
-				       (unsigned long long)e->offset);
+			ok = load_fail_at(L->err, FORMAT, e->offset,
+					  "node %lld lists child %lld, whose \"parent\" is node %lld",
+					  (long long)L->records[e->from].id, (long long)e->other,
+					  (long long)L->records[parent_of[child]].id);
 		} else {
 			GROW(edges, cap, n + 1);
 			edges[n++] = (struct slot_edge){ e->from, child };
@@ -553,10 +551,9 @@ static bool resolve_sample_ids(struct cpu_loader *L)
 	for (size_t i = 0; i < L->nsamples; i++) {
 		L->sample_slots[i] = find_slot(L, L->sample_ids[i]);
 		if (L->sample_slots[i] == NO_ID)
-			return load_fail(L->err, "samples[%zu] (in \"samples\" at byte %llu) names "
-					 "node id %lld, which no node has", i,
-					 (unsigned long long)L->samples_at,
-					 (long long)L->sample_ids[i]);
+			return load_fail_at(L->err, FORMAT, L->samples_at,
+					    "samples[%zu] names node id %lld, which no node has",
+					    i, (long long)L->sample_ids[i]);
 	}
 	free(L->sample_ids);
 	L->sample_ids = NULL;
@@ -646,9 +643,9 @@ static bool make_samples(struct cpu_loader *L, const struct load_options *opt)
 	size_t n = L->nsamples;
 	bool legacy = L->ntimestamps && !L->ndeltas;
 	if (!legacy && L->ndeltas != n)
-		return load_fail(L->err, "samples (byte %llu) has %zu entries but timeDeltas "
-				 "(byte %llu) has %zu", (unsigned long long)L->samples_at, n,
-				 (unsigned long long)L->deltas_at, L->ndeltas);
+		return load_fail_at(L->err, FORMAT, L->samples_at, "samples has %zu entries "
+				    "but timeDeltas (at byte %llu) has %zu", n,
+				    (unsigned long long)L->deltas_at, L->ndeltas);
 	/* Legacy files give startTime and endTime in seconds, and may open
 	 * timestamps with the start time itself (one entry more). */
 	double *times = legacy ? L->timestamps : L->deltas;
@@ -656,9 +653,9 @@ static bool make_samples(struct cpu_loader *L, const struct load_options *opt)
 	if (legacy && L->ntimestamps == n + 1)
 		first = 1;
 	else if (legacy && L->ntimestamps != n)
-		return load_fail(L->err, "samples (byte %llu) has %zu entries but timestamps "
-				 "(byte %llu) has %zu", (unsigned long long)L->samples_at, n,
-				 (unsigned long long)L->timestamps_at, L->ntimestamps);
+		return load_fail_at(L->err, FORMAT, L->samples_at, "samples has %zu entries "
+				    "but timestamps (at byte %llu) has %zu", n,
+				    (unsigned long long)L->timestamps_at, L->ntimestamps);
 	if (legacy) {
 		if (L->start * 1e6 <= L->timestamps[0] + 1e6) {
 			L->start *= 1e6;
@@ -722,8 +719,8 @@ static bool make_tree_times(struct cpu_loader *L)
 	for (uint32_t s = 0; s < L->nrecords; s++) {
 		const struct record *r = &L->records[s];
 		if (!r->has_self)
-			return load_fail(L->err, "a node without selfTime at byte %llu "
-					 "(other nodes have one)", (unsigned long long)r->at);
+			return load_fail_at(L->err, FORMAT, r->at,
+					    "a node without selfTime (other nodes have one)");
 		model_add_node_value(L->m, s, 0, r->self_ms * 1000);
 	}
 	return true;
@@ -853,9 +850,9 @@ static bool build_model(struct cpu_loader *L, const struct load_options *opt)
 	m->end_time = L->have_end ? L->end : L->start;
 	uint32_t cycle_node;
 	if (!model_finish(m, &cycle_node))
-		return load_fail(L->err, "node %lld (byte %llu) is on a cycle of children "
-				 "(a tree is required)", (long long)L->records[cycle_node].id,
-				 (unsigned long long)L->records[cycle_node].at);
+		return load_fail_at(L->err, FORMAT, L->records[cycle_node].at,
+				    "node %lld is on a cycle of children (a tree is required)",
+				    (long long)L->records[cycle_node].id);
 	if (source != BY_SAMPLES || !(m->duration > 0)) {
 		double sum = 0;
 		for (size_t v = 0; v < m->nnodes; v++)
@@ -890,7 +887,7 @@ bool load_cpuprofile(struct input *in, struct model *m,
 	struct cpu_loader L = { .m = m, .err = err };
 	model_init(m, "cpuprofile");
 	m->lines_zero_based = true;
-	v8_reader_start(&L.reader, &L.j, in, m, err, "");
+	v8_reader_start(&L.reader, &L.j, in, m, err, FORMAT);
 	bool ok = json_read_document(&L.reader.s, read_document_key, &L) && build_model(&L, opt);
 	loader_free(&L);
 	if (!ok)

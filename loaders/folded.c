@@ -14,6 +14,7 @@
 #include "text_lines.h"
 #include "loaders.h"
 
+#define FORMAT "folded stacks"
 #define MAX_LINE (64u << 20) /* a deep stack of long C++ names fits */
 #define MAX_COUNT 1e17       /* beyond, sums lose whole units */
 #define MAX_NUMBER_LEN 64
@@ -117,8 +118,7 @@ struct folded_loader {
 
 static bool fail_line(struct folded_loader *L, const char *what)
 {
-	return load_fail(L->err, "folded stacks: line %lu: %s at byte %llu",
-			 L->lines.number, what, (unsigned long long)L->lines.offset);
+	return line_fail(&L->lines, L->err, FORMAT, what);
 }
 
 /* "name (FILE:LINE)" (py-spy) or "name [FILE:LINE]": the place goes to
@@ -215,10 +215,9 @@ static bool read_lines(struct folded_loader *L)
 	if (L->lines.too_long)
 		return fail_line(L, "a line longer than 64 MiB");
 	if (L->lines.in->read_errno)
-		return load_fail(L->err, "folded stacks: read error after byte %llu",
-				 (unsigned long long)input_offset(L->lines.in));
+		return load_fail_at(L->err, FORMAT, input_offset(L->lines.in), "read error");
 	if (!L->columns)
-		return load_fail(L->err, "folded stacks: no stack in the file");
+		return load_fail(L->err, FORMAT ": no stack in the file");
 	return true;
 }
 

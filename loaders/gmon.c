@@ -217,8 +217,8 @@ static bool read_records(struct reader *r, struct executable *x,
 	r->pos = 4;
 	uint64_t version = read_uint(r, 4);
 	if (version != 1)
-		return load_fail(err, "byte 4: gmon.out version %llu (only version 1 is known)",
-				 (unsigned long long)version);
+		return load_fail_at(err, FORMAT, 4, "version %llu (only version 1 is known)",
+				    (unsigned long long)version);
 	r->pos = GMON_HEADER_SIZE;
 	while (r->pos < r->len) {
 		uint8_t tag = r->data[r->pos++];

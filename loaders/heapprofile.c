@@ -16,6 +16,7 @@
 #include "loaders.h"
 #include "v8_frame.h"
 
+#define HEAP_FORMAT "heapprofile"
 #define MAX_SIZE 1e18     /* bytes: beyond, not a heap */
 
 struct heap_record {
@@ -118,7 +119,7 @@ static bool read_document(struct heap_loader *L)
 	if (!json_read_document(&L->reader.s, read_document_key, L))
 		return false;
 	if (!L->have_head)
-		return load_fail(L->err, "heapprofile: no \"head\" node tree");
+		return load_fail(L->err, HEAP_FORMAT ": no \"head\" node tree");
 	return true;
 }
 
@@ -147,7 +148,7 @@ bool load_heapprofile(struct input *in, struct model *m,
 	struct heap_loader L = { .m = m, .err = err };
 	model_init(m, "heapprofile");
 	m->lines_zero_based = true;
-	v8_reader_start(&L.reader, &L.j, in, m, err, "heapprofile: ");
+	v8_reader_start(&L.reader, &L.j, in, m, err, HEAP_FORMAT);
 	bool ok = read_document(&L);
 	if (ok)
 		build_model(&L);

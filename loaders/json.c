@@ -449,21 +449,11 @@ bool json_skip(struct json *j, enum json_token first)
 
 /* ---- for loaders --------------------------------------------------------- */
 
-static bool sink_vfail(const struct json_sink *s, uint64_t at, const char *fmt, va_list ap)
-{
-	if (s->format)
-		return load_vfail_at(s->err, s->format, at, fmt, ap);
-	char what[240];
-	vsnprintf(what, sizeof(what), fmt, ap);
-	return load_fail(s->err, "%s%s at byte %llu", s->prefix ? s->prefix : "", what,
-			 (unsigned long long)at);
-}
-
 bool json_sink_fail(const struct json_sink *s, uint64_t at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	bool r = sink_vfail(s, at, fmt, ap);
+	bool r = load_vfail_at(s->err, s->format, at, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -472,7 +462,7 @@ bool json_sink_fail_here(const struct json_sink *s, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	bool r = sink_vfail(s, s->j->token_offset, fmt, ap);
+	bool r = load_vfail_at(s->err, s->format, s->j->token_offset, fmt, ap);
 	va_end(ap);
 	return r;
 }

@@ -54,14 +54,12 @@ bool json_skip(struct json *j, enum json_token first);
 
 struct load_error;
 
-/* Where a loader's JSON errors go and how they read: with a format name,
- * "FORMAT, byte N: what"; without, "PREFIXwhat at byte N" (the spelling
- * the V8 loaders' messages and their tests have always had). */
+/* Where a loader's JSON errors go and how they read: "FORMAT, byte N:
+ * what", as every loader's (load_fail_at). */
 struct json_sink {
 	struct json *j;
 	struct load_error *err;
 	const char *format;
-	const char *prefix;
 };
 
 /* Each returns false, having written the error. */

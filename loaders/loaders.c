@@ -87,8 +87,9 @@ bool load_fail_at(struct load_error *err, const char *format, uint64_t at,
 }
 
 /* Byte offsets in a loader's message count the uncompressed data when
- * the input was gzip: "at byte 12" says so ("at byte 12 of the
- * uncompressed data") unless the message already says of what. */
+ * the input was gzip: "FORMAT, byte 12: what" says so ("FORMAT, byte 12
+ * of the uncompressed data: what"), as does any other "byte N" in it,
+ * unless the message already says of what. */
 static void say_uncompressed(struct load_error *err)
 {
 	static const char note[] = " of the uncompressed data";

@@ -52,10 +52,9 @@ struct loader {
 
 bool load_fail(struct load_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* A fault at a place in the input, spelled as every format's should be:
- * "FORMAT, byte N: what".  (The V8 loaders, traces, folded stacks, perf
- * script, callgrind and pprof keep their older "what at byte N", which
- * their users' tests quote.) */
+/* A fault at a place in the input, spelled as every loader spells it:
+ * "FORMAT, byte N: what".  A second place the message names is in its
+ * words ("... (the first at byte M)"). */
 bool load_fail_at(struct load_error *err, const char *format, uint64_t at,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 bool load_vfail_at(struct load_error *err, const char *format, uint64_t at,

@@ -14,6 +14,7 @@
 #include "text_lines.h"
 #include "loaders.h"
 
+#define FORMAT "perf script"
 #define MAX_LINE (1u << 20)
 #define MAX_TOKENS 32
 #define MAX_CACHED 4096 /* longer stack lines are parsed each time */
@@ -86,8 +87,7 @@ struct perf_loader {
 
 static bool fail_line(struct perf_loader *L, const char *what)
 {
-	return load_fail(L->err, "perf script: line %lu: %s at byte %llu",
-			 L->lines.number, what, (unsigned long long)L->lines.offset);
+	return line_fail(&L->lines, L->err, FORMAT, what);
 }
 
 static bool is_blank(char c)
@@ -493,10 +493,9 @@ static bool read_lines(struct perf_loader *L)
 	if (L->lines.too_long)
 		return fail_line(L, "a line longer than 1 MiB");
 	if (L->lines.in->read_errno)
-		return load_fail(L->err, "perf script: read error after byte %llu",
-				 (unsigned long long)input_offset(L->lines.in));
+		return load_fail_at(L->err, FORMAT, input_offset(L->lines.in), "read error");
 	if (!L->nsamples)
-		return load_fail(L->err, "perf script: no sample in the file");
+		return load_fail(L->err, FORMAT ": no sample in the file");
 	return true;
 }
 
@@ -520,7 +519,7 @@ static bool no_such_thread(struct perf_loader *L)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%.24s %lld",
 			 t ? ", " : "", model_str(L->m, L->threads[t].comm),
 			 (long long)L->threads[t].tid);
-	return load_fail(L->err, "perf script: no thread or command '%.64s' (it has %s%s)",
+	return load_fail(L->err, FORMAT ": no thread or command '%.64s' (it has %s%s)",
 			 L->thread_wanted, list, L->nthreads > 8 ? ", ..." : "");
 }
 

@@ -33,6 +33,7 @@ typedef Perftools__Profiles__Function pb_function;
 typedef Perftools__Profiles__Line pb_line;
 
 /* Beyond this a "profile" is not one: it guards memory, not correctness. */
+#define FORMAT "pprof"
 #define MAX_PROFILE_BYTES ((size_t)8 << 30)
 
 enum wire_type { WIRE_VARINT = 0, WIRE_I64 = 1, WIRE_LEN = 2, WIRE_I32 = 5 };
@@ -328,8 +329,7 @@ static bool fail_field(struct pprof_loader *L, const struct field *f,
 		       const char *what)
 {
 	const char *name = f->number <= F_LAST ? field_names[f->number] : "a field";
-	return load_fail(L->err, "%s at byte %zu of the protocol buffer: %s", name,
-			 f->offset, what);
+	return load_fail_at(L->err, FORMAT, f->offset, "%s: %s", name, what);
 }
 
 #define KEEP(L, list, item)                                                  \
@@ -420,8 +420,7 @@ static bool read_tables(struct pprof_loader *L)
 		struct field f;
 		const char *why;
 		if (!read_field(L->data, L->len, &pos, &f, &why))
-			return load_fail(L->err, "byte %zu of the protocol buffer: %s",
-					 f.offset, why);
+			return load_fail_at(L->err, FORMAT, f.offset, "%s", why);
 		if (!wire_fits(f.number, f.wire))
 			return fail_field(L, &f, "wrong wire type (not a pprof profile)");
 		int64_t v = (int64_t)f.varint;
@@ -462,10 +461,9 @@ static bool string_at(struct pprof_loader *L, int64_t index, const char *what,
 		      uint64_t owner_id, size_t at, str_t *out)
 {
 	if (index < 0 || (uint64_t)index >= L->nstrings)
-		return load_fail(L->err, "%s %llu at byte %zu of the protocol buffer "
-				 "names string %lld, but the string table has %zu",
-				 what, (unsigned long long)owner_id, at,
-				 (long long)index, L->nstrings);
+		return load_fail_at(L->err, FORMAT, at, "%s %llu names string %lld, but the "
+				    "string table has %zu", what, (unsigned long long)owner_id,
+				    (long long)index, L->nstrings);
 	*out = L->strings[index];
 	return true;
 }
@@ -487,14 +485,14 @@ static bool index_ids(struct pprof_loader *L, struct id_index *x,
 	id_table_init(&x->table, n);
 	for (size_t i = 0; i < n; i++) {
 		if (ids[i] == 0)
-			return load_fail(L->err, "%s %zu at byte %zu of the protocol buffer has "
-					 "id 0 (ids are nonzero)", what, i, at[i]);
+			return load_fail_at(L->err, FORMAT, at[i], "%s %zu has id 0 (ids are "
+					    "nonzero)", what, i);
 		struct id_probe p = id_table_probe(&x->table, hash_mix(ids[i]));
 		for (uint32_t k; (k = id_probe_next(&x->table, &p)) != NO_ID;)
 			if (ids[k] == ids[i])
-				return load_fail(L->err, "two %ss have id %llu (at bytes %zu "
-						 "and %zu of the protocol buffer)", what,
-						 (unsigned long long)ids[i], at[k], at[i]);
+				return load_fail_at(L->err, FORMAT, at[i], "two %ss have id %llu "
+						    "(the first at byte %zu)", what,
+						    (unsigned long long)ids[i], at[k]);
 		id_table_add(&x->table, &p, (uint32_t)i);
 	}
 	return true;
@@ -611,10 +609,10 @@ static bool function_frame(struct pprof_loader *L, size_t location,
 	const pb_location *loc = L->locations[location];
 	uint32_t fi = find_id(&L->function_ids, line->function_id);
 	if (fi == NO_ID)
-		return load_fail(L->err, "location %llu at byte %zu of the protocol buffer "
-				 "names function %llu, which no function has",
-				 (unsigned long long)loc->id, L->locations_at[location],
-				 (unsigned long long)line->function_id);
+		return load_fail_at(L->err, FORMAT, L->locations_at[location], "location %llu "
+				    "names function %llu, which no function has",
+				    (unsigned long long)loc->id,
+				    (unsigned long long)line->function_id);
 	const pb_function *fn = L->functions[fi];
 	size_t at = L->functions_at[fi];
 	str_t name = STR_NONE, system_name = STR_NONE, file = STR_NONE;
@@ -623,9 +621,9 @@ static bool function_frame(struct pprof_loader *L, size_t location,
 	    !string_at(L, fn->filename, "function", fn->id, at, &file))
 		return false;
 	if (fn->start_line > MAX_LINE)
-		return load_fail(L->err, "function %llu at byte %zu of the protocol buffer: "
-				 "start_line %lld is out of range",
-				 (unsigned long long)fn->id, at, (long long)fn->start_line);
+		return load_fail_at(L->err, FORMAT, at, "function %llu: start_line %lld is "
+				    "out of range", (unsigned long long)fn->id,
+				    (long long)fn->start_line);
 	if (!*model_str(L->m, name))
 		name = unnamed_location(L, loc);
 	if (inlined) {
@@ -910,18 +908,17 @@ static void add_sample_lines(struct pprof_loader *L, const pb_sample *s,
 static bool add_sample(struct pprof_loader *L, const pb_sample *s, size_t at)
 {
 	if (s->n_value != L->ntypes)
-		return load_fail(L->err, "sample %zu at byte %zu of the protocol buffer "
-				 "has %zu values for %zu sample types",
-				 L->nsamples, at, s->n_value, L->ntypes);
+		return load_fail_at(L->err, FORMAT, at, "sample %zu has %zu values for %zu "
+				    "sample types", L->nsamples, s->n_value, L->ntypes);
 	for (size_t t = 0; t < L->ntypes; t++)
 		L->abs_total[t] += fabs((double)s->value[t]);
 	GROW(L->sample_locs, L->sample_locs_cap, s->n_location_id + 1);
 	for (size_t i = 0; i < s->n_location_id; i++) {
 		L->sample_locs[i] = find_id(&L->location_ids, s->location_id[i]);
 		if (L->sample_locs[i] == NO_ID)
-			return load_fail(L->err, "sample %zu at byte %zu of the protocol "
-					 "buffer names location %llu, which no location has",
-					 L->nsamples, at, (unsigned long long)s->location_id[i]);
+			return load_fail_at(L->err, FORMAT, at, "sample %zu names location %llu, "
+					    "which no location has", L->nsamples,
+					    (unsigned long long)s->location_id[i]);
 	}
 	size_t n = s->n_location_id;
 	if (n == 0) { /* Go's threadcreate: counted in the total, no row */
@@ -969,9 +966,8 @@ static bool read_samples(struct pprof_loader *L)
 		arena_reset(&L->arena);
 		pb_sample *s = perftools__profiles__sample__unpack(&scratch, f.len, f.bytes);
 		if (!s)
-			return load_fail(L->err, "sample %zu at byte %zu of the protocol "
-					 "buffer is not a valid Sample message",
-					 L->nsamples, f.offset);
+			return load_fail_at(L->err, FORMAT, f.offset, "sample %zu is not a valid "
+					    "Sample message", L->nsamples);
 		if (!add_sample(L, s, f.offset))
 			return false;
 	}

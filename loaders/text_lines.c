@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "loaders.h"
+
 void line_reader_init(struct line_reader *r, struct input *in, size_t max_len)
 {
 	memset(r, 0, sizeof(*r));
@@ -40,4 +42,10 @@ bool line_next(struct line_reader *r)
 	r->text = (const char *)start;
 	r->len = len;
 	return true;
+}
+
+bool line_fail(const struct line_reader *r, struct load_error *err, const char *format,
+	       const char *what)
+{
+	return load_fail_at(err, format, r->offset, "line %lu: %s", r->number, what);
 }

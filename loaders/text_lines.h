@@ -27,4 +27,11 @@ void line_reader_init(struct line_reader *r, struct input *in, size_t max_len);
  * than max_len: then too_long is set and offset says where it starts). */
 bool line_next(struct line_reader *r);
 
+struct load_error;
+
+/* A fault in the current line, "FORMAT, byte N: line L: what" (N where
+ * the line starts); returns false. */
+bool line_fail(const struct line_reader *r, struct load_error *err, const char *format,
+	       const char *what);
+
 #endif

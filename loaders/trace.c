@@ -192,8 +192,7 @@ static bool read_node(struct trace_reader *R, struct trace_data *p)
 	if (t == JSON_ERROR)
 		return false;
 	if (!has_id)
-		return load_fail(R->err, "trace-event JSON: a profile node without an id at byte %llu",
-				 (unsigned long long)at);
+		return load_fail_at(R->err, TRACE_FORMAT, at, "a profile node without an id");
 	for (size_t e = first_edge; e < p->nedges; e++)
 		p->edges[e].parent = n.id;
 	if (has_parent) {
@@ -521,7 +520,7 @@ static bool read_document(struct trace_reader *R)
 		if (t == JSON_ERROR)
 			return false;
 		if (!seen)
-			return load_fail(R->err, "trace-event JSON: no \"traceEvents\" in the object");
+			return load_fail(R->err, TRACE_FORMAT ": no \"traceEvents\" in the object");
 	} else {
 		return json_sink_fail_here(&R->v8.s, "expected an array of events or {\"traceEvents\": ...}");
 	}
@@ -536,7 +535,7 @@ bool load_trace(struct input *in, struct model *m, const struct load_options *op
 	model_init(m, "trace");
 	m->lines_zero_based = true;
 	trace_init(&t, m);
-	v8_reader_start(&R.v8, &R.j, in, m, err, "trace-event JSON: ");
+	v8_reader_start(&R.v8, &R.j, in, m, err, TRACE_FORMAT);
 	bool ok = read_document(&R);
 	if (ok)
 		t.end_offset = input_offset(in);
@@ -576,7 +575,7 @@ static bool add_array(struct trace_stream *s, const void *json, size_t len,
 	in.base = s->offset;
 	struct trace_reader R = { .in = &in, .err = err, .t = &s->t, .ev = s->ev,
 				  .run = s->run };
-	v8_reader_start(&R.v8, &R.j, &in, &s->names, err, "trace-event JSON: ");
+	v8_reader_start(&R.v8, &R.j, &in, &s->names, err, TRACE_FORMAT);
 	bool ok = json_sink_expect(&R.v8.s, JSON_ARRAY, "an array of events") &&
 		  read_events(&R, NULL) && (!whole || json_sink_end(&R.v8.s));
 	s->ev = R.ev;

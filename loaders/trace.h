@@ -13,6 +13,9 @@
 
 #define TRACE_ID_MAX 40
 
+/* The format its messages name: "trace-event JSON, byte N: what". */
+#define TRACE_FORMAT "trace-event JSON"
+
 enum trace_event_kind {
 	TRACE_OTHER,
 	TRACE_PROFILE,	   /* a chunked profile begins: its thread, startTime */

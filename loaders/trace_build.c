@@ -142,9 +142,8 @@ static bool append_chunk(struct trace_profile *p, const struct trace_event_facts
 			 const struct trace_data *d, struct load_error *err)
 {
 	if (d->nsamples != d->ndeltas)
-		return load_fail(err, "trace-event JSON: the profile event at byte %llu has "
-				 "%zu samples but %zu timeDeltas",
-				 (unsigned long long)f->offset, d->nsamples, d->ndeltas);
+		return load_fail_at(err, TRACE_FORMAT, f->offset, "the profile event has "
+				    "%zu samples but %zu timeDeltas", d->nsamples, d->ndeltas);
 	struct trace_data *to = &p->data;
 	size_t first_node = to->nnodes, first_sample = to->nsamples;
 	APPEND(to->nodes, to->nnodes, to->nodes_cap, d->nodes, d->nnodes);
@@ -384,7 +383,7 @@ static bool index_ids(const struct trace *t, const struct trace_profile *p,
 		return true;
 	char who[160];
 	describe(t, p, who, sizeof(who));
-	return load_fail(err, "trace-event JSON: %s: node id %u appears twice", who, twice);
+	return load_fail(err, TRACE_FORMAT ": %s: node id %u appears twice", who, twice);
 }
 
 static bool resolve_samples(const struct trace *t, struct trace_profile *p,
@@ -398,9 +397,9 @@ static bool resolve_samples(const struct trace *t, struct trace_profile *p,
 			if (node == NO_ID) {
 				char who[160];
 				describe(t, p, who, sizeof(who));
-				return load_fail(err, "trace-event JSON: %s: a sample names node id %u, "
-						 "which no node has (event at byte %llu)", who,
-						 d->samples[i], (unsigned long long)ch->offset);
+				return load_fail_at(err, TRACE_FORMAT, ch->offset,
+						    "%s: a sample names node id %u, which no node has",
+						    who, d->samples[i]);
 			}
 			d->samples[i] = node;
 		}
@@ -584,9 +583,8 @@ static bool add_edges(struct model *m, struct trace_data *d, const struct id_ind
 		uint32_t parent = find_node(x, edge->parent);
 		uint32_t child = find_node(x, edge->child);
 		if (parent == NO_ID || child == NO_ID)
-			return load_fail(err, "trace-event JSON: %s: an edge %u -> %u names a node "
-					 "no chunk has (byte %llu)", who, edge->parent,
-					 edge->child, (unsigned long long)edge->offset);
+			return load_fail_at(err, TRACE_FORMAT, edge->offset, "%s: an edge %u -> %u "
+					    "names a node no chunk has", who, edge->parent, edge->child);
 		edge->parent = parent;
 		edge->child = child;
 	}
@@ -596,11 +594,11 @@ static bool add_edges(struct model *m, struct trace_data *d, const struct id_ind
 		if (e && edge->child == d->edges[e - 1].child) {
 			if (edge->parent == d->edges[e - 1].parent)
 				continue;
-			return load_fail(err, "trace-event JSON: %s: node %u has two parents, %u "
-					 "and %u (byte %llu)", who, d->nodes[edge->child].id,
-					 d->nodes[d->edges[e - 1].parent].id,
-					 d->nodes[edge->parent].id,
-					 (unsigned long long)edge->offset);
+			return load_fail_at(err, TRACE_FORMAT, edge->offset,
+					    "%s: node %u has two parents, %u and %u", who,
+					    d->nodes[edge->child].id,
+					    d->nodes[d->edges[e - 1].parent].id,
+					    d->nodes[edge->parent].id);
 		}
 		model_add_edge(m, edge->parent, edge->child);
 	}
@@ -655,7 +653,7 @@ static bool make_model(struct trace *t, struct trace_profile *p, struct load_err
 	list_others(t, p, m);
 	uint32_t cycle_node;
 	if (!model_finish(m, &cycle_node))
-		return load_fail(err, "trace-event JSON: %s: node %u is on a cycle of children "
+		return load_fail(err, TRACE_FORMAT ": %s: node %u is on a cycle of children "
 				 "(a tree is required)", who, d->nodes[cycle_node].id);
 	return true;
 }
@@ -674,9 +672,9 @@ bool trace_build(struct trace *t, const char *wanted, struct load_error *err)
 	list_others(t, NULL, t->m);
 	model_join_other_threads(t->m, all, sizeof(all));
 	if (!*all)
-		return load_fail(err, "trace-event JSON: no CPU profile in the trace (no "
+		return load_fail(err, TRACE_FORMAT ": no CPU profile in the trace (no "
 				 "ProfileChunk or CpuProfile event with samples; read to byte %llu)",
 				 (unsigned long long)t->end_offset);
-	return load_fail(err, "trace-event JSON: no thread \"%.40s\" with a CPU profile; "
+	return load_fail(err, TRACE_FORMAT ": no thread \"%.40s\" with a CPU profile; "
 			 "the trace has: %s", wanted, all);
 }

@@ -36,10 +36,10 @@ static enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t 
 }
 
 void v8_reader_start(struct v8_reader *R, struct json *j, struct input *in,
-		     struct model *m, struct load_error *err, const char *prefix)
+		     struct model *m, struct load_error *err, const char *format)
 {
 	json_init(j, in);
-	*R = (struct v8_reader){ .s = { .j = j, .err = err, .prefix = prefix }, .m = m };
+	*R = (struct v8_reader){ .s = { .j = j, .err = err, .format = format }, .m = m };
 	if (input_fill(in, 3) >= 3 && !memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3))
 		in->pos += 3;
 }

@@ -25,17 +25,17 @@ struct v8_ticks {
 	double ticks;
 };
 
-/* The JSON being read, where strings go, and how errors begin
- * ("heapprofile: ", "trace-event JSON: ", or "" for .cpuprofile). */
+/* The JSON being read, where strings go, and the format errors name
+ * ("cpuprofile", "heapprofile", "trace-event JSON"). */
 struct v8_reader {
-	struct json_sink s; /* "<prefix><what> at byte N" */
+	struct json_sink s; /* "FORMAT, byte N: what" */
 	struct model *m;
 };
 
 /* Starts reading the JSON of `in` (past a UTF-8 byte order mark) into
- * `j`, for a reader whose errors begin with `prefix`. */
+ * `j`, for a reader whose errors name `format`. */
 void v8_reader_start(struct v8_reader *R, struct json *j, struct input *in,
-		     struct model *m, struct load_error *err, const char *prefix);
+		     struct model *m, struct load_error *err, const char *format);
 
 /* An empty frame: no name, no url, line and column unknown. */
 struct v8_frame v8_frame_unknown(struct model *m);

@@ -64,7 +64,7 @@ bool xsbug_fail(struct xsbug_parser *p, struct load_error *err,
 		const char *what)
 {
 	p->failed = true;
-	return load_fail(err, "byte %" PRIu64 ": %s", p->offset, what);
+	return load_fail_at(err, "xsbug stream", p->offset, "%s", what);
 }
 
 /* ---- profile records -------------------------------------------------- */

@@ -405,20 +405,30 @@ static void test_bad_gmon(void)
 static void test_bad_arcs(void)
 {
 	static const struct { const char *text, *want; } cases[] = {
-		{ "name 1 f\nadd 0 1 1\n", "line 2: add needs SRC DST COUNT TIME_MS" },
-		{ "name 1 f\nadd 0 1 1 0.5\nadd 1 7 2 0.1\n", "line 3: id 7 is never named" },
-		{ "name 1\n", "line 1: name needs ID NAME" },
+		{ "name 1 f\nadd 0 1 1\n", "WasmProf arcs, byte 9: line 2: add needs SRC DST COUNT TIME_MS" },
+		{ "name 1 f\nadd 0 1 1 0.5\nadd 1 7 2 0.1\n", "WasmProf arcs, byte 23: line 3: id 7 is never named" },
+		{ "name 1\n", "WasmProf arcs, byte 0: line 1: name needs ID NAME" },
 		{ "name 0 main\n", "id 0 is <spontaneous>" },
 		{ "name 1 f\nset 0 1 x 1\n", "COUNT must be a whole number" },
 		{ "name 1 f\nadd 0 1 1 -2\n", "TIME_MS must be" },
 		{ "name 1 f\nadd 1 0 1 1\n", "DST 0" },
-		{ "name 1 f\nprint now\n", "line 2: clear and print take nothing" },
+		{ "name 1 f\nprint now\n", "WasmProf arcs, byte 9: line 2: clear and print take nothing" },
 		{ "name 1 f\nadd 0 1 1 1 1\n", "add needs" },
 		{ "name 1 f file.c:x\n", "FILE:LINE" },
-		{ "print\nbogus 1 2\n", "line 2: unknown command" },
+		{ "print\nbogus 1 2\n", "WasmProf arcs, byte 6: line 2: unknown command" },
 	};
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++)
 		expect_failure(cases[i].text, strlen(cases[i].text), NULL, cases[i].want);
+	/* Fed a byte at a time, a line's offset still counts from the start. */
+	const char *text = "name 1 f\nadd 0 1 1\n";
+	struct arcs_parser *p = arcs_parser_new();
+	struct load_error err;
+	bool ok = true;
+	for (size_t i = 0; ok && text[i]; i++)
+		ok = arcs_parser_feed(p, (const uint8_t *)text + i, 1, &err);
+	CHECK_MSG(!ok && strstr(err.message, "WasmProf arcs, byte 9: line 2: add needs"),
+		  "%s", err.message);
+	arcs_parser_free(p);
 }
 
 int main(int argc, char **argv)

@@ -202,7 +202,7 @@ static void bad_batches(void)
 			  "{\"cpuProfile\":{\"samples\":[\"x\"]}}}}]";
 	CHECK(!trace_stream_add(s, bad, strlen(bad), &err));
 	char want[64];
-	snprintf(want, sizeof(want), "at byte %zu",
+	snprintf(want, sizeof(want), "trace-event JSON, byte %zu: ",
 		 2 + strlen(cut) + (size_t)(strstr(bad, "\"x\"") - bad));
 	CHECK_MSG(strstr(err.message, want), "%s, want %s", err.message, want);
 	struct model m;

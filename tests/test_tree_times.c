@@ -179,16 +179,16 @@ static void rejected(const char *what, const char *text, const char *word1,
 static void check_bad_input(void)
 {
 	rejected("negative selfTime", "{\"head\":" NODE("(root)", -1, 0, "") "}",
-		 "selfTime -1 is negative", "at byte 72");
+		 "selfTime -1 is negative", "cpuprofile, byte 72: ");
 	rejected("selfTime a string",
 		 "{\"head\":{\"functionName\":\"f\",\"selfTime\":\"1\"}}",
-		 "selfTime is not a number", "at byte 39");
+		 "selfTime is not a number", "cpuprofile, byte 39: ");
 	rejected("enormous totalTime", "{\"head\":" NODE("(root)", 0, 1e300, "") "}",
-		 "totalTime 1e+300 is out of range", "at byte");
+		 "totalTime 1e+300 is out of range", "cpuprofile, byte ");
 	rejected("a node without selfTime",
 		 "{\"head\":{\"functionName\":\"r\",\"selfTime\":0,\"children\":"
 		 "[{\"functionName\":\"f\",\"totalTime\":3}]}}",
-		 "a node without selfTime", "at byte 53");
+		 "a node without selfTime", "cpuprofile, byte 53: ");
 	rejected("cut short", "{\"head\":" NODE("(root)", 0, 0, ""), "byte", "");
 }
 

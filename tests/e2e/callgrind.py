@@ -171,18 +171,18 @@ def live():
 # ---- bad input ---------------------------------------------------------------
 HEAD = b"# callgrind format\nevents: Ir\n"  # 30 bytes
 BAD = [
-    ("cost before fn=", HEAD + b"1 10\n", ["before any fn=", "line 3", "at byte 30"]),
-    ("not a number", HEAD + b"fn=f\n1 1x\n", ["not a whole number", "line 4", "at byte 35"]),
+    ("cost before fn=", HEAD + b"1 10\n", ["callgrind, byte 30: line 3: ", "before any fn="]),
+    ("not a number", HEAD + b"fn=f\n1 1x\n", ["callgrind, byte 35: line 4: ", "not a whole number"]),
     ("too many costs", HEAD + b"fn=f\n1 1 2\n", ["more costs than events", "line 4"]),
     ("calls= without cfn=", HEAD + b"fn=f\ncalls=1 2\n1 3\n", ["without a cfn=", "line 4"]),
     ("calls= without its cost", HEAD + b"fn=f\ncfn=g\ncalls=1 2\nfn=h\n",
-     ["not followed by its cost line", "line 6", "at byte 51"]),
+     ["callgrind, byte 51: line 6: ", "not followed by its cost line"]),
     ("cut after calls=", HEAD + b"fn=f\ncfn=g\ncalls=1 2\n", ["ends after calls="]),
     ("name used before defined", HEAD + b"fn=(3)\n1 1\n",
-     ["used before it is defined", "line 3", "at byte 30"]),
+     ["callgrind, byte 30: line 3: ", "used before it is defined"]),
     ("bad compression", HEAD + b"fn=(x) f\n1 1\n", ["compressed name", "line 3"]),
     ("enormous cost", HEAD + b"fn=f\n1 99999999999999999999\n", ["1e18", "line 4"]),
-    ("unknown line", HEAD + b"fn=f\nwhat is this\n", ["not callgrind's", "line 4", "at byte 35"]),
+    ("unknown line", HEAD + b"fn=f\nwhat is this\n", ["callgrind, byte 35: line 4: ", "not callgrind's"]),
     ("fi before fn", HEAD + b"fi=a.h\n", ["before any fn=", "line 3"]),
     ("no events", b"# callgrind format\nversion: 1\npositions: line\n", ['no "events:" line']),
     ("unknown event", None, ["no event 'Dx'", "events: 0=Ir 1=Dr"]),

@@ -79,9 +79,9 @@ with tempfile.TemporaryDirectory() as tmp:
     broken = raw[:5000] + b"@#!" + raw[5000:]
     path = os.path.join(tmp, "broken-json")
     open(path, "wb").write(gzip.compress(broken))
-    bad(path, ["at byte 5000 of the uncompressed data"])
-    bad("-", ["at byte 5000 of the uncompressed data"], stdin=gzip.compress(broken))
-    bad("-", ["at byte 5000"], stdin=broken)
+    bad(path, ["cpuprofile, byte 5000 of the uncompressed data: "])
+    bad("-", ["cpuprofile, byte 5000 of the uncompressed data: "], stdin=gzip.compress(broken))
+    bad("-", ["cpuprofile, byte 5000: "], stdin=broken)
     r = run(["--report", "flat", "-"], broken)
     check(b"uncompressed" not in r.stderr, "plain stdin does not speak of compression")
 

@@ -379,8 +379,8 @@ def stream():
     ins.batch = lambda: [{"name": "ProfileChunk", "id": "0x1", "args": {"data": {
         "cpuProfile": {"samples": [1.5]}}}}]
     p = run("--inspect", "127.0.0.1:%d" % ins.port, "--report", "flat", "--duration", "2s")
-    if p.returncode != 2 or "Tracing.dataCollected: trace-event JSON: a sample is not a node id" \
-       not in p.stderr:
+    if p.returncode != 2 or not re.search(r"Tracing\.dataCollected: trace-event JSON, byte \d+: "
+                                          r"a sample is not a node id", p.stderr):
         fail("stream, bad batch: exit %d: %s" % (p.returncode, p.stderr))
 
 

@@ -381,25 +381,25 @@ def bad():
              b'"samples":%s},"timeDeltas":%s}}}]}')
     root = b'{"id":1,"callFrame":{"functionName":"(root)"}}'
     cases = [
-        ("truncated", chrome[: len(chrome) // 2], ["trace-event JSON", "at byte"]),
+        ("truncated", chrome[: len(chrome) // 2], ["trace-event JSON, byte "]),
         ("corrupt", chrome[:300000] + b"@#!" + chrome[300000:],
-         ["trace-event JSON", "at byte 300000"]),
-        ("cut inside an event", hand_text[:1500], ["trace-event JSON", "at byte"]),
+         ["trace-event JSON, byte 300000"]),
+        ("cut inside an event", hand_text[:1500], ["trace-event JSON, byte "]),
         ("no profile", b'{"traceEvents":[{"name":"x","ph":"X","pid":1,"tid":1,"ts":0}]}',
          ["trace-event JSON", "no CPU profile", "byte"]),
         ("empty events", b'[]', ["trace-event JSON", "no CPU profile"]),
         ("sample names no node", chunk % (b"[" + root + b"]", b"[7]", b"[1]"),
-         ["trace-event JSON", "node id 7", "byte"]),
+         ["trace-event JSON, byte ", "node id 7"]),
         ("two parents", chunk % (b"[" + root + b',{"id":2,"callFrame":{"functionName":"x"},'
                                  b'"parent":1},{"id":3,"callFrame":{"functionName":"y"},'
                                  b'"children":[2],"parent":1}]', b"[2]", b"[1]"),
-         ["trace-event JSON", "two parents", "byte"]),
+         ["trace-event JSON, byte ", "two parents"]),
         ("samples without deltas", chunk % (b"[" + root + b"]", b"[1,1]", b"[1]"),
-         ["trace-event JSON", "2 samples but 1 timeDeltas", "byte"]),
+         ["trace-event JSON, byte ", "2 samples but 1 timeDeltas"]),
         ("node without id", chunk % (b'[{"callFrame":{}}]', b"[1]", b"[1]"),
-         ["trace-event JSON", "without an id", "byte"]),
+         ["trace-event JSON, byte ", "without an id"]),
         ("delta not a number", chunk % (b"[" + root + b"]", b"[1]", b'["x"]'),
-         ["trace-event JSON", "timeDeltas holds a non-number", "byte"]),
+         ["trace-event JSON, byte ", "timeDeltas holds a non-number"]),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for name, data, words in cases:
