@@ -269,12 +269,32 @@ static bool listed(const struct totals *t, uint32_t f)
 	return t->self[f] != 0 || (!isnan(total) && total != 0);
 }
 
+/* A rule other than the one shown that gives this side totals, to tell a
+ * function with a total of n/a from one that is not there. */
+static const struct totals *presence_totals(const struct diff *d, enum diff_side s)
+{
+	if (d->totals[s]->total)
+		return NULL;
+	const struct model *m = d->model[s];
+	enum rule rule = m->caps & HAS_NODES ? RULE_ADDITIVE : RULE_GPROF;
+	if (!rule_applies(m, rule) || rule == d->rule)
+		return NULL;
+	return rules_totals(d->rules[s], rule, d->type[s]);
+}
+
+static bool present_on(const struct diff *d, enum diff_side s, uint32_t f)
+{
+	if (listed(d->totals[s], f))
+		return true;
+	return d->presence[s] && listed(d->presence[s], f);
+}
+
 static void fill_side(const struct diff *d, struct diff_row *r, enum diff_side s)
 {
 	const struct totals *t = d->totals[s];
 	uint32_t f = r->frame[s];
 	r->self[s] = r->total[s] = NAN;
-	if (f == NO_ID || !listed(t, f))
+	if (f == NO_ID || !present_on(d, s, f))
 		return;
 	double scale = 1;
 	if (d->normalize)
@@ -307,8 +327,10 @@ static void add_row(struct diff *d, uint32_t base, uint32_t new_frame)
 void diff_build(struct diff *d)
 {
 	d->nrows = 0;
-	for (int s = 0; s < DIFF_SIDES; s++)
+	for (int s = 0; s < DIFF_SIDES; s++) {
 		d->totals[s] = rules_totals(d->rules[s], d->rule, d->type[s]);
+		d->presence[s] = presence_totals(d, s);
+	}
 	for (uint32_t f = 0; f < d->model[DIFF_BASE]->nframes; f++)
 		add_row(d, f, d->match[DIFF_BASE][f]);
 	for (uint32_t f = 0; f < d->model[DIFF_NEW]->nframes; f++)
