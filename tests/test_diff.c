@@ -398,6 +398,68 @@ static void check_pairing_by_place(void)
 	close_side(&b);
 }
 
+/* XS names a native `String.prototype.@fxStringAccessorGetter` in its
+ * stream and `@fxStringAccessorGetter` in its file profiler: paired by
+ * the name after the last `.` and the place (both native), when one name
+ * is that bare tail.  Two prefixed names are two functions, an ambiguous
+ * tail pairs nothing, and another place keeps them apart. */
+static void check_pairing_by_tail(void)
+{
+	static const char *const base_functions[][3] = {
+		{ "String.prototype.@fxStringAccessorGetter", "", "-1" },
+		{ "Array.prototype.push", "", "-1" },
+		{ "A.f", "", "-1" }, { "B.f", "", "-1" },
+		{ "Object.keys", "o.js", "4" }, { "M.run", "m.js", "2" },
+	};
+	static const char *const new_functions[][3] = {
+		{ "@fxStringAccessorGetter", "", "-1" },
+		{ "String.prototype.push", "", "-1" },
+		{ "f", "", "-1" }, { "keys", "o.js", "5" }, { "run", "m.js", "2" },
+	};
+	struct side a, b;
+	hand_model(&a.model, base_functions, ARRAY_LEN(base_functions));
+	hand_model(&b.model, new_functions, ARRAY_LEN(new_functions));
+	rules_init(&a.rules, &a.model);
+	rules_init(&b.rules, &b.model);
+	struct diff d;
+	diff_init(&d, &a.rules, &b.rules);
+	uint32_t getter = frame_named(&a.model, "String.prototype.@fxStringAccessorGetter");
+	CHECK(diff_match(&d, DIFF_BASE, getter) ==
+	      frame_named(&b.model, "@fxStringAccessorGetter"));
+	CHECK(diff_match_how(&d, DIFF_BASE, getter) == MATCH_TAIL_PLACE);
+	CHECK(!strcmp(diff_match_name(MATCH_TAIL_PLACE), "tail+place"));
+	CHECK(diff_match(&d, DIFF_BASE, frame_named(&a.model, "Array.prototype.push")) == NO_ID);
+	CHECK(diff_match(&d, DIFF_NEW, frame_named(&b.model, "f")) == NO_ID);
+	CHECK(diff_match(&d, DIFF_NEW, frame_named(&b.model, "keys")) == NO_ID);
+	/* With a place, the place step pairs first. */
+	CHECK(diff_match_how(&d, DIFF_BASE, frame_named(&a.model, "M.run")) == MATCH_URL_LINE);
+	diff_free(&d);
+	close_side(&a);
+	close_side(&b);
+}
+
+/* The same program, streamed live and saved by the XS file profiler
+ * (/work/material/xs README, record 171). */
+static void check_xs_pair(void)
+{
+	struct side stream, file;
+	if (!open_side(&stream, "xs-pair/phases.xsbug") ||
+	    !open_side(&file, "xs-pair/phases.cpuprofile"))
+		return;
+	struct diff d;
+	diff_init(&d, &stream.rules, &file.rules);
+	uint32_t getter = frame_named(&stream.model, "String.prototype.@fxStringAccessorGetter");
+	CHECK(diff_match(&d, DIFF_BASE, getter) ==
+	      frame_named(&file.model, "@fxStringAccessorGetter"));
+	CHECK(diff_match_how(&d, DIFF_BASE, getter) == MATCH_TAIL_PLACE);
+	diff_build(&d);
+	const struct diff_row *r = row_named(&d, "String.prototype.@fxStringAccessorGetter");
+	CHECK(r && diff_present(r, DIFF_BASE) && diff_present(r, DIFF_NEW));
+	diff_free(&d);
+	close_side(&stream);
+	close_side(&file);
+}
+
 /* The rule both support best: exact between a stream capture and a V8
  * file (both have stacks), divided against an XS function graph. */
 static void check_rule_both_support(void)
@@ -600,6 +662,8 @@ int main(int argc, char **argv)
 	check_two_engines();
 	check_pairing_steps();
 	check_pairing_by_place();
+	check_pairing_by_tail();
+	check_xs_pair();
 	check_rule_both_support();
 	check_units();
 	check_mirroring();

@@ -14,8 +14,12 @@
  *   4. url and line, the name aside: one function the engines name
  *      differently (XS calls a constructor `Vec` in its file profiler and
  *      `Vec.prototype.Vec` in its stream);
- *   5. name alone: another file or another engine (V8 vs XS urls);
- *   6. the engine's own entries by kind: the root ((root) in V8, (host)
+ *   5. the name after its last `.` and the place (url and line, or
+ *      neither: native), where one side's name is that bare tail: XS
+ *      names a native `String.prototype.@fxStringAccessorGetter` in its
+ *      stream and `@fxStringAccessorGetter` in its file profiler;
+ *   6. name alone: another file or another engine (V8 vs XS urls);
+ *   7. the engine's own entries by kind: the root ((root) in V8, (host)
  *      in XS), (program), (idle), the garbage collector.
  * A key held by several unpaired functions on a side is ambiguous and
  * pairs nothing in that step; what is left unpaired is one-sided.
@@ -47,6 +51,7 @@ enum diff_match {
 	MATCH_NAME_URL_LINE,
 	MATCH_NAME_URL,
 	MATCH_URL_LINE,
+	MATCH_TAIL_PLACE,
 	MATCH_NAME,
 	MATCH_KIND,
 	MATCH_COUNT

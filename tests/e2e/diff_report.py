@@ -265,6 +265,21 @@ def check_not_applicable():
               f"exact: (program) is not only in base: {program}")
 
 
+def check_xs_pair():
+    """The stream and the XS file profiler of one program name a native
+    differently; paired by the name's tail and place, on both sides."""
+    diff = json.loads(run("--report", "flat", "--diff", "--format", "json",
+                          path("xs-pair/phases.xsbug"),
+                          path("xs-pair/phases.cpuprofile")).stdout)
+    getter = row_named(diff, "String.prototype.@fxStringAccessorGetter")
+    if getter:
+        check(getter["match"] == "tail+place" and getter["new"] is not None and
+              getter["new"]["name"] == "@fxStringAccessorGetter",
+              f"the getter is not paired: {getter}")
+    check(not [r for r in diff["rows"] if r["name"] == "@fxStringAccessorGetter"],
+          "@fxStringAccessorGetter has a row of its own")
+
+
 for base, new in PAIRS:
     for rule in RULES:
         for normalize in (False, True):
@@ -276,5 +291,6 @@ for base, new in PAIRS:
 check_usage()
 check_filtered()
 check_not_applicable()
+check_xs_pair()
 print(f"{failures} failures", file=sys.stderr)
 sys.exit(1 if failures else 0)
