@@ -19,6 +19,7 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -98,15 +99,29 @@ def same_self(what, want, got, scale):
     check(not bad, "%s: self differs for %s" % (what, [(n, want.get(n), got.get(n)) for n in bad[:4]]))
 
 
+def folded_spelling(csv_name):
+    """A CSV name (escaped reversibly: a backslash doubled, a C1 control as
+    \\u0080..) as folded stacks spell it (a backslash as it is, a C1
+    control as \\x80..), with ';' written ':'."""
+    def one(m):
+        escape = m.group(1)
+        if escape == "\\":
+            return "\\"
+        if re.fullmatch(r"u00[89][0-9a-f]", escape):
+            return "\\x" + escape[3:]
+        return m.group(0)
+    return re.sub(r"\\(\\|u[0-9a-f]{4}|x[0-9a-f]{2}|.)", one, csv_name).replace(";", ":")
+
+
 def escaped_selves(path, extra, t):
-    """Self per name as the CSV report spells names (escaped), with ';'
-    as folded stacks write it (':')."""
+    """Self per name as the CSV report spells names, in the folded
+    export's spelling."""
     import csv
     import io
     r = report("flat", "csv", path, extra, ["--sample-type", str(t)])
     out = collections.defaultdict(float)
     for row in csv.DictReader(io.StringIO(r.stdout.decode("utf-8"))):
-        out[row["name"].replace(";", ":")] += float(row["self"])
+        out[folded_spelling(row["name"])] += float(row["self"])
     return out
 
 

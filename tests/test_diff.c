@@ -35,6 +35,24 @@ static void close_side(struct side *s)
 	model_free(&s->model);
 }
 
+static void close_pair(struct diff *d, struct side *a, struct side *b)
+{
+	diff_free(d);
+	close_side(a);
+	close_side(b);
+}
+
+/* Two files of testdata and their diff; false (said) when one does not
+ * load. */
+static bool open_file_pair(struct side *a, const char *base, struct side *b,
+			   const char *new_name, struct diff *d)
+{
+	if (!open_side(a, base) || !open_side(b, new_name))
+		return false;
+	diff_init(d, &a->rules, &b->rules);
+	return true;
+}
+
 static uint32_t frame_named(const struct model *m, const char *name)
 {
 	uint32_t found = NO_ID;
@@ -45,6 +63,17 @@ static uint32_t frame_named(const struct model *m, const char *name)
 		}
 	CHECK_MSG(found != NO_ID, "no function '%s'", name);
 	return found;
+}
+
+/* The base side's function `base` is paired with `new_name`, by `how`. */
+static void check_paired(const struct diff *d, const char *base,
+			 const char *new_name, enum diff_match how)
+{
+	uint32_t f = frame_named(d->model[DIFF_BASE], base);
+	CHECK_MSG(diff_match(d, DIFF_BASE, f) == frame_named(d->model[DIFF_NEW], new_name),
+		  "%s is not paired with %s", base, new_name);
+	CHECK_MSG(diff_match_how(d, DIFF_BASE, f) == how, "%s paired as %s", base,
+		  diff_match_name(diff_match_how(d, DIFF_BASE, f)));
 }
 
 static const struct diff_row *row_named(const struct diff *d, const char *name)
@@ -87,7 +116,11 @@ static void check_against_itself(const char *name)
 			d.normalize = normalize;
 			diff_build(&d);
 			bool has_totals = d.totals[DIFF_BASE]->total != NULL;
-			CHECK_MSG(d.nrows == flat_rows(&a, d.rule), "%s %s: %zu rows",
+			/* Without totals, the functions present are those the
+			 * rule that applies lists (present, n/a). */
+			enum rule listing = has_totals ? d.rule
+				: a.model.caps & HAS_NODES ? RULE_ADDITIVE : RULE_GPROF;
+			CHECK_MSG(d.nrows == flat_rows(&a, listing), "%s %s: %zu rows",
 				  name, rule_name(d.rule), d.nrows);
 			for (size_t i = 0; i < d.nrows; i++) {
 				const struct diff_row *r = &d.rows[i];
@@ -103,9 +136,7 @@ static void check_against_itself(const char *name)
 					CHECK(isnan(r->delta) && isnan(r->total[DIFF_NEW]));
 			}
 		}
-	diff_free(&d);
-	close_side(&a);
-	close_side(&b);
+	close_pair(&d, &a, &b);
 }
 
 /* ---- the worked example against a hand-edited run ------------------------ */
@@ -148,11 +179,10 @@ static void check_rows(const struct diff *d, const struct expected_row *want,
 static void check_hand_edited_run(void)
 {
 	struct side a, b;
-	if (!open_side(&a, "worked-example.cpuprofile") ||
-	    !open_side(&b, "worked-example-new.cpuprofile"))
-		return;
 	struct diff d;
-	diff_init(&d, &a.rules, &b.rules);
+	if (!open_file_pair(&a, "worked-example.cpuprofile",
+			    &b, "worked-example-new.cpuprofile", &d))
+		return;
 	CHECK(d.rule == RULE_EXACT);
 	CHECK(d.sort == DIFF_SORT_DELTA);
 	const struct model *mb = &a.model, *mn = &b.model;
@@ -214,9 +244,7 @@ static void check_hand_edited_run(void)
 	diff_build(&d);
 	check_rows(&d, shares, ARRAY_LEN(shares), "normalized");
 
-	diff_free(&d);
-	close_side(&a);
-	close_side(&b);
+	close_pair(&d, &a, &b);
 }
 
 /* ---- two engines running the same program ------------------------------- */
@@ -224,11 +252,10 @@ static void check_hand_edited_run(void)
 static void check_two_engines(void)
 {
 	struct side v8, xs;
-	if (!open_side(&v8, "validate.cpuprofile") ||
-	    !open_side(&xs, "validate-xs.cpuprofile"))
-		return;
 	struct diff d;
-	diff_init(&d, &v8.rules, &xs.rules);
+	if (!open_file_pair(&v8, "validate.cpuprofile",
+			    &xs, "validate-xs.cpuprofile", &d))
+		return;
 	/* The XS file has no whole stacks, only a function graph: divided,
 	 * under which an XS stream and the engine's file agree. */
 	CHECK(d.rule == RULE_DIVIDED);
@@ -315,6 +342,19 @@ static void hand_model(struct model *m, const char *const (*functions)[3], size_
 	CHECK(model_finish(m, &cycle));
 }
 
+/* Two hand models and their diff. */
+static void open_hand_pair(struct side *a, const char *const (*base_functions)[3],
+			   size_t nbase, struct side *b,
+			   const char *const (*new_functions)[3], size_t nnew,
+			   struct diff *d)
+{
+	hand_model(&a->model, base_functions, nbase);
+	hand_model(&b->model, new_functions, nnew);
+	rules_init(&a->rules, &a->model);
+	rules_init(&b->rules, &b->model);
+	diff_init(d, &a->rules, &b->rules);
+}
+
 static void check_pairing_steps(void)
 {
 	/* base: f twice in x.js, g in y.js, h in x.js;
@@ -328,12 +368,9 @@ static void check_pairing_steps(void)
 		{ "h", "w.js", "3" }, { "k", "x.js", "7" },
 	};
 	struct side a, b;
-	hand_model(&a.model, base_functions, ARRAY_LEN(base_functions));
-	hand_model(&b.model, new_functions, ARRAY_LEN(new_functions));
-	rules_init(&a.rules, &a.model);
-	rules_init(&b.rules, &b.model);
 	struct diff d;
-	diff_init(&d, &a.rules, &b.rules);
+	open_hand_pair(&a, base_functions, ARRAY_LEN(base_functions), &b,
+		       new_functions, ARRAY_LEN(new_functions), &d);
 	/* h x.js:9 is the same function on both sides despite the second h. */
 	CHECK(diff_match_how(&d, DIFF_BASE, hand_frame(&a.model, "h", "x.js", 9, KIND_JS)) ==
 	      MATCH_SAME);
@@ -353,9 +390,7 @@ static void check_pairing_steps(void)
 	diff_build(&d);
 	/* 5 base functions and 6 new with their roots; pairs: (root), h, g. */
 	CHECK_MSG(d.nrows == 5 + 6 - 3, "%zu rows", d.nrows);
-	diff_free(&d);
-	close_side(&a);
-	close_side(&b);
+	close_pair(&d, &a, &b);
 }
 
 /* XS names a constructor `Vec` in its file profiler and
@@ -373,25 +408,67 @@ static void check_pairing_by_place(void)
 		{ "lost", "", "-1" },
 	};
 	struct side a, b;
-	hand_model(&a.model, base_functions, ARRAY_LEN(base_functions));
-	hand_model(&b.model, new_functions, ARRAY_LEN(new_functions));
-	rules_init(&a.rules, &a.model);
-	rules_init(&b.rules, &b.model);
 	struct diff d;
-	diff_init(&d, &a.rules, &b.rules);
-	uint32_t vec = frame_named(&a.model, "Vec");
-	CHECK(diff_match(&d, DIFF_BASE, vec) ==
-	      frame_named(&b.model, "Vec.prototype.Vec"));
-	CHECK(diff_match_how(&d, DIFF_BASE, vec) == MATCH_URL_LINE);
+	open_hand_pair(&a, base_functions, ARRAY_LEN(base_functions), &b,
+		       new_functions, ARRAY_LEN(new_functions), &d);
+	check_paired(&d, "Vec", "Vec.prototype.Vec", MATCH_URL_LINE);
 	CHECK(!strcmp(diff_match_name(MATCH_URL_LINE), "url+line"));
 	CHECK(diff_match(&d, DIFF_NEW, frame_named(&b.model, "x")) == NO_ID);
 	CHECK(diff_match(&d, DIFF_NEW, frame_named(&b.model, "lost")) == NO_ID);
 	diff_build(&d);
 	const struct diff_row *r = row_named(&d, "Vec");
 	CHECK(r && r->self[DIFF_BASE] == 1 && r->self[DIFF_NEW] == 1);
-	diff_free(&d);
-	close_side(&a);
-	close_side(&b);
+	close_pair(&d, &a, &b);
+}
+
+/* XS names a native `String.prototype.@fxStringAccessorGetter` in its
+ * stream and `@fxStringAccessorGetter` in its file profiler: paired by
+ * the name after the last `.` and the place (both native), when one name
+ * is that bare tail.  Two prefixed names are two functions, an ambiguous
+ * tail pairs nothing, and another place keeps them apart. */
+static void check_pairing_by_tail(void)
+{
+	static const char *const base_functions[][3] = {
+		{ "String.prototype.@fxStringAccessorGetter", "", "-1" },
+		{ "Array.prototype.push", "", "-1" },
+		{ "A.f", "", "-1" }, { "B.f", "", "-1" },
+		{ "Object.keys", "o.js", "4" }, { "M.run", "m.js", "2" },
+	};
+	static const char *const new_functions[][3] = {
+		{ "@fxStringAccessorGetter", "", "-1" },
+		{ "String.prototype.push", "", "-1" },
+		{ "f", "", "-1" }, { "keys", "o.js", "5" }, { "run", "m.js", "2" },
+	};
+	struct side a, b;
+	struct diff d;
+	open_hand_pair(&a, base_functions, ARRAY_LEN(base_functions), &b,
+		       new_functions, ARRAY_LEN(new_functions), &d);
+	check_paired(&d, "String.prototype.@fxStringAccessorGetter",
+		     "@fxStringAccessorGetter", MATCH_TAIL_PLACE);
+	CHECK(!strcmp(diff_match_name(MATCH_TAIL_PLACE), "tail+place"));
+	CHECK(diff_match(&d, DIFF_BASE, frame_named(&a.model, "Array.prototype.push")) == NO_ID);
+	CHECK(diff_match(&d, DIFF_NEW, frame_named(&b.model, "f")) == NO_ID);
+	CHECK(diff_match(&d, DIFF_NEW, frame_named(&b.model, "keys")) == NO_ID);
+	/* With a place, the place step pairs first. */
+	CHECK(diff_match_how(&d, DIFF_BASE, frame_named(&a.model, "M.run")) == MATCH_URL_LINE);
+	close_pair(&d, &a, &b);
+}
+
+/* The same program, streamed live and saved by the XS file profiler
+ * (/work/material/xs README, record 171). */
+static void check_xs_pair(void)
+{
+	struct side stream, file;
+	struct diff d;
+	if (!open_file_pair(&stream, "xs-pair/phases.xsbug",
+			    &file, "xs-pair/phases.cpuprofile", &d))
+		return;
+	check_paired(&d, "String.prototype.@fxStringAccessorGetter",
+		     "@fxStringAccessorGetter", MATCH_TAIL_PLACE);
+	diff_build(&d);
+	const struct diff_row *r = row_named(&d, "String.prototype.@fxStringAccessorGetter");
+	CHECK(r && diff_present(r, DIFF_BASE) && diff_present(r, DIFF_NEW));
+	close_pair(&d, &stream, &file);
 }
 
 /* The rule both support best: exact between a stream capture and a V8
@@ -440,9 +517,7 @@ static void check_units(void)
 	if (r) /* f holds the whole of each profile */
 		CHECK(r->match == MATCH_SAME && r->total[DIFF_BASE] == 100 &&
 		      r->total[DIFF_NEW] == 100 && r->delta == 0);
-	diff_free(&d);
-	close_side(&a);
-	close_side(&b);
+	close_pair(&d, &a, &b);
 }
 
 /* ---- the split screen: the counterpart of a row --------------------------- */
@@ -502,11 +577,10 @@ static void check_mirror_tree(struct diff *d, struct side *a, struct side *b,
 static void check_mirroring(void)
 {
 	struct side a, b;
-	if (!open_side(&a, "worked-example.cpuprofile") ||
-	    !open_side(&b, "worked-example-new.cpuprofile"))
-		return;
 	struct diff d;
-	diff_init(&d, &a.rules, &b.rules);
+	if (!open_file_pair(&a, "worked-example.cpuprofile",
+			    &b, "worked-example-new.cpuprofile", &d))
+		return;
 	static const char *const down[] = { "main", "b", "leaf" };
 	check_mirror_tree(&d, &a, &b, VIEW_TOPDOWN, down, 3);
 	static const char *const up[] = { "leaf", "b", "main" };
@@ -554,19 +628,16 @@ static void check_mirroring(void)
 	}
 	view_close(&left.view);
 	view_close(&right.view);
-	diff_free(&d);
-	close_side(&a);
-	close_side(&b);
+	close_pair(&d, &a, &b);
 }
 
 static void check_mirror_engines(void)
 {
 	struct side v8, xs;
-	if (!open_side(&v8, "validate.cpuprofile") ||
-	    !open_side(&xs, "validate-xs.cpuprofile"))
-		return;
 	struct diff d;
-	diff_init(&d, &v8.rules, &xs.rules);
+	if (!open_file_pair(&v8, "validate.cpuprofile",
+			    &xs, "validate-xs.cpuprofile", &d))
+		return;
 	struct pane left, right;
 	open_pane(&left, &v8, VIEW_TOPDOWN);
 	open_pane(&right, &xs, VIEW_TOPDOWN);
@@ -596,6 +667,8 @@ int main(int argc, char **argv)
 	check_two_engines();
 	check_pairing_steps();
 	check_pairing_by_place();
+	check_pairing_by_tail();
+	check_xs_pair();
 	check_rule_both_support();
 	check_units();
 	check_mirroring();

@@ -60,8 +60,10 @@ static size_t spell(uint32_t c, char *buf)
 }
 
 /* The safe form of the character at p in piece (at most 7 bytes);
- * returns its length and sets *take to the bytes it stands for. */
-static size_t escape_one(const unsigned char *p, char *piece, size_t *take)
+ * returns its length and sets *take to the bytes it stands for.  With
+ * `reversible`, a backslash is spelled too. */
+static size_t escape_one(const unsigned char *p, char *piece, size_t *take,
+			 bool reversible)
 {
 	uint32_t c, surrogate;
 	size_t n = utf8_decode(p, &c, &surrogate);
@@ -70,19 +72,24 @@ static size_t escape_one(const unsigned char *p, char *piece, size_t *take)
 		return spell(p[0], piece);
 	}
 	*take = n;
+	/* A C1 character as \u0080..: \x80.. is a byte that is not UTF-8. */
+	if (is_control(c) && reversible && c >= 0x80)
+		return (size_t)sprintf(piece, "\\u%04x", (unsigned)c);
 	if (is_control(c))
 		return spell(c, piece);
+	if (reversible && c == '\\')
+		return (size_t)sprintf(piece, "\\\\");
 	memcpy(piece, p, n);
 	return n;
 }
 
-size_t escape_text(const char *in, char *out, size_t cap)
+static size_t escape_into(const char *in, char *out, size_t cap, bool reversible)
 {
 	const unsigned char *p = (const unsigned char *)in;
 	size_t used = 0;
 	while (*p) {
 		char piece[8];
-		size_t take, len = escape_one(p, piece, &take);
+		size_t take, len = escape_one(p, piece, &take, reversible);
 		if (used + len + 1 > cap)
 			break;
 		memcpy(out + used, piece, len);
@@ -94,12 +101,22 @@ size_t escape_text(const char *in, char *out, size_t cap)
 	return used;
 }
 
+size_t escape_text(const char *in, char *out, size_t cap)
+{
+	return escape_into(in, out, cap, false);
+}
+
+size_t escape_text_reversible(const char *in, char *out, size_t cap)
+{
+	return escape_into(in, out, cap, true);
+}
+
 void escape_text_to(FILE *out, const char *in)
 {
 	const unsigned char *p = (const unsigned char *)in;
 	while (*p) {
 		char piece[8];
-		size_t take, len = escape_one(p, piece, &take);
+		size_t take, len = escape_one(p, piece, &take, false);
 		fwrite(piece, 1, len, out);
 		p += take;
 	}

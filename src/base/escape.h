@@ -13,7 +13,14 @@
  * cap - 1 bytes on a character boundary); returns its length. */
 size_t escape_text(const char *in, char *out, size_t cap);
 
-/* The same, of any length, written to `out`. */
+/* The same with a backslash spelled `\\` too, so that the safe form
+ * reads back to exactly `in`: a tab is `\t`, a backslash and a t `\\t`
+ * (CSV fields: a reader can tell them apart), and a C1 control as
+ * `\u0080`..`\u009f`, where `\x80`.. is a byte that is not UTF-8.  At
+ * most 4 bytes a byte of `in`. */
+size_t escape_text_reversible(const char *in, char *out, size_t cap);
+
+/* escape_text, of any length, written to `out`. */
 void escape_text_to(FILE *out, const char *in);
 
 /* `in` as a JSON string, quotes included: C0, DEL, C1 and bidi controls

@@ -14,6 +14,7 @@ static const char *const match_names[MATCH_COUNT] = {
 	[MATCH_NAME_URL_LINE] = "name+url+line",
 	[MATCH_NAME_URL] = "name+url",
 	[MATCH_URL_LINE] = "url+line",
+	[MATCH_TAIL_PLACE] = "tail+place",
 	[MATCH_NAME] = "name",
 	[MATCH_KIND] = "kind",
 };
@@ -50,6 +51,22 @@ static long shown_place(const struct model *m, int32_t place)
 	return place < 0 ? -1 : place + (m->lines_zero_based ? 1 : 0);
 }
 
+/* A name after its last `.`: `@fxStringAccessorGetter` of
+ * `String.prototype.@fxStringAccessorGetter`; the name itself without. */
+static const char *name_tail(const struct model *m, const struct frame *f)
+{
+	const char *name = model_str(m, f->name), *dot = strrchr(name, '.');
+	return dot && dot[1] ? dot + 1 : name;
+}
+
+static int compare_places(const struct model *ma, const struct frame *a,
+			  const struct model *mb, const struct frame *b)
+{
+	int order = strcmp(model_str(ma, a->url), model_str(mb, b->url));
+	return order ? order : compare_ints(shown_place(ma, a->line),
+					    shown_place(mb, b->line));
+}
+
 /* Orders frames of two models by the key of a pairing step. */
 static int compare_keys(const struct model *ma, uint32_t fa,
 			const struct model *mb, uint32_t fb, enum diff_match step)
@@ -57,10 +74,11 @@ static int compare_keys(const struct model *ma, uint32_t fa,
 	const struct frame *a = &ma->frames[fa], *b = &mb->frames[fb];
 	if (step == MATCH_KIND)
 		return compare_ints(a->kind, b->kind);
-	if (step == MATCH_URL_LINE) {
-		int order = strcmp(model_str(ma, a->url), model_str(mb, b->url));
-		return order ? order : compare_ints(shown_place(ma, a->line),
-						    shown_place(mb, b->line));
+	if (step == MATCH_URL_LINE)
+		return compare_places(ma, a, mb, b);
+	if (step == MATCH_TAIL_PLACE) {
+		int order = strcmp(name_tail(ma, a), name_tail(mb, b));
+		return order ? order : compare_places(ma, a, mb, b);
 	}
 	int order = strcmp(model_str(ma, a->name), model_str(mb, b->name));
 	if (order || step == MATCH_NAME)
@@ -131,6 +149,20 @@ static void pair(struct diff *d, uint32_t base, uint32_t new_frame,
 	d->how[DIFF_NEW][new_frame] = (uint8_t)step;
 }
 
+/* Two functions of one key that the step still keeps apart: by their
+ * tails, `Array.prototype.push` is not `String.prototype.push`; one of
+ * the two names must be the bare tail. */
+static bool step_allows(const struct diff *d, uint32_t base, uint32_t new_frame,
+			enum diff_match step)
+{
+	if (step != MATCH_TAIL_PLACE)
+		return true;
+	const struct model *mb = d->model[DIFF_BASE], *mn = d->model[DIFF_NEW];
+	const struct frame *b = &mb->frames[base], *n = &mn->frames[new_frame];
+	return name_tail(mb, b) == model_str(mb, b->name) ||
+	       name_tail(mn, n) == model_str(mn, n->name);
+}
+
 /* One step: both sides sorted by its key, walked together; a key held by
  * exactly one unpaired frame on each side pairs them. */
 static void pair_step(struct diff *d, enum diff_match step, uint32_t *base_ids,
@@ -144,7 +176,8 @@ static void pair_step(struct diff *d, enum diff_match step, uint32_t *base_ids,
 		int order = compare_keys(mb, base_ids[i], mn, new_ids[j], step);
 		size_t end_i = key_run_end(mb, base_ids, i, nb, step);
 		size_t end_j = key_run_end(mn, new_ids, j, nn, step);
-		if (!order && end_i == i + 1 && end_j == j + 1)
+		if (!order && end_i == i + 1 && end_j == j + 1 &&
+		    step_allows(d, base_ids[i], new_ids[j], step))
 			pair(d, base_ids[i], new_ids[j], step);
 		if (order <= 0)
 			i = end_i;
@@ -254,12 +287,32 @@ static bool listed(const struct totals *t, uint32_t f)
 	return t->self[f] != 0 || (!isnan(total) && total != 0);
 }
 
+/* A rule other than the one shown that gives this side totals, to tell a
+ * function with a total of n/a from one that is not there. */
+static const struct totals *presence_totals(const struct diff *d, enum diff_side s)
+{
+	if (d->totals[s]->total)
+		return NULL;
+	const struct model *m = d->model[s];
+	enum rule rule = m->caps & HAS_NODES ? RULE_ADDITIVE : RULE_GPROF;
+	if (!rule_applies(m, rule) || rule == d->rule)
+		return NULL;
+	return rules_totals(d->rules[s], rule, d->type[s]);
+}
+
+static bool present_on(const struct diff *d, enum diff_side s, uint32_t f)
+{
+	if (listed(d->totals[s], f))
+		return true;
+	return d->presence[s] && listed(d->presence[s], f);
+}
+
 static void fill_side(const struct diff *d, struct diff_row *r, enum diff_side s)
 {
 	const struct totals *t = d->totals[s];
 	uint32_t f = r->frame[s];
 	r->self[s] = r->total[s] = NAN;
-	if (f == NO_ID || !listed(t, f))
+	if (f == NO_ID || !present_on(d, s, f))
 		return;
 	double scale = 1;
 	if (d->normalize)
@@ -292,8 +345,10 @@ static void add_row(struct diff *d, uint32_t base, uint32_t new_frame)
 void diff_build(struct diff *d)
 {
 	d->nrows = 0;
-	for (int s = 0; s < DIFF_SIDES; s++)
+	for (int s = 0; s < DIFF_SIDES; s++) {
 		d->totals[s] = rules_totals(d->rules[s], d->rule, d->type[s]);
+		d->presence[s] = presence_totals(d, s);
+	}
 	for (uint32_t f = 0; f < d->model[DIFF_BASE]->nframes; f++)
 		add_row(d, f, d->match[DIFF_BASE][f]);
 	for (uint32_t f = 0; f < d->model[DIFF_NEW]->nframes; f++)

@@ -14,16 +14,24 @@
  *   4. url and line, the name aside: one function the engines name
  *      differently (XS calls a constructor `Vec` in its file profiler and
  *      `Vec.prototype.Vec` in its stream);
- *   5. name alone: another file or another engine (V8 vs XS urls);
- *   6. the engine's own entries by kind: the root ((root) in V8, (host)
+ *   5. the name after its last `.` and the place (url and line, or
+ *      neither: native), where one side's name is that bare tail: XS
+ *      names a native `String.prototype.@fxStringAccessorGetter` in its
+ *      stream and `@fxStringAccessorGetter` in its file profiler;
+ *   6. name alone: another file or another engine (V8 vs XS urls);
+ *   7. the engine's own entries by kind: the root ((root) in V8, (host)
  *      in XS), (program), (idle), the garbage collector.
  * A key held by several unpaired functions on a side is ambiguous and
  * pairs nothing in that step; what is left unpaired is one-sided.
  *
  * A function is present on a side when that side's flat view lists it:
- * some self or total under the rule.  A pair whose function spent no time
- * on one side is shown as absent there, but keeps its frame so that the
- * cursor can still follow it. */
+ * some self or total under the rule.  Where the rule gives that side no
+ * totals (exact on an XS function graph), a function is present when
+ * its calls hold time under the rule that does apply there (additive, or
+ * gprof between call arcs): present with a total of n/a, which is not
+ * absence.  A pair whose function spent no time on one side is shown as
+ * absent there, but keeps its frame so that the cursor can still follow
+ * it. */
 #ifndef WPROF_DIFF_H
 #define WPROF_DIFF_H
 
@@ -43,6 +51,7 @@ enum diff_match {
 	MATCH_NAME_URL_LINE,
 	MATCH_NAME_URL,
 	MATCH_URL_LINE,
+	MATCH_TAIL_PLACE,
 	MATCH_NAME,
 	MATCH_KIND,
 	MATCH_COUNT
@@ -62,8 +71,8 @@ struct diff_row {
 	uint32_t frame[DIFF_SIDES]; /* NO_ID where the function is unknown */
 	enum diff_match match;
 	/* NAN where the function is absent; total is NAN too where the rule
-	 * gives no total on that side.  Percent of that side's profile
-	 * when normalized. */
+	 * gives no total on that side (present, n/a).  Percent of that
+	 * side's profile when normalized. */
 	double self[DIFF_SIDES];
 	double total[DIFF_SIDES];
 	/* new total - base total, an absent side counting as 0; NAN when a
@@ -87,6 +96,9 @@ struct diff {
 	bool reversed;
 
 	const struct totals *totals[DIFF_SIDES]; /* of the last build */
+	/* Where totals[s] has none: the totals saying whether a function is
+	 * present on that side (see above), else NULL. */
+	const struct totals *presence[DIFF_SIDES];
 	struct diff_row *rows;
 	size_t nrows, rows_cap;
 };
@@ -112,6 +124,12 @@ void diff_sort(struct diff *d);
 static inline bool diff_present(const struct diff_row *r, enum diff_side s)
 {
 	return !isnan(r->self[s]);
+}
+
+/* Present on that side, but the rule gives it no total there. */
+static inline bool diff_not_applicable(const struct diff_row *r, enum diff_side s)
+{
+	return diff_present(r, s) && isnan(r->total[s]);
 }
 
 /* The side whose frame names a row: base where the function is known

@@ -16,7 +16,7 @@
 
 #include "loaders/arcs.h"
 #include "address.h"
-#include "base/complain.h"
+#include "base/repeats.h"
 #include "output/export.h"
 #include "base/util.h"
 
@@ -78,6 +78,7 @@ struct peer {
  * server only, engines never before xs_free. */
 struct xs {
 	FILE *log;
+	struct repeats said; /* the last line of the log, and how often */
 	int listen_fd;
 	int listen_port;
 	struct peer *peers[XS_MAX_PEERS];
@@ -183,6 +184,8 @@ void xs_free(struct xs *l)
 		return;
 	stop_server(l);
 	flush_before_closing(l);
+	if (l->log)
+		repeats_end(&l->said, l->log);
 	for (int end = 0; end < 2; end++)
 		if (l->wake[end] >= 0)
 			close(l->wake[end]);
@@ -195,11 +198,19 @@ void xs_free(struct xs *l)
 	free(l);
 }
 
-/* Engines send what they like: what reaches a terminal is escaped. */
+/* Engines send what they like: what reaches a terminal is escaped.  A
+ * program that logs the same caught exception in a loop gets it said
+ * once, with a count (repeats.h). */
 static void tell(struct xs *l, const struct peer *p, const char *text)
 {
-	if (l->log)
-		complain_to(l->log, "%s: %s", p->engine ? p->name : p->address, text);
+	if (!l->log)
+		return;
+	const char *who = p->engine ? p->name : p->address;
+	size_t cap = strlen(who) + strlen(text) + 3;
+	char *line = xmalloc(cap);
+	snprintf(line, cap, "%s: %s", who, text);
+	repeats_say(&l->said, l->log, line);
+	free(line);
 }
 
 static void say(struct xs *l, struct peer *p, const char *fmt, const char *what)

@@ -142,13 +142,6 @@ static void text_rows(FILE *out, const struct diff *d)
 
 /* ---- CSV ------------------------------------------------------------------- */
 
-static void csv_escaped(FILE *out, const char *s)
-{
-	char safe[1024];
-	escape_text(s, safe, sizeof(safe));
-	csv_field(out, safe);
-}
-
 static void csv_rows(FILE *out, const struct diff_report *rep)
 {
 	const struct diff *d = rep->diff;
@@ -158,9 +151,9 @@ static void csv_rows(FILE *out, const struct diff_report *rep)
 		const struct diff_row *r = &d->rows[i];
 		enum diff_side s = diff_row_side(r);
 		const struct frame *f = side_frame(d, r, s);
-		csv_escaped(out, model_str(d->model[s], f->name));
+		csv_field(out, model_str(d->model[s], f->name));
 		fputc(',', out);
-		csv_escaped(out, model_str(d->model[s], f->url));
+		csv_field(out, model_str(d->model[s], f->url));
 		fprintf(out, ",%d,%d,%s", f->line, f->column, diff_match_name(r->match));
 		const double values[] = { r->self[DIFF_BASE], r->total[DIFF_BASE],
 					  r->self[DIFF_NEW], r->total[DIFF_NEW],
@@ -171,7 +164,7 @@ static void csv_rows(FILE *out, const struct diff_report *rep)
 		}
 		for (int side = 0; side < DIFF_SIDES; side++) {
 			fputc(',', out);
-			csv_escaped(out, rep->file[side]);
+			csv_field(out, rep->file[side]);
 		}
 		fputc('\n', out);
 	}

@@ -2,6 +2,7 @@
  * (export_writers.h). */
 #include "export_writers.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,6 +183,19 @@ static void write_xs_cpuprofile(struct exporter *x, const struct timeline *t)
 /* The trace-event form (loaders/trace.c reads it back): one Profile
  * event and one ProfileChunk holding the whole .cpuprofile, as Chrome's
  * Performance panel saves a V8 CPU profile, in pieces around it. */
+/* startTime, endTime (and the trace's ts) as integers, as V8 writes
+ * them and as readers of the format expect: microseconds since the
+ * epoch are past where %g turns to an exponent (1.79529795496375e+15).
+ * A time that is not whole (after durations with fractions, from perf or
+ * pprof) keeps its fraction: the last sample lasts until endTime. */
+static void write_time(FILE *out, double us)
+{
+	if (us == floor(us))
+		fprintf(out, "%.0f", us);
+	else
+		write_number(out, us);
+}
+
 #define TRACE_EVENT "\"cat\":\"disabled-by-default-v8.cpu_profiler\",\"ph\":\"P\"," \
 	"\"pid\":1,\"tid\":1,\"id\":\"0x1\",\"ts\":"
 
@@ -220,11 +234,11 @@ void write_cpuprofile(struct exporter *x, bool trace)
 	double start = t.n && real_timeline(x) ? m->start_time : 0;
 	if (trace) {
 		fputs("{\"traceEvents\":[{\"name\":\"Profile\"," TRACE_EVENT, x->out);
-		write_number(x->out, start);
+		write_time(x->out, start);
 		fputs(",\"args\":{\"data\":{\"startTime\":", x->out);
-		write_number(x->out, start);
+		write_time(x->out, start);
 		fputs("}}},\n{\"name\":\"ProfileChunk\"," TRACE_EVENT, x->out);
-		write_number(x->out, start);
+		write_time(x->out, start);
 		fputs(",\"args\":{\"data\":{\"cpuProfile\":", x->out);
 	}
 	fputs("{\"nodes\":[", x->out);
@@ -253,7 +267,7 @@ void write_cpuprofile(struct exporter *x, bool trace)
 	double end = start;
 	if (!trace) {
 		fprintf(x->out, "],\"startTime\":");
-		write_number(x->out, start);
+		write_time(x->out, start);
 		fputs(",\"samples\":[", x->out);
 	} else {
 		fputs("],\"samples\":[", x->out);
@@ -267,7 +281,7 @@ void write_cpuprofile(struct exporter *x, bool trace)
 		end += t.duration[i];
 	}
 	fputs("],\"endTime\":", x->out);
-	write_number(x->out, end);
+	write_time(x->out, end);
 	fputs(trace ? "}}}]}\n" : "}\n", x->out);
 	free(roots);
 	free_timeline(&t);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/complain.h"
@@ -206,19 +207,28 @@ static void text_rows(FILE *out, const struct report *rep)
 
 /* ---- CSV (RFC 4180) --------------------------------------------------------- */
 
+/* Control characters, which no terminal or spreadsheet should get raw,
+ * are spelled out, and so is a backslash (escape.h): a tab is `\t`, a
+ * backslash and a t `\\t`.  Commas and quotes are quoted as RFC 4180
+ * says. */
 void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
+	size_t cap = 4 * strlen(s) + 1;
+	char *safe = xmalloc(cap);
+	escape_text_reversible(s, safe, cap);
+	if (!strpbrk(safe, ",\"")) {
+		fputs(safe, out);
+		free(safe);
 		return;
 	}
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (const char *c = safe; *c; c++) {
+		if (*c == '"')
 			fputc('"', out);
-		fputc(*s, out);
+		fputc(*c, out);
 	}
 	fputc('"', out);
+	free(safe);
 }
 
 void csv_number(FILE *out, double v)
@@ -236,13 +246,10 @@ static void csv_rows(FILE *out, const struct report *rep)
 	for (size_t i = 0; i < v->nrows; i++) {
 		const struct row *r = &v->rows[i];
 		const struct frame *f = &m->frames[r->frame];
-		char name[1024];
 		fprintf(out, "%u,%s,", r->depth, row_role(r));
-		csv_field(out, row_name(m, r, name, sizeof(name)));
+		csv_field(out, model_str(m, f->name));
 		fputc(',', out);
-		char url[4096];
-		escape_text(model_str(m, f->url), url, sizeof(url));
-		csv_field(out, url);
+		csv_field(out, model_str(m, f->url));
 		fprintf(out, ",%d,%d,", f->line, f->column);
 		csv_number(out, r->self);
 		fputc(',', out);

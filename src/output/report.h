@@ -48,8 +48,10 @@ void report_expand(struct view *v, enum view_kind kind, uint32_t depth,
 		   size_t max_rows, struct report_cut *cut);
 void report_print(FILE *out, const struct report *rep);
 
-/* For other printers (the diff report): RFC 4180 fields, JSON strings,
- * and numbers that read back exactly (NAN: empty in CSV, null in JSON). */
+/* For other printers (the diff report): RFC 4180 fields of any text
+ * (control characters and backslashes escaped, escape.h's reversible
+ * form), JSON strings, and numbers that read back exactly (NAN: empty in
+ * CSV, null in JSON). */
 void csv_field(FILE *out, const char *s);
 void csv_number(FILE *out, double v);
 void json_string(FILE *out, const char *s);

@@ -554,13 +554,14 @@ static void draw_side(struct app *a, const struct screen *s, struct compare *c)
 	draw_rows(a, s);
 }
 
-/* A value of the delta layout; a delta carries its sign. */
+/* A value of the delta layout; a delta carries its sign.  NAN is a value
+ * the rule cannot give (n/a); absence is drawn by the caller. */
 static void delta_cell(const struct compare *c, double value, bool is_delta,
 		       char *buf, size_t cap)
 {
 	const struct diff *d = &c->diff;
 	if (isnan(value)) {
-		snprintf(buf, cap, "-");
+		snprintf(buf, cap, "n/a");
 		return;
 	}
 	const char *sign = !is_delta ? "" : value > 0 ? "+" : value < 0 ? "-" : "";
@@ -571,6 +572,17 @@ static void delta_cell(const struct compare *c, double value, bool is_delta,
 	else
 		format_value(d->model[DIFF_BASE], d->type[DIFF_BASE], magnitude,
 			     buf + used, cap - used);
+}
+
+/* A side's total: `-` where the function is absent, n/a where it is
+ * there but the rule gives that side no totals (diff.h). */
+static void side_total_cell(const struct compare *c, const struct diff_row *r,
+			    enum diff_side side, char *buf, size_t cap)
+{
+	if (diff_present(r, side))
+		delta_cell(c, r->total[side], false, buf, cap);
+	else
+		snprintf(buf, cap, "-");
 }
 
 static const char *const side_marks[] = { " ", "-", "+" };
@@ -588,11 +600,11 @@ static void draw_delta_row(const struct compare *c, const struct screen *s, int 
 	attr_t base = selected ? s->attr[EL_SELECTED] : s->attr[EL_NORMAL];
 	fill_line(y, base);
 	char b[32], n[32], delta[32], pct[32], cells[200], name[1024];
-	delta_cell(c, r->total[DIFF_BASE], false, b, sizeof(b));
-	delta_cell(c, r->total[DIFF_NEW], false, n, sizeof(n));
+	side_total_cell(c, r, DIFF_BASE, b, sizeof(b));
+	side_total_cell(c, r, DIFF_NEW, n, sizeof(n));
 	delta_cell(c, r->delta, true, delta, sizeof(delta));
 	if (isnan(r->delta_pct))
-		snprintf(pct, sizeof(pct), "-");
+		snprintf(pct, sizeof(pct), "%s", isnan(r->delta) ? "n/a" : "-");
 	else
 		snprintf(pct, sizeof(pct), "%+.1f%%", r->delta_pct);
 	snprintf(cells, sizeof(cells), "%*s %*s ", VALUE_WIDTH, b, VALUE_WIDTH, n);

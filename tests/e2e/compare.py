@@ -7,7 +7,8 @@ usage: compare.py WPROF_BINARY TESTDATA_DIR
 The profiles are worked-example.cpuprofile and its hand-edited run
 worked-example-new.cpuprofile; the numbers are the hand-worked ones of
 tests/test_diff.c (totals in ms, base -> new): main 6 -> 7, a 5 -> 2.5,
-leaf 4 -> 3.5, b 1 -> 2.5, c only in new 2.  Exits 77 (skip) only when
+leaf 4 -> 3.5, b 1 -> 2.5, c only in new 2; and validate.xsbug against
+validate-xs.cpuprofile under exact, which the graph cannot give.  Exits 77 (skip) only when
 tmux is not installed."""
 import os
 import re
@@ -130,7 +131,37 @@ def stacked():
     p.close()
 
 
-run_tests([side_by_side, stacked])
+def not_applicable():
+    """A stream (exact applies) against the XS file profiler's function
+    graph of the same program (no exact), under exact (r from divided, the
+    pair's default): main is on
+    both sides, its new total n/a, not absent ('-') nor -100 %; String,
+    which the stream never ran, is absent from the base."""
+    p = Session("%s %s %s; sleep 600" % (
+        BINARY, os.path.join(DATA, "validate.xsbug"),
+        os.path.join(DATA, "validate-xs.cpuprofile")), 200, 50)
+    s = p.press(["d"], r"delta layout", "the delta layout")
+    for _ in range(4):
+        if "rule: exact" in s:
+            break
+        rule = re.search(r"rule: (\w+)", s).group(1)
+        s = p.press(["r"], r"rule: (?!%s\b)" % rule, "the next rule")
+    check("rule: exact" in s, "exact: the header names the rule")
+    rows = {row[3]: row for row in delta_rows(s)}
+    check(rows.get("main") == ("8.26s", "n/a", "n/a", "main"),
+          "exact: main is present with n/a on the new side: %r" % (rows.get("main"),))
+    check(rows.get("String") == ("-", "n/a", "n/a", "String"),
+          "exact: String is absent from the base: %r" % (rows.get("String"),))
+    line = [l for l in s.split("\n") if re.search(r"\smain\s*$", l)]
+    check(len(line) == 1 and "-100" not in line[0] and re.search(r"n/a\s+n/a\s+main", line[0]),
+          "exact: main's delta%% is n/a and it is not one-sided: %r" % (line,))
+    line = [l for l in s.split("\n") if re.search(r"\sString\s*$", l)]
+    check(len(line) == 1 and re.search(r"\+ String", line[0]),
+          "exact: String is marked only in new: %r" % (line,))
+    p.close()
+
+
+run_tests([side_by_side, stacked, not_applicable])
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

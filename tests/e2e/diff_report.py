@@ -2,7 +2,8 @@
 """wprof-tui --report flat --diff against the two single --report flat
 reports of the same files: every number of the diff is a number of one of
 them (or their difference), under every rule, in JSON and CSV; one-sided
-functions are null on the side that lacks them; bad use exits with 2.
+functions are null on the side that lacks them, a total the rule cannot
+give is null on a side that has the function; bad use exits with 2.
 
 usage: diff_report.py WPROF_TUI TESTDATA_DIR
 """
@@ -71,12 +72,22 @@ def sort_key(row):
     return -1 if row["delta"] is None else abs(row["delta"])
 
 
-def check_side(what, side, diff_row, single_rows, seen, scale):
+def check_side(what, side, diff_row, single_rows, seen, scale, present_rows):
     obj = diff_row[side]
     if obj is None:
         return 0.0
     k = key(obj)
     want = single_rows.get(k)
+    if want is None and k in present_rows:
+        # Listed by no single report under a rule without totals on that
+        # side, but its calls hold time (additive): present, total n/a.
+        check(k not in seen, f"{what}: {side} {k} in two rows")
+        seen.add(k)
+        check(obj["total"] is None and
+              close(obj["self"], present_rows[k]["self"] * scale),
+              f"{what}: {side} {k}: {obj['self']}/{obj['total']} is not "
+              f"present with a total of n/a")
+        return None
     check(want is not None, f"{what}: {side} {k} not in the single report")
     if want is None:
         return 0.0
@@ -93,6 +104,8 @@ def check_pair(base, new, rule, normalize):
     what = f"{base} vs {new}, {rule}{' normalized' if normalize else ''}"
     base_report, base_rows = single(base, rule)
     new_report, new_rows = single(new, rule)
+    present = [single(name, "additive")[1] if "total_unavailable" in report else {}
+               for name, report in ((base, base_report), (new, new_report))]
     args = ["--report", "flat", "--diff", "--rule", rule, "--format", "json"]
     diff = json.loads(run(*args, *(["--normalize"] if normalize else []),
                           path(base), path(new)).stdout)
@@ -109,17 +122,19 @@ def check_pair(base, new, rule, normalize):
         if row["base"] or row["match"] == "none":
             check(key(row) == key(row["base"] or row["new"]),
                   f"{what}: {key(row)} is not named after its side")
-        b = check_side(what, "base", row, base_rows, seen[0], scales[0])
-        n = check_side(what, "new", row, new_rows, seen[1], scales[1])
+        b = check_side(what, "base", row, base_rows, seen[0], scales[0], present[0])
+        n = check_side(what, "new", row, new_rows, seen[1], scales[1], present[1])
         want = None if b is None or n is None else n - b
         check(close(row["delta"], want),
               f"{what}: {key(row)} delta {row['delta']}, wanted {want}")
         one_sided = row["base"] is None or row["new"] is None
         check(row["match"] != "none" or one_sided,
               f"{what}: {key(row)} on both sides but unpaired")
-    check(len(seen[0]) == len(base_rows) and len(seen[1]) == len(new_rows),
-          f"{what}: {len(seen[0])}/{len(base_rows)} base and "
-          f"{len(seen[1])}/{len(new_rows)} new rows in the diff")
+    for i, (rows, present_rows) in enumerate(((base_rows, present[0]),
+                                              (new_rows, present[1]))):
+        want = set(rows) | set(present_rows)
+        check(seen[i] == want, f"{what}: side {i}: rows {sorted(seen[i] ^ want)} "
+              f"are in the diff or a single report but not both")
     deltas = [sort_key(r) for r in diff["rows"]]
     check(deltas == sorted(deltas, reverse=True), f"{what}: not sorted by |delta|")
     if base == new:
@@ -215,6 +230,56 @@ def check_filtered():
                   f"--diff --focus ^b$: {side} {row['name']} {row[side]} is not {want}")
 
 
+def check_not_applicable():
+    """A stream (exact applies) against the XS file profiler's function
+    graph (no exact): under exact, `main` is on both sides, its new total
+    n/a, so its delta is n/a too, never -100 % or only-in-base; functions
+    the graph lacks are still only in base."""
+    base, new = path("validate.xsbug"), path("validate-xs.cpuprofile")
+    args = ["--report", "flat", "--diff", "--rule", "exact"]
+    diff = json.loads(run(*args, "--format", "json", base, new).stdout)
+    main = row_named(diff, "main")
+    if main:
+        check(main["base"] is not None and main["new"] is not None and
+              main["new"]["self"] == 0 and main["new"]["total"] is None and
+              main["delta"] is None and main["delta_pct"] is None,
+              f"exact, stream vs XS graph: main is not present with n/a: {main}")
+    rows = {r["name"]: r for r in
+            csv.DictReader(io.StringIO(run(*args, "--format", "csv", base, new).stdout))}
+    main = rows.get("main", {})
+    check(main.get("new_self") == "0" and main.get("new_total") == "" and
+          main.get("delta") == "" and main.get("delta_pct") == "",
+          f"CSV: main is not present with n/a on the new side: {main}")
+    text = run(*args, base, new).stdout.splitlines()
+    line = [l for l in text if l.split()[-1:] != [] and " main  " in l]
+    check(len(line) == 1 and line[0].split()[:6] == ["0", "8.26s", "0", "n/a", "n/a", "n/a"],
+          f"text: main is not 'n/a' on the new side: {line}")
+    check(any(l == "# functions: 11 in both, 0 only in base (-), 2 only in new (+); "
+                   "10 paired by name or kind only (~)" for l in text),
+          f"text: counts {[l for l in text if l.startswith('# functions')]}")
+    # Absent is still absent: V8's (program) has no XS counterpart.
+    diff = json.loads(run(*args, "--format", "json", path("validate.cpuprofile"), new).stdout)
+    program = row_named(diff, "(program)")
+    if program:
+        check(program["new"] is None and program["delta_pct"] == -100,
+              f"exact: (program) is not only in base: {program}")
+
+
+def check_xs_pair():
+    """The stream and the XS file profiler of one program name a native
+    differently; paired by the name's tail and place, on both sides."""
+    diff = json.loads(run("--report", "flat", "--diff", "--format", "json",
+                          path("xs-pair/phases.xsbug"),
+                          path("xs-pair/phases.cpuprofile")).stdout)
+    getter = row_named(diff, "String.prototype.@fxStringAccessorGetter")
+    if getter:
+        check(getter["match"] == "tail+place" and getter["new"] is not None and
+              getter["new"]["name"] == "@fxStringAccessorGetter",
+              f"the getter is not paired: {getter}")
+    check(not [r for r in diff["rows"] if r["name"] == "@fxStringAccessorGetter"],
+          "@fxStringAccessorGetter has a row of its own")
+
+
 for base, new in PAIRS:
     for rule in RULES:
         for normalize in (False, True):
@@ -225,5 +290,7 @@ for base, new in PAIRS:
                 check_csv_and_text(base, new, diff)
 check_usage()
 check_filtered()
+check_not_applicable()
+check_xs_pair()
 print(f"{failures} failures", file=sys.stderr)
 sys.exit(1 if failures else 0)

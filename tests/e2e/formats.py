@@ -443,7 +443,32 @@ def same_report(label, before, after, key):
             fail(f"{label}: {k}: self {as_.get(k)} != {v}")
 
 
+def check_integer_times(tmp):
+    """Exported startTime and endTime are integers (not 1.79529795496375e+15
+    nor …050.0).  validate.xsbug starts at its `start` time, 0x660D060611C0C
+    µs, and its samples end by its `stop` time, 0x660D060DF4320."""
+    start, stop = 0x660D060611C0C, 0x660D060DF4320
+    src = os.path.join(TESTDATA, "validate.xsbug")
+    out = os.path.join(tmp, "validate.cpuprofile")
+    run(["--export", "cpuprofile", "-o", out, src])
+    raw = open(out).read()
+    doc = json.loads(raw)
+    for field in ("startTime", "endTime"):
+        if not re.search(r'"%s":\d+[,}]' % field, raw):
+            fail(f"export cpuprofile: {field} is not written as an integer")
+    if doc["startTime"] != start or not start < doc["endTime"] <= stop:
+        fail(f"export cpuprofile: {doc['startTime']}..{doc['endTime']}, "
+             f"wanted {start}..(at most) {stop}")
+    out = os.path.join(tmp, "validate.trace.json")
+    run(["--export", "trace", "-o", out, src])
+    raw = open(out).read()
+    for field in ("ts", "startTime", "endTime"):
+        if not re.search(r'"%s":\d+[,}]' % field, raw) or re.search(r'"%s":[\d.]*[.eE]' % field, raw):
+            fail(f"export trace: {field} is not written as an integer")
+
+
 def test_roundtrip(tmp):
+    check_integer_times(tmp)
     sources = [os.path.join(FORMATS, n) for n in
                ("perf-script-simple.txt", "prog.perf.txt", "fib.perf.txt",
                 "alloc.heapprofile")]

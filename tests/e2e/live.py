@@ -6,7 +6,8 @@
            for a few seconds and disconnects: hand-computed self times;
   hostile  garbage, a 100 MB element, one byte a second, a silent peer,
            50 connections, a disconnect mid-message, all beside a replayed
-           engine whose profile must come out complete; memory stays small.
+           engine whose profile must come out complete; memory stays small;
+  logs     600 identical log lines said as one run with its count.
 """
 import json
 import os
@@ -364,6 +365,26 @@ def silent():
         fail("silent: status %d %r" % (rc, err))
 
 
+def logs():
+    """A program that logs the same caught exception 600 times in a row:
+    --report says it on stderr at once and, when the run ends, once more
+    with its count; not 600 lines."""
+    exception = (b'\r\n<xsbug><log path="/t/loop.js" line="3">'
+                 b'# Exception: boom&#10;</log></xsbug>\r\n')
+    done = b'\r\n<xsbug><log>done&#10;</log></xsbug>\r\n'
+    first_samples = CAPTURE.index(b"</xsbug>", CAPTURE.index(b"<ps>")) + 10
+    data = CAPTURE[:first_samples] + exception * 600 + done + CAPTURE[first_samples:]
+    proc, port = start_listener(WPROF)
+    send_capture(port, 4096, data)
+    rc, out, err = finish(proc)
+    lines = err.decode().splitlines()
+    boom = [l for l in lines if "boom" in l]
+    want = ["/t/loop.js:3: Exception: boom", "/t/loop.js:3: Exception: boom (×600)"]
+    if rc != 0 or len(boom) != 2 or [l[l.index("/t/"):] for l in boom] != want or \
+            not any(l.endswith("log: done") for l in lines):
+        fail("logs: status %d, stderr %r" % (rc, lines[:8]))
+
+
 def backlog():
     """The listener's queue of pending connections is the system's
     maximum, not 64 (ss shows it as the listening socket's Send-Q)."""
@@ -389,6 +410,6 @@ def backlog():
 
 {"replay": replay, "fake": fake, "hostile": hostile, "connect": connect,
  "arcs": arcs, "breaks": breaks, "stop-at-break": stop_at_break,
- "others": others, "silent": silent, "backlog": backlog}[WHAT]()
+ "others": others, "silent": silent, "backlog": backlog, "logs": logs}[WHAT]()
 print("%s: %d failed" % (WHAT, failures))
 sys.exit(1 if failures else 0)

@@ -7,6 +7,8 @@ import io
 import json
 import math
 import os
+import re
+import tempfile
 
 from e2e import TESTDATA, check, finish, wprof, data
 
@@ -108,6 +110,31 @@ check("n/a" in text and "only a function graph" in text, "text says why exact is
 rows = list(csv.DictReader(io.StringIO(report(we, "flat", "--format", "csv"))))
 check([r["name"] for r in rows] == ["main", "a", "leaf", "b"], "csv rows in total order")
 check(close(float(rows[1]["total"]), 5000) and close(float(rows[1]["self"]), 2000), "csv a")
+
+# CSV tells a tab from a backslash and a t: control characters spelled
+# out (never raw), a backslash doubled, commas and quotes quoted (RFC 4180).
+NAMES = ["tab\there", "tab\\there", "comma, \"quoted\"", "esc\x1b[2J\u009b"]
+WANT = ["tab\\there", "tab\\\\there", "comma, \"quoted\"", "esc\\e[2J\\u009b"]
+with tempfile.NamedTemporaryFile("w", suffix=".cpuprofile") as odd:
+    nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "url": "", "lineNumber": -1,
+                                     "columnNumber": -1, "scriptId": "0"},
+              "children": [2 + i for i in range(len(NAMES))]}]
+    nodes += [{"id": 2 + i, "callFrame": {"functionName": name, "url": "", "lineNumber": -1,
+                                          "columnNumber": -1, "scriptId": "0"}}
+              for i, name in enumerate(NAMES)]
+    json.dump({"nodes": nodes, "startTime": 0, "endTime": 5000,
+               "samples": [2, 3, 4, 5], "timeDeltas": [1000, 1000, 1000, 1000]}, odd)
+    odd.flush()
+    text = report(odd.name, "flat", "--format", "csv", "--sort", "name")
+    check("\t" not in text and "\x1b" not in text and "\u009b" not in text,
+          "csv: no raw control characters")
+    names = [r["name"] for r in csv.DictReader(io.StringIO(text)) if r["name"] != "(root)"]
+    check(sorted(names) == sorted(WANT), "csv names %r, wanted %r" % (names, WANT))
+    check('"comma, ""quoted"""' in text, "csv: a comma and quotes are quoted")
+    for name, field in zip(NAMES, WANT):
+        got = re.sub(r"\\(\\|t|e|u[0-9a-f]{4})", lambda m: {"\\": "\\", "t": "\t",
+                     "e": "\x1b"}.get(m.group(1)) or chr(int(m.group(1)[1:], 16)), field)
+        check(got == name, "csv field %r reads back as %r, not %r" % (field, got, name))
 
 # The legacy Node 10 form (head + timestamps, times in seconds) of the same
 # profile as chrome65-simple: its endTime is a whole second, earlier than
