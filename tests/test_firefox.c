@@ -330,12 +330,34 @@ static void check_bad_input(void)
 	REJECTED("string column", HEAD TABLES SAMPLES("[\"x\"]", "[0]"), "samples.stack[0] is not a number");
 }
 
+/* two-tabs.gecko.json.gz, cut from a real Firefox ESR profile
+ * (testdata/README.md): two tab GeckoMain threads, WebExtensions with 206
+ * samples and threadCPUDelta summing to 252 359 187 ns, file:// Content
+ * with 201 samples and 587 789 478 ns.  The profiler scores activity by
+ * threadCPUDelta, so file:// Content opens (sample counts would pick
+ * WebExtensions); --thread still reaches the other. */
+static void check_activity_choice(void)
+{
+	struct model m;
+	if (!load("two-tabs.gecko.json.gz", NULL, &m))
+		return;
+	CHECK_MSG(!strcmp(model_str(&m, m.thread), "GeckoMain (file:// Content, pid 29224, tid 29224)"),
+		  "opened %s", model_str(&m, m.thread));
+	CHECK(m.nsamples == 201);
+	model_free(&m);
+	if (!load("two-tabs.gecko.json.gz", "GeckoMain (WebExtensions, pid 29202, tid 29202)", &m))
+		return;
+	CHECK(m.nsamples == 206);
+	model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
 		dir = argv[1];
 	check_parent_process();
 	check_default_thread();
+	check_activity_choice();
 	check_line_ticks();
 	check_shared_tables();
 	check_bytes();
