@@ -447,14 +447,15 @@ static bool read_event(struct trace_reader *R)
 		size_t n = strlen(ev->id);
 		snprintf(ev->id + n, sizeof(ev->id) - n, "/%u", R->run);
 	}
-	return trace_add_event_data(R->t, ev->kind, &(struct trace_event_facts){
+	trace_add_event_data(R->t, ev->kind, &(struct trace_event_facts){
 					    .offset = ev->offset, .pid = ev->pid, .tid = ev->tid,
 					    .ts = ev->ts, .id = ev->id,
 					    .name = ev->has_arg_name ? ev->arg_name : NULL,
 					    .start = ev->start, .has_start = ev->has_start,
 					    .end = ev->end, .has_end = ev->has_end,
 				    },
-				    &ev->data, R->err);
+				    &ev->data);
+	return true;
 }
 
 /* Chrome's JSON array form may end without its "]" (a trace cut off

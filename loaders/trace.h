@@ -69,6 +69,11 @@ struct trace_profile {
 	struct trace_chunk *chunks;
 	size_t nchunks, chunks_cap;
 	double busy; /* µs of samples not (idle), once prepared */
+	/* What could not be placed, left out and said in the warning: */
+	size_t extra_deltas;       /* timeDeltas past a chunk's samples */
+	size_t samples_undelta;    /* samples past a chunk's timeDeltas */
+	size_t samples_nameless;   /* samples naming a node no chunk has */
+	size_t edges_dangling;     /* edges naming a node no chunk has */
 };
 
 struct trace_name {
@@ -101,10 +106,11 @@ void trace_free(struct trace *t);
 void trace_data_free(struct trace_data *d);
 
 /* Keeps what an event says about the profiles (the data's arrays are
- * copied; the caller reuses them). */
-bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
-			  const struct trace_event_facts *facts,
-			  const struct trace_data *data, struct load_error *err);
+ * copied; the caller reuses them).  What cannot be placed (timeDeltas
+ * past a chunk's samples, or samples past its deltas) is counted in the
+ * profile and left out. */
+void trace_add_event_data(struct trace *t, enum trace_event_kind kind,
+			  const struct trace_event_facts *facts, const struct trace_data *data);
 
 /* After the last event: picks the thread (`wanted`, a name, tid or
  * profile id, or NULL for DevTools' choice) and fills the model. */
