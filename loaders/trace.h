@@ -81,6 +81,16 @@ struct trace_name {
 	char *name;
 };
 
+/* A duration event as read: X (ts, end = ts + dur), B (end infinite
+ * until its E) or E (end = ts), with its place in the file. */
+struct trace_slice {
+	int64_t pid, tid;
+	double ts, end;
+	str_t name; /* in the trace's model */
+	uint32_t seq;
+	char phase;
+};
+
 struct trace {
 	struct model *m;
 	struct trace_profile *profiles;
@@ -89,6 +99,13 @@ struct trace {
 	struct trace_name *threads, *processes; /* sorted once read */
 	size_t nthreads, threads_cap, nprocesses, processes_cap;
 	uint64_t end_offset;
+	/* Duration events, kept (a file's, keep_slices) until a chunk with
+	 * samples shows the trace has a CPU profile: a trace without one is
+	 * shown as an evented profile of them (trace_slices.c). */
+	struct trace_slice *slices;
+	size_t nslices, slices_cap;
+	bool keep_slices;
+	double last_time; /* the latest ts (or ts + dur) of any event */
 };
 
 struct trace_event_facts {
@@ -97,6 +114,9 @@ struct trace_event_facts {
 	double ts;
 	const char *id;
 	const char *name; /* args.name, NULL when none */
+	const char *event_name; /* the event's "name", "" when none */
+	char phase;		/* "ph", 0 when none */
+	double dur;
 	double start, end;
 	bool has_start, has_end;
 };
@@ -115,6 +135,26 @@ void trace_add_event_data(struct trace *t, enum trace_event_kind kind,
 /* After the last event: picks the thread (`wanted`, a name, tid or
  * profile id, or NULL for DevTools' choice) and fills the model. */
 bool trace_build(struct trace *t, const char *wanted, struct load_error *err);
+
+/* "CrRendererMain (Renderer pid 6543, tid 259)": a thread as headers
+ * and --thread name it (`profile`: an id to add, or NULL). */
+void trace_describe_thread(const struct trace *t, int64_t pid, int64_t tid,
+			   const char *profile, char *out, size_t size);
+/* Whether `wanted` names the thread: its name, tid or description. */
+bool trace_thread_matches(const struct trace *t, int64_t pid, int64_t tid,
+			  const char *wanted);
+/* The thread's name from thread_name metadata, or NULL. */
+const char *trace_thread_name(const struct trace *t, int64_t pid, int64_t tid);
+
+/* Keeps a duration event (X, B, E) while t keeps them. */
+void trace_slices_add(struct trace *t, const struct trace_event_facts *f);
+/* Forgets the duration events: the trace has a CPU profile. */
+void trace_slices_drop(struct trace *t);
+/* The model of the thread `wanted` names (NULL: the renderer main thread
+ * with the most slice time, else the thread with the most) as an evented
+ * profile: each event name a frame, nested by time; false, with nothing
+ * said, when no thread has slice time. */
+bool trace_slices_build(struct trace *t, const char *wanted);
 
 /* A node in m for each of these, node i for nodes[i], its frame interned
  * ("(anonymous)" for a function without a name). */

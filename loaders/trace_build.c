@@ -44,6 +44,7 @@ void trace_free(struct trace *t)
 	id_table_free(&t->profile_index);
 	free_names(t->threads, t->nthreads);
 	free_names(t->processes, t->nprocesses);
+	free(t->slices);
 }
 
 /* A copy of n entries, with room for one more (NULL stays NULL). */
@@ -213,6 +214,13 @@ void trace_add_event_data(struct trace *t, enum trace_event_kind kind,
 			  const struct trace_event_facts *f, const struct trace_data *d)
 {
 	struct trace_profile *p;
+	if (f->phase != 'M') {
+		double end = f->phase == 'X' && f->dur > 0 ? f->ts + f->dur : f->ts;
+		if (end > t->last_time)
+			t->last_time = end;
+	}
+	if (d->nsamples)
+		trace_slices_drop(t);
 	switch (kind) {
 	case TRACE_PROFILE:
 		p = profile_for(t, f);
@@ -255,6 +263,7 @@ void trace_add_event_data(struct trace *t, enum trace_event_kind kind,
 				 f->pid, 0, f->name);
 		return;
 	case TRACE_OTHER:
+		trace_slices_add(t, f);
 		return;
 	}
 }
@@ -488,9 +497,14 @@ static const char *name_of(const struct trace_name *names, size_t n, int64_t pid
 	return NULL;
 }
 
+const char *trace_thread_name(const struct trace *t, int64_t pid, int64_t tid)
+{
+	return name_of(t->threads, t->nthreads, pid, tid);
+}
+
 static const char *thread_name(const struct trace *t, const struct trace_profile *p)
 {
-	return name_of(t->threads, t->nthreads, p->pid, p->tid);
+	return trace_thread_name(t, p->pid, p->tid);
 }
 
 static bool thread_has_several(const struct trace *t, const struct trace_profile *p)
@@ -501,18 +515,36 @@ static bool thread_has_several(const struct trace *t, const struct trace_profile
 	return n > 1;
 }
 
+void trace_describe_thread(const struct trace *t, int64_t pid, int64_t tid,
+			   const char *profile, char *out, size_t size)
+{
+	const char *thread = trace_thread_name(t, pid, tid);
+	const char *process = name_of(t->processes, t->nprocesses, pid, 0);
+	snprintf(out, size, "%s (%s%spid %lld, tid %lld%s%s)",
+		 thread ? thread : "thread", process ? process : "",
+		 process ? " " : "", (long long)pid, (long long)tid,
+		 profile ? ", profile " : "", profile ? profile : "");
+}
+
 /* "CrRendererMain (Renderer pid 6543, tid 259)", with the profile id
  * when the thread has more than one. */
 static void describe(const struct trace *t, const struct trace_profile *p,
 		     char *out, size_t size)
 {
-	const char *thread = thread_name(t, p);
-	const char *process = name_of(t->processes, t->nprocesses, p->pid, 0);
-	snprintf(out, size, "%s (%s%spid %lld, tid %lld%s%s)",
-		 thread ? thread : "thread", process ? process : "",
-		 process ? " " : "", (long long)p->pid, (long long)p->tid,
-		 thread_has_several(t, p) && *p->id ? ", profile " : "",
-		 thread_has_several(t, p) ? p->id : "");
+	bool several = thread_has_several(t, p);
+	trace_describe_thread(t, p->pid, p->tid, several && *p->id ? p->id : NULL, out, size);
+}
+
+bool trace_thread_matches(const struct trace *t, int64_t pid, int64_t tid,
+			  const char *wanted)
+{
+	const char *name = trace_thread_name(t, pid, tid);
+	char text[200];
+	snprintf(text, sizeof(text), "%lld", (long long)tid);
+	if ((name && !strcmp(name, wanted)) || !strcmp(text, wanted))
+		return true;
+	trace_describe_thread(t, pid, tid, NULL, text, sizeof(text));
+	return !strcmp(text, wanted);
 }
 
 /* By name, tid, profile id, or as described (the explorer's T names the
@@ -520,12 +552,10 @@ static void describe(const struct trace *t, const struct trace_profile *p,
 static bool matches(const struct trace *t, const struct trace_profile *p,
 		    const char *wanted)
 {
-	const char *name = thread_name(t, p);
-	char text[200];
-	snprintf(text, sizeof(text), "%lld", (long long)p->tid);
-	if ((name && !strcmp(name, wanted)) || !strcmp(text, wanted) ||
+	if (trace_thread_matches(t, p->pid, p->tid, wanted) ||
 	    (*p->id && !strcmp(p->id, wanted)))
 		return true;
+	char text[200];
 	describe(t, p, text, sizeof(text));
 	return !strcmp(text, wanted);
 }
@@ -713,6 +743,8 @@ bool trace_build(struct trace *t, const char *wanted, struct load_error *err)
 	struct trace_profile *p = choose(t, wanted);
 	if (p)
 		return make_model(t, p, err);
+	if (trace_slices_build(t, wanted))
+		return true;
 	char all[260];
 	list_others(t, NULL, t->m);
 	model_join_other_threads(t->m, all, sizeof(all));
