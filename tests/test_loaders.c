@@ -201,8 +201,17 @@ static void check_null_fields(void)
  * are named with the way to one that is. */
 static void check_formats_named(void)
 {
-	REJECTED("trace array",
-		 "[{\"pid\":1,\"tid\":2,\"ph\":\"X\",\"ts\":5,\"dur\":3,\"name\":\"a\"}]",
+	/* A trace of duration events without a CPU profile opens them
+	 * (issue 24): the slice "a" of 3 us is one sample of 3 us. */
+	struct model m;
+	if (load_ok("trace array", "[{\"pid\":1,\"tid\":2,\"ph\":\"X\",\"ts\":5,\"dur\":3,"
+				   "\"name\":\"a\"}]", &m)) {
+		CHECK(!strcmp(m.format, "trace-event JSON (duration events)"));
+		CHECK(m.nsamples == 1 && m.sample_duration[0] == 3);
+		model_free(&m);
+	}
+	REJECTED("trace array, no slice time",
+		 "[{\"pid\":1,\"tid\":2,\"ph\":\"X\",\"ts\":5,\"name\":\"a\"}]",
 		 "trace-event JSON", "no CPU profile");
 	REJECTED("trace object",
 		 "{\"metadata\":{},\"traceEvents\":[{\"ph\":\"X\",\"ts\":5}]}",
