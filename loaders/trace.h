@@ -1,5 +1,6 @@
 /* The CPU profiles of a trace-event file, between reading (trace.c: JSON
- * events in) and the model (trace_build.c: one thread's profile out). */
+ * events in) and the model (trace_build.c: one thread's profile out);
+ * in a trace without one, its duration events (trace_slices.c). */
 #ifndef WPROF_TRACE_H
 #define WPROF_TRACE_H
 

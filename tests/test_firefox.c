@@ -6,48 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tests/check.h"
-#include "loaders/loaders.h"
-#include "rules/rules.h"
-#include "base/util.h"
+#include "tests/model_checks.h"
 
 static const char *dir = "testdata";
 
-static uint32_t frame_named(const struct model *m, const char *name)
-{
-	for (uint32_t f = 0; f < m->nframes; f++)
-		if (!strcmp(model_str(m, m->frames[f].name), name))
-			return f;
-	return NO_ID;
-}
-
 static bool load(const char *file, const char *thread, struct model *m)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/firefox/%s", dir, file);
-	struct load_options opt = { .session = -1, .thread = thread };
-	struct load_error err;
-	bool ok = load_file(path, &opt, m, &err, NULL);
-	CHECK_MSG(ok, "%s: %s", path, err.message);
-	return ok;
-}
-
-/* Self and total of a function under the exact rule. */
-static void check_function(const struct model *m, const char *name, double self,
-			   double total)
-{
-	struct rules r;
-	rules_init(&r, m);
-	const struct totals *t = rules_totals(&r, RULE_EXACT, 0);
-	uint32_t f = frame_named(m, name);
-	CHECK_MSG(f != NO_ID, "no function %s", name);
-	if (f != NO_ID) {
-		CHECK_MSG(close_enough(t->self[f], self), "%s: self %g, want %g", name,
-			  t->self[f], self);
-		CHECK_MSG(close_enough(t->total[f], total), "%s: total %g, want %g", name,
-			  t->total[f], total);
-	}
-	rules_free(&r);
+	return load_testdata(dir, "firefox", file, thread, m);
 }
 
 /* Parent Process GeckoMain, interval 1 ms, samples at 0 1 3 4 6 7 9 10
