@@ -16,6 +16,7 @@
 #include "json.h"
 #include "loaders.h"
 #include "v8_frame.h"
+#include "xs_cycles.h"
 
 /* Times beyond these are not from a clock: reject rather than mislead. */
 #define MAX_ABS_TIME 1e17  /* µs: XS writes epoch times, about 1.8e15 */
@@ -462,6 +463,31 @@ static void add_distinct_edges(struct model *m, struct slot_edge *edges, size_t 
 	free(sorted);
 }
 
+/* XS writes one node per function under (host): a function graph. */
+static bool is_xs_graph(const struct model *m)
+{
+	const struct frame *first = &m->frames[m->nodes[0].frame];
+	return !strcmp(model_str(m, first->name), "(host)");
+}
+
+/* The graph as XS's file profiler saves it: Moddable's xsbug-log writes
+ * the same graph with its cycles in (recursion), which xs_cycles.h takes
+ * out as the profiler does. */
+static void remove_xs_cycles(const struct model *m, struct slot_edge *edges, size_t n)
+{
+	uint32_t *parents = xmalloc((n + 1) * sizeof(uint32_t));
+	uint32_t *children = xmalloc((n + 1) * sizeof(uint32_t));
+	for (size_t e = 0; e < n; e++) {
+		parents[e] = edges[e].parent;
+		children[e] = edges[e].child;
+	}
+	xs_remove_cycles(parents, children, n, m->nnodes);
+	for (size_t e = 0; e < n; e++)
+		edges[e].parent = parents[e];
+	free(parents);
+	free(children);
+}
+
 /* Each node's "parent" field as a slot (NO_ID where it has none).  One
  * node naming two different parents contradicts itself. */
 static bool resolve_parent_fields(struct cpu_loader *L, uint32_t *parent_of)
@@ -520,6 +546,8 @@ static bool make_edges(struct cpu_loader *L)
 		}
 	for (size_t i = 0; ok && i < L->nnested; i++)
 		model_add_edge(L->m, L->nested[i].parent, L->nested[i].child);
+	if (ok && is_xs_graph(L->m))
+		remove_xs_cycles(L->m, edges, n);
 	if (ok)
 		add_distinct_edges(L->m, edges, n);
 	free(edges);
@@ -839,8 +867,7 @@ static bool build_model(struct cpu_loader *L, const struct load_options *opt)
 	 * can be recovered is a matter of structure, which model_finish
 	 * judges (a node with two parents makes a graph): a tree under
 	 * (host), as wprof-tui exports an XS stream, has whole stacks. */
-	const struct frame *first = &m->frames[m->nodes[0].frame];
-	if (!strcmp(model_str(m, first->name), "(host)"))
+	if (is_xs_graph(m))
 		m->format = "cpuprofile (XS)";
 	if (source == BY_TREE_TIMES) {
 		m->format = "cpuprofile (tree times)";

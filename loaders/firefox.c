@@ -267,9 +267,9 @@ static bool read_samples(struct ff_loader *L, struct ff_thread *th)
 {
 	return read_table(L, "samples", (struct column_key[]){
 		COL("stack", &th->stack), COL("time", &th->time), COL("timeDeltas", &th->deltas),
-		COL("weight", &th->weight),
+		COL("weight", &th->weight), COL("threadCPUDelta", &th->cpu_delta),
 		{ .key = "weightType", .text = th->weight_type,
-		  .text_cap = sizeof(th->weight_type) } }, 5);
+		  .text_cap = sizeof(th->weight_type) } }, 6);
 }
 
 static bool read_thread(struct ff_loader *L)
@@ -432,6 +432,7 @@ static void loader_free(struct ff_loader *L)
 		free(th->time.v);
 		free(th->deltas.v);
 		free(th->weight.v);
+		free(th->cpu_delta.v);
 		free_tables(&th->t);
 	}
 	free(L->threads);

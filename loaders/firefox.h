@@ -22,8 +22,8 @@
  * Keys come in any order, so the whole file is read before one thread
  * becomes the model: the one --thread names (its name, tid, or the
  * description the header shows), else meta.initialSelectedThreads, else
- * the busiest "GeckoMain" of a tab process, else the busiest thread, as
- * the Firefox Profiler selects.  A function is the funcTable's row:
+ * the most active "GeckoMain" of a tab process, else the most active
+ * thread, as the Firefox Profiler selects.  A function is the funcTable's row:
  * name, file, line and column; a frame's own line is not part of it.
  * Durations: see docs/formats.md (the profiler's traced timing). */
 #ifndef WPROF_FIREFOX_H
@@ -58,10 +58,11 @@ struct ff_tables {
 struct ff_thread {
 	char name[128], process[128], process_type[32], pid[32], tid[32];
 	uint64_t offset;
-	struct ff_column stack, time, deltas, weight;
+	struct ff_column stack, time, deltas, weight, cpu_delta;
 	char weight_type[16];
 	struct ff_tables t;
 	double busy; /* samples with a stack, weighted */
+	double activity; /* the profiler's score: see choose() */
 };
 
 struct ff_loader {

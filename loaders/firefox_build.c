@@ -30,17 +30,29 @@ static bool matches(const struct ff_thread *th, const char *wanted)
 	return !strcmp(th->name, wanted) || !strcmp(th->tid, wanted) || !strcmp(text, wanted);
 }
 
-static void measure_busy(struct ff_thread *th)
+/* The profiler's activity score (computeThreadActivityScore): the sum
+ * of threadCPUDelta where the samples have that column, else the samples
+ * with a stack times the interval (the profiler leaves out samples of
+ * its Idle category, which is not read here). */
+static void measure_busy(struct ff_thread *th, double interval)
 {
 	for (size_t i = 0; i < th->stack.n; i++)
 		if (!isnan(th->stack.v[i]))
 			th->busy += th->weight.present && i < th->weight.n ? fabs(th->weight.v[i]) : 1;
+	if (!th->cpu_delta.present) {
+		th->activity = th->busy * (interval > 0 ? interval : 1);
+		return;
+	}
+	for (size_t i = 0; i < th->cpu_delta.n; i++)
+		if (!isnan(th->cpu_delta.v[i]))
+			th->activity += th->cpu_delta.v[i];
 }
 
-/* The busiest thread `wanted` names; without a name, the first of
- * meta.initialSelectedThreads, else the busiest GeckoMain of a tab
- * process, else the busiest thread (the Firefox Profiler scores activity
- * by samples outside idle categories; here every sample counts). */
+/* The most active thread `wanted` names; without a name, the first of
+ * meta.initialSelectedThreads, else the most active GeckoMain of a tab
+ * process (the first of them in the profiler's order of threads, where
+ * threads of one name go by activity, the earlier first on a tie), else
+ * the most active thread.  A thread without samples is never chosen. */
 static struct ff_thread *choose(struct ff_loader *L, const char *wanted)
 {
 	if (!wanted && L->initial_threads.n) {
@@ -55,7 +67,7 @@ static struct ff_thread *choose(struct ff_loader *L, const char *wanted)
 		if (!th->busy || (wanted && !matches(th, wanted)))
 			continue;
 		bool tab = !wanted && !strcmp(th->name, "GeckoMain") && !strcmp(th->process_type, "tab");
-		if (!best || (tab && !best_tab) || (tab == best_tab && th->busy > best->busy)) {
+		if (!best || (tab && !best_tab) || (tab == best_tab && th->activity > best->activity)) {
 			best = th;
 			best_tab = tab;
 		}
@@ -477,7 +489,7 @@ static bool build_thread(struct ff_loader *L, const struct ff_thread *th)
 bool ff_build_model(struct ff_loader *L, const char *wanted)
 {
 	for (size_t i = 0; i < L->nthreads; i++)
-		measure_busy(&L->threads[i]);
+		measure_busy(&L->threads[i], L->interval);
 	struct ff_thread *th = choose(L, wanted);
 	if (!th) {
 		char all[1024];

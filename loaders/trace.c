@@ -40,6 +40,10 @@ struct event {
 	bool has_arg_name;
 	double start, end;
 	bool has_start, has_end;
+	char *name; /* the event's own name, for duration events */
+	size_t name_cap;
+	char phase; /* ph: 'X', 'B', 'E', ... (0 when none) */
+	double dur;
 	struct trace_data data; /* nodes, edges, samples, ... of this event */
 };
 
@@ -127,6 +131,24 @@ static bool read_process_id(struct trace_reader *R, int64_t *out)
 		return json_sink_skip_rest(&R->v8.s, t);
 	if (fabs(v) <= MAX_PROCESS_ID)
 		*out = (int64_t)v;
+	return true;
+}
+
+static void keep_text(char **buf, size_t *cap, const char *text, size_t len)
+{
+	GROW(*buf, *cap, len + 1);
+	memcpy(*buf, text, len + 1);
+}
+
+/* A number where one is expected; anything else is skipped (0). */
+static bool number_or_skip(struct trace_reader *R, double limit, double *out)
+{
+	enum json_token t;
+	if (!json_sink_next(&R->v8.s, &t))
+		return false;
+	if (t != JSON_NUMBER || fabs(R->j.num) > limit)
+		return json_sink_skip_rest(&R->v8.s, t);
+	*out = R->j.num;
 	return true;
 }
 
@@ -336,8 +358,7 @@ static bool read_args_key(void *ctx, const char *key)
 	if (!string_or_skip(R, &got))
 		return false;
 	if (got) {
-		GROW(ev->arg_name, ev->arg_name_cap, R->j.str_len + 1);
-		memcpy(ev->arg_name, R->j.str, R->j.str_len + 1);
+		keep_text(&ev->arg_name, &ev->arg_name_cap, R->j.str, R->j.str_len);
 		ev->has_arg_name = true;
 	}
 	return true;
@@ -393,16 +414,21 @@ static bool read_event_id(struct trace_reader *R)
 static void reset_event(struct event *ev, uint64_t offset)
 {
 	struct trace_data keep = ev->data;
-	char *name = ev->arg_name;
-	size_t name_cap = ev->arg_name_cap;
+	char *arg_name = ev->arg_name, *name = ev->name;
+	size_t arg_name_cap = ev->arg_name_cap, name_cap = ev->name_cap;
 	memset(ev, 0, sizeof(*ev));
 	ev->offset = offset;
 	ev->data = keep;
 	ev->data.nnodes = ev->data.nedges = ev->data.nticks = 0;
 	ev->data.nsamples = ev->data.ndeltas = ev->data.nlines = 0;
-	ev->arg_name = name;
-	ev->arg_name_cap = name_cap;
+	ev->arg_name = arg_name;
+	ev->arg_name_cap = arg_name_cap;
+	ev->name = name;
+	ev->name_cap = name_cap;
+	if (name)
+		*name = 0;
 }
+
 
 static bool read_event_key(void *ctx, const char *key)
 {
@@ -412,23 +438,27 @@ static bool read_event_key(void *ctx, const char *key)
 	if (!strcmp(key, "name")) {
 		if (!string_or_skip(R, &got))
 			return false;
-		if (got)
+		if (got) {
 			ev->kind = kind_of_event(R->j.str);
+			keep_text(&ev->name, &ev->name_cap, R->j.str, R->j.str_len);
+		}
 		return true;
 	}
+	if (!strcmp(key, "ph")) {
+		if (!string_or_skip(R, &got))
+			return false;
+		if (got)
+			ev->phase = R->j.str_len == 1 ? R->j.str[0] : '?';
+		return true;
+	}
+	if (!strcmp(key, "dur"))
+		return number_or_skip(R, MAX_ABS_TIME, &ev->dur);
 	if (!strcmp(key, "pid"))
 		return read_process_id(R, &ev->pid);
 	if (!strcmp(key, "tid"))
 		return read_process_id(R, &ev->tid);
-	if (!strcmp(key, "ts")) {
-		enum json_token t;
-		if (!json_sink_next(&R->v8.s, &t))
-			return false;
-		if (t != JSON_NUMBER || fabs(R->j.num) > MAX_ABS_TIME)
-			return json_sink_skip_rest(&R->v8.s, t);
-		ev->ts = R->j.num;
-		return true;
-	}
+	if (!strcmp(key, "ts"))
+		return number_or_skip(R, MAX_ABS_TIME, &ev->ts);
 	if (!strcmp(key, "id"))
 		return read_event_id(R);
 	if (!strcmp(key, "args"))
@@ -446,14 +476,17 @@ static bool read_event(struct trace_reader *R)
 		size_t n = strlen(ev->id);
 		snprintf(ev->id + n, sizeof(ev->id) - n, "/%u", R->run);
 	}
-	return trace_add_event_data(R->t, ev->kind, &(struct trace_event_facts){
+	trace_add_event_data(R->t, ev->kind, &(struct trace_event_facts){
 					    .offset = ev->offset, .pid = ev->pid, .tid = ev->tid,
 					    .ts = ev->ts, .id = ev->id,
 					    .name = ev->has_arg_name ? ev->arg_name : NULL,
+					    .event_name = ev->name ? ev->name : "",
+					    .phase = ev->phase, .dur = ev->dur,
 					    .start = ev->start, .has_start = ev->has_start,
 					    .end = ev->end, .has_end = ev->has_end,
 				    },
-				    &ev->data, R->err);
+				    &ev->data);
+	return true;
 }
 
 /* Chrome's JSON array form may end without its "]" (a trace cut off
@@ -535,6 +568,7 @@ bool load_trace(struct input *in, struct model *m, const struct load_options *op
 	model_init(m, "trace");
 	m->lines_zero_based = true;
 	trace_init(&t, m);
+	t.keep_slices = true;
 	v8_reader_start(&R.v8, &R.j, in, m, err, TRACE_FORMAT);
 	bool ok = read_document(&R);
 	if (ok)
@@ -543,6 +577,7 @@ bool load_trace(struct input *in, struct model *m, const struct load_options *op
 	json_free(&R.j);
 	trace_data_free(&R.ev.data);
 	free(R.ev.arg_name);
+	free(R.ev.name);
 	trace_free(&t);
 	if (!ok)
 		model_free(m);
@@ -664,6 +699,7 @@ void trace_stream_free(struct trace_stream *s)
 	trace_free(&s->t);
 	trace_data_free(&s->ev.data);
 	free(s->ev.arg_name);
+	free(s->ev.name);
 	model_free(&s->names);
 	free(s);
 }

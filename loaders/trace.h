@@ -1,5 +1,6 @@
 /* The CPU profiles of a trace-event file, between reading (trace.c: JSON
- * events in) and the model (trace_build.c: one thread's profile out). */
+ * events in) and the model (trace_build.c: one thread's profile out);
+ * in a trace without one, its duration events (trace_slices.c). */
 #ifndef WPROF_TRACE_H
 #define WPROF_TRACE_H
 
@@ -72,11 +73,26 @@ struct trace_profile {
 	struct trace_chunk *chunks;
 	size_t nchunks, chunks_cap;
 	double busy; /* µs of samples not (idle), once prepared */
+	/* What could not be placed, left out and said in the warning: */
+	size_t extra_deltas;       /* timeDeltas past a chunk's samples */
+	size_t samples_undelta;    /* samples past a chunk's timeDeltas */
+	size_t samples_nameless;   /* samples naming a node no chunk has */
+	size_t edges_dangling;     /* edges naming a node no chunk has */
 };
 
 struct trace_name {
 	int64_t pid, tid; /* tid unused for process names */
 	char *name;
+};
+
+/* A duration event as read: X (ts, end = ts + dur), B (end infinite
+ * until its E) or E (end = ts), with its place in the file. */
+struct trace_slice {
+	int64_t pid, tid;
+	double ts, end;
+	str_t name; /* in the trace's model */
+	uint32_t seq;
+	char phase;
 };
 
 struct trace {
@@ -87,6 +103,13 @@ struct trace {
 	struct trace_name *threads, *processes; /* sorted once read */
 	size_t nthreads, threads_cap, nprocesses, processes_cap;
 	uint64_t end_offset;
+	/* Duration events, kept (a file's, keep_slices) until a chunk with
+	 * samples shows the trace has a CPU profile: a trace without one is
+	 * shown as an evented profile of them (trace_slices.c). */
+	struct trace_slice *slices;
+	size_t nslices, slices_cap;
+	bool keep_slices;
+	double last_time; /* the latest ts (or ts + dur) of any event */
 };
 
 struct trace_event_facts {
@@ -95,6 +118,9 @@ struct trace_event_facts {
 	double ts;
 	const char *id;
 	const char *name; /* args.name, NULL when none */
+	const char *event_name; /* the event's "name", "" when none */
+	char phase;		/* "ph", 0 when none */
+	double dur;
 	double start, end;
 	bool has_start, has_end;
 };
@@ -104,14 +130,35 @@ void trace_free(struct trace *t);
 void trace_data_free(struct trace_data *d);
 
 /* Keeps what an event says about the profiles (the data's arrays are
- * copied; the caller reuses them). */
-bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
-			  const struct trace_event_facts *facts,
-			  const struct trace_data *data, struct load_error *err);
+ * copied; the caller reuses them).  What cannot be placed (timeDeltas
+ * past a chunk's samples, or samples past its deltas) is counted in the
+ * profile and left out. */
+void trace_add_event_data(struct trace *t, enum trace_event_kind kind,
+			  const struct trace_event_facts *facts, const struct trace_data *data);
 
 /* After the last event: picks the thread (`wanted`, a name, tid or
  * profile id, or NULL for DevTools' choice) and fills the model. */
 bool trace_build(struct trace *t, const char *wanted, struct load_error *err);
+
+/* "CrRendererMain (Renderer pid 6543, tid 259)": a thread as headers
+ * and --thread name it (`profile`: an id to add, or NULL). */
+void trace_describe_thread(const struct trace *t, int64_t pid, int64_t tid,
+			   const char *profile, char *out, size_t size);
+/* Whether `wanted` names the thread: its name, tid or description. */
+bool trace_thread_matches(const struct trace *t, int64_t pid, int64_t tid,
+			  const char *wanted);
+/* The thread's name from thread_name metadata, or NULL. */
+const char *trace_thread_name(const struct trace *t, int64_t pid, int64_t tid);
+
+/* Keeps a duration event (X, B, E) while t keeps them. */
+void trace_slices_add(struct trace *t, const struct trace_event_facts *f);
+/* Forgets the duration events: the trace has a CPU profile. */
+void trace_slices_drop(struct trace *t);
+/* The model of the thread `wanted` names (NULL: the renderer main thread
+ * with the most slice time, else the thread with the most) as an evented
+ * profile: each event name a frame, nested by time; false, with nothing
+ * said, when no thread has slice time. */
+bool trace_slices_build(struct trace *t, const char *wanted);
 
 /* A node in m for each of these, node i for nodes[i], its frame interned
  * ("(anonymous)" for a function without a name). */

@@ -44,6 +44,7 @@ void trace_free(struct trace *t)
 	id_table_free(&t->profile_index);
 	free_names(t->threads, t->nthreads);
 	free_names(t->processes, t->nprocesses);
+	free(t->slices);
 }
 
 /* A copy of n entries, with room for one more (NULL stays NULL). */
@@ -138,12 +139,15 @@ static struct trace_profile *profile_for(struct trace *t,
 		(n) += (count);                                                \
 	} while (0)
 
-static bool append_chunk(struct trace_profile *p, const struct trace_event_facts *f,
-			 const struct trace_data *d, struct load_error *err)
+static void append_chunk(struct trace_profile *p, const struct trace_event_facts *f,
+			 const struct trace_data *d)
 {
-	if (d->nsamples != d->ndeltas)
-		return load_fail_at(err, TRACE_FORMAT, f->offset, "the profile event has "
-				    "%zu samples but %zu timeDeltas", d->nsamples, d->ndeltas);
+	/* Chrome has written chunks with more timeDeltas than samples (twice
+	 * as many: Firefox Profiler issue 5429); the peers pair them from the
+	 * first and ignore the rest.  Samples without a delta are left out. */
+	size_t paired = d->nsamples < d->ndeltas ? d->nsamples : d->ndeltas;
+	p->extra_deltas += d->ndeltas - paired;
+	p->samples_undelta += d->nsamples - paired;
 	struct trace_data *to = &p->data;
 	size_t first_node = to->nnodes, first_sample = to->nsamples;
 	APPEND(to->nodes, to->nnodes, to->nodes_cap, d->nodes, d->nnodes);
@@ -152,25 +156,24 @@ static bool append_chunk(struct trace_profile *p, const struct trace_event_facts
 	APPEND(to->ticks, to->nticks, to->ticks_cap, d->ticks, d->nticks);
 	for (size_t i = first_tick; i < to->nticks; i++)
 		to->ticks[i].node += (uint32_t)first_node;
-	APPEND(to->samples, to->nsamples, to->samples_cap, d->samples, d->nsamples);
-	APPEND(to->deltas, to->ndeltas, to->deltas_cap, d->deltas, d->ndeltas);
+	APPEND(to->samples, to->nsamples, to->samples_cap, d->samples, paired);
+	APPEND(to->deltas, to->ndeltas, to->deltas_cap, d->deltas, paired);
 	/* Lines are per sample; chunks without them count as line 0. */
 	if (d->nlines || to->lines) {
 		GROW(to->lines, to->lines_cap, to->nsamples + 1);
 		memset(to->lines + to->nlines, 0,
 		       (to->nsamples - to->nlines) * sizeof(int32_t));
-		size_t n = d->nlines < d->nsamples ? d->nlines : d->nsamples;
+		size_t n = d->nlines < paired ? d->nlines : paired;
 		if (n)
 			memcpy(to->lines + first_sample, d->lines, n * sizeof(int32_t));
 		to->nlines = to->nsamples;
 	}
 	if (!d->nsamples && !d->nnodes)
-		return true;
+		return;
 	GROW(p->chunks, p->chunks_cap, p->nchunks + 1);
 	p->chunks[p->nchunks++] = (struct trace_chunk){
-		f->ts, f->offset, first_sample, d->nsamples
+		f->ts, f->offset, first_sample, paired
 	};
-	return true;
 }
 
 static void add_name(struct trace_name **names, size_t *n, size_t *cap,
@@ -207,11 +210,17 @@ static void sort_names(struct trace_name *names, size_t n)
 	free(copy);
 }
 
-bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
-			  const struct trace_event_facts *f,
-			  const struct trace_data *d, struct load_error *err)
+void trace_add_event_data(struct trace *t, enum trace_event_kind kind,
+			  const struct trace_event_facts *f, const struct trace_data *d)
 {
 	struct trace_profile *p;
+	if (f->phase != 'M') {
+		double end = f->phase == 'X' && f->dur > 0 ? f->ts + f->dur : f->ts;
+		if (end > t->last_time)
+			t->last_time = end;
+	}
+	if (d->nsamples)
+		trace_slices_drop(t);
 	switch (kind) {
 	case TRACE_PROFILE:
 		p = profile_for(t, f);
@@ -221,7 +230,8 @@ bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
 		p->has_start = true;
 		if (f->offset < p->offset)
 			p->offset = f->offset;
-		return append_chunk(p, f, d, err);
+		append_chunk(p, f, d);
+		return;
 	case TRACE_CHUNK:
 		p = profile_for(t, f);
 		if (!p->has_profile_event)
@@ -230,7 +240,8 @@ bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
 			p->end = f->end;
 			p->has_end = true;
 		}
-		return append_chunk(p, f, d, err);
+		append_chunk(p, f, d);
+		return;
 	case TRACE_CPU_PROFILE:
 		p = new_profile(t, &(struct trace_event_facts){
 			.offset = f->offset, .pid = f->pid, .tid = f->tid, .id = "" });
@@ -239,21 +250,22 @@ bool trace_add_event_data(struct trace *t, enum trace_event_kind kind,
 		p->has_start = true;
 		p->end = f->end;
 		p->has_end = f->has_end;
-		return append_chunk(p, f, d, err);
+		append_chunk(p, f, d);
+		return;
 	case TRACE_THREAD_NAME:
 		if (f->name)
 			add_name(&t->threads, &t->nthreads, &t->threads_cap, f->pid,
 				 f->tid, f->name);
-		return true;
+		return;
 	case TRACE_PROCESS_NAME:
 		if (f->name)
 			add_name(&t->processes, &t->nprocesses, &t->processes_cap,
 				 f->pid, 0, f->name);
-		return true;
+		return;
 	case TRACE_OTHER:
-		return true;
+		trace_slices_add(t, f);
+		return;
 	}
-	return true;
 }
 
 /* ---- one profile's samples in time order ---------------------------- */
@@ -386,25 +398,37 @@ static bool index_ids(const struct trace *t, const struct trace_profile *p,
 	return load_fail(err, TRACE_FORMAT ": %s: node id %u appears twice", who, twice);
 }
 
-static bool resolve_samples(const struct trace *t, struct trace_profile *p,
-			    const struct id_index *x, struct load_error *err)
+/* Sample node ids to node indexes; a sample naming a node no chunk has
+ * becomes NO_ID, to be left out once times are known. */
+static void resolve_samples(struct trace_profile *p, const struct id_index *x)
 {
 	struct trace_data *d = &p->data;
-	for (size_t c = 0; c < p->nchunks; c++) {
-		const struct trace_chunk *ch = &p->chunks[c];
-		for (size_t i = ch->first; i < ch->first + ch->count; i++) {
-			uint32_t node = find_node(x, d->samples[i]);
-			if (node == NO_ID) {
-				char who[160];
-				describe(t, p, who, sizeof(who));
-				return load_fail_at(err, TRACE_FORMAT, ch->offset,
-						    "%s: a sample names node id %u, which no node has",
-						    who, d->samples[i]);
-			}
-			d->samples[i] = node;
-		}
+	for (size_t i = 0; i < d->nsamples; i++) {
+		d->samples[i] = find_node(x, d->samples[i]);
+		p->samples_nameless += d->samples[i] == NO_ID;
 	}
-	return true;
+}
+
+/* The samples left out (NO_ID), with the time they lasted: the nodes'
+ * time is what the samples that name them measured, no more. */
+static void drop_nameless(struct trace_profile *p)
+{
+	struct trace_data *d = &p->data;
+	if (!p->samples_nameless)
+		return;
+	size_t k = 0;
+	for (size_t i = 0; i < d->nsamples; i++) {
+		if (d->samples[i] == NO_ID)
+			continue;
+		d->samples[k] = d->samples[i];
+		d->deltas[k] = d->deltas[i];
+		if (d->lines)
+			d->lines[k] = d->lines[i];
+		k++;
+	}
+	d->nsamples = d->ndeltas = k;
+	if (d->lines)
+		d->nlines = k;
 }
 
 /* A stable sort of the samples by time (V8 can send negative deltas),
@@ -427,13 +451,13 @@ static bool prepare(const struct trace *t, struct trace_profile *p,
 	struct trace_data *d = &p->data;
 	order_chunks(p);
 	struct id_index x;
-	if (!index_ids(t, p, &x, err) || !resolve_samples(t, p, &x, err)) {
-		free(x.dense);
-		free(x.sorted);
-		return false;
-	}
+	bool ok = index_ids(t, p, &x, err);
+	if (ok)
+		resolve_samples(p, &x);
 	free(x.dense);
 	free(x.sorted);
+	if (!ok)
+		return false;
 	double time = p->start;
 	for (size_t i = 0; i < d->nsamples; i++)
 		d->deltas[i] = time += d->deltas[i];
@@ -445,9 +469,11 @@ static bool prepare(const struct trace *t, struct trace_profile *p,
 	for (size_t i = 0; i < d->nsamples; i++) {
 		double next = i + 1 < d->nsamples ? d->deltas[i + 1] : p->end;
 		d->deltas[i] = next > d->deltas[i] ? next - d->deltas[i] : 0;
+	}
+	drop_nameless(p);
+	for (size_t i = 0; i < d->nsamples; i++)
 		if (d->nodes[d->samples[i]].frame.name != idle)
 			p->busy += d->deltas[i];
-	}
 	return true;
 }
 
@@ -471,9 +497,14 @@ static const char *name_of(const struct trace_name *names, size_t n, int64_t pid
 	return NULL;
 }
 
+const char *trace_thread_name(const struct trace *t, int64_t pid, int64_t tid)
+{
+	return name_of(t->threads, t->nthreads, pid, tid);
+}
+
 static const char *thread_name(const struct trace *t, const struct trace_profile *p)
 {
-	return name_of(t->threads, t->nthreads, p->pid, p->tid);
+	return trace_thread_name(t, p->pid, p->tid);
 }
 
 static bool thread_has_several(const struct trace *t, const struct trace_profile *p)
@@ -484,18 +515,36 @@ static bool thread_has_several(const struct trace *t, const struct trace_profile
 	return n > 1;
 }
 
+void trace_describe_thread(const struct trace *t, int64_t pid, int64_t tid,
+			   const char *profile, char *out, size_t size)
+{
+	const char *thread = trace_thread_name(t, pid, tid);
+	const char *process = name_of(t->processes, t->nprocesses, pid, 0);
+	snprintf(out, size, "%s (%s%spid %lld, tid %lld%s%s)",
+		 thread ? thread : "thread", process ? process : "",
+		 process ? " " : "", (long long)pid, (long long)tid,
+		 profile ? ", profile " : "", profile ? profile : "");
+}
+
 /* "CrRendererMain (Renderer pid 6543, tid 259)", with the profile id
  * when the thread has more than one. */
 static void describe(const struct trace *t, const struct trace_profile *p,
 		     char *out, size_t size)
 {
-	const char *thread = thread_name(t, p);
-	const char *process = name_of(t->processes, t->nprocesses, p->pid, 0);
-	snprintf(out, size, "%s (%s%spid %lld, tid %lld%s%s)",
-		 thread ? thread : "thread", process ? process : "",
-		 process ? " " : "", (long long)p->pid, (long long)p->tid,
-		 thread_has_several(t, p) && *p->id ? ", profile " : "",
-		 thread_has_several(t, p) ? p->id : "");
+	bool several = thread_has_several(t, p);
+	trace_describe_thread(t, p->pid, p->tid, several && *p->id ? p->id : NULL, out, size);
+}
+
+bool trace_thread_matches(const struct trace *t, int64_t pid, int64_t tid,
+			  const char *wanted)
+{
+	const char *name = trace_thread_name(t, pid, tid);
+	char text[200];
+	snprintf(text, sizeof(text), "%lld", (long long)tid);
+	if ((name && !strcmp(name, wanted)) || !strcmp(text, wanted))
+		return true;
+	trace_describe_thread(t, pid, tid, NULL, text, sizeof(text));
+	return !strcmp(text, wanted);
 }
 
 /* By name, tid, profile id, or as described (the explorer's T names the
@@ -503,12 +552,10 @@ static void describe(const struct trace *t, const struct trace_profile *p,
 static bool matches(const struct trace *t, const struct trace_profile *p,
 		    const char *wanted)
 {
-	const char *name = thread_name(t, p);
-	char text[200];
-	snprintf(text, sizeof(text), "%lld", (long long)p->tid);
-	if ((name && !strcmp(name, wanted)) || !strcmp(text, wanted) ||
+	if (trace_thread_matches(t, p->pid, p->tid, wanted) ||
 	    (*p->id && !strcmp(p->id, wanted)))
 		return true;
+	char text[200];
 	describe(t, p, text, sizeof(text));
 	return !strcmp(text, wanted);
 }
@@ -574,20 +621,24 @@ static int by_child_then_parent(const void *a, const void *b)
 }
 
 /* Each edge once, whether the file states it by "parent", by
- * "children" or by both; a node under two parents is not a tree. */
-static bool add_edges(struct model *m, struct trace_data *d, const struct id_index *x,
+ * "children" or by both; a node under two parents is not a tree.  An
+ * edge naming a node no chunk has is left out (its child, when there is
+ * one, becomes a root). */
+static bool add_edges(struct model *m, struct trace_profile *p, const struct id_index *x,
 		      const char *who, struct load_error *err)
 {
+	struct trace_data *d = &p->data;
+	size_t kept = 0;
 	for (size_t e = 0; e < d->nedges; e++) {
-		struct trace_edge *edge = &d->edges[e];
-		uint32_t parent = find_node(x, edge->parent);
-		uint32_t child = find_node(x, edge->child);
-		if (parent == NO_ID || child == NO_ID)
-			return load_fail_at(err, TRACE_FORMAT, edge->offset, "%s: an edge %u -> %u "
-					    "names a node no chunk has", who, edge->parent, edge->child);
-		edge->parent = parent;
-		edge->child = child;
+		struct trace_edge edge = d->edges[e];
+		edge.parent = find_node(x, edge.parent);
+		edge.child = find_node(x, edge.child);
+		if (edge.parent == NO_ID || edge.child == NO_ID)
+			p->edges_dangling++;
+		else
+			d->edges[kept++] = edge;
 	}
+	d->nedges = kept;
 	qsort(d->edges, d->nedges, sizeof(*d->edges), by_child_then_parent);
 	for (size_t e = 0; e < d->nedges; e++) {
 		const struct trace_edge *edge = &d->edges[e];
@@ -629,6 +680,29 @@ static void add_line_ticks(struct model *m, const struct trace_data *d)
 	free(keys);
 }
 
+/* "12 samples named no node: left out; ..." for what the profile's
+ * chunks could not place (the peers drop it without a word). */
+static void warn_unplaced(struct model *m, const struct trace_profile *p)
+{
+	const struct {
+		size_t count;
+		const char *what;
+	} parts[] = {
+		{ p->samples_nameless, "samples named no node: left out" },
+		{ p->edges_dangling, "edges named a node no chunk has: left out" },
+		{ p->samples_undelta, "samples had no timeDelta: left out" },
+		{ p->extra_deltas, "timeDeltas had no sample: ignored" },
+	};
+	char text[400];
+	size_t len = 0;
+	for (size_t i = 0; i < ARRAY_LEN(parts); i++)
+		if (parts[i].count && len < sizeof(text))
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%zu %s",
+						len ? "; " : "", parts[i].count, parts[i].what);
+	if (len)
+		m->warning = model_string(m, text, strlen(text));
+}
+
 static bool make_model(struct trace *t, struct trace_profile *p, struct load_error *err)
 {
 	struct model *m = t->m;
@@ -638,11 +712,12 @@ static bool make_model(struct trace *t, struct trace_profile *p, struct load_err
 	model_add_sample_type(m, "time", "us");
 	trace_add_nodes(m, d->nodes, d->nnodes);
 	struct id_index x;
-	bool ok = index_ids(t, p, &x, err) && add_edges(m, d, &x, who, err);
+	bool ok = index_ids(t, p, &x, err) && add_edges(m, p, &x, who, err);
 	free(x.dense);
 	free(x.sorted);
 	if (!ok)
 		return false;
+	warn_unplaced(m, p);
 	add_line_ticks(m, d);
 	model_adopt_samples(m, d->samples, d->deltas, d->nsamples);
 	d->samples = NULL;
@@ -668,6 +743,8 @@ bool trace_build(struct trace *t, const char *wanted, struct load_error *err)
 	struct trace_profile *p = choose(t, wanted);
 	if (p)
 		return make_model(t, p, err);
+	if (trace_slices_build(t, wanted))
+		return true;
 	char all[260];
 	list_others(t, NULL, t->m);
 	model_join_other_threads(t->m, all, sizeof(all));

@@ -6,48 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tests/check.h"
-#include "loaders/loaders.h"
-#include "rules/rules.h"
-#include "base/util.h"
+#include "tests/model_checks.h"
 
 static const char *dir = "testdata";
 
-static uint32_t frame_named(const struct model *m, const char *name)
-{
-	for (uint32_t f = 0; f < m->nframes; f++)
-		if (!strcmp(model_str(m, m->frames[f].name), name))
-			return f;
-	return NO_ID;
-}
-
 static bool load(const char *file, const char *thread, struct model *m)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/firefox/%s", dir, file);
-	struct load_options opt = { .session = -1, .thread = thread };
-	struct load_error err;
-	bool ok = load_file(path, &opt, m, &err, NULL);
-	CHECK_MSG(ok, "%s: %s", path, err.message);
-	return ok;
-}
-
-/* Self and total of a function under the exact rule. */
-static void check_function(const struct model *m, const char *name, double self,
-			   double total)
-{
-	struct rules r;
-	rules_init(&r, m);
-	const struct totals *t = rules_totals(&r, RULE_EXACT, 0);
-	uint32_t f = frame_named(m, name);
-	CHECK_MSG(f != NO_ID, "no function %s", name);
-	if (f != NO_ID) {
-		CHECK_MSG(close_enough(t->self[f], self), "%s: self %g, want %g", name,
-			  t->self[f], self);
-		CHECK_MSG(close_enough(t->total[f], total), "%s: total %g, want %g", name,
-			  t->total[f], total);
-	}
-	rules_free(&r);
+	return load_testdata(dir, "firefox", file, thread, m);
 }
 
 /* Parent Process GeckoMain, interval 1 ms, samples at 0 1 3 4 6 7 9 10
@@ -330,12 +295,34 @@ static void check_bad_input(void)
 	REJECTED("string column", HEAD TABLES SAMPLES("[\"x\"]", "[0]"), "samples.stack[0] is not a number");
 }
 
+/* two-tabs.gecko.json.gz, cut from a real Firefox ESR profile
+ * (testdata/README.md): two tab GeckoMain threads, WebExtensions with 206
+ * samples and threadCPUDelta summing to 252 359 187 ns, file:// Content
+ * with 201 samples and 587 789 478 ns.  The profiler scores activity by
+ * threadCPUDelta, so file:// Content opens (sample counts would pick
+ * WebExtensions); --thread still reaches the other. */
+static void check_activity_choice(void)
+{
+	struct model m;
+	if (!load("two-tabs.gecko.json.gz", NULL, &m))
+		return;
+	CHECK_MSG(!strcmp(model_str(&m, m.thread), "GeckoMain (file:// Content, pid 29224, tid 29224)"),
+		  "opened %s", model_str(&m, m.thread));
+	CHECK(m.nsamples == 201);
+	model_free(&m);
+	if (!load("two-tabs.gecko.json.gz", "GeckoMain (WebExtensions, pid 29202, tid 29202)", &m))
+		return;
+	CHECK(m.nsamples == 206);
+	model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
 		dir = argv[1];
 	check_parent_process();
 	check_default_thread();
+	check_activity_choice();
 	check_line_ticks();
 	check_shared_tables();
 	check_bytes();

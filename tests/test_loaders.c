@@ -1,6 +1,8 @@
 /* The loaders on small hand-made files of the shapes other tools write
  * (issue 11) and on hostile ones (issue 17).  Each file is written here,
  * its numbers worked out by hand from ../shared/spec/time-rules.md. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tests/check.h"
@@ -199,8 +201,17 @@ static void check_null_fields(void)
  * are named with the way to one that is. */
 static void check_formats_named(void)
 {
-	REJECTED("trace array",
-		 "[{\"pid\":1,\"tid\":2,\"ph\":\"X\",\"ts\":5,\"dur\":3,\"name\":\"a\"}]",
+	/* A trace of duration events without a CPU profile opens them
+	 * (issue 24): the slice "a" of 3 us is one sample of 3 us. */
+	struct model m;
+	if (load_ok("trace array", "[{\"pid\":1,\"tid\":2,\"ph\":\"X\",\"ts\":5,\"dur\":3,"
+				   "\"name\":\"a\"}]", &m)) {
+		CHECK(!strcmp(m.format, "trace-event JSON (duration events)"));
+		CHECK(m.nsamples == 1 && m.sample_duration[0] == 3);
+		model_free(&m);
+	}
+	REJECTED("trace array, no slice time",
+		 "[{\"pid\":1,\"tid\":2,\"ph\":\"X\",\"ts\":5,\"name\":\"a\"}]",
 		 "trace-event JSON", "no CPU profile");
 	REJECTED("trace object",
 		 "{\"metadata\":{},\"traceEvents\":[{\"ph\":\"X\",\"ts\":5}]}",
@@ -243,14 +254,55 @@ static void check_times_clamped(void)
 	}
 }
 
+/* testdata/xsbug-log-cycle.cpuprofile: an XS function graph as
+ * Moddable's xsbug-log writes it, cycles in: (host) > main > a, c;
+ * a > b, a (itself); b > a, c.  The XS profiler's walk from (host) drops
+ * b > a (a is on the walk) and a > a, keeping main > a > b > c and
+ * main > c: c has two callers, a graph.  Seven samples of 1000 us (deltas
+ * of 1000 from 0, endTime 8000): main 1, a 2, b 1, c 2, (gc) 1 ms self.
+ * additive: c 2, b 1 + 2 = 3, a 2 + 3 = 5, main 1 + 5 + 2 = 8, (host) 8.
+ * divided: main's 1 and a's 2 go up to (host); b's 1 to a, main,
+ * (host); c's 2 split 1 to main (and (host)), 1 to b (a, main, (host)):
+ * b 2, a 2 + 1 + 1 = 4, main 1 + 2 + 1 + 1 + 1 = 6, (host) 6, c 2. */
+static void check_xs_graph_with_cycles(const char *dir)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/xsbug-log-cycle.cpuprofile", dir);
+	struct load_options opt = { .session = -1 };
+	struct load_error err;
+	struct model m;
+	bool ok = load_file(path, &opt, &m, &err, NULL);
+	CHECK_MSG(ok, "%s: %s", path, err.message);
+	if (!ok)
+		return;
+	CHECK(m.caps & HAS_NODE_GRAPH);
+	struct rules r;
+	rules_init(&r, &m);
+	static const struct {
+		const char *name;
+		double additive, divided;
+	} want[] = {
+		{ "(host)", 8000, 6000 }, { "main", 8000, 6000 }, { "a", 5000, 4000 },
+		{ "b", 3000, 2000 }, { "c", 2000, 2000 }, { "(gc)", 1000, 1000 },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		CHECK_CLOSE(total_of(&r, RULE_ADDITIVE, want[i].name), want[i].additive,
+			    want[i].name);
+		CHECK_CLOSE(total_of(&r, RULE_DIVIDED, want[i].name), want[i].divided,
+			    want[i].name);
+	}
+	CHECK(isnan(total_of(&r, RULE_EXACT, "main")));
+	rules_free(&r);
+	model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
 	check_parent_and_children();
 	check_tree_under_host();
 	check_null_fields();
 	check_formats_named();
 	check_times_clamped();
+	check_xs_graph_with_cycles(argc > 1 ? argv[1] : "testdata");
 	return check_done();
 }

@@ -388,20 +388,32 @@ def bad():
         ("no profile", b'{"traceEvents":[{"name":"x","ph":"X","pid":1,"tid":1,"ts":0}]}',
          ["trace-event JSON", "no CPU profile", "byte"]),
         ("empty events", b'[]', ["trace-event JSON", "no CPU profile"]),
-        ("sample names no node", chunk % (b"[" + root + b"]", b"[7]", b"[1]"),
-         ["trace-event JSON, byte ", "node id 7"]),
         ("two parents", chunk % (b"[" + root + b',{"id":2,"callFrame":{"functionName":"x"},'
                                  b'"parent":1},{"id":3,"callFrame":{"functionName":"y"},'
                                  b'"children":[2],"parent":1}]', b"[2]", b"[1]"),
          ["trace-event JSON, byte ", "two parents"]),
-        ("samples without deltas", chunk % (b"[" + root + b"]", b"[1,1]", b"[1]"),
-         ["trace-event JSON, byte ", "2 samples but 1 timeDeltas"]),
         ("node without id", chunk % (b'[{"callFrame":{}}]', b"[1]", b"[1]"),
          ["trace-event JSON, byte ", "without an id"]),
         ("delta not a number", chunk % (b"[" + root + b"]", b"[1]", b'["x"]'),
          ["trace-event JSON, byte ", "timeDeltas holds a non-number"]),
     ]
+    # What the peers load without a word: loaded, the warning says what
+    # was left out (issue 24; these were refused before).
+    loaded = [
+        ("sample names no node", chunk % (b"[" + root + b"]", b"[7,1]", b"[1,1]"),
+         "1 samples named no node: left out"),
+        ("samples without deltas", chunk % (b"[" + root + b"]", b"[1,1]", b"[1]"),
+         "1 samples had no timeDelta: left out"),
+    ]
     with tempfile.TemporaryDirectory() as tmp:
+        for name, data, warning in loaded:
+            path = os.path.join(tmp, "odd.json")
+            with open(path, "wb") as f:
+                f.write(data)
+            p = run("--report", "flat", path)
+            check(p.returncode == 0 and "# warning: " + warning in p.stdout and
+                  "odd.json: warning: " + warning in p.stderr,
+                  "%s: status %d, stderr %r" % (name, p.returncode, p.stderr))
         for name, data, words in cases:
             path = os.path.join(tmp, "bad.json")
             with open(path, "wb") as f:

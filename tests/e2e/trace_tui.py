@@ -7,6 +7,7 @@ Exits 77 (skip) only when tmux is not installed.
 
 usage: trace_tui.py WPROF_BINARY TESTDATA_DIR"""
 import os
+import re
 import sys
 
 from tmux_driver import Pane, check, failures, run_tests
@@ -64,6 +65,28 @@ def firefox_threads():
         p.close()
 
 
+def duration_events():
+    # A trace of duration events only (testdata/trace/begin-end.json): the
+    # header says so, the strip draws its timeline, T goes to the worker.
+    data = os.path.join(os.path.dirname(TRACE), "begin-end.json")
+    p = Pane("%s %s; echo EXIT=$?; sleep 600" % (BINARY, data), 160, 30)
+    try:
+        s = p.screen()
+        check("CrRendererMain (Renderer pid 1, tid 1)" in header(s),
+              "the renderer main thread first: %r" % header(s))
+        check("trace-event JSON (duration events)" in s, "the format says so: %s" % s)
+        check("timeline: the whole profile" in s, "the timeline strip: %s" % s)
+        s = p.press(["3"], r" Commit\b", "the flat pane")
+        check(re.search(r" Task\b", s) and " Compile" not in s, "the main thread's events: %s" % s)
+        s = p.press(["T"], r"Worker \(Renderer pid 1, tid 2\)", "T: the worker")
+        check(" Compile" in s and not re.search(r" Task\b", s), "the worker's events: %s" % s)
+        p.keys("q")
+        s = p.wait_for(lambda s: "EXIT=" in s, "exit")
+        check("EXIT=0" in s, "exit status 0")
+    finally:
+        p.close()
+
+
 def one_thread():
     # A .cpuprofile has one profile: T says so and changes nothing.
     data = os.path.join(os.path.dirname(TRACE), "..", "worked-example.cpuprofile")
@@ -74,6 +97,6 @@ def one_thread():
         p.close()
 
 
-run_tests([cycle_threads, firefox_threads, one_thread])
+run_tests([cycle_threads, firefox_threads, duration_events, one_thread])
 print("trace_tui: %s" % ("FAILED %d" % len(failures) if failures else "ok"))
 sys.exit(1 if failures else 0)
