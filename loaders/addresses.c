@@ -10,9 +10,11 @@
 #include "address_search.h"
 
 bool address_frames_init(struct address_frames *af, struct model *m,
-			 const char *exe, struct load_error *err)
+			 const struct load_options *opt, struct load_error *err)
 {
-	*af = (struct address_frames){ .m = m, .exe = { .path = exe } };
+	const char *exe = opt ? opt->exe : NULL;
+	*af = (struct address_frames){ .m = m, .exe = { .path = exe },
+				       .by_address = opt && opt->by_address };
 	return !exe || read_executable(&af->exe, err);
 }
 
@@ -174,17 +176,28 @@ static const char *listed_name(const struct address_frames *af, uint64_t addr)
 	return n ? n->name : NULL;
 }
 
+/* pprof's names: an unnamed address is its mapping's file ("[libc.so]")
+ * or "<unknown>"; by address, each is its address first. */
+static void frame_name(const struct address_frames *af, const struct mapping *map,
+		       uint64_t addr, const char *symbol, char *out, size_t size)
+{
+	int n = af->by_address ? snprintf(out, size, "%016" PRIx64 " ", addr) : 0;
+	if (symbol)
+		snprintf(out + n, size - (size_t)n, "%s", symbol);
+	else if (map && *map->file)
+		snprintf(out + n, size - (size_t)n, "[%s]", base_name(map->file));
+	else
+		snprintf(out + n, size - (size_t)n, "<unknown>");
+}
+
 static uint32_t make_frame(struct address_frames *af, uint64_t addr)
 {
 	const struct mapping *map = mapping_of(af, addr);
-	const char *name = af->exe.path ? exe_symbol(af, map, addr) : NULL;
-	if (!name)
-		name = listed_name(af, addr);
-	char hex[24];
-	if (!name) {
-		snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
-		name = hex;
-	}
+	const char *symbol = af->exe.path ? exe_symbol(af, map, addr) : NULL;
+	if (!symbol)
+		symbol = listed_name(af, addr);
+	char name[1024];
+	frame_name(af, map, addr, symbol, name, sizeof(name));
 	const char *file = map ? map->file : "";
 	struct frame f = {
 		.name = model_string(af->m, name, strlen(name)),

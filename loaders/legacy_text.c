@@ -45,11 +45,11 @@ bool legacy_fail(struct legacy_profile *p, size_t at, const char *fmt, ...)
 	return false;
 }
 
-bool legacy_init(struct legacy_profile *p, struct model *m, const char *exe,
-		 struct load_error *err)
+bool legacy_init(struct legacy_profile *p, struct model *m,
+		 const struct load_options *opt, struct load_error *err)
 {
 	*p = (struct legacy_profile){ .m = m, .err = err };
-	return address_frames_init(&p->af, m, exe, err);
+	return address_frames_init(&p->af, m, opt, err);
 }
 
 void legacy_free(struct legacy_profile *p)

@@ -29,6 +29,9 @@ struct load_options {
 	 * location, as go tool pprof -lines (other formats are split by
 	 * line after loading, src/granularity.h). */
 	bool by_line;
+	/* pprof, legacy pprof, gperftools, --granularity addresses: a frame
+	 * per code address, as go tool pprof -addresses. */
+	bool by_address;
 };
 
 /* The format of a model read from folded stacks with two counts per line

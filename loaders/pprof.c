@@ -12,6 +12,7 @@
  * system_name, filename, start_line); each line of a location is a frame,
  * the lines before the last inlined into it and marked "(inline)";
  * drop_frames / keep_frames prune stacks as pprof's Prune does. */
+#include <inttypes.h>
 #include <math.h>
 #include <regex.h>
 #include <stddef.h>
@@ -155,6 +156,7 @@ struct pprof_loader {
 	size_t path_cap;
 	size_t *frame_seen;
 	bool by_line; /* --granularity lines: frames per source line */
+	bool by_address; /* --granularity addresses: and per location */
 	double stackless_positive[MAX_SAMPLE_TYPES], stackless_negative[MAX_SAMPLE_TYPES];
 };
 
@@ -646,6 +648,21 @@ static bool function_frame(struct pprof_loader *L, size_t location,
 	return true;
 }
 
+/* pprof -addresses: a location's address (when it has one) before the
+ * name. */
+static str_t with_address(struct pprof_loader *L, uint64_t address, str_t name)
+{
+	if (!L->by_address || !address)
+		return name;
+	const char *plain = model_str(L->m, name);
+	size_t n = strlen(plain) + 18;
+	char *named = xmalloc(n);
+	int len = snprintf(named, n, "%016" PRIx64 " %s", address, plain);
+	str_t s = model_string(L->m, named, (size_t)len);
+	free(named);
+	return s;
+}
+
 /* Each location's frames, innermost line first. */
 static bool make_location_frames(struct pprof_loader *L)
 {
@@ -661,6 +678,7 @@ static bool make_location_frames(struct pprof_loader *L)
 				f.name = unnamed_location(L, loc);
 			else if (!function_frame(L, i, loc->line[k], k + 1 < loc->n_line, &f))
 				return false;
+			f.name = with_address(L, loc->address, f.name);
 			KEEP(L, frames, model_intern_frame(L->m, &f));
 		}
 		L->loc[i].end = (uint32_t)L->nframes;
@@ -1105,7 +1123,9 @@ bool load_pprof(struct input *in, struct model *m, const struct load_options *op
 		struct load_error *err)
 {
 	/* The sample type is picked by the caller, for any format. */
-	struct pprof_loader L = { .m = m, .err = err, .by_line = opt && opt->by_line };
+	struct pprof_loader L = { .m = m, .err = err,
+				  .by_line = opt && (opt->by_line || opt->by_address),
+				  .by_address = opt && opt->by_address };
 	model_init(m, "pprof");
 	uint8_t *data = NULL;
 	bool ok = read_bytes(in, &data, &L.len, err);

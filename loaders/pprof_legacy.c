@@ -611,7 +611,7 @@ bool load_pprof_legacy(struct input *in, struct model *m,
 				 in->read_errno ? strerror(in->read_errno) : "over 2 GiB");
 	model_init(m, "pprof-legacy");
 	struct legacy_profile p;
-	bool ok = legacy_init(&p, m, opt->exe, err);
+	bool ok = legacy_init(&p, m, opt, err);
 	p.format = "legacy pprof profile";
 	struct text_reader r = { (const char *)data, len, 0, 0 };
 	ok = ok && read_profile(&p, &r);

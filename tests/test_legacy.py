@@ -10,9 +10,9 @@ end to end through the wprof-tui binary.
     test_legacy.py WPROF TESTDATA roundtrip  export to pprof/cpuprofile/folded and back
     test_legacy.py WPROF TESTDATA bad        broken input: format, byte offset, exit 2
 
-Unsymbolized addresses are compared with `go tool pprof -top -addresses`,
-whose rows name each address ("000000000042ed43 [binary]"); wprof-tui names
-such a frame "0x42ed43"."""
+Unsymbolized addresses are named as `go tool pprof` names them: by their
+mapping ("[binary]", "<unknown>" outside every mapping), and with
+--granularity addresses as with -addresses ("000000000042ed43 [binary]")."""
 import math
 import os
 import shutil
@@ -38,8 +38,20 @@ GO_FILES = [("gobench.heap", HEAP_TYPES, True), ("cppbench.cpu", ["samples", "cp
             ("java-contentionz.txt", ["contentions", "delay"], False)]
 
 
+ADDRESSES = ("--granularity", "addresses")
+
+
 def flat_report(path, sample_type=None, extra=()):
     return C.report(path, *extra, sample_type=sample_type)
+
+
+def at(address, mapping=None):
+    """pprof -addresses' name of an unsymbolized address ("0x401004")."""
+    return "%016x %s" % (int(address, 16), f"[{mapping}]" if mapping else "<unknown>")
+
+
+def by_address(want, mapping=None):
+    return {at(k, mapping) if k.startswith("0x") else k: v for k, v in want.items()}
 
 
 def unsample(count, size, rate):
@@ -52,14 +64,20 @@ def unsample(count, size, rate):
 
 
 def test_top():
-    for name, types, by_address in GO_FILES[:2]:
+    for name, types, addressed in GO_FILES[:2]:
         corpus = {"gobench.heap": "legacy-gobench.heap", "cppbench.cpu": "gperftools-cppbench.cpu"}[name]
         for t in types:
             with open(os.path.join(TESTDATA, "expected", f"{corpus}.{t}.top.txt")) as f:
                 top = f.read()
-            report = flat_report(os.path.join(LEGACY, name), t)
+            report = flat_report(os.path.join(LEGACY, name), t, ADDRESSES if addressed else ())
             if report:
-                C.compare_with_top(f"{name} ({t})", report, top, by_address)
+                C.compare_with_top(f"{name} ({t})", report, top)
+    # go tool pprof -top (by function): the addresses of each mapping are one row.
+    with open(os.path.join(TESTDATA, "expected", "gperftools-cppbench.cpu.cpu.functions.top.txt")) as f:
+        top = f.read()
+    report = flat_report(os.path.join(LEGACY, "cppbench.cpu"), "cpu")
+    if report:
+        C.compare_with_top("cppbench.cpu by function", report, top)
     # The default type is the last, as pprof's.
     for name, want in (("gobench.heap", "inuse_space"), ("cppbench.cpu", "cpu"),
                        ("contention.txt", "delay")):
@@ -76,26 +94,36 @@ def expect(label, path, sample_type, want, extra=()):
     return report
 
 
+def expect_addresses(label, path, sample_type, want, mapping=None):
+    """want's "0x..." rows by address; by function, all of them one row
+    for their mapping: every sample is in it, its self and total the sum."""
+    report = expect(label, path, sample_type, by_address(want, mapping), ADDRESSES)
+    whole = sum(s for s, _ in want.values())
+    expect(label + " by function", path, sample_type,
+           {f"[{mapping}]" if mapping else "<unknown>": (whole, whole)})
+    return report
+
+
 def test_hand():
     L = lambda name: os.path.join(LEGACY, name)  # noqa: E731
     # contention: delay cycles * period / (cycles per ns); every address
     # one back.  2000*10/2 = 10000 ns, 1000*10/2 = 5000 ns, 500*10/2 = 2500 ns.
-    expect("contention delay", L("contention.txt"), "delay",
+    expect_addresses("contention delay", L("contention.txt"), "delay",
            {"0x401004": (15, 15), "0x402004": (0, 10), "0x403004": (0, 5),
             "0x404004": (2.5, 2.5)})
-    expect("contention count", L("contention.txt"), "contentions",
+    expect_addresses("contention count", L("contention.txt"), "contentions",
            {"0x401004": (40, 40), "0x402004": (0, 30), "0x403004": (0, 10),
             "0x404004": (20, 20)})
-    expect("threadcreate", L("threadcreate.txt"), None,
+    expect_addresses("threadcreate", L("threadcreate.txt"), None,
            {"0x43a1b0": (3, 3), "0x401000": (0, 2), "0x402000": (0, 1)})
-    expect("growthz", L("growthz.txt"), "space",
+    expect_addresses("growthz", L("growthz.txt"), "space",
            {"0x401000": (3072, 3072), "0x402000": (0, 1024), "0x403000": (0, 2048)})
     # heap_v2/512: each sample unsampled at rate 512 (heap/N would be N/2).
     a, b = unsample(1, 100, 512), unsample(1, 200, 512)
-    expect("heap_v2 inuse", L("heap_v2.heap"), "inuse_space",
+    expect_addresses("heap_v2 inuse", L("heap_v2.heap"), "inuse_space",
            {"0x401000": (a[1], a[1]), "0x403000": (b[1], b[1]), "0x402000": (0, a[1] + b[1])})
     a, b = unsample(2, 300, 512), unsample(1, 400, 512)
-    expect("heap_v2 alloc", L("heap_v2.heap"), "alloc_objects",
+    expect_addresses("heap_v2 alloc", L("heap_v2.heap"), "alloc_objects",
            {"0x401000": (a[0], a[0]), "0x403000": (b[0], b[0]), "0x402000": (0, a[0] + b[0])})
     # Java heapz: "bytes count @ stack", unsampled at 512 KiB.
     grow, array = unsample(1, 1048576, 524288), unsample(4, 262144, 524288)
@@ -125,11 +153,11 @@ def test_hand():
         C.fail(f"unsampling by hand: {(count, size)}")
     # cppbench.cpu: period 10000 us (the 4th header word, 0x2710); the
     # hottest address has 542 samples.
-    report = flat_report(L("cppbench.cpu"), "cpu")
+    report = flat_report(L("cppbench.cpu"), "cpu", ADDRESSES)
     if report:
-        got = rows_of(report)
-        if got.get("0x42ed43") != (5420000, 5420000):
-            C.fail(f"cppbench.cpu: 0x42ed43 {got.get('0x42ed43')}, want 542 x 10 ms")
+        got, hottest = rows_of(report), at("0x42ed43", "cppbench_server_main")
+        if got.get(hottest) != (5420000, 5420000):
+            C.fail(f"cppbench.cpu: {hottest} {got.get(hottest)}, want 542 x 10 ms")
     # The same profile in 32-bit big-endian words reads the same.
     test_word_layouts()
     with tempfile.TemporaryDirectory() as tmp:
@@ -182,7 +210,8 @@ def test_word_layouts():
                 path = os.path.join(tmp, f"busy-{size}{endian}.prof")
                 with open(path, "wb") as f:
                     f.write(cpu_profile(records, size=size, endian=endian, maps=MAPS))
-                report = expect(f"gperftools {size * 8}-bit {endian}", path, "cpu", want)
+                report = expect_addresses(f"gperftools {size * 8}-bit {endian}", path, "cpu",
+                                          want, "busy")
                 if report and report["rows"][0]["url"] != "/usr/bin/busy":
                     C.fail(f"gperftools: mapping file {report['rows'][0]['url']!r}")
         # The signal handler's frame (0x409000, second in 40 of 41 samples:
@@ -194,9 +223,9 @@ def test_word_layouts():
         path = os.path.join(tmp, "handler.prof")
         with open(path, "wb") as f:
             f.write(cpu_profile(records, maps=MAPS))
-        expect("gperftools handler frame", path, "samples",
+        expect_addresses("gperftools handler frame", path, "samples",
                {"0x401010": (40, 40), "0x402010": (2, 2), "0x402fff": (0, 22),
-                "0x404fff": (0, 20), "0x408fff": (0, 2)})
+                "0x404fff": (0, 20), "0x408fff": (0, 2)}, "busy")
 
 
 # ---- go tool pprof now ------------------------------------------------------------------------
@@ -205,10 +234,10 @@ def go_env(tmp):
     return dict(os.environ, PPROF_TMPDIR=tmp, HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"))
 
 
-def go_top(go, tmp, path, sample_type, by_address, extra=()):
+def go_top(go, tmp, path, sample_type, addressed, extra=()):
     args = [go, "tool", "pprof", "-top", "-nodecount=100000", "-nodefraction=0",
             "-edgefraction=0", "-sample_index=" + sample_type, *extra]
-    if by_address:
+    if addressed:
         args.append("-addresses")
     p = subprocess.run(args + [path], capture_output=True, text=True, env=go_env(tmp))
     if p.returncode != 0:
@@ -221,13 +250,17 @@ def test_go(tmp):
     if not go:
         print("go is not installed: skipped")
         sys.exit(77)
-    for name, types, by_address in GO_FILES:
+    for name, types, addressed in GO_FILES:
         path = os.path.join(LEGACY, name)
         for t in types:
-            report = flat_report(path, t)
+            report = flat_report(path, t, ADDRESSES if addressed else ())
             if report:
                 C.compare_with_top(f"go: {name} ({t})", report,
-                                   go_top(go, tmp, path, t, by_address), by_address)
+                                   go_top(go, tmp, path, t, addressed))
+            report = flat_report(path, t)
+            if report and addressed:
+                C.compare_with_top(f"go: {name} ({t}) by function", report,
+                                   go_top(go, tmp, path, t, False))
     # The hand-made CPU profiles of test_hand, in every word layout, and
     # the handler-frame heuristics: go agrees with the numbers by hand.
     records = [(1, [0x401010, 0x409000, 0x403000])] * 20 + \
@@ -238,17 +271,17 @@ def test_go(tmp):
         f.write(cpu_profile(JAVA_RECORDS, maps=JAVA_NAMES, java=True))
     report = flat_report(path, "cpu")
     if report:
-        C.compare_with_top("go: java cpu", report, go_top(go, tmp, path, "cpu", False), False)
+        C.compare_with_top("go: java cpu", report, go_top(go, tmp, path, "cpu", False))
     for size in (4, 8):
         for endian in "<>":
             path = os.path.join(tmp, f"handler-{size}{endian}.prof")
             with open(path, "wb") as f:
                 f.write(cpu_profile(records, size=size, endian=endian, maps=MAPS))
             for t in ("samples", "cpu"):
-                report = flat_report(path, t)
+                report = flat_report(path, t, ADDRESSES)
                 if report:
                     C.compare_with_top(f"go: handler-{size}{endian} ({t})", report,
-                                       go_top(go, tmp, path, t, True), True)
+                                       go_top(go, tmp, path, t, True))
 
 
 # ---- programs built and profiled now ----------------------------------------------------------
@@ -326,7 +359,7 @@ def test_gperftools_program(tmp, gcc, src):
     if go:
         # go tool pprof symbolizes from the binary named in the profile's
         # memory map: the program's own functions must agree.
-        top, _ = parse_top(go_top(go, tmp, prof, "samples", False), False)
+        top, _ = parse_top(go_top(go, tmp, prof, "samples", False))
         for name in ("spin_a", "spin_b", "work", "main"):
             if name in top and name in got:
                 flat, _, cum, _ = top[name]
@@ -370,9 +403,13 @@ def test_goprog(tmp):
     for name, types in GO_PROFILES.items():
         path = os.path.join(out, name + ".txt")
         for t in types:
+            report = flat_report(path, t, ADDRESSES)
+            if report:
+                C.compare_with_top(f"go {name} ({t})", report, go_top(go, tmp, path, t, True))
             report = flat_report(path, t)
             if report:
-                C.compare_with_top(f"go {name} ({t})", report, go_top(go, tmp, path, t, True), True)
+                C.compare_with_top(f"go {name} ({t}) by function", report,
+                                   go_top(go, tmp, path, t, False))
     # --exe: the program's ELF symbols name the addresses.  go tool pprof,
     # given the program, names them from its own tables (which also know
     # inlined calls and other spellings, like runtime.goexit for the

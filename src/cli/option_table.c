@@ -122,7 +122,7 @@ static void parse_granularity(struct options *o, const struct option_spec *spec,
 {
 	(void)spec;
 	if (!granularity_parse(v, &o->granularity))
-		usage_error("unknown granularity '%s' (functions, files, lines)", v);
+		usage_error("unknown granularity '%s' (functions, files, lines, addresses)", v);
 }
 
 static void parse_depth(struct options *o, const struct option_spec *spec, const char *v)
@@ -269,9 +269,10 @@ const struct option_spec option_table[] = {
 	  .help = "--report lines: the functions to list, line by\n"
 		  "line, as go tool pprof -list REGEX" },
 	{ .name = "granularity", .arg = "G", .apply = parse_granularity,
-	  .help = "functions (default), files or lines: the frames\n"
-		  "panes and reports group by, as pprof's\n"
-		  "-granularity (the a key in the explorer)" },
+	  .help = "functions (default), files, lines or addresses\n"
+		  "(pprof, gperftools): the frames panes and reports\n"
+		  "group by, as pprof's -granularity and -addresses\n"
+		  "(the a key in the explorer)" },
 	{ .name = "source-path", .arg = "DIR", .apply = add_source_path,
 	  .help = "where to look for source files (repeatable)" },
 	{ .name = "trim-path", .arg = "PREFIX", .apply = add_trim_path,

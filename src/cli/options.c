@@ -234,6 +234,8 @@ void parse_options(int argc, char **argv, struct options *o)
 	 * file again by line when asked (tui.c). */
 	o->load.by_line = o->granularity == GRANULARITY_LINES &&
 			  (o->report || o->exporting || o->new_file);
+	o->load.by_address = o->granularity == GRANULARITY_ADDRESSES &&
+			     (o->report || o->exporting || o->new_file);
 	if (o->exporting && !o->output)
 		usage_error("%s", "--export needs -o FILE");
 	if (o->output && !o->exporting)
