@@ -35,7 +35,9 @@ GO_FILES = [("gobench.heap", HEAP_TYPES, True), ("cppbench.cpu", ["samples", "cp
             ("growthz.txt", ["objects", "space"], True),
             ("heap_v2.heap", HEAP_TYPES, True),
             ("java-heapz.txt", ["inuse_objects", "inuse_space"], False),
-            ("java-contentionz.txt", ["contentions", "delay"], False)]
+            ("java-contentionz.txt", ["contentions", "delay"], False),
+            ("cpp.contention", ["contentions", "delay"], True),
+            ("cpp.thread", ["thread"], True)]
 
 
 ADDRESSES = ("--granularity", "addresses")
@@ -70,6 +72,14 @@ def test_top():
             with open(os.path.join(TESTDATA, "expected", f"{corpus}.{t}.top.txt")) as f:
                 top = f.read()
             report = flat_report(os.path.join(LEGACY, name), t, ADDRESSES if addressed else ())
+            if report:
+                C.compare_with_top(f"{name} ({t})", report, top)
+    # Hand-made C++ contentionz and threadz profiles, against -top -addresses.
+    for name, types in (("cpp.contention", ["contentions", "delay"]), ("cpp.thread", ["thread"])):
+        for t in types:
+            with open(os.path.join(TESTDATA, "expected", f"legacy-{name}.{t}.top.txt")) as f:
+                top = f.read()
+            report = flat_report(os.path.join(LEGACY, name), t, ADDRESSES)
             if report:
                 C.compare_with_top(f"{name} ({t})", report, top)
     # go tool pprof -top (by function): the addresses of each mapping are one row.
@@ -114,6 +124,23 @@ def test_hand():
     expect_addresses("contention count", L("contention.txt"), "contentions",
            {"0x401004": (40, 40), "0x402004": (0, 30), "0x403004": (0, 10),
             "0x404004": (20, 20)})
+    # A C++ contentionz profile (no format or resolution: not Java's):
+    # cycles at 2 GHz times the period 100, counts times 100; every address
+    # one back, as Go 1.19's pprof takes them.  2000000*100/2 ns = 100 ms.
+    report = expect_addresses("c++ contentionz", L("cpp.contention"), "delay",
+                              {"0x401004": (150000, 150000), "0x402004": (0, 100000),
+                               "0x403004": (0, 300000), "0x404004": (0, 50000),
+                               "0x405004": (200000, 200000)}, "lockbench")
+    if report and abs(report["duration"] - 5e6) > 1:  # ms since reset = 5000
+        C.fail(f"c++ contentionz: duration {report['duration']}, want 5 s")
+    expect_addresses("c++ contentionz count", L("cpp.contention"), "contentions",
+                     {"0x401004": (600, 600), "0x402004": (0, 400), "0x403004": (0, 500),
+                      "0x404004": (0, 200), "0x405004": (100, 100)}, "lockbench")
+    # threadz: one count a thread, "same as previous thread" one more for
+    # the stack before; the leaf as it is, the callers one back.
+    expect_addresses("threadz", L("cpp.thread"), "thread",
+                     {"0x401005": (3, 3), "0x402004": (0, 1), "0x403004": (0, 3),
+                      "0x404004": (0, 2), "0x405005": (1, 1)})
     expect_addresses("threadcreate", L("threadcreate.txt"), None,
            {"0x43a1b0": (3, 3), "0x401000": (0, 2), "0x402000": (0, 1)})
     expect_addresses("growthz", L("growthz.txt"), "space",
@@ -487,6 +514,11 @@ def test_bad(tmp):
         "symbols.txt": (b"--- symbol\n0xzz main\n---\n--- heap\n", "legacy pprof profile, byte 11: expected '0xADDRESS name'"),
         "symbols-only.txt": (b"--- symbol\n0x10 main\n---\n", "expected '--- KIND' after the symbol section"),
         "count.txt": (b"goroutine profile: total 1\n1 @ 0x1\nzz\n", "legacy count profile, byte 35: expected 'N @ 0x...'"),
+        # go tool pprof refuses both too ("unrecognized profile format").
+        "open.thread": (b"--- threadz 1 ---\n--- Thread 1 (name: a/1) stack: ---\n 0x1\n",
+                        "legacy threadz profile, byte 59: no memory map"),
+        "bad.thread": (b"--- Thread 1 (name: a/1) stack: ---\n 0x1\n--- Thread\n",
+                       "legacy threadz profile, byte 41: expected '--- Thread ID"),
     }
     C.bad_inputs(tmp, cases)
     p = C.run(["--report", "flat", "--exe", "/nonexistent/prog", os.path.join(LEGACY, "cppbench.cpu")], check=False)
