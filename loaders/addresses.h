@@ -55,4 +55,11 @@ void address_frames_add_name(struct address_frames *af, uint64_t addr,
  * been added. */
 uint32_t address_frame(struct address_frames *af, uint64_t addr);
 
+/* The name of the function at addr (from --exe or a symbol section, as
+ * its frame says it) in buf, or NULL when it has none: what pprof's
+ * drop_frames match.  Call only after every mapping and name has been
+ * added. */
+const char *address_function(struct address_frames *af, uint64_t addr, char *buf,
+			     size_t size);
+
 #endif

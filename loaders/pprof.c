@@ -23,6 +23,7 @@
 #include "base/id_table.h"
 #include "base/util.h"
 #include "loaders.h"
+#include "frame_prune.h"
 #include "base/units.h"
 #include "profile.pb-c.h"
 
@@ -688,37 +689,6 @@ static bool make_location_frames(struct pprof_loader *L)
 
 /* ---- drop_frames / keep_frames ---------------------------------------------- */
 
-/* pprof matches the name without its argument list ("f(int)" -> "f"),
- * but leaves the parentheses of "(anonymous namespace)" and "operator()". */
-static size_t simplified_length(const char *name)
-{
-	for (const char *p = name; (p = strchr(p, '(')); p++) {
-		if (!strncmp(p, "(anonymous namespace)", 21)) {
-			p += 20;
-			continue;
-		}
-		if (p - name >= 8 && !strncmp(p - 8, "operator()", 10)) {
-			p++;
-			continue;
-		}
-		return (size_t)(p - name);
-	}
-	return strlen(name);
-}
-
-static bool full_match(const regex_t *re, const char *name)
-{
-	if (*name == '.')
-		name++;
-	size_t n = simplified_length(name);
-	char *simple = xmalloc(n + 1);
-	memcpy(simple, name, n);
-	simple[n] = '\0';
-	bool hit = regexec(re, simple, 0, NULL, 0) == 0;
-	free(simple);
-	return hit;
-}
-
 static bool compile_anchored(struct pprof_loader *L, int64_t index, size_t at,
 			     const char *what, regex_t *re)
 {
@@ -726,12 +696,7 @@ static bool compile_anchored(struct pprof_loader *L, int64_t index, size_t at,
 	if (!string_at(L, index, what, 0, at, &s))
 		return false;
 	const char *pattern = model_str(L->m, s);
-	size_t n = strlen(pattern) + 5;
-	char *anchored = xmalloc(n);
-	snprintf(anchored, n, "^(%s)$", pattern);
-	int rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
-	free(anchored);
-	if (rc)
+	if (!regcomp_whole(re, pattern))
 		return load_fail(L->err, "%s \"%.80s\" is not a regular expression "
 				 "wprof-tui can read", what, pattern);
 	return true;
@@ -759,8 +724,8 @@ static bool mark_pruned(struct pprof_loader *L)
 			uint32_t fi = find_id(&L->function_ids, loc->line[k]->function_id);
 			const pb_function *fn = L->functions[fi];
 			const char *name = model_str(L->m, L->strings[fn->name]);
-			if (!*name || !full_match(&drop, name) ||
-			    (have_keep && full_match(&keep, name)))
+			if (!*name || !function_name_matches(&drop, name) ||
+			    (have_keep && function_name_matches(&keep, name)))
 				continue;
 			if (k + 1 == loc->n_line)
 				L->loc[i].prune = PRUNE_WHOLE;

@@ -82,6 +82,14 @@ def test_top():
             report = flat_report(os.path.join(LEGACY, name), t, ADDRESSES)
             if report:
                 C.compare_with_top(f"{name} ({t})", report, top)
+    # Go's legacy text has no memory map: without the program, pprof shows
+    # one <unknown> row.
+    with open(os.path.join(TESTDATA, "expected",
+                           "legacy-go-heapdemo.heap.inuse_space.no-binary.top.txt")) as f:
+        top = f.read()
+    report = flat_report(os.path.join(LEGACY, "go-heapdemo.heap"), "inuse_space")
+    if report:
+        C.compare_with_top("go-heapdemo.heap without the program", report, top)
     # go tool pprof -top (by function): the addresses of each mapping are one row.
     with open(os.path.join(TESTDATA, "expected", "gperftools-cppbench.cpu.cpu.functions.top.txt")) as f:
         top = f.read()
@@ -168,6 +176,13 @@ def test_hand():
     expect("java contentionz", L("java-contentionz.txt"), "delay",
            {"java.lang.Object.wait": (1500, 1500), "com.example.Pool.take": (0, 1400),
             "com.example.Worker.run": (0, 100)})
+    # pprof's drop_frames for heap profiles, by hand (Prune): from the
+    # root, the first allocator frame after a kept one goes with all below
+    # it; runtime.panic is kept; a stack of allocator frames only stays.
+    expect("drop_frames", L("dropped.heap"), "space",
+           {"alloc_buffer": (1024, 3072), "main": (0, 3072), "runtime.panic": (2048, 2048),
+            "operator new[](unsigned long)": (512, 512), "runtime.mallocgc": (0, 512),
+            "runtime.goexit": (0, 512)})
     # A --- symbol section names addresses by the nearest symbol below.
     expect("symbol section", L("symbols.heap"), "inuse_space",
            {"main": (0, 3072), "alloc_buffer": (2048, 2048), "parse_input": (1024, 1024)})
@@ -414,6 +429,29 @@ def comment_functions(path):
     return names
 
 
+def test_heapdemo(go, tmp, env):
+    """go-heapdemo.heap, cut from Go 1.19.8's /debug/pprof/heap?debug=1 of
+    legacy/heapdemo.go: with the program rebuilt, --exe gives go tool
+    pprof's rows (committed, and run now), allocator frames dropped and
+    runtime.goexit named as Go's tables name it."""
+    prog = os.path.join(tmp, "heapdemo")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "legacy", "heapdemo.go")
+    subprocess.run([go, "build", "-o", prog, src], check=True, env=env, cwd=tmp)
+    nm = subprocess.run([go, "tool", "nm", prog], capture_output=True, text=True, env=env)
+    if " 6a2aa0 T main.allocBig" not in "\n" + nm.stdout:
+        print("another Go than 1.19.8 built heapdemo (other addresses): skipped")
+        return
+    heap = os.path.join(LEGACY, "go-heapdemo.heap")
+    for t in HEAP_TYPES:
+        report = flat_report(heap, t, ["--exe", prog])
+        if not report:
+            continue
+        with open(os.path.join(TESTDATA, "expected", f"legacy-go-heapdemo.heap.{t}.top.txt")) as f:
+            C.compare_with_top(f"heapdemo --exe ({t})", report, f.read())
+        C.compare_with_top(f"heapdemo --exe ({t}), go now", report,
+                           go_top(go, tmp, heap, t, False, [prog]))
+
+
 def test_goprog(tmp):
     go = shutil.which("go")
     if not go:
@@ -427,6 +465,7 @@ def test_goprog(tmp):
     out = os.path.join(tmp, "out")
     os.mkdir(out)
     subprocess.run([prog, out], check=True)
+    test_heapdemo(go, tmp, env)
     for name, types in GO_PROFILES.items():
         path = os.path.join(out, name + ".txt")
         for t in types:
