@@ -393,6 +393,24 @@ FILTER_CASES = [
     ("labels.pprof", None, [("tagignore", "worker=alpha")]),
     ("labels.pprof", None, [("tagfocus", "worker=alpha,beta"), ("hide", "asyncPreempt")]),
     ("labels.pprof", None, [("tagroot", "worker")]),
+    # A value that reads as a number or range is one on numeric labels
+    # (pprof's parseTagFilterRange): Go's labels are strings, so shard=1
+    # and shard=1:12 match nothing; any other value is a regexp.
+    ("shards.pprof", None, [("tagfocus", "shard=1")]),
+    ("shards.pprof", None, [("tagfocus", "shard=1:12")]),
+    ("shards.pprof", None, [("tagignore", "shard=1")]),
+    ("shards.pprof", None, [("tagfocus", "shard=^1$")]),
+    ("shards.pprof", None, [("tagfocus", "shard=1[0-9]")]),
+    ("shards.pprof", None, [("tagfocus", "shard=0x1")]),
+    ("shards.pprof", None, [("tagfocus", "shard=(1)"), ("hide", "asyncPreempt")]),
+    # Go's heap profiles label each sample with its size, "bytes".
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=64kb")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=1kb:")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=:1kb")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=64kb:1mb")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=65536")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "1mb")]),
+    ("heap.pprof", "alloc_space", [("tagignore", "bytes=64B")]),
 ]
 
 

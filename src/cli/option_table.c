@@ -400,7 +400,9 @@ const struct option_spec option_table[] = {
 	  .help = "--mine's root (default: the current directory)" },
 	FILTER("tagfocus", "KEY=REGEX", TF_TAGFOCUS,
 	       "keep samples whose label KEY matches (pprof\n"
-	       "tags; REGEX alone: matched against KEY:VALUE)"),
+	       "tags; REGEX alone: matched against KEY:VALUE;\n"
+	       "a number or range, 1 1:12 :64kb 4mb:, is one of\n"
+	       "numeric labels, as pprof's)"),
 	FILTER("tagignore", "KEY=REGEX", TF_TAGIGNORE, "drop samples whose label KEY matches"),
 	FILTER("tagroot", "KEY", TF_TAGROOT, "the values of label KEY as the roots of the tree"),
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/complain.h"
 #include "base/util.h"
 #include "live/http.h"
 #include "option_table.h"
@@ -165,6 +166,10 @@ static void make_filters(struct options *o)
 		char err[256];
 		if (!transform_push(&o->filters, kind, NO_ID, text, err, sizeof(err)))
 			usage_error("%s", err);
+		/* As pprof says it: "shard=1" matches no string label. */
+		if (o->filters.items[o->filters.n - 1].numeric)
+			complain("--%s %s: read as a range of numeric labels, not a regular "
+				 "expression", transform_name(kind), text);
 	}
 	free(o->filter_args);
 	o->filter_args = NULL;
