@@ -253,6 +253,11 @@ void legacy_build(struct legacy_profile *p, const char *const *names,
 	}
 	m->default_type = ntypes - 1;
 	m->period = unit_scale_apply(&scale[ntypes - 1], period);
+	/* pprof's main binary: the one given, else the first mapping. */
+	const char *main_binary = p->af.exe.path ? p->af.exe.path
+		: p->af.nmaps ? p->af.maps[0].file : NULL;
+	if (main_binary)
+		m->main_binary = model_string(m, main_binary, strlen(main_binary));
 	if (p->njava > 1)
 		qsort(p->java, p->njava, sizeof(*p->java), by_java_addr);
 	/* pprof's total counts every sample, a stackless one too (it has no

@@ -996,6 +996,9 @@ static bool make_metadata(struct pprof_loader *L)
 {
 	struct model *m = L->m;
 	m->start_time = (double)L->time_nanos / 1000;
+	m->wall_start = m->start_time;
+	if (L->nmappings) /* checked by check_mappings */
+		m->main_binary = L->strings[L->mappings[0]->filename];
 	m->duration = (double)L->duration_nanos / 1000;
 	m->end_time = m->start_time + m->duration;
 	if (L->period_type) {

@@ -11,6 +11,7 @@
 
 Expected numbers come from testdata/expected/*.top.txt (go tool pprof -top)
 or from the original file read by wprof-tui before the conversion."""
+import datetime
 import gzip
 import json
 import os
@@ -287,6 +288,46 @@ def test_go(tmp):
         elif report:
             compare_with_top(f"go tool pprof, drop_frames (keep: {keep})", report, p.stdout)
     test_totals_go(tmp, go, env)
+    test_export_header_go(tmp, go, env)
+
+
+def go_time(seconds):
+    """Go's "Jan 2, 2006 at 3:04pm (MST)" in UTC."""
+    t = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+    half = "am" if t.hour < 12 else "pm"
+    return f"{t:%b} {t.day}, {t.year} at {(t.hour + 11) % 12 + 1}:{t:%M}{half} (UTC)"
+
+
+def test_export_header_go(tmp, go, env):
+    """go tool pprof's header on exports: a pprof source's own time and
+    main binary; a .cpuprofile (a clock from boot) its file's time less
+    its duration (908005 us), and a main mapping that needs no symbols,
+    so no "Main binary filename not available"."""
+    env = dict(env, TZ="UTC")
+    cases = [("heap.pprof", None)]
+    copy = os.path.join(tmp, "validate.cpuprofile")
+    shutil.copy(os.path.join(TESTDATA, "validate.cpuprofile"), copy)
+    os.utime(copy, (1785000000, 1785000000))
+    cases.append((copy, go_time(1785000000 - 0.908005)))
+    for src, want_time in cases:
+        path = src if os.path.isabs(src) else os.path.join(TESTDATA, src)
+        out = os.path.join(tmp, os.path.basename(src) + ".header.pb.gz")
+        if not convert(path, "pprof", out):
+            continue
+        got = subprocess.run([go, "tool", "pprof", "-top", out], capture_output=True, text=True, env=env)
+        if want_time is None:  # the source's own header
+            orig = subprocess.run([go, "tool", "pprof", "-top", path], capture_output=True,
+                                  text=True, env=env).stdout
+            want_lines = [line for line in orig.splitlines() if line.startswith(("File:", "Time:"))]
+            if len(want_lines) != 2:
+                fail(f"{src}: go tool pprof's own header: {want_lines}")
+        else:
+            want_lines = ["Time: " + want_time]
+        for line in want_lines:
+            if line not in got.stdout.splitlines():
+                fail(f"{src} -> pprof: go tool pprof's header lacks {line!r}:\n{got.stdout[:300]}")
+        if "Main binary filename not available" in got.stderr or "Jan 1, 1970" in got.stdout:
+            fail(f"{src} -> pprof: {got.stderr.strip()} {got.stdout[:200]}")
 
 
 # ---- what go tool pprof counts that has no row --------------------------------------

@@ -140,6 +140,8 @@ void http_session_model(const struct http_session *s, struct model *out)
 	model_init(out, first->format);
 	copy_types(out, first, perm);
 	out->has_type_totals = first->has_type_totals;
+	out->wall_start = first->wall_start;
+	out->main_binary = copy_string(out, first, first->main_binary);
 	for (size_t i = 0; i < s->nwindows; i++)
 		fold_window(out, &s->windows[i]);
 	out->end_time = out->start_time + out->duration;

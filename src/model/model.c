@@ -21,6 +21,7 @@ void model_init(struct model *m, const char *format)
 	memset(m, 0, sizeof(*m));
 	m->format = format;
 	m->comment = STR_NONE;
+	m->main_binary = STR_NONE;
 	m->thread = STR_NONE;
 	m->warning = STR_NONE;
 	strings_init(&m->strings);
@@ -531,6 +532,8 @@ void model_copy_header(const struct model *src, struct model *out)
 	out->default_type = src->default_type;
 	out->start_time = src->start_time;
 	out->end_time = src->end_time;
+	out->wall_start = src->wall_start;
+	out->main_binary = model_copy_string(src, out, src->main_binary);
 	out->duration = src->duration;
 	out->period = src->period;
 	out->comment = model_copy_string(src, out, src->comment);

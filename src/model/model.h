@@ -243,6 +243,13 @@ struct model {
 	double *node_line_values;
 
 	double start_time, end_time; /* microseconds, when known */
+	/* When the profile began, in microseconds since the Unix epoch (0
+	 * when unknown): start_time is on the format's own clock, often one
+	 * that starts at boot.  pprof's time_nanos. */
+	double wall_start;
+	/* The profiled program's file (pprof's first mapping, --exe),
+	 * STR_NONE when unknown: a pprof export's main mapping. */
+	str_t main_binary;
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
 	str_t comment;
