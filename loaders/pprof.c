@@ -961,6 +961,21 @@ static bool read_samples(struct pprof_loader *L)
 	return true;
 }
 
+/* pprof's "Total samples" under -sample_index=samples: the sum of the
+ * samples/count type (Go's CPU profiles: 530 where -raw lists 91
+ * records); the records themselves where there is no such type. */
+static void set_sample_count(struct pprof_loader *L)
+{
+	struct model *m = L->m;
+	m->summed_samples = L->nsamples;
+	for (unsigned t = 0; t < m->ntypes; t++)
+		if (!strcmp(model_str(m, m->types[t].name), "samples") &&
+		    !strcmp(model_str(m, m->types[t].unit), "count")) {
+			m->summed_samples = (size_t)llround(L->abs_total[t]);
+			m->sample_records = L->nsamples;
+		}
+}
+
 /* Values were summed in the file's units, exact for integers; now each
  * type takes the model's unit (microseconds for time). */
 static void scale_values(struct pprof_loader *L)
@@ -977,7 +992,7 @@ static void scale_values(struct pprof_loader *L)
 		m->stackless_negative[t] = unit_scale_apply(&L->scale[t], L->stackless_negative[t]);
 	}
 	m->has_type_totals = true;
-	m->summed_samples = L->nsamples;
+	set_sample_count(L);
 	for (size_t r = 0; r < m->nlabel_rows; r++)
 		for (unsigned t = 0; t < m->label_stride; t++) {
 			double *x = &m->label_values[r * m->label_stride + t];

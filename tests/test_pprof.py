@@ -354,10 +354,10 @@ DELTA_TOP = """Showing nodes accounting for 900B, 52.72% of 1707B total
 """
 
 
-def header_samples(path):
+def header_samples(path, records=False):
     p = run(["--report", "flat", path])
-    m = re.search(r"samples: (\d+)", p.stdout)
-    return int(m.group(1)) if m else None
+    m = re.search(r"samples: (\d+)(?: \((\d+) records\))?", p.stdout)
+    return (m and m.group(2 if records else 1)) and int(m.group(2 if records else 1))
 
 
 def test_totals(tmp):
@@ -385,9 +385,13 @@ def test_totals(tmp):
         fail("threadcreate.pprof: the default rule is not exact")
     if header_samples(tc) != 1:
         fail(f"threadcreate.pprof: samples: {header_samples(tc)}, want 1")
-    # validate.pprof: 91 samples, as `go tool pprof -raw` lists them.
-    if header_samples(os.path.join(TESTDATA, "validate.pprof")) != 91:
-        fail("validate.pprof: the header does not count its 91 samples")
+    # validate.pprof: "Total samples = 530" (go tool pprof
+    # -sample_index=samples: the sum of its samples/count values), in 91
+    # records as `go tool pprof -raw` lists them.
+    validate = os.path.join(TESTDATA, "validate.pprof")
+    if header_samples(validate) != 530 or header_samples(validate, True) != 91:
+        fail(f"validate.pprof: samples: {header_samples(validate)} "
+             f"({header_samples(validate, True)} records), want 530 (91 records)")
     return path
 
 
@@ -408,8 +412,15 @@ def test_totals_go(tmp, go, env):
                          capture_output=True, text=True, env=env).stdout
     listed = raw.split("Samples:\n", 1)[1].split("Locations", 1)[0]
     count = len(re.findall(r"^\s+-?\d+\s+-?\d+:", listed, re.M))
-    if header_samples(path) != count:
-        fail(f"{path}: header samples {header_samples(path)}, -raw lists {count}")
+    if header_samples(path, True) != count:
+        fail(f"{path}: header records {header_samples(path, True)}, -raw lists {count}")
+    # The samples are pprof's "Total samples" with -sample_index=samples.
+    top = subprocess.run([go, "tool", "pprof", "-top", "-sample_index=samples", path],
+                         capture_output=True, text=True, env=env).stdout
+    m = re.search(r"Total samples = (\d+)", top)
+    if not m or header_samples(path) != int(m.group(1)):
+        fail(f"{path}: header samples {header_samples(path)}, go tool pprof: "
+             f"{m and m.group(0)}")
 
 
 # ---- filters: the same flag as go tool pprof ------------------------------------

@@ -128,6 +128,7 @@ static void fold_window(struct model *dst, const struct model *w)
 		if (from[t] >= 0 && w->has_type_totals)
 			dst->type_total[t] += w->type_total[from[t]];
 	dst->summed_samples += w->summed_samples;
+	dst->sample_records += w->sample_records;
 	dst->duration += w->duration;
 	free(frame_map);
 	free(node_map);

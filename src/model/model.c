@@ -543,6 +543,7 @@ void model_copy_header(const struct model *src, struct model *out)
 	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
 	out->has_type_totals = src->has_type_totals;
 	out->summed_samples = src->summed_samples;
+	out->sample_records = src->sample_records;
 	out->lines_zero_based = src->lines_zero_based;
 	out->frames_are_files = src->frames_are_files;
 	out->label_stride = src->label_stride;

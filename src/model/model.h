@@ -230,8 +230,13 @@ struct model {
 	double stackless_positive[MAX_SAMPLE_TYPES];
 	double stackless_negative[MAX_SAMPLE_TYPES];
 	/* Samples the file holds when they are summed into nodes rather
-	 * than kept one by one on the timeline (pprof). */
+	 * than kept one by one on the timeline (pprof: its "Total samples",
+	 * the sum of a samples/count type, where the file has one). */
 	size_t summed_samples;
+	/* pprof: the sample records, when summed_samples counts something
+	 * else (a record of Go's CPU profile holds several samples); 0 when
+	 * the two are not told apart.  Shown labelled "records". */
+	size_t sample_records;
 
 	/* Per line of a node, for every type: `self` what samples ending at
 	 * that line measured, `total` what samples through the node at that
