@@ -1,5 +1,6 @@
 /* Frames for code addresses (see addresses.h). */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,11 @@
 #include "address_search.h"
 
 bool address_frames_init(struct address_frames *af, struct model *m,
-			 const char *exe, struct load_error *err)
+			 const struct load_options *opt, struct load_error *err)
 {
-	*af = (struct address_frames){ .m = m, .exe = { .path = exe } };
+	const char *exe = opt ? opt->exe : NULL;
+	*af = (struct address_frames){ .m = m, .exe = { .path = exe },
+				       .by_address = opt && opt->by_address };
 	return !exe || read_executable(&af->exe, err);
 }
 
@@ -174,17 +177,62 @@ static const char *listed_name(const struct address_frames *af, uint64_t addr)
 	return n ? n->name : NULL;
 }
 
+/* Go's ELF symbols name an assembly function's ABI0 wrapper
+ * "runtime.goexit.abi0"; Go's own tables, which pprof reads, say
+ * "runtime.goexit". */
+static int function_length(const char *symbol)
+{
+	size_t n = strlen(symbol);
+	if (n > 5 && !strcmp(symbol + n - 5, ".abi0"))
+		n -= 5;
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* pprof's names: an unnamed address is its mapping's file ("[libc.so]")
+ * or "<unknown>"; by address, each is its address first. */
+static void frame_name(const struct address_frames *af, const struct mapping *map,
+		       uint64_t addr, const char *symbol, char *out, size_t size)
+{
+	int n = af->by_address ? snprintf(out, size, "%016" PRIx64 " ", addr) : 0;
+	if (symbol)
+		snprintf(out + n, size - (size_t)n, "%.*s", function_length(symbol), symbol);
+	else if (map && *map->file)
+		snprintf(out + n, size - (size_t)n, "[%s]", base_name(map->file));
+	else
+		snprintf(out + n, size - (size_t)n, "<unknown>");
+}
+
+static const char *symbol_of(struct address_frames *af, const struct mapping *map,
+			     uint64_t addr)
+{
+	const char *symbol = af->exe.path ? exe_symbol(af, map, addr) : NULL;
+	return symbol ? symbol : listed_name(af, addr);
+}
+
+static void ready(struct address_frames *af)
+{
+	if (!af->index.size) {
+		prepare(af);
+		id_table_init(&af->index, 512);
+	}
+}
+
+const char *address_function(struct address_frames *af, uint64_t addr, char *buf,
+			     size_t size)
+{
+	ready(af);
+	const char *symbol = symbol_of(af, mapping_of(af, addr), addr);
+	if (!symbol)
+		return NULL;
+	snprintf(buf, size, "%.*s", function_length(symbol), symbol);
+	return buf;
+}
+
 static uint32_t make_frame(struct address_frames *af, uint64_t addr)
 {
 	const struct mapping *map = mapping_of(af, addr);
-	const char *name = af->exe.path ? exe_symbol(af, map, addr) : NULL;
-	if (!name)
-		name = listed_name(af, addr);
-	char hex[24];
-	if (!name) {
-		snprintf(hex, sizeof(hex), "0x%" PRIx64, addr);
-		name = hex;
-	}
+	char name[1024];
+	frame_name(af, map, addr, symbol_of(af, map, addr), name, sizeof(name));
 	const char *file = map ? map->file : "";
 	struct frame f = {
 		.name = model_string(af->m, name, strlen(name)),
@@ -196,10 +244,7 @@ static uint32_t make_frame(struct address_frames *af, uint64_t addr)
 
 uint32_t address_frame(struct address_frames *af, uint64_t addr)
 {
-	if (!af->index.size) {
-		prepare(af);
-		id_table_init(&af->index, 512);
-	}
+	ready(af);
 	struct id_probe p = id_table_probe(&af->index, hash_mix(addr + 1));
 	for (uint32_t k; (k = id_probe_next(&af->index, &p)) != NO_ID;)
 		if (af->cached[k].addr == addr)

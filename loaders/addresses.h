@@ -10,6 +10,7 @@
 
 #include "base/id_table.h"
 #include "elf_symbols.h"
+#include "loaders.h"
 
 struct mapping {
 	uint64_t start, limit, offset;
@@ -23,6 +24,7 @@ struct named_address {
 
 struct address_frames {
 	struct model *m;
+	bool by_address;
 	struct executable exe; /* exe.path NULL without --exe */
 	const struct mapping *exe_mapping;
 	struct mapping *maps;
@@ -35,9 +37,10 @@ struct address_frames {
 	struct id_table index; /* cached by address; size 0 until the first */
 };
 
-/* exe may be NULL.  Fails (in err) when the executable cannot be read. */
+/* opt (exe, by_address) may be NULL.  Fails (in err) when the
+ * executable cannot be read. */
 bool address_frames_init(struct address_frames *af, struct model *m,
-			 const char *exe, struct load_error *err);
+			 const struct load_options *opt, struct load_error *err);
 void address_frames_free(struct address_frames *af);
 
 /* A line of /proc/self/maps ("start-limit perms offset dev inode path"):
@@ -51,5 +54,12 @@ void address_frames_add_name(struct address_frames *af, uint64_t addr,
 /* The frame for an address; call only after every mapping and name has
  * been added. */
 uint32_t address_frame(struct address_frames *af, uint64_t addr);
+
+/* The name of the function at addr (from --exe or a symbol section, as
+ * its frame says it) in buf, or NULL when it has none: what pprof's
+ * drop_frames match.  Call only after every mapping and name has been
+ * added. */
+const char *address_function(struct address_frames *af, uint64_t addr, char *buf,
+			     size_t size);
 
 #endif

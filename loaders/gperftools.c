@@ -194,7 +194,7 @@ bool load_gperftools(struct input *in, struct model *m,
 				 in->read_errno ? strerror(in->read_errno) : "over 2 GiB");
 	model_init(m, "gperftools");
 	struct legacy_profile p;
-	bool ok = legacy_init(&p, m, opt->exe, err) &&
+	bool ok = legacy_init(&p, m, opt, err) &&
 		  gperftools_read(&p, data, len, 0);
 	legacy_free(&p);
 	free(data);

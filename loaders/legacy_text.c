@@ -7,6 +7,7 @@
 
 #include "base/units.h"
 #include "base/util.h"
+#include "legacy_drop.h"
 #include "legacy_text.h"
 
 static bool blank(char c)
@@ -45,11 +46,11 @@ bool legacy_fail(struct legacy_profile *p, size_t at, const char *fmt, ...)
 	return false;
 }
 
-bool legacy_init(struct legacy_profile *p, struct model *m, const char *exe,
-		 struct load_error *err)
+bool legacy_init(struct legacy_profile *p, struct model *m,
+		 const struct load_options *opt, struct load_error *err)
 {
 	*p = (struct legacy_profile){ .m = m, .err = err };
-	return address_frames_init(&p->af, m, exe, err);
+	return address_frames_init(&p->af, m, opt, err);
 }
 
 void legacy_free(struct legacy_profile *p)
@@ -179,7 +180,7 @@ static int by_java_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static uint32_t frame_of(struct legacy_profile *p, uint64_t addr)
+static uint32_t java_frame_at(const struct legacy_profile *p, uint64_t addr)
 {
 	size_t lo = 0, hi = p->njava;
 	while (lo < hi) {
@@ -191,7 +192,52 @@ static uint32_t frame_of(struct legacy_profile *p, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return address_frame(&p->af, addr);
+	return NO_ID;
+}
+
+static uint32_t frame_of(struct legacy_profile *p, uint64_t addr)
+{
+	uint32_t f = java_frame_at(p, addr);
+	return f != NO_ID ? f : address_frame(&p->af, addr);
+}
+
+/* ---- pprof's drop_frames ------------------------------------------------------ */
+
+enum { DROP_UNKNOWN, DROP_NOT, DROP_YES };
+
+/* Is the frame of addr dropped?  Decided once a frame (its function, or
+ * its address by --granularity addresses), in `decided`. */
+static bool dropped(struct legacy_profile *p, const struct legacy_drop *d,
+		    uint8_t **decided, size_t *cap, uint32_t frame, uint64_t addr)
+{
+	if (frame >= *cap) {
+		size_t old = *cap;
+		GROW(*decided, *cap, (size_t)frame + 1);
+		memset(*decided + old, DROP_UNKNOWN, *cap - old);
+	}
+	if ((*decided)[frame] == DROP_UNKNOWN) {
+		char buf[1024];
+		const char *function = java_frame_at(p, addr) != NO_ID
+			? model_str(p->m, p->m->frames[frame].name)
+			: address_function(&p->af, addr, buf, sizeof(buf));
+		(*decided)[frame] = function && legacy_drops(d, function) ? DROP_YES : DROP_NOT;
+	}
+	return (*decided)[frame] == DROP_YES;
+}
+
+/* pprof's Prune: from the root, the first dropped frame after one that
+ * is kept goes with every frame beneath it (a stack of dropped frames
+ * only stays whole).  Where the stack (leaf first) starts. */
+static uint32_t pruned_start(const uint8_t *drop, uint32_t depth)
+{
+	bool kept = false;
+	for (uint32_t k = depth; k-- > 0;) {
+		if (!drop[k])
+			kept = true;
+		else if (kept)
+			return k + 1;
+	}
+	return 0;
 }
 
 /* ---- the model ------------------------------------------------------------- */
@@ -207,6 +253,11 @@ void legacy_build(struct legacy_profile *p, const char *const *names,
 	}
 	m->default_type = ntypes - 1;
 	m->period = unit_scale_apply(&scale[ntypes - 1], period);
+	/* pprof's main binary: the one given, else the first mapping. */
+	const char *main_binary = p->af.exe.path ? p->af.exe.path
+		: p->af.nmaps ? p->af.maps[0].file : NULL;
+	if (main_binary)
+		m->main_binary = model_string(m, main_binary, strlen(main_binary));
 	if (p->njava > 1)
 		qsort(p->java, p->njava, sizeof(*p->java), by_java_addr);
 	/* pprof's total counts every sample, a stackless one too (it has no
@@ -216,21 +267,32 @@ void legacy_build(struct legacy_profile *p, const char *const *names,
 			m->type_total[t] += fabs(unit_scale_apply(&scale[t], p->samples[i].values[t]));
 	m->has_type_totals = true;
 	m->summed_samples = p->nsamples;
+	struct legacy_drop d;
+	legacy_drop_init(&d, names, ntypes);
 	uint32_t *frames = NULL;
-	size_t frames_cap = 0;
+	uint8_t *drop = NULL, *decided = NULL;
+	size_t frames_cap = 0, drop_cap = 0, decided_cap = 0;
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct legacy_sample *s = &p->samples[i];
 		if (!s->depth)
 			continue; /* no row in pprof either */
 		GROW(frames, frames_cap, s->depth);
-		for (uint32_t k = 0; k < s->depth; k++)
-			frames[k] = frame_of(p, p->addrs[s->first + k]);
-		uint32_t leaf = model_add_stack(m, frames, s->depth);
+		GROW(drop, drop_cap, s->depth);
+		for (uint32_t k = 0; k < s->depth; k++) {
+			uint64_t addr = p->addrs[s->first + k];
+			frames[k] = frame_of(p, addr);
+			drop[k] = dropped(p, &d, &decided, &decided_cap, frames[k], addr);
+		}
+		uint32_t start = pruned_start(drop, s->depth);
+		uint32_t leaf = model_add_stack(m, frames + start, s->depth - start);
 		for (unsigned t = 0; t < ntypes; t++)
 			model_add_node_value(m, leaf, t,
 					     unit_scale_apply(&scale[t], s->values[t]));
 	}
 	free(frames);
+	free(drop);
+	free(decided);
+	legacy_drop_free(&d);
 	uint32_t unused;
 	model_finish(m, &unused); /* a tree made of stacks: cannot fail */
 }

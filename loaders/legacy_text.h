@@ -46,8 +46,8 @@ struct legacy_profile {
 	bool java_sorted;
 };
 
-bool legacy_init(struct legacy_profile *p, struct model *m, const char *exe,
-		 struct load_error *err);
+bool legacy_init(struct legacy_profile *p, struct model *m,
+		 const struct load_options *opt, struct load_error *err);
 void legacy_free(struct legacy_profile *p);
 /* Starts a sample of `depth` addresses that follow with legacy_address. */
 struct legacy_sample *legacy_sample(struct legacy_profile *p);

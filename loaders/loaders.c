@@ -1,9 +1,11 @@
 #include "loaders.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* In order of preference: the first whose sniff says yes loads. */
 static const struct loader loaders[] = {
@@ -166,6 +168,15 @@ static bool load_input(struct input *in, const struct load_options *opt,
 	return ok;
 }
 
+/* A format without a wall clock (V8's and perf's clocks start at boot):
+ * the profile was written when it ended, so it began its duration
+ * before the file's modification time. */
+static double wall_start_of_file(const struct stat *st, double duration)
+{
+	double written = (double)st->st_mtim.tv_sec * 1e6 + (double)st->st_mtim.tv_nsec / 1e3;
+	return written - (isfinite(duration) && duration > 0 ? duration : 0);
+}
+
 bool load_file(const char *path, const struct load_options *opt,
 	       struct model *m, struct load_error *err,
 	       void (*on_progress)(const struct input *in))
@@ -176,6 +187,9 @@ bool load_file(const char *path, const struct load_options *opt,
 	in.on_progress = on_progress;
 	bool ok = load_input(&in, opt, m, err);
 	input_close(&in);
+	struct stat st;
+	if (ok && !m->wall_start && !stat(path, &st) && S_ISREG(st.st_mode))
+		m->wall_start = wall_start_of_file(&st, m->duration);
 	return ok;
 }
 

@@ -32,6 +32,9 @@ struct load_options {
 	/* .cpuprofile: the reading of sample time --sample-time asked for;
 	 * SAMPLE_TIME_FILE: the one the file's writer meant. */
 	enum sample_time sample_time;
+	/* pprof, legacy pprof, gperftools, --granularity addresses: a frame
+	 * per code address, as go tool pprof -addresses. */
+	bool by_address;
 };
 
 /* The format of a model read from folded stacks with two counts per line

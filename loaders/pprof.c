@@ -12,6 +12,7 @@
  * system_name, filename, start_line); each line of a location is a frame,
  * the lines before the last inlined into it and marked "(inline)";
  * drop_frames / keep_frames prune stacks as pprof's Prune does. */
+#include <inttypes.h>
 #include <math.h>
 #include <regex.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include "base/id_table.h"
 #include "base/util.h"
 #include "loaders.h"
+#include "frame_prune.h"
 #include "base/units.h"
 #include "profile.pb-c.h"
 
@@ -156,6 +158,7 @@ struct pprof_loader {
 	size_t path_cap;
 	size_t *frame_seen;
 	bool by_line; /* --granularity lines: frames per source line */
+	bool by_address; /* --granularity addresses: and per location */
 	double stackless_positive[MAX_SAMPLE_TYPES], stackless_negative[MAX_SAMPLE_TYPES];
 };
 
@@ -644,6 +647,21 @@ static bool function_frame(struct pprof_loader *L, size_t location,
 	return true;
 }
 
+/* pprof -addresses: a location's address (when it has one) before the
+ * name. */
+static str_t with_address(struct pprof_loader *L, uint64_t address, str_t name)
+{
+	if (!L->by_address || !address)
+		return name;
+	const char *plain = model_str(L->m, name);
+	size_t n = strlen(plain) + 18;
+	char *named = xmalloc(n);
+	int len = snprintf(named, n, "%016" PRIx64 " %s", address, plain);
+	str_t s = model_string(L->m, named, (size_t)len);
+	free(named);
+	return s;
+}
+
 /* Each location's frames, innermost line first. */
 static bool make_location_frames(struct pprof_loader *L)
 {
@@ -659,6 +677,7 @@ static bool make_location_frames(struct pprof_loader *L)
 				f.name = unnamed_location(L, loc);
 			else if (!function_frame(L, i, loc->line[k], k + 1 < loc->n_line, &f))
 				return false;
+			f.name = with_address(L, loc->address, f.name);
 			KEEP(L, frames, model_intern_frame(L->m, &f));
 		}
 		L->loc[i].end = (uint32_t)L->nframes;
@@ -668,37 +687,6 @@ static bool make_location_frames(struct pprof_loader *L)
 
 /* ---- drop_frames / keep_frames ---------------------------------------------- */
 
-/* pprof matches the name without its argument list ("f(int)" -> "f"),
- * but leaves the parentheses of "(anonymous namespace)" and "operator()". */
-static size_t simplified_length(const char *name)
-{
-	for (const char *p = name; (p = strchr(p, '(')); p++) {
-		if (!strncmp(p, "(anonymous namespace)", 21)) {
-			p += 20;
-			continue;
-		}
-		if (p - name >= 8 && !strncmp(p - 8, "operator()", 10)) {
-			p++;
-			continue;
-		}
-		return (size_t)(p - name);
-	}
-	return strlen(name);
-}
-
-static bool full_match(const regex_t *re, const char *name)
-{
-	if (*name == '.')
-		name++;
-	size_t n = simplified_length(name);
-	char *simple = xmalloc(n + 1);
-	memcpy(simple, name, n);
-	simple[n] = '\0';
-	bool hit = regexec(re, simple, 0, NULL, 0) == 0;
-	free(simple);
-	return hit;
-}
-
 static bool compile_anchored(struct pprof_loader *L, int64_t index, size_t at,
 			     const char *what, regex_t *re)
 {
@@ -706,12 +694,7 @@ static bool compile_anchored(struct pprof_loader *L, int64_t index, size_t at,
 	if (!string_at(L, index, what, 0, at, &s))
 		return false;
 	const char *pattern = model_str(L->m, s);
-	size_t n = strlen(pattern) + 5;
-	char *anchored = xmalloc(n);
-	snprintf(anchored, n, "^(%s)$", pattern);
-	int rc = regcomp(re, anchored, REG_EXTENDED | REG_NOSUB);
-	free(anchored);
-	if (rc)
+	if (!regcomp_whole(re, pattern))
 		return load_fail(L->err, "%s \"%.80s\" is not a regular expression "
 				 "wprof-tui can read", what, pattern);
 	return true;
@@ -739,8 +722,8 @@ static bool mark_pruned(struct pprof_loader *L)
 			uint32_t fi = find_id(&L->function_ids, loc->line[k]->function_id);
 			const pb_function *fn = L->functions[fi];
 			const char *name = model_str(L->m, L->strings[fn->name]);
-			if (!*name || !full_match(&drop, name) ||
-			    (have_keep && full_match(&keep, name)))
+			if (!*name || !function_name_matches(&drop, name) ||
+			    (have_keep && function_name_matches(&keep, name)))
 				continue;
 			if (k + 1 == loc->n_line)
 				L->loc[i].prune = PRUNE_WHOLE;
@@ -974,6 +957,21 @@ static bool read_samples(struct pprof_loader *L)
 	return true;
 }
 
+/* pprof's "Total samples" under -sample_index=samples: the sum of the
+ * samples/count type (Go's CPU profiles: 530 where -raw lists 91
+ * records); the records themselves where there is no such type. */
+static void set_sample_count(struct pprof_loader *L)
+{
+	struct model *m = L->m;
+	m->summed_samples = L->nsamples;
+	for (unsigned t = 0; t < m->ntypes; t++)
+		if (!strcmp(model_str(m, m->types[t].name), "samples") &&
+		    !strcmp(model_str(m, m->types[t].unit), "count")) {
+			m->summed_samples = (size_t)llround(L->abs_total[t]);
+			m->sample_records = L->nsamples;
+		}
+}
+
 /* Values were summed in the file's units, exact for integers; now each
  * type takes the model's unit (microseconds for time). */
 static void scale_values(struct pprof_loader *L)
@@ -990,7 +988,7 @@ static void scale_values(struct pprof_loader *L)
 		m->stackless_negative[t] = unit_scale_apply(&L->scale[t], L->stackless_negative[t]);
 	}
 	m->has_type_totals = true;
-	m->summed_samples = L->nsamples;
+	set_sample_count(L);
 	for (size_t r = 0; r < m->nlabel_rows; r++)
 		for (unsigned t = 0; t < m->label_stride; t++) {
 			double *x = &m->label_values[r * m->label_stride + t];
@@ -1009,6 +1007,9 @@ static bool make_metadata(struct pprof_loader *L)
 {
 	struct model *m = L->m;
 	m->start_time = (double)L->time_nanos / 1000;
+	m->wall_start = m->start_time;
+	if (L->nmappings) /* checked by check_mappings */
+		m->main_binary = L->strings[L->mappings[0]->filename];
 	m->duration = (double)L->duration_nanos / 1000;
 	m->end_time = m->start_time + m->duration;
 	if (L->period_type) {
@@ -1101,7 +1102,9 @@ bool load_pprof(struct input *in, struct model *m, const struct load_options *op
 		struct load_error *err)
 {
 	/* The sample type is picked by the caller, for any format. */
-	struct pprof_loader L = { .m = m, .err = err, .by_line = opt && opt->by_line };
+	struct pprof_loader L = { .m = m, .err = err,
+				  .by_line = opt && (opt->by_line || opt->by_address),
+				  .by_address = opt && opt->by_address };
 	model_init(m, "pprof");
 	uint8_t *data = NULL;
 	bool ok = read_bytes(in, &data, &L.len, err);

@@ -5,13 +5,18 @@
  *   1: 64 [2: 128] @ 0x401a2b 0x4019f0               (also heap_v2/N,
  *                                                      heapprofile, growthz,
  *                                                      fragmentationz)
- *   --- contention ---  (or --- mutex:)                lock contention
- *   cycles/second = 2000000000
+ *   --- contention ---  (--- contentionz 1 ---,        lock contention
+ *   cycles/second = 2000000000   --- mutex:)           (Go, gperftools)
  *   sampling period = 100
  *   1000 3 @ 0x4a0b1c 0x4a0a00
+ *   --- threadz 1 ---                                  C++ threadz
+ *   --- Thread 7f79 (name: main/14748) stack: ---
+ *     PC: 0x00bc8f1c: helper                            (each 0x... a frame)
  *   threadcreate profile: total 5                      Go count profiles
  *   5 @ 0x43a1b0 0x401000
- *   --- heapz 1 --- / --- contentionz 1 ---            Java
+ *   --- heapz 1 --- / --- contentionz 1 ---            Java (a contentionz
+ *   format = java                                      profile with a format
+ *   resolution = microseconds                          or resolution)
  *
  * Stacks are leaf-first return addresses, each taken one back onto its
  * call (Java's are not addresses, and stay).  After the samples may come a memory map
@@ -272,7 +277,7 @@ static bool read_heap(struct legacy_profile *p, struct text_reader *r,
 /* ---- contention ------------------------------------------------------------------ */
 
 struct contention {
-	int64_t period, cpu_hz;
+	int64_t period, cpu_hz, ms_since_reset;
 };
 
 /* "key = value" lines before the samples; false (with err set) on a
@@ -307,6 +312,8 @@ static bool contention_attribute(struct legacy_profile *p, const char *line,
 		k->cpu_hz = v;
 	else if (KEY_IS("sampling period"))
 		k->period = v;
+	else
+		k->ms_since_reset = v;
 #undef KEY_IS
 	return true;
 }
@@ -350,7 +357,87 @@ static bool read_contention(struct legacy_profile *p, struct text_reader *r)
 	trailing_sections(p, r, line, len, have_line);
 	static const char *const names[] = { "contentions", "delay" };
 	static const char *const units[] = { "count", "nanoseconds" };
+	p->m->duration = (double)k.ms_since_reset * 1000;
 	legacy_build(p, names, units, 2, (double)k.period);
+	return true;
+}
+
+/* ---- threadz ------------------------------------------------------------------------------ */
+
+/* "--- Thread HEX (name: NAME/NUM) stack: ---", as pprof's threadStartRE. */
+static bool thread_start(const char *line, size_t len)
+{
+	struct cursor c = { line, line + len };
+	if (!literal(&c, "--- Thread "))
+		return false;
+	const char *hex = c.p;
+	while (c.p < c.end && strchr("0123456789abcdefABCDEF", *c.p))
+		c.p++;
+	const char *slash = memrchr(line, '/', len);
+	return c.p > hex && literal(&c, " (name: ") && slash && slash > c.p &&
+	       memmem(slash, (size_t)(c.end - slash), ") stack: ---", 12);
+}
+
+/* Every 0x... of a line, as pprof's hexNumberRE finds them. */
+static void all_addresses(struct legacy_profile *p, const char *line, size_t len)
+{
+	const char *end = line + len;
+	for (const char *q = line; (q = memmem(q, (size_t)(end - q), "0x", 2));) {
+		q += 2;
+		uint64_t v = 0;
+		const char *digits = q;
+		for (; q < end && ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f')); q++)
+			v = v << 4 | (uint64_t)(*q <= '9' ? *q - '0' : *q - 'a' + 10);
+		if (q > digits)
+			legacy_address(p, p->samples[p->nsamples - 1].depth ? v - 1 : v);
+	}
+}
+
+/* One thread's stack, up to the next "---" line (in *line); a stack that
+ * is "same as previous thread", or empty, counts once more for the one
+ * before, as pprof does. */
+static bool thread_stack(struct legacy_profile *p, struct text_reader *r,
+			 const char **line, size_t *len)
+{
+	struct legacy_sample *s = legacy_sample(p);
+	s->values[0] = 1;
+	bool same = false, have_line;
+	while ((have_line = next_line(r, line, len)) && !starts(*line, *len, "---")) {
+		if (memmem(*line, *len, "same as previous thread", 23))
+			same = true;
+		else
+			all_addresses(p, *line, *len);
+	}
+	if (same || !s->depth) {
+		p->naddrs = s->first;
+		p->nsamples--;
+		if (p->nsamples)
+			p->samples[p->nsamples - 1].values[0]++;
+	}
+	return have_line;
+}
+
+static bool read_threadz(struct legacy_profile *p, struct text_reader *r,
+			 const char *line, size_t len)
+{
+	bool have_line = true;
+	if (!thread_start(line, len)) /* "--- threadz N ---": comments up to a stack */
+		while ((have_line = next_line(r, &line, &len)) &&
+		       !is_map_trigger(line, len) && !(len && line[0] == '-'))
+			;
+	/* After "---- no stack trace for", only a memory map is read. */
+	while (have_line && !is_map_trigger(line, len) &&
+	       !starts(line, len, "---- no stack trace for")) {
+		if (!thread_start(line, len))
+			return legacy_fail(p, r->line_at, "expected '--- Thread ID (name: NAME/N) stack: ---'");
+		have_line = thread_stack(p, r, &line, &len);
+		if (!have_line)
+			return legacy_fail(p, r->len, "no memory map or '---- no stack trace for' "
+					   "line after the last thread");
+	}
+	trailing_sections(p, r, line, len, have_line);
+	static const char *const names[] = { "thread" }, *const units[] = { "count" };
+	legacy_build(p, names, units, 1, 1);
 	return true;
 }
 
@@ -527,9 +614,40 @@ static bool read_symbols(struct legacy_profile *p, struct text_reader *r)
 /* ---- the entry points ---------------------------------------------------------------------- */
 
 enum legacy_kind {
-	NOT_LEGACY, HEAP, CONTENTION, COUNT, JAVA_HEAP, JAVA_CONTENTION, SYMBOLS,
-	BINARY_CPU
+	NOT_LEGACY, HEAP, CONTENTION, COUNT, THREADZ, JAVA_HEAP, JAVA_CONTENTION,
+	SYMBOLS, BINARY_CPU
 };
+
+/* "--- threadz N ---", as pprof's threadzStartRE. */
+static bool threadz_header(const char *line, size_t len)
+{
+	struct cursor c = { line, line + len };
+	int64_t n;
+	return literal(&c, "--- threadz ") && integer(&c, false, &n) && literal(&c, " ---");
+}
+
+/* pprof tries the C++ contention form first: a contentionz header whose
+ * attributes before the samples name a format or resolution is Java's. */
+static bool java_attributes_follow(const struct text_reader *r)
+{
+	struct text_reader ahead = *r;
+	const char *line;
+	size_t len;
+	while (next_line(&ahead, &line, &len) && !starts(line, len, "---")) {
+		const char *eq = memchr(line, '=', len);
+		if (!len)
+			continue;
+		if (!eq)
+			return false;
+		size_t klen = (size_t)(eq - line);
+		while (klen && (line[klen - 1] == ' ' || line[klen - 1] == '\t'))
+			klen--;
+		if ((klen == 6 && !memcmp(line, "format", 6)) ||
+		    (klen == 10 && !memcmp(line, "resolution", 10)))
+			return true;
+	}
+	return false;
+}
 
 static enum legacy_kind kind_of(const char *line, size_t len)
 {
@@ -541,6 +659,8 @@ static enum legacy_kind kind_of(const char *line, size_t len)
 		return JAVA_CONTENTION;
 	if (starts(line, len, "--- contention") || starts(line, len, "--- mutex:"))
 		return CONTENTION;
+	if (threadz_header(line, len) || thread_start(line, len))
+		return THREADZ;
 	if (len == 10 && !memcmp(line, "--- symbol", 10))
 		return SYMBOLS;
 	if (len == 11 && !memcmp(line, "--- profile", 11))
@@ -571,9 +691,12 @@ static bool read_profile(struct legacy_profile *p, struct text_reader *r)
 		if (!have_line)
 			return legacy_fail(p, r->len, "no profile after the symbol section");
 		enum legacy_kind kind = kind_of(line, len);
+		if (kind == JAVA_CONTENTION && !java_attributes_follow(r))
+			kind = CONTENTION;
 		p->format = kind == HEAP ? "legacy heap profile"
 			: kind == CONTENTION ? "legacy contention profile"
 			: kind == COUNT ? "legacy count profile"
+			: kind == THREADZ ? "legacy threadz profile"
 			: kind == JAVA_HEAP ? "Java heapz profile"
 			: kind == JAVA_CONTENTION ? "Java contentionz profile"
 			: "legacy pprof profile";
@@ -581,6 +704,7 @@ static bool read_profile(struct legacy_profile *p, struct text_reader *r)
 		case HEAP: return read_heap(p, r, line, len);
 		case CONTENTION: return read_contention(p, r);
 		case COUNT: return read_count(p, r, line, len);
+		case THREADZ: return read_threadz(p, r, line, len);
 		case JAVA_HEAP: return read_java(p, r, true);
 		case JAVA_CONTENTION: return read_java(p, r, false);
 		case SYMBOLS:
@@ -611,7 +735,7 @@ bool load_pprof_legacy(struct input *in, struct model *m,
 				 in->read_errno ? strerror(in->read_errno) : "over 2 GiB");
 	model_init(m, "pprof-legacy");
 	struct legacy_profile p;
-	bool ok = legacy_init(&p, m, opt->exe, err);
+	bool ok = legacy_init(&p, m, opt, err);
 	p.format = "legacy pprof profile";
 	struct text_reader r = { (const char *)data, len, 0, 0 };
 	ok = ok && read_profile(&p, &r);

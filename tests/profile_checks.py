@@ -27,13 +27,7 @@ def parse_value(text):
     return float(number) * scale, 0.5 * 10 ** -places * scale * 1.0001
 
 
-def row_name(name, by_address):
-    """With -addresses go prints '000000000042ed43 [file]'; wprof-tui names
-    an unsymbolized frame '0x42ed43'."""
-    return "0x%x" % int(name.split()[0], 16) if by_address else name
-
-
-def parse_top(text, by_address=False):
+def parse_top(text):
     """{name: (flat, flat_tol, cum, cum_tol)} and the total (value, tol)."""
     rows, total, in_rows = {}, None, False
     for line in text.splitlines():
@@ -45,7 +39,7 @@ def parse_top(text, by_address=False):
             continue
         if in_rows and line.strip():
             flat, _, _, cum, _, name = line.split(None, 5)
-            rows[row_name(name, by_address)] = parse_value(flat) + parse_value(cum)
+            rows[name] = parse_value(flat) + parse_value(cum)
     return rows, total
 
 
@@ -89,10 +83,10 @@ class Checks:
         if extra:
             self.fail(f"{label}: unexpected rows {extra}")
 
-    def compare_with_top(self, label, report, top_text, by_address=False):
+    def compare_with_top(self, label, report, top_text):
         """Every row go prints equals ours, we show no row go does not, and
         the totals agree (a stackless sample counts in both, with no row)."""
-        expected, total = parse_top(top_text, by_address)
+        expected, total = parse_top(top_text)
         if not expected:
             self.fail(f"{label}: no rows in go tool pprof's output")
         got = {}

@@ -455,7 +455,7 @@ static void check_pairing_by_tail(void)
 }
 
 /* The same program, streamed live and saved by the XS file profiler
- * (/work/material/xs README, record 171). */
+ * (testdata/README.md: record 171). */
 static void check_xs_pair(void)
 {
 	struct side stream, file;

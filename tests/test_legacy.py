@@ -10,9 +10,9 @@ end to end through the wprof-tui binary.
     test_legacy.py WPROF TESTDATA roundtrip  export to pprof/cpuprofile/folded and back
     test_legacy.py WPROF TESTDATA bad        broken input: format, byte offset, exit 2
 
-Unsymbolized addresses are compared with `go tool pprof -top -addresses`,
-whose rows name each address ("000000000042ed43 [binary]"); wprof-tui names
-such a frame "0x42ed43"."""
+Unsymbolized addresses are named as `go tool pprof` names them: by their
+mapping ("[binary]", "<unknown>" outside every mapping), and with
+--granularity addresses as with -addresses ("000000000042ed43 [binary]")."""
 import math
 import os
 import shutil
@@ -35,11 +35,25 @@ GO_FILES = [("gobench.heap", HEAP_TYPES, True), ("cppbench.cpu", ["samples", "cp
             ("growthz.txt", ["objects", "space"], True),
             ("heap_v2.heap", HEAP_TYPES, True),
             ("java-heapz.txt", ["inuse_objects", "inuse_space"], False),
-            ("java-contentionz.txt", ["contentions", "delay"], False)]
+            ("java-contentionz.txt", ["contentions", "delay"], False),
+            ("cpp.contention", ["contentions", "delay"], True),
+            ("cpp.thread", ["thread"], True)]
+
+
+ADDRESSES = ("--granularity", "addresses")
 
 
 def flat_report(path, sample_type=None, extra=()):
     return C.report(path, *extra, sample_type=sample_type)
+
+
+def at(address, mapping=None):
+    """pprof -addresses' name of an unsymbolized address ("0x401004")."""
+    return "%016x %s" % (int(address, 16), f"[{mapping}]" if mapping else "<unknown>")
+
+
+def by_address(want, mapping=None):
+    return {at(k, mapping) if k.startswith("0x") else k: v for k, v in want.items()}
 
 
 def unsample(count, size, rate):
@@ -52,14 +66,36 @@ def unsample(count, size, rate):
 
 
 def test_top():
-    for name, types, by_address in GO_FILES[:2]:
+    for name, types, addressed in GO_FILES[:2]:
         corpus = {"gobench.heap": "legacy-gobench.heap", "cppbench.cpu": "gperftools-cppbench.cpu"}[name]
         for t in types:
             with open(os.path.join(TESTDATA, "expected", f"{corpus}.{t}.top.txt")) as f:
                 top = f.read()
-            report = flat_report(os.path.join(LEGACY, name), t)
+            report = flat_report(os.path.join(LEGACY, name), t, ADDRESSES if addressed else ())
             if report:
-                C.compare_with_top(f"{name} ({t})", report, top, by_address)
+                C.compare_with_top(f"{name} ({t})", report, top)
+    # Hand-made C++ contentionz and threadz profiles, against -top -addresses.
+    for name, types in (("cpp.contention", ["contentions", "delay"]), ("cpp.thread", ["thread"])):
+        for t in types:
+            with open(os.path.join(TESTDATA, "expected", f"legacy-{name}.{t}.top.txt")) as f:
+                top = f.read()
+            report = flat_report(os.path.join(LEGACY, name), t, ADDRESSES)
+            if report:
+                C.compare_with_top(f"{name} ({t})", report, top)
+    # Go's legacy text has no memory map: without the program, pprof shows
+    # one <unknown> row.
+    with open(os.path.join(TESTDATA, "expected",
+                           "legacy-go-heapdemo.heap.inuse_space.no-binary.top.txt")) as f:
+        top = f.read()
+    report = flat_report(os.path.join(LEGACY, "go-heapdemo.heap"), "inuse_space")
+    if report:
+        C.compare_with_top("go-heapdemo.heap without the program", report, top)
+    # go tool pprof -top (by function): the addresses of each mapping are one row.
+    with open(os.path.join(TESTDATA, "expected", "gperftools-cppbench.cpu.cpu.functions.top.txt")) as f:
+        top = f.read()
+    report = flat_report(os.path.join(LEGACY, "cppbench.cpu"), "cpu")
+    if report:
+        C.compare_with_top("cppbench.cpu by function", report, top)
     # The default type is the last, as pprof's.
     for name, want in (("gobench.heap", "inuse_space"), ("cppbench.cpu", "cpu"),
                        ("contention.txt", "delay")):
@@ -76,26 +112,53 @@ def expect(label, path, sample_type, want, extra=()):
     return report
 
 
+def expect_addresses(label, path, sample_type, want, mapping=None):
+    """want's "0x..." rows by address; by function, all of them one row
+    for their mapping: every sample is in it, its self and total the sum."""
+    report = expect(label, path, sample_type, by_address(want, mapping), ADDRESSES)
+    whole = sum(s for s, _ in want.values())
+    expect(label + " by function", path, sample_type,
+           {f"[{mapping}]" if mapping else "<unknown>": (whole, whole)})
+    return report
+
+
 def test_hand():
     L = lambda name: os.path.join(LEGACY, name)  # noqa: E731
     # contention: delay cycles * period / (cycles per ns); every address
     # one back.  2000*10/2 = 10000 ns, 1000*10/2 = 5000 ns, 500*10/2 = 2500 ns.
-    expect("contention delay", L("contention.txt"), "delay",
+    expect_addresses("contention delay", L("contention.txt"), "delay",
            {"0x401004": (15, 15), "0x402004": (0, 10), "0x403004": (0, 5),
             "0x404004": (2.5, 2.5)})
-    expect("contention count", L("contention.txt"), "contentions",
+    expect_addresses("contention count", L("contention.txt"), "contentions",
            {"0x401004": (40, 40), "0x402004": (0, 30), "0x403004": (0, 10),
             "0x404004": (20, 20)})
-    expect("threadcreate", L("threadcreate.txt"), None,
+    # A C++ contentionz profile (no format or resolution: not Java's):
+    # cycles at 2 GHz times the period 100, counts times 100; every address
+    # one back, as Go 1.19's pprof takes them.  2000000*100/2 ns = 100 ms.
+    report = expect_addresses("c++ contentionz", L("cpp.contention"), "delay",
+                              {"0x401004": (150000, 150000), "0x402004": (0, 100000),
+                               "0x403004": (0, 300000), "0x404004": (0, 50000),
+                               "0x405004": (200000, 200000)}, "lockbench")
+    if report and abs(report["duration"] - 5e6) > 1:  # ms since reset = 5000
+        C.fail(f"c++ contentionz: duration {report['duration']}, want 5 s")
+    expect_addresses("c++ contentionz count", L("cpp.contention"), "contentions",
+                     {"0x401004": (600, 600), "0x402004": (0, 400), "0x403004": (0, 500),
+                      "0x404004": (0, 200), "0x405004": (100, 100)}, "lockbench")
+    # threadz: one count a thread, "same as previous thread" one more for
+    # the stack before; the leaf as it is, the callers one back.
+    expect_addresses("threadz", L("cpp.thread"), "thread",
+                     {"0x401005": (3, 3), "0x402004": (0, 1), "0x403004": (0, 3),
+                      "0x404004": (0, 2), "0x405005": (1, 1)})
+    expect_addresses("threadcreate", L("threadcreate.txt"), None,
            {"0x43a1b0": (3, 3), "0x401000": (0, 2), "0x402000": (0, 1)})
-    expect("growthz", L("growthz.txt"), "space",
+    expect_addresses("growthz", L("growthz.txt"), "space",
            {"0x401000": (3072, 3072), "0x402000": (0, 1024), "0x403000": (0, 2048)})
     # heap_v2/512: each sample unsampled at rate 512 (heap/N would be N/2).
     a, b = unsample(1, 100, 512), unsample(1, 200, 512)
-    expect("heap_v2 inuse", L("heap_v2.heap"), "inuse_space",
+    expect_addresses("heap_v2 inuse", L("heap_v2.heap"), "inuse_space",
            {"0x401000": (a[1], a[1]), "0x403000": (b[1], b[1]), "0x402000": (0, a[1] + b[1])})
     a, b = unsample(2, 300, 512), unsample(1, 400, 512)
-    expect("heap_v2 alloc", L("heap_v2.heap"), "alloc_objects",
+    expect_addresses("heap_v2 alloc", L("heap_v2.heap"), "alloc_objects",
            {"0x401000": (a[0], a[0]), "0x403000": (b[0], b[0]), "0x402000": (0, a[0] + b[0])})
     # Java heapz: "bytes count @ stack", unsampled at 512 KiB.
     grow, array = unsample(1, 1048576, 524288), unsample(4, 262144, 524288)
@@ -113,6 +176,13 @@ def test_hand():
     expect("java contentionz", L("java-contentionz.txt"), "delay",
            {"java.lang.Object.wait": (1500, 1500), "com.example.Pool.take": (0, 1400),
             "com.example.Worker.run": (0, 100)})
+    # pprof's drop_frames for heap profiles, by hand (Prune): from the
+    # root, the first allocator frame after a kept one goes with all below
+    # it; runtime.panic is kept; a stack of allocator frames only stays.
+    expect("drop_frames", L("dropped.heap"), "space",
+           {"alloc_buffer": (1024, 3072), "main": (0, 3072), "runtime.panic": (2048, 2048),
+            "operator new[](unsigned long)": (512, 512), "runtime.mallocgc": (0, 512),
+            "runtime.goexit": (0, 512)})
     # A --- symbol section names addresses by the nearest symbol below.
     expect("symbol section", L("symbols.heap"), "inuse_space",
            {"main": (0, 3072), "alloc_buffer": (2048, 2048), "parse_input": (1024, 1024)})
@@ -125,11 +195,11 @@ def test_hand():
         C.fail(f"unsampling by hand: {(count, size)}")
     # cppbench.cpu: period 10000 us (the 4th header word, 0x2710); the
     # hottest address has 542 samples.
-    report = flat_report(L("cppbench.cpu"), "cpu")
+    report = flat_report(L("cppbench.cpu"), "cpu", ADDRESSES)
     if report:
-        got = rows_of(report)
-        if got.get("0x42ed43") != (5420000, 5420000):
-            C.fail(f"cppbench.cpu: 0x42ed43 {got.get('0x42ed43')}, want 542 x 10 ms")
+        got, hottest = rows_of(report), at("0x42ed43", "cppbench_server_main")
+        if got.get(hottest) != (5420000, 5420000):
+            C.fail(f"cppbench.cpu: {hottest} {got.get(hottest)}, want 542 x 10 ms")
     # The same profile in 32-bit big-endian words reads the same.
     test_word_layouts()
     with tempfile.TemporaryDirectory() as tmp:
@@ -182,7 +252,8 @@ def test_word_layouts():
                 path = os.path.join(tmp, f"busy-{size}{endian}.prof")
                 with open(path, "wb") as f:
                     f.write(cpu_profile(records, size=size, endian=endian, maps=MAPS))
-                report = expect(f"gperftools {size * 8}-bit {endian}", path, "cpu", want)
+                report = expect_addresses(f"gperftools {size * 8}-bit {endian}", path, "cpu",
+                                          want, "busy")
                 if report and report["rows"][0]["url"] != "/usr/bin/busy":
                     C.fail(f"gperftools: mapping file {report['rows'][0]['url']!r}")
         # The signal handler's frame (0x409000, second in 40 of 41 samples:
@@ -194,9 +265,9 @@ def test_word_layouts():
         path = os.path.join(tmp, "handler.prof")
         with open(path, "wb") as f:
             f.write(cpu_profile(records, maps=MAPS))
-        expect("gperftools handler frame", path, "samples",
+        expect_addresses("gperftools handler frame", path, "samples",
                {"0x401010": (40, 40), "0x402010": (2, 2), "0x402fff": (0, 22),
-                "0x404fff": (0, 20), "0x408fff": (0, 2)})
+                "0x404fff": (0, 20), "0x408fff": (0, 2)}, "busy")
 
 
 # ---- go tool pprof now ------------------------------------------------------------------------
@@ -205,10 +276,10 @@ def go_env(tmp):
     return dict(os.environ, PPROF_TMPDIR=tmp, HOME=tmp, GOCACHE=os.path.join(tmp, "gocache"))
 
 
-def go_top(go, tmp, path, sample_type, by_address, extra=()):
+def go_top(go, tmp, path, sample_type, addressed, extra=()):
     args = [go, "tool", "pprof", "-top", "-nodecount=100000", "-nodefraction=0",
             "-edgefraction=0", "-sample_index=" + sample_type, *extra]
-    if by_address:
+    if addressed:
         args.append("-addresses")
     p = subprocess.run(args + [path], capture_output=True, text=True, env=go_env(tmp))
     if p.returncode != 0:
@@ -221,13 +292,17 @@ def test_go(tmp):
     if not go:
         print("go is not installed: skipped")
         sys.exit(77)
-    for name, types, by_address in GO_FILES:
+    for name, types, addressed in GO_FILES:
         path = os.path.join(LEGACY, name)
         for t in types:
-            report = flat_report(path, t)
+            report = flat_report(path, t, ADDRESSES if addressed else ())
             if report:
                 C.compare_with_top(f"go: {name} ({t})", report,
-                                   go_top(go, tmp, path, t, by_address), by_address)
+                                   go_top(go, tmp, path, t, addressed))
+            report = flat_report(path, t)
+            if report and addressed:
+                C.compare_with_top(f"go: {name} ({t}) by function", report,
+                                   go_top(go, tmp, path, t, False))
     # The hand-made CPU profiles of test_hand, in every word layout, and
     # the handler-frame heuristics: go agrees with the numbers by hand.
     records = [(1, [0x401010, 0x409000, 0x403000])] * 20 + \
@@ -238,17 +313,17 @@ def test_go(tmp):
         f.write(cpu_profile(JAVA_RECORDS, maps=JAVA_NAMES, java=True))
     report = flat_report(path, "cpu")
     if report:
-        C.compare_with_top("go: java cpu", report, go_top(go, tmp, path, "cpu", False), False)
+        C.compare_with_top("go: java cpu", report, go_top(go, tmp, path, "cpu", False))
     for size in (4, 8):
         for endian in "<>":
             path = os.path.join(tmp, f"handler-{size}{endian}.prof")
             with open(path, "wb") as f:
                 f.write(cpu_profile(records, size=size, endian=endian, maps=MAPS))
             for t in ("samples", "cpu"):
-                report = flat_report(path, t)
+                report = flat_report(path, t, ADDRESSES)
                 if report:
                     C.compare_with_top(f"go: handler-{size}{endian} ({t})", report,
-                                       go_top(go, tmp, path, t, True), True)
+                                       go_top(go, tmp, path, t, True))
 
 
 # ---- programs built and profiled now ----------------------------------------------------------
@@ -326,7 +401,7 @@ def test_gperftools_program(tmp, gcc, src):
     if go:
         # go tool pprof symbolizes from the binary named in the profile's
         # memory map: the program's own functions must agree.
-        top, _ = parse_top(go_top(go, tmp, prof, "samples", False), False)
+        top, _ = parse_top(go_top(go, tmp, prof, "samples", False))
         for name in ("spin_a", "spin_b", "work", "main"):
             if name in top and name in got:
                 flat, _, cum, _ = top[name]
@@ -354,6 +429,29 @@ def comment_functions(path):
     return names
 
 
+def test_heapdemo(go, tmp, env):
+    """go-heapdemo.heap, cut from Go 1.19.8's /debug/pprof/heap?debug=1 of
+    legacy/heapdemo.go: with the program rebuilt, --exe gives go tool
+    pprof's rows (committed, and run now), allocator frames dropped and
+    runtime.goexit named as Go's tables name it."""
+    prog = os.path.join(tmp, "heapdemo")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "legacy", "heapdemo.go")
+    subprocess.run([go, "build", "-o", prog, src], check=True, env=env, cwd=tmp)
+    nm = subprocess.run([go, "tool", "nm", prog], capture_output=True, text=True, env=env)
+    if " 6a2aa0 T main.allocBig" not in "\n" + nm.stdout:
+        print("another Go than 1.19.8 built heapdemo (other addresses): skipped")
+        return
+    heap = os.path.join(LEGACY, "go-heapdemo.heap")
+    for t in HEAP_TYPES:
+        report = flat_report(heap, t, ["--exe", prog])
+        if not report:
+            continue
+        with open(os.path.join(TESTDATA, "expected", f"legacy-go-heapdemo.heap.{t}.top.txt")) as f:
+            C.compare_with_top(f"heapdemo --exe ({t})", report, f.read())
+        C.compare_with_top(f"heapdemo --exe ({t}), go now", report,
+                           go_top(go, tmp, heap, t, False, [prog]))
+
+
 def test_goprog(tmp):
     go = shutil.which("go")
     if not go:
@@ -367,12 +465,17 @@ def test_goprog(tmp):
     out = os.path.join(tmp, "out")
     os.mkdir(out)
     subprocess.run([prog, out], check=True)
+    test_heapdemo(go, tmp, env)
     for name, types in GO_PROFILES.items():
         path = os.path.join(out, name + ".txt")
         for t in types:
+            report = flat_report(path, t, ADDRESSES)
+            if report:
+                C.compare_with_top(f"go {name} ({t})", report, go_top(go, tmp, path, t, True))
             report = flat_report(path, t)
             if report:
-                C.compare_with_top(f"go {name} ({t})", report, go_top(go, tmp, path, t, True), True)
+                C.compare_with_top(f"go {name} ({t}) by function", report,
+                                   go_top(go, tmp, path, t, False))
     # --exe: the program's ELF symbols name the addresses.  go tool pprof,
     # given the program, names them from its own tables (which also know
     # inlined calls and other spellings, like runtime.goexit for the
@@ -450,6 +553,11 @@ def test_bad(tmp):
         "symbols.txt": (b"--- symbol\n0xzz main\n---\n--- heap\n", "legacy pprof profile, byte 11: expected '0xADDRESS name'"),
         "symbols-only.txt": (b"--- symbol\n0x10 main\n---\n", "expected '--- KIND' after the symbol section"),
         "count.txt": (b"goroutine profile: total 1\n1 @ 0x1\nzz\n", "legacy count profile, byte 35: expected 'N @ 0x...'"),
+        # go tool pprof refuses both too ("unrecognized profile format").
+        "open.thread": (b"--- threadz 1 ---\n--- Thread 1 (name: a/1) stack: ---\n 0x1\n",
+                        "legacy threadz profile, byte 59: no memory map"),
+        "bad.thread": (b"--- Thread 1 (name: a/1) stack: ---\n 0x1\n--- Thread\n",
+                       "legacy threadz profile, byte 41: expected '--- Thread ID"),
     }
     C.bad_inputs(tmp, cases)
     p = C.run(["--report", "flat", "--exe", "/nonexistent/prog", os.path.join(LEGACY, "cppbench.cpu")], check=False)

@@ -11,6 +11,7 @@
 
 Expected numbers come from testdata/expected/*.top.txt (go tool pprof -top)
 or from the original file read by wprof-tui before the conversion."""
+import datetime
 import gzip
 import json
 import os
@@ -287,6 +288,46 @@ def test_go(tmp):
         elif report:
             compare_with_top(f"go tool pprof, drop_frames (keep: {keep})", report, p.stdout)
     test_totals_go(tmp, go, env)
+    test_export_header_go(tmp, go, env)
+
+
+def go_time(seconds):
+    """Go's "Jan 2, 2006 at 3:04pm (MST)" in UTC."""
+    t = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+    half = "am" if t.hour < 12 else "pm"
+    return f"{t:%b} {t.day}, {t.year} at {(t.hour + 11) % 12 + 1}:{t:%M}{half} (UTC)"
+
+
+def test_export_header_go(tmp, go, env):
+    """go tool pprof's header on exports: a pprof source's own time and
+    main binary; a .cpuprofile (a clock from boot) its file's time less
+    its duration (908005 us), and a main mapping that needs no symbols,
+    so no "Main binary filename not available"."""
+    env = dict(env, TZ="UTC")
+    cases = [("heap.pprof", None)]
+    copy = os.path.join(tmp, "validate.cpuprofile")
+    shutil.copy(os.path.join(TESTDATA, "validate.cpuprofile"), copy)
+    os.utime(copy, (1785000000, 1785000000))
+    cases.append((copy, go_time(1785000000 - 0.908005)))
+    for src, want_time in cases:
+        path = src if os.path.isabs(src) else os.path.join(TESTDATA, src)
+        out = os.path.join(tmp, os.path.basename(src) + ".header.pb.gz")
+        if not convert(path, "pprof", out):
+            continue
+        got = subprocess.run([go, "tool", "pprof", "-top", out], capture_output=True, text=True, env=env)
+        if want_time is None:  # the source's own header
+            orig = subprocess.run([go, "tool", "pprof", "-top", path], capture_output=True,
+                                  text=True, env=env).stdout
+            want_lines = [line for line in orig.splitlines() if line.startswith(("File:", "Time:"))]
+            if len(want_lines) != 2:
+                fail(f"{src}: go tool pprof's own header: {want_lines}")
+        else:
+            want_lines = ["Time: " + want_time]
+        for line in want_lines:
+            if line not in got.stdout.splitlines():
+                fail(f"{src} -> pprof: go tool pprof's header lacks {line!r}:\n{got.stdout[:300]}")
+        if "Main binary filename not available" in got.stderr or "Jan 1, 1970" in got.stdout:
+            fail(f"{src} -> pprof: {got.stderr.strip()} {got.stdout[:200]}")
 
 
 # ---- what go tool pprof counts that has no row --------------------------------------
@@ -313,10 +354,10 @@ DELTA_TOP = """Showing nodes accounting for 900B, 52.72% of 1707B total
 """
 
 
-def header_samples(path):
+def header_samples(path, records=False):
     p = run(["--report", "flat", path])
-    m = re.search(r"samples: (\d+)", p.stdout)
-    return int(m.group(1)) if m else None
+    m = re.search(r"samples: (\d+)(?: \((\d+) records\))?", p.stdout)
+    return (m and m.group(2 if records else 1)) and int(m.group(2 if records else 1))
 
 
 def test_totals(tmp):
@@ -344,9 +385,13 @@ def test_totals(tmp):
         fail("threadcreate.pprof: the default rule is not exact")
     if header_samples(tc) != 1:
         fail(f"threadcreate.pprof: samples: {header_samples(tc)}, want 1")
-    # validate.pprof: 91 samples, as `go tool pprof -raw` lists them.
-    if header_samples(os.path.join(TESTDATA, "validate.pprof")) != 91:
-        fail("validate.pprof: the header does not count its 91 samples")
+    # validate.pprof: "Total samples = 530" (go tool pprof
+    # -sample_index=samples: the sum of its samples/count values), in 91
+    # records as `go tool pprof -raw` lists them.
+    validate = os.path.join(TESTDATA, "validate.pprof")
+    if header_samples(validate) != 530 or header_samples(validate, True) != 91:
+        fail(f"validate.pprof: samples: {header_samples(validate)} "
+             f"({header_samples(validate, True)} records), want 530 (91 records)")
     return path
 
 
@@ -367,8 +412,15 @@ def test_totals_go(tmp, go, env):
                          capture_output=True, text=True, env=env).stdout
     listed = raw.split("Samples:\n", 1)[1].split("Locations", 1)[0]
     count = len(re.findall(r"^\s+-?\d+\s+-?\d+:", listed, re.M))
-    if header_samples(path) != count:
-        fail(f"{path}: header samples {header_samples(path)}, -raw lists {count}")
+    if header_samples(path, True) != count:
+        fail(f"{path}: header records {header_samples(path, True)}, -raw lists {count}")
+    # The samples are pprof's "Total samples" with -sample_index=samples.
+    top = subprocess.run([go, "tool", "pprof", "-top", "-sample_index=samples", path],
+                         capture_output=True, text=True, env=env).stdout
+    m = re.search(r"Total samples = (\d+)", top)
+    if not m or header_samples(path) != int(m.group(1)):
+        fail(f"{path}: header samples {header_samples(path)}, go tool pprof: "
+             f"{m and m.group(0)}")
 
 
 # ---- filters: the same flag as go tool pprof ------------------------------------
@@ -393,6 +445,24 @@ FILTER_CASES = [
     ("labels.pprof", None, [("tagignore", "worker=alpha")]),
     ("labels.pprof", None, [("tagfocus", "worker=alpha,beta"), ("hide", "asyncPreempt")]),
     ("labels.pprof", None, [("tagroot", "worker")]),
+    # A value that reads as a number or range is one on numeric labels
+    # (pprof's parseTagFilterRange): Go's labels are strings, so shard=1
+    # and shard=1:12 match nothing; any other value is a regexp.
+    ("shards.pprof", None, [("tagfocus", "shard=1")]),
+    ("shards.pprof", None, [("tagfocus", "shard=1:12")]),
+    ("shards.pprof", None, [("tagignore", "shard=1")]),
+    ("shards.pprof", None, [("tagfocus", "shard=^1$")]),
+    ("shards.pprof", None, [("tagfocus", "shard=1[0-9]")]),
+    ("shards.pprof", None, [("tagfocus", "shard=0x1")]),
+    ("shards.pprof", None, [("tagfocus", "shard=(1)"), ("hide", "asyncPreempt")]),
+    # Go's heap profiles label each sample with its size, "bytes".
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=64kb")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=1kb:")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=:1kb")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=64kb:1mb")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "bytes=65536")]),
+    ("heap.pprof", "alloc_space", [("tagfocus", "1mb")]),
+    ("heap.pprof", "alloc_space", [("tagignore", "bytes=64B")]),
 ]
 
 

@@ -2,10 +2,15 @@
  * tool pprof -raw testdata/heap.pprof` lists them: 25 samples carry a
  * "bytes" label, one of them 65536), inlined frames, sample types with
  * their units, and the profile's metadata. */
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests/check.h"
 #include "loaders/loaders.h"
+#include "output/export.h"
 #include "base/util.h"
 
 static bool load(const char *dir, const char *name, struct model *m)
@@ -71,10 +76,58 @@ static void check_inline(const char *dir)
 	model_free(&m);
 }
 
+/* name exported to pprof in tmp and read back. */
+static bool exported(const char *dir, const char *name, const char *tmp, struct model *back)
+{
+	struct model m;
+	char out[1024], err[256];
+	snprintf(out, sizeof(out), "%s/%s.pb.gz", tmp, name);
+	if (!load(dir, name, &m))
+		return false;
+	bool ok = export_model(&m, m.default_type, EXPORT_PPROF, out, stderr, err, sizeof(err));
+	CHECK_MSG(ok, "%s: %s", name, err);
+	model_free(&m);
+	return ok && load(tmp, strrchr(out, '/') + 1, back);
+}
+
+/* An export's time_nanos and main mapping, read back: heap.pprof's own
+ * (go tool pprof -top: "File: heapdemo", "Time: Nov 21, 2026 at 9:55pm
+ * (UTC)", the minute from 1795298100 s); a .cpuprofile, whose clock
+ * starts at boot, began its duration (endTime - startTime, 908005 us)
+ * before its file was written. */
+static void check_export_header(const char *dir)
+{
+	char tmp[] = "/tmp/wprof-pprof-model-XXXXXX";
+	CHECK(mkdtemp(tmp) != NULL);
+	struct model back;
+	if (exported(dir, "heap.pprof", tmp, &back)) {
+		const char *file = model_str(&back, back.main_binary);
+		size_t n = strlen(file);
+		CHECK_MSG(n >= 8 && !strcmp(file + n - 8, "heapdemo"), "main binary '%s'", file);
+		CHECK(back.wall_start >= 1795298100e6 && back.wall_start < 1795298160e6);
+		model_free(&back);
+	}
+	char copy[1024], cmd[2048];
+	snprintf(copy, sizeof(copy), "%s/validate.cpuprofile", tmp);
+	snprintf(cmd, sizeof(cmd), "cp '%s/validate.cpuprofile' '%s'", dir, copy);
+	CHECK(system(cmd) == 0);
+	struct timespec when[2] = { { 1785000000, 0 }, { 1785000000, 0 } };
+	CHECK(utimensat(AT_FDCWD, copy, when, 0) == 0);
+	if (exported(tmp, "validate.cpuprofile", tmp, &back)) {
+		CHECK_MSG(fabs(back.wall_start - (1785000000e6 - 908005)) <= 1,
+			  "wall start %.0f", back.wall_start);
+		CHECK(!strcmp(model_str(&back, back.main_binary), ""));
+		model_free(&back);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -r '%s'", tmp);
+	CHECK(system(cmd) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
 	check_heap(dir);
 	check_inline(dir);
+	check_export_header(dir);
 	return check_done();
 }

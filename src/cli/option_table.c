@@ -134,7 +134,7 @@ static void parse_granularity(struct options *o, const struct option_spec *spec,
 {
 	(void)spec;
 	if (!granularity_parse(v, &o->granularity))
-		usage_error("unknown granularity '%s' (functions, files, lines)", v);
+		usage_error("unknown granularity '%s' (functions, files, lines, addresses)", v);
 }
 
 static void parse_depth(struct options *o, const struct option_spec *spec, const char *v)
@@ -281,9 +281,10 @@ const struct option_spec option_table[] = {
 	  .help = "--report lines: the functions to list, line by\n"
 		  "line, as go tool pprof -list REGEX" },
 	{ .name = "granularity", .arg = "G", .apply = parse_granularity,
-	  .help = "functions (default), files or lines: the frames\n"
-		  "panes and reports group by, as pprof's\n"
-		  "-granularity (the a key in the explorer)" },
+	  .help = "functions (default), files, lines or addresses\n"
+		  "(pprof, gperftools): the frames panes and reports\n"
+		  "group by, as pprof's -granularity and -addresses\n"
+		  "(the a key in the explorer)" },
 	{ .name = "source-path", .arg = "DIR", .apply = add_source_path,
 	  .help = "where to look for source files (repeatable)" },
 	{ .name = "trim-path", .arg = "PREFIX", .apply = add_trim_path,
@@ -417,7 +418,9 @@ const struct option_spec option_table[] = {
 	  .help = "--mine's root (default: the current directory)" },
 	FILTER("tagfocus", "KEY=REGEX", TF_TAGFOCUS,
 	       "keep samples whose label KEY matches (pprof\n"
-	       "tags; REGEX alone: matched against KEY:VALUE)"),
+	       "tags; REGEX alone: matched against KEY:VALUE;\n"
+	       "a number or range, 1 1:12 :64kb 4mb:, is one of\n"
+	       "numeric labels, as pprof's)"),
 	FILTER("tagignore", "KEY=REGEX", TF_TAGIGNORE, "drop samples whose label KEY matches"),
 	FILTER("tagroot", "KEY", TF_TAGROOT, "the values of label KEY as the roots of the tree"),
 

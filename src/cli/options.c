@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/complain.h"
 #include "base/util.h"
 #include "live/http.h"
 #include "option_table.h"
@@ -173,6 +174,10 @@ static void make_filters(struct options *o)
 		char err[256];
 		if (!transform_push(&o->filters, kind, NO_ID, text, err, sizeof(err)))
 			usage_error("%s", err);
+		/* As pprof says it: "shard=1" matches no string label. */
+		if (o->filters.items[o->filters.n - 1].numeric)
+			complain("--%s %s: read as a range of numeric labels, not a regular "
+				 "expression", transform_name(kind), text);
 	}
 	free(o->filter_args);
 	o->filter_args = NULL;
@@ -240,6 +245,8 @@ void parse_options(int argc, char **argv, struct options *o)
 	 * file again by line when asked (tui.c). */
 	o->load.by_line = o->granularity == GRANULARITY_LINES &&
 			  (o->report || o->exporting || o->new_file);
+	o->load.by_address = o->granularity == GRANULARITY_ADDRESSES &&
+			     (o->report || o->exporting || o->new_file);
 	if (o->exporting && !o->output)
 		usage_error("%s", "--export needs -o FILE");
 	if (o->output && !o->exporting)

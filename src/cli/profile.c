@@ -85,11 +85,13 @@ bool load_sides(const struct options *o, struct model sides[2],
 }
 
 /* --granularity files, or lines where the loader has not read the
- * profile by line (load_options.by_line: pprof). */
+ * profile by line (load_options.by_line: pprof); addresses only the
+ * loader reads (load_options.by_address). */
 static bool granular_model(const struct options *o, const char *file, struct model *m)
 {
 	if (o->granularity == GRANULARITY_FUNCTIONS ||
-	    (o->granularity == GRANULARITY_LINES && o->load.by_line && !strcmp(m->format, "pprof")))
+	    (o->granularity == GRANULARITY_LINES && o->load.by_line && !strcmp(m->format, "pprof")) ||
+	    (o->granularity == GRANULARITY_ADDRESSES && o->load.by_address && model_has_addresses(m)))
 		return true;
 	struct model by;
 	const char *why;

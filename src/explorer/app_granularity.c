@@ -11,8 +11,8 @@
 #include "base/util.h"
 
 /* The model for granularity g: `base` itself, one made from it, or (pprof
- * by lines) the file read again by line, exact for every rule.  NULL,
- * with a message, when it cannot be made. */
+ * by lines, addresses) the file read again by line or address, exact for
+ * every rule.  NULL, with a message, when it cannot be made. */
 static struct model *model_at(struct app *a, struct model *base,
 			      const struct load_options *load, enum granularity g)
 {
@@ -22,9 +22,11 @@ static struct model *model_at(struct app *a, struct model *base,
 	const char *why = NULL;
 	struct load_error err;
 	bool ok;
-	if (g == GRANULARITY_LINES && !strcmp(base->format, "pprof")) {
+	if ((g == GRANULARITY_LINES && !strcmp(base->format, "pprof")) ||
+	    (g == GRANULARITY_ADDRESSES && model_has_addresses(base))) {
 		struct load_options opt = load ? *load : (struct load_options){ .session = -1 };
-		opt.by_line = true;
+		opt.by_line = g == GRANULARITY_LINES;
+		opt.by_address = g == GRANULARITY_ADDRESSES;
 		ok = load_file(a->file, &opt, m, &err, NULL);
 		why = err.message;
 	} else {

@@ -128,6 +128,7 @@ static void fold_window(struct model *dst, const struct model *w)
 		if (from[t] >= 0 && w->has_type_totals)
 			dst->type_total[t] += w->type_total[from[t]];
 	dst->summed_samples += w->summed_samples;
+	dst->sample_records += w->sample_records;
 	dst->duration += w->duration;
 	free(frame_map);
 	free(node_map);
@@ -140,6 +141,8 @@ void http_session_model(const struct http_session *s, struct model *out)
 	model_init(out, first->format);
 	copy_types(out, first, perm);
 	out->has_type_totals = first->has_type_totals;
+	out->wall_start = first->wall_start;
+	out->main_binary = copy_string(out, first, first->main_binary);
 	for (size_t i = 0; i < s->nwindows; i++)
 		fold_window(out, &s->windows[i]);
 	out->end_time = out->start_time + out->duration;

@@ -21,6 +21,7 @@ void model_init(struct model *m, const char *format)
 	memset(m, 0, sizeof(*m));
 	m->format = format;
 	m->comment = STR_NONE;
+	m->main_binary = STR_NONE;
 	m->thread = STR_NONE;
 	m->warning = STR_NONE;
 	strings_init(&m->strings);
@@ -544,6 +545,8 @@ void model_copy_header(const struct model *src, struct model *out)
 	out->default_type = src->default_type;
 	out->start_time = src->start_time;
 	out->end_time = src->end_time;
+	out->wall_start = src->wall_start;
+	out->main_binary = model_copy_string(src, out, src->main_binary);
 	out->duration = src->duration;
 	out->period = src->period;
 	out->comment = model_copy_string(src, out, src->comment);
@@ -553,6 +556,7 @@ void model_copy_header(const struct model *src, struct model *out)
 	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
 	out->has_type_totals = src->has_type_totals;
 	out->summed_samples = src->summed_samples;
+	out->sample_records = src->sample_records;
 	out->lines_zero_based = src->lines_zero_based;
 	out->sample_time = src->sample_time;
 	out->frames_are_files = src->frames_are_files;

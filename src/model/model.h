@@ -237,8 +237,13 @@ struct model {
 	double stackless_positive[MAX_SAMPLE_TYPES];
 	double stackless_negative[MAX_SAMPLE_TYPES];
 	/* Samples the file holds when they are summed into nodes rather
-	 * than kept one by one on the timeline (pprof). */
+	 * than kept one by one on the timeline (pprof: its "Total samples",
+	 * the sum of a samples/count type, where the file has one). */
 	size_t summed_samples;
+	/* pprof: the sample records, when summed_samples counts something
+	 * else (a record of Go's CPU profile holds several samples); 0 when
+	 * the two are not told apart.  Shown labelled "records". */
+	size_t sample_records;
 
 	/* Per line of a node, for every type: `self` what samples ending at
 	 * that line measured, `total` what samples through the node at that
@@ -250,6 +255,13 @@ struct model {
 	double *node_line_values;
 
 	double start_time, end_time; /* microseconds, when known */
+	/* When the profile began, in microseconds since the Unix epoch (0
+	 * when unknown): start_time is on the format's own clock, often one
+	 * that starts at boot.  pprof's time_nanos. */
+	double wall_start;
+	/* The profiled program's file (pprof's first mapping, --exe),
+	 * STR_NONE when unknown: a pprof export's main mapping. */
+	str_t main_binary;
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
 	str_t comment;

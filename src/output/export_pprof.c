@@ -17,6 +17,10 @@ typedef Perftools__Profiles__Sample pb_sample;
 typedef Perftools__Profiles__Location pb_location;
 typedef Perftools__Profiles__Line pb_line;
 typedef Perftools__Profiles__Function pb_function;
+typedef Perftools__Profiles__Mapping pb_mapping;
+
+/* Every location is in the one mapping, the main binary's. */
+#define MAIN_MAPPING 1
 
 /* The string table being built: each distinct string once, "" first. */
 struct strings_out {
@@ -51,6 +55,7 @@ static pb_location *new_location(const uint32_t *frames, size_t n, uint64_t id,
 	pb_location *loc = xmalloc(sizeof(*loc));
 	perftools__profiles__location__init(loc);
 	loc->id = id;
+	loc->mapping_id = MAIN_MAPPING;
 	loc->n_line = n;
 	loc->line = xmalloc(n * sizeof(pb_line *));
 	for (size_t i = 0; i < n; i++) {
@@ -283,6 +288,22 @@ static void pprof_locations(struct pprof_out *p, const struct model *m, pb_profi
 	prof->location = p->location_ptrs;
 }
 
+/* pprof takes the first mapping for the main binary ("File:" in its
+ * header) and symbolizes a mapping's locations from its file unless it
+ * says they have functions: they have, all that wprof-tui knows. */
+static void pprof_mapping(struct pprof_out *p, const struct model *m, pb_mapping *map,
+			  pb_mapping **list, pb_profile *prof)
+{
+	perftools__profiles__mapping__init(map);
+	map->id = MAIN_MAPPING;
+	map->filename = string_index(&p->strings, model_str(m, m->main_binary));
+	map->has_functions = map->has_filenames = map->has_line_numbers =
+		map->has_inline_frames = true;
+	list[0] = map;
+	prof->n_mapping = 1;
+	prof->mapping = list;
+}
+
 static void pprof_comments(struct pprof_out *p, const struct model *m, pb_profile *prof)
 {
 	const char *comment = model_str(m, m->comment);
@@ -369,7 +390,9 @@ bool write_pprof(struct exporter *x)
 	pprof_samples(&p, x, &prof);
 	pprof_locations(&p, m, &prof);
 	pprof_comments(&p, m, &prof);
-	prof.time_nanos = llround(m->start_time * 1000);
+	pb_mapping main_mapping, *mappings[1];
+	pprof_mapping(&p, m, &main_mapping, mappings, &prof);
+	prof.time_nanos = llround(m->wall_start * 1000);
 	prof.duration_nanos = llround(m->duration * 1000);
 	prof.n_string_table = p.strings.n;
 	prof.string_table = p.strings.table;

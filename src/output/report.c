@@ -141,8 +141,11 @@ static void text_header(FILE *out, const struct report *rep)
 	char type_name[256], unit[64];
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
-	fprintf(out, "# duration: %s   samples: %zu   sample type: %s (%s)\n",
-		duration, model_sample_count(m), type_name, unit);
+	char records[48] = "";
+	if (m->sample_records)
+		snprintf(records, sizeof(records), " (%zu records)", m->sample_records);
+	fprintf(out, "# duration: %s   samples: %zu%s   sample type: %s (%s)\n",
+		duration, model_sample_count(m), records, type_name, unit);
 	if (sample_time_text(m->sample_time))
 		fprintf(out, "# sample time: %s\n", sample_time_text(m->sample_time));
 	if (m->warning != STR_NONE) {
@@ -326,7 +329,10 @@ void json_profile_fields(FILE *out, const struct model *m, unsigned type,
 		fputs(",\"other_threads\":", out);
 		json_string(out, others);
 	}
-	fprintf(out, ",\"samples\":%zu,\"profile_total\":", model_sample_count(m));
+	fprintf(out, ",\"samples\":%zu", model_sample_count(m));
+	if (m->sample_records)
+		fprintf(out, ",\"sample_records\":%zu", m->sample_records);
+	fputs(",\"profile_total\":", out);
 	json_number(out, t->profile_total);
 	if (sample_time_text(m->sample_time)) {
 		fputs(",\"sample_time\":", out);

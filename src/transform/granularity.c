@@ -10,10 +10,25 @@ static const char *const granularity_names[GRANULARITY_COUNT] = {
 	[GRANULARITY_FUNCTIONS] = "functions",
 	[GRANULARITY_FILES] = "files",
 	[GRANULARITY_LINES] = "lines",
+	[GRANULARITY_ADDRESSES] = "addresses",
 };
 
 ENUM_PARSE_FN(granularity_parse, enum granularity, granularity_names)
 ENUM_NAME_FN(granularity_name, enum granularity, granularity_names)
+
+bool model_has_addresses(const struct model *m)
+{
+	static const char *const formats[] = { "pprof", "pprof-legacy", "gperftools" };
+	return name_index(formats, (int)ARRAY_LEN(formats), m->format) >= 0;
+}
+
+enum granularity granularity_next(enum granularity g, const struct model *m)
+{
+	g = (g + 1) % GRANULARITY_COUNT;
+	if (g == GRANULARITY_ADDRESSES && !model_has_addresses(m))
+		g = GRANULARITY_FUNCTIONS;
+	return g;
+}
 
 /* The frame standing for src's frame f in the new model; `mark` is
  * pprof's label of a file called only inlined, or in both ways. */
@@ -166,6 +181,13 @@ static void copy_labels(const struct model *src, const uint32_t *map, const uint
 bool model_by_granularity(const struct model *src, enum granularity g,
 			  struct model *out, const char **why_not)
 {
+	if (g == GRANULARITY_ADDRESSES) {
+		*why_not = model_has_addresses(src)
+			? "addresses are read by the loader (load_options.by_address)"
+			: "this profile has no code addresses (pprof, legacy pprof and "
+			  "gperftools profiles have)";
+		return false;
+	}
 	if (!(src->caps & HAS_NODES) || (src->caps & HAS_NODE_GRAPH)) {
 		*why_not = "files and lines need a call tree, which this profile has not";
 		return false;

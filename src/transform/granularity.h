@@ -8,7 +8,11 @@
  *          for every rule); V8 profiles and traces split each node's self
  *          time over its positionTicks lines, as frames "f" at line L
  *          under the node's function (V8 does not say from which line a
- *          function called others, so the calls stay under "f" itself). */
+ *          function called others, so the calls stay under "f" itself);
+ *   addresses: profiles of code addresses (pprof, legacy pprof,
+ *          gperftools) are loaded with a frame per address
+ *          (load_options.by_address), as pprof's -addresses; other
+ *          profiles have no addresses. */
 #ifndef WPROF_GRANULARITY_H
 #define WPROF_GRANULARITY_H
 
@@ -17,13 +21,21 @@
 #include "model/model.h"
 
 enum granularity { GRANULARITY_FUNCTIONS, GRANULARITY_FILES, GRANULARITY_LINES,
-		   GRANULARITY_COUNT };
+		   GRANULARITY_ADDRESSES, GRANULARITY_COUNT };
 
 bool granularity_parse(const char *name, enum granularity *out);
 const char *granularity_name(enum granularity g);
 
+/* Is m's format one whose loader reads it by address? */
+bool model_has_addresses(const struct model *m);
+
+/* The granularity after g for the explorer's key: addresses only where
+ * the profile has them. */
+enum granularity granularity_next(enum granularity g, const struct model *m);
+
 /* Fills `out` (a new model) with `src` at granularity g (files or lines).
- * Needs a call tree; otherwise false and why in *why_not. */
+ * Needs a call tree; otherwise false and why in *why_not (always for
+ * addresses, which only a loader can make). */
 bool model_by_granularity(const struct model *src, enum granularity g,
 			  struct model *out, const char **why_not);
 

@@ -419,7 +419,7 @@ static void forget_whole_profile(struct model *out)
 	out->nlabel_rows = out->label_values_cap = 0;
 	out->has_type_totals = false;
 	memset(out->type_total, 0, sizeof(out->type_total));
-	out->summed_samples = 0;
+	out->summed_samples = out->sample_records = 0;
 	out->sample_offsets = NULL; /* they count from the whole's start */
 	out->nsample_offsets = 0;
 	out->live = (struct live_window){ 0 }; /* the view's values are its samples' */

@@ -51,7 +51,9 @@ static bool is_tag_filter(enum transform_kind kind)
 }
 
 /* pprof: "key=re1,re2" matches a sample whose `key` label matches any of
- * the expressions; a bare "re" is matched against "key:value". */
+ * the expressions; a bare "re" is matched against "key:value".  A value
+ * that reads as a number or a range ("1", "1:12", "64kb:") is instead a
+ * range of numeric labels' values (tag_range.h). */
 static bool compile_pattern(struct transform *t, char *err, size_t cap)
 {
 	const char *re = t->text;
@@ -66,6 +68,10 @@ static bool compile_pattern(struct transform *t, char *err, size_t cap)
 		if (!*re) {
 			snprintf(err, cap, "%s needs key=value or a value", transform_name(t->kind));
 			return false;
+		}
+		if (tag_range_parse(re, &t->range)) {
+			t->numeric = true;
+			return true;
 		}
 		if (eq) {
 			alternatives = xmalloc(3 * strlen(re) + 3);
@@ -378,8 +384,13 @@ static bool label_matches(const struct model *m, const struct transform *t,
 			  const struct sample_label *l)
 {
 	char value[512], keyed[1024];
-	transform_label_text(m, l, value, sizeof(value));
 	const char *key = model_str(m, l->key);
+	if (t->numeric) {
+		const char *unit = l->num_unit != STR_NONE ? model_str(m, l->num_unit) : "";
+		return l->str == STR_NONE && (!t->tag_key || !strcmp(key, t->tag_key)) &&
+		       tag_range_contains(&t->range, l->num, *unit ? unit : tag_label_unit(key));
+	}
+	transform_label_text(m, l, value, sizeof(value));
 	if (t->tag_key)
 		return !strcmp(key, t->tag_key) && !regexec(&t->regex, value, 0, NULL, 0);
 	snprintf(keyed, sizeof(keyed), "%s:%s", key, value);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "transform/tag_range.h"
 
 enum transform_kind {
 	TF_FOCUS,       /* keep samples with a matching frame */
@@ -38,6 +39,8 @@ struct transform {
 	char *tag_key;  /* tag filters: the key, NULL for any (key:value) */
 	bool has_regex;
 	regex_t regex;  /* POSIX extended, of the value part for tags */
+	bool numeric;   /* tag filters: a value that reads as a range */
+	struct tag_range range; /* of numeric labels (pprof's meaning) */
 };
 
 struct transform_stack {

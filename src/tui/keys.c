@@ -128,7 +128,7 @@ const struct key_binding key_table[] = {
 	  .keyed_action = expand_or_collapse },
 	{ { 'l' }, "l", "source lines (n/N: hot lines)",
 	  .action = app_open_lines },
-	{ { 'a' }, "a", "by functions, files, lines",
+	{ { 'a' }, "a", "by functions, files, lines, addresses",
 	  .action = app_next_granularity, .one_profile = true },
 	{ { '\n', '\r', KEY_ENTER }, "Enter Bksp",
 	  "toggle/open; flame: zoom",

@@ -268,7 +268,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		}
 		if (a.next_granularity)
 			app_switch_granularity(&a, loaded ? loaded : m, &derived, o->load,
-					       (a.granularity + 1) % GRANULARITY_COUNT);
+					       granularity_next(a.granularity, loaded ? loaded : m));
 		if (app_poll(&a) || key != ERR) {
 			draw_app(&a, &s);
 			refresh();
@@ -429,7 +429,7 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 		}
 		if (a->next_granularity)
 			app_switch_granularity(a, bm->base, &bm->derived, bm->load,
-					       (a->granularity + 1) % GRANULARITY_COUNT);
+					       granularity_next(a->granularity, bm->base));
 	}
 	app_poll(a);
 	draw_app(a, s);

@@ -8,8 +8,8 @@ pane's main.add grows by 1.49s a window; the timeline strip has a cell a
 window (pprof has no sample times inside one), and a range pinned on it
 holds 1.49s a window of it while windows come; p pauses (no window comes while
 paused) and resumes; w writes the session as pprof, which go tool pprof
-reads as the merge of as many copies of validate.pprof as windows; q
-quits.  77 without tmux.
+reads as the merge of as many copies of validate.pprof as windows, with
+its main binary and time; q quits.  77 without tmux.
 
 usage: http_live_tui.py WPROF_BINARY TESTDATA"""
 import http.server
@@ -59,11 +59,21 @@ def add_total(screen):
     return float(m.group(1)) * UNITS[m.group(2)] if m else None
 
 
+def go_top(paths, tmp):
+    env = dict(os.environ, HOME=tmp, PPROF_TMPDIR=tmp, GOCACHE=os.path.join(tmp, "gocache"),
+               TZ="UTC")
+    return subprocess.run(["go", "tool", "pprof", "-top", "-nodecount=1000", *paths],
+                          capture_output=True, text=True, env=env)
+
+
+def go_header(paths, tmp):
+    """go tool pprof's File: and Time: lines, and what it says on stderr."""
+    p = go_top(paths, tmp)
+    return [l for l in p.stdout.split("\n") if l.startswith(("File:", "Time:"))], p.stderr
+
+
 def go_rows(paths, tmp):
-    env = dict(os.environ, HOME=tmp, PPROF_TMPDIR=tmp, GOCACHE=os.path.join(tmp, "gocache"))
-    out = subprocess.run(["go", "tool", "pprof", "-top", "-nodecount=1000", *paths],
-                         capture_output=True, text=True, env=env).stdout
-    lines = out.split("\n")
+    lines = go_top(paths, tmp).stdout.split("\n")
     heads = [i for i, l in enumerate(lines) if l.split()[:2] == ["flat", "flat%"]]
     return [l for l in lines[heads[0] + 1:] if l.strip()] if heads else []
 
@@ -119,6 +129,11 @@ def test_live():
         if shutil.which("go"):
             got, want = go_rows([written], tmp), go_rows([SOURCE] * count, tmp)
             check(got and got == want, f"go tool pprof: {got} != {want}")
+            # The windows' main binary and start, as go tool pprof shows
+            # validate.pprof's own ("File: validate", "Time: Nov 21, 2026 ...").
+            (got, said), (want, _) = go_header([written], tmp), go_header([SOURCE], tmp)
+            check(len(want) == 2 and got == want and "Main binary" not in said,
+                  f"go tool pprof's header: {got} ({said.strip()}), want {want}")
         check(all(p == "/debug/pprof/profile?seconds=1" for p in asked), f"asked {asked}")
         pane.press(["q"], r"EXIT=0", "the exit")
     finally:

@@ -92,8 +92,8 @@ def from_flame():
 
 
 def granularity():
-    """a: by files, by lines (pprof read again by line), by functions; a
-    filter by pattern kept."""
+    """a: by files, by lines (pprof read again by line), by addresses, by
+    functions; a filter by pattern kept."""
     pprof = os.path.join(os.path.dirname(NODE_DIR), "go", "inline-lines.pprof")
     p = Pane("LANG=C.UTF-8 %s %s; echo EXIT=$?; sleep 600" % (BINARY, pprof), 140, 30)
     try:
@@ -103,6 +103,9 @@ def granularity():
         s = p.press(["a"], r"granularity: lines", "a: lines")
         check(re.search(r"200ms .*280ms .*main\.hash +(/tmp/h9go/)?main\.go:21", s),
               "main.hash line 21 (200ms flat, 280ms cum in pprof -lines):\n" + s)
+        s = p.press(["a"], r"granularity: addresses", "a: addresses")
+        check(re.search(r"110ms .*00000000004a8996 main\.hash +(/tmp/h9go/)?main\.go:21", s),
+              "main.hash at 0x4a8996 (110ms flat in pprof -addresses):\n" + s)
         s = p.press(["a"], r"granularity: functions", "a: functions")
         check(re.search(r"340ms .*main\.hash ", s), "main.hash by function:\n" + s)
         # A filter by pattern stays across the switch: hiding asyncPreempt
