@@ -11,6 +11,7 @@
 
 #include "base/escape.h"
 #include "base/util.h"
+#include "demangle.h"
 #include "text_lines.h"
 #include "loaders.h"
 
@@ -93,13 +94,46 @@ static bool starts(const char *s, size_t n, const char *prefix)
 	return n >= k && !memcmp(s, prefix, k);
 }
 
+/* A function's name as the file gives it, demangled when callgrind ran
+ * with --demangle=no; its recursion level ("'2") stays after it. */
+static str_t function_name(struct cg_loader *L, const char *s, size_t n)
+{
+	size_t plain = n;
+	while (plain && s[plain - 1] >= '0' && s[plain - 1] <= '9')
+		plain--;
+	if (plain == n || !plain || s[plain - 1] != '\'')
+		plain = n + 1;
+	plain--; /* the name without "'N" */
+	char *symbol = xmalloc(n + 1);
+	memcpy(symbol, s, plain);
+	symbol[plain] = '\0';
+	char *readable = demangle_symbol(symbol);
+	str_t name = model_string(L->m, s, n);
+	if (readable) {
+		size_t len = strlen(readable);
+		symbol = xrealloc(symbol, len + n - plain + 1);
+		memcpy(symbol, readable, len);
+		memcpy(symbol + len, s + plain, n - plain);
+		name = model_string(L->m, symbol, len + n - plain);
+		free(readable);
+	}
+	free(symbol);
+	return name;
+}
+
+static str_t name_string(struct cg_loader *L, enum name_space space, const char *s,
+			 size_t n)
+{
+	return space == SPACE_FN ? function_name(L, s, n) : model_string(L->m, s, n);
+}
+
 /* "(id) name" defines id, "(id)" uses it, "name" is not compressed. */
 static bool name_value(struct cg_loader *L, enum name_space space, const char *s,
 		       size_t n, str_t *out)
 {
 	struct name_table *t = &L->names[space];
 	if (!n || s[0] != '(') {
-		*out = model_string(L->m, s, n);
+		*out = name_string(L, space, s, n);
 		return true;
 	}
 	size_t i = 1;
@@ -117,7 +151,7 @@ static bool name_value(struct cg_loader *L, enum name_space space, const char *s
 			t->by_id[k] = STR_NONE;
 	}
 	if (i < n)
-		t->by_id[id] = model_string(L->m, s + i, n - i);
+		t->by_id[id] = name_string(L, space, s + i, n - i);
 	else if (t->by_id[id] == STR_NONE)
 		return fail_line(L, "a compressed name used before it is defined");
 	*out = t->by_id[id];

@@ -282,6 +282,46 @@ static void check_perf_inline_and_wasm(void)
 	model_free(&m);
 }
 
+/* callgrind --demangle=no keeps names mangled: shown as c++filt (and
+ * gprof) prints them, the recursion level after the name. */
+static void check_callgrind_demangled(void)
+{
+	static const char text[] =
+		"# callgrind format\nevents: Ir\nfl=a.cc\n"
+		"fn=(1) _ZN3geo5Accum3addEd'2\n1 5\n"
+		"fn=(2) _RNvCs1234_7mycrate3foo\n1 2\n"
+		"fn=(3) main\n1 1\n";
+	struct model m;
+	if (!load_ok("callgrind mangled", text, &m))
+		return;
+	CHECK(frame_named(&m, "geo::Accum::add(double)'2") != NO_ID);
+	CHECK(frame_named(&m, "mycrate::foo") != NO_ID);
+	CHECK(frame_named(&m, "main") != NO_ID);
+	model_free(&m);
+}
+
+/* A legacy profile's --- symbol names, mangled by the C++ compiler: as
+ * pprof shows them, demangled, the symbol kept as the system name. */
+static void check_legacy_symbols_demangled(void)
+{
+	static const char text[] =
+		"--- symbol\nbinary=/usr/bin/demo\n"
+		"0x0000000000401000 main\n"
+		"0x0000000000402000 _ZN4demo5allocEm\n---\n--- heap\n"
+		"heap profile:   2:  2048 [   3:  3072] @ heapprofile\n"
+		"     2:  2048 [     3:  3072] @ 0x402010 0x401100\n\n"
+		"MAPPED_LIBRARIES:\n"
+		"00400000-00405000 r-xp 00000000 08:01 1234 /usr/bin/demo\n";
+	struct model m;
+	if (!load_ok("legacy mangled", text, &m))
+		return;
+	uint32_t alloc = frame_named(&m, "demo::alloc(unsigned long)");
+	CHECK(alloc != NO_ID && frame_named(&m, "main") != NO_ID);
+	if (alloc != NO_ID)
+		CHECK(!strcmp(model_str(&m, m.frames[alloc].extra), "_ZN4demo5allocEm"));
+	model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -292,5 +332,7 @@ int main(int argc, char **argv)
 	check_formats_named();
 	check_times_clamped();
 	check_perf_inline_and_wasm();
+	check_callgrind_demangled();
+	check_legacy_symbols_demangled();
 	return check_done();
 }
