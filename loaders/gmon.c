@@ -187,7 +187,6 @@ static bool read_arc(struct reader *r, struct executable *x,
 	if (!from || !to)
 		return load_fail_at(err, FORMAT, at, "arc address 0x%llx is outside every function of %s (is it the program that wrote this file?)",
 				    (unsigned long long)(from ? self_pc : from_pc), x->path);
-	from->called = to->called = true;
 	GROW(*arcs, *cap, *n + 1);
 	(*arcs)[(*n)++] = (struct raw_arc){ from, to, count };
 	return true;
