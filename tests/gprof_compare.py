@@ -233,7 +233,7 @@ def compare_saved(wprof, directory):
     (testdata/gprof/cxx: g++ -O0 -pg, binutils 2.40's gprof)."""
     with open(os.path.join(directory, "gprof-b.txt")) as f:
         reference = f.read()
-    failures = compare_outputs(wprof, "shapes", directory, reference)
+    failures = compare_outputs(wprof, "a.out", directory, reference)
     graph = primary_rows(reference)
     # gprof demangles; C++'s main has no time of its own and its
     # %time is of the time that fell in functions: 100.0.
