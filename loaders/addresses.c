@@ -9,6 +9,7 @@
 #include "base/util.h"
 #include "addresses.h"
 #include "address_search.h"
+#include "demangle.h"
 
 bool address_frames_init(struct address_frames *af, struct model *m,
 			 const struct load_options *opt, struct load_error *err)
@@ -235,10 +236,10 @@ static uint32_t make_frame(struct address_frames *af, uint64_t addr)
 	frame_name(af, map, addr, symbol_of(af, map, addr), name, sizeof(name));
 	const char *file = map ? map->file : "";
 	struct frame f = {
-		.name = model_string(af->m, name, strlen(name)),
 		.url = model_string(af->m, file, strlen(file)),
 		.extra = STR_NONE, .line = -1, .column = -1, .kind = KIND_NATIVE,
 	};
+	name_frame_by_symbol(af->m, &f, name);
 	return model_intern_frame(af->m, &f);
 }
 

@@ -11,6 +11,7 @@
 
 #include "base/escape.h"
 #include "base/util.h"
+#include "demangle.h"
 #include "text_lines.h"
 #include "loaders.h"
 
@@ -41,7 +42,11 @@ struct cg_loader {
 	/* summary: and totals:, per event (0 where not given) */
 	double summary[MAX_EVENTS], totals[MAX_EVENTS];
 	str_t file, fn;     /* current fl/fi/fe and fn */
+	str_t home_file;    /* fl's file, which fi/fe leave and come back to */
 	uint32_t frame;     /* the current function, NO_ID before fn= */
+	uint32_t home;      /* fl's file:fn, which code inlined from fi/fe is in */
+	double inlined_cost; /* the cost of frame != home since the last switch */
+	bool inlined_seen;
 	str_t call_file;    /* cfi/cfl for the next cfn= (STR_NONE: the current file) */
 	uint32_t called;    /* the function cfn= named last, else NO_ID */
 	uint32_t callee;    /* frame of the calls= line being read, else NO_ID */
@@ -89,13 +94,46 @@ static bool starts(const char *s, size_t n, const char *prefix)
 	return n >= k && !memcmp(s, prefix, k);
 }
 
+/* A function's name as the file gives it, demangled when callgrind ran
+ * with --demangle=no; its recursion level ("'2") stays after it. */
+static str_t function_name(struct cg_loader *L, const char *s, size_t n)
+{
+	size_t plain = n;
+	while (plain && s[plain - 1] >= '0' && s[plain - 1] <= '9')
+		plain--;
+	if (plain == n || !plain || s[plain - 1] != '\'')
+		plain = n + 1;
+	plain--; /* the name without "'N" */
+	char *symbol = xmalloc(n + 1);
+	memcpy(symbol, s, plain);
+	symbol[plain] = '\0';
+	char *readable = demangle_symbol(symbol);
+	str_t name = model_string(L->m, s, n);
+	if (readable) {
+		size_t len = strlen(readable);
+		symbol = xrealloc(symbol, len + n - plain + 1);
+		memcpy(symbol, readable, len);
+		memcpy(symbol + len, s + plain, n - plain);
+		name = model_string(L->m, symbol, len + n - plain);
+		free(readable);
+	}
+	free(symbol);
+	return name;
+}
+
+static str_t name_string(struct cg_loader *L, enum name_space space, const char *s,
+			 size_t n)
+{
+	return space == SPACE_FN ? function_name(L, s, n) : model_string(L->m, s, n);
+}
+
 /* "(id) name" defines id, "(id)" uses it, "name" is not compressed. */
 static bool name_value(struct cg_loader *L, enum name_space space, const char *s,
 		       size_t n, str_t *out)
 {
 	struct name_table *t = &L->names[space];
 	if (!n || s[0] != '(') {
-		*out = model_string(L->m, s, n);
+		*out = name_string(L, space, s, n);
 		return true;
 	}
 	size_t i = 1;
@@ -113,7 +151,7 @@ static bool name_value(struct cg_loader *L, enum name_space space, const char *s
 			t->by_id[k] = STR_NONE;
 	}
 	if (i < n)
-		t->by_id[id] = model_string(L->m, s + i, n - i);
+		t->by_id[id] = name_string(L, space, s + i, n - i);
 	else if (t->by_id[id] == STR_NONE)
 		return fail_line(L, "a compressed name used before it is defined");
 	*out = t->by_id[id];
@@ -211,7 +249,22 @@ static bool cost_line(struct cg_loader *L, const char *s, size_t n)
 	} else {
 		L->self[L->frame] += cost;
 	}
+	L->inlined_cost += cost;
+	L->inlined_seen |= L->frame != L->home;
 	return true;
+}
+
+/* Code inlined from another file (fi=, fe=) is the function file:fn, as
+ * callgrind_annotate lists it, inside fl's file:fn: an arc of no calls
+ * from that function, with the cost measured in the inlined code (its
+ * lines and its calls), which callgrind counts in the calls to fn.  So
+ * it has a caller, and fn's total is callgrind_annotate's inclusive. */
+static void end_inlined_code(struct cg_loader *L)
+{
+	if (L->inlined_seen)
+		model_add_arc(L->m, L->home, L->frame, 0, L->inlined_cost);
+	L->inlined_cost = 0;
+	L->inlined_seen = false;
 }
 
 static bool calls_line(struct cg_loader *L, const char *s, size_t n)
@@ -306,15 +359,19 @@ static bool name_line(struct cg_loader *L, const char *key, const char *s, size_
 	if (!name_value(L, fn ? SPACE_FN : object ? SPACE_OBJECT : SPACE_FILE, s, n, &name))
 		return false;
 	if (!strcmp(key, "fl")) {
-		L->file = name;
+		L->file = L->home_file = name;
 	} else if (!strcmp(key, "fi") || !strcmp(key, "fe")) {
 		if (L->frame == NO_ID)
 			return fail_line(L, "fi= or fe= before any fn=");
+		end_inlined_code(L);
 		L->file = name; /* inlined code: counted to file:fn */
 		L->frame = function_frame(L, L->file, L->fn);
 	} else if (!strcmp(key, "fn")) {
+		if (L->frame != NO_ID)
+			end_inlined_code(L);
 		L->fn = name;
-		L->frame = function_frame(L, L->file, L->fn);
+		L->file = L->home_file;
+		L->frame = L->home = function_frame(L, L->file, L->fn);
 	} else if (!strcmp(key, "cfi") || !strcmp(key, "cfl")) {
 		L->call_file = name;
 	} else if (!strcmp(key, "cfn")) {
@@ -374,6 +431,8 @@ static bool read_file(struct cg_loader *L, const char *wanted)
 		return fail_line(L, "a line longer than 1 MiB");
 	if (L->callee != NO_ID)
 		return fail_line(L, "the file ends after calls=, without its cost line");
+	if (L->frame != NO_ID)
+		end_inlined_code(L);
 	if (!L->have_events)
 		return load_fail(L->err, FORMAT ": no \"events:\" line");
 	if (!L->m->nframes)
@@ -403,12 +462,12 @@ bool load_callgrind(struct input *in, struct model *m, const struct load_options
 		    struct load_error *err)
 {
 	struct cg_loader L = {
-		.m = m, .err = err, .positions = 1, .frame = NO_ID,
+		.m = m, .err = err, .positions = 1, .frame = NO_ID, .home = NO_ID,
 		.call_file = STR_NONE, .called = NO_ID, .callee = NO_ID,
 	};
 	model_init(m, "callgrind");
 	line_reader_init(&L.lines, in, MAX_LINE);
-	L.file = L.fn = model_string(m, "", 0);
+	L.file = L.home_file = L.fn = model_string(m, "", 0);
 	bool ok = read_file(&L, opt ? opt->sample_type : NULL);
 	if (ok)
 		build_model(&L);

@@ -17,7 +17,6 @@ struct symbol {
 	char *name;
 	bool is_static, is_func;
 	double ticks;
-	bool called; /* on an arc: worth a frame */
 	uint32_t frame;
 };
 

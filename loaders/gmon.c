@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "demangle.h"
 #include "elf_symbols.h"
 
 #define FORMAT "gmon.out"
@@ -186,7 +187,6 @@ static bool read_arc(struct reader *r, struct executable *x,
 	if (!from || !to)
 		return load_fail_at(err, FORMAT, at, "arc address 0x%llx is outside every function of %s (is it the program that wrote this file?)",
 				    (unsigned long long)(from ? self_pc : from_pc), x->path);
-	from->called = to->called = true;
 	GROW(*arcs, *cap, *n + 1);
 	(*arcs)[(*n)++] = (struct raw_arc){ from, to, count };
 	return true;
@@ -292,6 +292,15 @@ static bool check_histograms(const struct executable *x,
 
 /* ---- the model --------------------------------------------------------- */
 
+/* A function named as gprof prints it, demangled. */
+static uint32_t symbol_frame(struct model *m, const char *symbol)
+{
+	struct frame f = { .url = model_string(m, "", 0), .extra = STR_NONE,
+			   .line = -1, .column = -1, .kind = KIND_NATIVE };
+	name_frame_by_symbol(m, &f, symbol);
+	return model_intern_frame(m, &f);
+}
+
 static void build_model(struct model *m, struct executable *x,
 			const struct gmon_data *d, const struct raw_arc *arcs,
 			size_t narcs)
@@ -299,16 +308,12 @@ static void build_model(struct model *m, struct executable *x,
 	model_init(m, "gmon");
 	model_add_sample_type(m, "time", "us");
 	double us_per_tick = d->rate ? 1e6 / d->rate : 0;
-	/* Frames in address order: gprof numbers cycles that way. */
+	/* Frames in address order: gprof numbers cycles that way.  Every
+	 * function is one, with or without time or calls: gprof gives each
+	 * an index of its call graph, printed or not. */
 	for (size_t i = 0; i < x->nsyms; i++) {
 		struct symbol *s = &x->syms[i];
-		if (s->ticks == 0 && !s->called)
-			continue;
-		struct frame f = { .name = model_string(m, s->name, strlen(s->name)),
-				   .url = model_string(m, "", 0),
-				   .extra = STR_NONE,
-				   .line = -1, .column = -1, .kind = KIND_NATIVE };
-		s->frame = model_intern_frame(m, &f);
+		s->frame = symbol_frame(m, s->name);
 		model_add_frame_value(m, s->frame, 0, s->ticks * us_per_tick);
 	}
 	for (size_t i = 0; i < narcs; i++)

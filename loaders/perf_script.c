@@ -82,6 +82,8 @@ struct perf_loader {
 	struct line_cache cache;
 	bool in_block;     /* a header was read and no blank line since */
 	bool block_frames; /* the block has stack lines */
+	size_t inlined_run;       /* the sample's last frames are this many inlined ones */
+	uint64_t inlined_address; /* at this address */
 	str_t empty, unknown, all;
 };
 
@@ -241,6 +243,34 @@ bool sniff_perf_script(const uint8_t *head, size_t len)
 
 /* ---- frames ---------------------------------------------------------- */
 
+/* "<name>-<index>-<tier>": V8's perf map name for WebAssembly code
+ * after its "JS:" tag (docs/formats.md); without a name section the name
+ * is "wasm-function[N]".  Both tiers are one function, as JS tiers are. */
+static bool wasm_frame(struct perf_loader *L, const char *s, size_t n, struct frame *f)
+{
+	static const char *const tiers[] = { "-liftoff", "-turbofan" };
+	if (n <= 3 || memcmp(s, "JS:", 3))
+		return false;
+	s += 3;
+	n -= 3;
+	size_t tier = 0;
+	for (size_t i = 0; i < ARRAY_LEN(tiers) && !tier; i++)
+		if (n > strlen(tiers[i]) && !memcmp(s + n - strlen(tiers[i]), tiers[i], strlen(tiers[i])))
+			tier = strlen(tiers[i]);
+	if (!tier)
+		return false;
+	n -= tier;
+	size_t dash = n;
+	while (dash && s[dash - 1] != '-')
+		dash--;
+	int64_t index;
+	if (dash < 2 || !parse_int(s + dash, n - dash, &index))
+		return false;
+	f->name = model_string(L->m, s, dash - 1);
+	f->kind = KIND_WASM;
+	return true;
+}
+
 /* V8's perf map names (node --perf-basic-prof, --perf-prof):
  * "JS:*name url:line:column", "LazyCompile:~name url:line" and kin; the
  * mark after the colon tells the tier (* optimized, ~ interpreted,
@@ -307,9 +337,11 @@ static size_t dso_start(const char *s, size_t n)
 	return n;
 }
 
-/* A stack line without its blanks and its address: "sym+0x9d (dso)". */
-static const char *strip_address(const char *s, size_t *n)
+/* A stack line without its blanks and its address: "sym+0x9d (dso)";
+ * *address is the address, 0 when the line has none. */
+static const char *strip_address(const char *s, size_t *n, uint64_t *address)
 {
+	*address = 0;
 	while (*n && is_blank(*s)) {
 		s++;
 		(*n)--;
@@ -320,6 +352,8 @@ static const char *strip_address(const char *s, size_t *n)
 	while (addr < *n && is_hex(s[addr]))
 		addr++;
 	if (addr && (addr == *n || is_blank(s[addr]))) {
+		for (size_t i = 0; i < addr && i < 16; i++)
+			*address = *address << 4 | (uint64_t)(s[i] <= '9' ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
 		while (addr < *n && is_blank(s[addr]))
 			addr++;
 		s += addr;
@@ -329,7 +363,9 @@ static const char *strip_address(const char *s, size_t *n)
 }
 
 /* "sym+0x9d (dso)" -> a frame: the symbol without its offset, the dso as
- * its file; [unknown] symbols stay one function per dso. */
+ * its file; [unknown] symbols stay one function per dso.  perf names code
+ * inlined into the symbol at an address "inl+0x2b (inlined)": a function
+ * of its own, flagged inlined, with no file (add_frame places it). */
 static uint32_t frame_of(struct perf_loader *L, const char *s, size_t n)
 {
 	size_t open = dso_start(s, n);
@@ -345,11 +381,20 @@ static uint32_t frame_of(struct perf_loader *L, const char *s, size_t n)
 	if (plus && sym - plus > 2 && s[plus] == '0' && s[plus + 1] == 'x' &&
 	    all_of(s + plus + 2, sym - plus - 2, "0123456789abcdef"))
 		sym = plus - 1;
-	if (v8_frame(L, s, sym, &f))
+	if (wasm_frame(L, s, sym, &f) || v8_frame(L, s, sym, &f))
 		return model_intern_frame(L->m, &f);
-	if (open < n && !(n - open == 11 && !memcmp(s + open, "([unknown])", 11)))
+	bool inlined = n - open == 9 && !memcmp(s + open, "(inlined)", 9);
+	if (open < n && !inlined && !(n - open == 11 && !memcmp(s + open, "([unknown])", 11)))
 		f.url = model_string(L->m, s + open + 1, n - open - 2);
 	f.name = sym ? model_string(L->m, s, sym) : L->unknown;
+	if (inlined && sym) {
+		/* named as perf report names it, apart from the function itself */
+		char *marked = xmalloc(sym + sizeof(" (inlined)"));
+		int len = sprintf(marked, "%.*s (inlined)", (int)sym, s);
+		f.name = model_string(L->m, marked, (size_t)len);
+		f.flags = FRAME_INLINED;
+		free(marked);
+	}
 	return model_intern_frame(L->m, &f);
 }
 
@@ -407,6 +452,7 @@ static bool start_sample(struct perf_loader *L, const struct perf_header *h)
 		.has_period = h->has_period,
 		.first_frame = L->nframes,
 	};
+	L->inlined_run = 0;
 	return true;
 }
 
@@ -431,12 +477,29 @@ static uint32_t cached_frame(struct perf_loader *L, const char *s, size_t n)
 	return frame;
 }
 
+/* perf lists the functions inlined at an address (leaf first) before the
+ * symbol the address is in, and charges the sample's self to that symbol
+ * (perf report --no-children).  So the symbol goes below the run of
+ * inlined frames at its address: it is the leaf and keeps the self, and
+ * each inlined function's total is perf's children. */
 static void add_frame(struct perf_loader *L, const char *s, size_t n)
 {
-	s = strip_address(s, &n);
+	uint64_t address;
+	s = strip_address(s, &n, &address);
+	uint32_t frame = n <= MAX_CACHED ? cached_frame(L, s, n) : frame_of(L, s, n);
+	bool inlined = L->m->frames[frame].flags & FRAME_INLINED;
 	GROW(L->frames, L->frames_cap, L->nframes + 1);
-	L->frames[L->nframes++] = n <= MAX_CACHED ? cached_frame(L, s, n) : frame_of(L, s, n);
+	size_t at = L->nframes++;
+	if (!inlined && L->inlined_run && address && address == L->inlined_address) {
+		at -= L->inlined_run;
+		memmove(L->frames + at + 1, L->frames + at, L->inlined_run * sizeof(*L->frames));
+	}
+	L->frames[at] = frame;
 	L->samples[L->nsamples - 1].nframes++;
+	if (inlined && (!L->inlined_run || address != L->inlined_address))
+		L->inlined_run = 0;
+	L->inlined_run = inlined ? L->inlined_run + 1 : 0;
+	L->inlined_address = address;
 }
 
 static bool read_header(struct perf_loader *L, const char *s, size_t n)

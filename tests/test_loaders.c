@@ -296,6 +296,85 @@ static void check_xs_graph_with_cycles(const char *dir)
 	model_free(&m);
 }
 
+/* perf 6.1's lines (testdata/formats/inline.perf.txt, wasm.perf.txt.gz):
+ * a function inlined at an address comes before the symbol at that
+ * address, and the symbol has the self (perf report --no-children); V8's
+ * wasm code is "JS:<name>-<index>-<tier>", both tiers one wasm function. */
+static void check_perf_inline_and_wasm(void)
+{
+	static const char text[] =
+		"inl 31086   442.563726:    5000000 cpu-clock:ppp: \n"
+		"\t            11cb mix+0x2b (inlined)\n"
+		"\t            11cb work+0x2b (/r3/inl)\n"
+		"\t            1087 main+0x27 (/r3/inl)\n\n"
+		"node  1408   469.370328:    3344481 cpu-clock:ppp: \n"
+		"\t    7f0a12345678 JS:fib-0-turbofan+0x5a (/tmp/perf-1408.map)\n"
+		"\t    7f0a12340000 JS:fib-0-liftoff+0x21 (/tmp/perf-1408.map)\n"
+		"\t    7f0a12330000 JS:wasm-function[3]-3-liftoff+0x1 (/tmp/perf-1408.map)\n";
+	struct model m;
+	if (!load_ok("perf inline", text, &m))
+		return;
+	struct rules r;
+	rules_init(&r, &m);
+	const struct totals *t = rules_totals(&r, RULE_EXACT, 0);
+	uint32_t work = frame_named(&m, "work"), mix = frame_named(&m, "mix (inlined)");
+	uint32_t fib = frame_named(&m, "fib"), unnamed = frame_named(&m, "wasm-function[3]");
+	CHECK(work != NO_ID && mix != NO_ID && fib != NO_ID && unnamed != NO_ID);
+	if (work != NO_ID && mix != NO_ID && fib != NO_ID && unnamed != NO_ID) {
+		CHECK_CLOSE(t->self[work], 5000, "work keeps the self");
+		CHECK_CLOSE(t->self[mix], 0, "mix (inlined) self");
+		CHECK_CLOSE(t->total[mix], 5000, "mix (inlined) total");
+		CHECK(m.frames[mix].flags & FRAME_INLINED);
+		CHECK(!*model_str(&m, m.frames[mix].url));
+		CHECK_CLOSE(t->self[fib], 3344.481, "fib's two tiers");
+		CHECK_CLOSE(t->total[fib], 3344.481, "fib counted once");
+		CHECK(m.frames[fib].kind == KIND_WASM && m.frames[unnamed].kind == KIND_WASM);
+		CHECK(!*model_str(&m, m.frames[fib].url));
+	}
+	rules_free(&r);
+	model_free(&m);
+}
+
+/* callgrind --demangle=no keeps names mangled: shown as c++filt (and
+ * gprof) prints them, the recursion level after the name. */
+static void check_callgrind_demangled(void)
+{
+	static const char text[] =
+		"# callgrind format\nevents: Ir\nfl=a.cc\n"
+		"fn=(1) _ZN3geo5Accum3addEd'2\n1 5\n"
+		"fn=(2) _RNvCs1234_7mycrate3foo\n1 2\n"
+		"fn=(3) main\n1 1\n";
+	struct model m;
+	if (!load_ok("callgrind mangled", text, &m))
+		return;
+	CHECK(frame_named(&m, "geo::Accum::add(double)'2") != NO_ID);
+	CHECK(frame_named(&m, "mycrate::foo") != NO_ID);
+	CHECK(frame_named(&m, "main") != NO_ID);
+	model_free(&m);
+}
+
+/* A legacy profile's --- symbol names, mangled by the C++ compiler: as
+ * pprof shows them, demangled, the symbol kept as the system name. */
+static void check_legacy_symbols_demangled(void)
+{
+	static const char text[] =
+		"--- symbol\nbinary=/usr/bin/demo\n"
+		"0x0000000000401000 main\n"
+		"0x0000000000402000 _ZN4demo5allocEm\n---\n--- heap\n"
+		"heap profile:   2:  2048 [   3:  3072] @ heapprofile\n"
+		"     2:  2048 [     3:  3072] @ 0x402010 0x401100\n\n"
+		"MAPPED_LIBRARIES:\n"
+		"00400000-00405000 r-xp 00000000 08:01 1234 /usr/bin/demo\n";
+	struct model m;
+	if (!load_ok("legacy mangled", text, &m))
+		return;
+	uint32_t alloc = frame_named(&m, "demo::alloc(unsigned long)");
+	CHECK(alloc != NO_ID && frame_named(&m, "main") != NO_ID);
+	if (alloc != NO_ID)
+		CHECK(!strcmp(model_str(&m, m.frames[alloc].extra), "_ZN4demo5allocEm"));
+	model_free(&m);
+}
+
 int main(int argc, char **argv)
 {
 	check_parent_and_children();
@@ -304,5 +383,8 @@ int main(int argc, char **argv)
 	check_formats_named();
 	check_times_clamped();
 	check_xs_graph_with_cycles(argc > 1 ? argv[1] : "testdata");
+	check_perf_inline_and_wasm();
+	check_callgrind_demangled();
+	check_legacy_symbols_demangled();
 	return check_done();
 }

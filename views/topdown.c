@@ -218,9 +218,14 @@ static void graph_build(struct view *v)
 	bool any_root = false;
 	for (uint32_t f = 0; f < m->nframes; f++)
 		any_root |= !has_other_callers(m, f);
-	/* A graph that is all cycles has no top: start from every function. */
+	/* A graph that is all cycles has no top: start from every function.
+	 * One with no time and no arcs (gmon.out's functions that never ran)
+	 * is no top either. */
 	for (uint32_t f = 0; f < m->nframes; f++) {
 		if (any_root && has_other_callers(m, f))
+			continue;
+		if (v->totals->self[f] == 0 && m->callees_start[f] == m->callees_start[f + 1] &&
+		    m->callers_start[f] == m->callers_start[f + 1])
 			continue;
 		struct row r = path_row(v, add_path(v, NO_ID, f, 1.0, NO_ID), s->calls_in[f]);
 		view_append(&v->rows, &v->nrows, &v->rows_cap, &r);

@@ -71,6 +71,14 @@ static bool shown(const struct layout *l, uint32_t f)
 	       l->g->self_calls[f] != 0;
 }
 
+/* The name gprof sorts by: the symbol as the object file has it (its
+ * system name, when the shown name is demangled). */
+static const char *sort_name(const struct model *m, uint32_t f)
+{
+	str_t symbol = m->frames[f].extra;
+	return model_str(m, symbol != STR_NONE ? symbol : m->frames[f].name);
+}
+
 /* ---- flat profile ------------------------------------------------------ */
 
 /* gprof's flat order: self time, then calls, both descending, then name. */
@@ -84,8 +92,7 @@ static int by_self_time(const void *a, const void *b, void *layout)
 	double cx = calls_of(sorting, x), cy = calls_of(sorting, y);
 	if (cx != cy)
 		return cx < cy ? 1 : -1;
-	return strcmp(model_str(sorting->m, sorting->m->frames[x].name),
-		      model_str(sorting->m, sorting->m->frames[y].name));
+	return strcmp(sort_name(sorting->m, x), sort_name(sorting->m, y));
 }
 
 /* gprof's per-call unit: the SI prefix that puts the largest total per
@@ -185,11 +192,11 @@ static size_t make_entries(struct layout *l, struct entry **out)
 	const struct gprof_graph *g = l->g;
 	struct entry *e = xmalloc((m->nframes + g->ncycles + 1) * sizeof(*e));
 	size_t n = 0;
+	/* gprof numbers every function, printed or not (no time, no calls). */
 	for (uint32_t f = 0; f < m->nframes; f++)
-		if (shown(l, f))
+		if (m->frames[f].kind != KIND_ROOT)
 			e[n++] = (struct entry){ f, g->cycle[f], l->t->total[f],
-						 calls_of(l, f),
-						 model_str(m, m->frames[f].name) };
+						 calls_of(l, f), sort_name(m, f) };
 	for (uint32_t c = 1; c <= g->ncycles; c++)
 		e[n++] = (struct entry){ NO_ID, c,
 					 g->cycles[c].self + g->cycles[c].child,
@@ -255,8 +262,7 @@ static int compare_arcs(const struct layout *l, uint32_t x, uint32_t y,
 	uint32_t fa = by_caller ? a->caller : a->callee;
 	uint32_t fb = by_caller ? b->caller : b->callee;
 	/* Ties by name: callers A to Z; callees, printed last to first, too. */
-	int order = strcmp(model_str(l->m, l->m->frames[fa].name),
-			   model_str(l->m, l->m->frames[fb].name));
+	int order = strcmp(sort_name(l->m, fa), sort_name(l->m, fb));
 	return by_caller ? order : -order;
 }
 
@@ -396,8 +402,10 @@ void gprof_print_callgraph(FILE *out, const struct view *v)
 	for (size_t i = 0; i < n; i++) {
 		if (entries[i].frame == NO_ID)
 			print_cycle_block(out, &l, entries[i].cycle);
-		else
+		else if (shown(&l, entries[i].frame))
 			print_function_block(out, &l, entries[i].frame);
+		else
+			continue;
 		fprintf(out, "-----------------------------------------------\n");
 	}
 	free(entries);

@@ -160,6 +160,33 @@ static void share_arc(const struct model *m, const double *self,
 		g->cycles[g->cycle[arc->caller]].child += arc_self + arc_child;
 }
 
+/* Where arcs carry measured time, a function's total is the time
+ * measured in the calls to it from other functions (callgrind_annotate's
+ * inclusive cost), which is its self plus its callees' time when its
+ * calls return where they were made.  They may not: `clone` returns
+ * twice and its callee, the new thread, is not part of the call that
+ * made it.  Functions in a cycle and those no other function calls keep
+ * self plus callees. */
+static void measured_totals(const struct model *m, const double *self,
+			    struct gprof_graph *g)
+{
+	size_t nf = m->nframes;
+	double *measured = xcalloc(nf + 1, sizeof(double));
+	bool *called = xcalloc(nf + 1, sizeof(bool));
+	for (size_t a = 0; a < m->narcs; a++) {
+		const struct arc *arc = &m->arcs[a];
+		if (arc->caller == arc->callee || g->cycle[arc->callee])
+			continue;
+		measured[arc->callee] += arc->time;
+		called[arc->callee] = true;
+	}
+	for (size_t f = 0; f < nf; f++)
+		if (called[f])
+			g->child[f] = measured[f] - self[f];
+	free(measured);
+	free(called);
+}
+
 void gprof_compute(const struct model *m, const double *self,
 		   struct gprof_graph *g)
 {
@@ -191,6 +218,8 @@ void gprof_compute(const struct model *m, const double *self,
 			share_arc(m, self, g, a);
 		}
 	}
+	if (m->caps & HAS_ARC_TIMES)
+		measured_totals(m, self, g);
 	free(component);
 	free(order);
 }

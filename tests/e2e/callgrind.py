@@ -7,6 +7,9 @@
     callgrind.py WPROF TESTDATA live   a C program built and run under valgrind
                                        --tool=callgrind now, against callgrind_annotate
                                        (77: no valgrind or gcc)
+    callgrind.py WPROF TESTDATA real   valgrind 3.19's files (testdata/callgrind/{inline,
+                                       exit,thread}.callgrind) against callgrind_annotate's
+                                       output saved in testdata/expected/
     callgrind.py WPROF TESTDATA bad    broken input: the line, the byte, exit 2
 
 Self per function is callgrind_annotate's; inclusive cost (the gprof
@@ -51,6 +54,10 @@ def annotate(path, inclusive, event=None):
         args.append(f"--show={event}")
     out = subprocess.run(args + [path], capture_output=True, text=True, timeout=120,
                          cwd="/").stdout
+    return annotate_costs(out)
+
+
+def annotate_costs(out):
     costs, body = {}, False
     for line in out.splitlines():
         if "file:function" in line:
@@ -74,12 +81,12 @@ def check_equal(what, got, want):
 # parse: self 300 in prog.c, 100 inlined from util.h (fi=): callgrind_annotate
 # counts that to util.h:parse; it calls copy three times (200); copy: self
 # 300.  Inclusive: main 720 (the summary), copy 100 + 200; parse's 600 is
-# measured into it, of which util.h:parse's 100 is a function of its own
-# here (no call arc leads to it), so the gprof total is 300 + 200.
+# measured into it (callgrind_annotate's inclusive), util.h:parse's 100
+# included: that code is inside prog.c:parse, an arc of no calls.
 HAND = {
-    "Ir": {"prog.c:main": (20, 720), "prog.c:parse": (300, 500),
+    "Ir": {"prog.c:main": (20, 720), "prog.c:parse": (300, 600),
            "util.h:parse": (100, 100), "util.h:copy": (300, 300)},
-    "Dr": {"prog.c:main": (2, 252), "prog.c:parse": (100, 190),
+    "Dr": {"prog.c:main": (2, 252), "prog.c:parse": (100, 200),
            "util.h:parse": (10, 10), "util.h:copy": (140, 140)},
 }
 
@@ -107,7 +114,7 @@ def hand():
         check_equal(f"{event}: self as callgrind_annotate",
                     {k: v[0] for k, v in ours.items() if v[0]}, selfs)
         incl = annotate(SMALL, "yes", event)
-        for name in ("prog.c:main", "util.h:copy"):
+        for name in ("prog.c:main", "prog.c:parse", "util.h:parse", "util.h:copy"):
             check_equal(f"{event}: inclusive {name} as callgrind_annotate",
                         ours.get(name, (0, 0))[1], incl.get(name))
 
@@ -168,6 +175,41 @@ def live():
             check_equal("gzip", by_function(doc_gz), ours)
 
 
+# ---- valgrind's own files --------------------------------------------------------
+# valgrind 3.19 on three small programs (testdata/README.md): code inlined
+# from another file (hot.h into a.c's run_a and b.c's run_b), a program
+# that ends in _Exit, a thread made by clone.  testdata/expected/ has
+# `callgrind_annotate --threshold=100 --auto=no --inclusive=yes|no` run in
+# / on each: every function's self and inclusive cost.
+REAL = {
+    "inline": {"/work/material/r3/03-callgrind/inline/a.c:run_a": (700006, 1300006),
+               "/work/material/r3/03-callgrind/inline/hot.h:run_a": (600000, 600000)},
+    "exit": {"./posix/../sysdeps/unix/sysv/linux/_exit.c:_Exit": (4, 4)},
+    "thread": {"./misc/../sysdeps/unix/sysv/linux/x86_64/clone.S:clone": (25, 18)},
+}
+
+
+def real():
+    for name, spot in REAL.items():
+        doc = flat(os.path.join(TESTDATA, "callgrind", f"{name}.callgrind"))
+        if not doc:
+            continue
+        ours = by_function(doc)
+        costs = []
+        for inclusive in ("no", "yes"):
+            path = os.path.join(TESTDATA, "expected",
+                                f"{name}.callgrind.annotate.inclusive-{inclusive}.txt")
+            with open(path) as f:
+                costs.append(annotate_costs(f.read()))
+        selfs, incl = costs
+        check_equal(f"{name}: self as callgrind_annotate",
+                    {k: v[0] for k, v in ours.items() if v[0]}, selfs)
+        check_equal(f"{name}: inclusive as callgrind_annotate",
+                    {k: v[1] for k, v in ours.items() if v[1]}, incl)
+        for function, want in spot.items():
+            check_equal(f"{name}: {function}", ours.get(function), want)
+
+
 # ---- bad input ---------------------------------------------------------------
 HEAD = b"# callgrind format\nevents: Ir\n"  # 30 bytes
 BAD = [
@@ -208,7 +250,7 @@ def bad():
                 fail(f"{name}: exit {p.returncode}, stderr {p.stderr!r}")
 
 
-{"hand": hand, "live": live, "bad": bad}[WHAT]()
+{"hand": hand, "live": live, "real": real, "bad": bad}[WHAT]()
 if failures:
     sys.exit(1)
 print("ok")

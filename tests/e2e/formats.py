@@ -276,6 +276,50 @@ def test_perf(tmp):
     p = run(["--report", "flat", "--thread", "zzz", path], check=False)
     if p.returncode != 2 or "no thread or command 'zzz'" not in p.stderr:
         fail(f"--thread zzz: {p.returncode} {p.stderr.strip()}")
+    test_perf_inline_wasm()
+
+
+# perf 6.1 on the two real files of testdata/formats (54 and 84 samples),
+# from `perf report --stdio --sort sym -g none`, --no-children (self) and
+# --children (total), percentages of the event count.
+INLINE_SELF = {"work": 87.04, "other": 7.41, "_raw_spin_unlock_irqrestore": 1.85,
+               "put_cred_rcu": 1.85, "sched_balance_update_blocked_averages": 1.85}
+# perf lists `mix (inlined)` twice (59.26% and 16.67%): one function here.
+INLINE_TOTAL = {"work": 92.59, "mix (inlined)": 59.26 + 16.67, "main": 100.0,
+                "__libc_start_main_impl (inlined)": 100.0, "other": 7.41}
+
+
+def percentages(report, field):
+    return {name: 100 * v / report["profile_total"]
+            for name, v in by_name(report, field).items()}
+
+
+def near(label, got, want):
+    for name, value in want.items():
+        if abs(got.get(name, 0) - value) > 0.006:
+            fail(f"{label}: {name} {got.get(name)}% != {value}%")
+
+
+def test_perf_inline_wasm():
+    report = flat(os.path.join(FORMATS, "inline.perf.txt"))
+    if report:
+        near("inline.perf.txt self", percentages(report, "self"), INLINE_SELF)
+        if abs(sum(percentages(report, "self").values()) - 100) > 1e-6:
+            fail("inline.perf.txt: self does not add up to 100 %")
+        near("inline.perf.txt total", percentages(report, "total"), INLINE_TOTAL)
+        inlined = [r for r in report["rows"] if r["name"].endswith(" (inlined)")]
+        if len(inlined) != 2 or any(r["url"] for r in inlined):
+            fail(f"inline.perf.txt: inlined functions {inlined}")
+    # JS:fib-0-turbofan (71.43% self, 72.62% children) and JS:fib-0-liftoff
+    # (0% self, 23.81% children, always under turbofan): one wasm fib.
+    report = flat(os.path.join(FORMATS, "wasm.perf.txt.gz"))
+    if report:
+        fib = [r for r in report["rows"] if "fib" in r["name"]]
+        if [(r["name"], r["url"]) for r in fib] != [("fib", "")]:
+            fail(f"wasm.perf.txt.gz: fib rows {fib}")
+        near("wasm.perf.txt.gz self", percentages(report, "self"), {"fib": 71.43})
+        near("wasm.perf.txt.gz total", percentages(report, "total"),
+             {"fib": 72.62, "driver": 72.62, "Builtins_GenericJSToWasmWrapper": 72.62})
 
 
 def perf_works(tmp):
