@@ -36,9 +36,10 @@ struct xs;
  * TUI shows them itself via xs_engine_status and the log calls). */
 struct xs *xs_new(FILE *log);
 /* Ends live mode.  Commands still queued (a <go/> that releases an
- * engine at a break) are written first; an xsbug engine whose socket
- * closes while it runs then dies of SIGPIPE at its next write (xst
- * ignores SIGPIPE only while it connects), so ask before. */
+ * engine at a break) are written first, then every socket is closed by
+ * a reset, which makes an xst detach and run on to its end, whether it
+ * sits at a break or runs (a normal close would leave it spinning at a
+ * break, or kill it by SIGPIPE at its next write: xs.c, peer_close). */
 void xs_free(struct xs *l);
 /* For --report, after the profile it reports: takes no new engine and
  * serves the engines still connected, the one reported included
