@@ -11,7 +11,7 @@ Checked:
   the status line says it was released and that wprof-tui is not a
   debugger; L lists the trace() lines with their times;
 - quitting: q while an engine runs asks first ("1 engine still connected:
-  quitting ends it; q again to quit"); any other key answers no, and the
+  quitting lets it run on unprofiled; q again to quit"); any other key answers no, and the
   engine runs on to its end, not killed; once it has left, q quits.
 Exits 77 (skip) only when tmux is not installed.
 
@@ -87,7 +87,7 @@ def quitting():
     pane, port = explorer()
     fake = engine(port, 6)
     wait_for(pane, r"^ live: xst@\S+, profiling", "the engine profiling")
-    s = pane.press(["q"], r"1 engine still connected: quitting ends it; q again to quit",
+    s = pane.press(["q"], r"1 engine still connected: quitting lets it run on unprofiled; q again to quit",
                    "q asks first", stable=False)
     check("EXIT=" not in s, "the first q does not quit")
     s = pane.press(["j"], r"^ live: xst", "another key answers no", stable=False)
