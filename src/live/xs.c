@@ -62,9 +62,12 @@ struct peer {
 	 * or `stop` time: an xst reads its socket only at a break. */
 	enum xs_request request;
 	/* Breaks: each is answered <go/> at once.  `suspended` from the
-	 * break until the engine sends anything else or leaves. */
+	 * break until the engine sends anything else or leaves; an engine
+	 * that does not profile sends nothing when it resumes (no `resume`
+	 * time), so for it the <go/> written is the end of the break. */
 	uint64_t breaks;
 	bool suspended;
+	bool answering; /* the <go/> of the break not all written yet */
 	uint64_t break_generation;
 	char break_where[300];
 	char break_text[200];
@@ -447,6 +450,11 @@ static void flush_out(struct xs *l, struct peer *p)
 		memmove(p->out, p->out + sent, p->out_len - (size_t)sent);
 		p->out_len -= (size_t)sent;
 	}
+	if (p->answering && !p->out_len) {
+		p->answering = false;
+		if (!xsbug_profiling(p->parser))
+			p->suspended = false;
+	}
 }
 
 /* The login is answered at once: profiling on, then go, so the engine
@@ -505,6 +513,7 @@ static void on_break(struct peer *p, const struct xsbug_message *m)
 	bool released = send_command(p, "\r\n<go/>\r\n");
 	p->breaks++;
 	p->suspended = true;
+	p->answering = released;
 	p->break_generation = xsbug_generation(p->parser);
 	where_of(m, p->break_where, sizeof(p->break_where));
 	const char *text = m->text;
@@ -911,6 +920,16 @@ static bool arcs_model(const struct peer *p, struct model *m)
 {
 	struct load_error err;
 	return arcs_parser_model(p->arcs, m, &err);
+}
+
+double xs_engine_clock_skip(struct xs *l, size_t i)
+{
+	const struct peer *p = lock_engine(l, i);
+	double skip = p->kind == PEER_XSBUG
+			      ? xsbug_session_clock_skip(p->parser, shown_session(p->parser))
+			      : 0;
+	unlock(l);
+	return skip;
 }
 
 /* Arc tables are small: made under the lock.  A session's stacks are
