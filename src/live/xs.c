@@ -514,6 +514,10 @@ static void on_break(struct peer *p, const struct xsbug_message *m)
 	p->breaks++;
 	p->suspended = true;
 	p->answering = released;
+	/* Now, not after the rest of this read and the other peers': the
+	 * engine waits. */
+	flush_out(l, p);
+	released = released && p->fd >= 0;
 	p->break_generation = xsbug_generation(p->parser);
 	where_of(m, p->break_where, sizeof(p->break_where));
 	const char *text = m->text;
