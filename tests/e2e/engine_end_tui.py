@@ -27,8 +27,7 @@ import sys
 import tempfile
 import time
 
-from tmux_driver import Pane, check, failures, run_tests
-from loopback import free_port
+from tmux_driver import check, failures, live_explorer, run_tests
 
 BINARY = os.path.abspath(sys.argv[1])
 TESTDATA = os.path.abspath(sys.argv[2])
@@ -39,13 +38,7 @@ PLACE = "/work/xs-build/run/dbgphases.js:14"
 
 
 def explorer():
-    port = free_port()
-    address = "127.0.0.1:%d" % port
-    command = "%s --listen %s; echo EXIT=$?; sleep 600" % (BINARY, address)
-    waiting = r"waiting for an engine on " + re.escape(address)
-    pane = Pane(command, 160, 30, ready=lambda s: re.search(waiting, s),
-                what="the waiting screen")
-    return pane, port
+    return live_explorer(BINARY)
 
 
 def engine(port, *args):
@@ -56,7 +49,7 @@ def engine(port, *args):
 
 
 def wait_for(pane, pattern, what):
-    return pane.wait_for(lambda s: re.search(pattern, s, re.M), what, stable=False)
+    return pane.shows(pattern, what)
 
 
 def ended(proc, what, detached):
