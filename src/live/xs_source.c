@@ -203,17 +203,20 @@ static bool notice_newcomer(struct xs_source *x, struct live_events *ev)
 	if (first || !newcomer)
 		return false;
 	char name[256], old[256];
-	if (xs_engine_connected(x->live, x->shown)) {
-		escape_text(xs_engine_name(x->live, count - 1), name, sizeof(name));
+	bool stay = xs_engine_connected(x->live, x->shown);
+	engine_name(x, old, sizeof(old));
+	if (!stay)
+		show_engine(x, count - 1);
+	escape_text(xs_engine_name(x->live, count - 1), name, sizeof(name));
+	if (ev->quiet) /* the question on the status line stays */
+		return !stay;
+	if (stay)
 		snprintf(ev->message, sizeof(ev->message), "%s logged in (e shows it)",
 			 name);
-		return false;
-	}
-	engine_name(x, old, sizeof(old));
-	show_engine(x, count - 1);
-	snprintf(ev->message, sizeof(ev->message), "%s logged in: showing it (%s "
-		 "has left; e goes back)", engine_name(x, name, sizeof(name)), old);
-	return true;
+	else
+		snprintf(ev->message, sizeof(ev->message), "%s logged in: showing it "
+			 "(%s has left; e goes back)", name, old);
+	return !stay;
 }
 
 static void xs_source_events(struct live_source *s, double now_ms, struct live_events *ev)

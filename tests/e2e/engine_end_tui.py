@@ -13,7 +13,8 @@ of SIGPIPE (exit -13), and a reset makes it detach and run to its end.
   its next break; once released, the header no longer says "suspended
   at FILE:LINE" while it runs on;
 - newcomer: an engine that logs in while the one shown has left is shown,
-  the status line says so with its name;
+  the status line says so with its name; one that logs in beside a
+  connected one is named on the status line;
 
 - clock-skip: a real engine's profile started at a break, replayed: the
   header says the clock skipped, and the duration is its samples'.
@@ -66,9 +67,11 @@ def ended(proc, what, detached):
           "%s: detached %s: %r" % (what, detached, out))
 
 
-def quit_twice(pane, what):
-    pane.press(["q"], r"1 engine still connected: quitting lets it run on "
-               r"unprofiled; q again to quit", "%s: q asks first" % what, stable=False)
+def quit_twice(pane, what, engines=1):
+    pane.press(["q"], r"%s still connected: quitting lets %s run on unprofiled; "
+               r"q again to quit" % ("1 engine" if engines == 1 else "%d engines" % engines,
+                                     "it" if engines == 1 else "them"),
+               "%s: q asks first" % what, stable=False)
     pane.press(["q"], r"EXIT=0", "%s: the second q quits" % what, stable=False)
 
 
@@ -137,8 +140,14 @@ def newcomer():
                  "the status line names the newcomer")
     wait_for(pane, r"^ live: xst@%s \(2 of 2\), profiling" % re.escape(address),
              "the header shows the newcomer")
-    quit_twice(pane, "newcomer")
+    third, third_address = engine(port, "--run", "5")
+    wait_for(pane, r"xst@%s logged in \(e shows it\)" % re.escape(third_address),
+             "a newcomer beside a connected engine is named")
+    wait_for(pane, r"^ live: xst@%s \(2 of 3\), profiling" % re.escape(address),
+             "the engine shown stays while it is connected")
+    quit_twice(pane, "newcomer", 2)
     ended(second, "newcomer, the second", True)
+    ended(third, "newcomer, the third", True)
     pane.close()
 
 
