@@ -68,6 +68,10 @@ size_t xsbug_session_count(const struct xsbug_parser *p);
 bool xsbug_session_stopped(const struct xsbug_parser *p, size_t n);
 /* Samples folded into session n (1-based). */
 size_t xsbug_session_samples(const struct xsbug_parser *p, size_t n);
+/* µs of session n's time that its samples miss because the engine's
+ * clock skipped (a profile started at a break, XS 17.9); 0 when none.
+ * Known at the stop; the session's duration leaves it out. */
+double xsbug_session_clock_skip(const struct xsbug_parser *p, size_t n);
 /* Is a session running (started, not stopped)? */
 bool xsbug_profiling(const struct xsbug_parser *p);
 

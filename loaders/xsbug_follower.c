@@ -89,6 +89,7 @@ static void copy_session(struct xsbug_follower *f, const struct session *from)
 	to->stop = from->stop;
 	to->stopped = from->stopped;
 	to->time_suspended = from->time_suspended;
+	to->clock_skip = from->clock_skip;
 	to->last_time = from->last_time;
 	to->nsamples = from->nsamples;
 	/* Only the samples new since: the window slides in the copy too. */

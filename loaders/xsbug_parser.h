@@ -46,6 +46,13 @@ struct session {
 	uint64_t time_suspended; /* between suspends and their resumes */
 	uint64_t clock;       /* the time the next delta counts from */
 	uint64_t last_time;   /* t_n */
+	/* A `resume` without a `suspend`: the session was started at a
+	 * break, and an XS 17.9 engine then moves its sampling clock by
+	 * what an unset stop time says (fxResumeProfiler), so its samples
+	 * miss a stretch.  clock_skip: the stretch, found at the stop, when
+	 * it is worth telling (xsbug_session.c). */
+	bool started_at_break;
+	uint64_t clock_skip;
 
 	uint32_t *ids;
 	size_t nids, ids_cap;
@@ -154,7 +161,8 @@ void xsbug_fold_sample(struct xsbug_parser *p, uint64_t delta,
 		       const uint32_t *ids, size_t depth, uint64_t hash);
 
 /* Models (xsbug_session.c): a stopped session lasts from start to stop
- * less its suspended time, a running one the sum of its samples. */
+ * less its suspended time and its clock's skip, a running one the sum
+ * of its samples. */
 double xsbug_session_duration(const struct session *s);
 void xsbug_set_times(const struct session *s, struct model *m);
 /* Each stack's total and count on its leaf node (`leaf` per stack). */

@@ -146,6 +146,24 @@ static bool start_session(struct xsbug_parser *p, struct session *s,
 	return true;
 }
 
+/* Below this, the time between a session's last sample and its stop is
+ * its last partial batch of samples, which the engine drops (8 samples of
+ * 1.25 ms in XS 17.9), and the moment before the stop. */
+#define CLOCK_SKIP_MIN_US 100000
+
+/* A session started at a break (XS 17.9, measured: `p` twice while xst
+ * runs, read at two breaks) samples nothing for as long as its clock was
+ * moved: 2.01 s from start to stop held 320 ms of samples, the program's
+ * stretch between the two breaks missing.  That stretch is no sample's
+ * and not the profile's: the session lasts the sum of its samples, and
+ * says so (xsbug_set_times). */
+static void note_clock_skip(struct session *s)
+{
+	uint64_t beyond = s->stop > s->clock ? s->stop - s->clock : 0;
+	if (s->started_at_break && beyond >= CLOCK_SKIP_MIN_US)
+		s->clock_skip = beyond;
+}
+
 bool xsbug_time_event(struct xsbug_parser *p, enum time_event what,
 		      uint64_t t, struct load_error *err)
 {
@@ -164,10 +182,13 @@ bool xsbug_time_event(struct xsbug_parser *p, enum time_event what,
 			return false;
 		s->stop = t;
 		s->stopped = true;
+		note_clock_skip(s);
 	} else if (what == TIME_SUSPEND) {
 		/* Time suspended belongs to no sample. */
 		s->suspended = true;
 		s->suspended_at = t;
+	} else if (what == TIME_RESUME && !s->suspended) {
+		s->started_at_break = true;
 	} else if (what == TIME_RESUME) {
 		/* The engine leaves the suspended time out of the next delta
 		 * (xsProfile.c, fxResumeProfiler): the clock skips it. */
@@ -348,7 +369,14 @@ double xsbug_session_duration(const struct session *s)
 	if (!s->stopped)
 		return summed_durations(s);
 	uint64_t span = s->stop - s->start;
-	return (double)(span > s->time_suspended ? span - s->time_suspended : 0);
+	uint64_t away = add_saturated(s->time_suspended, s->clock_skip);
+	return (double)(span > away ? span - away : 0);
+}
+
+double xsbug_session_clock_skip(const struct xsbug_parser *p, size_t n)
+{
+	return n >= 1 && n <= p->nsessions ? (double)p->sessions[n - 1].clock_skip
+					   : 0;
 }
 
 void xsbug_set_times(const struct session *s, struct model *m)
@@ -358,6 +386,15 @@ void xsbug_set_times(const struct session *s, struct model *m)
 	m->duration = xsbug_session_duration(s);
 	/* Every sample, whether the timeline holds it or not. */
 	m->summed_samples = s->nsamples;
+	if (s->clock_skip && m->warning == STR_NONE) {
+		char said[200];
+		snprintf(said, sizeof(said), "clock skipped %.2f s at a break: the "
+			 "profile was started at a break, and the engine then "
+			 "sampled nothing that long; it lasts its samples' %.2f s, "
+			 "not %.2f s from start to stop", (double)s->clock_skip / 1e6,
+			 m->duration / 1e6, (double)(s->stop - s->start) / 1e6);
+		m->warning = model_string(m, said, strlen(said));
+	}
 }
 
 /* Each distinct stack's summed duration and count on its leaf node; two

@@ -230,6 +230,47 @@ static void test_resume(void)
 	xsbug_parser_free(p);
 }
 
+/* A profile started at a break: start @0x1000 (4096), a resume 16 µs
+ * later with no suspend before it, samples of 100 and 100 µs (the clock
+ * at 4296), stop at `stop`.  300 000 µs beyond the samples: the clock
+ * skipped, the profile lasts the 200 µs of its samples.  50 000 µs: the
+ * moment before a stop, the whole span counts (50 200).  The same
+ * 300 000 without the resume: a profile not started at a break, whose
+ * span counts (300 200). */
+static void check_started_at_break(const char *stop, bool resumed,
+				   double duration, double skip)
+{
+	char text[1024];
+	snprintf(text, sizeof(text), "%s%s%s%s",
+		 MSG("<pt name=\"start\" value=\"@0000000000001000\"/>")
+		 MSG("<pr name=\"a\" value=\"36\"/>"),
+		 resumed ? MSG("<pt name=\"resume\" value=\"@0000000000001010\"/>") : "",
+		 MSG("<ps>2S,10,0.2S,10,0</ps>"), stop);
+	struct xsbug_parser *p = xsbug_parser_new(NULL);
+	struct load_error err;
+	bool ok = xsbug_parser_feed(p, (const uint8_t *)text, strlen(text), &err);
+	CHECK_MSG(ok, "%s", ok ? "" : err.message);
+	struct model m;
+	xsbug_session_model(p, 1, &m);
+	CHECK_CLOSE(m.duration, duration, "duration");
+	CHECK_CLOSE(xsbug_session_clock_skip(p, 1), skip, "clock skip");
+	const char *warning = m.warning == STR_NONE ? "" : model_str(&m, m.warning);
+	CHECK_MSG(skip ? !strncmp(warning, "clock skipped 0.30 s at a break", 31)
+		       : !warning[0], "warning %s", warning);
+	model_free(&m);
+	xsbug_parser_free(p);
+}
+
+static void test_started_at_break(void)
+{
+	/* 4296 + 300 000 = 0x4A4A8; 4296 + 50 000 = 0xD418 */
+	const char *far = MSG("<pt name=\"stop\" value=\"@000000000004A4A8\"/>");
+	const char *near = MSG("<pt name=\"stop\" value=\"@000000000000D418\"/>");
+	check_started_at_break(far, true, 200, 300000);
+	check_started_at_break(near, true, 50200, 0);
+	check_started_at_break(far, false, 300200, 0);
+}
+
 static double count_of(const struct model *m, const char *name)
 {
 	uint32_t counts = model_count_type(m);
@@ -766,6 +807,7 @@ int main(int argc, char **argv)
 	test_chunks(dir);
 	test_durations();
 	test_resume();
+	test_started_at_break();
 	test_empty_session_passed_over();
 	test_divided();
 	test_stop_out_of_order();

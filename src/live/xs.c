@@ -10,6 +10,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,9 +62,12 @@ struct peer {
 	 * or `stop` time: an xst reads its socket only at a break. */
 	enum xs_request request;
 	/* Breaks: each is answered <go/> at once.  `suspended` from the
-	 * break until the engine sends anything else or leaves. */
+	 * break until the engine sends anything else or leaves; an engine
+	 * that does not profile sends nothing when it resumes (no `resume`
+	 * time), so for it the <go/> written is the end of the break. */
 	uint64_t breaks;
 	bool suspended;
+	bool answering; /* the <go/> of the break not all written yet */
 	uint64_t break_generation;
 	char break_where[300];
 	char break_text[200];
@@ -121,11 +126,62 @@ struct xs *xs_new(FILE *log)
 	return l;
 }
 
+/* Every close of ours is a reset (SO_LINGER {1, 0}, then close), never a
+ * normal close (FIN), because of what an xst does with either (measured
+ * on XS 17.9, docs/live.md):
+ * - at a break it reads its socket, and takes an end of file for no
+ *   data: it loops on read() = 0 at full speed for ever.  A reset makes
+ *   that read fail (ECONNRESET): it detaches, its later `debugger`
+ *   statements do nothing, and it runs to its end;
+ * - running, it ignores SIGPIPE no more (only while it connects): after
+ *   a FIN its next write draws a reset from this side, and the write
+ *   after that kills it (EPIPE, SIGPIPE, exit status 141).  After our
+ *   reset its first write fails with ECONNRESET, which raises no signal,
+ *   and it detaches as above.
+ * A command still queued is written first (xs_free), but the reset does
+ * the work: an engine at a break whose <go/> it discards detaches all
+ * the same. */
+static void close_with_reset(int fd)
+{
+	struct linger reset = { .l_onoff = 1, .l_linger = 0 };
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+	close(fd);
+}
+
 static void peer_close(struct peer *p)
+{
+	if (p->fd >= 0)
+		close_with_reset(p->fd);
+	p->fd = -1;
+}
+
+/* The engine has closed its end: nothing of ours can hurt it now. */
+static void peer_closed_by_engine(struct peer *p)
 {
 	if (p->fd >= 0)
 		close(p->fd);
 	p->fd = -1;
+}
+
+/* A break costs the engine a round trip at least: it writes its break in
+ * pieces of at most 256 bytes with Nagle's algorithm on, so each piece
+ * after the first waits for this side's acknowledgement, which Linux
+ * delays up to 40 ms once the exchange looks interactive (a break took
+ * about 45 ms; 3 000 `debugger` statements over 2 minutes).  So every
+ * read is acknowledged at once (TCP_QUICKACK, which Linux turns off
+ * again by itself: quick_ack re-arms it after each read), and our small
+ * commands leave at once too (TCP_NODELAY). */
+static void quick_ack(int fd)
+{
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
+}
+
+static void set_interactive(int fd)
+{
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	quick_ack(fd);
 }
 
 static void peer_free(struct peer *p)
@@ -317,6 +373,7 @@ static struct peer *add_peer(struct xs *l, int fd, const char *address)
 	struct peer *p = xcalloc(1, sizeof(*p));
 	p->live = l;
 	p->fd = fd;
+	set_interactive(fd);
 	snprintf(p->address, sizeof(p->address), "%s", address);
 	l->peers[l->npeers++] = p;
 	return p;
@@ -404,6 +461,11 @@ static void flush_out(struct xs *l, struct peer *p)
 		memmove(p->out, p->out + sent, p->out_len - (size_t)sent);
 		p->out_len -= (size_t)sent;
 	}
+	if (p->answering && !p->out_len) {
+		p->answering = false;
+		if (!xsbug_profiling(p->parser))
+			p->suspended = false;
+	}
 }
 
 /* The login is answered at once: profiling on, then go, so the engine
@@ -462,6 +524,11 @@ static void on_break(struct peer *p, const struct xsbug_message *m)
 	bool released = send_command(p, "\r\n<go/>\r\n");
 	p->breaks++;
 	p->suspended = true;
+	p->answering = released;
+	/* Now, not after the rest of this read and the other peers': the
+	 * engine waits. */
+	flush_out(l, p);
+	released = released && p->fd >= 0;
 	p->break_generation = xsbug_generation(p->parser);
 	where_of(m, p->break_where, sizeof(p->break_where));
 	const char *text = m->text;
@@ -578,7 +645,7 @@ static void on_eof(struct xs *l, struct peer *p)
 	}
 	say(l, p, "%s", whole ? "disconnected"
 			      : "disconnected mid-message; keeping what arrived");
-	peer_close(p);
+	peer_closed_by_engine(p);
 	p->suspended = false;
 	p->request = XS_REQUEST_NONE;
 }
@@ -590,6 +657,8 @@ static ssize_t receive(struct xs *l, int fd)
 	unlock(l);
 	ssize_t got = recv(fd, l->readbuf, READ_CHUNK, 0);
 	int saved = errno;
+	if (got > 0)
+		quick_ack(fd);
 	lock(l);
 	errno = saved;
 	return got;
@@ -630,7 +699,10 @@ static void accept_peers(struct xs *l)
 			return;
 		reap(l);
 		if (l->npeers >= XS_MAX_PEERS) {
-			close(fd); /* full: the newcomer is turned away */
+			/* Full: the newcomer is turned away, by a reset (an xst
+			 * waiting for its login's answer spins on an end of
+			 * file). */
+			close_with_reset(fd);
 			continue;
 		}
 		char address[ADDRESS_CAP];
@@ -863,6 +935,16 @@ static bool arcs_model(const struct peer *p, struct model *m)
 {
 	struct load_error err;
 	return arcs_parser_model(p->arcs, m, &err);
+}
+
+double xs_engine_clock_skip(struct xs *l, size_t i)
+{
+	const struct peer *p = lock_engine(l, i);
+	double skip = p->kind == PEER_XSBUG
+			      ? xsbug_session_clock_skip(p->parser, shown_session(p->parser))
+			      : 0;
+	unlock(l);
+	return skip;
 }
 
 /* Arc tables are small: made under the lock.  A session's stacks are

@@ -36,9 +36,10 @@ struct xs;
  * TUI shows them itself via xs_engine_status and the log calls). */
 struct xs *xs_new(FILE *log);
 /* Ends live mode.  Commands still queued (a <go/> that releases an
- * engine at a break) are written first; an xsbug engine whose socket
- * closes while it runs then dies of SIGPIPE at its next write (xst
- * ignores SIGPIPE only while it connects), so ask before. */
+ * engine at a break) are written first, then every socket is closed by
+ * a reset, which makes an xst detach and run on to its end, whether it
+ * sits at a break or runs (a normal close would leave it spinning at a
+ * break, or kill it by SIGPIPE at its next write: xs.c, peer_close). */
 void xs_free(struct xs *l);
 /* For --report, after the profile it reports: takes no new engine and
  * serves the engines still connected, the one reported included
@@ -88,7 +89,9 @@ enum xs_request xs_engine_request(struct xs *l, size_t i);
 /* Breaks (a `debugger` statement, a breakpoint) are answered <go/> at
  * once: wprof-tui is not a debugger and sets no breakpoint nor the stop
  * on exceptions.  True, with where ("FILE:LINE"), from the break until
- * the engine sends anything else or leaves. */
+ * the engine sends anything else (a profiling engine: its `resume` time)
+ * or leaves; for an engine that does not profile, which sends nothing
+ * as it resumes, until the <go/> has been written. */
 bool xs_engine_suspended_at(struct xs *l, size_t i, char *where, size_t cap);
 /* Breaks so far, and the last one ("FILE:LINE (Break: debugger!)"). */
 uint64_t xs_engine_breaks(struct xs *l, size_t i, char *last, size_t cap);
@@ -120,6 +123,10 @@ bool xs_engine_take_news(struct xs *l, size_t i);
 enum live_refresh xs_engine_refresh(struct xs *l, size_t i,
 				    struct xsbug_follower *f,
 				    struct model *shown, struct model *fresh);
+
+/* µs the shown session's samples miss because the engine's clock
+ * skipped (a profile started at a break); 0 when none (xsbug.h). */
+double xs_engine_clock_skip(struct xs *l, size_t i);
 
 /* Commands to the engine; false when it is gone. */
 bool xs_engine_start_profiling(struct xs *l, size_t i);

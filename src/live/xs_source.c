@@ -24,6 +24,7 @@ struct xs_source {
 	size_t data_engine;  /* the engine whose snapshot was given last */
 	bool given;          /* a snapshot was given */
 	bool was_connected;
+	size_t engines_seen; /* engines that had logged in at the last look */
 	struct xsbug_follower *follower; /* of the shown engine */
 	uint64_t seen_breaks, seen_logs; /* of the shown engine, told so far */
 	bool told_streams_nothing;
@@ -106,11 +107,16 @@ static void xs_source_title(struct live_source *s, char *out, size_t cap)
 	char state[400];
 	engine_state(x, state, sizeof(state));
 	size_t count = xs_engine_count(x->live);
-	char which[32] = "";
+	char which[32] = "", skip[64] = "";
 	if (count > 1)
 		snprintf(which, sizeof(which), " (%zu of %zu)", x->shown + 1, count);
-	snprintf(out, cap, "live: %s%s, %s%s", xs_engine_name(x->live, x->shown),
-		 which, state, x->given && x->data_engine != x->shown
+	/* The session lasts its samples then, not its start to stop. */
+	double skipped = xs_engine_clock_skip(x->live, x->shown);
+	if (skipped > 0)
+		snprintf(skip, sizeof(skip), ", clock skipped %.2f s at a break",
+			 skipped / 1e6);
+	snprintf(out, cap, "live: %s%s, %s%s%s", xs_engine_name(x->live, x->shown),
+		 which, state, skip, x->given && x->data_engine != x->shown
 			 ? ", no profile yet (the numbers are another engine's)" : "");
 }
 
@@ -171,14 +177,57 @@ static bool notice_disconnect(struct xs_source *x, struct live_events *ev)
 	return left;
 }
 
+/* The engine shown from now on: its own follower, and only its news
+ * from now on. */
+static void show_engine(struct xs_source *x, size_t i)
+{
+	x->shown = i;
+	xsbug_follower_free(x->follower); /* it follows one engine only */
+	x->follower = xsbug_follower_new();
+	x->was_connected = xs_engine_connected(x->live, x->shown);
+	x->seen_breaks = xs_engine_breaks(x->live, x->shown, NULL, 0);
+	x->seen_logs = xs_engine_log_count(x->live, x->shown);
+	x->told_streams_nothing = false;
+}
+
+/* An engine that logs in while the one shown has left is shown at once
+ * (a program run again): the data on screen is done with.  While the
+ * one shown is connected, the newcomer is only named, e shows it.  True
+ * when the engine shown changed. */
+static bool notice_newcomer(struct xs_source *x, struct live_events *ev)
+{
+	size_t count = xs_engine_count(x->live);
+	bool first = !x->engines_seen;
+	bool newcomer = x->engines_seen && count > x->engines_seen;
+	x->engines_seen = count;
+	if (first || !newcomer)
+		return false;
+	char name[256], old[256];
+	bool stay = xs_engine_connected(x->live, x->shown);
+	engine_name(x, old, sizeof(old));
+	if (!stay)
+		show_engine(x, count - 1);
+	escape_text(xs_engine_name(x->live, count - 1), name, sizeof(name));
+	if (ev->quiet) /* the question on the status line stays */
+		return !stay;
+	if (stay)
+		snprintf(ev->message, sizeof(ev->message), "%s logged in (e shows it)",
+			 name);
+	else
+		snprintf(ev->message, sizeof(ev->message), "%s logged in: showing it "
+			 "(%s has left; e goes back)", name, old);
+	return !stay;
+}
+
 static void xs_source_events(struct live_source *s, double now_ms, struct live_events *ev)
 {
 	struct xs_source *x = xs_of(s);
 	if (!xs_engine_count(x->live))
 		return;
-	ev->data = xs_engine_take_news(x->live, x->shown);
-	ev->at_once = notice_disconnect(x, ev);
-	ev->changed = ev->at_once;
+	bool switched = notice_newcomer(x, ev);
+	ev->data = xs_engine_take_news(x->live, x->shown) || switched;
+	ev->at_once = notice_disconnect(x, ev) || switched;
+	ev->changed = ev->at_once || ev->message[0];
 	if (!ev->message[0])
 		ev->changed |= notice_news(x, now_ms, ev);
 }
@@ -252,13 +301,7 @@ static bool xs_source_next_target(struct live_source *s, char *said, size_t cap)
 		snprintf(said, cap, "only one engine has logged in");
 		return false;
 	}
-	x->shown = (x->shown + 1) % count;
-	xsbug_follower_free(x->follower); /* it follows one engine only */
-	x->follower = xsbug_follower_new();
-	x->was_connected = xs_engine_connected(x->live, x->shown);
-	x->seen_breaks = xs_engine_breaks(x->live, x->shown, NULL, 0);
-	x->seen_logs = xs_engine_log_count(x->live, x->shown);
-	x->told_streams_nothing = false;
+	show_engine(x, (x->shown + 1) % count);
 	char name[256];
 	snprintf(said, cap, "showing %s", engine_name(x, name, sizeof(name)));
 	return true;

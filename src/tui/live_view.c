@@ -148,9 +148,9 @@ bool live_view_may_quit(struct live_view *v, struct app *a)
 	if (!connected || v->quit_asked)
 		return true;
 	v->quit_asked = true;
-	app_message(a, "%zu engine%s still connected: quitting ends %s; q again "
-		       "to quit", connected, connected == 1 ? "" : "s",
-		    connected == 1 ? "it" : "them");
+	app_message(a, "%zu engine%s still connected: quitting lets %s run on "
+		       "unprofiled; q again to quit", connected,
+		    connected == 1 ? "" : "s", connected == 1 ? "it" : "them");
 	return false;
 }
 

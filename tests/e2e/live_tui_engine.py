@@ -11,7 +11,7 @@ Checked:
   the status line says it was released and that wprof-tui is not a
   debugger; L lists the trace() lines with their times;
 - quitting: q while an engine runs asks first ("1 engine still connected:
-  quitting ends it; q again to quit"); any other key answers no, and the
+  quitting lets it run on unprofiled; q again to quit"); any other key answers no, and the
   engine runs on to its end, not killed; once it has left, q quits.
 Exits 77 (skip) only when tmux is not installed.
 
@@ -22,8 +22,7 @@ import subprocess
 import sys
 import time
 
-from tmux_driver import Pane, check, failures, run_tests
-from loopback import free_port
+from tmux_driver import check, failures, live_explorer, run_tests
 
 BINARY = os.path.abspath(sys.argv[1])
 CAPTURE = os.path.join(os.path.abspath(sys.argv[2]), "live", "trace-debugger.xsbug")
@@ -32,13 +31,7 @@ PLACE = "/home/dev/demo/trace-debugger.js"
 
 
 def explorer():
-    port = free_port()
-    address = "127.0.0.1:%d" % port
-    command = "%s --listen %s; echo EXIT=$?; sleep 600" % (BINARY, address)
-    waiting = r"waiting for an engine on " + re.escape(address)
-    pane = Pane(command, 160, 30, ready=lambda s: re.search(waiting, s),
-                what="the waiting screen")
-    return pane, port
+    return live_explorer(BINARY)
 
 
 def engine(port, seconds, *more):
@@ -47,7 +40,7 @@ def engine(port, seconds, *more):
 
 
 def wait_for(pane, pattern, what):
-    return pane.wait_for(lambda s: re.search(pattern, s, re.M), what, stable=False)
+    return pane.shows(pattern, what)
 
 
 def exit_status(proc, what):
@@ -87,7 +80,7 @@ def quitting():
     pane, port = explorer()
     fake = engine(port, 6)
     wait_for(pane, r"^ live: xst@\S+, profiling", "the engine profiling")
-    s = pane.press(["q"], r"1 engine still connected: quitting ends it; q again to quit",
+    s = pane.press(["q"], r"1 engine still connected: quitting lets it run on unprofiled; q again to quit",
                    "q asks first", stable=False)
     check("EXIT=" not in s, "the first q does not quit")
     s = pane.press(["j"], r"^ live: xst", "another key answers no", stable=False)

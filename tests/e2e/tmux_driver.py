@@ -83,6 +83,10 @@ class Pane:
             time.sleep(0.05)
         raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, self.screen()))
 
+    def shows(self, pattern, what):
+        """The first screen with a line matching `pattern`, as it is."""
+        return self.wait_for(lambda s: re.search(pattern, s, re.M), what, stable=False)
+
     def press(self, keys, until, what, stable=True):
         """Sends keys, then waits until the screen shows `until`."""
         self.keys(*keys)
@@ -90,3 +94,17 @@ class Pane:
 
     def close(self):
         tmux("kill-session", "-t", self.name, check=False)
+
+
+def live_explorer(binary):
+    """`binary --listen` on a free loopback port, in a 160x30 pane that
+    shows EXIT=N when it ends, once it waits for an engine; the pane and
+    the port."""
+    from loopback import free_port
+    port = free_port()
+    address = "127.0.0.1:%d" % port
+    command = "%s --listen %s; echo EXIT=$?; sleep 600" % (binary, address)
+    waiting = r"waiting for an engine on " + re.escape(address)
+    pane = Pane(command, 160, 30, ready=lambda s: re.search(waiting, s),
+                what="the waiting screen")
+    return pane, port
