@@ -512,6 +512,17 @@ enum json_token json_each_object(const struct json_sink *s, const char *not_obje
 	return JSON_ERROR;
 }
 
+enum json_token json_each_number(const struct json_sink *s, const char *not_number)
+{
+	enum json_token t;
+	if (!json_sink_next(s, &t))
+		return JSON_ERROR;
+	if (t == JSON_NUMBER || t == JSON_ARRAY_END)
+		return t;
+	json_sink_fail_here(s, "%s", not_number);
+	return JSON_ERROR;
+}
+
 bool json_read_objects(const struct json_sink *s, const char *not_array,
 		       const char *not_object, bool (*read)(void *ctx), void *ctx)
 {

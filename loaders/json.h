@@ -112,6 +112,11 @@ static inline enum json_token json_each_key(const struct json_sink *s)
  * An element that is not an object is an error with that message. */
 enum json_token json_each_object(const struct json_sink *s, const char *not_object);
 
+/* The element loop of an array of numbers, after its '[': JSON_NUMBER
+ * with the value in s->j->num, JSON_ARRAY_END at its end, or JSON_ERROR
+ * (said, with `not_number` for an element that is not a number). */
+enum json_token json_each_number(const struct json_sink *s, const char *not_number);
+
 /* A whole array of objects: '[' (else the error "expected NOT_ARRAY"),
  * then `read` called once an object, after its '{'. */
 bool json_read_objects(const struct json_sink *s, const char *not_array,

@@ -156,23 +156,20 @@ static bool number_or_skip(struct trace_reader *R, double limit, double *out)
 
 static bool read_children(struct trace_reader *R, struct trace_data *p)
 {
+	static const char not_id[] = "a child is not a node id";
 	if (!json_sink_expect(&R->v8.s, JSON_ARRAY, "an array for children"))
 		return false;
-	for (;;) {
-		enum json_token t;
-		if (!json_sink_next(&R->v8.s, &t))
-			return false;
-		if (t == JSON_ARRAY_END)
-			return true;
-		if (t != JSON_NUMBER || R->j.num < 0 || R->j.num > MAX_NODE_ID ||
-		    R->j.num != floor(R->j.num))
-			return json_sink_fail_here(&R->v8.s, "a child is not a node id");
+	enum json_token t;
+	while ((t = json_each_number(&R->v8.s, not_id)) == JSON_NUMBER) {
+		if (R->j.num < 0 || R->j.num > MAX_NODE_ID || R->j.num != floor(R->j.num))
+			return json_sink_fail_here(&R->v8.s, not_id);
 		/* The parent is this node, whose id may come later. */
 		GROW(p->edges, p->edges_cap, p->nedges + 1);
 		p->edges[p->nedges++] = (struct trace_edge){
 			0, (uint32_t)R->j.num, R->j.token_offset
 		};
 	}
+	return t == JSON_ARRAY_END;
 }
 
 /* Ticks name their node by its index in `nodes` while the node is read;
@@ -270,21 +267,16 @@ static bool read_numbers(struct trace_reader *R, struct trace_data *p,
 			 enum array_kind kind)
 {
 	static const char *const names[] = { "samples", "timeDeltas", "lines" };
-	char what[48];
+	char what[48], not_number[48];
 	snprintf(what, sizeof(what), "an array of numbers for %s", names[kind]);
+	snprintf(not_number, sizeof(not_number), "%s holds a non-number", names[kind]);
 	if (!json_sink_expect(&R->v8.s, JSON_ARRAY, what))
 		return false;
-	for (;;) {
-		enum json_token t;
-		if (!json_sink_next(&R->v8.s, &t))
-			return false;
-		if (t == JSON_ARRAY_END)
-			return true;
-		if (t != JSON_NUMBER)
-			return json_sink_fail_here(&R->v8.s, "%s holds a non-number", names[kind]);
+	enum json_token t;
+	while ((t = json_each_number(&R->v8.s, not_number)) == JSON_NUMBER)
 		if (!keep_number(R, p, kind))
 			return false;
-	}
+	return t == JSON_ARRAY_END;
 }
 
 /* ---- args ----------------------------------------------------------- */
