@@ -17,9 +17,12 @@ struct listed {
 	const char *name;
 	size_t name_len;
 	const char *url;
+	int32_t line, column;
 };
 
-static int by_name_then_file(const void *a, const void *b)
+/* By name, file, then place in the file: each function once, in the
+ * order pprof lists them. */
+static int by_name_then_place(const void *a, const void *b)
 {
 	const struct listed *x = a, *y = b;
 	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
@@ -28,15 +31,15 @@ static int by_name_then_file(const void *a, const void *b)
 		return c;
 	if (x->name_len != y->name_len)
 		return x->name_len < y->name_len ? -1 : 1;
-	return strcmp(x->url, y->url);
+	c = strcmp(x->url, y->url);
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->column < y->column ? -1 : x->column > y->column;
 }
 
-static bool same_function(const struct listed *x, const struct listed *y)
-{
-	return !by_name_then_file(x, y);
-}
-
-/* Matching functions with any line data, one entry per name and file. */
+/* Matching functions, one entry per function (name, file, line, column). */
 static size_t matching(const struct model *m, const regex_t *re, struct listed **out)
 {
 	size_t n = 0, cap = 0;
@@ -52,13 +55,14 @@ static size_t matching(const struct model *m, const regex_t *re, struct listed *
 		if (!hit)
 			continue;
 		GROW(list, cap, n + 1);
-		list[n++] = (struct listed){ f, name, len, model_str(m, m->frames[f].url) };
+		list[n++] = (struct listed){ f, name, len, model_str(m, m->frames[f].url),
+					     m->frames[f].line, m->frames[f].column };
 	}
 	if (n)
-		qsort(list, n, sizeof(*list), by_name_then_file);
+		qsort(list, n, sizeof(*list), by_name_then_place);
 	size_t kept = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!kept || !same_function(&list[kept - 1], &list[i]))
+		if (!kept || !lines_same_function(m, list[kept - 1].frame, list[i].frame))
 			list[kept++] = list[i];
 	*out = list;
 	return kept;
