@@ -539,7 +539,8 @@ void model_copy_header(const struct model *src, struct model *out)
 	/* pprof's percentages stay of the whole profile, as with -focus. */
 	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
 	out->has_type_totals = src->has_type_totals;
-	out->summed_samples = src->summed_samples;
+	/* A derived model has no timeline: the samples it was made from. */
+	out->summed_samples = model_sample_count(src);
 	out->lines_zero_based = src->lines_zero_based;
 	out->frames_are_files = src->frames_are_files;
 	out->label_stride = src->label_stride;
