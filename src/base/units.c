@@ -130,6 +130,16 @@ void format_count_short(double value, char *buf, size_t cap)
 	snprintf(buf, cap, "%s%.1f%s", value < 0 ? "-" : "", magnitude, suffix[i]);
 }
 
+void format_duration(const struct model *m, char *buf, size_t cap)
+{
+	for (unsigned t = 0; t < m->ntypes; t++)
+		if (unit_kind_of(m, t) == UNIT_TIME_US) {
+			format_value(m, t, m->duration, buf, cap);
+			return;
+		}
+	format_value(m, 0, NAN, buf, cap);
+}
+
 void format_value_short(const struct model *m, unsigned type, double value,
 			char *buf, size_t cap, size_t width)
 {

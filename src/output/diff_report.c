@@ -27,8 +27,7 @@ static void text_side_header(FILE *out, const struct diff_report *rep,
 	const struct model *m = d->model[s];
 	unsigned type = d->type[s];
 	char duration[32], safe[1024];
-	format_value(m, type, unit_kind_of(m, type) == UNIT_TIME_US ? m->duration : NAN,
-		     duration, sizeof(duration));
+	format_duration(m, duration, sizeof(duration));
 	escape_text(rep->file[s], safe, sizeof(safe));
 	char type_name[256], unit[64];
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));

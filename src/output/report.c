@@ -127,8 +127,7 @@ static void text_header(FILE *out, const struct report *rep)
 	const struct totals *t = rep->view->totals;
 	unsigned type = rep->view->ctx->type;
 	char duration[32], safe[1024];
-	format_value(m, type, unit_kind_of(m, type) == UNIT_TIME_US ? m->duration : NAN,
-		     duration, sizeof(duration));
+	format_duration(m, duration, sizeof(duration));
 	escape_text(rep->file, safe, sizeof(safe));
 	fprintf(out, "# wprof-tui %s report\n", view_kind_name(rep->kind));
 	fprintf(out, "# file: %s   format: %s\n", safe, m->format);
