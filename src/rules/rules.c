@@ -340,10 +340,6 @@ static void compute_gprof(struct rules *r, struct totals *t)
 	gprof_compute(m, t->self, g);
 	t->gprof = g;
 	t->calls = g->calls;
-	/* gprof's percentages are of all the histogram's samples, some of
-	 * which may fall outside every function. */
-	if (m->duration > 0)
-		t->profile_total = m->duration;
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
 	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
