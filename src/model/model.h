@@ -223,7 +223,7 @@ struct model {
 	 * sample's absolute value, stackless samples included (a delta
 	 * profile's negative values count as positive). */
 	double type_total[MAX_SAMPLE_TYPES];
-	bool has_type_totals;
+	bool has_type_totals; /* also set on a filter's model: the whole's */
 	/* The values of samples with no stack (pprof allows them: Go's
 	 * threadcreate profile is one), summed apart by sign: they have no
 	 * row but count in type_total, and an export writes them back. */
@@ -390,6 +390,10 @@ static inline bool unit_is_time(const struct model *m, unsigned type)
 const char *frame_kind_name(enum frame_kind kind);
 
 /* How many samples the file has, kept on the timeline or summed. */
+/* The whole a percentage of `type` is of: type_total where set, else
+ * every node's and frame's own value added up. */
+double model_type_total(const struct model *m, unsigned type);
+
 static inline size_t model_sample_count(const struct model *m)
 {
 	return m->nsamples ? m->live.samples_before + m->nsamples : m->summed_samples;

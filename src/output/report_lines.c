@@ -68,19 +68,6 @@ static size_t matching(const struct model *m, const regex_t *re, struct listed *
 	return kept;
 }
 
-/* pprof's Total stays the whole profile's after a filter (as rules.c). */
-static double profile_total(const struct model *m, unsigned type)
-{
-	if (m->has_type_totals)
-		return m->type_total[type];
-	double sum = 0;
-	for (uint32_t v = 0; v < m->nnodes; v++)
-		sum += node_value(m, v, type);
-	for (uint32_t f = 0; m->frame_self && f < m->nframes; f++)
-		sum += m->frame_self[(size_t)f * m->ntypes + type];
-	return sum;
-}
-
 /* pprof prints "." for nothing. */
 static const char *text_value(const struct model *m, unsigned type, double v,
 			      char *buf, size_t cap)
@@ -243,7 +230,7 @@ bool report_lines(FILE *out, const struct model *m, const struct lines_report *r
 	struct listed *list;
 	size_t n = matching(m, &re, &list);
 	regfree(&re);
-	double whole = profile_total(m, rep->type);
+	double whole = model_type_total(m, rep->type);
 	print_header(out, m, rep, whole);
 	bool first = true;
 	for (size_t i = 0; i < n; i++) {
