@@ -304,12 +304,12 @@ def test_granularity():
     test_granularity_labels()
     # V8: spin's self split over its lines 7 and 8 by their ticks (19 and
     # 42 in the file), under spin itself, which keeps no self.  The JSON
-    # report gives V8's own 0-based lines: 6 and 7, spin itself at 4.
+    # report gives lines 1-based, as DevTools shows them: spin at 5.
     report = flat_by("lines", os.path.join(NODE_DIR, "hot.cpuprofile"))
     rows = {(r["name"], r["line"]): r for r in report["rows"]} if report else {}
     whole = lines_json(os.path.join(NODE_DIR, "hot.cpuprofile"), "^spin$")
     spin_self = whole["functions"][0]["self"] if whole else None
-    l7, l8, fn = rows.get(("spin", 6)), rows.get(("spin", 7)), rows.get(("spin", 4))
+    l7, l8, fn = rows.get(("spin", 7)), rows.get(("spin", 8)), rows.get(("spin", 5))
     if not (l7 and l8 and fn) or abs(l8["self"] / l7["self"] - 42 / 19) > 1e-9 or \
        fn["self"] != 0 or abs(l7["self"] + l8["self"] - spin_self) > 1e-6 or \
        abs(fn["total"] - spin_self) > 1e-6:

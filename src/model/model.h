@@ -394,6 +394,13 @@ const char *frame_kind_name(enum frame_kind kind);
  * every node's and frame's own value added up. */
 double model_type_total(const struct model *m, unsigned type);
 
+/* A frame's line or column as every output shows it: 1-based, as
+ * DevTools shows them (a .cpuprofile counts from 0), -1 when unknown. */
+static inline int32_t model_shown_place(const struct model *m, int32_t place)
+{
+	return place < 0 ? -1 : place + (m->lines_zero_based ? 1 : 0);
+}
+
 static inline size_t model_sample_count(const struct model *m)
 {
 	return m->nsamples ? m->live.samples_before + m->nsamples : m->summed_samples;

@@ -158,7 +158,9 @@ static void csv_rows(FILE *out, const struct diff_report *rep)
 		csv_escaped(out, model_str(d->model[s], f->name));
 		fputc(',', out);
 		csv_escaped(out, model_str(d->model[s], f->url));
-		fprintf(out, ",%d,%d,%s", f->line, f->column, diff_match_name(r->match));
+		const struct model *m = d->model[s];
+		fprintf(out, ",%d,%d,%s", model_shown_place(m, f->line),
+			model_shown_place(m, f->column), diff_match_name(r->match));
 		const double values[] = { r->self[DIFF_BASE], r->total[DIFF_BASE],
 					  r->self[DIFF_NEW], r->total[DIFF_NEW],
 					  r->delta, r->delta_pct };
@@ -196,7 +198,8 @@ static void json_location(FILE *out, const struct model *m, const struct frame *
 	json_string(out, model_str(m, f->name));
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
-	fprintf(out, ",\"line\":%d,\"column\":%d", f->line, f->column);
+	fprintf(out, ",\"line\":%d,\"column\":%d", model_shown_place(m, f->line),
+		model_shown_place(m, f->column));
 }
 
 /* A side's object: where the function is on that side and its numbers,

@@ -247,7 +247,8 @@ static void csv_rows(FILE *out, const struct report *rep)
 		char url[4096];
 		escape_text(model_str(m, f->url), url, sizeof(url));
 		csv_field(out, url);
-		fprintf(out, ",%d,%d,", f->line, f->column);
+		fprintf(out, ",%d,%d,", model_shown_place(m, f->line),
+			model_shown_place(m, f->column));
 		csv_number(out, r->self);
 		fputc(',', out);
 		csv_number(out, whole ? 100 * r->self / whole : NAN);
@@ -292,7 +293,8 @@ static void json_row_fields(FILE *out, const struct report *rep,
 	json_string(out, model_str(m, f->name));
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
-	fprintf(out, ",\"line\":%d,\"column\":%d,\"self\":", f->line, f->column);
+	fprintf(out, ",\"line\":%d,\"column\":%d,\"self\":", model_shown_place(m, f->line),
+		model_shown_place(m, f->column));
 	json_number(out, r->self);
 	fputs(",\"total\":", out);
 	json_number(out, r->total);

@@ -131,10 +131,7 @@ static bool from_line_ticks(const struct model *m, const bool *member,
 
 static int32_t shown_line(const struct model *m, uint32_t frame)
 {
-	int32_t line = m->frames[frame].line;
-	if (line < 0)
-		return -1;
-	return m->lines_zero_based ? line + 1 : line;
+	return model_shown_place(m, m->frames[frame].line);
 }
 
 /* No lines inside the function: its whole self at its own line. */
