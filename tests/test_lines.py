@@ -186,6 +186,18 @@ def self_by_line(profile, url_end):
     for k, i in enumerate(order):
         end = times[order[k + 1]] if k + 1 < len(order) else max(times[i], profile["endTime"])
         node_self[profile["samples"][i]] = node_self.get(profile["samples"][i], 0) + end - times[i]
+    parent = {c: n["id"] for n in profile["nodes"] for c in n.get("children", [])}
+    by_id = {n["id"]: n for n in profile["nodes"]}
+    totals = {}  # per function (line, column): its samples, each once (exact)
+    for node, self in node_self.items():
+        seen, v = set(), node
+        while v is not None:
+            cf = by_id[v]["callFrame"]
+            if cf["url"].endswith(url_end):
+                seen.add((cf["lineNumber"] + 1, cf["columnNumber"] + 1))
+            v = parent.get(v)
+        for place in seen:
+            totals[place] = totals.get(place, 0) + self
     functions = {}
     for n in profile["nodes"]:
         cf = n["callFrame"]
@@ -197,7 +209,7 @@ def self_by_line(profile, url_end):
         for p in ticks:
             lines[p["line"]] = lines.get(p["line"], 0) + \
                 node_self.get(n["id"], 0) * p["ticks"] / all_ticks
-    return functions
+    return functions, totals
 
 
 def check_anonymous_functions():
@@ -205,7 +217,7 @@ def check_anonymous_functions():
     a sort comparator): each listed with its own lines only."""
     path = os.path.join(NODE_DIR, "anon.cpuprofile")
     with open(path) as f:
-        want = self_by_line(json.load(f), "/anon.js")
+        want, totals = self_by_line(json.load(f), "/anon.js")
     report = lines_json(path, r"^\(anonymous\)$")
     if report is None:
         return
@@ -220,6 +232,11 @@ def check_anonymous_functions():
         if sorted(rows) != sorted(lines) or \
            any(abs(rows[line] - lines[line]) > 1e-6 * max(1, lines[line]) for line in lines):
             checks.fail(f"anon.js function at line {fn['start_line']}: {rows}, want {lines}")
+        # The ROUTINE's cum: the function's total, where lines have none.
+        total = next(v for (line, _), v in totals.items() if line == fn["start_line"])
+        if abs(fn["total"] - total) > 1e-6 * total:
+            checks.fail(f"anon.js function at line {fn['start_line']}: total {fn['total']}, "
+                        f"want {total}")
     # The comparator (line 12) holds most of the time of lines 13-15.
     comparator = next(fn for fn in got if fn["start_line"] == 12)
     if not {13, 14, 15} <= {r["line"] for r in comparator["rows"]}:

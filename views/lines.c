@@ -53,7 +53,8 @@ static void rows_alone(struct lines_view *v)
 }
 
 void lines_view_open(struct lines_view *v, const struct model *m, uint32_t frame,
-		     unsigned type, const struct source_options *src)
+		     unsigned type, const struct source_options *src,
+		     const double *function_totals)
 {
 	memset(v, 0, sizeof(*v));
 	v->model = m;
@@ -70,7 +71,7 @@ void lines_view_open(struct lines_view *v, const struct model *m, uint32_t frame
 		rows_with_source(v);
 	if (!v->nrows)
 		rows_alone(v);
-	v->total_sum = v->prof.has_total ? 0 : NAN;
+	v->total_sum = v->prof.has_total ? 0 : function_totals ? function_totals[frame] : NAN;
 	for (size_t k = 0; k < v->prof.nrows; k++) {
 		v->self_sum += v->prof.rows[k].self;
 		if (v->prof.has_total)

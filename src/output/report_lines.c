@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "views/lines.h"
+#include "rules/rules.h"
 #include "base/escape.h"
 #include "base/units.h"
 #include "base/util.h"
@@ -231,11 +232,14 @@ bool report_lines(FILE *out, const struct model *m, const struct lines_report *r
 	size_t n = matching(m, &re, &list);
 	regfree(&re);
 	double whole = model_type_total(m, rep->type);
+	struct rules rules; /* a function's cum where its lines have none */
+	rules_init(&rules, m);
 	print_header(out, m, rep, whole);
 	bool first = true;
 	for (size_t i = 0; i < n; i++) {
 		struct lines_view v;
-		lines_view_open(&v, m, list[i].frame, rep->type, rep->source);
+		lines_view_open(&v, m, list[i].frame, rep->type, rep->source,
+				rules_totals(&rules, RULE_EXACT, rep->type)->total);
 		if (v.prof.nrows) {
 			if (rep->format == REPORT_TEXT)
 				text_function(out, &v, whole, rep->source);
@@ -249,6 +253,7 @@ bool report_lines(FILE *out, const struct model *m, const struct lines_report *r
 	}
 	if (rep->format == REPORT_JSON)
 		fputs("]}\n", out);
+	rules_free(&rules);
 	free(list);
 	return true;
 }
