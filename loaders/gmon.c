@@ -321,6 +321,7 @@ static void build_model(struct model *m, struct executable *x,
 			      arcs[i].count, 0);
 	m->period = us_per_tick;
 	m->duration = d->samples * us_per_tick;
+	m->summed_samples = (size_t)d->samples; /* "Each sample counts as ..." */
 	uint32_t unused;
 	model_finish(m, &unused); /* no nodes: cannot fail */
 	m->caps |= HAS_CALL_COUNTS;

@@ -856,26 +856,28 @@ static size_t sample_path(struct pprof_loader *L, const uint32_t *locs, size_t n
 	return depth;
 }
 
-static bool line_counted_above(const struct pprof_loader *L, size_t depth, size_t i)
+static bool line_counted_below(const struct pprof_loader *L, size_t i)
 {
-	for (size_t j = depth; j-- > i + 1;)
+	for (size_t j = 0; j < i; j++)
 		if (L->path[j].frame == L->path[i].frame && L->path[j].line == L->path[i].line)
 			return true;
 	return false;
 }
 
 /* pprof -list: the leaf's line gets the sample as self, every (function,
- * line) on the stack gets it once as total. */
+ * line) on the stack gets it once as total.  Under recursion the total
+ * goes to the deepest of a line's nodes, so that the leaf's line holds
+ * its self within its total (as transform_lines.h expects). */
 static void add_sample_lines(struct pprof_loader *L, const pb_sample *s,
 			     const uint32_t *locs, size_t n, uint32_t leaf)
 {
 	size_t depth = sample_path(L, locs, n, leaf);
 	struct model *m = L->m;
-	for (size_t i = depth; i-- > 0;) {
+	for (size_t i = 0; i < depth; i++) {
 		const struct sample_line *p = &L->path[i];
 		bool seen = L->frame_seen[p->frame] == L->nsamples + 1;
 		L->frame_seen[p->frame] = L->nsamples + 1;
-		if (!p->line || (seen && line_counted_above(L, depth, i)))
+		if (!p->line || (seen && line_counted_below(L, i)))
 			continue;
 		uint32_t k = model_node_line(m, p->node, p->line);
 		double *total = node_line_total(m, k), *self = node_line_self(m, k);

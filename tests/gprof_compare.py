@@ -138,6 +138,50 @@ def compare_formats(wprof, name, work, text_rows):
     return failures
 
 
+def compare_rows(wprof, name, work, primary):
+    """The rows every pane shows (JSON here) under any rule: under gprof,
+    total % of the call graph's base (gprof's % time); under every rule,
+    the calls the data counts (gprof's called, N+M for N calls from others
+    and M from itself)."""
+    failures = 0
+    for rule in ("gprof", "divided"):
+        report = json.loads(run([wprof, "gmon.out", "--exe", name, "--report", "flat",
+                                 "--rule", rule, "--format", "json"], work))
+        rows = {r["name"]: r for r in report["rows"]}
+        for fn, (percent, _, _, called) in primary.items():
+            fn = re.sub(r" <cycle \d+>$", "", fn)
+            row = rows.get(fn)
+            if "<cycle" in fn or row is None:
+                continue
+            calls = sum(int(c) for c in called.split("+")) if called else 0
+            total_pct = 100 * row["total"] / report["profile_total"]
+            pct_ok = rule != "gprof" or abs(total_pct - float(percent)) <= 0.051
+            if not pct_ok or row["calls"] != calls:
+                print(f"{name} --rule {rule} {fn}: {total_pct:.2f}% {row['calls']} calls, "
+                      f"gprof {percent}% {called}", file=sys.stderr)
+                failures += 1
+    return failures
+
+
+def compare_sample_count(wprof, name, work, reference, exact=None):
+    """The header's samples are the histogram's: gprof's total time (its
+    top row's self seconds over its %time) over "Each sample counts as"
+    seconds; `exact` when the file's bins are known."""
+    per_sample = float(re.search(r"Each sample counts as ([0-9.]+) seconds",
+                                 reference).group(1))
+    top = max(flat_rows(reference).values(), key=lambda r: float(r[2]))
+    want = float(top[2]) / (float(top[0]) / 100) / per_sample
+    flat = json.loads(run([wprof, "gmon.out", "--exe", name, "--report", "flat",
+                           "--rule", "gprof", "--format", "json"], work))
+    got = flat["samples"]
+    if abs(got - want) > 0.01 * want + 1 or (exact is not None and got != exact):
+        print(f"{name}: {got} samples, gprof says {want:.1f}" +
+              (f", the file has {exact}" if exact else ""),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
 def run(cmd, cwd):
     return subprocess.run(cmd, cwd=cwd, check=True, capture_output=True, text=True).stdout
 
@@ -191,6 +235,8 @@ def compare_outputs(wprof, name, work, reference=None):
             failures += 1
     failures += compare_trees(wprof, name, work, reference)
     failures += compare_formats(wprof, name, work, flat_rows(flat))
+    failures += compare_sample_count(wprof, name, work, reference)
+    failures += compare_rows(wprof, name, work, primary_rows(reference))
     print(f"{name}: {len(flat_rows(reference))} flat rows, "
           f"{len(primary_rows(reference))} primary lines compared")
     return failures
@@ -225,7 +271,9 @@ def compare_32bit(wprof, source, work):
         print("elf32: gcc cannot build for i386 here: not compared")
         return 0
     write_gmon32(os.path.join(work, "gmon.out"))
-    return compare_outputs(wprof, "elf32", work)
+    failures = compare_outputs(wprof, "elf32", work)
+    reference = run(["gprof", "-b", "elf32", "gmon.out"], work)
+    return failures + compare_sample_count(wprof, "elf32", work, reference, exact=23)
 
 
 def compare_saved(wprof, directory):

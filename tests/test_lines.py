@@ -124,6 +124,31 @@ def test_pprof():
                         os.path.join(GO_DIR, f"heap.{t}.lines-top.txt"),
                         "--sample-type", str(t), go_args=(f"-sample_index={t}",))
     check_list()
+    check_recursion()
+
+
+def check_recursion():
+    """main.ackermann recurses on its one line (10): that line's flat is
+    its self (180ms), not lost under the calls above it (go tool pprof
+    -list, list-ackermann.txt, made with -trim_path so the ROUTINE line
+    names the file as below)."""
+    here = os.path.join(TESTDATA, "lines", "go-recursion")
+    made_in = "/work/material/r3/05-go-pprof/cpu"
+    got = without_comments(checks.run(
+        ["--report", "lines", "--function", r"main\.ackermann",
+         os.path.join(here, "cpu.pprof"), "--trim-path", made_in,
+         "--source-path", here]).stdout)
+    with open(os.path.join(here, "list-ackermann.txt")) as f:
+        want = f.read().replace(f" in {made_in}/main.go\n", " in main.go\n")
+    if got != want:
+        checks.fail("-list main.ackermann: differs from go tool pprof -list:\n" + got)
+    if go_available():
+        go = subprocess.run(["go", "tool", "pprof", "-list", r"main\.ackermann",
+                             "-trim_path", made_in, "-source_path", here,
+                             os.path.join(here, "cpu.pprof")],
+                            capture_output=True, text=True)
+        if got != go.stdout:
+            checks.fail("-list main.ackermann: differs from go tool pprof (now):\n" + got)
 
 
 def check_hot_line(label, profile, *extra):
@@ -148,7 +173,78 @@ def check_hot_line(label, profile, *extra):
     return fns[0]
 
 
+def self_by_line(profile, url_end):
+    """DevTools' line costs worked out from the file: each node's self
+    (the next-sample rule on its samples, in timestamp order) split over
+    its positionTicks; per function (line, column), lines 1-based."""
+    times, t = [], profile["startTime"]
+    for d in profile["timeDeltas"]:
+        t += d
+        times.append(t)
+    order = sorted(range(len(times)), key=lambda i: times[i])
+    node_self = {}
+    for k, i in enumerate(order):
+        end = times[order[k + 1]] if k + 1 < len(order) else max(times[i], profile["endTime"])
+        node_self[profile["samples"][i]] = node_self.get(profile["samples"][i], 0) + end - times[i]
+    parent = {c: n["id"] for n in profile["nodes"] for c in n.get("children", [])}
+    by_id = {n["id"]: n for n in profile["nodes"]}
+    totals = {}  # per function (line, column): its samples, each once (exact)
+    for node, self in node_self.items():
+        seen, v = set(), node
+        while v is not None:
+            cf = by_id[v]["callFrame"]
+            if cf["url"].endswith(url_end):
+                seen.add((cf["lineNumber"] + 1, cf["columnNumber"] + 1))
+            v = parent.get(v)
+        for place in seen:
+            totals[place] = totals.get(place, 0) + self
+    functions = {}
+    for n in profile["nodes"]:
+        cf = n["callFrame"]
+        ticks = n.get("positionTicks", [])
+        if not cf["url"].endswith(url_end) or not ticks:
+            continue
+        lines = functions.setdefault((cf["lineNumber"] + 1, cf["columnNumber"] + 1), {})
+        all_ticks = sum(p["ticks"] for p in ticks)
+        for p in ticks:
+            lines[p["line"]] = lines.get(p["line"], 0) + \
+                node_self.get(n["id"], 0) * p["ticks"] / all_ticks
+    return functions, totals
+
+
+def check_anonymous_functions():
+    """Three (anonymous) functions in anon.js (the script, a map callback,
+    a sort comparator): each listed with its own lines only."""
+    path = os.path.join(NODE_DIR, "anon.cpuprofile")
+    with open(path) as f:
+        want, totals = self_by_line(json.load(f), "/anon.js")
+    report = lines_json(path, r"^\(anonymous\)$")
+    if report is None:
+        return
+    got = [fn for fn in report["functions"] if fn["file"].endswith("/anon.js")]
+    if sorted(fn["start_line"] for fn in got) != sorted(line for line, _ in want):
+        checks.fail(f"anon.js: functions at lines {[fn['start_line'] for fn in got]}, "
+                    f"want {sorted(want)}")
+        return
+    for fn in got:
+        lines = next(v for (line, _), v in want.items() if line == fn["start_line"])
+        rows = {r["line"]: r["self"] for r in fn["rows"]}
+        if sorted(rows) != sorted(lines) or \
+           any(abs(rows[line] - lines[line]) > 1e-6 * max(1, lines[line]) for line in lines):
+            checks.fail(f"anon.js function at line {fn['start_line']}: {rows}, want {lines}")
+        # The ROUTINE's cum: the function's total, where lines have none.
+        total = next(v for (line, _), v in totals.items() if line == fn["start_line"])
+        if abs(fn["total"] - total) > 1e-6 * total:
+            checks.fail(f"anon.js function at line {fn['start_line']}: total {fn['total']}, "
+                        f"want {total}")
+    # The comparator (line 12) holds most of the time of lines 13-15.
+    comparator = next(fn for fn in got if fn["start_line"] == 12)
+    if not {13, 14, 15} <= {r["line"] for r in comparator["rows"]}:
+        checks.fail(f"the sort comparator's lines: {comparator['rows']}")
+
+
 def test_node():
+    check_anonymous_functions()
     committed = os.path.join(NODE_DIR, "hot.cpuprofile")
     fn = check_hot_line("committed hot.cpuprofile", committed)
     # By hand from the file: spin's positionTicks are line 8: 42, line 7:
@@ -225,12 +321,12 @@ def test_granularity():
     test_granularity_labels()
     # V8: spin's self split over its lines 7 and 8 by their ticks (19 and
     # 42 in the file), under spin itself, which keeps no self.  The JSON
-    # report gives V8's own 0-based lines: 6 and 7, spin itself at 4.
+    # report gives lines 1-based, as DevTools shows them: spin at 5.
     report = flat_by("lines", os.path.join(NODE_DIR, "hot.cpuprofile"))
     rows = {(r["name"], r["line"]): r for r in report["rows"]} if report else {}
     whole = lines_json(os.path.join(NODE_DIR, "hot.cpuprofile"), "^spin$")
     spin_self = whole["functions"][0]["self"] if whole else None
-    l7, l8, fn = rows.get(("spin", 6)), rows.get(("spin", 7)), rows.get(("spin", 4))
+    l7, l8, fn = rows.get(("spin", 7)), rows.get(("spin", 8)), rows.get(("spin", 5))
     if not (l7 and l8 and fn) or abs(l8["self"] / l7["self"] - 42 / 19) > 1e-9 or \
        fn["self"] != 0 or abs(l7["self"] + l8["self"] - spin_self) > 1e-6 or \
        abs(fn["total"] - spin_self) > 1e-6:

@@ -143,18 +143,18 @@ def test_top():
 
 # ---- round trips ------------------------------------------------------------------
 
-def keyed(report, one_based):
-    """Rows by (name, url, 1-based line): how both formats name a function."""
+def keyed(report):
+    """Rows by (name, url, line): how both formats name a function (the
+    report's lines are 1-based whatever the format)."""
     out = {}
     for r in report["rows"]:
-        line = r["line"] + 1 if (not one_based and r["line"] >= 0) else r["line"]
-        out.setdefault((r["name"], r["url"], line), []).append(r)
+        out.setdefault((r["name"], r["url"], r["line"]), []).append(r)
     return out
 
 
 def same_totals(label, before, after):
-    b = keyed(before, before["format"] == "pprof")
-    a = keyed(after, after["format"] == "pprof")
+    b = keyed(before)
+    a = keyed(after)
     compared = 0
     for key, rows in b.items():
         if len(rows) != 1:

@@ -13,11 +13,10 @@ static double arc_value(const double *values, uint32_t arc)
 	return values ? values[arc] : NAN;
 }
 
-/* Calls a function receives; gprof leaves out its calls to itself. */
+/* Calls a function receives, as the data counts them whatever the rule. */
 static double frame_calls(const struct view *v, uint32_t f)
 {
-	const double *calls = v->totals->calls;
-	return calls ? calls[f] : v->ctx->model->frame_calls[f];
+	return v->ctx->model->frame_calls[f];
 }
 
 /* Under gprof: an arc inside a cycle (or to itself) carries no time. */

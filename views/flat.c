@@ -17,10 +17,10 @@ static void flat_build(struct view *v)
 {
 	const struct model *m = v->ctx->model;
 	bool counted = m->caps & HAS_CALL_COUNTS;
-	/* gprof counts calls without a function's calls to itself. */
-	const double *calls = v->totals->calls ? v->totals->calls : m->frame_calls;
+	/* The data's calls, whatever the rule: a row does not change its
+	 * count when only the way time is totalled does. */
 	for (uint32_t f = 0; f < m->nframes; f++) {
-		double calls_f = counted ? calls[f] : NAN;
+		double calls_f = counted ? m->frame_calls[f] : NAN;
 		if (!worth_a_row(v->totals, f, calls_f))
 			continue;
 		struct row r = {

@@ -6,20 +6,11 @@
 
 #include "base/util.h"
 
-/* Frames listed together with `frame`: those with its name (without the
- * " (inline)" mark) and its file, as pprof -list merges them. */
+/* Frames listed together with `frame`, as pprof -list merges them. */
 static void lines_members(const struct model *m, uint32_t frame, bool *member)
 {
-	const struct frame *f = &m->frames[frame];
-	const char *name = model_str(m, f->name);
-	size_t n = lines_plain_name_length(name);
-	for (uint32_t g = 0; g < m->nframes; g++) {
-		const struct frame *o = &m->frames[g];
-		const char *other = model_str(m, o->name);
-		member[g] = g == frame ||
-			    (o->url == f->url && lines_plain_name_length(other) == n &&
-			     !strncmp(name, other, n));
-	}
+	for (uint32_t g = 0; g < m->nframes; g++)
+		member[g] = lines_same_function(m, frame, g);
 }
 
 static void add_row(struct lines_view *v, struct source_row row)
@@ -62,7 +53,8 @@ static void rows_alone(struct lines_view *v)
 }
 
 void lines_view_open(struct lines_view *v, const struct model *m, uint32_t frame,
-		     unsigned type, const struct source_options *src)
+		     unsigned type, const struct source_options *src,
+		     const double *function_totals)
 {
 	memset(v, 0, sizeof(*v));
 	v->model = m;
@@ -79,7 +71,7 @@ void lines_view_open(struct lines_view *v, const struct model *m, uint32_t frame
 		rows_with_source(v);
 	if (!v->nrows)
 		rows_alone(v);
-	v->total_sum = v->prof.has_total ? 0 : NAN;
+	v->total_sum = v->prof.has_total ? 0 : function_totals ? function_totals[frame] : NAN;
 	for (size_t k = 0; k < v->prof.nrows; k++) {
 		v->self_sum += v->prof.rows[k].self;
 		if (v->prof.has_total)

@@ -29,14 +29,18 @@ struct lines_view {
 	struct source_file source; /* source.path NULL: not found */
 	struct source_row *rows;
 	size_t nrows, rows_cap;
-	double self_sum, total_sum; /* as pprof's ROUTINE line adds them */
+	/* As pprof's ROUTINE line adds them; where the lines have no total
+	 * (V8), total_sum is the function's own (exact) total, else NAN. */
+	double self_sum, total_sum;
 	bool heat_by_self;
 	double heat_max;
 };
 
 
+/* `function_totals`: per frame, the exact rule's totals, or NULL. */
 void lines_view_open(struct lines_view *v, const struct model *m, uint32_t frame,
-		     unsigned type, const struct source_options *src);
+		     unsigned type, const struct source_options *src,
+		     const double *function_totals);
 void lines_view_close(struct lines_view *v);
 
 /* 0 (nothing) .. 3 (the hottest): how strongly a row is shaded. */

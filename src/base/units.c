@@ -130,6 +130,16 @@ void format_count_short(double value, char *buf, size_t cap)
 	snprintf(buf, cap, "%s%.1f%s", value < 0 ? "-" : "", magnitude, suffix[i]);
 }
 
+void format_duration(const struct model *m, char *buf, size_t cap)
+{
+	for (unsigned t = 0; t < m->ntypes; t++)
+		if (unit_kind_of(m, t) == UNIT_TIME_US) {
+			format_value(m, t, m->duration, buf, cap);
+			return;
+		}
+	format_value(m, 0, NAN, buf, cap);
+}
+
 void format_value_short(const struct model *m, unsigned type, double value,
 			char *buf, size_t cap, size_t width)
 {
@@ -164,7 +174,7 @@ void format_location_short(const struct model *m, uint32_t frame, char *buf,
 	else if (f->line < 0)
 		snprintf(buf, cap, "%s", safe);
 	else
-		snprintf(buf, cap, "%s:%d", safe, f->line + (m->lines_zero_based ? 1 : 0));
+		snprintf(buf, cap, "%s:%d", safe, model_shown_place(m, f->line));
 }
 
 void format_percent(double value, double whole, char *buf, size_t cap)
@@ -182,14 +192,13 @@ void format_location(const struct model *m, uint32_t frame, char *buf,
 	const char *url = model_str(m, f->url);
 	char safe[512];
 	escape_text(url, safe, sizeof(safe));
-	int shift = m->lines_zero_based ? 1 : 0;
+	int32_t line = model_shown_place(m, f->line), column = model_shown_place(m, f->column);
 	if (!*url)
 		snprintf(buf, cap, "%s", ""); /* a line alone locates nothing */
-	else if (f->line < 0)
+	else if (line < 0)
 		snprintf(buf, cap, "%s", safe);
-	else if (f->column < 0)
-		snprintf(buf, cap, "%s:%d", safe, f->line + shift);
+	else if (column < 0)
+		snprintf(buf, cap, "%s:%d", safe, line);
 	else
-		snprintf(buf, cap, "%s:%d:%d", safe, f->line + shift,
-			 f->column + shift);
+		snprintf(buf, cap, "%s:%d:%d", safe, line, column);
 }

@@ -29,6 +29,10 @@ enum unit_kind unit_kind_of(const struct model *m, unsigned type);
 void format_value(const struct model *m, unsigned type, double value,
 		  char *buf, size_t cap);
 void format_percent(double value, double whole, char *buf, size_t cap);
+/* The profile's duration, "n/a" when none of its sample types is time
+ * (what a heap profile sums is no duration); pprof's CPU profiles count
+ * samples first and time second. */
+void format_duration(const struct model *m, char *buf, size_t cap);
 /* For narrow columns: counts of a million and more abbreviated (118.1M),
  * other values with one decimal when they are wider than `width`. */
 void format_count_short(double value, char *buf, size_t cap);

@@ -101,6 +101,7 @@ static int print_report(const struct options *o, struct model *m, unsigned type,
 {
 	struct rules rules;
 	rules_init(&rules, m);
+	rules_set_relative(&rules, o->tui.relative);
 	struct view_context ctx = {
 		.model = m,
 		.rules = &rules,

@@ -423,6 +423,10 @@ const struct option_spec option_table[] = {
 	       "numeric labels, as pprof's)"),
 	FILTER("tagignore", "KEY=REGEX", TF_TAGIGNORE, "drop samples whose label KEY matches"),
 	FILTER("tagroot", "KEY", TF_TAGROOT, "the values of label KEY as the roots of the tree"),
+	{ .name = "relative", .apply = set_flag, .field = AT(tui.relative),
+	  .help = "percentages of what the filters leave (pprof's\n"
+		  "-relative_percentages; default: of the whole\n"
+		  "profile; the % key in the explorer)" },
 
 	GROUP(""),
 	{ .name = "theme", .arg = "NAME", .apply = set_string, .field = AT(tui.theme),

@@ -45,11 +45,6 @@ static int compare_ints(long a, long b)
 	return (a > b) - (a < b);
 }
 
-/* A line or column as a person reads it (1-based), -1 when unknown. */
-static long shown_place(const struct model *m, int32_t place)
-{
-	return place < 0 ? -1 : place + (m->lines_zero_based ? 1 : 0);
-}
 
 /* A name after its last `.`: `@fxStringAccessorGetter` of
  * `String.prototype.@fxStringAccessorGetter`; the name itself without. */
@@ -63,8 +58,8 @@ static int compare_places(const struct model *ma, const struct frame *a,
 			  const struct model *mb, const struct frame *b)
 {
 	int order = strcmp(model_str(ma, a->url), model_str(mb, b->url));
-	return order ? order : compare_ints(shown_place(ma, a->line),
-					    shown_place(mb, b->line));
+	return order ? order : compare_ints(model_shown_place(ma, a->line),
+					    model_shown_place(mb, b->line));
 }
 
 /* Orders frames of two models by the key of a pairing step. */
@@ -86,10 +81,10 @@ static int compare_keys(const struct model *ma, uint32_t fa,
 	order = strcmp(model_str(ma, a->url), model_str(mb, b->url));
 	if (order || step == MATCH_NAME_URL)
 		return order;
-	order = compare_ints(shown_place(ma, a->line), shown_place(mb, b->line));
+	order = compare_ints(model_shown_place(ma, a->line), model_shown_place(mb, b->line));
 	if (order || step == MATCH_NAME_URL_LINE)
 		return order;
-	return compare_ints(shown_place(ma, a->column), shown_place(mb, b->column));
+	return compare_ints(model_shown_place(ma, a->column), model_shown_place(mb, b->column));
 }
 
 /* qsort_r's context for compare_frame_keys. */

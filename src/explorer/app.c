@@ -464,6 +464,20 @@ void app_reverse_sort(struct app *a)
 		    a->ctx.reversed ? "reversed" : "largest first");
 }
 
+void app_set_relative(struct app *a, bool relative)
+{
+	a->relative = relative;
+	rules_set_relative(&a->original_rules, relative);
+	filters_set_relative(a);
+	app_rebuild(a, PANE_NEW_VALUES);
+}
+
+void app_toggle_relative(struct app *a)
+{
+	app_set_relative(a, !a->relative);
+	app_message(a, "%%: of %s", a->relative ? "what the filters leave" : "the whole profile");
+}
+
 /* gprof's rule is offered only where the data supports it; the others are
  * always offered, and say why when they give no totals. */
 void app_cycle_rule(struct app *a)
@@ -701,6 +715,7 @@ void app_show_model(struct app *a, struct model *next)
 	} else {
 		rules_free(&a->original_rules);
 		rules_init(&a->original_rules, next);
+		rules_set_relative(&a->original_rules, a->relative);
 		a->original_rules.background = a->background;
 	}
 	a->original = next;

@@ -125,6 +125,7 @@ struct app {
 	enum view_kind current;
 	bool rule_chosen; /* with r; else the rule follows the data */
 	enum unit_mode units;
+	bool relative; /* % of what the filters leave, not of the whole */
 	unsigned value_type; /* the sample type values show: --sample-type or t */
 	struct prompts prompts;
 	char message[256];
@@ -203,6 +204,10 @@ void app_cycle_sort(struct app *a);
 void app_reverse_sort(struct app *a);
 void app_cycle_rule(struct app *a);
 void app_cycle_units(struct app *a);
+/* Percentages of what the filters leave (pprof's -relative_percentages)
+ * or of the whole profile: --relative, the % key. */
+void app_set_relative(struct app *a, bool relative);
+void app_toggle_relative(struct app *a);
 void app_search_set(struct app *a, const char *text);
 void app_search_start(struct app *a);
 /* Incremental: the first match from where the search started. */

@@ -78,6 +78,7 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 	const struct source_options *source = a->source_options;
 	unsigned type = a->value_type;
 	bool root_below = a->flame.root_below, had_range = a->range.cut != NULL;
+	bool relative = a->relative;
 	struct transform_stack filters = { 0 };
 	size_t dropped = keep_patterns(&a->filters.applied, &filters);
 	app_free(a);
@@ -92,6 +93,7 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 		app_set_value_type(a, type);
 	app_push_filters(a, &filters);
 	transform_stack_free(&filters);
+	app_set_relative(a, relative);
 	app_compute_in_background(a);
 	app_message(a, "granularity: %s%s%s", granularity_name((enum granularity)g),
 		    dropped ? " (filters on one function dropped)" : "",

@@ -135,8 +135,15 @@ static void forget_job(struct app *a)
 	a->filters.job = NULL;
 }
 
+void filters_set_relative(struct app *a)
+{
+	for (size_t i = 0; i < a->filters.nlevels; i++)
+		rules_set_relative(&a->filters.levels[i]->rules, a->relative);
+}
+
 static void add_level(struct app *a, struct filtered *f)
 {
+	rules_set_relative(&f->rules, a->relative);
 	GROW(a->filters.levels, a->filters.levels_cap, a->filters.nlevels + 1);
 	a->filters.levels[a->filters.nlevels++] = f;
 }

@@ -23,6 +23,8 @@ bool filters_remake(struct app *a);
 /* Live mode: frames chosen in the explorer named again in `next`. */
 void filters_carry(struct app *a, const struct model *next,
 		   uint32_t (*same)(const struct model *, const struct model *, uint32_t));
+/* Every level's percentages follow app.relative. */
+void filters_set_relative(struct app *a);
 /* The model shown is not the original. */
 bool filters_in_force(const struct app *a);
 

@@ -18,7 +18,8 @@ static bool open_on(struct app *a, uint32_t frame)
 	p->model = m;
 	p->type = a->ctx.type;
 	lines_view_open(&p->view, m, frame, a->ctx.type,
-			a->source_options ? a->source_options : &no_source_options);
+			a->source_options ? a->source_options : &no_source_options,
+			NULL); /* the pane shows no function total */
 	p->selected = lines_view_hottest(&p->view);
 	p->top = LINES_PANE_CENTRE;
 	a->lines = p;

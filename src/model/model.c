@@ -537,6 +537,18 @@ void model_copy_frames(const struct model *src, struct model *out)
 	}
 }
 
+double model_type_total(const struct model *m, unsigned type)
+{
+	if (m->has_type_totals)
+		return m->type_total[type];
+	double sum = 0;
+	for (uint32_t v = 0; v < m->nnodes; v++)
+		sum += node_value(m, v, type);
+	for (uint32_t f = 0; m->frame_self && f < m->nframes; f++)
+		sum += m->frame_self[(size_t)f * m->ntypes + type];
+	return sum;
+}
+
 void model_copy_header(const struct model *src, struct model *out)
 {
 	for (unsigned t = 0; t < src->ntypes; t++)
@@ -552,10 +564,12 @@ void model_copy_header(const struct model *src, struct model *out)
 	out->comment = model_copy_string(src, out, src->comment);
 	model_copy_threads(src, out);
 	out->warning = model_copy_string(src, out, src->warning);
-	/* pprof's percentages stay of the whole profile, as with -focus. */
-	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
-	out->has_type_totals = src->has_type_totals;
-	out->summed_samples = src->summed_samples;
+	/* Percentages stay of the whole profile, as pprof's with -focus. */
+	for (unsigned t = 0; t < src->ntypes; t++)
+		out->type_total[t] = model_type_total(src, t);
+	out->has_type_totals = true;
+	/* A derived model has no timeline: the samples it was made from. */
+	out->summed_samples = model_sample_count(src);
 	out->sample_records = src->sample_records;
 	out->lines_zero_based = src->lines_zero_based;
 	out->sample_time = src->sample_time;

@@ -230,7 +230,7 @@ struct model {
 	 * sample's absolute value, stackless samples included (a delta
 	 * profile's negative values count as positive). */
 	double type_total[MAX_SAMPLE_TYPES];
-	bool has_type_totals;
+	bool has_type_totals; /* also set on a filter's model: the whole's */
 	/* The values of samples with no stack (pprof allows them: Go's
 	 * threadcreate profile is one), summed apart by sign: they have no
 	 * row but count in type_total, and an export writes them back. */
@@ -413,6 +413,17 @@ const char *frame_kind_name(enum frame_kind kind);
 const char *sample_time_text(enum sample_time reading);
 
 /* How many samples the file has, kept on the timeline or summed. */
+/* The whole a percentage of `type` is of: type_total where set, else
+ * every node's and frame's own value added up. */
+double model_type_total(const struct model *m, unsigned type);
+
+/* A frame's line or column as every output shows it: 1-based, as
+ * DevTools shows them (a .cpuprofile counts from 0), -1 when unknown. */
+static inline int32_t model_shown_place(const struct model *m, int32_t place)
+{
+	return place < 0 ? -1 : place + (m->lines_zero_based ? 1 : 0);
+}
+
 static inline size_t model_sample_count(const struct model *m)
 {
 	return m->nsamples ? m->live.samples_before + m->nsamples : m->summed_samples;

@@ -27,8 +27,7 @@ static void text_side_header(FILE *out, const struct diff_report *rep,
 	const struct model *m = d->model[s];
 	unsigned type = d->type[s];
 	char duration[32], safe[1024];
-	format_value(m, type, unit_kind_of(m, type) == UNIT_TIME_US ? m->duration : NAN,
-		     duration, sizeof(duration));
+	format_duration(m, duration, sizeof(duration));
 	escape_text(rep->file[s], safe, sizeof(safe));
 	char type_name[256], unit[64];
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
@@ -154,7 +153,9 @@ static void csv_rows(FILE *out, const struct diff_report *rep)
 		csv_field(out, model_str(d->model[s], f->name));
 		fputc(',', out);
 		csv_field(out, model_str(d->model[s], f->url));
-		fprintf(out, ",%d,%d,%s", f->line, f->column, diff_match_name(r->match));
+		const struct model *m = d->model[s];
+		fprintf(out, ",%d,%d,%s", model_shown_place(m, f->line),
+			model_shown_place(m, f->column), diff_match_name(r->match));
 		const double values[] = { r->self[DIFF_BASE], r->total[DIFF_BASE],
 					  r->self[DIFF_NEW], r->total[DIFF_NEW],
 					  r->delta, r->delta_pct };
@@ -192,7 +193,8 @@ static void json_location(FILE *out, const struct model *m, const struct frame *
 	json_string(out, model_str(m, f->name));
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
-	fprintf(out, ",\"line\":%d,\"column\":%d", f->line, f->column);
+	fprintf(out, ",\"line\":%d,\"column\":%d", model_shown_place(m, f->line),
+		model_shown_place(m, f->column));
 }
 
 /* A side's object: where the function is on that side and its numbers,

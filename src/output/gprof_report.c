@@ -140,7 +140,11 @@ void gprof_print_flat(FILE *out, const struct view *v)
 		"cumulative", "self  ", "", "self  ", "total ", "");
 	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "time",
 		l.dimension, l.dimension, "calls", unit, unit, "name");
-	double cumulative = 0, whole = l.t->profile_total;
+	/* gprof's flat percentages are of all the histogram's samples, some
+	 * of which may fall outside every function (its call graph's, and
+	 * the rule's, of the samples in one). */
+	double cumulative = 0;
+	double whole = l.m->duration > 0 ? l.m->duration : l.t->profile_total;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t f = order[i];
 		double self = self_of(&l, f), calls = calls_of(&l, f);

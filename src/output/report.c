@@ -121,8 +121,7 @@ static void text_header(FILE *out, const struct report *rep)
 	const struct totals *t = rep->view->totals;
 	unsigned type = rep->view->ctx->type;
 	char duration[32], safe[1024];
-	format_value(m, type, unit_kind_of(m, type) == UNIT_TIME_US ? m->duration : NAN,
-		     duration, sizeof(duration));
+	format_duration(m, duration, sizeof(duration));
 	escape_text(rep->file, safe, sizeof(safe));
 	fprintf(out, "# wprof-tui %s report\n", view_kind_name(rep->kind));
 	fprintf(out, "# file: %s   format: %s\n", safe, m->format);
@@ -253,7 +252,8 @@ static void csv_rows(FILE *out, const struct report *rep)
 		csv_field(out, model_str(m, f->name));
 		fputc(',', out);
 		csv_field(out, model_str(m, f->url));
-		fprintf(out, ",%d,%d,", f->line, f->column);
+		fprintf(out, ",%d,%d,", model_shown_place(m, f->line),
+			model_shown_place(m, f->column));
 		csv_number(out, r->self);
 		fputc(',', out);
 		csv_number(out, whole ? 100 * r->self / whole : NAN);
@@ -298,7 +298,8 @@ static void json_row_fields(FILE *out, const struct report *rep,
 	json_string(out, model_str(m, f->name));
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
-	fprintf(out, ",\"line\":%d,\"column\":%d,\"self\":", f->line, f->column);
+	fprintf(out, ",\"line\":%d,\"column\":%d,\"self\":", model_shown_place(m, f->line),
+		model_shown_place(m, f->column));
 	json_number(out, r->self);
 	fputs(",\"total\":", out);
 	json_number(out, r->total);

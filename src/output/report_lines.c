@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "views/lines.h"
+#include "rules/rules.h"
 #include "base/escape.h"
 #include "base/units.h"
 #include "base/util.h"
@@ -17,9 +18,12 @@ struct listed {
 	const char *name;
 	size_t name_len;
 	const char *url;
+	int32_t line, column;
 };
 
-static int by_name_then_file(const void *a, const void *b)
+/* By name, file, then place in the file: each function once, in the
+ * order pprof lists them. */
+static int by_name_then_place(const void *a, const void *b)
 {
 	const struct listed *x = a, *y = b;
 	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
@@ -28,15 +32,15 @@ static int by_name_then_file(const void *a, const void *b)
 		return c;
 	if (x->name_len != y->name_len)
 		return x->name_len < y->name_len ? -1 : 1;
-	return strcmp(x->url, y->url);
+	c = strcmp(x->url, y->url);
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->column < y->column ? -1 : x->column > y->column;
 }
 
-static bool same_function(const struct listed *x, const struct listed *y)
-{
-	return !by_name_then_file(x, y);
-}
-
-/* Matching functions with any line data, one entry per name and file. */
+/* Matching functions, one entry per function (name, file, line, column). */
 static size_t matching(const struct model *m, const regex_t *re, struct listed **out)
 {
 	size_t n = 0, cap = 0;
@@ -52,29 +56,17 @@ static size_t matching(const struct model *m, const regex_t *re, struct listed *
 		if (!hit)
 			continue;
 		GROW(list, cap, n + 1);
-		list[n++] = (struct listed){ f, name, len, model_str(m, m->frames[f].url) };
+		list[n++] = (struct listed){ f, name, len, model_str(m, m->frames[f].url),
+					     m->frames[f].line, m->frames[f].column };
 	}
 	if (n)
-		qsort(list, n, sizeof(*list), by_name_then_file);
+		qsort(list, n, sizeof(*list), by_name_then_place);
 	size_t kept = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!kept || !same_function(&list[kept - 1], &list[i]))
+		if (!kept || !lines_same_function(m, list[kept - 1].frame, list[i].frame))
 			list[kept++] = list[i];
 	*out = list;
 	return kept;
-}
-
-/* pprof's Total stays the whole profile's after a filter (as rules.c). */
-static double profile_total(const struct model *m, unsigned type)
-{
-	if (m->has_type_totals)
-		return m->type_total[type];
-	double sum = 0;
-	for (uint32_t v = 0; v < m->nnodes; v++)
-		sum += node_value(m, v, type);
-	for (uint32_t f = 0; m->frame_self && f < m->nframes; f++)
-		sum += m->frame_self[(size_t)f * m->ntypes + type];
-	return sum;
 }
 
 /* pprof prints "." for nothing. */
@@ -239,12 +231,15 @@ bool report_lines(FILE *out, const struct model *m, const struct lines_report *r
 	struct listed *list;
 	size_t n = matching(m, &re, &list);
 	regfree(&re);
-	double whole = profile_total(m, rep->type);
+	double whole = model_type_total(m, rep->type);
+	struct rules rules; /* a function's cum where its lines have none */
+	rules_init(&rules, m);
 	print_header(out, m, rep, whole);
 	bool first = true;
 	for (size_t i = 0; i < n; i++) {
 		struct lines_view v;
-		lines_view_open(&v, m, list[i].frame, rep->type, rep->source);
+		lines_view_open(&v, m, list[i].frame, rep->type, rep->source,
+				rules_totals(&rules, RULE_EXACT, rep->type)->total);
 		if (v.prof.nrows) {
 			if (rep->format == REPORT_TEXT)
 				text_function(out, &v, whole, rep->source);
@@ -258,6 +253,7 @@ bool report_lines(FILE *out, const struct model *m, const struct lines_report *r
 	}
 	if (rep->format == REPORT_JSON)
 		fputs("]}\n", out);
+	rules_free(&rules);
 	free(list);
 	return true;
 }

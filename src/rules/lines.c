@@ -16,6 +16,18 @@ size_t lines_plain_name_length(const char *name)
 	return n;
 }
 
+bool lines_same_function(const struct model *m, uint32_t f, uint32_t g)
+{
+	const struct frame *x = &m->frames[f], *y = &m->frames[g];
+	if (f == g)
+		return true;
+	if (x->url != y->url || x->line != y->line || x->column != y->column)
+		return false;
+	const char *a = model_str(m, x->name), *b = model_str(m, y->name);
+	size_t n = lines_plain_name_length(a);
+	return lines_plain_name_length(b) == n && !strncmp(a, b, n);
+}
+
 /* Values per line gathered in a table indexed by line - lo. */
 struct line_sums {
 	double *self, *total;
@@ -119,10 +131,7 @@ static bool from_line_ticks(const struct model *m, const bool *member,
 
 static int32_t shown_line(const struct model *m, uint32_t frame)
 {
-	int32_t line = m->frames[frame].line;
-	if (line < 0)
-		return -1;
-	return m->lines_zero_based ? line + 1 : line;
+	return model_shown_place(m, m->frames[frame].line);
 }
 
 /* No lines inside the function: its whole self at its own line. */

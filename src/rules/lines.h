@@ -51,6 +51,12 @@ void line_profile_free(struct line_profile *p);
 /* The function's name without the " (inline)" mark pprof prints. */
 size_t lines_plain_name_length(const char *name);
 
+/* Whether frames f and g are listed as one function: the same name (the
+ * " (inline)" mark aside, as pprof -list merges them), file, line and
+ * column.  JavaScript's many "(anonymous)" functions of one file stay
+ * apart, as DevTools keeps them. */
+bool lines_same_function(const struct model *m, uint32_t f, uint32_t g);
+
 /* pprof -list's window: from the function's start (or 5 lines before the
  * first line with data) to 5 lines after the last. */
 void lines_window(const struct line_profile *p, int32_t *first, int32_t *last);

@@ -334,10 +334,6 @@ static void compute_gprof(struct rules *r, struct totals *t)
 	gprof_compute(m, t->self, g);
 	t->gprof = g;
 	t->calls = g->calls;
-	/* gprof's percentages are of all the histogram's samples, some of
-	 * which may fall outside every function. */
-	if (m->duration > 0)
-		t->profile_total = m->duration;
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
 	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
 	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
@@ -349,16 +345,37 @@ static void compute_gprof(struct rules *r, struct totals *t)
 	}
 }
 
+static double percent_base(struct rules *r, const double *self, unsigned type)
+{
+	const struct model *m = r->model;
+	if (m->has_type_totals && !r->relative)
+		return m->type_total[type];
+	double sum = 0;
+	for (size_t f = 0; f < m->nframes; f++)
+		sum += self[f];
+	return sum;
+}
+
 static void init_totals(struct rules *r, struct totals *t, enum rule rule,
 			unsigned type)
 {
-	const struct model *m = r->model;
 	*t = (struct totals){ .rule = rule, .type = type };
 	t->self = (double *)frame_self(r, type);
-	for (size_t f = 0; f < m->nframes; f++)
-		t->profile_total += t->self[f];
-	if (m->has_type_totals)
-		t->profile_total = m->type_total[type];
+	t->profile_total = percent_base(r, t->self, type);
+}
+
+void rules_set_relative(struct rules *r, bool relative)
+{
+	r->relative = relative;
+	for (unsigned type = 0; type < r->model->ntypes; type++) {
+		for (int rule = 0; rule < RULE_COUNT; rule++)
+			if (r->cache[rule][type])
+				r->cache[rule][type]->profile_total =
+					percent_base(r, r->cache[rule][type]->self, type);
+		if (r->waiting[type].computing)
+			r->waiting[type].profile_total =
+				percent_base(r, r->waiting[type].self, type);
+	}
 }
 
 static struct totals *new_totals(struct rules *r, enum rule rule, unsigned type)
@@ -416,6 +433,8 @@ static void end_job(struct rules *r)
 	if (atomic_load(&j->stop)) {
 		free_totals(j->t);
 	} else {
+		/* The base may have been switched while the thread worked. */
+		j->t->profile_total = percent_base(r, j->t->self, j->t->type);
 		r->cache[RULE_DIVIDED][j->t->type] = j->t;
 		r->news = true;
 	}

@@ -29,7 +29,8 @@ struct totals {
 	 * own self time.  NULL when the rule does not apply. */
 	double *arc_total;
 	double *arc_self;
-	double profile_total; /* all samples' value: the base of every % */
+	double profile_total; /* the base of every %: the whole profile's
+			       * value, or with `relative` what is left */
 	/* gprof only: calls per frame as gprof counts them (recursive calls
 	 * left out) and the whole computation, cycles included; else NULL. */
 	const double *calls;
@@ -58,6 +59,9 @@ struct rules {
 	struct caller_chains chains; /* for bottom-up, made when first asked */
 	bool chains_tried;
 	struct chains_job *chains_job; /* or made ahead on a thread */
+	/* Percentages of what a filter left rather than of the whole
+	 * profile (pprof's -relative_percentages); see rules_set_relative. */
+	bool relative;
 };
 
 void rules_init(struct rules *r, const struct model *m);
@@ -67,6 +71,9 @@ void rules_values_changed(struct rules *r);
 
 const struct totals *rules_totals(struct rules *r, enum rule rule,
 				  unsigned type);
+/* Percentages of what is left (true) or of the whole profile (false, the
+ * default): every totals' profile_total follows, computed ones too. */
+void rules_set_relative(struct rules *r, bool relative);
 /* Starts computing divided for `type` on its thread (with `background`
  * set), so that it may be ready before anyone asks. */
 void rules_start_divided(struct rules *r, unsigned type);

@@ -136,8 +136,7 @@ static void draw_header(const struct app *a, const struct screen *s)
 	const char *rule = rule_state(a, &t);
 	unsigned type = a->ctx.type;
 	char duration[32], facts[512], file[1024], type_name[128], unit[64];
-	format_value(m, 0, unit_kind_of(m, 0) == UNIT_TIME_US ? m->duration : NAN,
-		     duration, sizeof(duration));
+	format_duration(m, duration, sizeof(duration));
 	char thread[160] = "";
 	if (m->thread != STR_NONE) {
 		thread[0] = ' ';

@@ -143,6 +143,8 @@ const struct key_binding key_table[] = {
 	  .action = app_cycle_rule, .delta_action = compare_cycle_rule },
 	{ { 'u' }, "u", "units: time, %, samples",
 	  .action = app_cycle_units },
+	{ { '%' }, "%", "% of the whole / of what is left",
+	  .action = app_toggle_relative },
 	{ { 't' }, "t", "next sample type (pprof)",
 	  .action = app_cycle_sample_type },
 	{ { 'T' }, "T", "next thread (traces, Firefox)",

@@ -84,6 +84,8 @@ static void app_from_options(struct app *a, const char *file, struct model *m,
 	app_set_value_type(a, o->sample_type);
 	app_push_filters(a, o->filters);
 	a->source_options = &o->source;
+	if (o->relative)
+		app_set_relative(a, true);
 }
 
 /* The terminal taken over, or false and said why on stderr. */
@@ -222,11 +224,13 @@ static void switch_thread(struct app *a, struct model **loaded)
 	const char *file = a->file;
 	enum view_kind pane = a->current;
 	const struct source_options *source = a->source_options;
+	bool relative = a->relative;
 	app_free(a);
 	app_drop_model(loaded);
 	*loaded = m;
 	app_init(a, file, m, pane);
 	a->source_options = source;
+	app_set_relative(a, relative);
 	app_compute_in_background(a);
 	char safe[sizeof(next)];
 	escape_text(next, safe, sizeof(safe));

@@ -406,8 +406,10 @@ def heap_expected(path):
     while stack:
         node, above = stack.pop()
         cf = node["callFrame"]
-        key = (cf["functionName"] or "(anonymous)", cf["url"], cf["lineNumber"],
-               cf["columnNumber"])
+        # The report's lines and columns are 1-based, as DevTools shows them.
+        key = (cf["functionName"] or "(anonymous)", cf["url"],
+               cf["lineNumber"] + 1 if cf["lineNumber"] >= 0 else -1,
+               cf["columnNumber"] + 1 if cf["columnNumber"] >= 0 else -1)
         path = above if key in above else above + (key,)
         self_[key] = self_.get(key, 0) + node["selfSize"]
         for k in path:

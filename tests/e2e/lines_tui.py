@@ -119,5 +119,25 @@ def granularity():
         p.close()
 
 
-run_tests([with_source, without_source, from_flame, granularity])
+def anonymous_functions():
+    """l on the sort comparator of anon.js (one of three (anonymous)
+    functions in the file, the 9th row of the flat pane by total) shows
+    its own lines, 12-15, not the script's nor the map callback's."""
+    anon = os.path.join(NODE_DIR, "anon.cpuprofile")
+    p = Pane("LANG=C.UTF-8 %s --source-path %s --trim-path /tmp/r3v-js %s; echo EXIT=$?; "
+             "sleep 600" % (BINARY, NODE_DIR, anon), 120, 30)
+    try:
+        p.press(["3"], r"3 flat", "the flat pane")
+        s = p.press(["j"] * 8, r"anon\.js:12:21 +9/", "the comparator's row")
+        s = p.press(["l"], r"source: \(anonymous\)", "its source pane")
+        check("from line 12" in s.split("\n")[0], "the comparator's range: " + s.split("\n")[0])
+        check(re.search(r"\S+ms +n/a +14 +for \(let k = 0; k < 8", s),
+              "its loop, line 14, with its self:\n" + s)
+        check(not re.search(r"\d +n/a +(4|5|7|11) ", s),
+              "no line of the other anonymous functions:\n" + s)
+    finally:
+        p.close()
+
+
+run_tests([with_source, without_source, from_flame, granularity, anonymous_functions])
 sys.exit(1 if failures else 0)

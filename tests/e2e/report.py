@@ -30,7 +30,12 @@ def expected(name):
 
 
 def key(row):
-    return "%s %s:%d:%d" % (row["name"], row["url"], row["line"], row["column"])
+    """The reference's name for a row: the file's own lineNumber and
+    columnNumber, 0-based, where the report's are 1-based."""
+    def in_file(place):
+        return place - 1 if place > 0 else place
+    return "%s %s:%d:%d" % (row["name"], row["url"], in_file(row["line"]),
+                            in_file(row["column"]))
 
 
 # Flat JSON: the schema of the foundation issue, numbers from the reference.
@@ -159,5 +164,22 @@ out = json.loads(report(we, "flat", "--sort", "name", "--reverse", "--format", "
 check([r["name"] for r in out["rows"]] == ["main", "leaf", "b", "a"], "--reverse")
 out = json.loads(report(we, "top-down", "--depth", "1", "--format", "json"))
 check(all("children" not in k for k in out["rows"][0]["children"]), "--depth 1")
+
+# Lines and columns: 1-based in every format, as DevTools shows them (the
+# file's callFrame counts from 0; the text report prints url:line:column).
+with open(data("validate.cpuprofile")) as f:
+    frames = {n["callFrame"]["functionName"]: n["callFrame"] for n in json.load(f)["nodes"]}
+cf = frames["f_main_2"]
+want = (cf["lineNumber"] + 1, cf["columnNumber"] + 1)
+rows = json.loads(report(data("validate.cpuprofile"), "flat", "--format", "json"))["rows"]
+got = [(r["line"], r["column"]) for r in rows if r["name"] == "f_main_2"]
+check(got == [want], "JSON f_main_2 at %s, want %s" % (got, want))
+table = list(csv.DictReader(io.StringIO(report(data("validate.cpuprofile"), "flat",
+                                                "--format", "csv"))))
+got = [(int(r["line"]), int(r["column"])) for r in table if r["name"] == "f_main_2"]
+check(got == [want], "CSV f_main_2 at %s, want %s" % (got, want))
+text = report(data("validate.cpuprofile"), "flat")
+check("f_main_2  %s:%d:%d" % (cf["url"], want[0], want[1]) in text,
+      "text f_main_2 at %d:%d" % want)
 
 finish()

@@ -187,9 +187,11 @@ def devtools_profiles(path):
             dur = max(0, nxt - times[i])
 
             def fn(node_id):
+                """Lines and columns 1-based, as DevTools shows them."""
                 cf = p["nodes"][node_id]["callFrame"]
+                line, column = cf.get("lineNumber", -1), cf.get("columnNumber", -1)
                 return (cf.get("functionName") or "(anonymous)", cf.get("url", ""),
-                        cf.get("lineNumber", -1), cf.get("columnNumber", -1))
+                        line + 1 if line >= 0 else -1, column + 1 if column >= 0 else -1)
             leaf = p["samples"][i]
             self_[fn(leaf)] = self_.get(fn(leaf), 0) + dur
             seen, v = set(), leaf
