@@ -190,7 +190,8 @@ static bool is_renderer_main(const struct trace *t, const struct trace_slice *e)
 /* The threads with slice time, each measured. */
 static struct slice_thread *list_threads(struct trace *t, size_t *count)
 {
-	qsort(t->slices, t->nslices, sizeof(*t->slices), by_thread_then_time);
+	if (t->nslices)
+		qsort(t->slices, t->nslices, sizeof(*t->slices), by_thread_then_time);
 	struct slice_thread *threads = NULL;
 	size_t n = 0, cap = 0;
 	for (size_t i = 0, run; i < t->nslices; i += run) {
