@@ -14,17 +14,22 @@ void runs_diff_init(struct runs_diff *rd, struct diff *first,
 		rd->nruns[s] = nruns[s];
 		rd->rules[s] = rules[s];
 		rd->pairing[s] = xcalloc(nruns[s], sizeof(struct diff));
-		for (size_t i = 1; i < nruns[s]; i++)
+		rd->cross[s] = xcalloc(nruns[s], sizeof(struct diff));
+		for (size_t i = 1; i < nruns[s]; i++) {
 			diff_init(&rd->pairing[s][i - 1], rules[s][0], rules[s][i]);
+			diff_init(&rd->cross[s][i - 1], rules[!s][0], rules[s][i]);
+		}
 	}
 }
 
 void runs_diff_free(struct runs_diff *rd)
 {
 	for (int s = 0; s < DIFF_SIDES; s++) {
-		for (size_t i = 1; i < rd->nruns[s]; i++)
+		for (size_t i = 1; i < rd->nruns[s]; i++) {
 			diff_free(&rd->pairing[s][i - 1]);
-		free(rd->pairing[s]);
+			diff_free(&rd->cross[s][i - 1]);
+		}
+		FREE_ALL(rd->pairing[s], rd->cross[s]);
 	}
 	FREE_ALL(rd->rows, rd->values);
 	*rd = (struct runs_diff){ 0 };
@@ -35,15 +40,19 @@ bool runs_testable(const struct runs_diff *rd)
 	return rd->nruns[DIFF_BASE] >= 2 && rd->nruns[DIFF_NEW] >= 2;
 }
 
-/* Run `run` of side `s`: the values of the function that is `frame` in
- * that side's first run.  Absent counts 0; n/a stays NAN. */
+/* Run `run` of side `s`: the values of the row's function, found
+ * through the first run of that side, else of the other side.  Absent
+ * counts 0; n/a stays NAN. */
 static void run_values(const struct runs_diff *rd, enum diff_side s, size_t run,
-		       uint32_t frame, double *self, double *total, bool *present)
+		       const struct diff_row *row, double *self, double *total,
+		       bool *present)
 {
 	const struct diff *d = rd->first;
+	uint32_t frame = row->frame[s];
 	if (run) {
-		d = &rd->pairing[s][run - 1];
-		frame = frame == NO_ID ? NO_ID : diff_match(d, DIFF_BASE, frame);
+		bool own = frame != NO_ID;
+		d = own ? &rd->pairing[s][run - 1] : &rd->cross[s][run - 1];
+		frame = diff_match(d, DIFF_BASE, own ? frame : row->frame[!s]);
 		s = DIFF_NEW;
 	}
 	diff_frame_values(d, s, frame, self, total);
@@ -62,7 +71,7 @@ static void fill_row(struct runs_diff *rd, struct runs_row *r, double *values)
 		r->self[s] = values + n;
 		values += 2 * n;
 		for (size_t i = 0; i < n; i++)
-			run_values(rd, (enum diff_side)s, i, r->row->frame[s], &r->self[s][i],
+			run_values(rd, (enum diff_side)s, i, r->row, &r->self[s][i],
 				   &r->total[s][i], &r->present[s]);
 		r->total_stats[s] = summarize(r->total[s], n);
 		r->self_stats[s] = summarize(r->self[s], n);
@@ -103,16 +112,21 @@ static int compare_runs_rows(const void *pa, const void *pb, void *runs)
 	return order ? order : (a->row > b->row) - (a->row < b->row);
 }
 
+static void build_like(struct diff *d, const struct diff *first)
+{
+	d->rule = first->rule;
+	d->normalize = first->normalize;
+	diff_build(d);
+}
+
 void runs_diff_build(struct runs_diff *rd)
 {
 	struct diff *first = rd->first;
 	diff_build(first);
 	for (int s = 0; s < DIFF_SIDES; s++)
 		for (size_t i = 1; i < rd->nruns[s]; i++) {
-			struct diff *p = &rd->pairing[s][i - 1];
-			p->rule = first->rule;
-			p->normalize = first->normalize;
-			diff_build(p);
+			build_like(&rd->pairing[s][i - 1], first);
+			build_like(&rd->cross[s][i - 1], first);
 		}
 	size_t per_row = 2 * (rd->nruns[DIFF_BASE] + rd->nruns[DIFF_NEW]);
 	free(rd->rows);

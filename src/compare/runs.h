@@ -4,11 +4,12 @@
  * `--report flat --diff --base A1 --base A2 B1 B2` prints it.
  *
  * Pairing, kept simple: the rows are those of the diff of the first base
- * run with the first new run (diff.h); every other run is paired with the
- * first run of its side the same way (a diff of the two), and a function
- * counts the value its counterpart has in that run.  A function a run
- * lacks counts 0 there, as an absent side counts 0 in a delta; one the
- * first run of its side lacks is not followed into the other runs.
+ * run with the first new run (diff.h); every other run is paired the same
+ * way (a diff of the two) with the first run of its side, and with the
+ * first run of the other side for the functions only that one has; a
+ * function counts the value its counterpart has in that run.  A function
+ * a run lacks counts 0 there, as an absent side counts 0 in a delta; one
+ * that neither first run has makes no row.
  * Values are totals and selfs under the first diff's rule, or with its
  * normalize each run's shares (percent of that run's profile).
  *
@@ -38,6 +39,7 @@ struct runs_diff {
 	size_t nruns[DIFF_SIDES];
 	struct rules **rules[DIFF_SIDES]; /* nruns[s] each, [0] is first's */
 	struct diff *pairing[DIFF_SIDES]; /* run i + 1 against run 0 */
+	struct diff *cross[DIFF_SIDES];   /* run i + 1 against the other's run 0 */
 	struct runs_row *rows;
 	size_t nrows;
 	double *values;

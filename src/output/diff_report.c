@@ -123,7 +123,7 @@ static char row_marker(const struct runs_row *r)
 {
 	return !r->present[DIFF_NEW] ? '-'
 	     : !r->present[DIFF_BASE] ? '+'
-	     : r->row->match == MATCH_SAME ? ' ' : '~';
+	     : r->row->match == MATCH_SAME || r->row->match == MATCH_NONE ? ' ' : '~';
 }
 
 /* "name  url:line:column" of one side, escaped. */
@@ -328,8 +328,10 @@ static void json_side(FILE *out, const struct runs_diff *rd, const struct runs_r
 		fputs("null", out);
 		return;
 	}
+	/* Found only in that side's other runs: named as on the other side. */
+	enum diff_side named = r->row->frame[s] != NO_ID ? s : diff_row_side(r->row);
 	fputc('{', out);
-	json_location(out, d->model[s], side_frame(d, r->row, s));
+	json_location(out, d->model[named], side_frame(d, r->row, named));
 	json_field(out, "self", r->self_stats[s].mean);
 	json_field(out, "total", r->total_stats[s].mean);
 	json_field(out, "mean", r->total_stats[s].mean);
