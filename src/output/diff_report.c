@@ -51,17 +51,16 @@ static void text_side_header(FILE *out, const struct diff_report *rep,
 
 static void text_counts(FILE *out, const struct runs_diff *rd)
 {
-	const struct diff *d = rd->first;
 	size_t both = 0, only[DIFF_SIDES] = { 0 }, loosely = 0;
-	for (size_t i = 0; i < d->nrows; i++) {
-		const struct diff_row *r = &d->rows[i];
-		if (!diff_present(r, DIFF_NEW))
+	for (size_t i = 0; i < rd->nrows; i++) {
+		const struct runs_row *r = &rd->rows[i];
+		if (!r->present[DIFF_NEW])
 			only[DIFF_BASE]++;
-		else if (!diff_present(r, DIFF_BASE))
+		else if (!r->present[DIFF_BASE])
 			only[DIFF_NEW]++;
 		else
 			both++;
-		if (r->match != MATCH_SAME && r->match != MATCH_NONE)
+		if (r->row->match != MATCH_SAME && r->row->match != MATCH_NONE)
 			loosely++;
 	}
 	fprintf(out, "# functions: %zu in both, %zu only in base (-), %zu only in "
