@@ -18,6 +18,7 @@ import json
 import math
 import subprocess
 import sys
+import tempfile
 
 WPROF, TESTDATA = sys.argv[1], sys.argv[2]
 DIR = f"{TESTDATA}/compare-n"
@@ -229,9 +230,25 @@ def check_gate():
         check(p.returncode == 2 and p.stderr, f"{bad}: exit {p.returncode}")
 
 
+def check_mixed_formats():
+    """A run of another format (the first base run written as pprof) is a
+    run like the others: the same values, paired by name, file and line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        pprof = f"{tmp}/base1.pb.gz"
+        p = run("--export", "pprof", "-o", pprof, BASE[0])
+        check(p.returncode == 0, f"export: {p.stderr}")
+        rows = rows_by_name(diff_json(base=[pprof] + BASE[1:]))
+        plain = rows_by_name(diff_json())
+        for name in WATCHED:
+            check(rows[name]["base"]["runs"] == plain[name]["base"]["runs"],
+                  f"mixed: {name}: {rows[name]['base']['runs']}")
+            check(close(rows[name]["p"], plain[name]["p"]), f"mixed: {name}: p")
+
+
 check_runs(False)
 check_runs(True)
 check_one_run_a_side()
 check_text_and_csv()
 check_gate()
+check_mixed_formats()
 sys.exit(1 if failures else 0)
