@@ -12,7 +12,6 @@ void runs_diff_init(struct runs_diff *rd, struct diff *first,
 	*rd = (struct runs_diff){ .first = first };
 	for (int s = 0; s < DIFF_SIDES; s++) {
 		rd->nruns[s] = nruns[s];
-		rd->rules[s] = rules[s];
 		rd->pairing[s] = xcalloc(nruns[s], sizeof(struct diff));
 		rd->cross[s] = xcalloc(nruns[s], sizeof(struct diff));
 		for (size_t i = 1; i < nruns[s]; i++) {

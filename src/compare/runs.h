@@ -37,7 +37,6 @@ struct runs_row {
 struct runs_diff {
 	struct diff *first; /* the first base run against the first new run */
 	size_t nruns[DIFF_SIDES];
-	struct rules **rules[DIFF_SIDES]; /* nruns[s] each, [0] is first's */
 	struct diff *pairing[DIFF_SIDES]; /* run i + 1 against run 0 */
 	struct diff *cross[DIFF_SIDES];   /* run i + 1 against the other's run 0 */
 	struct runs_row *rows;
