@@ -4,6 +4,7 @@
 #include "option_table.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,26 @@ static void add_source_path(struct options *o, const struct option_spec *spec, c
 	append_path(&o->tui.source.dirs, &o->tui.source.ndirs, v);
 }
 
+static void add_base(struct options *o, const struct option_spec *spec, const char *v)
+{
+	(void)spec;
+	append_path(&o->base_files, &o->nbase_files, v);
+}
+
+/* --fail-if-slower PCT or PCT:REGEX. */
+static void parse_fail_if_slower(struct options *o, const struct option_spec *spec,
+				 const char *v)
+{
+	char *end;
+	errno = 0;
+	double pct = strtod(v, &end);
+	if (errno || end == v || (*end && *end != ':') || !(pct >= 0) || isinf(pct))
+		usage_error("--%s takes PCT or PCT:REGEX (PCT a number >= 0), not '%s'",
+			    spec->name, v);
+	o->fail_pct = pct;
+	o->fail_regex = *end == ':' ? end + 1 : NULL;
+}
+
 static void add_trim_path(struct options *o, const struct option_spec *spec, const char *v)
 {
 	(void)spec;
@@ -319,6 +340,15 @@ const struct option_spec option_table[] = {
 		  "one differential folded file is BASE and NEW" },
 	{ .name = "normalize", .apply = set_flag, .field = AT(normalize),
 	  .help = "with --diff: compare shares of each profile (%)" },
+	{ .name = "base", .arg = "FILE", .apply = add_base,
+	  .help = "with --diff: a base run (repeatable); the other\n"
+		  "files are the new runs, and each function's means\n"
+		  "are compared with Welch's t-test" },
+	{ .name = "fail-if-slower", .arg = "PCT[:REGEX]", .apply = parse_fail_if_slower,
+	  .help = "with --diff: exit 1 when a function's total rose\n"
+		  "significantly by more than PCT % of its base mean\n"
+		  "(only functions matching REGEX); needs two runs a\n"
+		  "side or more" },
 	{ .name = "sample-type", .letter = 't', .arg = "T", .apply = set_string,
 	  .field = AT(load.sample_type),
 	  .help = "the values to show, by name or index (like\n"

@@ -4,6 +4,7 @@
 #include "options.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,9 +203,34 @@ static void read_options(int argc, char **argv, struct options *o)
 	}
 }
 
+/* With --base, what is left is the new runs. */
+static void read_runs(int argc, char **argv, struct options *o)
+{
+	if (!o->diff || !o->report || o->view != VIEW_FLAT)
+		usage_error("%s", "--base names base runs for --report flat --diff");
+	o->new_files = (const char **)(argv + optind);
+	o->nnew_files = (size_t)(argc - optind);
+	if (!o->nnew_files)
+		usage_error("%s", "--base needs the new runs as well: --base A1 --base A2 "
+			    "B1 B2");
+	o->file = o->base_files[0];
+	o->new_file = o->new_files[0];
+	size_t stdin_uses = 0;
+	for (size_t i = 0; i < o->nbase_files; i++)
+		stdin_uses += !strcmp(o->base_files[i], "-");
+	for (size_t i = 0; i < o->nnew_files; i++)
+		stdin_uses += !strcmp(o->new_files[i], "-");
+	if (stdin_uses > 1)
+		usage_error("%s", "standard input ('-') can be only one of the profiles");
+}
+
 /* What is left is the profiles; `-` is standard input. */
 static void read_profiles(int argc, char **argv, struct options *o)
 {
+	if (o->nbase_files) {
+		read_runs(argc, argv, o);
+		return;
+	}
 	for (int i = optind; i < argc; i++) {
 		if (!o->file)
 			o->file = argv[i];
@@ -218,7 +244,8 @@ static void read_profiles(int argc, char **argv, struct options *o)
 void parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .depth = REPORT_DEPTH, .max_rows = REPORT_MAX_ROWS,
-			       .load.session = -1, .window = HTTP_LIVE_DEFAULT_WINDOW };
+			       .load.session = -1, .window = HTTP_LIVE_DEFAULT_WINDOW,
+			       .fail_pct = NAN };
 	read_options(argc, argv, o);
 	read_profiles(argc, argv, o);
 	if ((o->duration > 0 || o->cdp.target || o->cdp.interval_us) && !o->inspect)
@@ -236,6 +263,9 @@ void parse_options(int argc, char **argv, struct options *o)
 		usage_error("%s", "--range works on one profile at a time (in the explorer, "
 			    "choose a range on each side with [ ] { } or the mouse)");
 	parse_sort(o);
+	if (!isnan(o->fail_pct) && (o->nbase_files < 2 || o->nnew_files < 2))
+		usage_error("%s", "--fail-if-slower needs two runs a side or more: "
+			    "--report flat --diff --base A1 --base A2 B1 B2");
 	make_filters(o);
 	if (o->lines_report != (o->function != NULL))
 		usage_error("%s", "--report lines and --function REGEX go together");
@@ -258,4 +288,5 @@ void free_options(struct options *o)
 	transform_stack_free(&o->filters);
 	free(o->tui.source.dirs);
 	free(o->tui.source.trims);
+	free(o->base_files);
 }

@@ -30,8 +30,15 @@
 struct options {
 	const char *file;
 	const char *new_file; /* with --diff: the second profile */
+	/* --base FILE (repeatable): the base runs; the files named without
+	 * it are then the new runs (file and new_file are the first of each). */
+	const char **base_files, **new_files; /* new_files: within argv */
+	size_t nbase_files, nnew_files;
 	bool diff;
 	bool normalize;
+	/* --fail-if-slower PCT[:REGEX]: the gate, or fail_pct NAN. */
+	double fail_pct;
+	const char *fail_regex; /* NULL: every function */
 	const char *sort_name; /* parsed once we know whether it is a diff */
 	enum diff_sort diff_sort;
 	bool report;

@@ -302,18 +302,23 @@ static bool present_on(const struct diff *d, enum diff_side s, uint32_t f)
 	return d->presence[s] && listed(d->presence[s], f);
 }
 
-static void fill_side(const struct diff *d, struct diff_row *r, enum diff_side s)
+void diff_frame_values(const struct diff *d, enum diff_side s, uint32_t f,
+		       double *self, double *total)
 {
 	const struct totals *t = d->totals[s];
-	uint32_t f = r->frame[s];
-	r->self[s] = r->total[s] = NAN;
+	*self = *total = NAN;
 	if (f == NO_ID || !present_on(d, s, f))
 		return;
 	double scale = 1;
 	if (d->normalize)
 		scale = t->profile_total != 0 ? 100 / t->profile_total : NAN;
-	r->self[s] = t->self[f] * scale;
-	r->total[s] = view_total_or_nan(t, f) * scale;
+	*self = t->self[f] * scale;
+	*total = view_total_or_nan(t, f) * scale;
+}
+
+static void fill_side(const struct diff *d, struct diff_row *r, enum diff_side s)
+{
+	diff_frame_values(d, s, r->frame[s], &r->self[s], &r->total[s]);
 }
 
 /* A side's part of the delta: 0 where the function is absent. */

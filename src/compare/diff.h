@@ -120,6 +120,11 @@ bool diff_comparable(const struct diff *d);
 void diff_build(struct diff *d);
 void diff_sort(struct diff *d);
 
+/* After diff_build: what a row of `frame` (NO_ID: none) would hold on
+ * side `s`, as struct diff_row's self and total say (NAN: absent). */
+void diff_frame_values(const struct diff *d, enum diff_side s, uint32_t frame,
+		       double *self, double *total);
+
 /* Whether the function has time on that side (else it is one-sided). */
 static inline bool diff_present(const struct diff_row *r, enum diff_side s)
 {
