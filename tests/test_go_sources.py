@@ -24,37 +24,10 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e"))
 from profile_checks import Checks  # noqa: E402
-from protobuf_bytes import field, varint  # noqa: E402
+from go_places import make_places, write  # noqa: E402
 
 WPROF, WHAT = os.path.abspath(sys.argv[1]), sys.argv[2]
 checks = Checks(WPROF)
-
-
-def number(n):
-    return varint(n)
-
-
-def pprof(functions):
-    """A CPU profile of one 10ms sample per function, each at line 2 of
-    its file: functions is a list of (name, file name)."""
-    strings = ["", "cpu", "nanoseconds"]
-    out = field(1, field(1, number(1), 0) + field(2, number(2), 0))
-    for i, (name, filename) in enumerate(functions, 1):
-        strings += [name, filename]
-        out += field(2, field(1, number(i), 0) + field(2, number(10_000_000), 0))
-        out += field(4, field(1, number(i), 0) +
-                     field(4, field(1, number(i), 0) + field(2, number(2), 0)))
-        out += field(5, field(1, number(i), 0) + field(2, number(len(strings) - 2), 0) +
-                     field(4, number(len(strings) - 1), 0))
-    for s in strings:
-        out += field(6, s.encode())
-    return out
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
 
 
 def lines(profile, regex, cwd, env, *extra, fmt="text"):
@@ -81,33 +54,10 @@ def expect_found(label, profile, regex, cwd, env, want_path, source, *extra):
 
 
 def test_places(tmp):
-    cache, app, goroot = (os.path.join(tmp, d) for d in ("mod", "app", "goroot"))
-    cached = os.path.join(cache, "github.com", "!foo!bar", "baz@v1.0.0")
-    vendored = os.path.join(app, "vendor", "github.com", "Vend", "lib")
-    files = {  # name: (as the profile names it, where it is here, line 2)
-        "baz.X": ("/home/x/go/pkg/mod/github.com/!foo!bar/baz@v1.0.0/x.go",
-                  os.path.join(cached, "x.go"), "\treturn 1 // x.go in the module cache"),
-        "baz.Y": ("github.com/FooBar/baz@v1.0.0/sub/y.go",
-                  os.path.join(cached, "sub", "y.go"), "\treturn 2 // y.go, -trimpath"),
-        "lib.V": ("/build/app/vendor/github.com/Vend/lib/v.go",
-                  os.path.join(vendored, "v.go"), "\treturn 3 // v.go vendored"),
-        "lib.W": ("/home/x/go/pkg/mod/github.com/!vend/lib@v0.2.0/w.go",
-                  os.path.join(vendored, "w.go"), "\treturn 4 // w.go vendored, not cached"),
-        "main.main": ("example.com/App/cmd/main.go",
-                      os.path.join(app, "cmd", "main.go"), "\treturn 5 // the main module"),
-        "fake.Std": ("/usr/local/go/src/fake/std.go",
-                     os.path.join(goroot, "src", "fake", "std.go"), "\treturn 6 // GOROOT"),
-        "nope.Z": ("/home/x/go/pkg/mod/github.com/!nope/z@v1.0.0/z.go", None, None),
-    }
-    for name, (_, here, source) in files.items():
-        if here:
-            write(here, f"package {name.split('.')[0]}\n{source}\n}}\n")
-    write(os.path.join(app, "go.mod"), "module example.com/App // the app\n\ngo 1.19\n")
+    places = make_places(tmp)
+    cache, app, files, profile = places.cache, places.app, places.files, places.profile
     os.mkdir(os.path.join(tmp, "elsewhere"))
-    profile = os.path.join(tmp, "places.pprof")
-    with open(profile, "wb") as f:
-        f.write(pprof([(name, named) for name, (named, _, _) in files.items()]))
-    env = dict(os.environ, GOMODCACHE=cache, GOROOT=goroot, PATH="/nonexistent")
+    env = dict(os.environ, GOMODCACHE=cache, GOROOT=places.goroot, PATH="/nonexistent")
     for name, (_, here, source) in files.items():
         if here:
             expect_found(name, profile, "^" + re.escape(name) + "$", app, env, here, source)
