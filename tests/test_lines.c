@@ -352,9 +352,6 @@ static void check_source_paths(const char *dir)
 	const char *text = source_line(&f, 9, &len);
 	CHECK(text && len == 27 && !strncmp(text, "func mix(x uint64) uint64 {", 27));
 	CHECK(source_line(&f, 0, &len) == NULL && source_line(&f, 100000, &len) == NULL);
-	/* main.go's 43rd and last line is "}" and its break. */
-	text = source_line(&f, 43, &len);
-	CHECK(text && len == 1 && *text == '}' && source_line(&f, 44, &len) == NULL);
 	source_file_free(&f);
 	CHECK(!source_find(&o, "/tmp/h9go/nothing.go", &f));
 	CHECK(f.tried && strstr(f.tried, "/nonexistent/nothing.go"));

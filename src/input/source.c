@@ -33,8 +33,7 @@ static bool read_whole(const char *path, struct source_file *out)
 		}
 	}
 	GROW(out->line_start, cap, out->nlines + 1);
-	/* One past the last line's break, a missing final break counted. */
-	out->line_start[out->nlines] = got && text[got - 1] == '\n' ? got : got + 1;
+	out->line_start[out->nlines] = got + 1; /* one past the last line's break */
 	out->text = text;
 	out->path = xstrdup(path);
 	return true;
