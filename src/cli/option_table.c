@@ -307,7 +307,8 @@ const struct option_spec option_table[] = {
 		  "group by, as pprof's -granularity and -addresses\n"
 		  "(the a key in the explorer)" },
 	{ .name = "source-path", .arg = "DIR", .apply = add_source_path,
-	  .help = "where to look for source files (repeatable)" },
+	  .help = "where to look for source files, and for a Go\n"
+		  "module by the go.mod at or above DIR (repeatable)" },
 	{ .name = "trim-path", .arg = "PREFIX", .apply = add_trim_path,
 	  .help = "take PREFIX off source paths before looking\n"
 		  "under each --source-path (repeatable)" },

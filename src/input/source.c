@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "base/util.h"
+#include "input/go_source.h"
 
 #define MAX_SOURCE_BYTES ((size_t)64 << 20)
 #define MAX_TRIED_SHOWN 6
@@ -57,6 +58,17 @@ static bool try_path(struct source_file *out, size_t *ntried, const char *path)
 {
 	note_tried(out, ntried, path);
 	return read_whole(path, out);
+}
+
+struct search {
+	struct source_file *out;
+	size_t *ntried;
+};
+
+static bool try_go_place(void *ctx, const char *path)
+{
+	struct search *s = ctx;
+	return try_path(s->out, s->ntried, path);
 }
 
 /* dir/rel, then dir/ each shorter tail of rel. */
@@ -130,7 +142,8 @@ bool source_find(const struct source_options *o, const char *url,
 	for (size_t i = 0; i < o->ndirs; i++)
 		if (try_under(out, &ntried, o->dirs[i], rel ? rel : path))
 			return true;
-	return false;
+	struct search go = { out, &ntried };
+	return go_source_find(path, o->dirs, o->ndirs, try_go_place, &go);
 }
 
 const char *source_line(const struct source_file *f, int32_t line, size_t *len)

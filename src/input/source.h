@@ -1,7 +1,8 @@
 /* Finding and reading the source file of a function, as pprof does:
  * file:// URLs and absolute paths as they are, paths with a --trim-path
  * prefix taken off, and each --source-path directory tried with the path
- * and with each shorter tail of it. */
+ * and with each shorter tail of it; then where Go keeps sources
+ * (input/go_source.h: GOROOT, the module cache, vendor/, -trimpath). */
 #ifndef WPROF_SOURCE_H
 #define WPROF_SOURCE_H
 
