@@ -79,7 +79,10 @@ static void filter_key(struct app *a, int key)
 	case 'M': app_mine(a); break;
 	case ':': app_command_start(a); break;
 	case 'F': app_clear_filters(a); break;
-	default: app_undo_filter(a); break; /* Backspace */
+	default: /* Backspace: the call graph's previous centre first */
+		if (!app_graph_back(a))
+			app_undo_filter(a);
+		break;
 	}
 }
 
@@ -193,6 +196,14 @@ const struct key_binding key_table[] = {
 	  .action = toggle_help, .delta_action = delta_help },
 	{ { 'q', 'Q' }, "q", "quit",
 	  .action = quit, .delta_action = delta_quit },
+	/* Navigation (issue 26): the hottest path, closing all, pane 4's
+	 * history (Backspace, filter_key). */
+	{ { 'H' }, "H", "open the heaviest path",
+	  .action = app_open_heaviest },
+	{ { '-' }, "-", "collapse all",
+	  .action = app_collapse_all },
+	{ { 0 }, "Bksp", "graph: previous centre",
+	  .action = app_undo_filter },
 	{ { 'o' }, "o", "compare: other side",
 	  .action = other_side },
 	{ { 'd' }, "d", "compare: delta layout",
