@@ -486,14 +486,15 @@ void app_collapse_all(struct app *a)
 
 /* Every pane then shows the top of the new order, as a table sorted
  * again by its column does (a cursor following its row would leave the
- * window where it was and hide the new order). */
+ * window where it was and hide the new order); the flame graph keeps
+ * its own order, and its cursor. */
 static void resort_all(struct app *a)
 {
 	for (int k = 0; k < VIEW_COUNT; k++) {
 		struct pane *p = &a->panes[k];
 		if (!p->open)
 			continue;
-		p->from_top = true;
+		p->from_top = k != VIEW_FLAME;
 		if (p->view.ops->sort) /* such views rebuild their rows to sort */
 			p->pending = PANE_NEW_ROWS;
 		else if (p->pending == PANE_UP_TO_DATE)

@@ -86,6 +86,14 @@ static void filter_key(struct app *a, int key)
 	}
 }
 
+static void heaviest_or_close_all(struct app *a, int key)
+{
+	if (key == 'H')
+		app_open_heaviest(a);
+	else
+		app_collapse_all(a);
+}
+
 static bool comparing(struct app *a)
 {
 	if (!a->compare)
@@ -198,10 +206,8 @@ const struct key_binding key_table[] = {
 	  .action = quit, .delta_action = delta_quit },
 	/* Navigation (issue 26): the hottest path, closing all, pane 4's
 	 * history (Backspace, filter_key). */
-	{ { 'H' }, "H", "open the heaviest path",
-	  .action = app_open_heaviest },
-	{ { '-' }, "-", "collapse all",
-	  .action = app_collapse_all },
+	{ { 'H', '-' }, "H -", "heaviest path; close all",
+	  .keyed_action = heaviest_or_close_all },
 	{ { 0 }, "Bksp", "graph: previous centre",
 	  .action = app_undo_filter },
 	{ { 'o' }, "o", "compare: other side",

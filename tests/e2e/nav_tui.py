@@ -162,8 +162,9 @@ def call_graph_back(width, height):
 def help_lists_the_keys(width, height):
     p = Pane("worked-example.cpuprofile", width, height)
     s = p.press(["?"], r"Keys \(any key", "help")
-    check(re.search(r"\bH\s+open the", s) and re.search(r"(^|\s)-\s+collapse", s, re.M),
-          "%dx%d: H and - in the help" % (width, height))
+    check(re.search(r"\bH -\s+heaviest path; close all", s) and
+          re.search(r"\bBksp\s+graph: previous centre", s),
+          "%dx%d: H, - and the graph's Backspace in the help" % (width, height))
     p.close()
 
 
