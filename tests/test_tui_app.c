@@ -602,24 +602,29 @@ static void flame_moves(struct app *a)
 	CHECK(!flame_nav_active(a));
 }
 
+/* dir/name into m, its path in `path`; false (said on stderr) when it
+ * cannot be read. */
+static bool load_testdata(const char *dir, const char *name, struct model *m, char *path,
+			  size_t cap)
+{
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	snprintf(path, cap, "%s/%s", dir, name);
+	if (load_file(path, &opt, m, &err, NULL))
+		return true;
+	fprintf(stderr, "%s: %s\n", path, err.message);
+	return false;
+}
+
 /* validate.cpuprofile: (root) > (anonymous) run_main_module >
  * executeUserEntryPoint > Module._load > Module.load >
  * Module._extensions..js > Module._compile > (anonymous) of
  * file:///home/dev/demo/validate.js, the first row of that file in tree
  * order; `/validate.js` finds it by its file, at the eighth row. */
-static void search_files(const char *dir)
+static void search_files(struct model *m, const char *path)
 {
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/validate.cpuprofile", dir);
-	struct model m;
-	struct load_error err;
-	struct load_options opt = { .session = -1 };
-	if (!load_file(path, &opt, &m, &err, NULL)) {
-		CHECK_MSG(false, "%s: %s", path, err.message);
-		return;
-	}
 	struct app a;
-	app_init(&a, path, &m, VIEW_TOPDOWN);
+	app_init(&a, path, m, VIEW_TOPDOWN);
 	app_search_start(&a);
 	app_search_set(&a, "validate.js");
 	app_search_update(&a);
@@ -627,7 +632,6 @@ static void search_files(const char *dir)
 	const struct row *r = app_selected_row(&a);
 	CHECK(r && r->depth == 7 && !strcmp(row_name(&a, 7), "(anonymous)"));
 	app_free(&a);
-	model_free(&m);
 }
 
 int main(int argc, char **argv)
@@ -637,14 +641,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/worked-example.cpuprofile", argv[1]);
 	struct model m;
-	struct load_error err;
-	struct load_options opt = { .session = -1 };
-	if (!load_file(path, &opt, &m, &err, NULL)) {
-		fprintf(stderr, "%s: %s\n", path, err.message);
+	if (!load_testdata(argv[1], "worked-example.cpuprofile", &m, path, sizeof(path)))
 		return 1;
-	}
 	struct app a;
 	app_init(&a, path, &m, VIEW_TOPDOWN);
 	expand_and_collapse(&a);
@@ -663,16 +662,16 @@ int main(int argc, char **argv)
 	app_free(&a);
 	in_background(&m);
 	model_free(&m);
-	search_files(argv[1]);
+	if (!load_testdata(argv[1], "validate.cpuprofile", &m, path, sizeof(path)))
+		return 1;
+	search_files(&m, path);
+	model_free(&m);
 
 	struct model first, next;
-	snprintf(path, sizeof(path), "%s/worked-example.cpuprofile", argv[1]);
-	bool loaded = load_file(path, &opt, &first, &err, NULL);
-	snprintf(path, sizeof(path), "%s/worked-example-new.cpuprofile", argv[1]);
-	if (!loaded || !load_file(path, &opt, &next, &err, NULL)) {
-		fprintf(stderr, "%s: %s\n", path, err.message);
+	if (!load_testdata(argv[1], "worked-example.cpuprofile", &first, path, sizeof(path)))
 		return 1;
-	}
+	if (!load_testdata(argv[1], "worked-example-new.cpuprofile", &next, path, sizeof(path)))
+		return 1;
 	replace_model(&first, &next);
 	rule_follows_data(&next);
 	live_snapshot();

@@ -446,7 +446,9 @@ static size_t find_at(struct view *v, size_t i, bool row, bool below, struct fin
 {
 	if (row && !f->last && f->match(f->data, &v->rows[i]))
 		return i;
-	if (below && can_open(v, i)) {
+	if (below && can_open(v, i) && !f->budget) {
+		f->cut_short = true;
+	} else if (below && can_open(v, i)) {
 		struct row top = v->rows[i]; /* the walk may move the rows */
 		if (find_below(v, &top, f)) {
 			*opened_at = i;
