@@ -147,6 +147,12 @@ static void search(struct app *a)
 	a->prompts.search[0] = 0;
 }
 
+static bool is_leaf(void *data, const struct row *r)
+{
+	const struct model *m = ((struct app *)data)->ctx.model;
+	return !strcmp(model_str(m, m->frames[r->frame].name), "leaf");
+}
+
 /* Search in the tree panes looks under closed rows and opens the way:
  * leaf is under main>a and main>b, both closed at first. */
 static void search_opens(struct app *a)
@@ -178,6 +184,17 @@ static void search_opens(struct app *a)
 	a->prompts.searching = false;
 	a->prompts.search[0] = 0;
 	app_move_to(a, 0);
+	app_collapse(a);
+	/* A budget of one row looks at a (main's first child) and stops. */
+	bool cut_short;
+	size_t opened_at;
+	CHECK(view_find(&app_pane(a)->view, 0, 1, false, is_leaf, a, 1, &cut_short,
+			&opened_at) == SIZE_MAX);
+	CHECK(cut_short && opened_at == SIZE_MAX);
+	CHECK_NAMES(a, "main");
+	CHECK(view_find(&app_pane(a)->view, 0, 1, false, is_leaf, a, 2, &cut_short,
+			&opened_at) == 2);
+	CHECK(!cut_short && opened_at == 0);
 	app_collapse(a);
 }
 
