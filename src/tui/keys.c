@@ -142,7 +142,7 @@ const struct key_binding key_table[] = {
 	{ { 'a' }, "a", "by functions, files, lines, addresses",
 	  .action = app_next_granularity, .one_profile = true },
 	{ { '\n', '\r', KEY_ENTER }, "Enter Bksp",
-	  "toggle/open; flame: zoom",
+	  "open, zoom; Bksp goes back",
 	  .action = app_enter },
 	{ { '*' }, "*", "expand whole subtree",
 	  .action = app_expand_subtree },
@@ -204,12 +204,10 @@ const struct key_binding key_table[] = {
 	  .action = toggle_help, .delta_action = delta_help },
 	{ { 'q', 'Q' }, "q", "quit",
 	  .action = quit, .delta_action = delta_quit },
-	/* Navigation (issue 26): the hottest path, closing all, pane 4's
-	 * history (Backspace, filter_key). */
+	/* Navigation (issue 26): the hottest path, closing all.  Pane 4's
+	 * history is Backspace's (filter_key, the Enter Bksp row). */
 	{ { 'H', '-' }, "H -", "heaviest path; close all",
 	  .keyed_action = heaviest_or_close_all },
-	{ { 0 }, "Bksp", "graph: previous centre",
-	  .action = app_undo_filter },
 	{ { 'o' }, "o", "compare: other side",
 	  .action = other_side },
 	{ { 'd' }, "d", "compare: delta layout",

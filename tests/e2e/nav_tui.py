@@ -163,7 +163,7 @@ def help_lists_the_keys(width, height):
     p = Pane("worked-example.cpuprofile", width, height)
     s = p.press(["?"], r"Keys \(any key", "help")
     check(re.search(r"\bH -\s+heaviest path; close all", s) and
-          re.search(r"\bBksp\s+graph: previous centre", s),
+          re.search(r"\bEnter Bksp\s+open, zoom; Bksp goes back", s),
           "%dx%d: H, - and the graph's Backspace in the help" % (width, height))
     p.close()
 
