@@ -147,6 +147,149 @@ static void search(struct app *a)
 	a->prompts.search[0] = 0;
 }
 
+static bool is_leaf(void *data, const struct row *r)
+{
+	const struct model *m = ((struct app *)data)->ctx.model;
+	return !strcmp(model_str(m, m->frames[r->frame].name), "leaf");
+}
+
+/* Search in the tree panes looks under closed rows and opens the way:
+ * leaf is under main>a and main>b, both closed at first. */
+static void search_opens(struct app *a)
+{
+	app_show_pane(a, VIEW_TOPDOWN);
+	app_move_to(a, 0);
+	app_collapse(a);
+	CHECK_NAMES(a, "main");
+	app_search_start(a);
+	app_search_set(a, "leaf");
+	app_search_update(a);
+	CHECK_NAMES(a, "main a leaf b");
+	CHECK(app_pane(a)->selected == 2);
+	app_search_next(a, 1, false); /* the next in tree order: under b */
+	CHECK_NAMES(a, "main a leaf b leaf");
+	CHECK(app_pane(a)->selected == 4);
+	app_search_next(a, 1, false); /* wraps round to the first */
+	CHECK(app_pane(a)->selected == 2);
+	app_search_next(a, -1, false);
+	CHECK(app_pane(a)->selected == 4);
+	app_move_to(a, 0);
+	app_collapse(a);
+	app_search_next(a, -1, false); /* back from main: the last, opened */
+	CHECK_NAMES(a, "main a b leaf");
+	CHECK(app_pane(a)->selected == 3);
+	app_search_set(a, "nowhere");
+	app_search_next(a, 1, false);
+	CHECK(strstr(a->message, "no row matches 'nowhere'") != NULL);
+	a->prompts.searching = false;
+	a->prompts.search[0] = 0;
+	app_move_to(a, 0);
+	app_collapse(a);
+	/* A budget of one row looks at a (main's first child) and stops. */
+	bool cut_short;
+	size_t opened_at;
+	CHECK(view_find(&app_pane(a)->view, 0, 1, false, is_leaf, a, 1, &cut_short,
+			&opened_at) == SIZE_MAX);
+	CHECK(cut_short && opened_at == SIZE_MAX);
+	CHECK_NAMES(a, "main");
+	CHECK(view_find(&app_pane(a)->view, 0, 1, false, is_leaf, a, 2, &cut_short,
+			&opened_at) == 2);
+	CHECK(!cut_short && opened_at == 0);
+	app_collapse(a);
+}
+
+/* H opens the path of the largest totals, - closes everything. */
+static void heaviest_and_collapse_all(struct app *a)
+{
+	app_show_pane(a, VIEW_TOPDOWN);
+	app_move_to(a, 0);
+	app_open_heaviest(a); /* main 6 > a 5 > leaf 3 (b is 1) */
+	CHECK_NAMES(a, "main a leaf b");
+	CHECK(app_pane(a)->selected == 2);
+	app_open_heaviest(a);
+	CHECK(strstr(a->message, "nothing below") != NULL);
+	app_collapse_all(a);
+	CHECK_NAMES(a, "main");
+	CHECK(app_pane(a)->selected == 0);
+	app_show_pane(a, VIEW_FLAT);
+	app_collapse_all(a);
+	CHECK(strstr(a->message, "not a tree") != NULL);
+	CHECK_NAMES(a, "main a leaf b");
+}
+
+/* s and S show the first row of the new order, in every pane. */
+static void sort_goes_to_top(struct app *a)
+{
+	app_show_pane(a, VIEW_FLAT);
+	app_move_to(a, 3);
+	app_cycle_sort(a);
+	CHECK(app_pane(a)->selected == 0);
+	CHECK_NAMES(a, "leaf a b main");
+	app_move_to(a, 2);
+	app_reverse_sort(a);
+	CHECK(app_pane(a)->selected == 0);
+	app_reverse_sort(a);
+	app_show_pane(a, VIEW_TOPDOWN);
+	CHECK(app_pane(a)->selected == 0);
+	for (int k = 0; k < SORT_COUNT - 2; k++) /* calls skipped: back to total */
+		app_cycle_sort(a);
+	CHECK(a->ctx.sort == SORT_TOTAL);
+}
+
+/* Undoing `=` finds its function again (its path is gone: under the
+ * filter it was at the top), opening the tree down to it. */
+static void undo_show(struct app *a)
+{
+	app_show_pane(a, VIEW_TOPDOWN);
+	app_move_to(a, 0);
+	app_search_set(a, "b");
+	app_search_next(a, 1, true);
+	CHECK_NAMES(a, "main a b");
+	app_show_only(a);
+	CHECK_NAMES(a, "b");
+	app_undo_filter(a);
+	CHECK_NAMES(a, "main a b");
+	CHECK(!strcmp(row_name(a, app_pane(a)->selected), "b"));
+	app_prune_from(a); /* from b, not from main */
+	char crumb[128];
+	app_breadcrumb(a, crumb, sizeof(crumb));
+	CHECK_MSG(!strcmp(crumb, "prune_from=b"), "crumb %s", crumb);
+	app_clear_filters(a);
+	a->prompts.search[0] = 0;
+	app_move_to(a, 0);
+	app_collapse_all(a);
+}
+
+/* Backspace in the call graph: the centres before, as a browser's Back;
+ * a filter pushed after them is what Backspace undoes next. */
+static void graph_history(struct app *a)
+{
+	app_show_pane(a, VIEW_FLAT);
+	app_move_to(a, 0); /* main */
+	app_open_in(a, VIEW_CALLGRAPH);
+	CHECK_NAMES(a, "main a b");
+	app_move_to(a, 1);
+	app_enter(a); /* centre a */
+	CHECK_NAMES(a, "main a leaf");
+	app_move_to(a, 2);
+	app_enter(a); /* centre leaf */
+	CHECK_NAMES(a, "a b leaf");
+	CHECK(app_graph_back(a));
+	CHECK_NAMES(a, "main a leaf");
+	CHECK(app_selected_row(a)->flags & ROW_PRIMARY);
+	CHECK(strstr(a->message, "back to a (1 more back)") != NULL);
+	CHECK(app_graph_back(a));
+	CHECK_NAMES(a, "main a b");
+	CHECK(!app_graph_back(a));
+	app_move_to(a, 1);
+	app_enter(a);
+	app_hide(a); /* the filter clears the way back */
+	CHECK(!app_graph_back(a));
+	app_clear_filters(a);
+	app_show_pane(a, VIEW_FLAT);
+	CHECK(!app_graph_back(a)); /* only in the call graph */
+}
+
 static void units_and_panes(struct app *a)
 {
 	app_show_pane(a, VIEW_FLAT);
@@ -476,6 +619,38 @@ static void flame_moves(struct app *a)
 	CHECK(!flame_nav_active(a));
 }
 
+/* dir/name into m, its path in `path`; false (said on stderr) when it
+ * cannot be read. */
+static bool load_testdata(const char *dir, const char *name, struct model *m, char *path,
+			  size_t cap)
+{
+	struct load_error err;
+	struct load_options opt = { .session = -1 };
+	snprintf(path, cap, "%s/%s", dir, name);
+	if (load_file(path, &opt, m, &err, NULL))
+		return true;
+	fprintf(stderr, "%s: %s\n", path, err.message);
+	return false;
+}
+
+/* validate.cpuprofile: (root) > (anonymous) run_main_module >
+ * executeUserEntryPoint > Module._load > Module.load >
+ * Module._extensions..js > Module._compile > (anonymous) of
+ * file:///home/dev/demo/validate.js, the first row of that file in tree
+ * order; `/validate.js` finds it by its file, at the eighth row. */
+static void search_files(struct model *m, const char *path)
+{
+	struct app a;
+	app_init(&a, path, m, VIEW_TOPDOWN);
+	app_search_start(&a);
+	app_search_set(&a, "validate.js");
+	app_search_update(&a);
+	CHECK(app_pane(&a)->selected == 7);
+	const struct row *r = app_selected_row(&a);
+	CHECK(r && r->depth == 7 && !strcmp(row_name(&a, 7), "(anonymous)"));
+	app_free(&a);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -483,14 +658,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/worked-example.cpuprofile", argv[1]);
 	struct model m;
-	struct load_error err;
-	struct load_options opt = { .session = -1 };
-	if (!load_file(path, &opt, &m, &err, NULL)) {
-		fprintf(stderr, "%s: %s\n", path, err.message);
+	if (!load_testdata(argv[1], "worked-example.cpuprofile", &m, path, sizeof(path)))
 		return 1;
-	}
 	struct app a;
 	app_init(&a, path, &m, VIEW_TOPDOWN);
 	expand_and_collapse(&a);
@@ -498,21 +668,27 @@ int main(int argc, char **argv)
 	focus_and_hide(&a);
 	undo_steps(&a);
 	search(&a);
+	search_opens(&a);
+	heaviest_and_collapse_all(&a);
+	sort_goes_to_top(&a);
+	undo_show(&a);
+	graph_history(&a);
 	units_and_panes(&a);
 	panes_catch_up(&a);
 	flame_moves(&a);
 	app_free(&a);
 	in_background(&m);
 	model_free(&m);
+	if (!load_testdata(argv[1], "validate.cpuprofile", &m, path, sizeof(path)))
+		return 1;
+	search_files(&m, path);
+	model_free(&m);
 
 	struct model first, next;
-	snprintf(path, sizeof(path), "%s/worked-example.cpuprofile", argv[1]);
-	bool loaded = load_file(path, &opt, &first, &err, NULL);
-	snprintf(path, sizeof(path), "%s/worked-example-new.cpuprofile", argv[1]);
-	if (!loaded || !load_file(path, &opt, &next, &err, NULL)) {
-		fprintf(stderr, "%s: %s\n", path, err.message);
+	if (!load_testdata(argv[1], "worked-example.cpuprofile", &first, path, sizeof(path)))
 		return 1;
-	}
+	if (!load_testdata(argv[1], "worked-example-new.cpuprofile", &next, path, sizeof(path)))
+		return 1;
 	replace_model(&first, &next);
 	rule_follows_data(&next);
 	live_snapshot();

@@ -342,3 +342,181 @@ void view_expand_all(struct view *v, size_t index, uint32_t max_depth,
 	v->nrows += nafter;
 	free(after);
 }
+
+/* ---- looking under closed rows ------------------------------------------ */
+
+/* The children of `r`, which need not be shown, set and sorted as
+ * view_expand would place them.  The ops read the row at an index, so
+ * it stands in the slot past the last row. */
+static size_t children_of(struct view *v, const struct row *r, struct row **kids)
+{
+	size_t n = 0, cap = 0;
+	*kids = NULL;
+	if (!v->ops->children || !(r->flags & ROW_EXPANDABLE))
+		return 0;
+	GROW(v->rows, v->rows_cap, v->nrows + 1);
+	v->rows[v->nrows] = *r;
+	v->ops->children(v, v->nrows, kids, &n, &cap);
+	for (size_t i = 0; i < n; i++)
+		(*kids)[i].depth = r->depth + 1;
+	view_sort_rows(v, *kids, n);
+	return n;
+}
+
+struct find {
+	bool (*match)(void *data, const struct row *r);
+	void *data;
+	bool last;     /* the last match in tree order, else the first */
+	size_t budget; /* rows still to look at */
+	bool cut_short;
+	/* The way to the match: a position among siblings per level. */
+	size_t *path;
+	size_t npath, path_cap;
+};
+
+/* One level of the walk: the children of a row, the next one to visit. */
+struct find_level {
+	struct row *kids;
+	size_t n, next;
+};
+
+static void note_path(struct find *f, const struct find_level *levels, size_t depth)
+{
+	GROW(f->path, f->path_cap, depth);
+	for (size_t i = 0; i < depth; i++)
+		f->path[i] = levels[i].next - 1;
+	f->npath = depth;
+}
+
+/* Walks the rows under the closed row `top` in tree order, depth first;
+ * true when one matches (f->path leads to it). */
+static bool find_below(struct view *v, const struct row *top, struct find *f)
+{
+	struct find_level *levels = NULL;
+	size_t depth = 1, cap = 0;
+	bool found = false;
+	GROW(levels, cap, 1);
+	levels[0] = (struct find_level){ NULL, 0, 0 };
+	levels[0].n = children_of(v, top, &levels[0].kids);
+	while (depth) {
+		struct find_level *l = &levels[depth - 1];
+		if (l->next == l->n) {
+			free(l->kids);
+			depth--;
+			continue;
+		}
+		if (!f->budget) {
+			f->cut_short = true;
+			break;
+		}
+		f->budget--;
+		const struct row *r = &l->kids[l->next++];
+		if (f->match(f->data, r)) {
+			note_path(f, levels, depth);
+			found = true;
+			if (!f->last)
+				break;
+		}
+		GROW(levels, cap, depth + 1);
+		levels[depth] = (struct find_level){ NULL, 0, 0 };
+		levels[depth].n = children_of(v, r, &levels[depth].kids);
+		depth++;
+	}
+	while (depth)
+		free(levels[--depth].kids);
+	free(levels);
+	return found;
+}
+
+/* Opens the rows from row `index` down along f->path; the row reached. */
+static size_t open_path(struct view *v, size_t index, const struct find *f)
+{
+	for (size_t i = 0; i < f->npath; i++) {
+		view_expand(v, index);
+		index += 1 + f->path[i];
+	}
+	return index;
+}
+
+/* Row `i` of the view (with `row`) and then, when it is closed, the rows
+ * under it (with `below`), the other way round going back: the index of
+ * a match, or SIZE_MAX. */
+static size_t find_at(struct view *v, size_t i, bool row, bool below, struct find *f,
+		      size_t *opened_at)
+{
+	if (row && !f->last && f->match(f->data, &v->rows[i]))
+		return i;
+	if (below && can_open(v, i) && !f->budget) {
+		f->cut_short = true;
+	} else if (below && can_open(v, i)) {
+		struct row top = v->rows[i]; /* the walk may move the rows */
+		if (find_below(v, &top, f)) {
+			*opened_at = i;
+			return open_path(v, i, f);
+		}
+	}
+	if (row && f->last && f->match(f->data, &v->rows[i]))
+		return i;
+	return SIZE_MAX;
+}
+
+size_t view_find(struct view *v, size_t from, int direction, bool include_from,
+		 bool (*match)(void *data, const struct row *r), void *data,
+		 size_t max_rows, bool *cut_short, size_t *opened_at)
+{
+	size_t n = v->nrows, found = SIZE_MAX;
+	struct find f = { .match = match, .data = data, .last = direction < 0,
+			  .budget = max_rows };
+	*opened_at = SIZE_MAX;
+	if (from >= n)
+		from = 0;
+	if (n && include_from && match(data, &v->rows[from]))
+		found = from;
+	/* Forward, the rows under row `from` come first and the row itself
+	 * last, coming round again; backward, the rows before it, then round
+	 * from the end to it. */
+	for (size_t step = direction > 0 ? 0 : 1; found == SIZE_MAX && n && step <= n; step++) {
+		size_t i = direction > 0 ? (from + step) % n : (from + n - step % n) % n;
+		bool row = direction < 0 || step > 0, below = direction < 0 || step < n;
+		found = find_at(v, i, row, below, &f, opened_at);
+	}
+	*cut_short = f.cut_short;
+	free(f.path);
+	return found;
+}
+
+static double heat(const struct row *r)
+{
+	return isnan(r->total) ? r->self : r->total;
+}
+
+size_t view_open_heaviest(struct view *v, size_t index)
+{
+	while (index < v->nrows) {
+		if (!(v->rows[index].flags & ROW_EXPANDED) && !view_expand(v, index))
+			return index;
+		size_t end = subtree_end(v, index), hottest = SIZE_MAX;
+		for (size_t i = index + 1; i < end; i = subtree_end(v, i))
+			if (hottest == SIZE_MAX || heat(&v->rows[i]) > heat(&v->rows[hottest]))
+				hottest = i;
+		if (hottest == SIZE_MAX)
+			return index;
+		index = hottest;
+	}
+	return index;
+}
+
+size_t view_collapse_all(struct view *v, size_t index)
+{
+	size_t kept = 0, holder = 0;
+	for (size_t i = 0; i < v->nrows; i++) {
+		if (v->rows[i].depth)
+			continue;
+		if (i <= index)
+			holder = kept;
+		v->rows[kept] = v->rows[i];
+		v->rows[kept++].flags &= ~(uint32_t)ROW_EXPANDED;
+	}
+	v->nrows = kept;
+	return holder;
+}

@@ -103,6 +103,26 @@ void view_expand_all(struct view *v, size_t index, uint32_t max_depth,
 		     size_t max_rows);
 void view_sort(struct view *v);
 
+/* Tree order is the order the rows would have with every row open.
+ * Looks for the next row in tree order after row `from` (direction 1,
+ * wrapping past the end) or the previous one (-1) for which match says
+ * so, among the rows shown and those under closed rows, which it opens
+ * on the way; with include_from, row `from` itself first.  Returns the
+ * row's index, or SIZE_MAX when none does: *cut_short then says the
+ * search stopped after looking under closed rows at max_rows rows.
+ * *opened_at is the first row opened (SIZE_MAX: none), the rows after
+ * it moving down by as many as the view gained. */
+size_t view_find(struct view *v, size_t from, int direction, bool include_from,
+		 bool (*match)(void *data, const struct row *r), void *data,
+		 size_t max_rows, bool *cut_short, size_t *opened_at);
+/* Opens the path from row `index` down to the row whose children have
+ * the largest total at each step, to a row with none; returns its
+ * index (`index` when it has none). */
+size_t view_open_heaviest(struct view *v, size_t index);
+/* Closes every row; returns the index the top-level row that held row
+ * `index` has then. */
+size_t view_collapse_all(struct view *v, size_t index);
+
 /* For view implementations. */
 void view_append(struct row **rows, size_t *n, size_t *cap, const struct row *r);
 void view_sort_rows(const struct view *v, struct row *rows, size_t n);

@@ -120,12 +120,21 @@ const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
 	return buf;
 }
 
+/* Names and files, as the filters match them. */
+static bool frame_matches(const struct model *m, uint32_t frame, const char *text)
+{
+	const struct frame *f = &m->frames[frame];
+	return strcasestr(model_str(m, f->name), text) || strcasestr(model_str(m, f->url), text);
+}
+
 bool app_row_matches(const struct app *a, const struct row *r)
 {
-	const struct model *m = a->ctx.model;
-	return a->prompts.search[0] &&
-	       strcasestr(model_str(m, m->frames[r->frame].name), a->prompts.search);
+	return a->prompts.search[0] && frame_matches(a->ctx.model, r->frame, a->prompts.search);
 }
+
+/* Enough rows under closed ones to look through, bounded so that one
+ * key never hangs the UI on a profile with millions of nodes. */
+#define LOOK_MAX_ROWS 200000
 
 /* ---- keeping expansion and selection across a rebuild ---------------- */
 
@@ -163,12 +172,15 @@ static uint64_t path_of(struct path_walk *w, const struct row *row)
 	return w->by_depth[d];
 }
 
-/* The open rows' paths, each once, and the selected row's. */
+/* The open rows' paths, each once, and the selected row's, and its
+ * frame's key to find the function again where its path is gone. */
 struct row_paths {
 	uint64_t *expanded;
 	size_t n, cap;
 	struct id_table index; /* over expanded; a path is a mixed hash */
 	uint64_t selected;
+	uint64_t selected_key;
+	bool has_selected;
 };
 
 /* The probe ends where `path` is, or where it would go. */
@@ -214,8 +226,11 @@ static void remember_paths(struct pane *p, const uint64_t *frame_keys,
 		uint64_t path = path_of(&w, row);
 		if (row->flags & ROW_EXPANDED)
 			paths_add(out, path);
-		if (i == p->selected)
+		if (i == p->selected) {
 			out->selected = path;
+			out->selected_key = frame_keys[row->frame];
+			out->has_selected = true;
+		}
 	}
 	free(w.by_depth);
 }
@@ -224,18 +239,29 @@ struct restore {
 	const struct row_paths *paths;
 	struct path_walk walk;
 	size_t *selected;
+	bool found;
 };
 
 static bool reopen_row(void *data, const struct row *row, size_t index)
 {
 	struct restore *r = data;
 	uint64_t path = path_of(&r->walk, row);
-	if (path == r->paths->selected)
+	if (path == r->paths->selected) {
 		*r->selected = index;
+		r->found = true;
+	}
 	return paths_has(r->paths, path);
 }
 
-/* Rebuilds the pane and frees the paths. */
+static bool has_selected_key(void *data, const struct row *row)
+{
+	const struct restore *r = data;
+	return r->walk.frame_keys[row->frame] == r->paths->selected_key;
+}
+
+/* Rebuilds the pane and frees the paths.  A selected row whose path is
+ * gone (a `=` undone: its function was at the top) is its function's
+ * first row in tree order, opened. */
 static void restore_paths(struct pane *p, const uint64_t *frame_keys,
 			  struct row_paths *paths)
 {
@@ -243,6 +269,14 @@ static void restore_paths(struct pane *p, const uint64_t *frame_keys,
 	struct restore r = { .paths = paths, .walk = { .frame_keys = frame_keys },
 			     .selected = &p->selected };
 	view_rebuild_opening(&p->view, reopen_row, &r);
+	if (!r.found && paths->has_selected) {
+		bool cut_short;
+		size_t opened_at;
+		size_t at = view_find(&p->view, 0, 1, true, has_selected_key, &r,
+				      LOOK_MAX_ROWS, &cut_short, &opened_at);
+		if (at != SIZE_MAX)
+			p->selected = at;
+	}
 	free(r.walk.by_depth);
 	paths_free(paths);
 }
@@ -264,18 +298,24 @@ static bool revalue_pane(struct pane *p)
 	return true;
 }
 
+static size_t primary_row(const struct view *v);
+
 static void bring_up_to_date(struct app *a, struct pane *p)
 {
 	if (p == &a->panes[VIEW_FLAME])
 		flame_job_finish(a); /* its graph, if still for this context */
-	if (p->pending == PANE_UP_TO_DATE)
-		return;
-	if (p->pending == PANE_NEW_ROWS || !revalue_pane(p)) {
+	if (p->pending != PANE_UP_TO_DATE &&
+	    (p->pending == PANE_NEW_ROWS || !revalue_pane(p))) {
 		struct row_paths paths;
 		remember_paths(p, a->frame_keys, &paths);
 		restore_paths(p, a->frame_keys, &paths);
 	}
 	p->pending = PANE_UP_TO_DATE;
+	if (p->from_top) {
+		p->from_top = false;
+		p->selected = primary_row(&p->view);
+		p->top = 0;
+	}
 }
 
 void app_rebuild(struct app *a, enum pane_change what)
@@ -288,6 +328,7 @@ void app_rebuild(struct app *a, enum pane_change what)
 
 /* ---- panes and moving ------------------------------------------------- */
 
+/* Where a pane starts: the call graph at its centre, others at the top. */
 static size_t primary_row(const struct view *v)
 {
 	for (size_t i = 0; i < v->nrows; i++)
@@ -399,30 +440,61 @@ static void app_toggle(struct app *a)
 		app_expand(a);
 }
 
-/* Enough to look through, bounded so that one key never hangs the UI
- * on a profile with millions of nodes. */
-#define SUBTREE_MAX_ROWS 200000
-
 void app_expand_subtree(struct app *a)
 {
 	struct pane *p = app_pane(a);
 	if (!app_selected_row(a))
 		return;
 	size_t before = p->view.nrows;
-	view_expand_all(&p->view, p->selected, UINT32_MAX, before + SUBTREE_MAX_ROWS);
-	if (p->view.nrows >= before + SUBTREE_MAX_ROWS)
+	view_expand_all(&p->view, p->selected, UINT32_MAX, before + LOOK_MAX_ROWS);
+	if (p->view.nrows >= before + LOOK_MAX_ROWS)
 		app_message(a, "expanded the first %d rows of this subtree",
-			    SUBTREE_MAX_ROWS);
+			    LOOK_MAX_ROWS);
+}
+
+static bool is_tree(struct app *a)
+{
+	if (app_pane(a)->view.ops->children)
+		return true;
+	app_message(a, "this pane is not a tree (1 top-down, 2 bottom-up are)");
+	return false;
+}
+
+void app_open_heaviest(struct app *a)
+{
+	struct pane *p = app_pane(a);
+	if (!app_selected_row(a) || !is_tree(a))
+		return;
+	size_t from = p->selected;
+	p->selected = view_open_heaviest(&p->view, from);
+	if (p->selected == from)
+		app_message(a, "nothing below this row");
+	else
+		app_message(a, "heaviest path: %u levels down",
+			    p->view.rows[p->selected].depth - p->view.rows[from].depth);
+}
+
+void app_collapse_all(struct app *a)
+{
+	struct pane *p = app_pane(a);
+	if (!app_selected_row(a) || !is_tree(a))
+		return;
+	p->selected = view_collapse_all(&p->view, p->selected);
 }
 
 /* ---- sorting, rules, units -------------------------------------------- */
 
+/* Every pane then shows the top of the new order, as a table sorted
+ * again by its column does (a cursor following its row would leave the
+ * window where it was and hide the new order); the flame graph keeps
+ * its own order, and its cursor. */
 static void resort_all(struct app *a)
 {
 	for (int k = 0; k < VIEW_COUNT; k++) {
 		struct pane *p = &a->panes[k];
 		if (!p->open)
 			continue;
+		p->from_top = k != VIEW_FLAME;
 		if (p->view.ops->sort) /* such views rebuild their rows to sort */
 			p->pending = PANE_NEW_ROWS;
 		else if (p->pending == PANE_UP_TO_DATE)
@@ -431,35 +503,19 @@ static void resort_all(struct app *a)
 	bring_up_to_date(a, app_pane(a));
 }
 
-static void keep_selected_frame(struct app *a, uint32_t frame)
-{
-	struct pane *p = app_pane(a);
-	for (size_t i = 0; i < p->view.nrows; i++)
-		if (p->view.rows[i].frame == frame) {
-			p->selected = i;
-			return;
-		}
-}
-
 void app_cycle_sort(struct app *a)
 {
-	const struct row *r = app_selected_row(a);
-	uint32_t frame = r ? r->frame : NO_ID;
 	a->ctx.sort = (enum sort_key)((a->ctx.sort + 1) % SORT_COUNT);
 	if (a->ctx.sort == SORT_CALLS && !(a->ctx.model->caps & HAS_CALL_COUNTS))
 		a->ctx.sort = (enum sort_key)(a->ctx.sort + 1);
 	resort_all(a);
-	keep_selected_frame(a, frame);
 	app_message(a, "sorted by %s", sort_key_name(a->ctx.sort));
 }
 
 void app_reverse_sort(struct app *a)
 {
-	const struct row *r = app_selected_row(a);
-	uint32_t frame = r ? r->frame : NO_ID;
 	a->ctx.reversed = !a->ctx.reversed;
 	resort_all(a);
-	keep_selected_frame(a, frame);
 	app_message(a, "sorted by %s, %s", sort_key_name(a->ctx.sort),
 		    a->ctx.reversed ? "reversed" : "largest first");
 }
@@ -593,26 +649,75 @@ void app_search_update(struct app *a)
 	app_search_next(a, 1, true);
 }
 
+static bool any_frame_matches(const struct model *m, const char *text)
+{
+	for (uint32_t f = 0; f < m->nframes; f++)
+		if (frame_matches(m, f, text))
+			return true;
+	return false;
+}
+
+static bool search_hit(void *data, const struct row *r)
+{
+	return app_row_matches(data, r);
+}
+
 void app_search_next(struct app *a, int direction, bool include_current)
 {
 	struct pane *p = app_pane(a);
-	size_t n = p->view.nrows;
-	if (!a->prompts.search[0] || !n)
+	size_t before = p->view.nrows, at = SIZE_MAX, opened_at = SIZE_MAX;
+	bool cut_short = false;
+	if (!a->prompts.search[0] || !before)
 		return;
-	size_t start = p->selected;
-	for (size_t step = include_current ? 0 : 1; step <= n; step++) {
-		size_t i = direction > 0 ? (start + step) % n : (start + n - step % n) % n;
-		if (app_row_matches(a, &p->view.rows[i])) {
-			p->selected = i;
-			return;
-		}
+	if (any_frame_matches(a->ctx.model, a->prompts.search))
+		at = view_find(&p->view, p->selected, direction, include_current, search_hit, a,
+			       LOOK_MAX_ROWS, &cut_short, &opened_at);
+	/* Rows opened above where an incremental search started move it. */
+	if (opened_at < a->prompts.search_origin)
+		a->prompts.search_origin += p->view.nrows - before;
+	if (at != SIZE_MAX) {
+		p->selected = at;
+		return;
 	}
 	char safe[256];
 	escape_text(a->prompts.search, safe, sizeof(safe));
-	app_message(a, "no row shown here matches '%s'", safe);
+	if (cut_short)
+		app_message(a, "no row matches '%s' in the first %d rows looked at", safe,
+			    LOOK_MAX_ROWS);
+	else
+		app_message(a, "no row matches '%s' (names and files)", safe);
 }
 
 /* ---- between panes -------------------------------------------------------- */
+
+static void remember_centre(struct app *a, uint32_t next)
+{
+	struct graph_history *h = &a->graph_back;
+	uint32_t now = a->ctx.focus_frame;
+	if (now == NO_ID || now == next)
+		return;
+	if (h->n == GRAPH_HISTORY) /* the oldest goes */
+		memmove(h->centres, h->centres + 1, (GRAPH_HISTORY - 1) * sizeof(h->centres[0]));
+	else
+		h->n++;
+	h->centres[h->n - 1] = now;
+}
+
+bool app_graph_back(struct app *a)
+{
+	struct graph_history *h = &a->graph_back;
+	if (a->current != VIEW_CALLGRAPH || !h->n)
+		return false;
+	a->ctx.focus_frame = h->centres[--h->n];
+	struct pane *p = app_pane(a);
+	view_rebuild(&p->view);
+	p->selected = primary_row(&p->view);
+	p->top = 0;
+	char name[256];
+	app_message(a, "back to %s (%u more back)",
+		    app_frame_name(a, a->ctx.focus_frame, name, sizeof(name)), h->n);
+	return true;
+}
 
 void app_open_in(struct app *a, enum view_kind kind)
 {
@@ -621,6 +726,7 @@ void app_open_in(struct app *a, enum view_kind kind)
 		return;
 	uint32_t frame = r->frame;
 	if (kind == VIEW_CALLGRAPH) {
+		remember_centre(a, frame);
 		a->ctx.focus_frame = frame;
 		if (a->panes[kind].open)
 			view_rebuild(&a->panes[kind].view);
@@ -667,6 +773,20 @@ static uint32_t same_frame(const struct model *old, const struct model *next,
 	return same ? id : NO_ID;
 }
 
+/* The call graph's history in the frames of `next`, those it lacks left
+ * out. */
+static void carry_centres(struct app *a, const struct model *next)
+{
+	struct graph_history *h = &a->graph_back;
+	unsigned kept = 0;
+	for (unsigned i = 0; i < h->n; i++) {
+		uint32_t f = same_frame(a->original, next, h->centres[i]);
+		if (f != NO_ID)
+			h->centres[kept++] = f;
+	}
+	h->n = kept;
+}
+
 void app_values_changed(struct app *a)
 {
 	if (a->range.cut) { /* the range's view counts the new values */
@@ -704,6 +824,7 @@ void app_show_model(struct app *a, struct model *next)
 			remember_paths(&a->panes[k], a->frame_keys, &paths[k]);
 	filters_carry(a, next, same_frame);
 	a->ctx.focus_frame = same_frame(a->original, next, a->ctx.focus_frame);
+	carry_centres(a, next);
 	free(a->frame_keys);
 	a->frame_keys = hash_frames(next);
 	a->nframe_keys = next->nframes;

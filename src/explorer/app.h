@@ -27,6 +27,7 @@ struct pane {
 	bool open;
 	enum pane_change pending;
 	size_t selected, top;
+	bool from_top; /* re-sorted: shown from its first row when next drawn */
 };
 
 /* Pane 5's own state (explorer/flame_nav.c): zoom path, orientation,
@@ -54,6 +55,14 @@ struct filter_levels {
 	struct filtered **levels;
 	size_t nlevels, levels_cap;
 	struct filter_job *job; /* making levels[nlevels] */
+};
+
+/* Pane 4's earlier centres, the latest last: Backspace goes back to
+ * them as a browser's Back does; the oldest go when it is full. */
+#define GRAPH_HISTORY 64
+struct graph_history {
+	uint32_t centres[GRAPH_HISTORY];
+	unsigned n;
 };
 
 /* The / and : prompts. */
@@ -132,6 +141,7 @@ struct app {
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
 	struct flame_ui flame;
+	struct graph_history graph_back;
 	struct flame_job *flame_job; /* pane 5's next graph (flame_job.h) */
 	struct flame_job *flame_dropped; /* one no longer wanted, still running */
 	/* The source pane (`l`) over the panes, or NULL; where it looks for
@@ -200,6 +210,12 @@ void app_end(struct app *a);
 void app_expand(struct app *a);
 void app_collapse(struct app *a);
 void app_expand_subtree(struct app *a);
+/* DevTools' heaviest stack: opens the path of the largest totals from
+ * the selected row down and selects its last row. */
+void app_open_heaviest(struct app *a);
+/* Closes every row of a tree pane, selecting the top-level row that
+ * held the selected one. */
+void app_collapse_all(struct app *a);
 void app_cycle_sort(struct app *a);
 void app_reverse_sort(struct app *a);
 void app_cycle_rule(struct app *a);
@@ -212,6 +228,9 @@ void app_search_set(struct app *a, const char *text);
 void app_search_start(struct app *a);
 /* Incremental: the first match from where the search started. */
 void app_search_update(struct app *a);
+/* The next (direction 1) or previous (-1) row in tree order whose name
+ * or file holds the search text, case aside, opening the rows above it
+ * in the tree panes as DevTools' call tree search does. */
 void app_search_next(struct app *a, int direction, bool include_current);
 /* Filters on the selected function (f i x = P m R C), "my code" (M),
  * undo (Backspace), clear (F). */
@@ -241,6 +260,9 @@ void app_breadcrumb(const struct app *a, char *buf, size_t cap);
 /* #: the labels (pprof tags) of the profile in use, in the message line. */
 void app_list_tags(struct app *a);
 void app_open_in(struct app *a, enum view_kind kind);
+/* In the call graph, back to the centre before this one: false (and
+ * nothing done) in another pane or with none. */
+bool app_graph_back(struct app *a);
 void app_enter(struct app *a);
 /* Live mode: puts `next`, a newer snapshot of the same profile, in place
  * of the model in use, keeping each pane's sort, open rows and selected

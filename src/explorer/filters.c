@@ -284,6 +284,7 @@ bool app_push_filter(struct app *a, enum transform_kind kind, uint32_t frame,
 		app_message(a, "%s", err);
 		return false;
 	}
+	a->graph_back.n = 0; /* Backspace undoes this filter next */
 	size_t before = a->filters.nlevels;
 	advance(a);
 	if (a->filters.nlevels != before) {
@@ -306,6 +307,7 @@ void app_undo_filter(struct app *a)
 		return;
 	}
 	forget_job(a); /* it reads the transform going away */
+	a->graph_back.n = 0;
 	transform_pop(&a->filters.applied);
 	size_t before = a->filters.nlevels;
 	drop_levels(a, a->filters.applied.n);
@@ -321,6 +323,7 @@ void app_clear_filters(struct app *a)
 	if (!a->filters.applied.n)
 		return;
 	forget_job(a);
+	a->graph_back.n = 0;
 	bool shown = a->filters.nlevels > 0;
 	drop_levels(a, 0);
 	transform_stack_free(&a->filters.applied);

@@ -79,8 +79,19 @@ static void filter_key(struct app *a, int key)
 	case 'M': app_mine(a); break;
 	case ':': app_command_start(a); break;
 	case 'F': app_clear_filters(a); break;
-	default: app_undo_filter(a); break; /* Backspace */
+	default: /* Backspace: the call graph's previous centre first */
+		if (!app_graph_back(a))
+			app_undo_filter(a);
+		break;
 	}
+}
+
+static void heaviest_or_close_all(struct app *a, int key)
+{
+	if (key == 'H')
+		app_open_heaviest(a);
+	else
+		app_collapse_all(a);
 }
 
 static bool comparing(struct app *a)
@@ -131,7 +142,7 @@ const struct key_binding key_table[] = {
 	{ { 'a' }, "a", "by functions, files, lines, addresses",
 	  .action = app_next_granularity, .one_profile = true },
 	{ { '\n', '\r', KEY_ENTER }, "Enter Bksp",
-	  "toggle/open; flame: zoom",
+	  "open, zoom; Bksp goes back",
 	  .action = app_enter },
 	{ { '*' }, "*", "expand whole subtree",
 	  .action = app_expand_subtree },
@@ -195,6 +206,10 @@ const struct key_binding key_table[] = {
 	  .action = toggle_help, .delta_action = delta_help },
 	{ { 'q', 'Q' }, "q", "quit",
 	  .action = quit, .delta_action = delta_quit },
+	/* Navigation (issue 26): the hottest path, closing all.  Pane 4's
+	 * history is Backspace's (filter_key, the Enter Bksp row). */
+	{ { 'H', '-' }, "H -", "heaviest path; close all",
+	  .keyed_action = heaviest_or_close_all },
 	{ { 'o' }, "o", "compare: other side",
 	  .action = other_side },
 	{ { 'd' }, "d", "compare: delta layout",

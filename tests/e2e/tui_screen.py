@@ -65,8 +65,9 @@ def selected_line(p):
     """The screen line in reverse video (mono theme: the cursor's row)."""
     lines = tmux("capture-pane", "-p", "-e", "-t", p.name).split("\n")
     # Rows start under the column titles (below the timeline strip and the
-    # tabs, whose current tab is in reverse video too).
-    first = next(i for i, l in enumerate(lines) if re.search(r"\bname\b", l)) + 1
+    # tabs, whose current tab is in reverse video too, and which say
+    # "sort: name" when sorted by name).
+    first = next(i for i, l in enumerate(lines) if re.search(r"\btotal\b.*\bname\b", l)) + 1
     hits = [i - first + 3 for i, l in enumerate(lines[first:-2], first)
             if re.search(r"\x1b\[(?:[0-9;]*;)?7m", l)]
     selected_line.page = len(lines[first:-2])
