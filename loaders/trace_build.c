@@ -639,7 +639,8 @@ static bool add_edges(struct model *m, struct trace_profile *p, const struct id_
 			d->edges[kept++] = edge;
 	}
 	d->nedges = kept;
-	qsort(d->edges, d->nedges, sizeof(*d->edges), by_child_then_parent);
+	if (kept) /* edges may be NULL then, which qsort must not be given */
+		qsort(d->edges, d->nedges, sizeof(*d->edges), by_child_then_parent);
 	for (size_t e = 0; e < d->nedges; e++) {
 		const struct trace_edge *edge = &d->edges[e];
 		if (e && edge->child == d->edges[e - 1].child) {
