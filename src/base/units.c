@@ -1,5 +1,6 @@
 #include "units.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -148,6 +149,19 @@ void format_value_short(const struct model *m, unsigned type, double value,
 	}
 }
 
+/* The module's hash (its url's last part) and the body's offset in hex,
+ * as DevTools prints a wasm place (45e6cf62:0x46): the line V8 writes
+ * for wasm is a placeholder. */
+static void format_wasm_place(const struct model *m, uint32_t frame, char *buf, size_t cap)
+{
+	const char *url = model_str(m, m->frames[frame].url);
+	const char *module = strrchr(url, '/');
+	module = module && module[1] ? module + 1 : url;
+	char safe[512];
+	escape_text(module, safe, sizeof(safe));
+	snprintf(buf, cap, "%s:0x%" PRIx64, safe, (uint64_t)model_wasm_offset(m, frame));
+}
+
 /* What DevTools shows in a row: the file's base name and the line
  * (_tsc.js:132095); the whole URL is format_location's. */
 void format_location_short(const struct model *m, uint32_t frame, char *buf,
@@ -159,7 +173,9 @@ void format_location_short(const struct model *m, uint32_t frame, char *buf,
 	base = base && base[1] ? base + 1 : url;
 	char safe[512];
 	escape_text(base, safe, sizeof(safe));
-	if (!*url)
+	if (model_wasm_offset(m, frame) >= 0)
+		format_wasm_place(m, frame, buf, cap);
+	else if (!*url)
 		snprintf(buf, cap, "%s", "");
 	else if (f->line < 0)
 		snprintf(buf, cap, "%s", safe);
@@ -183,7 +199,9 @@ void format_location(const struct model *m, uint32_t frame, char *buf,
 	char safe[512];
 	escape_text(url, safe, sizeof(safe));
 	int shift = m->lines_zero_based ? 1 : 0;
-	if (!*url)
+	if (model_wasm_offset(m, frame) >= 0)
+		format_wasm_place(m, frame, buf, cap);
+	else if (!*url)
 		snprintf(buf, cap, "%s", ""); /* a line alone locates nothing */
 	else if (f->line < 0)
 		snprintf(buf, cap, "%s", safe);

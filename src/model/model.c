@@ -256,6 +256,15 @@ void model_add_sample(struct model *m, uint32_t node, double duration)
 	model_add_node_value(m, node, 0, duration);
 }
 
+int64_t model_wasm_offset(const struct model *m, uint32_t frame)
+{
+	const struct frame *f = &m->frames[frame];
+	int shift = m->lines_zero_based ? 0 : 1; /* a column shown 1-based */
+	if (f->kind != KIND_WASM || !*model_str(m, f->url) || f->column < shift)
+		return -1;
+	return (int64_t)f->column - shift;
+}
+
 void model_start_window(struct model *m)
 {
 	GROW(m->live.window_first, m->live.windows_cap, m->live.nwindows + 1);
@@ -265,6 +274,8 @@ void model_start_window(struct model *m)
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
 			  double ticks)
 {
+	if (m->frames[m->nodes[node].frame].kind == KIND_WASM)
+		return;
 	GROW(m->line_ticks, m->line_ticks_cap, m->nline_ticks + 1);
 	m->line_ticks[m->nline_ticks++] = (struct line_ticks){ node, line, ticks };
 }

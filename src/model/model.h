@@ -311,6 +311,11 @@ void model_add_other_thread(struct model *m, const char *name);
 void model_join_other_threads(const struct model *m, char *out, size_t size);
 str_t model_string(struct model *m, const char *s, size_t len);
 
+/* A wasm frame's place as V8 gives it: the byte offset of its function's
+ * body in the module file (V8's columnNumber); -1 for every other frame
+ * and a wasm frame without one. */
+int64_t model_wasm_offset(const struct model *m, uint32_t frame);
+
 static inline const char *model_str(const struct model *m, str_t s)
 {
 	return strings_get(&m->strings, s);
@@ -345,6 +350,8 @@ void model_add_sample(struct model *m, uint32_t node, double duration);
 /* The samples added next are a new window's (model.live.window_first). */
 void model_start_window(struct model *m);
 
+/* Samples of a node by line.  A wasm frame's are dropped: V8 writes them
+ * all as line 1, a placeholder (a profile times wasm per function). */
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
 			  double ticks);
 

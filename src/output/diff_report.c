@@ -186,13 +186,14 @@ static void json_side_header(FILE *out, const struct diff_report *rep,
 	fputc('}', out);
 }
 
-static void json_location(FILE *out, const struct model *m, const struct frame *f)
+static void json_location(FILE *out, const struct model *m, uint32_t frame)
 {
+	const struct frame *f = &m->frames[frame];
 	fputs("\"name\":", out);
 	json_string(out, model_str(m, f->name));
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
-	fprintf(out, ",\"line\":%d,\"column\":%d", f->line, f->column);
+	json_place(out, m, frame);
 }
 
 /* A side's object: where the function is on that side and its numbers,
@@ -206,7 +207,7 @@ static void json_side(FILE *out, const struct diff *d, const struct diff_row *r,
 		return;
 	}
 	fputc('{', out);
-	json_location(out, d->model[s], side_frame(d, r, s));
+	json_location(out, d->model[s], r->frame[s]);
 	fputs(",\"self\":", out);
 	json_number(out, r->self[s]);
 	fputs(",\"total\":", out);
@@ -220,7 +221,7 @@ static void json_rows(FILE *out, const struct diff *d)
 		const struct diff_row *r = &d->rows[i];
 		enum diff_side s = diff_row_side(r);
 		fputs(i ? ",{" : "{", out);
-		json_location(out, d->model[s], side_frame(d, r, s));
+		json_location(out, d->model[s], r->frame[s]);
 		fprintf(out, ",\"match\":\"%s\"", diff_match_name(r->match));
 		json_side(out, d, r, DIFF_BASE);
 		json_side(out, d, r, DIFF_NEW);

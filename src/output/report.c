@@ -2,6 +2,7 @@
  * code review and tests.  The same rows the TUI draws. */
 #include "report.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +290,16 @@ void json_number(FILE *out, double v)
 	fputs(buf, out);
 }
 
+void json_place(FILE *out, const struct model *m, uint32_t frame)
+{
+	const struct frame *f = &m->frames[frame];
+	int64_t offset = model_wasm_offset(m, frame);
+	if (offset >= 0)
+		fprintf(out, ",\"offset\":%" PRId64, offset);
+	else
+		fprintf(out, ",\"line\":%d,\"column\":%d", f->line, f->column);
+}
+
 static void json_row_fields(FILE *out, const struct report *rep,
 			    const struct row *r)
 {
@@ -298,7 +309,8 @@ static void json_row_fields(FILE *out, const struct report *rep,
 	json_string(out, model_str(m, f->name));
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
-	fprintf(out, ",\"line\":%d,\"column\":%d,\"self\":", f->line, f->column);
+	json_place(out, m, r->frame);
+	fputs(",\"self\":", out);
 	json_number(out, r->self);
 	fputs(",\"total\":", out);
 	json_number(out, r->total);

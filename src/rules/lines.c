@@ -120,7 +120,7 @@ static bool from_line_ticks(const struct model *m, const bool *member,
 static int32_t shown_line(const struct model *m, uint32_t frame)
 {
 	int32_t line = m->frames[frame].line;
-	if (line < 0)
+	if (line < 0 || model_wasm_offset(m, frame) >= 0) /* wasm: a placeholder */
 		return -1;
 	return m->lines_zero_based ? line + 1 : line;
 }
