@@ -24,6 +24,7 @@ void model_init(struct model *m, const char *format)
 	m->main_binary = STR_NONE;
 	m->thread = STR_NONE;
 	m->warning = STR_NONE;
+	m->symbols = STR_NONE;
 	strings_init(&m->strings);
 	open_build(m);
 }
@@ -60,7 +61,7 @@ void model_free(struct model *m)
 	FREE_ALL(m->sample_node, m->sample_duration, m->sample_offsets, m->live.window_first);
 	FREE_ALL(m->arcs, m->callers_start, m->callees_arcs, m->callees_start, m->frame_calls);
 	FREE_ALL(m->line_ticks, m->labels, m->label_values, m->node_lines, m->node_line_values,
-		 m->other_threads);
+		 m->other_threads, m->origins);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -537,6 +538,20 @@ str_t model_copy_string(const struct model *src, struct model *out, str_t s)
 	return model_string(out, text, strlen(text));
 }
 
+/* Symbolization's origins go with the frames they are of. */
+static void copy_origins(const struct model *src, struct model *out)
+{
+	if (!src->norigins)
+		return;
+	out->origins = xmalloc(src->norigins * sizeof(*out->origins));
+	out->norigins = src->norigins;
+	for (size_t i = 0; i < src->norigins; i++) {
+		out->origins[i] = src->origins[i];
+		out->origins[i].url = model_copy_string(src, out, src->origins[i].url);
+		out->origins[i].why_not = model_copy_string(src, out, src->origins[i].why_not);
+	}
+}
+
 void model_copy_frames(const struct model *src, struct model *out)
 {
 	for (size_t i = 0; i < src->nframes; i++) {
@@ -546,6 +561,7 @@ void model_copy_frames(const struct model *src, struct model *out)
 		f.extra = model_copy_string(src, out, f.extra);
 		model_intern_frame(out, &f);
 	}
+	copy_origins(src, out);
 }
 
 void model_copy_header(const struct model *src, struct model *out)
@@ -563,6 +579,7 @@ void model_copy_header(const struct model *src, struct model *out)
 	out->comment = model_copy_string(src, out, src->comment);
 	model_copy_threads(src, out);
 	out->warning = model_copy_string(src, out, src->warning);
+	out->symbols = model_copy_string(src, out, src->symbols);
 	/* pprof's percentages stay of the whole profile, as with -focus. */
 	memcpy(out->type_total, src->type_total, sizeof(out->type_total));
 	out->has_type_totals = src->has_type_totals;

@@ -60,6 +60,15 @@ struct frame {
 	uint8_t flags;
 };
 
+/* What a frame was before symbolization (transform/symbolize.h): the
+ * place the profile gave it, or why it could not be mapped. */
+struct frame_origin {
+	str_t url;      /* STR_NONE: the frame is the profile's own */
+	int32_t line;   /* in the model's numbering, -1 unknown */
+	int32_t column;
+	str_t why_not;  /* STR_NONE, or why it kept the profile's name */
+};
+
 /* A node of the call tree (or, for XS .cpuprofile files, of the node
  * graph whose shared children belong to several parents). */
 struct node {
@@ -265,6 +274,11 @@ struct model {
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
 	str_t comment;
+	/* Per frame, what symbolization found (NULL, 0 when it ran not), and
+	 * what it applied ("source maps: 3 of 4 scripts", STR_NONE). */
+	struct frame_origin *origins;
+	size_t norigins;
+	str_t symbols;
 	/* Files with a profile per thread (traces): the one shown (STR_NONE
 	 * when the file has one profile), and the others, the next one T
 	 * switches to first. */
