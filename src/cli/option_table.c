@@ -185,6 +185,12 @@ static void add_source_path(struct options *o, const struct option_spec *spec, c
 	append_path(&o->tui.source.dirs, &o->tui.source.ndirs, v);
 }
 
+static void add_symbols(struct options *o, const struct option_spec *spec, const char *v)
+{
+	(void)spec;
+	append_path(&o->symbols, &o->nsymbols, v);
+}
+
 static void add_trim_path(struct options *o, const struct option_spec *spec, const char *v)
 {
 	(void)spec;
@@ -290,6 +296,11 @@ const struct option_spec option_table[] = {
 	{ .name = "trim-path", .arg = "PREFIX", .apply = add_trim_path,
 	  .help = "take PREFIX off source paths before looking\n"
 		  "under each --source-path (repeatable)" },
+	{ .name = "symbols", .arg = "FILE|DIR", .apply = add_symbols,
+	  .help = "name and place WebAssembly frames from this module\n"
+		  "(name section, DWARF) or Emscripten symbol map, or\n"
+		  "the .wasm and .symbols files of DIR (repeatable);\n"
+		  "a FILE that does not fit the profile is refused" },
 	{ .name = "width", .arg = "N", .apply = parse_width,
 	  .help = "--report flame: N columns (default: $COLUMNS, the\n"
 		  "terminal's width, else 100)" },

@@ -10,6 +10,7 @@
 
 #include "base/complain.h"
 #include "input/fetch.h"
+#include "transform/wasm_symbols.h"
 
 /* A progress line for files that take more than a moment to read. */
 static void show_progress(const struct input *in)
@@ -52,6 +53,12 @@ bool load_profile(const struct options *o, const char *file,
 	}
 	if (m->warning != STR_NONE)
 		complain("%s: warning: %s", file, model_str(m, m->warning));
+	char why[1024];
+	if (o->nsymbols && !wasm_symbols_apply(m, o->symbols, o->nsymbols, why, sizeof(why))) {
+		complain("--symbols %s", why);
+		model_free(m);
+		return false;
+	}
 	return true;
 }
 
