@@ -193,6 +193,7 @@ static void json_location(FILE *out, const struct model *m, const struct frame *
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
 	fprintf(out, ",\"line\":%d,\"column\":%d", f->line, f->column);
+	json_frame_origin(out, m, (uint32_t)(f - m->frames));
 }
 
 /* A side's object: where the function is on that side and its numbers,
