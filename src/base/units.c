@@ -149,17 +149,19 @@ void format_value_short(const struct model *m, unsigned type, double value,
 	}
 }
 
-/* The module's hash (its url's last part) and the body's offset in hex,
- * as DevTools prints a wasm place (45e6cf62:0x46): the line V8 writes
- * for wasm is a placeholder. */
-static void format_wasm_place(const struct model *m, uint32_t frame, char *buf, size_t cap)
+void format_wasm_offset(const char *url, int64_t offset, char *buf, size_t cap)
 {
-	const char *url = model_str(m, m->frames[frame].url);
 	const char *module = strrchr(url, '/');
 	module = module && module[1] ? module + 1 : url;
 	char safe[512];
 	escape_text(module, safe, sizeof(safe));
-	snprintf(buf, cap, "%s:0x%" PRIx64, safe, (uint64_t)model_wasm_offset(m, frame));
+	snprintf(buf, cap, "%s:0x%" PRIx64, safe, (uint64_t)offset);
+}
+
+static void format_wasm_place(const struct model *m, uint32_t frame, char *buf, size_t cap)
+{
+	format_wasm_offset(model_str(m, m->frames[frame].url), model_wasm_offset(m, frame),
+			   buf, cap);
 }
 
 /* What DevTools shows in a row: the file's base name and the line

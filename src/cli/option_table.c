@@ -185,6 +185,12 @@ static void add_source_path(struct options *o, const struct option_spec *spec, c
 	append_path(&o->tui.source.dirs, &o->tui.source.ndirs, v);
 }
 
+static void add_source_map(struct options *o, const struct option_spec *spec, const char *v)
+{
+	(void)spec;
+	append_path(&o->source_maps, &o->nsource_maps, v);
+}
+
 static void add_symbols(struct options *o, const struct option_spec *spec, const char *v)
 {
 	(void)spec;
@@ -293,6 +299,10 @@ const struct option_spec option_table[] = {
 		  "(the a key in the explorer)" },
 	{ .name = "source-path", .arg = "DIR", .apply = add_source_path,
 	  .help = "where to look for source files (repeatable)" },
+	{ .name = "source-map", .arg = "FILE|DIR", .apply = add_source_map,
+	  .help = "a JavaScript source map, or a directory of\n"
+		  "SCRIPT.map files, for scripts whose own\n"
+		  "sourceMappingURL is not found (repeatable)" },
 	{ .name = "trim-path", .arg = "PREFIX", .apply = add_trim_path,
 	  .help = "take PREFIX off source paths before looking\n"
 		  "under each --source-path (repeatable)" },

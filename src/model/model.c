@@ -257,13 +257,19 @@ void model_add_sample(struct model *m, uint32_t node, double duration)
 	model_add_node_value(m, node, 0, duration);
 }
 
+int64_t model_wasm_place_offset(const struct model *m, uint8_t kind, str_t url,
+				int32_t column)
+{
+	int shift = m->lines_zero_based ? 0 : 1; /* a column shown 1-based */
+	if (kind != KIND_WASM || url == STR_NONE || !*model_str(m, url) || column < shift)
+		return -1;
+	return (int64_t)column - shift;
+}
+
 int64_t model_wasm_offset(const struct model *m, uint32_t frame)
 {
 	const struct frame *f = &m->frames[frame];
-	int shift = m->lines_zero_based ? 0 : 1; /* a column shown 1-based */
-	if (f->kind != KIND_WASM || !*model_str(m, f->url) || f->column < shift)
-		return -1;
-	return (int64_t)f->column - shift;
+	return model_wasm_place_offset(m, f->kind, f->url, f->column);
 }
 
 void model_start_window(struct model *m)

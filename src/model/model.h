@@ -329,6 +329,10 @@ str_t model_string(struct model *m, const char *s, size_t len);
  * body in the module file (V8's columnNumber); -1 for every other frame
  * and a wasm frame without one. */
 int64_t model_wasm_offset(const struct model *m, uint32_t frame);
+/* The same of a place given apart from its frame (a symbolized frame's
+ * origin): the offset when kind, url and column make a wasm place. */
+int64_t model_wasm_place_offset(const struct model *m, uint8_t kind, str_t url,
+				int32_t column);
 
 static inline const char *model_str(const struct model *m, str_t s)
 {

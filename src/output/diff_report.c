@@ -194,6 +194,7 @@ static void json_location(FILE *out, const struct model *m, uint32_t frame)
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
 	json_place(out, m, frame);
+	json_frame_origin(out, m, frame);
 }
 
 /* A side's object: where the function is on that side and its numbers,

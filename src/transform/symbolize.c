@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
+#include "base/units.h"
 #include "base/util.h"
 #include "transform_lines.h"
 
@@ -241,4 +243,33 @@ void symbolize_model(struct model *m, const struct symbols *s)
 	/* Frames interned later (a granularity's) have no origin. */
 	model_free(m);
 	*m = out;
+}
+
+void symbol_origin_text(const struct model *m, uint32_t f, char *buf, size_t cap)
+{
+	const struct frame_origin *o = symbol_origin(m, f);
+	if (m->range.of)
+		m = m->range.of;
+	char safe[512];
+	int shift = m->lines_zero_based ? 1 : 0;
+	if (!o) {
+		snprintf(buf, cap, "%s", "");
+	} else if (o->url == STR_NONE) {
+		escape_text(model_str(m, o->why_not), safe, sizeof(safe));
+		snprintf(buf, cap, "not mapped: %s", safe);
+	} else if (model_wasm_place_offset(m, m->frames[f].kind, o->url, o->column) >= 0) {
+		format_wasm_offset(model_str(m, o->url),
+				   model_wasm_place_offset(m, KIND_WASM, o->url, o->column),
+				   safe, sizeof(safe));
+		snprintf(buf, cap, "generated %s", safe);
+	} else {
+		escape_text(model_str(m, o->url), safe, sizeof(safe));
+		if (o->line < 0)
+			snprintf(buf, cap, "generated %s", safe);
+		else if (o->column < 0)
+			snprintf(buf, cap, "generated %s:%d", safe, o->line + shift);
+		else
+			snprintf(buf, cap, "generated %s:%d:%d", safe, o->line + shift,
+				 o->column + shift);
+	}
 }

@@ -83,4 +83,9 @@ static inline const struct frame_origin *symbol_origin(const struct model *m,
 	return o->url != STR_NONE || o->why_not != STR_NONE ? o : NULL;
 }
 
+/* For the status line: "generated URL:LINE:COLUMN" (lines shown as
+ * format_location shows them) or "not mapped: why", "" when frame f has
+ * no origin. */
+void symbol_origin_text(const struct model *m, uint32_t f, char *buf, size_t cap);
+
 #endif
