@@ -235,16 +235,29 @@ static void describe(const struct symbol_files *fs, char *buf, size_t cap)
 					len > 8 ? "," : "", base ? base + 1 : f->path,
 					f->w.symbol_map ? "symbol map" : f->used_names ? "name section" : "",
 					f->used_names && f->used_dwarf ? ", " : "",
-					f->used_dwarf ? "DWARF" : "");
+					f->used_dwarf ? "DWARF" : f->used_names ? "" : "nothing found");
 	}
 }
 
-/* Binds each file to the first module of the profile it fits. */
+/* Does the file say anything of its functions: names or DWARF? */
+static bool has_symbols(const struct wasm_module *w)
+{
+	for (uint32_t i = w->nimported; i < w->nfuncs; i++)
+		if (w->funcs[i].name)
+			return true;
+	return w->symbol_map || w->external_debug_info || wasm_module_custom(w, ".debug_info");
+}
+
+/* Binds each file to the first module of the profile it fits; a file
+ * of a directory without names or DWARF (a stripped copy) is passed
+ * over, so that it does not take the place of its unstripped twin. */
 static bool bind_files(const struct model *m, struct symbol_files *fs, char *why, size_t cap)
 {
 	for (size_t k = 0; k < fs->n; k++) {
 		struct symbol_file *f = &fs->f[k];
 		char reason[512] = "the profile has no WebAssembly frames";
+		if (!f->named && !has_symbols(&f->w))
+			continue;
 		for (uint32_t i = 0; i < m->nframes && f->url == STR_NONE; i++) {
 			const struct frame *fr = &m->frames[i];
 			if (fr->kind == KIND_WASM && *model_str(m, fr->url) &&
