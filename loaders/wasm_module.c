@@ -12,6 +12,7 @@
 
 #define WASM_FORMAT "wasm module"
 #define MAX_MODULE (1u << 30) /* offsets are 32-bit in V8 profiles too */
+#define MAX_MAP_INDEX (1u << 22) /* a symbol map's functions */
 
 enum { SEC_CUSTOM = 0, SEC_IMPORT = 2, SEC_FUNCTION = 3, SEC_CODE = 10 };
 enum { NAME_FUNCTIONS = 1 };
@@ -136,6 +137,8 @@ static void functions(struct cursor *c, uint32_t *ndefined)
 
 static void code(struct cursor *c, struct wasm_module *w, uint32_t ndefined)
 {
+	if (w->funcs)
+		fail(c, "a second code section");
 	w->code_payload = (uint32_t)c->pos;
 	if (leb(c) != ndefined)
 		fail(c, "a code section whose count is not the function section's");
@@ -229,7 +232,7 @@ static bool symbol_map(struct wasm_module *w, struct load_error *err)
 		const char *eol = nl ? nl : end;
 		char *colon;
 		unsigned long index = strtoul(p, &colon, 10);
-		if (colon == p || colon >= eol || *colon != ':' || index >= MAX_MODULE)
+		if (colon == p || colon >= eol || *colon != ':' || index >= MAX_MAP_INDEX)
 			return load_fail(err, "symbol map, line %zu: not N:name", line);
 		if (index >= w->nfuncs) {
 			w->funcs = xrealloc(w->funcs, (index + 1) * sizeof(*w->funcs));

@@ -118,6 +118,31 @@ with tempfile.TemporaryDirectory() as tmp:
     check(re.search(r"  churn  0001cfda:0x%x$" % stripped_offsets[6], text, re.M),
           "churn by the map:\n" + text)
 
+    # DWARF in a separate file: the stripped module (whose bodies are the
+    # unstripped one's) with an external_debug_info custom section naming
+    # hot.wasm, as emcc -gseparate-dwarf writes it (a name: LEB length and
+    # bytes), beside it.
+    def leb(n):
+        out = b""
+        while True:
+            byte, n = n & 0x7f, n >> 7
+            out += bytes([byte | (0x80 if n else 0)])
+            if not n:
+                return out
+    def name(b):
+        return leb(len(b)) + b
+    payload = name(b"external_debug_info") + name(b"hot.wasm")
+    linked = os.path.join(tmp, "linked.wasm")
+    with open(linked, "wb") as f:
+        f.write(open(data("wasm/hot.stripped.wasm"), "rb").read() + b"\0" + leb(len(payload)) + payload)
+    with open(os.path.join(tmp, "hot.wasm"), "wb") as f:
+        f.write(open(data("wasm/hot.wasm"), "rb").read())
+    text = report("flat", "--symbols", linked, STRIPPED)
+    check("# symbols: linked.wasm (DWARF)\n" in text, "external DWARF:\n" + text)
+    body, _ = full[6]
+    check(re.search(r"  wasm-function\[6\]  %s:%d$" % subs[body - start], text, re.M),
+          "func[6] placed from the separate DWARF:\n" + text)
+
     # Modules that do not fit are refused, never applied: the stripped
     # module has none of the names of the unstripped build's profile, and a
     # profile whose bodies lie otherwise than the module's (func[7] 5 bytes
