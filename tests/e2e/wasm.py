@@ -103,6 +103,12 @@ churn = [r for r in rows if r["name"] == "churn"]
 check(len(churn) == 1 and churn[0].get("generated") ==
       {"url": "wasm://wasm/0001cfda", "offset": stripped_offsets[6]}, "churn: %s" % churn)
 
+# The source of a symbolized wasm function: hot.c from its decl_line on.
+lines = report("lines", "--function", "^churn$", "--symbols", data("wasm/hot.wasm"),
+               "--trim-path", "/work/material/wasm", "--source-path", data("wasm"), STRIPPED)
+check(re.search(r"^\s+\S+ms\s+n/a\s+%d:__attribute__\(\(noinline\)\) unsigned churn"
+                % subs[full[6][0] - start][1], lines, re.M), "churn's source:\n" + lines)
+
 # A directory: the unstripped module fits, its stripped copy is passed over.
 text = report("flat", "--symbols", data("wasm"), STRIPPED)
 check("# symbols: hot.wasm (name section, DWARF)\n" in text, "directory:\n" + text)
