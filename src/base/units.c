@@ -1,5 +1,6 @@
 #include "units.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -158,6 +159,21 @@ void format_value_short(const struct model *m, unsigned type, double value,
 	}
 }
 
+void format_wasm_offset(const char *url, int64_t offset, char *buf, size_t cap)
+{
+	const char *module = strrchr(url, '/');
+	module = module && module[1] ? module + 1 : url;
+	char safe[512];
+	escape_text(module, safe, sizeof(safe));
+	snprintf(buf, cap, "%s:0x%" PRIx64, safe, (uint64_t)offset);
+}
+
+static void format_wasm_place(const struct model *m, uint32_t frame, char *buf, size_t cap)
+{
+	format_wasm_offset(model_str(m, m->frames[frame].url), model_wasm_offset(m, frame),
+			   buf, cap);
+}
+
 /* What DevTools shows in a row: the file's base name and the line
  * (_tsc.js:132095); the whole URL is format_location's. */
 void format_location_short(const struct model *m, uint32_t frame, char *buf,
@@ -169,7 +185,9 @@ void format_location_short(const struct model *m, uint32_t frame, char *buf,
 	base = base && base[1] ? base + 1 : url;
 	char safe[512];
 	escape_text(base, safe, sizeof(safe));
-	if (!*url)
+	if (model_wasm_offset(m, frame) >= 0)
+		format_wasm_place(m, frame, buf, cap);
+	else if (!*url)
 		snprintf(buf, cap, "%s", "");
 	else if (f->line < 0)
 		snprintf(buf, cap, "%s", safe);
@@ -193,7 +211,9 @@ void format_location(const struct model *m, uint32_t frame, char *buf,
 	char safe[512];
 	escape_text(url, safe, sizeof(safe));
 	int32_t line = model_shown_place(m, f->line), column = model_shown_place(m, f->column);
-	if (!*url)
+	if (model_wasm_offset(m, frame) >= 0)
+		format_wasm_place(m, frame, buf, cap);
+	else if (!*url)
 		snprintf(buf, cap, "%s", ""); /* a line alone locates nothing */
 	else if (line < 0)
 		snprintf(buf, cap, "%s", safe);

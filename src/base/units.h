@@ -42,8 +42,14 @@ void format_value_short(const struct model *m, unsigned type, double value,
  * the whole URL, line and column. */
 void format_location_short(const struct model *m, uint32_t frame, char *buf,
 			   size_t cap);
-/* "url:line:column" as a person reads it (1-based), "" when unknown. */
+/* "url:line:column" as a person reads it (1-based), "" when unknown.
+ * Both give a wasm frame's place as V8 prints it: module hash and body
+ * offset (45e6cf62:0x46), never the placeholder line. */
 void format_location(const struct model *m, uint32_t frame, char *buf,
 		     size_t cap);
+/* A wasm place as DevTools prints it: the module's hash (its url's last
+ * part) and the body's offset in hex (45e6cf62:0x46); the line V8
+ * writes for wasm is a placeholder. */
+void format_wasm_offset(const char *url, int64_t offset, char *buf, size_t cap);
 
 #endif

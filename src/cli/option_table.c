@@ -206,6 +206,18 @@ static void parse_fail_if_slower(struct options *o, const struct option_spec *sp
 	o->fail_regex = *end == ':' ? end + 1 : NULL;
 }
 
+static void add_source_map(struct options *o, const struct option_spec *spec, const char *v)
+{
+	(void)spec;
+	append_path(&o->source_maps, &o->nsource_maps, v);
+}
+
+static void add_symbols(struct options *o, const struct option_spec *spec, const char *v)
+{
+	(void)spec;
+	append_path(&o->symbols, &o->nsymbols, v);
+}
+
 static void add_trim_path(struct options *o, const struct option_spec *spec, const char *v)
 {
 	(void)spec;
@@ -309,9 +321,18 @@ const struct option_spec option_table[] = {
 	{ .name = "source-path", .arg = "DIR", .apply = add_source_path,
 	  .help = "where to look for source files, and for a Go\n"
 		  "module by the go.mod at or above DIR (repeatable)" },
+	{ .name = "source-map", .arg = "FILE|DIR", .apply = add_source_map,
+	  .help = "a JavaScript source map, or a directory of\n"
+		  "SCRIPT.map files, for scripts whose own\n"
+		  "sourceMappingURL is not found (repeatable)" },
 	{ .name = "trim-path", .arg = "PREFIX", .apply = add_trim_path,
 	  .help = "take PREFIX off source paths before looking\n"
 		  "under each --source-path (repeatable)" },
+	{ .name = "symbols", .arg = "FILE|DIR", .apply = add_symbols,
+	  .help = "name and place WebAssembly frames from this module\n"
+		  "(name section, DWARF) or Emscripten symbol map, or\n"
+		  "the .wasm and .symbols files of DIR (repeatable);\n"
+		  "a FILE that does not fit the profile is refused" },
 	{ .name = "width", .arg = "N", .apply = parse_width,
 	  .help = "--report flame: N columns (default: $COLUMNS, the\n"
 		  "terminal's width, else 100)" },

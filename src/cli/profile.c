@@ -10,6 +10,8 @@
 
 #include "base/complain.h"
 #include "input/fetch.h"
+#include "transform/js_source_maps.h"
+#include "transform/wasm_symbols.h"
 
 /* A progress line for files that take more than a moment to read. */
 static void show_progress(const struct input *in)
@@ -42,6 +44,28 @@ static bool load_url_or_file(const char *file, const struct fetch_options *fetch
 	return ok;
 }
 
+static void warn_of_map(void *ctx, const char *message)
+{
+	(void)ctx;
+	complain("%s", message);
+}
+
+/* Frames renamed and placed by what the user has of their code, before
+ * anything else sees the model (transform/symbolize.h). */
+static bool symbolize_loaded(const struct options *o, struct model *m)
+{
+	struct source_map_options maps = { o->source_maps, o->nsource_maps,
+					   &o->tui.source, warn_of_map, NULL };
+	js_source_maps_apply(m, &maps);
+	char why[1024];
+	if (o->nsymbols && !wasm_symbols_apply(m, o->symbols, o->nsymbols, why, sizeof(why))) {
+		complain("--symbols %s", why);
+		model_free(m);
+		return false;
+	}
+	return true;
+}
+
 bool load_profile(const struct options *o, const char *file,
 		  const struct load_options *opt, struct model *m)
 {
@@ -52,7 +76,7 @@ bool load_profile(const struct options *o, const char *file,
 	}
 	if (m->warning != STR_NONE)
 		complain("%s: warning: %s", file, model_str(m, m->warning));
-	return true;
+	return symbolize_loaded(o, m);
 }
 
 bool load_sides(const struct options *o, struct model sides[2],

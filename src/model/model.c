@@ -24,6 +24,7 @@ void model_init(struct model *m, const char *format)
 	m->main_binary = STR_NONE;
 	m->thread = STR_NONE;
 	m->warning = STR_NONE;
+	m->symbols = STR_NONE;
 	strings_init(&m->strings);
 	open_build(m);
 }
@@ -60,7 +61,7 @@ void model_free(struct model *m)
 	FREE_ALL(m->sample_node, m->sample_duration, m->sample_offsets, m->live.window_first);
 	FREE_ALL(m->arcs, m->callers_start, m->callees_arcs, m->callees_start, m->frame_calls);
 	FREE_ALL(m->line_ticks, m->labels, m->label_values, m->node_lines, m->node_line_values,
-		 m->other_threads);
+		 m->other_threads, m->origins);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -256,6 +257,21 @@ void model_add_sample(struct model *m, uint32_t node, double duration)
 	model_add_node_value(m, node, 0, duration);
 }
 
+int64_t model_wasm_place_offset(const struct model *m, uint8_t kind, str_t url,
+				int32_t column)
+{
+	int shift = m->lines_zero_based ? 0 : 1; /* a column shown 1-based */
+	if (kind != KIND_WASM || url == STR_NONE || !*model_str(m, url) || column < shift)
+		return -1;
+	return (int64_t)column - shift;
+}
+
+int64_t model_wasm_offset(const struct model *m, uint32_t frame)
+{
+	const struct frame *f = &m->frames[frame];
+	return model_wasm_place_offset(m, f->kind, f->url, f->column);
+}
+
 void model_start_window(struct model *m)
 {
 	GROW(m->live.window_first, m->live.windows_cap, m->live.nwindows + 1);
@@ -265,6 +281,8 @@ void model_start_window(struct model *m)
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
 			  double ticks)
 {
+	if (m->frames[m->nodes[node].frame].kind == KIND_WASM)
+		return;
 	GROW(m->line_ticks, m->line_ticks_cap, m->nline_ticks + 1);
 	m->line_ticks[m->nline_ticks++] = (struct line_ticks){ node, line, ticks };
 }
@@ -526,6 +544,20 @@ str_t model_copy_string(const struct model *src, struct model *out, str_t s)
 	return model_string(out, text, strlen(text));
 }
 
+/* Symbolization's origins go with the frames they are of. */
+static void copy_origins(const struct model *src, struct model *out)
+{
+	if (!src->norigins)
+		return;
+	out->origins = xmalloc(src->norigins * sizeof(*out->origins));
+	out->norigins = src->norigins;
+	for (size_t i = 0; i < src->norigins; i++) {
+		out->origins[i] = src->origins[i];
+		out->origins[i].url = model_copy_string(src, out, src->origins[i].url);
+		out->origins[i].why_not = model_copy_string(src, out, src->origins[i].why_not);
+	}
+}
+
 void model_copy_frames(const struct model *src, struct model *out)
 {
 	for (size_t i = 0; i < src->nframes; i++) {
@@ -535,6 +567,7 @@ void model_copy_frames(const struct model *src, struct model *out)
 		f.extra = model_copy_string(src, out, f.extra);
 		model_intern_frame(out, &f);
 	}
+	copy_origins(src, out);
 }
 
 double model_type_total(const struct model *m, unsigned type)
@@ -564,6 +597,7 @@ void model_copy_header(const struct model *src, struct model *out)
 	out->comment = model_copy_string(src, out, src->comment);
 	model_copy_threads(src, out);
 	out->warning = model_copy_string(src, out, src->warning);
+	out->symbols = model_copy_string(src, out, src->symbols);
 	/* Percentages stay of the whole profile, as pprof's with -focus. */
 	for (unsigned t = 0; t < src->ntypes; t++)
 		out->type_total[t] = model_type_total(src, t);

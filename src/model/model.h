@@ -60,6 +60,15 @@ struct frame {
 	uint8_t flags;
 };
 
+/* What a frame was before symbolization (transform/symbolize.h): the
+ * place the profile gave it, or why it could not be mapped. */
+struct frame_origin {
+	str_t url;      /* STR_NONE: the frame is the profile's own */
+	int32_t line;   /* in the model's numbering, -1 unknown */
+	int32_t column;
+	str_t why_not;  /* STR_NONE, or why it kept the profile's name */
+};
+
 /* A node of the call tree (or, for XS .cpuprofile files, of the node
  * graph whose shared children belong to several parents). */
 struct node {
@@ -265,6 +274,11 @@ struct model {
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
 	str_t comment;
+	/* Per frame, what symbolization found (NULL, 0 when it ran not), and
+	 * what it applied ("source maps: 3 of 4 scripts", STR_NONE). */
+	struct frame_origin *origins;
+	size_t norigins;
+	str_t symbols;
 	/* Files with a profile per thread (traces): the one shown (STR_NONE
 	 * when the file has one profile), and the others, the next one T
 	 * switches to first. */
@@ -311,6 +325,15 @@ void model_add_other_thread(struct model *m, const char *name);
 void model_join_other_threads(const struct model *m, char *out, size_t size);
 str_t model_string(struct model *m, const char *s, size_t len);
 
+/* A wasm frame's place as V8 gives it: the byte offset of its function's
+ * body in the module file (V8's columnNumber); -1 for every other frame
+ * and a wasm frame without one. */
+int64_t model_wasm_offset(const struct model *m, uint32_t frame);
+/* The same of a place given apart from its frame (a symbolized frame's
+ * origin): the offset when kind, url and column make a wasm place. */
+int64_t model_wasm_place_offset(const struct model *m, uint8_t kind, str_t url,
+				int32_t column);
+
 static inline const char *model_str(const struct model *m, str_t s)
 {
 	return strings_get(&m->strings, s);
@@ -345,6 +368,8 @@ void model_add_sample(struct model *m, uint32_t node, double duration);
 /* The samples added next are a new window's (model.live.window_first). */
 void model_start_window(struct model *m);
 
+/* Samples of a node by line.  A wasm frame's are dropped: V8 writes them
+ * all as line 1, a placeholder (a profile times wasm per function). */
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
 			  double ticks);
 

@@ -290,14 +290,15 @@ static void json_side_header(FILE *out, const struct diff_report *rep,
 	fputc('}', out);
 }
 
-static void json_location(FILE *out, const struct model *m, const struct frame *f)
+static void json_location(FILE *out, const struct model *m, uint32_t frame)
 {
+	const struct frame *f = &m->frames[frame];
 	fputs("\"name\":", out);
 	json_string(out, model_str(m, f->name));
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
-	fprintf(out, ",\"line\":%d,\"column\":%d", model_shown_place(m, f->line),
-		model_shown_place(m, f->column));
+	json_place(out, m, frame);
+	json_frame_origin(out, m, frame);
 }
 
 static void json_list(FILE *out, const char *key, const double *values, size_t n)
@@ -332,7 +333,7 @@ static void json_side(FILE *out, const struct runs_diff *rd, const struct runs_r
 	/* Found only in that side's other runs: named as on the other side. */
 	enum diff_side named = r->row->frame[s] != NO_ID ? s : diff_row_side(r->row);
 	fputc('{', out);
-	json_location(out, d->model[named], side_frame(d, r->row, named));
+	json_location(out, d->model[named], r->row->frame[named]);
 	json_field(out, "self", r->self_stats[s].mean);
 	json_field(out, "total", r->total_stats[s].mean);
 	json_field(out, "mean", r->total_stats[s].mean);
@@ -350,7 +351,7 @@ static void json_rows(FILE *out, const struct runs_diff *rd)
 		const struct runs_row *r = &rd->rows[i];
 		enum diff_side s = diff_row_side(r->row);
 		fputs(i ? ",{" : "{", out);
-		json_location(out, d->model[s], side_frame(d, r->row, s));
+		json_location(out, d->model[s], r->row->frame[s]);
 		fprintf(out, ",\"match\":\"%s\"", diff_match_name(r->row->match));
 		json_side(out, rd, r, DIFF_BASE);
 		json_side(out, rd, r, DIFF_NEW);

@@ -2,6 +2,7 @@
  * code review and tests.  The same rows the TUI draws. */
 #include "report.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "gprof_report.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "transform/symbolize.h"
 
 static const char *const format_names[REPORT_FORMAT_COUNT] = {
 	[REPORT_TEXT] = "text",
@@ -151,6 +153,10 @@ static void text_header(FILE *out, const struct report *rep)
 		escape_text(model_str(m, m->warning), safe, sizeof(safe));
 		fprintf(out, "# warning: %s\n", safe);
 	}
+	if (m->symbols != STR_NONE) {
+		escape_text(model_str(m, m->symbols), safe, sizeof(safe));
+		fprintf(out, "# %s\n", safe);
+	}
 	if (rep->nfilters) {
 		fprintf(out, "# Active filters:\n");
 		for (size_t i = 0; i < rep->nfilters; i++)
@@ -289,6 +295,37 @@ void json_number(FILE *out, double v)
 	fputs(buf, out);
 }
 
+void json_place(FILE *out, const struct model *m, uint32_t frame)
+{
+	const struct frame *f = &m->frames[frame];
+	int64_t offset = model_wasm_offset(m, frame);
+	if (offset >= 0)
+		fprintf(out, ",\"offset\":%" PRId64, offset);
+	else
+		fprintf(out, ",\"line\":%d,\"column\":%d", model_shown_place(m, f->line),
+			model_shown_place(m, f->column));
+}
+
+void json_frame_origin(FILE *out, const struct model *m, uint32_t frame)
+{
+	const struct frame_origin *o = symbol_origin(m, frame);
+	const struct model *of = m->range.of ? m->range.of : m;
+	int64_t offset = o ? model_wasm_place_offset(of, m->frames[frame].kind, o->url, o->column)
+			   : -1;
+	if (o && o->url != STR_NONE) {
+		fputs(",\"generated\":{\"url\":", out);
+		json_string(out, model_str(m, o->url));
+		if (offset >= 0)
+			fprintf(out, ",\"offset\":%" PRId64 "}", offset);
+		else
+			fprintf(out, ",\"line\":%d,\"column\":%d}", model_shown_place(of, o->line),
+				model_shown_place(of, o->column));
+	} else if (o) {
+		fputs(",\"unmapped\":", out);
+		json_string(out, model_str(m, o->why_not));
+	}
+}
+
 static void json_row_fields(FILE *out, const struct report *rep,
 			    const struct row *r)
 {
@@ -298,8 +335,9 @@ static void json_row_fields(FILE *out, const struct report *rep,
 	json_string(out, model_str(m, f->name));
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
-	fprintf(out, ",\"line\":%d,\"column\":%d,\"self\":", model_shown_place(m, f->line),
-		model_shown_place(m, f->column));
+	json_place(out, m, r->frame);
+	json_frame_origin(out, m, r->frame);
+	fputs(",\"self\":", out);
 	json_number(out, r->self);
 	fputs(",\"total\":", out);
 	json_number(out, r->total);
@@ -342,6 +380,10 @@ void json_profile_fields(FILE *out, const struct model *m, unsigned type,
 	if (m->warning != STR_NONE) {
 		fputs(",\"warning\":", out);
 		json_string(out, model_str(m, m->warning));
+	}
+	if (m->symbols != STR_NONE) {
+		fputs(",\"symbols\":", out);
+		json_string(out, model_str(m, m->symbols));
 	}
 	if (!t->total) {
 		fputs(",\"total_unavailable\":", out);

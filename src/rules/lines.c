@@ -131,6 +131,8 @@ static bool from_line_ticks(const struct model *m, const bool *member,
 
 static int32_t shown_line(const struct model *m, uint32_t frame)
 {
+	if (model_wasm_offset(m, frame) >= 0) /* wasm: line 1 is a placeholder */
+		return -1;
 	return model_shown_place(m, m->frames[frame].line);
 }
 

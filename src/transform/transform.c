@@ -8,6 +8,7 @@
 #include "base/escape.h"
 #include "transform_lines.h"
 #include "base/util.h"
+#include "symbolize.h"
 
 /* ---- the stack ------------------------------------------------------------ */
 
@@ -238,6 +239,7 @@ static bool frame_is_mine(const struct model *m, const struct frame *f,
 {
 	const char *file = model_str(m, f->url), *name = model_str(m, f->name);
 	if (!*file || !strncmp(file, "node:", 5) || strstr(file, "node_modules") ||
+	    (f->flags & FRAME_THIRD_PARTY) ||
 	    !strncmp(name, "runtime.", 8) || in_goroot(file))
 		return false;
 	bool relative = file[0] != '/' && strncmp(file, "file://", 7);

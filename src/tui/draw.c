@@ -11,6 +11,7 @@
 #include "flame_draw.h"
 #include "keys.h"
 #include "timeline_draw.h"
+#include "transform/symbolize.h"
 
 /* Narrower than this, the split screen stacks its sides. */
 #define SIDE_BY_SIDE_COLS 120
@@ -149,9 +150,14 @@ static void draw_header(const struct app *a, const struct screen *s)
 	}
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
-	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s",
+	char symbols[200] = "";
+	if (m->symbols != STR_NONE) {
+		symbols[0] = symbols[1] = ' ';
+		escape_text(model_str(m, m->symbols), symbols + 2, sizeof(symbols) - 2);
+	}
+	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s%s",
 			   m->format, thread, duration, range, type_name, unit, rule,
-			   t->total ? "" : t->computing ? " (computing)" : " (n/a)");
+			   t->total ? "" : t->computing ? " (computing)" : " (n/a)", symbols);
 	escape_text(a->file, file, sizeof(file));
 	/* The file's name matters more than how its samples were timed. */
 	const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
@@ -504,6 +510,16 @@ static void draw_flame(struct app *a, const struct screen *s,
 		   area.lines - DRAW_FIRST_ROW_LINE, area.cols, diff, note, cap);
 }
 
+/* A symbolized frame's generated place, or why it kept its own. */
+static void append_origin(const struct model *m, uint32_t frame, char *note, size_t cap)
+{
+	char origin[600];
+	symbol_origin_text(m, frame, origin, sizeof(origin));
+	size_t n = strlen(note);
+	if (origin[0])
+		snprintf(note + n, cap - n, "%s%s", n ? "  " : "", origin);
+}
+
 void draw_app(struct app *a, const struct screen *s)
 {
 	set_area(0, 0, LINES, COLS);
@@ -525,8 +541,10 @@ void draw_app(struct app *a, const struct screen *s)
 	}
 	/* With nothing else to say: where the function under the cursor is. */
 	const struct row *r = app_selected_row(a);
-	if (!note[0] && r && !a->show_help && a->current != VIEW_FLAME)
+	if (!note[0] && r && !a->show_help && a->current != VIEW_FLAME) {
 		format_location(a->ctx.model, r->frame, note, sizeof(note));
+		append_origin(a->ctx.model, r->frame, note, sizeof(note));
+	}
 	draw_status(a, s, pane_place(a), note[0] ? note : NULL, a->current != VIEW_FLAME);
 	attrset(A_NORMAL);
 	/* The area stays the pane's, for draw_row_at and draw_tabs_line. */

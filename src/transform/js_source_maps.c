@@ -1,0 +1,433 @@
+/* JavaScript frames through source maps (js_source_maps.h). */
+#include "js_source_maps.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/base64.h"
+#include "base/util.h"
+#include "source_map.h"
+#include "symbolize.h"
+
+struct script {
+	str_t url;
+	bool has_map;
+	struct source_map map;
+	char *base;  /* the directory the map's sources are relative to */
+	char *why;   /* why its frames are not mapped, NULL when nothing to say */
+};
+
+struct given {
+	const char *path;
+	bool ok;
+	struct source_map map;
+};
+
+struct mapping {
+	const struct source_map_options *o;
+	struct model *m;
+	struct script *scripts;
+	size_t nscripts;
+	struct given *given;
+	int32_t *frame_script; /* per frame, -1: not a script's */
+	int32_t *frame_source; /* per frame mapped, its original source */
+};
+
+static void warn(const struct source_map_options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(const struct source_map_options *o, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (o->warn)
+		o->warn(o->ctx, text);
+}
+
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static char *dir_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	char *dir = xstrdup(path);
+	dir[slash - path] = 0;
+	return dir;
+}
+
+/* dir/rel with "." and "name/.." taken out, as a path a user reads. */
+static char *resolved(const char *dir, const char *rel)
+{
+	if (rel[0] == '/' || strstr(rel, "://"))
+		return xstrdup(rel);
+	char *path = format("%s/%s", dir, rel);
+	char *out = xmalloc(strlen(path) + 1);
+	size_t n = 0;
+	for (char *part = path, *next; part; part = next) {
+		next = strchr(part, '/');
+		if (next)
+			*next++ = 0;
+		if ((!*part && n) || !strcmp(part, "."))
+			continue;
+		if (!strcmp(part, "..") && n && strcmp(out + n - (n >= 2 ? 2 : n), "..")) {
+			char *up = n > 1 ? memrchr(out, '/', n - 1) : NULL;
+			if (up || out[0] != '/') {
+				n = up ? (size_t)(up - out) + 1 : 0;
+				continue;
+			}
+		}
+		memcpy(out + n, part, strlen(part));
+		n += strlen(part);
+		if (next)
+			out[n++] = '/';
+	}
+	out[n] = 0;
+	free(path);
+	return out;
+}
+
+static bool read_file(const char *path, struct source_file *out)
+{
+	static const struct source_options as_is = { 0 };
+	bool ok = source_find(&as_is, path, out);
+	if (!ok)
+		source_file_free(out);
+	return ok;
+}
+
+static bool parse(const struct source_map_options *o, const char *label, const char *text,
+		  size_t len, struct source_map *map, char **why)
+{
+	char reason[256];
+	if (source_map_parse(text, len, map, reason, sizeof(reason)))
+		return true;
+	warn(o, "%s: warning: source map not read: %s", label, reason);
+	*why = format("its source map %s did not parse: %s", label, reason);
+	return false;
+}
+
+static bool parse_file(const struct source_map_options *o, const char *path,
+		       struct source_map *map, char **why)
+{
+	struct source_file f;
+	if (!read_file(path, &f)) {
+		warn(o, "%s: warning: source map not found or not readable", path);
+		*why = format("its source map %s is not readable", path);
+		return false;
+	}
+	bool ok = parse(o, path, f.text, strlen(f.text), map, why);
+	source_file_free(&f);
+	return ok;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The value of the script's last sourceMappingURL comment, or NULL. */
+static char *mapping_url(const char *text)
+{
+	static const char key[] = "sourceMappingURL=";
+	const char *found = NULL;
+	for (const char *p = text; (p = strstr(p, key)); p++)
+		if (p - text >= 4 && (!strncmp(p - 4, "//# ", 4) || !strncmp(p - 4, "//@ ", 4)))
+			found = p + strlen(key);
+	if (!found)
+		return NULL;
+	size_t n = strcspn(found, " \t\r\n");
+	return n ? format("%.*s", (int)n, found) : NULL;
+}
+
+/* An inline map: data:application/json;base64,... */
+static bool parse_data_url(const struct source_map_options *o, const char *script,
+			   const char *url, struct source_map *map, char **why)
+{
+	const char *comma = strchr(url, ',');
+	if (!comma || !strstr(url, ";base64") || strstr(url, ";base64") > comma) {
+		*why = format("its inline source map is not base64 (%s)", script);
+		warn(o, "%s: warning: inline source map not read: only base64 data: URLs are", script);
+		return false;
+	}
+	char *json;
+	size_t len;
+	if (!base64_decode(comma + 1, strlen(comma + 1), &json, &len)) {
+		*why = format("its inline source map is not valid base64 (%s)", script);
+		warn(o, "%s: warning: inline source map not read: not valid base64", script);
+		return false;
+	}
+	char *label = format("%s (inline map)", script);
+	bool ok = parse(o, label, json, len, map, why);
+	free(label);
+	free(json);
+	return ok;
+}
+
+/* The map named by the script's own comment. */
+static bool map_of_script(const struct mapping *mp, struct script *s)
+{
+	const char *url = model_str(mp->m, s->url);
+	struct source_file f;
+	if (!source_find(mp->o->source, url, &f)) {
+		s->why = format("script not found (tried %s)", f.tried ? f.tried : url);
+		source_file_free(&f);
+		return false;
+	}
+	char *ref = mapping_url(f.text);
+	char *dir = dir_name(f.path);
+	bool ok = false;
+	if (!ref) {
+		s->why = format("%s has no sourceMappingURL", f.path);
+	} else if (!strncmp(ref, "data:", 5)) {
+		ok = parse_data_url(mp->o, f.path, ref, &s->map, &s->why);
+		s->base = ok ? xstrdup(dir) : NULL;
+	} else if (strstr(ref, "://") && strncmp(ref, "file://", 7)) {
+		s->why = format("its source map %s is not fetched (maps are read offline)", ref);
+	} else {
+		char *path = resolved(dir, strncmp(ref, "file://", 7) ? ref : ref + 7);
+		ok = parse_file(mp->o, path, &s->map, &s->why);
+		s->base = ok ? dir_name(path) : NULL;
+		free(path);
+	}
+	free(dir);
+	free(ref);
+	source_file_free(&f);
+	return ok;
+}
+
+/* A --source-map that names the script: a map file of it, or a
+ * directory holding NAME.map. */
+static bool map_given(const struct mapping *mp, struct script *s)
+{
+	const char *name = base_name(model_str(mp->m, s->url));
+	for (size_t i = 0; i < mp->o->nmaps; i++) {
+		const char *path = mp->o->maps[i];
+		if (is_dir(path)) {
+			char *file = format("%s/%s.map", path, name);
+			struct stat st;
+			bool there = !stat(file, &st);
+			bool ok = there && parse_file(mp->o, file, &s->map, &s->why);
+			s->base = ok ? dir_name(file) : NULL;
+			free(file);
+			if (there)
+				return ok;
+			continue;
+		}
+		const struct given *g = &mp->given[i];
+		size_t n = strlen(name);
+		bool by_file = g->ok && g->map.file && !strcmp(base_name(g->map.file), name);
+		bool by_name = !strncmp(base_name(path), name, n) &&
+			       !strcmp(base_name(path) + n, ".map");
+		if (!by_file && !by_name)
+			continue;
+		if (!g->ok) {
+			s->why = format("its source map %s did not parse", path);
+			return false;
+		}
+		/* Shared with the given map: freed with it, not the script. */
+		s->map = g->map;
+		s->base = dir_name(path);
+		return true;
+	}
+	return false;
+}
+
+static bool is_script(const struct model *m, const struct frame *f)
+{
+	const char *url = model_str(m, f->url);
+	return f->kind == KIND_JS && *url && strncmp(url, "node:", 5);
+}
+
+static void find_scripts(struct mapping *mp)
+{
+	const struct model *m = mp->m;
+	mp->frame_script = xmalloc((m->nframes + 1) * sizeof(int32_t));
+	for (uint32_t f = 0; f < m->nframes; f++) {
+		mp->frame_script[f] = -1;
+		if (!is_script(m, &m->frames[f]))
+			continue;
+		size_t i = 0;
+		while (i < mp->nscripts && mp->scripts[i].url != m->frames[f].url)
+			i++;
+		if (i == mp->nscripts) {
+			mp->scripts = xrealloc(mp->scripts, (i + 1) * sizeof(*mp->scripts));
+			mp->scripts[mp->nscripts++] = (struct script){ .url = m->frames[f].url };
+		}
+		mp->frame_script[f] = (int32_t)i;
+	}
+}
+
+static void read_given(struct mapping *mp)
+{
+	mp->given = xcalloc(mp->o->nmaps + 1, sizeof(*mp->given));
+	for (size_t i = 0; i < mp->o->nmaps; i++) {
+		struct given *g = &mp->given[i];
+		g->path = mp->o->maps[i];
+		if (is_dir(g->path))
+			continue;
+		char *why = NULL;
+		g->ok = parse_file(mp->o, g->path, &g->map, &why);
+		free(why);
+	}
+}
+
+static bool owns_map(const struct mapping *mp, const struct script *s)
+{
+	for (size_t i = 0; i < mp->o->nmaps; i++)
+		if (mp->given[i].ok && s->map.segs == mp->given[i].map.segs)
+			return false;
+	return true;
+}
+
+static void free_mapping(struct mapping *mp)
+{
+	for (size_t i = 0; i < mp->nscripts; i++) {
+		struct script *s = &mp->scripts[i];
+		if (s->has_map && owns_map(mp, s))
+			source_map_free(&s->map);
+		FREE_ALL(s->base, s->why);
+	}
+	for (size_t i = 0; i < mp->o->nmaps; i++)
+		if (mp->given[i].ok)
+			source_map_free(&mp->given[i].map);
+	FREE_ALL(mp->scripts, mp->given, mp->frame_script, mp->frame_source);
+}
+
+/* The generated 0-based line and column of a frame's start. */
+static bool generated_start(const struct model *m, const struct frame *f,
+			    int32_t *line, int32_t *column)
+{
+	int32_t shift = m->lines_zero_based ? 0 : 1;
+	*line = f->line - shift;
+	*column = f->column < 0 ? 0 : f->column - shift;
+	return f->line >= shift && *column >= 0;
+}
+
+static bool anonymous(const char *name)
+{
+	return !*name || !strcmp(name, "(anonymous)");
+}
+
+/* What frame f of a mapped script is, and the strings the symbol
+ * points to (freed by the caller, after symbolize_model). */
+static void map_frame(struct mapping *mp, uint32_t f, struct symbol *sym, char **owned)
+{
+	const struct model *m = mp->m;
+	const struct frame *fr = &m->frames[f];
+	const struct script *s = &mp->scripts[mp->frame_script[f]];
+	int32_t line, column;
+	const struct source_map_segment *seg = NULL;
+	if (generated_start(m, fr, &line, &column))
+		seg = source_map_find(&s->map, line, column);
+	if (!seg || seg->source < 0) {
+		*owned = format("its source map has no original at %s:%d:%d",
+				base_name(model_str(m, fr->url)), line + 1, column + 1);
+		sym->why_not = *owned;
+		return;
+	}
+	int32_t shift = m->lines_zero_based ? 0 : 1;
+	*owned = resolved(s->base, s->map.sources[seg->source]);
+	const char *name = model_str(m, fr->name);
+	*sym = (struct symbol){
+		.mapped = true,
+		.name = seg->name >= 0 ? s->map.names[seg->name]
+			: anonymous(name) ? "(anonymous)" : name,
+		.url = *owned,
+		.line = seg->orig_line + shift,
+		.column = seg->orig_column + shift,
+		.third_party = s->map.ignored[seg->source],
+	};
+	mp->frame_source[f] = seg->source;
+}
+
+/* A positionTicks line (1-based, generated) of frame f, as an original
+ * line of the same source. */
+static int32_t tick_line(void *ctx, uint32_t f, int32_t line)
+{
+	const struct mapping *mp = ctx;
+	const struct script *s = &mp->scripts[mp->frame_script[f]];
+	int32_t start, column;
+	const struct source_map_segment *seg;
+	if (generated_start(mp->m, &mp->m->frames[f], &start, &column) && start == line - 1)
+		seg = source_map_find(&s->map, start, column);
+	else
+		seg = source_map_first_on_line(&s->map, line - 1);
+	return seg && seg->source == mp->frame_source[f] ? seg->orig_line + 1 : -1;
+}
+
+static void find_maps(struct mapping *mp, size_t *found)
+{
+	*found = 0;
+	for (size_t i = 0; i < mp->nscripts; i++) {
+		struct script *s = &mp->scripts[i];
+		s->has_map = map_given(mp, s) || (!s->why && map_of_script(mp, s));
+		*found += s->has_map;
+	}
+}
+
+void js_source_maps_apply(struct model *m, const struct source_map_options *o)
+{
+	struct mapping mp = { .o = o, .m = m };
+	find_scripts(&mp);
+	read_given(&mp);
+	size_t found;
+	find_maps(&mp, &found);
+	if (!found && !o->nmaps) {
+		free_mapping(&mp);
+		return;
+	}
+	struct symbols syms;
+	symbols_init(&syms, m);
+	char **owned = xcalloc(m->nframes + 1, sizeof(char *));
+	mp.frame_source = xmalloc((m->nframes + 1) * sizeof(int32_t));
+	for (uint32_t f = 0; f < m->nframes; f++) {
+		mp.frame_source[f] = -1;
+		int32_t i = mp.frame_script[f];
+		if (i < 0)
+			continue;
+		if (mp.scripts[i].has_map)
+			map_frame(&mp, f, &syms.frames[f], &owned[f]);
+		else
+			syms.frames[f].why_not = mp.scripts[i].why;
+	}
+	char *summary = format("source maps: %zu of %zu scripts", found, mp.nscripts);
+	syms.summary = summary;
+	syms.tick_line = tick_line;
+	syms.ctx = &mp;
+	symbolize_model(m, &syms);
+	for (uint32_t f = 0; f < syms.nframes; f++)
+		free(owned[f]);
+	free(owned);
+	free(summary);
+	symbols_free(&syms);
+	free_mapping(&mp);
+}
