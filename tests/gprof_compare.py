@@ -148,7 +148,7 @@ def compare_rows(wprof, name, work, primary):
         report = json.loads(run([wprof, "gmon.out", "--exe", name, "--report", "flat",
                                  "--rule", rule, "--format", "json"], work))
         rows = {r["name"]: r for r in report["rows"]}
-        for fn, (percent, _, _, called) in primary.items():
+        for fn, (_, percent, _, _, called) in primary.items():
             fn = re.sub(r" <cycle \d+>$", "", fn)
             row = rows.get(fn)
             if "<cycle" in fn or row is None:

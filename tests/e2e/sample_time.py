@@ -65,7 +65,8 @@ def check_reading(path, args, reading, text):
     want = self_by_function(path, reading)
     got = {}
     for row in doc["rows"]:
-        key = (row["name"], row["line"])  # JSON keeps the file's lineNumber
+        # JSON's lines are 1-based (-1 unknown), the file's from 0.
+        key = (row["name"], row["line"] - 1 if row["line"] > 0 else -1)
         got[key] = got.get(key, 0) + row["self"]
     for key, value in want.items():
         if abs(got.get(key, 0) - value) > 1e-6 * max(value, 1):
