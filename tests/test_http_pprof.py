@@ -72,6 +72,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path.startswith("/seq/profile"):
             self.requested.append(self.path)
             self.send(200, self.sequence[min(len(self.requested), len(self.sequence)) - 1])
+        elif path == "/dies":
+            # A service that answers two windows, then dies: an empty reply.
+            self.requested.append(self.path)
+            if len(self.requested) > 2:
+                self.close_connection = True
+                return
+            self.send(200, self.files["heap"])
         elif path.startswith("/file/"):
             self.send(200, self.files[path[6:]])
         elif path == "/redirect":
@@ -257,7 +264,29 @@ def test_hostile(tmp):
     p = C.run(["--live", base + "/file/heap", "--report", "flat"], check=False)
     if p.returncode != 2 or "needs --windows N" not in p.stderr:
         C.fail(f"--live --report without --windows: exit {p.returncode}, {p.stderr!r}")
+    check_dies(base)
     server.shutdown()
+
+
+def check_dies(base):
+    """A service that dies after two windows: they are the report, with a
+    warning and exit 0; the report is that of two windows from a service
+    that lives."""
+    two = C.run(["--live", base + "/file/heap", "--window", "1", "--windows", "2",
+                 "--report", "flat", "--format", "json"])
+    Handler.requested = []
+    p = C.run(["--live", base + "/dies", "--window", "1", "--windows", "4", "--report",
+               "flat", "--format", "json"], check=False)
+    if p.returncode != 0:
+        C.fail(f"--live on a service that dies: exit {p.returncode}, {p.stderr!r}")
+        return
+    if "Empty reply from server; the report has the 2 windows that arrived before" \
+            not in p.stderr:
+        C.fail(f"--live on a service that dies: no warning in {p.stderr!r}")
+    got, want = json.loads(p.stdout), json.loads(two.stdout)
+    if len(Handler.requested) != 3 or got["rows"] != want["rows"] or not got["rows"]:
+        C.fail(f"--live on a service that dies: {len(Handler.requested)} asked, rows "
+               f"{got['rows'][:3]}, want {want['rows'][:3]}")
 
 
 def main():

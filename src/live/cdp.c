@@ -882,6 +882,46 @@ static void sleep_seconds(double s)
 		;
 }
 
+/* A session that broke after samples came: they are the report, and
+ * the break a warning on `log`. */
+static bool keep_what_arrived(struct cdp *c, FILE *log, const char *why)
+{
+	size_t n = cdp_sample_count(c);
+	if (!n)
+		return false;
+	if (log) { /* the name and the message are the peer's */
+		fputs("wprof-tui: warning: ", log);
+		escape_text_to(log, c->name);
+		fputs(": ", log);
+		escape_text_to(log, why);
+		fprintf(log, "; the report has the %zu samples that arrived before\n", n);
+	}
+	return true;
+}
+
+/* Reads the trace stream for `seconds`; false with err when it broke
+ * before anything came. */
+static bool stream_for(struct cdp *c, double seconds, FILE *log, char *err, size_t cap)
+{
+	if (follow_trace(c, seconds, err, cap) && end_tracing(c, err, cap))
+		return true;
+	return keep_what_arrived(c, log, err);
+}
+
+/* Profiler windows for `seconds`; false with err when the target broke
+ * before a window came. */
+static bool windows_for(struct cdp *c, double seconds, FILE *log, char *err, size_t cap)
+{
+	for (double left = seconds; left > 0; left -= CDP_WINDOW_SECONDS) {
+		bool ok = cdp_start(c, err, cap);
+		if (ok)
+			sleep_seconds(left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS);
+		if (!ok || !cdp_stop(c, err, cap))
+			return keep_what_arrived(c, log, err);
+	}
+	return true;
+}
+
 bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *m,
 		     char *who, size_t who_cap, FILE *log, char *err, size_t cap)
 {
@@ -907,21 +947,18 @@ bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *
 		/* The session as a file of these events would open: built
 		 * from the stream itself, without a copy. */
 		struct load_error why;
-		ok = follow_trace(c, seconds, err, cap) && end_tracing(c, err, cap);
-		if (ok && !(ok = trace_stream_finish(c->trace, NULL, m, &why)))
-			snprintf(err, cap, "%s: %s", c->name, why.message);
-		c->trace = NULL;
+		if (stream_for(c, seconds, log, err, cap)) {
+			ok = trace_stream_finish(c->trace, NULL, m, &why);
+			c->trace = NULL; /* used up */
+			if (!ok)
+				snprintf(err, cap, "%s: %s", c->name, why.message);
+		} else {
+			ok = false;
+		}
 		cdp_free(c);
 		return ok;
 	}
-	for (double left = seconds; ok && !c->streaming && left > 0;
-	     left -= CDP_WINDOW_SECONDS) {
-		ok = cdp_start(c, err, cap);
-		if (ok)
-			sleep_seconds(left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS);
-		ok = ok && cdp_stop(c, err, cap);
-	}
-	ok = ok && cdp_session_model(c, m, err, cap);
+	ok = ok && windows_for(c, seconds, log, err, cap) && cdp_session_model(c, m, err, cap);
 	cdp_free(c);
 	return ok;
 }

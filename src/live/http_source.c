@@ -106,7 +106,14 @@ static bool http_collect(struct live_source *s, struct model *m, char *who,
 		char why[512];
 		if (!http_session_fetch(session, &h->fetch, &h->load, why, sizeof(why))) {
 			snprintf(err, cap, "%s: %s", session->url, why);
-			return false;
+			if (!session->nwindows)
+				return false;
+			/* The windows that came are kept: the service died. */
+			if (h->log)
+				complain_to(h->log, "warning: %s; the report has the %zu "
+					    "window%s that arrived before", err, session->nwindows,
+					    session->nwindows == 1 ? "" : "s");
+			break;
 		}
 		if (h->log)
 			complain_to(h->log, "%s: window %zu of %u", session->url,

@@ -258,7 +258,10 @@ class Inspector:
             self.stops += 1
             result = {"profile": profile([1, 2, 3] if self.stops == 1 else [30, 10, 20],
                                          names)}
-        if b == "garbage":
+        if b == "dies" and self.stops == 3:
+            conn.shutdown(socket.SHUT_RDWR)  # the target killed mid-session
+            conn.close()
+        elif b == "garbage":
             conn.sendall(frame(b"}}not json at all{{"))
         elif b == "oversized":
             conn.sendall(b"\x81\x7f" + struct.pack(">Q", 1 << 40) + b"x" * 1000)
@@ -332,6 +335,29 @@ def fake():
     p = run("--inspect", "127.0.0.1:%d" % ins.port, "--target", "nope", "--report", "flat")
     if p.returncode != 2 or "no target named nope" not in p.stderr:
         fail("fake --target nope: %d %s" % (p.returncode, p.stderr))
+    # A target that dies in its third window: the two windows before are
+    # the report (worked in profile()), with a warning, exit 0.
+    ins = Inspector("dies")
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--report", "flat", "--format", "json",
+            "--duration", "5s")
+    if p.returncode != 0:
+        fail("dies: exit %d: %s" % (p.returncode, p.stderr))
+    else:
+        rows = rows_of(p.stdout)
+        got = {n: (rows.get(n, {}).get("self"), rows.get(n, {}).get("total")) for n in want}
+        if got != want or json.loads(p.stdout)["samples"] != 6:
+            fail("dies: rows %r, want %r" % (got, want))
+        if not re.search(r"wprof-tui: warning: fake\.js .*Profiler\.stop: .*; the report "
+                         r"has the 6 samples that arrived before", p.stderr):
+            fail("dies: no warning: %r" % p.stderr)
+    out = "/tmp/inspect-dies-%d.cpuprofile" % os.getpid()
+    ins = Inspector("dies")
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--export", "cpuprofile", "-o", out,
+            "--duration", "5s")
+    if p.returncode != 0 or not os.path.exists(out):
+        fail("dies --export: exit %d: %s" % (p.returncode, p.stderr))
+    else:
+        os.unlink(out)
     # Tracing that sends its events only when it ends (Chrome 156): a
     # probe of 1 s, then windows; the probe's events are not the session.
     ins = Inspector("trace-at-end")
