@@ -170,6 +170,7 @@ def test_go(tmp):
                     continue
                 C.compare_with_top(f"{name} ({t})", report, go_top(go, tmp, path, t))
         check_live_service(base)
+        check_as_pprof_typed(base)
         check_live_windows(go, tmp, base, replay)
         server.shutdown()
     finally:
@@ -187,6 +188,33 @@ def check_live_service(base):
         C.fail(f"live CPU profile without main.burnA/main.burnB: {sorted(rows)[:10]}")
     elif not 1.2 < a["total"] / max(b["total"], 1) < 3.5:
         C.fail(f"burnA/burnB = {a['total']}/{b['total']}, want about 2")
+
+
+def check_as_pprof_typed(base):
+    """The service named as go tool pprof takes it: -seconds 2 (pprof's
+    flag), --seconds 2 on a bare profile URL and on HOST:PORT each give a
+    2 s CPU profile with the program's work; a bare profile URL without
+    seconds is Go's 30 s profile, which the fetch waits for."""
+    hostport = base[len("http://"):]
+    for args in (["-seconds", "2", base + "/debug/pprof/profile"],
+                 ["--seconds", "2", base + "/debug/pprof/profile"],
+                 ["--seconds", "2", base],
+                 ["-seconds", "2", hostport]):
+        before = time.monotonic()
+        p = C.run(["--report", "flat", "--format", "json", *args], check=False)
+        took = time.monotonic() - before
+        if p.returncode != 0:
+            C.fail(f"{args}: exit {p.returncode}: {p.stderr.strip()}")
+            continue
+        names = {r["name"] for r in json.loads(p.stdout)["rows"]}
+        if "main.burnA" not in names or not 1.5 < took < 10:
+            C.fail(f"{args}: {took:.1f} s, rows {sorted(names)[:5]}")
+    before = time.monotonic()
+    p = C.run(["--report", "flat", "--format", "json", base + "/debug/pprof/profile"],
+              check=False)
+    took = time.monotonic() - before
+    if p.returncode != 0 or not 29 < took < 45:
+        C.fail(f"bare profile URL: exit {p.returncode} after {took:.1f} s: {p.stderr.strip()}")
 
 
 def check_live_windows(go, tmp, base, replay):

@@ -360,6 +360,10 @@ const struct option_spec option_table[] = {
 	{ .name = "fetch-timeout", .arg = "S", .apply = parse_fetch_timeout,
 	  .help = "a URL's whole request may take S seconds\n"
 		  "(default: its seconds=N plus 30)" },
+	{ .name = "seconds", .arg = "N", .apply = parse_windows, .field = AT(seconds),
+	  .help = "a CPU profile URL's seconds=N, as go tool pprof\n"
+		  "-seconds N (also spelled so); with --live, the\n"
+		  "seconds per window" },
 	{ .name = "live", .arg = "URL", .apply = set_string, .field = AT(live_url),
 	  .help = "a Go service's CPU profile (net/http/pprof) in\n"
 		  "consecutive windows of --window seconds, folded\n"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -54,6 +55,38 @@ long fetch_url_seconds(const char *url)
 			return n;
 	}
 	return -1;
+}
+
+/* HOST:PORT: a port of digits after the last colon, no slash. */
+static bool host_port(const char *name)
+{
+	const char *colon = strrchr(name, ':');
+	if (!colon || colon == name || strchr(name, '/') || !colon[1])
+		return false;
+	for (const char *p = colon + 1; *p; p++)
+		if (!isdigit((unsigned char)*p) || p - colon > 5)
+			return false;
+	return access(name, F_OK) != 0;
+}
+
+char *fetch_pprof_address(const char *name)
+{
+	static const char profile[] = "/debug/pprof/profile";
+	size_t cap = strlen(name) + sizeof(profile) + 8;
+	char *url = xmalloc(cap);
+	if (host_port(name)) {
+		snprintf(url, cap, "http://%s%s", name, profile);
+		return url;
+	}
+	const char *host = fetch_is_url(name) ? strstr(name, "://") + 3 : NULL;
+	size_t end = host ? strcspn(host, "/?#") : 0;
+	if (!host || (host[end] == '/' && host[end + 1] && !strchr("?#", host[end + 1]))) {
+		free(url); /* a file, or a URL with a path of its own */
+		return NULL;
+	}
+	const char *rest = host + end + (host[end] == '/');
+	snprintf(url, cap, "%.*s%s%s", (int)(host + end - name), name, profile, rest);
+	return url;
 }
 
 static size_t keep_body(char *chunk, size_t size, size_t count, void *arg)
@@ -101,11 +134,20 @@ static bool looks_like_html(const char *content_type, const struct body *b)
 				   !strncasecmp((const char *)b->data + i, "<html", 5));
 }
 
+/* Does the URL's path end in /profile, Go's CPU profile? */
+static bool go_cpu_profile(const char *url)
+{
+	size_t n = strcspn(url, "?#");
+	return n >= 8 && !strncmp(url + n - 8, "/profile", 8);
+}
+
 static double timeout_for(const char *url, const struct fetch_options *opt)
 {
 	if (opt && opt->timeout > 0)
 		return opt->timeout;
 	long seconds = fetch_url_seconds(url);
+	if (seconds < 0 && go_cpu_profile(url))
+		seconds = FETCH_GO_PROFILE_SECONDS; /* Go's default, not said */
 	return (double)(seconds > 0 ? seconds : 0) + FETCH_MARGIN_SECONDS;
 }
 

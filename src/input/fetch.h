@@ -31,6 +31,15 @@ bool fetch_is_url(const char *name);
 /* The `seconds=N` of a URL's query, or -1 when it has none. */
 long fetch_url_seconds(const char *url);
 
+/* Go's CPU profile lasts this long when the URL does not say. */
+#define FETCH_GO_PROFILE_SECONDS 30
+
+/* A profile address as go tool pprof takes it, as a URL (free it):
+ * `HOST:PORT` (no file of that name) and a URL without a path name
+ * Go's CPU profile, http://HOST:PORT/debug/pprof/profile.  NULL when
+ * `name` is neither (a file, or a URL with a path, used as typed). */
+char *fetch_pprof_address(const char *name);
+
 /* Fetches url; on success *data (free it) holds the body as it came
  * (gzipped or not: load_memory tells and inflates).  False with a message in err: an HTTP error status,
  * an HTML page, a body cut short or too large, a timeout. */
