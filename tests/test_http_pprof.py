@@ -16,7 +16,9 @@ import gzip
 import http.server
 import json
 import os
+import pty
 import resource
+import select
 import shutil
 import subprocess
 import sys
@@ -78,6 +80,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if len(self.requested) > 2:
                 self.close_connection = True
                 return
+            self.send(200, self.files["heap"])
+        elif path == "/slow/profile":
+            time.sleep(2.5)  # a profile being taken
             self.send(200, self.files["heap"])
         elif path.startswith("/file/"):
             self.send(200, self.files[path[6:]])
@@ -293,6 +298,7 @@ def test_hostile(tmp):
     if p.returncode != 2 or "needs --windows N" not in p.stderr:
         C.fail(f"--live --report without --windows: exit {p.returncode}, {p.stderr!r}")
     check_dies(base)
+    check_progress(base)
     server.shutdown()
 
 
@@ -315,6 +321,30 @@ def check_dies(base):
     if len(Handler.requested) != 3 or got["rows"] != want["rows"] or not got["rows"]:
         C.fail(f"--live on a service that dies: {len(Handler.requested)} asked, rows "
                f"{got['rows'][:3]}, want {want['rows'][:3]}")
+
+
+def check_progress(base):
+    """A fetch that waits for a profile says so on a terminal, each
+    second, and clears its line at the end."""
+    main_fd, tty = pty.openpty()
+    p = subprocess.run([WPROF, "--report", "flat", base + "/slow/profile?seconds=3"],
+                       stdout=subprocess.PIPE, stderr=tty, timeout=30)
+    os.close(tty)
+    said = b""
+    while select.select([main_fd], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(main_fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        said += chunk
+    os.close(main_fd)
+    text = said.decode(errors="replace")
+    want = ["\rwprof-tui: fetching 3 s profile… 1 s", "\rwprof-tui: fetching 3 s profile… 2 s",
+            "\r\x1b[K"]
+    if p.returncode != 0 or any(w not in text for w in want):
+        C.fail(f"fetch progress: exit {p.returncode}, stderr {text!r}")
 
 
 def main():

@@ -23,6 +23,10 @@ struct fetch_options {
 	/* The live explorer's quit: a transfer under way ends soon after
 	 * *cancel becomes true (NULL: never). */
 	const _Atomic bool *cancel;
+	/* Told about once a second while a transfer waits, with the
+	 * seconds waited and those the profile lasts (0 when the URL does
+	 * not say), and once with `done` at the end (NULL: nothing told). */
+	void (*progress)(double waited, long seconds, bool done);
 };
 
 /* Does `name` name a URL wprof-tui fetches (http:// or https://)? */

@@ -31,6 +31,7 @@ struct http_source {
 	struct http_session session; /* under lock */
 	char status[600];      /* the last failure, under lock */
 	bool status_news;      /* under lock */
+	bool failing;          /* the last window failed: under lock */
 	struct fetch_options fetch;
 	struct load_options load;
 	unsigned window, windows;
@@ -72,9 +73,17 @@ static void *fetch_windows(void *arg)
 			GROW(h->session.windows, h->session.windows_cap, h->session.nwindows + 1);
 			h->session.windows[h->session.nwindows++] = one.windows[0];
 			one.nwindows = 0;
+			if (h->failing) { /* the old error goes from the status line */
+				snprintf(h->status, sizeof(h->status),
+					 "the service answers again (window %zu)",
+					 h->session.nwindows);
+				h->status_news = true;
+				h->failing = false;
+			}
 		} else if (!atomic_load(&h->quit)) {
 			snprintf(h->status, sizeof(h->status), "%s", err);
 			h->status_news = true;
+			h->failing = true;
 			nap(h, RETRY_SECONDS);
 		}
 		http_session_free(&one);
