@@ -236,6 +236,14 @@ static void parse_interval(struct options *o, const struct option_spec *spec, co
 	o->cdp.interval_us = us;
 }
 
+static void parse_wait(struct options *o, const struct option_spec *spec, const char *v)
+{
+	uint32_t s = parse_count(spec, v);
+	if (!s || s > 86400)
+		usage_error("--wait takes seconds (1 to 86400), not '%s'", v);
+	o->cdp.wait_seconds = s;
+}
+
 /* --window and --windows: `field` says which. */
 static void parse_windows(struct options *o, const struct option_spec *spec, const char *v)
 {
@@ -382,6 +390,10 @@ const struct option_spec option_table[] = {
 	{ .name = "target", .arg = "ID|TITLE", .apply = set_string, .field = AT(cdp.target),
 	  .help = "--inspect: the target (default: the first page\n"
 		  "or node target of /json/list)" },
+	{ .name = "wait", .arg = "S", .apply = parse_wait,
+	  .help = "--inspect: wait up to S seconds for the inspector\n"
+		  "and its target to come (a program started after\n"
+		  "wprof-tui); default: fail at once" },
 	{ .name = "interval", .arg = "US", .apply = parse_interval,
 	  .help = "--inspect: the sampling interval in microseconds" },
 	{ .name = "duration", .arg = "TIME", .apply = parse_duration,

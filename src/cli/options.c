@@ -277,8 +277,9 @@ void parse_options(int argc, char **argv, struct options *o)
 	o->live_url = o->live_url ? profile_url(o, o->live_url, 0) : NULL;
 	o->file = profile_url(o, o->file, 1);
 	o->new_file = profile_url(o, o->new_file, 2);
-	if ((o->duration > 0 || o->cdp.target || o->cdp.interval_us) && !o->inspect)
-		usage_error("%s", "--duration, --target and --interval go with --inspect");
+	if ((o->duration > 0 || o->cdp.target || o->cdp.interval_us || o->cdp.wait_seconds) &&
+	    !o->inspect)
+		usage_error("%s", "--duration, --target, --interval and --wait go with --inspect");
 	if (o->live_url)
 		check_http_live_options(o);
 	else if (o->listen || o->connect || o->inspect)

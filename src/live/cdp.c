@@ -13,6 +13,7 @@
 #include "loaders/loaders.h"
 #include "loaders/trace.h"
 #include "address.h"
+#include "base/complain.h"
 #include "base/escape.h"
 #include "base/id_table.h"
 #include "output/export.h"
@@ -20,6 +21,8 @@
 #include "ws.h"
 
 #define DIAL_TIMEOUT_MS 5000
+/* --wait: how often /json/list is asked again. */
+#define WAIT_RETRY_SECONDS 0.25
 /* Profiler.stop of a long window on a busy machine can take seconds. */
 #define ANSWER_TIMEOUT_MS 15000
 /* Distinct stacks in a session, and samples: past these the session
@@ -61,6 +64,20 @@ struct cdp {
 	char mode[80];  /* how samples come, short: for the status line */
 	char why[400];  /* and why, for messages */
 };
+
+static double now_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void sleep_seconds(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+	while (nanosleep(&ts, &ts))
+		;
+}
 
 /* The session's node for this frame under that parent, made if new;
  * UINT32_MAX past MAX_NODES. */
@@ -495,12 +512,33 @@ const char *cdp_target_url(const struct cdp *c)
 	return c->url;
 }
 
+/* --wait: the inspector may come after wprof-tui (the program started
+ * second), so /json/list is asked again until it names the target or
+ * the wait is over; said once on stderr. */
+static bool wait_for_target(const struct cdp_options *o, char *url, size_t url_cap,
+			    char *title, size_t title_cap, char *err, size_t cap)
+{
+	double until = now_seconds() + o->wait_seconds;
+	bool said = false;
+	while (!pick_target(o, url, url_cap, title, title_cap, err, cap)) {
+		if (now_seconds() >= until)
+			return false;
+		if (!said) {
+			complain("waiting up to %.0f s for the inspector at %s (%s)",
+				 o->wait_seconds, o->inspect, err);
+			said = true;
+		}
+		sleep_seconds(WAIT_RETRY_SECONDS);
+	}
+	return true;
+}
+
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 {
 	char url[1100], title[300] = "";
 	if (o->connect_url)
 		snprintf(url, sizeof(url), "%s", o->connect_url);
-	else if (!pick_target(o, url, sizeof(url), title, sizeof(title), err, cap))
+	else if (!wait_for_target(o, url, sizeof(url), title, sizeof(title), err, cap))
 		return NULL;
 	struct cdp *c = cdp_new_session();
 	snprintf(c->name, sizeof(c->name), "%s%s%s%s", title, *title ? " (" : "", url,
@@ -590,13 +628,6 @@ bool cdp_stop(struct cdp *c, char *err, size_t cap)
 #define TRACE_PARAMS "{\"transferMode\":\"ReportEvents\",\"traceConfig\":{" \
 	"\"includedCategories\":[\"disabled-by-default-v8.cpu_profiler\"]," \
 	"\"excludedCategories\":[\"*\"]}}"
-
-static double now_seconds(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* Reads what the peer sends for `seconds` (trace batches kept), or until
  * tracing completes. */
@@ -873,13 +904,6 @@ void cdp_free(struct cdp *c)
 	trace_live_free(c->live);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
-}
-
-static void sleep_seconds(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
-	while (nanosleep(&ts, &ts))
-		;
 }
 
 /* A session that broke after samples came: they are the report, and

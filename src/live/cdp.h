@@ -22,6 +22,7 @@ struct cdp_options {
 	const char *connect_url; /* ws://HOST:PORT/PATH given directly, or NULL */
 	const char *target;      /* id or title; NULL: the first page or node */
 	unsigned interval_us;    /* Profiler.setSamplingInterval; 0: the engine's */
+	double wait_seconds;     /* --wait: for the inspector and its target */
 };
 
 struct cdp;

@@ -105,10 +105,11 @@ class Inspector:
     """A fake inspector on loopback: /json/list and one target (behaviour
     "two": a second, T2 "other.js", whose functions are c and d)."""
 
-    def __init__(self, behaviour, ws_port=None):
+    def __init__(self, behaviour, ws_port=None, port=0):
         self.behaviour = behaviour
         self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", port))
         self.sock.listen(8)
         self.port = self.sock.getsockname()[1]
         self.ws_port = ws_port or self.port
@@ -358,6 +359,30 @@ def fake():
         fail("dies --export: exit %d: %s" % (p.returncode, p.stderr))
     else:
         os.unlink(out)
+    # A target that starts a second after wprof-tui: waited for (--wait),
+    # said once; without --wait, refused at once.
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    p = run("--inspect", "127.0.0.1:%d" % port, "--report", "flat", "--duration", "1s")
+    if p.returncode != 2 or "Connection refused" not in p.stderr:
+        fail("no target, no --wait: %d %r" % (p.returncode, p.stderr))
+    before = time.monotonic()
+    p = run("--inspect", "127.0.0.1:%d" % port, "--wait", "1", "--report", "flat")
+    took = time.monotonic() - before
+    if p.returncode != 2 or "Connection refused" not in p.stderr or not 1 <= took < 5:
+        fail("--wait 1, no target: %d after %.1f s, %r" % (p.returncode, took, p.stderr))
+    late = subprocess.Popen([WPROF, "--inspect", "127.0.0.1:%d" % port, "--wait", "10",
+                             "--report", "flat", "--format", "json", "--duration", "2s"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    Inspector("ok", port=port)
+    out, err = late.communicate(timeout=60)
+    rows = rows_of(out) if late.returncode == 0 else {}
+    if rows.get("b", {}).get("self") != 4000 or \
+       err.count("waiting up to 10 s for the inspector at 127.0.0.1:%d" % port) != 1:
+        fail("late target: exit %d, rows %r, stderr %r" % (late.returncode, rows, err))
     # Tracing that sends its events only when it ends (Chrome 156): a
     # probe of 1 s, then windows; the probe's events are not the session.
     ins = Inspector("trace-at-end")
