@@ -236,6 +236,15 @@ static void parse_interval(struct options *o, const struct option_spec *spec, co
 	o->cdp.interval_us = us;
 }
 
+static void parse_pid(struct options *o, const struct option_spec *spec, const char *v)
+{
+	uint32_t pid = parse_count(spec, v);
+	if (!pid)
+		usage_error("--pid takes a process id, not '%s'", v);
+	o->inspect = true;
+	o->cdp.pid = pid;
+}
+
 static void parse_wait(struct options *o, const struct option_spec *spec, const char *v)
 {
 	uint32_t s = parse_count(spec, v);
@@ -390,6 +399,10 @@ const struct option_spec option_table[] = {
 	{ .name = "target", .arg = "ID|TITLE", .apply = set_string, .field = AT(cdp.target),
 	  .help = "--inspect: the target (default: the first page\n"
 		  "or node target of /json/list)" },
+	{ .name = "pid", .arg = "PID", .apply = parse_pid,
+	  .help = "--inspect: the inspector of that process, found\n"
+		  "among its loopback listening ports (node\n"
+		  "--inspect=0 picks a random one)" },
 	{ .name = "wait", .arg = "S", .apply = parse_wait,
 	  .help = "--inspect: wait up to S seconds for the inspector\n"
 		  "and its target to come (a program started after\n"

@@ -13,6 +13,7 @@
 #include "loaders/loaders.h"
 #include "loaders/trace.h"
 #include "address.h"
+#include "pid_ports.h"
 #include "base/complain.h"
 #include "base/escape.h"
 #include "base/id_table.h"
@@ -526,6 +527,49 @@ static bool wait_for_target(const struct cdp_options *o, char *url, size_t url_c
 		if (!said) {
 			complain("waiting up to %.0f s for the inspector at %s (%s)",
 				 o->wait_seconds, o->inspect, err);
+			said = true;
+		}
+		sleep_seconds(WAIT_RETRY_SECONDS);
+	}
+	return true;
+}
+
+/* One of the process's loopback ports whose /json/list answers, into
+ * `address`: 1; 0 with err when none does (yet), -1 when the process
+ * cannot be looked at. */
+static int inspector_of(long pid, char *address, size_t address_cap, char *err, size_t cap)
+{
+	struct pid_port ports[32];
+	size_t n;
+	if (!pid_loopback_ports(pid, ports, 32, &n, err, cap))
+		return -1;
+	snprintf(err, cap, "process %ld listens on no loopback port", pid);
+	for (size_t i = 0; i < n; i++) {
+		struct cdp_options o = { .inspect = address };
+		char host[256], port[8];
+		snprintf(address, address_cap, "%s:%u", ports[i].v6 ? "[::1]" : "127.0.0.1",
+			 ports[i].port);
+		cJSON *list = list_targets(&o, host, sizeof(host), port, sizeof(port), err, cap);
+		bool found = cJSON_IsArray(list);
+		cJSON_Delete(list);
+		if (found)
+			return 1;
+	}
+	return 0;
+}
+
+bool cdp_find_inspector(long pid, double wait_seconds, char *address, size_t address_cap,
+			char *err, size_t cap)
+{
+	double until = now_seconds() + wait_seconds;
+	bool said = false;
+	int found;
+	while ((found = inspector_of(pid, address, address_cap, err, cap)) != 1) {
+		if (found < 0 || now_seconds() >= until)
+			return false;
+		if (!said) {
+			complain("waiting up to %.0f s for process %ld's inspector (%s)",
+				 wait_seconds, pid, err);
 			said = true;
 		}
 		sleep_seconds(WAIT_RETRY_SECONDS);

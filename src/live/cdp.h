@@ -23,9 +23,16 @@ struct cdp_options {
 	const char *target;      /* id or title; NULL: the first page or node */
 	unsigned interval_us;    /* Profiler.setSamplingInterval; 0: the engine's */
 	double wait_seconds;     /* --wait: for the inspector and its target */
+	long pid;                /* --pid: the process whose inspector, or 0 */
 };
 
 struct cdp;
+
+/* --pid: the inspector of that process ("127.0.0.1:PORT", one of its
+ * loopback ports whose /json/list answers: node --inspect=0), waiting
+ * up to `wait_seconds` for it (said once on stderr).  False with err. */
+bool cdp_find_inspector(long pid, double wait_seconds, char *address, size_t address_cap,
+			char *err, size_t cap);
 
 /* Picks the target, opens its WebSocket and readies the profiler. */
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap);

@@ -540,6 +540,15 @@ def node():
                 fail("node: %s is %.2f f_main, want about %.2f" % (name, total[name] / unit, want))
         if not total["f_half_2"] < unit < total["f_half"]:
             fail("node: f_half_2 < f_main < f_half does not hold")
+        # --pid: the random port found among the process's listening sockets.
+        p = run("--pid", str(proc.pid), "--report", "flat", "--format", "json",
+                "--duration", "1s")
+        if p.returncode != 0 or "ws://127.0.0.1:%s/" % port not in json.loads(p.stdout)["file"] \
+           or not any(n.startswith("f_") for n in rows_of(p.stdout)):
+            fail("node --pid %d: exit %d: %s" % (proc.pid, p.returncode, p.stderr))
+        p = run("--pid", "999999999", "--report", "flat")
+        if p.returncode != 2 or "--pid 999999999: process 999999999: No such file" not in p.stderr:
+            fail("--pid of no process: %d %r" % (p.returncode, p.stderr))
     finally:
         proc.kill()
         proc.wait()
