@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,9 @@ struct cdp {
 	bool streaming; /* the session is `trace` */
 	bool tracing;   /* Tracing.start answered, tracingComplete not yet */
 	bool broken;    /* the connection failed: nothing more to ask */
+	/* NodeRuntime.waitingForDisconnect came: the program's script is
+	 * over and Node waits for us to let it go. */
+	_Atomic bool program_ended;
 	unsigned long batches; /* dataCollected messages taken */
 	struct trace_live *live; /* the live view's fold: the refreshing thread's */
 	char mode[80];  /* how samples come, short: for the status line */
@@ -324,6 +328,8 @@ static void note_event(struct cdp *c, const cJSON *root)
 	if (method && (!strcmp(method, "Tracing.tracingComplete") ||
 		       !strcmp(method, "NodeTracing.tracingComplete")))
 		c->tracing = false;
+	if (method && !strcmp(method, "NodeRuntime.waitingForDisconnect"))
+		atomic_store(&c->program_ended, true);
 }
 
 /* Sends a command and waits for its answer (trace batches meanwhile are
@@ -577,6 +583,68 @@ bool cdp_find_inspector(long pid, double wait_seconds, char *address, size_t add
 	return true;
 }
 
+/* Node says when its program is over and it only waits for the
+ * debugger to leave (NodeRuntime.waitingForDisconnect); other engines
+ * answer an error, ignored. */
+static void ask_program_end(struct cdp *c)
+{
+	char ignored[300];
+	if (!c->broken && command(c, "NodeRuntime.enable", NULL, ignored, sizeof(ignored)))
+		command(c, "NodeRuntime.notifyWhenWaitingForDisconnect", "{\"enabled\":true}",
+			ignored, sizeof(ignored));
+}
+
+bool cdp_program_ended(const struct cdp *c)
+{
+	return atomic_load(&c->program_ended);
+}
+
+/* After the program's end Node idles until the debugger leaves: the
+ * session's last (idle) samples are that wait, not the program's, and
+ * go; the session ends where they began. */
+static void drop_wait_for_disconnect(struct cdp *c)
+{
+	pthread_mutex_lock(&c->lock);
+	while (c->n_samples && strstr(c->nodes[c->samples[c->n_samples - 1]].call_frame,
+				      "\"functionName\":\"(idle)\"")) {
+		size_t last = --c->n_samples;
+		c->nodes[c->samples[last]].hits--;
+		c->span = c->last_sample;
+		c->last_sample -= (double)c->deltas[last];
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+void cdp_release(struct cdp *c)
+{
+	if (cdp_program_ended(c) && !c->streaming)
+		drop_wait_for_disconnect(c);
+	ws_close(&c->ws);
+	c->broken = true;
+}
+
+bool cdp_listen(struct cdp *c, double seconds, char *err, size_t cap)
+{
+	double until = now_seconds() + seconds;
+	char why[300];
+	for (double left; !cdp_program_ended(c) && (left = until - now_seconds()) > 0;) {
+		int r = ws_receive(&c->ws, (int)(left * 1000) + 1, why, sizeof(why));
+		if (!r)
+			break;
+		int taken = r < 0 ? -1 : take_trace_events(c, why, sizeof(why));
+		if (taken < 0) {
+			snprintf(err, cap, "%s", why);
+			c->broken = true;
+			return false;
+		}
+		cJSON *root = taken ? NULL : cJSON_ParseWithLength(c->ws.msg, c->ws.msg_len);
+		if (root)
+			note_event(c, root);
+		cJSON_Delete(root);
+	}
+	return true;
+}
+
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 {
 	char url[1100], title[300] = "";
@@ -595,6 +663,7 @@ struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 	} else if (command(c, "Profiler.enable", NULL, why, sizeof(why)) &&
 		   (!o->interval_us ||
 		    command(c, "Profiler.setSamplingInterval", params, why, sizeof(why)))) {
+		ask_program_end(c);
 		return c;
 	} else {
 		snprintf(err, cap, "%s: %s", url, why);
@@ -981,11 +1050,20 @@ static bool stream_for(struct cdp *c, double seconds, FILE *log, char *err, size
 static bool windows_for(struct cdp *c, double seconds, FILE *log, char *err, size_t cap)
 {
 	for (double left = seconds; left > 0; left -= CDP_WINDOW_SECONDS) {
-		bool ok = cdp_start(c, err, cap);
-		if (ok)
-			sleep_seconds(left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS);
+		bool ok = cdp_start(c, err, cap) &&
+			  cdp_listen(c, left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS,
+				     err, cap);
 		if (!ok || !cdp_stop(c, err, cap))
 			return keep_what_arrived(c, log, err);
+		if (cdp_program_ended(c)) {
+			cdp_release(c);
+			if (log) {
+				fputs("wprof-tui: ", log);
+				escape_text_to(log, c->name);
+				fputs(": program ended\n", log);
+			}
+			break;
+		}
 	}
 	return true;
 }

@@ -69,6 +69,18 @@ bool cdp_follow(struct cdp *c, bool on, double seconds, char *err, size_t cap);
 unsigned long cdp_batches(struct cdp *c);
 /* Windows: */
 bool cdp_start(struct cdp *c, char *err, size_t cap);
+/* Reads what the peer sends for up to `seconds` (a window's time),
+ * ending early when the program ends; false with err when the
+ * connection failed. */
+bool cdp_listen(struct cdp *c, double seconds, char *err, size_t cap);
+/* Node said its program is over (NodeRuntime.waitingForDisconnect,
+ * asked for on attaching): the session ends, and closing the
+ * connection lets Node exit.  Any thread may ask. */
+bool cdp_program_ended(const struct cdp *c);
+/* Closes the connection (the target goes on, or exits if it waited for
+ * that); the session stays to be read.  After the program's end, the
+ * session's trailing (idle) samples (Node waiting for us) are dropped. */
+void cdp_release(struct cdp *c);
 /* Profiler.stop: the window's profile is folded into the session. */
 bool cdp_stop(struct cdp *c, char *err, size_t cap);
 /* Samples in the session so far. */

@@ -555,6 +555,53 @@ def node():
         os.unlink(path)
 
 
+BUSY = """const end = Date.now() + 1500;
+let x = 0;
+function spin() { while (Date.now() < end) x += Math.sqrt(x + 1); }
+spin();
+"""
+
+
+def node_end():
+    """A program busy for 1.5 s, then over: the session (asked for 30 s)
+    ends with it, says so, lets Node exit, and (idle) is under 5 %."""
+    if not shutil.which("node"):
+        print("no node: skipped")
+        sys.exit(77)
+    path = "/tmp/inspect-busy-%d.js" % os.getpid()
+    open(path, "w").write(BUSY)
+    proc = subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", path],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        port = None
+        for line in proc.stderr:
+            m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = m.group(1)
+                break
+        before = time.monotonic()
+        p = run("--inspect", "127.0.0.1:%s" % port, "--report", "flat", "--format", "json",
+                "--duration", "30s")
+        took = time.monotonic() - before
+        if p.returncode != 0:
+            return fail("node end: exit %d: %s" % (p.returncode, p.stderr))
+        doc = json.loads(p.stdout)
+        idle = rows_of(p.stdout).get("(idle)", {}).get("total", 0)
+        print("node end: %.2f s, duration %d us, (idle) %d us" % (took, doc["duration"], idle))
+        if took > 10 or ": program ended" not in p.stderr:
+            fail("node end: %.1f s, stderr %r" % (took, p.stderr))
+        if not 1.4e6 <= doc["duration"] < 3e6 or idle >= 0.05 * doc["duration"]:
+            fail("node end: duration %r, (idle) %r" % (doc["duration"], idle))
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            fail("node end: Node still waits for the debugger")
+    finally:
+        proc.kill()
+        proc.wait()
+        os.unlink(path)
+
+
 # A page whose busy function is WebAssembly: spin(n) sums n..1 (a
 # hand-assembled module: one function, exported as "spin"), called by
 # drive() again and again.
@@ -623,7 +670,7 @@ def chrome():
 
 if __name__ == "__main__":
     WPROF = sys.argv[1]
-    {"node": node, "fake": fake, "stream": stream, "hostile": hostile,
+    {"node": node, "node-end": node_end, "fake": fake, "stream": stream, "hostile": hostile,
      "chrome": chrome}[sys.argv[3]]()
     print("%d failures" % failures)
     sys.exit(1 if failures else 0)
