@@ -503,18 +503,22 @@ setInterval(main, 0);
 """
 
 
+def listening_port(proc):
+    """The port Node says it listens on ("Debugger listening on ..."), or None."""
+    for line in proc.stderr:
+        m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            return m.group(1)
+    return None
+
+
 def node():
     path = "/tmp/inspect-program-%d.js" % os.getpid()
     open(path, "w").write(PROGRAM)
     proc = subprocess.Popen(["node", "--jitless", "--inspect=127.0.0.1:0", path],
                             stderr=subprocess.PIPE, text=True)
     try:
-        port = None
-        for line in proc.stderr:
-            m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = m.group(1)
-                break
+        port = listening_port(proc)
         if not port:
             return fail("node: no 'Debugger listening' line")
         p = run("--inspect", "127.0.0.1:" + port, "--report", "flat", "--format",
@@ -573,12 +577,7 @@ def node_end():
     proc = subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", path],
                             stderr=subprocess.PIPE, text=True)
     try:
-        port = None
-        for line in proc.stderr:
-            m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = m.group(1)
-                break
+        port = listening_port(proc)
         before = time.monotonic()
         p = run("--inspect", "127.0.0.1:%s" % port, "--report", "flat", "--format", "json",
                 "--duration", "30s")
