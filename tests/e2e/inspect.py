@@ -259,7 +259,11 @@ class Inspector:
             self.stops += 1
             result = {"profile": profile([1, 2, 3] if self.stops == 1 else [30, 10, 20],
                                          names)}
-        if b == "dies" and self.stops == 3:
+        if b == "ends" and msg["method"] == "Profiler.start" and self.stops == 2:
+            # Node's program over in the third window: it says so.
+            conn.sendall(frame(json.dumps({"id": msg["id"], "result": {}}).encode()))
+            conn.sendall(frame(b'{"method":"NodeRuntime.waitingForDisconnect","params":{}}'))
+        elif b == "dies" and self.stops == 3:
             conn.shutdown(socket.SHUT_RDWR)  # the target killed mid-session
             conn.close()
         elif b == "garbage":
