@@ -16,7 +16,9 @@ import gzip
 import http.server
 import json
 import os
+import pty
 import resource
+import select
 import shutil
 import subprocess
 import sys
@@ -72,6 +74,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path.startswith("/seq/profile"):
             self.requested.append(self.path)
             self.send(200, self.sequence[min(len(self.requested), len(self.sequence)) - 1])
+        elif path == "/dies":
+            # A service that answers two windows, then dies: an empty reply.
+            self.requested.append(self.path)
+            if len(self.requested) > 2:
+                self.close_connection = True
+                return
+            self.send(200, self.files["heap"])
+        elif path == "/slow/profile":
+            time.sleep(2.5)  # a profile being taken
+            self.send(200, self.files["heap"])
         elif path.startswith("/file/"):
             self.send(200, self.files[path[6:]])
         elif path == "/redirect":
@@ -163,6 +175,7 @@ def test_go(tmp):
                     continue
                 C.compare_with_top(f"{name} ({t})", report, go_top(go, tmp, path, t))
         check_live_service(base)
+        check_as_pprof_typed(base)
         check_live_windows(go, tmp, base, replay)
         server.shutdown()
     finally:
@@ -180,6 +193,33 @@ def check_live_service(base):
         C.fail(f"live CPU profile without main.burnA/main.burnB: {sorted(rows)[:10]}")
     elif not 1.2 < a["total"] / max(b["total"], 1) < 3.5:
         C.fail(f"burnA/burnB = {a['total']}/{b['total']}, want about 2")
+
+
+def check_as_pprof_typed(base):
+    """The service named as go tool pprof takes it: -seconds 2 (pprof's
+    flag), --seconds 2 on a bare profile URL and on HOST:PORT each give a
+    2 s CPU profile with the program's work; a bare profile URL without
+    seconds is Go's 30 s profile, which the fetch waits for."""
+    hostport = base[len("http://"):]
+    for args in (["-seconds", "2", base + "/debug/pprof/profile"],
+                 ["--seconds", "2", base + "/debug/pprof/profile"],
+                 ["--seconds", "2", base],
+                 ["-seconds", "2", hostport]):
+        before = time.monotonic()
+        p = C.run(["--report", "flat", "--format", "json", *args], check=False)
+        took = time.monotonic() - before
+        if p.returncode != 0:
+            C.fail(f"{args}: exit {p.returncode}: {p.stderr.strip()}")
+            continue
+        names = {r["name"] for r in json.loads(p.stdout)["rows"]}
+        if "main.burnA" not in names or not 1.5 < took < 10:
+            C.fail(f"{args}: {took:.1f} s, rows {sorted(names)[:5]}")
+    before = time.monotonic()
+    p = C.run(["--report", "flat", "--format", "json", base + "/debug/pprof/profile"],
+              check=False)
+    took = time.monotonic() - before
+    if p.returncode != 0 or not 29 < took < 45:
+        C.fail(f"bare profile URL: exit {p.returncode} after {took:.1f} s: {p.stderr.strip()}")
 
 
 def check_live_windows(go, tmp, base, replay):
@@ -257,7 +297,54 @@ def test_hostile(tmp):
     p = C.run(["--live", base + "/file/heap", "--report", "flat"], check=False)
     if p.returncode != 2 or "needs --windows N" not in p.stderr:
         C.fail(f"--live --report without --windows: exit {p.returncode}, {p.stderr!r}")
+    check_dies(base)
+    check_progress(base)
     server.shutdown()
+
+
+def check_dies(base):
+    """A service that dies after two windows: they are the report, with a
+    warning and exit 0; the report is that of two windows from a service
+    that lives."""
+    two = C.run(["--live", base + "/file/heap", "--window", "1", "--windows", "2",
+                 "--report", "flat", "--format", "json"])
+    Handler.requested = []
+    p = C.run(["--live", base + "/dies", "--window", "1", "--windows", "4", "--report",
+               "flat", "--format", "json"], check=False)
+    if p.returncode != 0:
+        C.fail(f"--live on a service that dies: exit {p.returncode}, {p.stderr!r}")
+        return
+    if "Empty reply from server; the report has the 2 windows that arrived before" \
+            not in p.stderr:
+        C.fail(f"--live on a service that dies: no warning in {p.stderr!r}")
+    got, want = json.loads(p.stdout), json.loads(two.stdout)
+    if len(Handler.requested) != 3 or got["rows"] != want["rows"] or not got["rows"]:
+        C.fail(f"--live on a service that dies: {len(Handler.requested)} asked, rows "
+               f"{got['rows'][:3]}, want {want['rows'][:3]}")
+
+
+def check_progress(base):
+    """A fetch that waits for a profile says so on a terminal, each
+    second, and clears its line at the end."""
+    main_fd, tty = pty.openpty()
+    p = subprocess.run([WPROF, "--report", "flat", base + "/slow/profile?seconds=3"],
+                       stdout=subprocess.PIPE, stderr=tty, timeout=30)
+    os.close(tty)
+    said = b""
+    while select.select([main_fd], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(main_fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        said += chunk
+    os.close(main_fd)
+    text = said.decode(errors="replace")
+    want = ["\rwprof-tui: fetching 3 s profile… 1 s", "\rwprof-tui: fetching 3 s profile… 2 s",
+            "\r\x1b[K"]
+    if p.returncode != 0 or any(w not in text for w in want):
+        C.fail(f"fetch progress: exit {p.returncode}, stderr {text!r}")
 
 
 def main():

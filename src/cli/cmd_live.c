@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "base/complain.h"
+#include "live/cdp.h"
 #include "live/source.h"
 #include "tui/tui.h"
 
@@ -23,9 +24,21 @@ static struct live_source *open_source(const struct options *o, bool explorer)
 	if (o->live_url)
 		return http_source_open(o->live_url, o->window, o->windows, &o->fetch,
 					&o->load, log);
+	char err[512];
+	if (o->inspect && o->cdp.pid) {
+		/* The address lives as long as the run: one source a run. */
+		static char found[64];
+		struct cdp_options cdp = o->cdp;
+		if (!cdp_find_inspector(cdp.pid, cdp.wait_seconds, found, sizeof(found), err,
+					sizeof(err))) {
+			complain("--pid %ld: %s", cdp.pid, err);
+			return NULL;
+		}
+		cdp.inspect = found;
+		return cdp_source_open(&cdp, o->duration > 0 ? o->duration : 10);
+	}
 	if (o->inspect)
 		return cdp_source_open(&o->cdp, o->duration > 0 ? o->duration : 10);
-	char err[512];
 	const char *address = o->listen ? o->listen : o->connect;
 	struct live_source *source = xs_source_open(address, o->listen != NULL, log,
 						    err, sizeof(err));

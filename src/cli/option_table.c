@@ -269,6 +269,23 @@ static void parse_interval(struct options *o, const struct option_spec *spec, co
 	o->cdp.interval_us = us;
 }
 
+static void parse_pid(struct options *o, const struct option_spec *spec, const char *v)
+{
+	uint32_t pid = parse_count(spec, v);
+	if (!pid)
+		usage_error("--pid takes a process id, not '%s'", v);
+	o->inspect = true;
+	o->cdp.pid = pid;
+}
+
+static void parse_wait(struct options *o, const struct option_spec *spec, const char *v)
+{
+	uint32_t s = parse_count(spec, v);
+	if (!s || s > 86400)
+		usage_error("--wait takes seconds (1 to 86400), not '%s'", v);
+	o->cdp.wait_seconds = s;
+}
+
 /* --window and --windows: `field` says which. */
 static void parse_windows(struct options *o, const struct option_spec *spec, const char *v)
 {
@@ -412,6 +429,10 @@ const struct option_spec option_table[] = {
 	{ .name = "fetch-timeout", .arg = "S", .apply = parse_fetch_timeout,
 	  .help = "a URL's whole request may take S seconds\n"
 		  "(default: its seconds=N plus 30)" },
+	{ .name = "seconds", .arg = "N", .apply = parse_windows, .field = AT(seconds),
+	  .help = "a CPU profile URL's seconds=N, as go tool pprof\n"
+		  "-seconds N (also spelled so); with --live, the\n"
+		  "seconds per window" },
 	{ .name = "live", .arg = "URL", .apply = set_string, .field = AT(live_url),
 	  .help = "a Go service's CPU profile (net/http/pprof) in\n"
 		  "consecutive windows of --window seconds, folded\n"
@@ -430,6 +451,14 @@ const struct option_spec option_table[] = {
 	{ .name = "target", .arg = "ID|TITLE", .apply = set_string, .field = AT(cdp.target),
 	  .help = "--inspect: the target (default: the first page\n"
 		  "or node target of /json/list)" },
+	{ .name = "pid", .arg = "PID", .apply = parse_pid,
+	  .help = "--inspect: the inspector of that process, found\n"
+		  "among its loopback listening ports (node\n"
+		  "--inspect=0 picks a random one)" },
+	{ .name = "wait", .arg = "S", .apply = parse_wait,
+	  .help = "--inspect: wait up to S seconds for the inspector\n"
+		  "and its target to come (a program started after\n"
+		  "wprof-tui); default: fail at once" },
 	{ .name = "interval", .arg = "US", .apply = parse_interval,
 	  .help = "--inspect: the sampling interval in microseconds" },
 	{ .name = "duration", .arg = "TIME", .apply = parse_duration,

@@ -12,6 +12,7 @@
 
 #include "base/complain.h"
 #include "base/util.h"
+#include "input/fetch.h"
 #include "live/http.h"
 #include "option_table.h"
 
@@ -184,6 +185,38 @@ static void make_filters(struct options *o)
 	o->filter_args = NULL;
 }
 
+/* go tool pprof's flags that are not wprof-tui's, and what says the
+ * same here: said as unknown, rather than read as short options with
+ * values ("-top" as -t op). */
+static const struct {
+	const char *pprof, *ours;
+} pprof_flags[] = {
+	{ "sample_index", "--sample-type" }, { "timeout", "--fetch-timeout" },
+	{ "top", "--report flat" }, { "text", "--report flat" },
+	{ "tree", "--report top-down" }, { "traces", NULL }, { "raw", NULL },
+	{ "list", "--report lines --function REGEX" }, { "web", NULL },
+	{ "http", NULL }, { "nodecount", "--max-rows" }, { "nodefraction", NULL },
+	{ "edgefraction", NULL }, { "cum", NULL }, { "svg", NULL }, { "png", NULL },
+	{ "pdf", NULL }, { "symbolize", NULL }, { "diff_base", "--diff" },
+};
+
+static void refuse_pprof_flags(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (argv[i][0] != '-' || argv[i][1] == '-')
+			continue;
+		size_t len = strcspn(argv[i] + 1, "=");
+		for (size_t k = 0; k < sizeof(pprof_flags) / sizeof(*pprof_flags); k++) {
+			const char *ours = pprof_flags[k].ours;
+			if (strlen(pprof_flags[k].pprof) != len ||
+			    strncmp(argv[i] + 1, pprof_flags[k].pprof, len))
+				continue;
+			usage_error("unknown option '%.*s' (go tool pprof's%s%s)", (int)len + 1,
+				    argv[i], ours ? "; here: " : "", ours ? ours : "");
+		}
+	}
+}
+
 /* Each option through its row's handler.  An optional value may also
  * come as the next word (`--listen 5002` as well as `--listen=5002`). */
 static void read_options(int argc, char **argv, struct options *o)
@@ -191,8 +224,10 @@ static void read_options(int argc, char **argv, struct options *o)
 	struct option *longs = long_options();
 	const char *shorts = short_options();
 	opterr = 0;
+	refuse_pprof_flags(argc, argv);
+	/* Long options with one dash too, as go tool pprof's (-seconds N). */
 	int c;
-	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+	while ((c = getopt_long_only(argc, argv, shorts, longs, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			bad_option(c, argv);
 		const struct option_spec *spec = spec_of(c);
@@ -241,6 +276,22 @@ static void read_profiles(int argc, char **argv, struct options *o)
 	}
 }
 
+/* Profile addresses as go tool pprof takes them (fetch_pprof_address),
+ * with --seconds N as their seconds=N. */
+static const char *profile_url(struct options *o, const char *name, size_t slot)
+{
+	if (!name)
+		return NULL;
+	char *url = fetch_pprof_address(name);
+	if (o->seconds && (url || fetch_is_url(name))) {
+		char *timed = http_live_window_url(url ? url : name, o->seconds);
+		free(url);
+		url = timed;
+	}
+	o->urls[slot] = url;
+	return url ? url : name;
+}
+
 void parse_options(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .depth = REPORT_DEPTH, .max_rows = REPORT_MAX_ROWS,
@@ -248,8 +299,14 @@ void parse_options(int argc, char **argv, struct options *o)
 			       .fail_pct = NAN };
 	read_options(argc, argv, o);
 	read_profiles(argc, argv, o);
-	if ((o->duration > 0 || o->cdp.target || o->cdp.interval_us) && !o->inspect)
-		usage_error("%s", "--duration, --target and --interval go with --inspect");
+	if (o->live_url && o->seconds)
+		o->window = o->seconds;
+	o->live_url = o->live_url ? profile_url(o, o->live_url, 0) : NULL;
+	o->file = profile_url(o, o->file, 1);
+	o->new_file = profile_url(o, o->new_file, 2);
+	if ((o->duration > 0 || o->cdp.target || o->cdp.interval_us || o->cdp.wait_seconds) &&
+	    !o->inspect)
+		usage_error("%s", "--duration, --target, --interval and --wait go with --inspect");
 	if (o->live_url)
 		check_http_live_options(o);
 	else if (o->listen || o->connect || o->inspect)
@@ -285,6 +342,8 @@ void parse_options(int argc, char **argv, struct options *o)
 
 void free_options(struct options *o)
 {
+	for (size_t i = 0; i < sizeof(o->urls) / sizeof(*o->urls); i++)
+		free(o->urls[i]);
 	transform_stack_free(&o->filters);
 	free(o->tui.source.dirs);
 	free(o->tui.source.trims);

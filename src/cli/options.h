@@ -80,6 +80,8 @@ struct options {
 	const char *live_url; /* --live: a Go service's profile URL, or NULL */
 	unsigned window;      /* --window: seconds per window */
 	unsigned windows;     /* --windows: how many (0: until stopped) */
+	unsigned seconds;     /* --seconds: a profile URL's seconds=N (0: as typed) */
+	char *urls[3];        /* the profile URLs made from what was typed (owned) */
 	bool inspect;        /* --inspect, or --connect ws://… */
 	struct cdp_options cdp;
 	double duration;     /* --duration, seconds; 0 when not given */

@@ -28,6 +28,22 @@ static void show_progress(const struct input *in)
 		fprintf(stderr, "\r\033[K");
 }
 
+/* A fetch that waits for a profile being taken: how long, on a
+ * terminal ("fetching 30 s profile… 12 s"), then the line cleared. */
+static void show_fetch_progress(double waited, long seconds, bool done)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (done) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	if (seconds)
+		fprintf(stderr, "\rwprof-tui: fetching %ld s profile… %.0f s", seconds, waited);
+	else
+		fprintf(stderr, "\rwprof-tui: fetching… %.0f s", waited);
+}
+
 /* A URL (http://, https://) is fetched whole, then read like a file. */
 static bool load_url_or_file(const char *file, const struct fetch_options *fetch,
 			     const struct load_options *opt, struct model *m,
@@ -37,7 +53,9 @@ static bool load_url_or_file(const char *file, const struct fetch_options *fetch
 		return load_file(file, opt, m, err, show_progress);
 	uint8_t *data;
 	size_t len;
-	if (!fetch_url(file, fetch, &data, &len, err->message, sizeof(err->message)))
+	struct fetch_options told = *fetch;
+	told.progress = show_fetch_progress;
+	if (!fetch_url(file, &told, &data, &len, err->message, sizeof(err->message)))
 		return false;
 	bool ok = load_memory(data, len, file, opt, m, err);
 	free(data);

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -54,6 +56,38 @@ long fetch_url_seconds(const char *url)
 			return n;
 	}
 	return -1;
+}
+
+/* HOST:PORT: a port of digits after the last colon, no slash. */
+static bool host_port(const char *name)
+{
+	const char *colon = strrchr(name, ':');
+	if (!colon || colon == name || strchr(name, '/') || !colon[1])
+		return false;
+	for (const char *p = colon + 1; *p; p++)
+		if (!isdigit((unsigned char)*p) || p - colon > 5)
+			return false;
+	return access(name, F_OK) != 0;
+}
+
+char *fetch_pprof_address(const char *name)
+{
+	static const char profile[] = "/debug/pprof/profile";
+	size_t cap = strlen(name) + sizeof(profile) + 8;
+	char *url = xmalloc(cap);
+	if (host_port(name)) {
+		snprintf(url, cap, "http://%s%s", name, profile);
+		return url;
+	}
+	const char *host = fetch_is_url(name) ? strstr(name, "://") + 3 : NULL;
+	size_t end = host ? strcspn(host, "/?#") : 0;
+	if (!host || (host[end] == '/' && host[end + 1] && !strchr("?#", host[end + 1]))) {
+		free(url); /* a file, or a URL with a path of its own */
+		return NULL;
+	}
+	const char *rest = host + end + (host[end] == '/');
+	snprintf(url, cap, "%.*s%s%s", (int)(host + end - name), name, profile, rest);
+	return url;
 }
 
 static size_t keep_body(char *chunk, size_t size, size_t count, void *arg)
@@ -101,24 +135,57 @@ static bool looks_like_html(const char *content_type, const struct body *b)
 				   !strncasecmp((const char *)b->data + i, "<html", 5));
 }
 
+/* Does the URL's path end in /profile, Go's CPU profile? */
+static bool go_cpu_profile(const char *url)
+{
+	size_t n = strcspn(url, "?#");
+	return n >= 8 && !strncmp(url + n - 8, "/profile", 8);
+}
+
+/* How long the server profiles before it answers (0: it does not say). */
+static long profile_seconds(const char *url)
+{
+	long seconds = fetch_url_seconds(url);
+	if (seconds < 0 && go_cpu_profile(url))
+		seconds = FETCH_GO_PROFILE_SECONDS; /* Go's default, not said */
+	return seconds > 0 ? seconds : 0;
+}
+
 static double timeout_for(const char *url, const struct fetch_options *opt)
 {
 	if (opt && opt->timeout > 0)
 		return opt->timeout;
-	long seconds = fetch_url_seconds(url);
-	return (double)(seconds > 0 ? seconds : 0) + FETCH_MARGIN_SECONDS;
+	return (double)profile_seconds(url) + FETCH_MARGIN_SECONDS;
 }
 
-static int check_cancel(void *arg, curl_off_t dltotal, curl_off_t dlnow,
-			curl_off_t ultotal, curl_off_t ulnow)
+/* What the transfer's callback watches. */
+struct watch {
+	const struct fetch_options *opt;
+	long seconds;      /* the profile's, 0 when unsaid */
+	struct timespec began;
+	long told;         /* whole seconds last told */
+};
+
+static int watch_transfer(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+			  curl_off_t ultotal, curl_off_t ulnow)
 {
 	(void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
-	const _Atomic bool *cancel = arg;
-	return cancel && atomic_load(cancel); /* non-zero aborts */
+	struct watch *w = arg;
+	if (w->opt->progress) {
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double waited = (double)(now.tv_sec - w->began.tv_sec) +
+				(now.tv_nsec - w->began.tv_nsec) / 1e9;
+		if ((long)waited > w->told) {
+			w->told = (long)waited;
+			w->opt->progress(waited, w->seconds, false);
+		}
+	}
+	return w->opt->cancel && atomic_load(w->opt->cancel); /* non-zero aborts */
 }
 
 static void set_options(CURL *curl, const char *url, double timeout,
-			struct body *b, char *curl_err, const _Atomic bool *cancel)
+			struct body *b, char *curl_err, struct watch *w)
 {
 	curl_easy_setopt(curl, CURLOPT_URL, url);
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -135,9 +202,9 @@ static void set_options(CURL *curl, const char *url, double timeout,
 	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, keep_body);
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, b);
 	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, curl_err);
-	if (cancel) {
-		curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, check_cancel);
-		curl_easy_setopt(curl, CURLOPT_XFERINFODATA, cancel);
+	if (w->opt && (w->opt->cancel || w->opt->progress)) {
+		curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, watch_transfer);
+		curl_easy_setopt(curl, CURLOPT_XFERINFODATA, w);
 		curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
 	}
 }
@@ -193,8 +260,12 @@ bool fetch_url(const char *url, const struct fetch_options *opt,
 		curl_global_cleanup();
 		return fail(err, cap, "cannot start libcurl");
 	}
-	set_options(curl, url, timeout, &b, curl_err, opt ? opt->cancel : NULL);
+	struct watch w = { .opt = opt, .seconds = profile_seconds(url) };
+	clock_gettime(CLOCK_MONOTONIC, &w.began);
+	set_options(curl, url, timeout, &b, curl_err, &w);
 	CURLcode rc = curl_easy_perform(curl);
+	if (opt && opt->progress)
+		opt->progress(0, w.seconds, true);
 	bool ok = rc == CURLE_OK ? check_answer(curl, &b, err, cap)
 				 : transfer_failed(rc, &b, timeout, curl_err, err, cap);
 	curl_easy_cleanup(curl);

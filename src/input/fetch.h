@@ -23,6 +23,10 @@ struct fetch_options {
 	/* The live explorer's quit: a transfer under way ends soon after
 	 * *cancel becomes true (NULL: never). */
 	const _Atomic bool *cancel;
+	/* Told about once a second while a transfer waits, with the
+	 * seconds waited and those the profile lasts (0 when the URL does
+	 * not say), and once with `done` at the end (NULL: nothing told). */
+	void (*progress)(double waited, long seconds, bool done);
 };
 
 /* Does `name` name a URL wprof-tui fetches (http:// or https://)? */
@@ -30,6 +34,15 @@ bool fetch_is_url(const char *name);
 
 /* The `seconds=N` of a URL's query, or -1 when it has none. */
 long fetch_url_seconds(const char *url);
+
+/* Go's CPU profile lasts this long when the URL does not say. */
+#define FETCH_GO_PROFILE_SECONDS 30
+
+/* A profile address as go tool pprof takes it, as a URL (free it):
+ * `HOST:PORT` (no file of that name) and a URL without a path name
+ * Go's CPU profile, http://HOST:PORT/debug/pprof/profile.  NULL when
+ * `name` is neither (a file, or a URL with a path, used as typed). */
+char *fetch_pprof_address(const char *name);
 
 /* Fetches url; on success *data (free it) holds the body as it came
  * (gzipped or not: load_memory tells and inflates).  False with a message in err: an HTTP error status,

@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #include "loaders/loaders.h"
 #include "loaders/trace.h"
 #include "address.h"
+#include "pid_ports.h"
+#include "base/complain.h"
 #include "base/escape.h"
 #include "base/id_table.h"
 #include "output/export.h"
@@ -20,6 +23,8 @@
 #include "ws.h"
 
 #define DIAL_TIMEOUT_MS 5000
+/* --wait: how often /json/list is asked again. */
+#define WAIT_RETRY_SECONDS 0.25
 /* Profiler.stop of a long window on a busy machine can take seconds. */
 #define ANSWER_TIMEOUT_MS 15000
 /* Distinct stacks in a session, and samples: past these the session
@@ -56,11 +61,28 @@ struct cdp {
 	bool streaming; /* the session is `trace` */
 	bool tracing;   /* Tracing.start answered, tracingComplete not yet */
 	bool broken;    /* the connection failed: nothing more to ask */
+	/* NodeRuntime.waitingForDisconnect came: the program's script is
+	 * over and Node waits for us to let it go. */
+	_Atomic bool program_ended;
 	unsigned long batches; /* dataCollected messages taken */
 	struct trace_live *live; /* the live view's fold: the refreshing thread's */
 	char mode[80];  /* how samples come, short: for the status line */
 	char why[400];  /* and why, for messages */
 };
+
+static double now_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void sleep_seconds(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+	while (nanosleep(&ts, &ts))
+		;
+}
 
 /* The session's node for this frame under that parent, made if new;
  * UINT32_MAX past MAX_NODES. */
@@ -306,6 +328,8 @@ static void note_event(struct cdp *c, const cJSON *root)
 	if (method && (!strcmp(method, "Tracing.tracingComplete") ||
 		       !strcmp(method, "NodeTracing.tracingComplete")))
 		c->tracing = false;
+	if (method && !strcmp(method, "NodeRuntime.waitingForDisconnect"))
+		atomic_store(&c->program_ended, true);
 }
 
 /* Sends a command and waits for its answer (trace batches meanwhile are
@@ -495,12 +519,138 @@ const char *cdp_target_url(const struct cdp *c)
 	return c->url;
 }
 
+/* --wait: the inspector may come after wprof-tui (the program started
+ * second), so /json/list is asked again until it names the target or
+ * the wait is over; said once on stderr. */
+static bool wait_for_target(const struct cdp_options *o, char *url, size_t url_cap,
+			    char *title, size_t title_cap, char *err, size_t cap)
+{
+	double until = now_seconds() + o->wait_seconds;
+	bool said = false;
+	while (!pick_target(o, url, url_cap, title, title_cap, err, cap)) {
+		if (now_seconds() >= until)
+			return false;
+		if (!said) {
+			complain("waiting up to %.0f s for the inspector at %s (%s)",
+				 o->wait_seconds, o->inspect, err);
+			said = true;
+		}
+		sleep_seconds(WAIT_RETRY_SECONDS);
+	}
+	return true;
+}
+
+/* One of the process's loopback ports whose /json/list answers, into
+ * `address`: 1; 0 with err when none does (yet), -1 when the process
+ * cannot be looked at. */
+static int inspector_of(long pid, char *address, size_t address_cap, char *err, size_t cap)
+{
+	struct pid_port ports[32];
+	size_t n;
+	if (!pid_loopback_ports(pid, ports, 32, &n, err, cap))
+		return -1;
+	snprintf(err, cap, "process %ld listens on no loopback port", pid);
+	for (size_t i = 0; i < n; i++) {
+		struct cdp_options o = { .inspect = address };
+		char host[256], port[8];
+		snprintf(address, address_cap, "%s:%u", ports[i].v6 ? "[::1]" : "127.0.0.1",
+			 ports[i].port);
+		cJSON *list = list_targets(&o, host, sizeof(host), port, sizeof(port), err, cap);
+		bool found = cJSON_IsArray(list);
+		cJSON_Delete(list);
+		if (found)
+			return 1;
+	}
+	return 0;
+}
+
+bool cdp_find_inspector(long pid, double wait_seconds, char *address, size_t address_cap,
+			char *err, size_t cap)
+{
+	double until = now_seconds() + wait_seconds;
+	bool said = false;
+	int found;
+	while ((found = inspector_of(pid, address, address_cap, err, cap)) != 1) {
+		if (found < 0 || now_seconds() >= until)
+			return false;
+		if (!said) {
+			complain("waiting up to %.0f s for process %ld's inspector (%s)",
+				 wait_seconds, pid, err);
+			said = true;
+		}
+		sleep_seconds(WAIT_RETRY_SECONDS);
+	}
+	return true;
+}
+
+/* Node says when its program is over and it only waits for the
+ * debugger to leave (NodeRuntime.waitingForDisconnect); other engines
+ * answer an error, ignored. */
+static void ask_program_end(struct cdp *c)
+{
+	char ignored[300];
+	if (!c->broken && command(c, "NodeRuntime.enable", NULL, ignored, sizeof(ignored)))
+		command(c, "NodeRuntime.notifyWhenWaitingForDisconnect", "{\"enabled\":true}",
+			ignored, sizeof(ignored));
+}
+
+bool cdp_program_ended(const struct cdp *c)
+{
+	return atomic_load(&c->program_ended);
+}
+
+/* After the program's end Node idles until the debugger leaves: the
+ * session's last (idle) samples are that wait, not the program's, and
+ * go; the session ends where they began. */
+static void drop_wait_for_disconnect(struct cdp *c)
+{
+	pthread_mutex_lock(&c->lock);
+	while (c->n_samples && strstr(c->nodes[c->samples[c->n_samples - 1]].call_frame,
+				      "\"functionName\":\"(idle)\"")) {
+		size_t last = --c->n_samples;
+		c->nodes[c->samples[last]].hits--;
+		c->span = c->last_sample;
+		c->last_sample -= (double)c->deltas[last];
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+void cdp_release(struct cdp *c)
+{
+	if (cdp_program_ended(c) && !c->streaming)
+		drop_wait_for_disconnect(c);
+	ws_close(&c->ws);
+	c->broken = true;
+}
+
+bool cdp_listen(struct cdp *c, double seconds, char *err, size_t cap)
+{
+	double until = now_seconds() + seconds;
+	char why[300];
+	for (double left; !cdp_program_ended(c) && (left = until - now_seconds()) > 0;) {
+		int r = ws_receive(&c->ws, (int)(left * 1000) + 1, why, sizeof(why));
+		if (!r)
+			break;
+		int taken = r < 0 ? -1 : take_trace_events(c, why, sizeof(why));
+		if (taken < 0) {
+			snprintf(err, cap, "%s", why);
+			c->broken = true;
+			return false;
+		}
+		cJSON *root = taken ? NULL : cJSON_ParseWithLength(c->ws.msg, c->ws.msg_len);
+		if (root)
+			note_event(c, root);
+		cJSON_Delete(root);
+	}
+	return true;
+}
+
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 {
 	char url[1100], title[300] = "";
 	if (o->connect_url)
 		snprintf(url, sizeof(url), "%s", o->connect_url);
-	else if (!pick_target(o, url, sizeof(url), title, sizeof(title), err, cap))
+	else if (!wait_for_target(o, url, sizeof(url), title, sizeof(title), err, cap))
 		return NULL;
 	struct cdp *c = cdp_new_session();
 	snprintf(c->name, sizeof(c->name), "%s%s%s%s", title, *title ? " (" : "", url,
@@ -513,6 +663,7 @@ struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap)
 	} else if (command(c, "Profiler.enable", NULL, why, sizeof(why)) &&
 		   (!o->interval_us ||
 		    command(c, "Profiler.setSamplingInterval", params, why, sizeof(why)))) {
+		ask_program_end(c);
 		return c;
 	} else {
 		snprintf(err, cap, "%s: %s", url, why);
@@ -590,13 +741,6 @@ bool cdp_stop(struct cdp *c, char *err, size_t cap)
 #define TRACE_PARAMS "{\"transferMode\":\"ReportEvents\",\"traceConfig\":{" \
 	"\"includedCategories\":[\"disabled-by-default-v8.cpu_profiler\"]," \
 	"\"excludedCategories\":[\"*\"]}}"
-
-static double now_seconds(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* Reads what the peer sends for `seconds` (trace batches kept), or until
  * tracing completes. */
@@ -875,11 +1019,53 @@ void cdp_free(struct cdp *c)
 	free(c);
 }
 
-static void sleep_seconds(double s)
+/* A session that broke after samples came: they are the report, and
+ * the break a warning on `log`. */
+static bool keep_what_arrived(struct cdp *c, FILE *log, const char *why)
 {
-	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
-	while (nanosleep(&ts, &ts))
-		;
+	size_t n = cdp_sample_count(c);
+	if (!n)
+		return false;
+	if (log) { /* the name and the message are the peer's */
+		fputs("wprof-tui: warning: ", log);
+		escape_text_to(log, c->name);
+		fputs(": ", log);
+		escape_text_to(log, why);
+		fprintf(log, "; the report has the %zu samples that arrived before\n", n);
+	}
+	return true;
+}
+
+/* Reads the trace stream for `seconds`; false with err when it broke
+ * before anything came. */
+static bool stream_for(struct cdp *c, double seconds, FILE *log, char *err, size_t cap)
+{
+	if (follow_trace(c, seconds, err, cap) && end_tracing(c, err, cap))
+		return true;
+	return keep_what_arrived(c, log, err);
+}
+
+/* Profiler windows for `seconds`; false with err when the target broke
+ * before a window came. */
+static bool windows_for(struct cdp *c, double seconds, FILE *log, char *err, size_t cap)
+{
+	for (double left = seconds; left > 0; left -= CDP_WINDOW_SECONDS) {
+		bool ok = cdp_start(c, err, cap) &&
+			  cdp_listen(c, left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS,
+				     err, cap);
+		if (!ok || !cdp_stop(c, err, cap))
+			return keep_what_arrived(c, log, err);
+		if (cdp_program_ended(c)) {
+			cdp_release(c);
+			if (log) {
+				fputs("wprof-tui: ", log);
+				escape_text_to(log, c->name);
+				fputs(": program ended\n", log);
+			}
+			break;
+		}
+	}
+	return true;
 }
 
 bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *m,
@@ -907,21 +1093,18 @@ bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *
 		/* The session as a file of these events would open: built
 		 * from the stream itself, without a copy. */
 		struct load_error why;
-		ok = follow_trace(c, seconds, err, cap) && end_tracing(c, err, cap);
-		if (ok && !(ok = trace_stream_finish(c->trace, NULL, m, &why)))
-			snprintf(err, cap, "%s: %s", c->name, why.message);
-		c->trace = NULL;
+		if (stream_for(c, seconds, log, err, cap)) {
+			ok = trace_stream_finish(c->trace, NULL, m, &why);
+			c->trace = NULL; /* used up */
+			if (!ok)
+				snprintf(err, cap, "%s: %s", c->name, why.message);
+		} else {
+			ok = false;
+		}
 		cdp_free(c);
 		return ok;
 	}
-	for (double left = seconds; ok && !c->streaming && left > 0;
-	     left -= CDP_WINDOW_SECONDS) {
-		ok = cdp_start(c, err, cap);
-		if (ok)
-			sleep_seconds(left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS);
-		ok = ok && cdp_stop(c, err, cap);
-	}
-	ok = ok && cdp_session_model(c, m, err, cap);
+	ok = ok && windows_for(c, seconds, log, err, cap) && cdp_session_model(c, m, err, cap);
 	cdp_free(c);
 	return ok;
 }

@@ -22,9 +22,17 @@ struct cdp_options {
 	const char *connect_url; /* ws://HOST:PORT/PATH given directly, or NULL */
 	const char *target;      /* id or title; NULL: the first page or node */
 	unsigned interval_us;    /* Profiler.setSamplingInterval; 0: the engine's */
+	double wait_seconds;     /* --wait: for the inspector and its target */
+	long pid;                /* --pid: the process whose inspector, or 0 */
 };
 
 struct cdp;
+
+/* --pid: the inspector of that process ("127.0.0.1:PORT", one of its
+ * loopback ports whose /json/list answers: node --inspect=0), waiting
+ * up to `wait_seconds` for it (said once on stderr).  False with err. */
+bool cdp_find_inspector(long pid, double wait_seconds, char *address, size_t address_cap,
+			char *err, size_t cap);
 
 /* Picks the target, opens its WebSocket and readies the profiler. */
 struct cdp *cdp_attach(const struct cdp_options *o, char *err, size_t cap);
@@ -61,6 +69,18 @@ bool cdp_follow(struct cdp *c, bool on, double seconds, char *err, size_t cap);
 unsigned long cdp_batches(struct cdp *c);
 /* Windows: */
 bool cdp_start(struct cdp *c, char *err, size_t cap);
+/* Reads what the peer sends for up to `seconds` (a window's time),
+ * ending early when the program ends; false with err when the
+ * connection failed. */
+bool cdp_listen(struct cdp *c, double seconds, char *err, size_t cap);
+/* Node said its program is over (NodeRuntime.waitingForDisconnect,
+ * asked for on attaching): the session ends, and closing the
+ * connection lets Node exit.  Any thread may ask. */
+bool cdp_program_ended(const struct cdp *c);
+/* Closes the connection (the target goes on, or exits if it waited for
+ * that); the session stays to be read.  After the program's end, the
+ * session's trailing (idle) samples (Node waiting for us) are dropped. */
+void cdp_release(struct cdp *c);
 /* Profiler.stop: the window's profile is folded into the session. */
 bool cdp_stop(struct cdp *c, char *err, size_t cap);
 /* Samples in the session so far. */

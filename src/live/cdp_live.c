@@ -71,13 +71,31 @@ static void note_result(struct cdp_live *cl, bool ok, bool news, const char *err
 	pthread_mutex_unlock(&cl->lock);
 }
 
-/* One Profiler window, folded. */
+/* Steps of a window's wait: p and q are heard within one. */
+#define LISTEN_STEP_SECONDS 0.1
+
+/* One Profiler window, folded: its time spent reading what the target
+ * says (its program's end among it), cut short by p, q or that end. */
 static bool poll_window(struct cdp_live *cl, char *err, size_t cap)
 {
-	bool ok = cdp_start(cl->cdp, err, cap);
-	if (ok)
-		wait_window(cl, CDP_WINDOW_SECONDS);
+	bool ok = cdp_start(cl->cdp, err, cap), was, now;
+	wanted(cl, &was);
+	for (double left = CDP_WINDOW_SECONDS; ok && left > 0 && !cdp_program_ended(cl->cdp) &&
+	     wanted(cl, &now) && now == was; left -= LISTEN_STEP_SECONDS)
+		ok = cdp_listen(cl->cdp, left < LISTEN_STEP_SECONDS ? left : LISTEN_STEP_SECONDS,
+				err, cap);
 	return ok && cdp_stop(cl->cdp, err, cap);
+}
+
+/* Node's program is over: the session ends there, Node is let go. */
+static void end_of_program(struct cdp_live *cl)
+{
+	cdp_release(cl->cdp);
+	pthread_mutex_lock(&cl->lock);
+	cl->quit = true;
+	cl->failed = true; /* p cannot start it again */
+	snprintf(cl->state, sizeof(cl->state), "program ended");
+	pthread_mutex_unlock(&cl->lock);
 }
 
 /* A tenth of a second of trace batches: new data as soon as it comes,
@@ -117,6 +135,8 @@ static void *run(void *arg)
 			note_result(cl, ok, cdp_batches(cl->cdp) != before, err);
 		} else {
 			note_result(cl, poll_window(cl, err, sizeof(err)), true, err);
+			if (cdp_program_ended(cl->cdp))
+				end_of_program(cl);
 		}
 	}
 	return NULL;

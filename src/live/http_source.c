@@ -31,6 +31,7 @@ struct http_source {
 	struct http_session session; /* under lock */
 	char status[600];      /* the last failure, under lock */
 	bool status_news;      /* under lock */
+	bool failing;          /* the last window failed: under lock */
 	struct fetch_options fetch;
 	struct load_options load;
 	unsigned window, windows;
@@ -72,9 +73,17 @@ static void *fetch_windows(void *arg)
 			GROW(h->session.windows, h->session.windows_cap, h->session.nwindows + 1);
 			h->session.windows[h->session.nwindows++] = one.windows[0];
 			one.nwindows = 0;
+			if (h->failing) { /* the old error goes from the status line */
+				snprintf(h->status, sizeof(h->status),
+					 "the service answers again (window %zu)",
+					 h->session.nwindows);
+				h->status_news = true;
+				h->failing = false;
+			}
 		} else if (!atomic_load(&h->quit)) {
 			snprintf(h->status, sizeof(h->status), "%s", err);
 			h->status_news = true;
+			h->failing = true;
 			nap(h, RETRY_SECONDS);
 		}
 		http_session_free(&one);
@@ -106,7 +115,14 @@ static bool http_collect(struct live_source *s, struct model *m, char *who,
 		char why[512];
 		if (!http_session_fetch(session, &h->fetch, &h->load, why, sizeof(why))) {
 			snprintf(err, cap, "%s: %s", session->url, why);
-			return false;
+			if (!session->nwindows)
+				return false;
+			/* The windows that came are kept: the service died. */
+			if (h->log)
+				complain_to(h->log, "warning: %s; the report has the %zu "
+					    "window%s that arrived before", err, session->nwindows,
+					    session->nwindows == 1 ? "" : "s");
+			break;
 		}
 		if (h->log)
 			complain_to(h->log, "%s: window %zu of %u", session->url,

@@ -29,6 +29,7 @@ with open(os.path.join(sys.argv[2], "validate.pprof"), "rb") as f:
     PROFILE = f.read()
 SOURCE = os.path.join(os.path.abspath(sys.argv[2]), "validate.pprof")
 asked = []
+down = threading.Event()  # the service restarting: 503 till cleared
 
 
 class Service(http.server.BaseHTTPRequestHandler):
@@ -36,6 +37,12 @@ class Service(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if down.is_set():
+            self.send_response(503)
+            self.send_header("Content-Length", "11")
+            self.end_headers()
+            self.wfile.write(b"restarting\n")
+            return
         asked.append(self.path)
         time.sleep(1)
         self.send_response(200)
@@ -122,6 +129,15 @@ def test_live():
         check(windows(pane.screen()) == held, "a window came while paused")
         s = pane.press(["p"], r"fetching windows again", "resumed")
         s = pane.wait_for(lambda s: windows(s) > held, "a window after resuming", stable=False)
+        # A service that restarts: its error on the status line, cleared
+        # once it answers again.
+        down.set()
+        s = pane.wait_for(lambda s: "HTTP status 503: restarting" in s, "the restart said",
+                          stable=False)
+        down.clear()
+        s = pane.wait_for(lambda s: "the service answers again" in s, "the error cleared",
+                          stable=False)
+        check("503" not in s, f"the old error stays:\n{s}")
         s = pane.press(["w"], r"wrote wprof-live-\S+ \(\d+ windows\)", "the session written")
         m = re.search(r"wrote (wprof-live-\S+) \((\d+) windows\)", s)
         written, count = os.path.join(tmp, m.group(1)), int(m.group(2))

@@ -105,10 +105,11 @@ class Inspector:
     """A fake inspector on loopback: /json/list and one target (behaviour
     "two": a second, T2 "other.js", whose functions are c and d)."""
 
-    def __init__(self, behaviour, ws_port=None):
+    def __init__(self, behaviour, ws_port=None, port=0):
         self.behaviour = behaviour
         self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", port))
         self.sock.listen(8)
         self.port = self.sock.getsockname()[1]
         self.ws_port = ws_port or self.port
@@ -258,7 +259,14 @@ class Inspector:
             self.stops += 1
             result = {"profile": profile([1, 2, 3] if self.stops == 1 else [30, 10, 20],
                                          names)}
-        if b == "garbage":
+        if b == "ends" and msg["method"] == "Profiler.start" and self.stops == 2:
+            # Node's program over in the third window: it says so.
+            conn.sendall(frame(json.dumps({"id": msg["id"], "result": {}}).encode()))
+            conn.sendall(frame(b'{"method":"NodeRuntime.waitingForDisconnect","params":{}}'))
+        elif b == "dies" and self.stops == 3:
+            conn.shutdown(socket.SHUT_RDWR)  # the target killed mid-session
+            conn.close()
+        elif b == "garbage":
             conn.sendall(frame(b"}}not json at all{{"))
         elif b == "oversized":
             conn.sendall(b"\x81\x7f" + struct.pack(">Q", 1 << 40) + b"x" * 1000)
@@ -332,6 +340,53 @@ def fake():
     p = run("--inspect", "127.0.0.1:%d" % ins.port, "--target", "nope", "--report", "flat")
     if p.returncode != 2 or "no target named nope" not in p.stderr:
         fail("fake --target nope: %d %s" % (p.returncode, p.stderr))
+    # A target that dies in its third window: the two windows before are
+    # the report (worked in profile()), with a warning, exit 0.
+    ins = Inspector("dies")
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--report", "flat", "--format", "json",
+            "--duration", "5s")
+    if p.returncode != 0:
+        fail("dies: exit %d: %s" % (p.returncode, p.stderr))
+    else:
+        rows = rows_of(p.stdout)
+        got = {n: (rows.get(n, {}).get("self"), rows.get(n, {}).get("total")) for n in want}
+        if got != want or json.loads(p.stdout)["samples"] != 6:
+            fail("dies: rows %r, want %r" % (got, want))
+        if not re.search(r"wprof-tui: warning: fake\.js .*Profiler\.stop: .*; the report "
+                         r"has the 6 samples that arrived before", p.stderr):
+            fail("dies: no warning: %r" % p.stderr)
+    out = "/tmp/inspect-dies-%d.cpuprofile" % os.getpid()
+    ins = Inspector("dies")
+    p = run("--inspect", "127.0.0.1:%d" % ins.port, "--export", "cpuprofile", "-o", out,
+            "--duration", "5s")
+    if p.returncode != 0 or not os.path.exists(out):
+        fail("dies --export: exit %d: %s" % (p.returncode, p.stderr))
+    else:
+        os.unlink(out)
+    # A target that starts a second after wprof-tui: waited for (--wait),
+    # said once; without --wait, refused at once.
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    p = run("--inspect", "127.0.0.1:%d" % port, "--report", "flat", "--duration", "1s")
+    if p.returncode != 2 or "Connection refused" not in p.stderr:
+        fail("no target, no --wait: %d %r" % (p.returncode, p.stderr))
+    before = time.monotonic()
+    p = run("--inspect", "127.0.0.1:%d" % port, "--wait", "1", "--report", "flat")
+    took = time.monotonic() - before
+    if p.returncode != 2 or "Connection refused" not in p.stderr or not 1 <= took < 5:
+        fail("--wait 1, no target: %d after %.1f s, %r" % (p.returncode, took, p.stderr))
+    late = subprocess.Popen([WPROF, "--inspect", "127.0.0.1:%d" % port, "--wait", "10",
+                             "--report", "flat", "--format", "json", "--duration", "2s"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    Inspector("ok", port=port)
+    out, err = late.communicate(timeout=60)
+    rows = rows_of(out) if late.returncode == 0 else {}
+    if rows.get("b", {}).get("self") != 4000 or \
+       err.count("waiting up to 10 s for the inspector at 127.0.0.1:%d" % port) != 1:
+        fail("late target: exit %d, rows %r, stderr %r" % (late.returncode, rows, err))
     # Tracing that sends its events only when it ends (Chrome 156): a
     # probe of 1 s, then windows; the probe's events are not the session.
     ins = Inspector("trace-at-end")
@@ -452,18 +507,22 @@ setInterval(main, 0);
 """
 
 
+def listening_port(proc):
+    """The port Node says it listens on ("Debugger listening on ..."), or None."""
+    for line in proc.stderr:
+        m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            return m.group(1)
+    return None
+
+
 def node():
     path = "/tmp/inspect-program-%d.js" % os.getpid()
     open(path, "w").write(PROGRAM)
     proc = subprocess.Popen(["node", "--jitless", "--inspect=127.0.0.1:0", path],
                             stderr=subprocess.PIPE, text=True)
     try:
-        port = None
-        for line in proc.stderr:
-            m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = m.group(1)
-                break
+        port = listening_port(proc)
         if not port:
             return fail("node: no 'Debugger listening' line")
         p = run("--inspect", "127.0.0.1:" + port, "--report", "flat", "--format",
@@ -489,6 +548,57 @@ def node():
                 fail("node: %s is %.2f f_main, want about %.2f" % (name, total[name] / unit, want))
         if not total["f_half_2"] < unit < total["f_half"]:
             fail("node: f_half_2 < f_main < f_half does not hold")
+        # --pid: the random port found among the process's listening sockets.
+        p = run("--pid", str(proc.pid), "--report", "flat", "--format", "json",
+                "--duration", "1s")
+        if p.returncode != 0 or "ws://127.0.0.1:%s/" % port not in json.loads(p.stdout)["file"] \
+           or not any(n.startswith("f_") for n in rows_of(p.stdout)):
+            fail("node --pid %d: exit %d: %s" % (proc.pid, p.returncode, p.stderr))
+        p = run("--pid", "999999999", "--report", "flat")
+        if p.returncode != 2 or "--pid 999999999: process 999999999: No such file" not in p.stderr:
+            fail("--pid of no process: %d %r" % (p.returncode, p.stderr))
+    finally:
+        proc.kill()
+        proc.wait()
+        os.unlink(path)
+
+
+BUSY = """const end = Date.now() + 1500;
+let x = 0;
+function spin() { while (Date.now() < end) x += Math.sqrt(x + 1); }
+spin();
+"""
+
+
+def node_end():
+    """A program busy for 1.5 s, then over: the session (asked for 30 s)
+    ends with it, says so, lets Node exit, and (idle) is under 5 %."""
+    if not shutil.which("node"):
+        print("no node: skipped")
+        sys.exit(77)
+    path = "/tmp/inspect-busy-%d.js" % os.getpid()
+    open(path, "w").write(BUSY)
+    proc = subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", path],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        port = listening_port(proc)
+        before = time.monotonic()
+        p = run("--inspect", "127.0.0.1:%s" % port, "--report", "flat", "--format", "json",
+                "--duration", "30s")
+        took = time.monotonic() - before
+        if p.returncode != 0:
+            return fail("node end: exit %d: %s" % (p.returncode, p.stderr))
+        doc = json.loads(p.stdout)
+        idle = rows_of(p.stdout).get("(idle)", {}).get("total", 0)
+        print("node end: %.2f s, duration %d us, (idle) %d us" % (took, doc["duration"], idle))
+        if took > 10 or ": program ended" not in p.stderr:
+            fail("node end: %.1f s, stderr %r" % (took, p.stderr))
+        if not 1.4e6 <= doc["duration"] < 3e6 or idle >= 0.05 * doc["duration"]:
+            fail("node end: duration %r, (idle) %r" % (doc["duration"], idle))
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            fail("node end: Node still waits for the debugger")
     finally:
         proc.kill()
         proc.wait()
@@ -563,7 +673,7 @@ def chrome():
 
 if __name__ == "__main__":
     WPROF = sys.argv[1]
-    {"node": node, "fake": fake, "stream": stream, "hostile": hostile,
+    {"node": node, "node-end": node_end, "fake": fake, "stream": stream, "hostile": hostile,
      "chrome": chrome}[sys.argv[3]]()
     print("%d failures" % failures)
     sys.exit(1 if failures else 0)

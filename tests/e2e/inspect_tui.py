@@ -13,7 +13,9 @@ the same proportions, and the same session as trace-event JSON that
 loads as a trace with the same flat report; q leaves.  Streamed over Tracing: the numbers
 grow; the timeline strip shows and scrolls, and a range pinned on it holds
 the samples in it while more arrive.  With two targets,
-e switches to the other one's own functions, and back.  Exits 77 (skip) without tmux.
+e switches to the other one's own functions, and back.  A program that
+ends (NodeRuntime.waitingForDisconnect) ends the session, said in the
+header.  Exits 77 (skip) without tmux.
 
 usage: inspect_tui.py WPROF_BINARY"""
 import json
@@ -216,5 +218,26 @@ def switch():
         pane.close()
 
 
-run_tests([follow, stream, strip, switch])
+def program_end():
+    """Node's program ends in the third window (waitingForDisconnect):
+    the header says "program ended", the three windows stay (a 1000 us
+    self each, b twice that), and no window comes after."""
+    ins = cdp_fake.Inspector("ends")
+    pane = Pane("%s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (BINARY, ins.port),
+                width=150, what="the first window")
+    try:
+        s = pane.press(["3"], r"live: fake\.js", "the flat pane")
+        s = pane.wait_for(lambda s: "program ended" in s.split("\n")[0] and
+                          self_of(s, "a") == 3000, "the program's end", stable=False)
+        time.sleep(1.5)
+        s = pane.screen()
+        check(self_of(s, "a") == 3000 and self_of(s, "b") == 6000 and ins.stops == 3,
+              "after the end: a %r b %r, %d windows" % (self_of(s, "a"), self_of(s, "b"),
+                                                         ins.stops))
+        pane.press(["q"], r"EXIT=0", "q")
+    finally:
+        pane.close()
+
+
+run_tests([follow, stream, strip, switch, program_end])
 sys.exit(1 if failures else 0)
