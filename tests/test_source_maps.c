@@ -9,6 +9,7 @@
 
 #include "tests/check.h"
 #include "base/util.h"
+#include "input/source.h"
 #include "loaders/loaders.h"
 #include "transform/js_source_maps.h"
 #include "transform/source_map.h"
@@ -131,7 +132,7 @@ static void apply(const char *dir, struct model *m, const char *map)
 	const char *dirs[] = { root };
 	struct source_options source = { dirs, 1, NULL, 0 };
 	const char *maps[] = { map };
-	struct source_map_options o = { maps, map ? 1 : 0, &source, count_warning, NULL };
+	struct symbolize_options o = { maps, map ? 1 : 0, &source, count_warning, NULL };
 	js_source_maps_apply(m, &o);
 }
 

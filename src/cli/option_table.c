@@ -188,7 +188,7 @@ static void add_source_path(struct options *o, const struct option_spec *spec, c
 static void add_source_map(struct options *o, const struct option_spec *spec, const char *v)
 {
 	(void)spec;
-	append_path(&o->source_maps, &o->nsource_maps, v);
+	append_path(&o->tui.symbolize.source_maps, &o->tui.symbolize.nsource_maps, v);
 }
 
 static void add_trim_path(struct options *o, const struct option_spec *spec, const char *v)

@@ -10,7 +10,7 @@
 
 #include "base/complain.h"
 #include "input/fetch.h"
-#include "transform/js_source_maps.h"
+#include "transform/symbolize.h"
 
 /* A progress line for files that take more than a moment to read. */
 static void show_progress(const struct input *in)
@@ -51,11 +51,12 @@ static void warn_of_map(void *ctx, const char *message)
 
 /* Frames renamed and placed by what the user has of their code, before
  * anything else sees the model (transform/symbolize.h). */
-static void symbolize_loaded(const struct options *o, struct model *m)
+static void symbolize_profile(const struct options *o, struct model *m)
 {
-	struct source_map_options maps = { o->source_maps, o->nsource_maps,
-					   &o->tui.source, warn_of_map, NULL };
-	js_source_maps_apply(m, &maps);
+	struct symbolize_options with = o->tui.symbolize;
+	with.source = &o->tui.source;
+	with.warn = warn_of_map;
+	symbolize_loaded(m, &with);
 }
 
 bool load_profile(const struct options *o, const char *file,
@@ -68,7 +69,7 @@ bool load_profile(const struct options *o, const char *file,
 	}
 	if (m->warning != STR_NONE)
 		complain("%s: warning: %s", file, model_str(m, m->warning));
-	symbolize_loaded(o, m);
+	symbolize_profile(o, m);
 	return true;
 }
 

@@ -9,6 +9,7 @@
 
 #include "base/base64.h"
 #include "base/util.h"
+#include "input/source.h"
 #include "source_map.h"
 #include "symbolize.h"
 
@@ -27,7 +28,7 @@ struct given {
 };
 
 struct mapping {
-	const struct source_map_options *o;
+	const struct symbolize_options *o;
 	struct model *m;
 	struct script *scripts;
 	size_t nscripts;
@@ -36,10 +37,10 @@ struct mapping {
 	int32_t *frame_source; /* per frame mapped, its original source */
 };
 
-static void warn(const struct source_map_options *o, const char *fmt, ...)
+static void warn(const struct symbolize_options *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void warn(const struct source_map_options *o, const char *fmt, ...)
+static void warn(const struct symbolize_options *o, const char *fmt, ...)
 {
 	char text[512];
 	va_list ap;
@@ -123,7 +124,7 @@ static bool read_file(const char *path, struct source_file *out)
 	return ok;
 }
 
-static bool parse(const struct source_map_options *o, const char *label, const char *text,
+static bool parse(const struct symbolize_options *o, const char *label, const char *text,
 		  size_t len, struct source_map *map, char **why)
 {
 	char reason[256];
@@ -134,7 +135,7 @@ static bool parse(const struct source_map_options *o, const char *label, const c
 	return false;
 }
 
-static bool parse_file(const struct source_map_options *o, const char *path,
+static bool parse_file(const struct symbolize_options *o, const char *path,
 		       struct source_map *map, char **why)
 {
 	struct source_file f;
@@ -169,7 +170,7 @@ static char *mapping_url(const char *text)
 }
 
 /* An inline map: data:application/json;base64,... */
-static bool parse_data_url(const struct source_map_options *o, const char *script,
+static bool parse_data_url(const struct symbolize_options *o, const char *script,
 			   const char *url, struct source_map *map, char **why)
 {
 	const char *comma = strchr(url, ',');
@@ -229,8 +230,8 @@ static bool map_of_script(const struct mapping *mp, struct script *s)
 static bool map_given(const struct mapping *mp, struct script *s)
 {
 	const char *name = base_name(model_str(mp->m, s->url));
-	for (size_t i = 0; i < mp->o->nmaps; i++) {
-		const char *path = mp->o->maps[i];
+	for (size_t i = 0; i < mp->o->nsource_maps; i++) {
+		const char *path = mp->o->source_maps[i];
 		if (is_dir(path)) {
 			char *file = format("%s/%s.map", path, name);
 			struct stat st;
@@ -288,10 +289,10 @@ static void find_scripts(struct mapping *mp)
 
 static void read_given(struct mapping *mp)
 {
-	mp->given = xcalloc(mp->o->nmaps + 1, sizeof(*mp->given));
-	for (size_t i = 0; i < mp->o->nmaps; i++) {
+	mp->given = xcalloc(mp->o->nsource_maps + 1, sizeof(*mp->given));
+	for (size_t i = 0; i < mp->o->nsource_maps; i++) {
 		struct given *g = &mp->given[i];
-		g->path = mp->o->maps[i];
+		g->path = mp->o->source_maps[i];
 		if (is_dir(g->path))
 			continue;
 		char *why = NULL;
@@ -302,7 +303,7 @@ static void read_given(struct mapping *mp)
 
 static bool owns_map(const struct mapping *mp, const struct script *s)
 {
-	for (size_t i = 0; i < mp->o->nmaps; i++)
+	for (size_t i = 0; i < mp->o->nsource_maps; i++)
 		if (mp->given[i].ok && s->map.segs == mp->given[i].map.segs)
 			return false;
 	return true;
@@ -316,7 +317,7 @@ static void free_mapping(struct mapping *mp)
 			source_map_free(&s->map);
 		FREE_ALL(s->base, s->why);
 	}
-	for (size_t i = 0; i < mp->o->nmaps; i++)
+	for (size_t i = 0; i < mp->o->nsource_maps; i++)
 		if (mp->given[i].ok)
 			source_map_free(&mp->given[i].map);
 	FREE_ALL(mp->scripts, mp->given, mp->frame_script, mp->frame_source);
@@ -394,14 +395,14 @@ static void find_maps(struct mapping *mp, size_t *found)
 	}
 }
 
-void js_source_maps_apply(struct model *m, const struct source_map_options *o)
+void js_source_maps_apply(struct model *m, const struct symbolize_options *o)
 {
 	struct mapping mp = { .o = o, .m = m };
 	find_scripts(&mp);
 	read_given(&mp);
 	size_t found;
 	find_maps(&mp, &found);
-	if (!found && !o->nmaps) {
+	if (!found && !o->nsource_maps) {
 		free_mapping(&mp);
 		return;
 	}

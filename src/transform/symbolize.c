@@ -8,6 +8,7 @@
 
 #include "base/escape.h"
 #include "base/util.h"
+#include "js_source_maps.h"
 #include "transform_lines.h"
 
 void symbols_init(struct symbols *s, const struct model *m)
@@ -266,4 +267,9 @@ void symbol_origin_text(const struct model *m, uint32_t f, char *buf, size_t cap
 			snprintf(buf, cap, "generated %s:%d:%d", safe, o->line + shift,
 				 o->column + shift);
 	}
+}
+
+void symbolize_loaded(struct model *m, const struct symbolize_options *o)
+{
+	js_source_maps_apply(m, o);
 }

@@ -62,6 +62,21 @@ struct symbols {
 	const char *summary;   /* NULL: nothing to say */
 };
 
+/* What the user has of their code, for every symbolizer, and where
+ * their warnings go (`warn` may be NULL: frames still say why). */
+struct source_options;
+struct symbolize_options {
+	const char **source_maps; /* --source-map FILE|DIR, in order */
+	size_t nsource_maps;
+	const struct source_options *source; /* where scripts are found */
+	void (*warn)(void *ctx, const char *message);
+	void *ctx;
+};
+
+/* Every symbolizer on a model just loaded, in turn: JavaScript source
+ * maps (js_source_maps.h). */
+void symbolize_loaded(struct model *m, const struct symbolize_options *o);
+
 /* Zeroed symbols for every frame of m (nothing mapped). */
 void symbols_init(struct symbols *s, const struct model *m);
 void symbols_free(struct symbols *s);

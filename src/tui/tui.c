@@ -84,6 +84,7 @@ static void app_from_options(struct app *a, const char *file, struct model *m,
 	app_set_value_type(a, o->sample_type);
 	app_push_filters(a, o->filters);
 	a->source_options = &o->source;
+	a->symbolize = &o->symbolize;
 }
 
 /* The terminal taken over, or false and said why on stderr. */
@@ -222,11 +223,18 @@ static void switch_thread(struct app *a, struct model **loaded)
 	const char *file = a->file;
 	enum view_kind pane = a->current;
 	const struct source_options *source = a->source_options;
+	const struct symbolize_options *symbolize = a->symbolize;
+	if (symbolize) {
+		struct symbolize_options with = *symbolize;
+		with.source = source;
+		symbolize_loaded(m, &with); /* warnings: on the status line */
+	}
 	app_free(a);
 	app_drop_model(loaded);
 	*loaded = m;
 	app_init(a, file, m, pane);
 	a->source_options = source;
+	a->symbolize = symbolize;
 	app_compute_in_background(a);
 	char safe[sizeof(next)];
 	escape_text(next, safe, sizeof(safe));
