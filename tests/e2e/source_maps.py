@@ -70,6 +70,35 @@ r = run("--source-map", os.path.join(ROOT, "dist"))
 if "busyLoop  " not in r.stdout:
     fail("--source-map DIR: " + r.stdout[:600])
 
+# x_google_ignoreList: util.js is third-party, so --mine folds its
+# functions into their callers as it folds node_modules.
+r = run("--mine", "--source-map", os.path.join(ROOT, "ignore", "bundle.min.js.map"))
+if "makeItems" in r.stdout or "checksum" in r.stdout or "sortByKey  " not in r.stdout:
+    fail("--mine with an ignore list: " + r.stdout[:800])
+
+# Speedscope counts lines and columns from 1: the same frames, each a
+# sample of its own, map to the same places.
+frames, samples = [], []
+for node in doc["nodes"]:
+    cf = node["callFrame"]
+    if "bundle" in cf["url"] and cf["functionName"] in ("p", "u"):
+        frames.append({"name": cf["functionName"],
+                       "file": cf["url"].replace("file:///work/material/sm/", "/nowhere/"),
+                       "line": cf["lineNumber"] + 1, "col": cf["columnNumber"] + 1})
+        samples.append([len(frames) - 1])
+speedscope = os.path.join(WORK, "bundle.speedscope.json")
+with open(speedscope, "w") as f:
+    json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json",
+               "shared": {"frames": frames},
+               "profiles": [{"type": "sampled", "name": "bundle", "unit": "microseconds",
+                             "startValue": 0, "endValue": len(samples),
+                             "samples": samples, "weights": [1] * len(samples)}]}, f)
+r = subprocess.run([WPROF, "--report", "flat", "--source-path", ROOT, speedscope],
+                   capture_output=True, text=True, timeout=60)
+for place in ("sortByKey  ", "src/main.js:3:10", "makeItems  ", "src/util.js:1:17"):
+    if place not in r.stdout:
+        fail(f"speedscope: {place!r} not in " + r.stdout[:600])
+
 # Without anything: the profile as it is, no header note.
 r = run()
 if "source maps" in r.stdout or "sortByKey" in r.stdout:
