@@ -193,7 +193,6 @@ static void json_location(FILE *out, const struct model *m, const struct frame *
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
 	fprintf(out, ",\"line\":%d,\"column\":%d", f->line, f->column);
-	json_frame_origin(out, m, (uint32_t)(f - m->frames));
 }
 
 /* A side's object: where the function is on that side and its numbers,
@@ -208,6 +207,8 @@ static void json_side(FILE *out, const struct diff *d, const struct diff_row *r,
 	}
 	fputc('{', out);
 	json_location(out, d->model[s], side_frame(d, r, s));
+	const struct model *m = d->model[s];
+	json_frame_origin(out, m, (uint32_t)(side_frame(d, r, s) - m->frames));
 	fputs(",\"self\":", out);
 	json_number(out, r->self[s]);
 	fputs(",\"total\":", out);

@@ -300,7 +300,8 @@ void json_frame_origin(FILE *out, const struct model *m, uint32_t frame)
 	if (o && o->url != STR_NONE) {
 		fputs(",\"generated\":{\"url\":", out);
 		json_string(out, model_str(m, o->url));
-		fprintf(out, ",\"line\":%d,\"column\":%d}", o->line, o->column);
+		fprintf(out, ",\"line\":%d,\"column\":%d}", symbol_place_shown(m, o->line),
+			symbol_place_shown(m, o->column));
 	} else if (o) {
 		fputs(",\"unmapped\":", out);
 		json_string(out, model_str(m, o->why_not));
@@ -316,12 +317,11 @@ static void json_row_fields(FILE *out, const struct report *rep,
 	json_string(out, model_str(m, f->name));
 	fputs(",\"url\":", out);
 	json_string(out, model_str(m, f->url));
-	fprintf(out, ",\"line\":%d,\"column\":%d", f->line, f->column);
-	json_frame_origin(out, m, r->frame);
-	fputs(",\"self\":", out);
+	fprintf(out, ",\"line\":%d,\"column\":%d,\"self\":", f->line, f->column);
 	json_number(out, r->self);
 	fputs(",\"total\":", out);
 	json_number(out, r->total);
+	json_frame_origin(out, m, r->frame);
 	if (m->caps & HAS_CALL_COUNTS) {
 		fputs(",\"calls\":", out);
 		json_number(out, r->calls);

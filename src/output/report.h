@@ -56,8 +56,8 @@ void csv_field(FILE *out, const char *s);
 void csv_number(FILE *out, double v);
 void json_string(FILE *out, const char *s);
 void json_number(FILE *out, double v);
-/* A symbolized frame's ",generated":{url, line, column} (as the profile
- * gave them), or ",unmapped":"why"; nothing for other frames. */
+/* A symbolized frame's ",generated":{url, line, column} (1-based, as
+ * DevTools shows them), or ",unmapped":"why"; nothing for other frames. */
 void json_frame_origin(FILE *out, const struct model *m, uint32_t frame);
 /* ,"sample_type":…,"unit":…,"duration":…,"samples":…,"profile_total":…
  * and "total_unavailable" when the rule gives no totals. */

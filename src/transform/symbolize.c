@@ -248,24 +248,22 @@ void symbolize_model(struct model *m, const struct symbols *s)
 void symbol_origin_text(const struct model *m, uint32_t f, char *buf, size_t cap)
 {
 	const struct frame_origin *o = symbol_origin(m, f);
-	if (m->range.of)
-		m = m->range.of;
+	const struct model *of = m->range.of ? m->range.of : m;
 	char safe[512];
-	int shift = m->lines_zero_based ? 1 : 0;
 	if (!o) {
 		snprintf(buf, cap, "%s", "");
 	} else if (o->url == STR_NONE) {
-		escape_text(model_str(m, o->why_not), safe, sizeof(safe));
+		escape_text(model_str(of, o->why_not), safe, sizeof(safe));
 		snprintf(buf, cap, "not mapped: %s", safe);
 	} else {
-		escape_text(model_str(m, o->url), safe, sizeof(safe));
-		if (o->line < 0)
+		escape_text(model_str(of, o->url), safe, sizeof(safe));
+		int32_t line = symbol_place_shown(m, o->line), column = symbol_place_shown(m, o->column);
+		if (line < 0)
 			snprintf(buf, cap, "generated %s", safe);
-		else if (o->column < 0)
-			snprintf(buf, cap, "generated %s:%d", safe, o->line + shift);
+		else if (column < 0)
+			snprintf(buf, cap, "generated %s:%d", safe, line);
 		else
-			snprintf(buf, cap, "generated %s:%d:%d", safe, o->line + shift,
-				 o->column + shift);
+			snprintf(buf, cap, "generated %s:%d:%d", safe, line, column);
 	}
 }
 

@@ -98,6 +98,15 @@ static inline const struct frame_origin *symbol_origin(const struct model *m,
 	return o->url != STR_NONE || o->why_not != STR_NONE ? o : NULL;
 }
 
+/* A generated line or column as shown: 1-based (a .cpuprofile counts
+ * from 0), -1 when unknown. */
+static inline int32_t symbol_place_shown(const struct model *m, int32_t place)
+{
+	if (m->range.of)
+		m = m->range.of;
+	return place < 0 ? -1 : place + (m->lines_zero_based ? 1 : 0);
+}
+
 /* For the status line: "generated URL:LINE:COLUMN" (lines shown as
  * format_location shows them) or "not mapped: why", "" when frame f has
  * no origin. */

@@ -47,20 +47,30 @@ for place in ("sortByKey  ", "src/main.js:3:10", "makeItems  ", "src/util.js:1:1
     if place not in r.stdout:
         fail(f"{place!r} not in the report")
 
-# JSON: the generated place is the profile's own callFrame of p.
+# JSON: the generated place is the profile's own callFrame of p, 1-based
+# as DevTools shows it.
 doc = json.load(open(PROFILE))
 p = next(n["callFrame"] for n in doc["nodes"] if n["callFrame"]["functionName"] == "p")
 r = run("--source-path", ROOT, "--format", "json")
 rows = json.loads(r.stdout)["rows"]
 row = next((x for x in rows if x["name"] == "sortByKey"), None)
-if not row or row.get("generated") != {"url": p["url"], "line": p["lineNumber"],
-                                       "column": p["columnNumber"]}:
+if not row or row.get("generated") != {"url": p["url"], "line": p["lineNumber"] + 1,
+                                       "column": p["columnNumber"] + 1}:
     fail(f"sortByKey's generated place: {row}")
 top = next((x for x in rows if x["url"] == p["url"]), None)
 if not top or "no original" not in top.get("unmapped", ""):
     fail(f"the bundle's top level says why it is not mapped: {top}")
 if json.loads(r.stdout).get("symbols") != "source maps: 1 of 1 scripts":
     fail("JSON symbols")
+
+# Compare: both sides mapped before pairing, each side's generated place.
+r = subprocess.run([WPROF, "--report", "flat", "--diff", "--format", "json",
+                    "--source-path", ROOT, PROFILE, PROFILE],
+                   capture_output=True, text=True, timeout=60)
+pair = next((x for x in json.loads(r.stdout)["rows"] if x["name"] == "sortByKey"), None)
+if not pair or pair["match"] != "same" or \
+        pair["new"].get("generated", {}).get("column") != p["columnNumber"] + 1:
+    fail(f"compare: {pair}")
 
 # Without the script, a map given by hand.
 r = run("--source-map", os.path.join(ROOT, "dist", "bundle.min.js.map"))
@@ -72,7 +82,8 @@ if "busyLoop  " not in r.stdout:
 
 # x_google_ignoreList: util.js is third-party, so --mine folds its
 # functions into their callers as it folds node_modules.
-r = run("--mine", "--source-map", os.path.join(ROOT, "ignore", "bundle.min.js.map"))
+r = run("--mine", "--root", ROOT, "--source-map",
+        os.path.join(ROOT, "ignore", "bundle.min.js.map"))
 if "makeItems" in r.stdout or "checksum" in r.stdout or "sortByKey  " not in r.stdout:
     fail("--mine with an ignore list: " + r.stdout[:800])
 
