@@ -16,6 +16,7 @@
 struct script {
 	str_t url;
 	bool has_map;
+	bool borrowed; /* its map is a --source-map's, freed with it */
 	struct source_map map;
 	char *base;  /* the directory the map's sources are relative to */
 	char *why;   /* why its frames are not mapped, NULL when nothing to say */
@@ -90,27 +91,32 @@ static char *resolved(const char *dir, const char *rel)
 	if (rel[0] == '/' || strstr(rel, "://"))
 		return xstrdup(rel);
 	char *path = format("%s/%s", dir, rel);
-	char *out = xmalloc(strlen(path) + 1);
+	bool absolute = path[0] == '/';
+	char **parts = xmalloc((strlen(path) + 1) * sizeof(char *));
 	size_t n = 0;
-	for (char *part = path, *next; part; part = next) {
-		next = strchr(part, '/');
-		if (next)
-			*next++ = 0;
-		if ((!*part && n) || !strcmp(part, "."))
+	for (char *part = strtok(path, "/"); part; part = strtok(NULL, "/")) {
+		if (!strcmp(part, "."))
 			continue;
-		if (!strcmp(part, "..") && n && strcmp(out + n - (n >= 2 ? 2 : n), "..")) {
-			char *up = n > 1 ? memrchr(out, '/', n - 1) : NULL;
-			if (up || out[0] != '/') {
-				n = up ? (size_t)(up - out) + 1 : 0;
-				continue;
-			}
+		if (!strcmp(part, "..") && n && strcmp(parts[n - 1], "..")) {
+			n--;
+			continue;
 		}
-		memcpy(out + n, part, strlen(part));
-		n += strlen(part);
-		if (next)
-			out[n++] = '/';
+		if (!strcmp(part, "..") && absolute)
+			continue; /* nothing is above the root */
+		parts[n++] = part;
 	}
-	out[n] = 0;
+	size_t len = strlen(dir) + strlen(rel) + 3;
+	char *out = xmalloc(len);
+	size_t at = 0;
+	out[0] = 0;
+	if (absolute)
+		out[at++] = '/';
+	for (size_t k = 0; k < n; k++)
+		at += (size_t)snprintf(out + at, len - at, "%s%s", k ? "/" : "", parts[k]);
+	out[at] = 0;
+	if (!at)
+		snprintf(out, len, "%s", ".");
+	free(parts);
 	free(path);
 	return out;
 }
@@ -254,8 +260,8 @@ static bool map_given(const struct mapping *mp, struct script *s)
 			s->why = format("its source map %s did not parse", path);
 			return false;
 		}
-		/* Shared with the given map: freed with it, not the script. */
 		s->map = g->map;
+		s->borrowed = true;
 		s->base = dir_name(path);
 		return true;
 	}
@@ -301,19 +307,11 @@ static void read_given(struct mapping *mp)
 	}
 }
 
-static bool owns_map(const struct mapping *mp, const struct script *s)
-{
-	for (size_t i = 0; i < mp->o->nsource_maps; i++)
-		if (mp->given[i].ok && s->map.segs == mp->given[i].map.segs)
-			return false;
-	return true;
-}
-
 static void free_mapping(struct mapping *mp)
 {
 	for (size_t i = 0; i < mp->nscripts; i++) {
 		struct script *s = &mp->scripts[i];
-		if (s->has_map && owns_map(mp, s))
+		if (s->has_map && !s->borrowed)
 			source_map_free(&s->map);
 		FREE_ALL(s->base, s->why);
 	}
