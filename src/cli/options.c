@@ -258,4 +258,5 @@ void free_options(struct options *o)
 	transform_stack_free(&o->filters);
 	free(o->tui.source.dirs);
 	free(o->tui.source.trims);
+	free(o->tui.symbolize.source_maps);
 }
