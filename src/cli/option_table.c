@@ -209,13 +209,13 @@ static void parse_fail_if_slower(struct options *o, const struct option_spec *sp
 static void add_source_map(struct options *o, const struct option_spec *spec, const char *v)
 {
 	(void)spec;
-	append_path(&o->source_maps, &o->nsource_maps, v);
+	append_path(&o->tui.symbolize.source_maps, &o->tui.symbolize.nsource_maps, v);
 }
 
 static void add_symbols(struct options *o, const struct option_spec *spec, const char *v)
 {
 	(void)spec;
-	append_path(&o->symbols, &o->nsymbols, v);
+	append_path(&o->tui.symbolize.symbols, &o->tui.symbolize.nsymbols, v);
 }
 
 static void add_trim_path(struct options *o, const struct option_spec *spec, const char *v)

@@ -348,4 +348,6 @@ void free_options(struct options *o)
 	free(o->tui.source.dirs);
 	free(o->tui.source.trims);
 	free(o->base_files);
+	free(o->tui.symbolize.source_maps);
+	free(o->tui.symbolize.symbols);
 }

@@ -59,10 +59,6 @@ struct options {
 	struct tui_options tui;
 	struct load_options load;
 	struct fetch_options fetch; /* --fetch-timeout: profiles named by URL */
-	const char **source_maps;   /* --source-map FILE|DIR, in order */
-	size_t nsource_maps;
-	const char **symbols; /* --symbols: wasm modules, symbol maps, dirs */
-	size_t nsymbols;
 	/* Filters (--focus RE, --mine, ...) in the order given; --mine's
 	 * root is --root wherever it stands. */
 	struct transform_stack filters;

@@ -10,8 +10,7 @@
 
 #include "base/complain.h"
 #include "input/fetch.h"
-#include "transform/js_source_maps.h"
-#include "transform/wasm_symbols.h"
+#include "transform/symbolize.h"
 
 /* A progress line for files that take more than a moment to read. */
 static void show_progress(const struct input *in)
@@ -70,18 +69,17 @@ static void warn_of_map(void *ctx, const char *message)
 
 /* Frames renamed and placed by what the user has of their code, before
  * anything else sees the model (transform/symbolize.h). */
-static bool symbolize_loaded(const struct options *o, struct model *m)
+static bool symbolize_profile(const struct options *o, struct model *m)
 {
-	struct source_map_options maps = { o->source_maps, o->nsource_maps,
-					   &o->tui.source, warn_of_map, NULL };
-	js_source_maps_apply(m, &maps);
+	struct symbolize_options with = o->tui.symbolize;
+	with.source = &o->tui.source;
+	with.warn = warn_of_map;
 	char why[1024];
-	if (o->nsymbols && !wasm_symbols_apply(m, o->symbols, o->nsymbols, why, sizeof(why))) {
-		complain("--symbols %s", why);
-		model_free(m);
-		return false;
-	}
-	return true;
+	if (symbolize_loaded(m, &with, why, sizeof(why)))
+		return true;
+	complain("--symbols %s", why);
+	model_free(m);
+	return false;
 }
 
 bool load_profile(const struct options *o, const char *file,
@@ -94,7 +92,7 @@ bool load_profile(const struct options *o, const char *file,
 	}
 	if (m->warning != STR_NONE)
 		complain("%s: warning: %s", file, model_str(m, m->warning));
-	return symbolize_loaded(o, m);
+	return symbolize_profile(o, m);
 }
 
 bool load_sides(const struct options *o, struct model sides[2],

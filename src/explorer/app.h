@@ -148,6 +148,8 @@ struct app {
 	 * source files (--source-path, --trim-path), or NULL. */
 	struct lines_pane *lines;
 	const struct source_options *source_options;
+	/* What a model the explorer loads again (T) goes through, or NULL. */
+	const struct symbolize_options *symbolize;
 	bool next_thread; /* T: the explorer loads the trace's next thread */
 	/* The granularity key: the next granularity (enum granularity:
 	 * functions, files, lines), which tui_run makes as a new model. */

@@ -8,6 +8,7 @@
 #include "loaders/loaders.h"
 #include "base/escape.h"
 #include "transform/granularity.h"
+#include "transform/symbolize.h"
 #include "base/util.h"
 
 /* The model for granularity g: `base` itself, one made from it, or (pprof
@@ -29,6 +30,14 @@ static struct model *model_at(struct app *a, struct model *base,
 		opt.by_address = g == GRANULARITY_ADDRESSES;
 		ok = load_file(a->file, &opt, m, &err, NULL);
 		why = err.message;
+		if (ok && a->symbolize) {
+			struct symbolize_options with = *a->symbolize;
+			with.source = a->source_options;
+			/* The same file with the same modules: they fitted at start. */
+			ok = symbolize_loaded(m, &with, err.message, sizeof(err.message));
+			if (!ok)
+				model_free(m);
+		}
 	} else {
 		ok = model_by_granularity(base, g, m, &why);
 	}
@@ -76,6 +85,7 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 	const char *file = a->file;
 	enum view_kind pane = a->current;
 	const struct source_options *source = a->source_options;
+	const struct symbolize_options *symbolize = a->symbolize;
 	unsigned type = a->value_type;
 	bool root_below = a->flame.root_below, had_range = a->range.cut != NULL;
 	bool relative = a->relative;
@@ -87,6 +97,7 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 		*derived = next;
 	app_init(a, file, next, pane);
 	a->source_options = source;
+	a->symbolize = symbolize;
 	a->granularity = g;
 	a->flame.root_below = root_below;
 	if (type < next->ntypes)

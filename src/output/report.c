@@ -318,8 +318,8 @@ void json_frame_origin(FILE *out, const struct model *m, uint32_t frame)
 		if (offset >= 0)
 			fprintf(out, ",\"offset\":%" PRId64 "}", offset);
 		else
-			fprintf(out, ",\"line\":%d,\"column\":%d}", model_shown_place(of, o->line),
-				model_shown_place(of, o->column));
+			fprintf(out, ",\"line\":%d,\"column\":%d}", symbol_place_shown(m, o->line),
+				symbol_place_shown(m, o->column));
 	} else if (o) {
 		fputs(",\"unmapped\":", out);
 		json_string(out, model_str(m, o->why_not));
@@ -341,6 +341,7 @@ static void json_row_fields(FILE *out, const struct report *rep,
 	json_number(out, r->self);
 	fputs(",\"total\":", out);
 	json_number(out, r->total);
+	json_frame_origin(out, m, r->frame);
 	if (m->caps & HAS_CALL_COUNTS) {
 		fputs(",\"calls\":", out);
 		json_number(out, r->calls);

@@ -59,8 +59,8 @@ void json_number(FILE *out, double v);
 /* ,"line":…,"column":… as the file gives them, or for a wasm frame
  * ,"offset":… (its body's byte offset in the module, model_wasm_offset). */
 void json_place(FILE *out, const struct model *m, uint32_t frame);
-/* A symbolized frame's ",generated":{url, line, column} (as the profile
- * gave them), or ",unmapped":"why"; nothing for other frames. */
+/* A symbolized frame's ",generated":{url, line, column} (1-based, as
+ * DevTools shows them), or ",unmapped":"why"; nothing for other frames. */
 void json_frame_origin(FILE *out, const struct model *m, uint32_t frame);
 /* ,"sample_type":…,"unit":…,"duration":…,"samples":…,"profile_total":…
  * and "total_unavailable" when the rule gives no totals. */

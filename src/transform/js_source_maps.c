@@ -9,12 +9,14 @@
 
 #include "base/base64.h"
 #include "base/util.h"
+#include "input/source.h"
 #include "source_map.h"
 #include "symbolize.h"
 
 struct script {
 	str_t url;
 	bool has_map;
+	bool borrowed; /* its map is a --source-map's, freed with it */
 	struct source_map map;
 	char *base;  /* the directory the map's sources are relative to */
 	char *why;   /* why its frames are not mapped, NULL when nothing to say */
@@ -27,7 +29,7 @@ struct given {
 };
 
 struct mapping {
-	const struct source_map_options *o;
+	const struct symbolize_options *o;
 	struct model *m;
 	struct script *scripts;
 	size_t nscripts;
@@ -36,10 +38,10 @@ struct mapping {
 	int32_t *frame_source; /* per frame mapped, its original source */
 };
 
-static void warn(const struct source_map_options *o, const char *fmt, ...)
+static void warn(const struct symbolize_options *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void warn(const struct source_map_options *o, const char *fmt, ...)
+static void warn(const struct symbolize_options *o, const char *fmt, ...)
 {
 	char text[512];
 	va_list ap;
@@ -89,27 +91,32 @@ static char *resolved(const char *dir, const char *rel)
 	if (rel[0] == '/' || strstr(rel, "://"))
 		return xstrdup(rel);
 	char *path = format("%s/%s", dir, rel);
-	char *out = xmalloc(strlen(path) + 1);
+	bool absolute = path[0] == '/';
+	char **parts = xmalloc((strlen(path) + 1) * sizeof(char *));
 	size_t n = 0;
-	for (char *part = path, *next; part; part = next) {
-		next = strchr(part, '/');
-		if (next)
-			*next++ = 0;
-		if ((!*part && n) || !strcmp(part, "."))
+	for (char *part = strtok(path, "/"); part; part = strtok(NULL, "/")) {
+		if (!strcmp(part, "."))
 			continue;
-		if (!strcmp(part, "..") && n && strcmp(out + n - (n >= 2 ? 2 : n), "..")) {
-			char *up = n > 1 ? memrchr(out, '/', n - 1) : NULL;
-			if (up || out[0] != '/') {
-				n = up ? (size_t)(up - out) + 1 : 0;
-				continue;
-			}
+		if (!strcmp(part, "..") && n && strcmp(parts[n - 1], "..")) {
+			n--;
+			continue;
 		}
-		memcpy(out + n, part, strlen(part));
-		n += strlen(part);
-		if (next)
-			out[n++] = '/';
+		if (!strcmp(part, "..") && absolute)
+			continue; /* nothing is above the root */
+		parts[n++] = part;
 	}
-	out[n] = 0;
+	size_t len = strlen(dir) + strlen(rel) + 3;
+	char *out = xmalloc(len);
+	size_t at = 0;
+	out[0] = 0;
+	if (absolute)
+		out[at++] = '/';
+	for (size_t k = 0; k < n; k++)
+		at += (size_t)snprintf(out + at, len - at, "%s%s", k ? "/" : "", parts[k]);
+	out[at] = 0;
+	if (!at)
+		snprintf(out, len, "%s", ".");
+	free(parts);
 	free(path);
 	return out;
 }
@@ -123,7 +130,7 @@ static bool read_file(const char *path, struct source_file *out)
 	return ok;
 }
 
-static bool parse(const struct source_map_options *o, const char *label, const char *text,
+static bool parse(const struct symbolize_options *o, const char *label, const char *text,
 		  size_t len, struct source_map *map, char **why)
 {
 	char reason[256];
@@ -134,7 +141,7 @@ static bool parse(const struct source_map_options *o, const char *label, const c
 	return false;
 }
 
-static bool parse_file(const struct source_map_options *o, const char *path,
+static bool parse_file(const struct symbolize_options *o, const char *path,
 		       struct source_map *map, char **why)
 {
 	struct source_file f;
@@ -169,7 +176,7 @@ static char *mapping_url(const char *text)
 }
 
 /* An inline map: data:application/json;base64,... */
-static bool parse_data_url(const struct source_map_options *o, const char *script,
+static bool parse_data_url(const struct symbolize_options *o, const char *script,
 			   const char *url, struct source_map *map, char **why)
 {
 	const char *comma = strchr(url, ',');
@@ -229,8 +236,8 @@ static bool map_of_script(const struct mapping *mp, struct script *s)
 static bool map_given(const struct mapping *mp, struct script *s)
 {
 	const char *name = base_name(model_str(mp->m, s->url));
-	for (size_t i = 0; i < mp->o->nmaps; i++) {
-		const char *path = mp->o->maps[i];
+	for (size_t i = 0; i < mp->o->nsource_maps; i++) {
+		const char *path = mp->o->source_maps[i];
 		if (is_dir(path)) {
 			char *file = format("%s/%s.map", path, name);
 			struct stat st;
@@ -253,8 +260,8 @@ static bool map_given(const struct mapping *mp, struct script *s)
 			s->why = format("its source map %s did not parse", path);
 			return false;
 		}
-		/* Shared with the given map: freed with it, not the script. */
 		s->map = g->map;
+		s->borrowed = true;
 		s->base = dir_name(path);
 		return true;
 	}
@@ -288,10 +295,10 @@ static void find_scripts(struct mapping *mp)
 
 static void read_given(struct mapping *mp)
 {
-	mp->given = xcalloc(mp->o->nmaps + 1, sizeof(*mp->given));
-	for (size_t i = 0; i < mp->o->nmaps; i++) {
+	mp->given = xcalloc(mp->o->nsource_maps + 1, sizeof(*mp->given));
+	for (size_t i = 0; i < mp->o->nsource_maps; i++) {
 		struct given *g = &mp->given[i];
-		g->path = mp->o->maps[i];
+		g->path = mp->o->source_maps[i];
 		if (is_dir(g->path))
 			continue;
 		char *why = NULL;
@@ -300,23 +307,15 @@ static void read_given(struct mapping *mp)
 	}
 }
 
-static bool owns_map(const struct mapping *mp, const struct script *s)
-{
-	for (size_t i = 0; i < mp->o->nmaps; i++)
-		if (mp->given[i].ok && s->map.segs == mp->given[i].map.segs)
-			return false;
-	return true;
-}
-
 static void free_mapping(struct mapping *mp)
 {
 	for (size_t i = 0; i < mp->nscripts; i++) {
 		struct script *s = &mp->scripts[i];
-		if (s->has_map && owns_map(mp, s))
+		if (s->has_map && !s->borrowed)
 			source_map_free(&s->map);
 		FREE_ALL(s->base, s->why);
 	}
-	for (size_t i = 0; i < mp->o->nmaps; i++)
+	for (size_t i = 0; i < mp->o->nsource_maps; i++)
 		if (mp->given[i].ok)
 			source_map_free(&mp->given[i].map);
 	FREE_ALL(mp->scripts, mp->given, mp->frame_script, mp->frame_source);
@@ -394,14 +393,14 @@ static void find_maps(struct mapping *mp, size_t *found)
 	}
 }
 
-void js_source_maps_apply(struct model *m, const struct source_map_options *o)
+void js_source_maps_apply(struct model *m, const struct symbolize_options *o)
 {
 	struct mapping mp = { .o = o, .m = m };
 	find_scripts(&mp);
 	read_given(&mp);
 	size_t found;
 	find_maps(&mp, &found);
-	if (!found && !o->nmaps) {
+	if (!found && !o->nsource_maps) {
 		free_mapping(&mp);
 		return;
 	}

@@ -31,19 +31,9 @@
 #ifndef WPROF_JS_SOURCE_MAPS_H
 #define WPROF_JS_SOURCE_MAPS_H
 
-#include <stddef.h>
-
-#include "input/source.h"
 #include "model/model.h"
+#include "symbolize.h"
 
-struct source_map_options {
-	const char **maps; /* --source-map FILE|DIR */
-	size_t nmaps;
-	const struct source_options *source; /* where scripts are found */
-	void (*warn)(void *ctx, const char *message);
-	void *ctx;
-};
-
-void js_source_maps_apply(struct model *m, const struct source_map_options *o);
+void js_source_maps_apply(struct model *m, const struct symbolize_options *o);
 
 #endif

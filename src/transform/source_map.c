@@ -267,7 +267,7 @@ bool source_map_parse(const char *text, size_t len, struct source_map *out,
 	cJSON *json = cJSON_ParseWithLengthOpts(text, len, &end, false);
 	if (!json) {
 		size_t at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-		snprintf(why, cap, "byte %zu: not JSON", at);
+		snprintf(why, cap, "byte %zu: not valid JSON", at);
 		return false;
 	}
 	bool ok = read_map(&r, json, 0, 0, 0);

@@ -9,6 +9,8 @@
 #include "base/escape.h"
 #include "base/units.h"
 #include "base/util.h"
+#include "js_source_maps.h"
+#include "wasm_symbols.h"
 #include "transform_lines.h"
 
 void symbols_init(struct symbols *s, const struct model *m)
@@ -248,14 +250,12 @@ void symbolize_model(struct model *m, const struct symbols *s)
 void symbol_origin_text(const struct model *m, uint32_t f, char *buf, size_t cap)
 {
 	const struct frame_origin *o = symbol_origin(m, f);
-	if (m->range.of)
-		m = m->range.of;
+	const struct model *of = m->range.of ? m->range.of : m;
 	char safe[512];
-	int shift = m->lines_zero_based ? 1 : 0;
 	if (!o) {
 		snprintf(buf, cap, "%s", "");
 	} else if (o->url == STR_NONE) {
-		escape_text(model_str(m, o->why_not), safe, sizeof(safe));
+		escape_text(model_str(of, o->why_not), safe, sizeof(safe));
 		snprintf(buf, cap, "not mapped: %s", safe);
 	} else if (model_wasm_place_offset(m, m->frames[f].kind, o->url, o->column) >= 0) {
 		format_wasm_offset(model_str(m, o->url),
@@ -263,13 +263,20 @@ void symbol_origin_text(const struct model *m, uint32_t f, char *buf, size_t cap
 				   safe, sizeof(safe));
 		snprintf(buf, cap, "generated %s", safe);
 	} else {
-		escape_text(model_str(m, o->url), safe, sizeof(safe));
-		if (o->line < 0)
+		escape_text(model_str(of, o->url), safe, sizeof(safe));
+		int32_t line = symbol_place_shown(m, o->line), column = symbol_place_shown(m, o->column);
+		if (line < 0)
 			snprintf(buf, cap, "generated %s", safe);
-		else if (o->column < 0)
-			snprintf(buf, cap, "generated %s:%d", safe, o->line + shift);
+		else if (column < 0)
+			snprintf(buf, cap, "generated %s:%d", safe, line);
 		else
-			snprintf(buf, cap, "generated %s:%d:%d", safe, o->line + shift,
-				 o->column + shift);
+			snprintf(buf, cap, "generated %s:%d:%d", safe, line, column);
 	}
+}
+
+bool symbolize_loaded(struct model *m, const struct symbolize_options *o, char *why,
+		      size_t cap)
+{
+	js_source_maps_apply(m, o);
+	return !o->nsymbols || wasm_symbols_apply(m, o->symbols, o->nsymbols, why, cap);
 }

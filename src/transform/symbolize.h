@@ -62,6 +62,26 @@ struct symbols {
 	const char *summary;   /* NULL: nothing to say */
 };
 
+/* What the user has of their code, for every symbolizer, and where
+ * their warnings go (`warn` may be NULL: frames still say why). */
+struct source_options;
+struct symbolize_options {
+	const char **source_maps; /* --source-map FILE|DIR, in order */
+	size_t nsource_maps;
+	const char **symbols; /* --symbols: wasm modules, symbol maps, dirs */
+	size_t nsymbols;
+	const struct source_options *source; /* where scripts are found */
+	void (*warn)(void *ctx, const char *message);
+	void *ctx;
+};
+
+/* Every symbolizer on a model just loaded, in turn: JavaScript source
+ * maps (js_source_maps.h), then wasm modules (wasm_symbols.h).  False,
+ * and why, when a --symbols module does not fit the profile: it is
+ * refused rather than applied by guesswork. */
+bool symbolize_loaded(struct model *m, const struct symbolize_options *o, char *why,
+		      size_t cap);
+
 /* Zeroed symbols for every frame of m (nothing mapped). */
 void symbols_init(struct symbols *s, const struct model *m);
 void symbols_free(struct symbols *s);
@@ -81,6 +101,15 @@ static inline const struct frame_origin *symbol_origin(const struct model *m,
 		return NULL;
 	const struct frame_origin *o = &m->origins[f];
 	return o->url != STR_NONE || o->why_not != STR_NONE ? o : NULL;
+}
+
+/* A generated line or column as shown: 1-based (a .cpuprofile counts
+ * from 0), -1 when unknown. */
+static inline int32_t symbol_place_shown(const struct model *m, int32_t place)
+{
+	if (m->range.of)
+		m = m->range.of;
+	return place < 0 ? -1 : place + (m->lines_zero_based ? 1 : 0);
 }
 
 /* For the status line: "generated URL:LINE:COLUMN" (lines shown as

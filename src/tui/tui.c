@@ -86,6 +86,7 @@ static void app_from_options(struct app *a, const char *file, struct model *m,
 	a->source_options = &o->source;
 	if (o->relative)
 		app_set_relative(a, true);
+	a->symbolize = &o->symbolize;
 }
 
 /* The terminal taken over, or false and said why on stderr. */
@@ -225,16 +226,28 @@ static void switch_thread(struct app *a, struct model **loaded)
 	enum view_kind pane = a->current;
 	const struct source_options *source = a->source_options;
 	bool relative = a->relative;
+	const struct symbolize_options *symbolize = a->symbolize;
+	char why[256] = "";
+	if (symbolize) {
+		struct symbolize_options with = *symbolize;
+		with.source = source;
+		/* Modules that do not fit this thread leave its frames as they are. */
+		symbolize_loaded(m, &with, why, sizeof(why));
+	}
 	app_free(a);
 	app_drop_model(loaded);
 	*loaded = m;
 	app_init(a, file, m, pane);
 	a->source_options = source;
 	app_set_relative(a, relative);
+	a->symbolize = symbolize;
 	app_compute_in_background(a);
 	char safe[sizeof(next)];
 	escape_text(next, safe, sizeof(safe));
-	app_message(a, "thread: %s", safe);
+	if (*why)
+		app_message(a, "thread: %s (--symbols %s)", safe, why);
+	else
+		app_message(a, "thread: %s", safe);
 }
 
 int tui_run(const char *file, struct model *m, const struct tui_options *o)

@@ -5,6 +5,7 @@
 #include "model/model.h"
 #include "transform/transform.h"
 #include "input/source.h"
+#include "transform/symbolize.h"
 
 struct load_options;
 
@@ -14,6 +15,8 @@ struct tui_options {
 	const struct transform_stack *filters; /* --focus RE ..., or NULL */
 	bool flame_up; /* --flame-up: the flame graph's root at the bottom */
 	struct source_options source; /* --source-path, --trim-path */
+	/* --source-map; its source and warn are set where it is used. */
+	struct symbolize_options symbolize;
 	unsigned granularity; /* enum granularity: --granularity */
 	const struct load_options *load; /* how the file was read, or NULL */
 	bool relative; /* --relative: % of what the filters leave */
