@@ -12,6 +12,7 @@ static const char *const kind_names[VIEW_COUNT] = {
 	[VIEW_FLAT] = "flat",
 	[VIEW_CALLGRAPH] = "callgraph",
 	[VIEW_FLAME] = "flame",
+	[VIEW_SANDWICH] = "sandwich",
 };
 
 static const char *const sort_names[SORT_COUNT] = {
@@ -29,6 +30,7 @@ static const struct view_ops *view_ops_for(enum view_kind kind)
 		[VIEW_FLAT] = &flat_ops,
 		[VIEW_CALLGRAPH] = &callgraph_ops,
 		[VIEW_FLAME] = &flame_ops,
+		[VIEW_SANDWICH] = &sandwich_ops,
 	};
 	return kind < VIEW_COUNT ? ops[kind] : NULL;
 }

@@ -16,7 +16,8 @@
 #include "rules/rules.h"
 
 enum view_kind {
-	VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT, VIEW_CALLGRAPH, VIEW_FLAME, VIEW_COUNT
+	VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT, VIEW_CALLGRAPH, VIEW_FLAME, VIEW_SANDWICH,
+	VIEW_COUNT
 };
 
 enum sort_key { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_COUNT };
@@ -24,9 +25,9 @@ enum sort_key { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_COUNT };
 /* Row flags. */
 #define ROW_EXPANDABLE 0x01
 #define ROW_EXPANDED 0x02
-#define ROW_CALLER 0x04  /* call graph: a caller of the primary function */
+#define ROW_CALLER 0x04  /* call graph, sandwich: a caller of the primary function */
 #define ROW_PRIMARY 0x08 /* call graph: the function itself */
-#define ROW_CALLEE 0x10  /* call graph: a function it calls */
+#define ROW_CALLEE 0x10  /* call graph, sandwich: a function it calls */
 #define ROW_CYCLE 0x20   /* a path that comes back to a function on it */
 
 struct row {
@@ -47,7 +48,7 @@ struct view_context {
 	unsigned type;
 	enum sort_key sort;
 	bool reversed; /* against the natural order: largest first, A to Z */
-	uint32_t focus_frame; /* call graph: the function shown, NO_ID: all */
+	uint32_t focus_frame; /* call graph, sandwich: the function shown, NO_ID: all */
 	bool time_order; /* flame graph: the samples as they came */
 };
 
@@ -109,6 +110,6 @@ void view_sort_rows(const struct view *v, struct row *rows, size_t n);
 double view_total_or_nan(const struct totals *t, uint32_t frame);
 
 extern const struct view_ops topdown_ops, bottomup_ops, flat_ops, callgraph_ops,
-	flame_ops;
+	flame_ops, sandwich_ops;
 
 #endif

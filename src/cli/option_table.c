@@ -99,7 +99,7 @@ static void parse_report(struct options *o, const struct option_spec *spec, cons
 	o->lines_report = !strcmp(v, "lines");
 	if (!o->tags_report && !o->lines_report && !view_kind_parse(v, &o->view))
 		usage_error("unknown view '%s' (flat, top-down, bottom-up, "
-			    "callgraph, flame, tags, lines)", v);
+			    "callgraph, flame, sandwich, tags, lines)", v);
 }
 
 static void parse_rule(struct options *o, const struct option_spec *spec, const char *v)
@@ -276,10 +276,14 @@ const struct option_spec option_table[] = {
 		  "flat, top-down, bottom-up, callgraph or flame (the\n"
 		  "flame graph as text at the terminal's width); tags\n"
 		  "lists the labels (pprof tags) and their values;\n"
-		  "lines (with --function) a function's source lines" },
+		  "lines (with --function) a function's source lines;\n"
+		  "sandwich (with --function) a function's callers\n"
+		  "and callees as trees" },
 	{ .name = "function", .arg = "REGEX", .apply = set_string, .field = AT(function),
 	  .help = "--report lines: the functions to list, line by\n"
-		  "line, as go tool pprof -list REGEX" },
+		  "line, as go tool pprof -list REGEX; --report\n"
+		  "sandwich: the function shown (of those matching,\n"
+		  "the one with the largest total)" },
 	{ .name = "granularity", .arg = "G", .apply = parse_granularity,
 	  .help = "functions (default), files, lines or addresses\n"
 		  "(pprof, gperftools): the frames panes and reports\n"

@@ -237,8 +237,10 @@ void parse_options(int argc, char **argv, struct options *o)
 			    "choose a range on each side with [ ] { } or the mouse)");
 	parse_sort(o);
 	make_filters(o);
-	if (o->lines_report != (o->function != NULL))
-		usage_error("%s", "--report lines and --function REGEX go together");
+	bool sandwich = o->report && !o->lines_report && !o->tags_report &&
+			o->view == VIEW_SANDWICH;
+	if ((o->lines_report || sandwich) != (o->function != NULL))
+		usage_error("%s", "--report lines or sandwich and --function REGEX go together");
 	o->tui.granularity = o->granularity;
 	/* pprof files are read by line for reports, exports and comparisons;
 	 * the explorer of one profile starts from functions and reads the

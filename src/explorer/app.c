@@ -296,10 +296,24 @@ static size_t primary_row(const struct view *v)
 	return 0;
 }
 
+/* The panes that show one function: the call graph and the sandwich. */
+static bool centred(enum view_kind kind)
+{
+	return kind == VIEW_CALLGRAPH || kind == VIEW_SANDWICH;
+}
+
+void app_rebuild_centred(struct app *a)
+{
+	if (a->panes[VIEW_CALLGRAPH].open)
+		view_rebuild(&a->panes[VIEW_CALLGRAPH].view);
+	if (a->panes[VIEW_SANDWICH].open)
+		view_rebuild(&a->panes[VIEW_SANDWICH].view);
+}
+
 void app_show_pane(struct app *a, enum view_kind kind)
 {
 	struct pane *p = &a->panes[kind];
-	if (kind == VIEW_CALLGRAPH && a->ctx.focus_frame == NO_ID) {
+	if (centred(kind) && a->ctx.focus_frame == NO_ID) {
 		const struct row *r = a->panes[a->current].open ? app_selected_row(a) : NULL;
 		if (r)
 			a->ctx.focus_frame = r->frame;
@@ -309,7 +323,7 @@ void app_show_pane(struct app *a, enum view_kind kind)
 	if (!p->open) {
 		view_open(&p->view, kind, &a->ctx);
 		p->open = true;
-		p->selected = kind == VIEW_CALLGRAPH ? primary_row(&p->view) : 0;
+		p->selected = centred(kind) ? primary_row(&p->view) : 0;
 	}
 }
 
@@ -606,10 +620,9 @@ void app_open_in(struct app *a, enum view_kind kind)
 	if (!r)
 		return;
 	uint32_t frame = r->frame;
-	if (kind == VIEW_CALLGRAPH) {
+	if (centred(kind)) {
 		a->ctx.focus_frame = frame;
-		if (a->panes[kind].open)
-			view_rebuild(&a->panes[kind].view);
+		app_rebuild_centred(a);
 		app_show_pane(a, kind);
 		a->panes[kind].selected = primary_row(&a->panes[kind].view);
 		return;

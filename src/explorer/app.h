@@ -189,6 +189,9 @@ bool app_row_matches(const struct app *a, const struct row *r);
  * PANE_NEW_VALUES: same model, other rule or sample type. */
 void app_rebuild(struct app *a, enum pane_change what);
 void app_show_pane(struct app *a, enum view_kind kind);
+/* The panes centred on ctx.focus_frame (call graph, sandwich), built
+ * again for a new centre. */
+void app_rebuild_centred(struct app *a);
 void app_next_pane(struct app *a);
 void app_prev_pane(struct app *a);
 void app_move(struct app *a, long delta);
@@ -235,6 +238,8 @@ bool app_command_run(struct app *a, const char *line);
 void app_breadcrumb(const struct app *a, char *buf, size_t cap);
 /* #: the labels (pprof tags) of the profile in use, in the message line. */
 void app_list_tags(struct app *a);
+/* Shows the selected row's function in `kind`: the row of it, or, in
+ * the call graph and the sandwich, centred on it. */
 void app_open_in(struct app *a, enum view_kind kind);
 void app_enter(struct app *a);
 /* Live mode: puts `next`, a newer snapshot of the same profile, in place

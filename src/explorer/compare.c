@@ -55,7 +55,8 @@ void compare_remember(struct compare *c, struct compare_before *before)
 	};
 }
 
-/* The call graph of the other side centres on the matched function. */
+/* The call graph and sandwich of the other side centre on the matched
+ * function. */
 static void follow_focus(struct compare *c)
 {
 	struct app *a = compare_active(c), *o = other(c);
@@ -64,8 +65,7 @@ static void follow_focus(struct compare *c)
 	if (focus == o->ctx.focus_frame)
 		return;
 	o->ctx.focus_frame = focus;
-	if (o->panes[VIEW_CALLGRAPH].open)
-		view_rebuild(&o->panes[VIEW_CALLGRAPH].view);
+	app_rebuild_centred(o);
 }
 
 /* Rule, sort and units are one setting for both sides. */

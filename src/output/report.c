@@ -180,6 +180,10 @@ static void text_rows(FILE *out, const struct report *rep)
 		format_value(m, type, r->total, total, sizeof(total));
 		format_percent(r->total, v->totals->profile_total, totalp, sizeof(totalp));
 		format_location(m, r->frame, loc, sizeof(loc));
+		if (rep->kind == VIEW_SANDWICH && r->depth == 0)
+			fprintf(out, "%s# %s of %s\n", i ? "\n" : "",
+				r->flags & ROW_CALLER ? "callers" : "callees",
+				row_name(m, r, name, sizeof(name)));
 		fprintf(out, "%12s %7s %12s %7s", self, selfp, total, totalp);
 		if (calls) {
 			if (isnan(r->calls))

@@ -21,7 +21,7 @@
 #define PERCENT_WIDTH 9
 
 static const char *const tab_titles[VIEW_COUNT] = {
-	"1 top-down", "2 bottom-up", "3 flat", "4 call graph", "5 flame",
+	"1 top-down", "2 bottom-up", "3 flat", "4 call graph", "5 flame", "6 sandwich",
 };
 
 /* The part of the screen being drawn: all of it, or one side of the

@@ -51,6 +51,7 @@ static void open_in_pane(struct app *a, int key)
 {
 	app_open_in(a, key == 'b' ? VIEW_BOTTOMUP : VIEW_CALLGRAPH);
 }
+static void open_sandwich(struct app *a) { app_open_in(a, VIEW_SANDWICH); }
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
 /* A range step is a cell of the strip; the braces go ten. */
@@ -175,6 +176,9 @@ const struct key_binding key_table[] = {
 	  .action = app_list_tags },
 	{ { 'c', 'b' }, "c b", "open in call graph, bottom-up",
 	  .keyed_action = open_in_pane },
+	/* habits: what users of other profilers reach for */
+	{ { '6', 'y' }, "6 y", "sandwich: callers above, callees below",
+	  .action = open_sandwich },
 	{ { 'p' }, "p", "live: start/stop profiling (URL: pause)",
 	  .action = live_view_toggle_profiling, .one_profile = true },
 	{ { 'z' }, "z", "live: freeze/follow",
