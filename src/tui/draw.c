@@ -23,6 +23,15 @@
 static const char *const tab_titles[VIEW_COUNT] = {
 	"1 top-down", "2 bottom-up", "3 flat", "4 call graph", "5 flame", "6 sandwich",
 };
+/* Compact tabs (80 columns) leave the sort note room beside six tabs. */
+static const char *const short_tab_titles[VIEW_COUNT] = {
+	"1 top-down", "2 bottom-up", "3 flat", "4 graph", "5 flame", "6 sandwich",
+};
+
+static const char *tab_title(int kind, bool compact)
+{
+	return compact ? short_tab_titles[kind] : tab_titles[kind];
+}
 
 /* The part of the screen being drawn: all of it, or one side of the
  * split screen.  Lines and columns below count from its corner. */
@@ -173,14 +182,14 @@ static void draw_header(const struct app *a, const struct screen *s)
 }
 
 /* Tabs lose their padding when the sort, focus and hide notes would not
- * fit beside them (five tabs at 80 columns); clicks follow the same. */
+ * fit beside them (six tabs at 80 columns); clicks follow the same. */
 static bool compact_tabs;
 
 static int tabs_width(bool compact)
 {
 	int width = 0;
 	for (int k = 0; k < VIEW_COUNT; k++)
-		width += (int)strlen(tab_titles[k]) + (compact ? 0 : 2) + 1;
+		width += (int)strlen(tab_title(k, compact)) + (compact ? 0 : 2) + 1;
 	return width;
 }
 
@@ -210,7 +219,8 @@ static void draw_tabs(const struct app *a, const struct screen *s)
 	for (int k = 0; k < VIEW_COUNT; k++) {
 		attr_t attr = k == (int)a->current ? s->attr[EL_TAB_ACTIVE] : s->attr[EL_TAB];
 		char title[32];
-		snprintf(title, sizeof(title), compact_tabs ? "%s" : " %s ", tab_titles[k]);
+		snprintf(title, sizeof(title), compact_tabs ? "%s" : " %s ",
+			 tab_title(k, compact_tabs));
 		x += put_text(1, x, title, area.cols - x, attr) + 1;
 	}
 	if (x + 2 + width < area.cols)
@@ -319,6 +329,9 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		attr = over(attr, s->attr[EL_MATCH], false);
 	app_frame_name(a, r->frame, name, sizeof(name));
 	bool primary = r->flags & ROW_PRIMARY;
+	if (primary && a->current == VIEW_SANDWICH) /* which tree each root opens */
+		x += put_text(y, x, r->flags & ROW_CALLER ? "callers of " : "callees of ",
+			      area.cols - x, attr);
 	if (primary)
 		x += put_text(y, x, "[", area.cols - x, attr);
 	x += put_text_cut(y, x, name, area.cols - x - (primary ? 1 : 0), attr, s->utf8);
@@ -715,7 +728,7 @@ int draw_tab_at(int x)
 {
 	int start = 0;
 	for (int k = 0; k < VIEW_COUNT; k++) {
-		int end = start + (int)strlen(tab_titles[k]) + (compact_tabs ? 0 : 2);
+		int end = start + (int)strlen(tab_title(k, compact_tabs)) + (compact_tabs ? 0 : 2);
 		if (x >= start && x < end)
 			return k;
 		start = end + 1;

@@ -177,7 +177,7 @@ const struct key_binding key_table[] = {
 	{ { 'c', 'b' }, "c b", "open in call graph, bottom-up",
 	  .keyed_action = open_in_pane },
 	/* habits: what users of other profilers reach for */
-	{ { '6', 'y' }, "6 y", "sandwich: callers above, callees below",
+	{ { '6', 'y' }, "6 y", "sandwich: callers/callees",
 	  .action = open_sandwich },
 	{ { 'p' }, "p", "live: start/stop profiling (URL: pause)",
 	  .action = live_view_toggle_profiling, .one_profile = true },

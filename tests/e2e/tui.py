@@ -68,7 +68,9 @@ def header_and_panes():
     check(re.search(r"\s{4}a\s*$", s, re.M) and re.search(r"\s{4}b\s*$", s, re.M),
           "call graph lists main's callees a and b")
     p.press(["Tab"], r"left-heavy", "Tab to the flame graph")
+    p.press(["Tab"], r"callers of \[main\]", "Tab to the sandwich")
     p.press(["Tab"], r"▸ main", "Tab wraps to top-down")
+    p.press(["BTab"], r"callers of \[main\]", "Shift-Tab back to the sandwich")
     p.press(["BTab"], r"left-heavy", "Shift-Tab back to the flame graph")
     s = p.press(["BTab"], r"\[main\]", "Shift-Tab back to the call graph")
     p.close()

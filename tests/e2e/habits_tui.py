@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""What users of other profilers reach for by habit, in tmux at 80x24 and
+200x50: the sandwich pane (6, y).  The numbers are worked by hand from
+testdata/sandwich.cpuprofile (testdata/README.md): main calls a and b,
+each calls work, work calls leaf and, under b, itself once.  Exits 77
+(skip) only when tmux is not installed.
+
+usage: habits_tui.py WPROF_BINARY TESTDATA_DIR"""
+import os
+import re
+import sys
+
+from tmux_driver import Pane, check, failures, run_tests
+
+BINARY = os.path.abspath(sys.argv[1])
+TESTDATA = os.path.abspath(sys.argv[2])
+SANDWICH = os.path.join(TESTDATA, "sandwich.cpuprofile")
+SIZES = [(80, 24), (200, 50)]
+
+
+def explorer(size, extra=""):
+    return Pane("LANG=C.UTF-8 %s %s %s; echo EXIT=$?; sleep 600" % (BINARY, extra, SANDWICH),
+                *size)
+
+
+def row(screen, pattern):
+    return re.search(pattern, screen, re.M)
+
+
+def sandwich_pane():
+    for size in SIZES:
+        p = explorer(size)
+        try:
+            p.press(["3"], r"3 flat", "the flat pane")
+            p.keys("/", "work", "Enter")
+            s = p.press(["y"], r"callees of \[work\]", "y: the sandwich of work")
+            # Callers: work 5 ms self, 10 ms total; a and b 5 ms each.
+            check(row(s, r"^ +5ms +10ms +62\.50% +\S+ callers of \[work\]"),
+                  "%s: the callers' root:\n%s" % (size, s))
+            check(row(s, r"^ +2ms +5ms +31\.25% .*\ba  sandwich\.js:11"),
+                  "%s: a calls work for 5 ms:\n%s" % (size, s))
+            check(row(s, r"^ +1ms +5ms +31\.25% .*\bb  sandwich\.js:21"),
+                  "%s: b calls work for 5 ms:\n%s" % (size, s))
+            # Callees, merged over a's and b's work: 3 ms of their own,
+            # leaf 3 + 1 ms, the recursive work 2 + 1 ms.
+            check(row(s, r"^ +3ms +10ms +62\.50% +\S+ callees of \[work\]"),
+                  "%s: the callees' root:\n%s" % (size, s))
+            check(row(s, r"^ +4ms +4ms +25\.00% .*\bleaf  sandwich\.js:41"),
+                  "%s: work calls leaf for 4 ms:\n%s" % (size, s))
+            check(row(s, r"^ +2ms +3ms +18\.75% .*\bwork  sandwich\.js:31"),
+                  "%s: work calls itself for 3 ms:\n%s" % (size, s))
+            check("6 sandwich" in s, "%s: the pane's tab" % (size,))
+            # From any pane: in bottom-up, 6 centres on the row under the cursor.
+            p.press(["2"], r"2 bottom-up", "bottom-up")
+            s = p.press(["g", "j", "6"], r"callers of \[main\]", "6 on main")
+            check(row(s, r"^ +1ms +16ms +100\.00% +\S+ callees of \[main\]"),
+                  "%s: main's callees:\n%s" % (size, s))
+            s = p.press(["?"], r"sandwich", "help lists the sandwich")
+            check(row(s, r"6 y +sandwich: callers/callees"),
+                  "%s: help:\n%s" % (size, s))
+        finally:
+            p.close()
+
+
+run_tests([sandwich_pane])
+sys.exit(1 if failures else 0)
