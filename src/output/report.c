@@ -170,13 +170,21 @@ static void text_rows(FILE *out, const struct report *rep)
 	unsigned type = v->ctx->type;
 	bool calls = m->caps & HAS_CALL_COUNTS;
 	bool graph = rep->kind == VIEW_CALLGRAPH;
-	fprintf(out, "%12s %7s %12s %7s%s  %s\n", "self", "self%", "total", "total%",
-		calls ? "        calls" : "", "name");
+	bool sum = rep->kind == VIEW_FLAT;
+	double self_above = 0;
+	fprintf(out, "%12s %7s%s %12s %7s%s  %s\n", "self", "self%", sum ? "    sum%" : "",
+		"total", "total%", calls ? "        calls" : "", "name");
 	for (size_t i = 0; i < v->nrows; i++) {
 		const struct row *r = &v->rows[i];
 		char self[32], selfp[16], total[32], totalp[16], name[1024], loc[1024];
 		format_value(m, type, r->self, self, sizeof(self));
 		format_percent(r->self, v->totals->profile_total, selfp, sizeof(selfp));
+		char sump[16] = "", sum_column[24] = "";
+		if (sum) {
+			self_above += r->self;
+			format_percent(self_above, v->totals->profile_total, sump, sizeof(sump));
+			snprintf(sum_column, sizeof(sum_column), " %7s", sump);
+		}
 		format_value(m, type, r->total, total, sizeof(total));
 		format_percent(r->total, v->totals->profile_total, totalp, sizeof(totalp));
 		format_location(m, r->frame, loc, sizeof(loc));
@@ -184,7 +192,7 @@ static void text_rows(FILE *out, const struct report *rep)
 			fprintf(out, "%s# %s of %s\n", i ? "\n" : "",
 				r->flags & ROW_CALLER ? "callers" : "callees",
 				row_name(m, r, name, sizeof(name)));
-		fprintf(out, "%12s %7s %12s %7s", self, selfp, total, totalp);
+		fprintf(out, "%12s %7s%s %12s %7s", self, selfp, sum_column, total, totalp);
 		if (calls) {
 			if (isnan(r->calls))
 				fprintf(out, " %12s", "");
@@ -249,7 +257,10 @@ static void csv_rows(FILE *out, const struct report *rep)
 	const struct view *v = rep->view;
 	const struct model *m = v->ctx->model;
 	double whole = v->totals->profile_total;
-	fprintf(out, "depth,role,name,url,line,column,self,self_pct,total,total_pct,calls\n");
+	bool sum = rep->kind == VIEW_FLAT;
+	double self_above = 0;
+	fprintf(out, "depth,role,name,url,line,column,self,self_pct,total,total_pct,calls%s\n",
+		sum ? ",sum_pct" : "");
 	for (size_t i = 0; i < v->nrows; i++) {
 		const struct row *r = &v->rows[i];
 		const struct frame *f = &m->frames[r->frame];
@@ -267,6 +278,11 @@ static void csv_rows(FILE *out, const struct report *rep)
 		csv_number(out, whole ? 100 * r->total / whole : NAN);
 		fputc(',', out);
 		csv_number(out, r->calls);
+		if (sum) {
+			self_above += r->self;
+			fputc(',', out);
+			csv_number(out, whole ? 100 * self_above / whole : NAN);
+		}
 		fputc('\n', out);
 	}
 }
@@ -398,6 +414,7 @@ static void json_header(FILE *out, const struct report *rep)
 static void json_tree_rows(FILE *out, const struct report *rep)
 {
 	const struct view *v = rep->view;
+	double whole = v->totals->profile_total, self_above = 0;
 	for (size_t i = 0; i < v->nrows; i++) {
 		const struct row *r = &v->rows[i];
 		if (i) {
@@ -412,6 +429,11 @@ static void json_tree_rows(FILE *out, const struct report *rep)
 			}
 		}
 		json_row_fields(out, rep, r);
+		if (rep->kind == VIEW_FLAT) { /* pprof's sum%: this row and those above */
+			self_above += r->self;
+			fputs(",\"sum_pct\":", out);
+			json_number(out, whole ? 100 * self_above / whole : NAN);
+		}
 	}
 	if (v->nrows) {
 		fputs("}", out);

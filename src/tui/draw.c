@@ -232,9 +232,17 @@ static bool show_calls(const struct app *a)
 	return a->ctx.model->caps & HAS_CALL_COUNTS;
 }
 
+/* The flat pane's sum% (pprof's): the self % of its row and every row
+ * above it, in the order shown. */
+static bool show_sum(const struct app *a)
+{
+	return a->current == VIEW_FLAT;
+}
+
 static int name_column(const struct app *a)
 {
 	return 2 * (VALUE_WIDTH + 1) + PERCENT_WIDTH + 1 +
+	       (show_sum(a) ? PERCENT_WIDTH : 0) +
 	       (show_calls(a) ? VALUE_WIDTH + 1 : 0);
 }
 
@@ -251,6 +259,9 @@ static void draw_column_titles(const struct app *a, const struct screen *s)
 	int n = snprintf(line, sizeof(line), "%*s %*s %*s ", VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_SELF ? 2 : 0), self,
 			 VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_TOTAL ? 2 : 0), total,
 			 PERCENT_WIDTH - 1, "%");
+	if (show_sum(a))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "%*s ", PERCENT_WIDTH - 1,
+			      "sum%");
 	if (show_calls(a))
 		snprintf(line + n, sizeof(line) - (size_t)n, "%*s ",
 			 VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_CALLS ? 2 : 0), calls);
@@ -347,8 +358,9 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 	}
 }
 
+/* `sum`: the self of this row and those above it (show_sum). */
 static void draw_row(const struct app *a, const struct screen *s, int y,
-		     const struct row *r, bool selected)
+		     const struct row *r, double sum, bool selected)
 {
 	attr_t base = selected ? s->attr[EL_SELECTED] : s->attr[EL_NORMAL];
 	fill_line(y, base);
@@ -363,6 +375,12 @@ static void draw_row(const struct app *a, const struct screen *s, int y,
 		format_percent(r->total, t->profile_total, percent, sizeof(percent));
 	int n = snprintf(cells, sizeof(cells), "%*s %*s %*s ", VALUE_WIDTH, self,
 			 VALUE_WIDTH, total, PERCENT_WIDTH - 1, percent);
+	if (show_sum(a)) {
+		char sum_text[32];
+		format_percent(sum, t->profile_total, sum_text, sizeof(sum_text));
+		n += snprintf(cells + n, sizeof(cells) - (size_t)n, "%*s ", PERCENT_WIDTH - 1,
+			      sum_text);
+	}
 	if (show_calls(a)) {
 		if (isnan(r->calls))
 			snprintf(calls, sizeof(calls), "-");
@@ -406,13 +424,18 @@ static void draw_rows(struct app *a, const struct screen *s)
 	a->page_rows = page ? page : 1;
 	p->top = draw_top_showing(p->top, p->selected, page);
 	p->top = draw_top_filling(p->top, page, p->view.nrows);
+	double sum = 0;
+	for (size_t i = 0; show_sum(a) && i < p->top && i < p->view.nrows; i++)
+		sum += p->view.rows[i].self;
 	for (size_t i = 0; i < page; i++) {
 		int y = DRAW_FIRST_ROW_LINE + (int)i;
 		size_t index = p->top + i;
-		if (index < p->view.nrows)
-			draw_row(a, s, y, &p->view.rows[index], index == p->selected);
-		else
+		if (index < p->view.nrows) {
+			sum += p->view.rows[index].self;
+			draw_row(a, s, y, &p->view.rows[index], sum, index == p->selected);
+		} else {
 			fill_line(y, s->attr[EL_NORMAL]);
+		}
 	}
 	if (!p->view.nrows && page)
 		put_text(DRAW_FIRST_ROW_LINE, 2, "(no rows: nothing in this profile passes)",
