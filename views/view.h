@@ -50,6 +50,9 @@ struct view_context {
 	bool reversed; /* against the natural order: largest first, A to Z */
 	uint32_t focus_frame; /* call graph, sandwich: the function shown, NO_ID: all */
 	bool time_order; /* flame graph: the samples as they came */
+	/* pprof's -nodefraction: rows whose total is under this % of the
+	 * profile are left out (with what is under them); 0: none. */
+	double min_share;
 };
 
 struct view;
@@ -68,6 +71,9 @@ struct view_ops {
 	 * different ones (the view is then rebuilt).  Optional: for panes
 	 * that can hold hundreds of thousands of open rows. */
 	bool (*revalue)(struct view *v);
+	/* Rows that stand for the view's own drawing, one each: none is
+	 * left out under min_share. */
+	bool keeps_every_row;
 };
 
 struct view {
@@ -108,6 +114,9 @@ void view_sort(struct view *v);
 void view_append(struct row **rows, size_t *n, size_t *cap, const struct row *r);
 void view_sort_rows(const struct view *v, struct row *rows, size_t n);
 double view_total_or_nan(const struct totals *t, uint32_t frame);
+/* Under ctx->min_share: a row too small to show (its total, or its self
+ * where there is none).  The function a pane centres on always shows. */
+bool view_row_too_small(const struct view *v, const struct row *r);
 
 extern const struct view_ops topdown_ops, bottomup_ops, flat_ops, callgraph_ops,
 	flame_ops, sandwich_ops;

@@ -140,6 +140,7 @@ static int print_report(const struct options *o, struct model *m, unsigned type,
 		.sort = o->sort,
 		.reversed = o->reversed,
 		.focus_frame = NO_ID,
+		.min_share = o->tui.min_share,
 	};
 	if (o->svg || (o->view == VIEW_FLAME && o->format == REPORT_TEXT)) {
 		int status = print_flame(o, &ctx);

@@ -256,6 +256,19 @@ static void parse_fetch_timeout(struct options *o, const struct option_spec *spe
 	o->fetch.timeout = t;
 }
 
+static void parse_min_share(struct options *o, const struct option_spec *spec,
+			    const char *v)
+{
+	(void)spec;
+	char *end;
+	double pct = strtod(v, &end);
+	if (*end == '%')
+		end++;
+	if (*end || !*v || !(pct >= 0 && pct <= 100))
+		usage_error("--min-share takes a percentage from 0 to 100, not '%s'", v);
+	o->tui.min_share = pct;
+}
+
 /* A filter is kept in order and made once --root is known (options.c). */
 static void add_filter(struct options *o, const struct option_spec *spec, const char *v)
 {
@@ -297,6 +310,10 @@ const struct option_spec option_table[] = {
 	{ .name = "width", .arg = "N", .apply = parse_width,
 	  .help = "--report flame: N columns (default: $COLUMNS, the\n"
 		  "terminal's width, else 100)" },
+	{ .name = "min-share", .arg = "PCT", .apply = parse_min_share,
+	  .help = "hide rows whose total is under PCT % of the\n"
+		  "profile, in reports and every pane but the flame\n"
+		  "graph (as pprof's -nodefraction)" },
 	{ .name = "flame-up", .apply = set_flag, .field = AT(tui.flame_up),
 	  .help = "flame graph: root at the bottom (default: on top)" },
 	{ .name = "rule", .letter = 'r', .arg = "RULE", .apply = parse_rule,

@@ -478,6 +478,28 @@ void app_reverse_sort(struct app *a)
 		    a->ctx.reversed ? "reversed" : "largest first");
 }
 
+void app_set_min_share(struct app *a, double percent)
+{
+	a->ctx.min_share = percent;
+	app_rebuild(a, PANE_NEW_ROWS);
+}
+
+/* The shares pprof users try first with -nodefraction, then none. */
+void app_cycle_min_share(struct app *a)
+{
+	static const double steps[] = { 0, 0.5, 1, 5 };
+	size_t n = sizeof(steps) / sizeof(steps[0]), next = 0;
+	for (size_t i = 0; i < n; i++)
+		if (a->ctx.min_share >= steps[i])
+			next = (i + 1) % n;
+	app_set_min_share(a, steps[next]);
+	if (steps[next] > 0)
+		app_message(a, "rows under %g%% of the profile hidden (%% again: %s)",
+			    steps[next], next + 1 < n ? "more" : "none");
+	else
+		app_message(a, "every row shown");
+}
+
 /* gprof's rule is offered only where the data supports it; the others are
  * always offered, and say why when they give no totals. */
 void app_cycle_rule(struct app *a)

@@ -241,6 +241,10 @@ void app_list_tags(struct app *a);
 /* Shows the selected row's function in `kind`: the row of it, or, in
  * the call graph and the sandwich, centred on it. */
 void app_open_in(struct app *a, enum view_kind kind);
+/* --min-share: rows under `percent` % of the profile left out of every
+ * pane but the flame graph (0: none); %: the next of 0.5, 1, 5, none. */
+void app_set_min_share(struct app *a, double percent);
+void app_cycle_min_share(struct app *a);
 void app_enter(struct app *a);
 /* Live mode: puts `next`, a newer snapshot of the same profile, in place
  * of the model in use, keeping each pane's sort, open rows and selected

@@ -68,12 +68,15 @@ static void follow_focus(struct compare *c)
 	app_rebuild_centred(o);
 }
 
-/* Rule, sort and units are one setting for both sides. */
+/* Rule, sort, units and the least share shown are one setting for both
+ * sides. */
 static void follow_settings(struct compare *c)
 {
 	struct app *a = compare_active(c), *o = other(c);
 	for (int tries = 0; o->units != a->units && tries < UNITS_COUNT; tries++)
 		app_cycle_units(o);
+	if (o->ctx.min_share != a->ctx.min_share)
+		app_set_min_share(o, a->ctx.min_share);
 	if (o->ctx.rule == a->ctx.rule && o->ctx.sort == a->ctx.sort &&
 	    o->ctx.reversed == a->ctx.reversed)
 		return;

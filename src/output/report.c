@@ -157,6 +157,9 @@ static void text_header(FILE *out, const struct report *rep)
 		for (size_t i = 0; i < rep->nfilters; i++)
 			fprintf(out, "#    %s\n", rep->filters[i]);
 	}
+	if (rep->view->ctx->min_share > 0)
+		fprintf(out, "# hidden: rows under %g%% of the profile (--min-share)\n",
+			rep->view->ctx->min_share);
 	fprintf(out, "# rule: %s", rule_name(rep->view->ctx->rule));
 	if (!t->total)
 		fprintf(out, "   total: n/a (%s)", t->why_not);
@@ -392,6 +395,10 @@ static void json_header(FILE *out, const struct report *rep)
 		fputs("]", out);
 	}
 	json_profile_fields(out, m, type, v->totals);
+	if (v->ctx->min_share > 0) {
+		fputs(",\"min_share\":", out);
+		json_number(out, v->ctx->min_share);
+	}
 	if (report_was_cut(rep->cut)) {
 		const struct report_cut *cut = rep->cut;
 		char what[512];
@@ -505,6 +512,9 @@ void report_print(FILE *out, const struct report *rep)
 		if (rep->view->ctx->model->sample_time == SAMPLE_TIME_OWN)
 			complain("%s: sample time: %s", rep->file,
 				 sample_time_text(SAMPLE_TIME_OWN));
+		if (rep->view->ctx->min_share > 0)
+			complain("%s: rows under %g%% of the profile hidden (--min-share)",
+				 rep->file, rep->view->ctx->min_share);
 		if (report_was_cut(rep->cut)) {
 			/* CSV has no place for a note: it goes where people look. */
 			char what[512];

@@ -159,9 +159,12 @@ static void draw_header(const struct app *a, const struct screen *s)
 	}
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
-	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s",
+	char hidden[48] = ""; /* --min-share, % */
+	if (a->ctx.min_share > 0)
+		snprintf(hidden, sizeof(hidden), "  hiding <%g%%", a->ctx.min_share);
+	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s%s",
 			   m->format, thread, duration, range, type_name, unit, rule,
-			   t->total ? "" : t->computing ? " (computing)" : " (n/a)");
+			   t->total ? "" : t->computing ? " (computing)" : " (n/a)", hidden);
 	escape_text(a->file, file, sizeof(file));
 	/* The file's name matters more than how its samples were timed. */
 	const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;

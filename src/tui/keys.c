@@ -179,6 +179,8 @@ const struct key_binding key_table[] = {
 	/* habits: what users of other profilers reach for */
 	{ { '6', 'y' }, "6 y", "sandwich: callers/callees",
 	  .action = open_sandwich },
+	{ { '%' }, "%", "hide rows <0.5, 1, 5%",
+	  .action = app_cycle_min_share },
 	{ { 'p' }, "p", "live: start/stop profiling (URL: pause)",
 	  .action = live_view_toggle_profiling, .one_profile = true },
 	{ { 'z' }, "z", "live: freeze/follow",

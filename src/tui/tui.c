@@ -84,6 +84,8 @@ static void app_from_options(struct app *a, const char *file, struct model *m,
 	app_set_value_type(a, o->sample_type);
 	app_push_filters(a, o->filters);
 	a->source_options = &o->source;
+	if (o->min_share > 0)
+		app_set_min_share(a, o->min_share);
 }
 
 /* The terminal taken over, or false and said why on stderr. */
@@ -513,6 +515,8 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 	struct compare c;
 	compare_init(&c, files, models);
 	c.side[DIFF_BASE].flame.root_below = c.side[DIFF_NEW].flame.root_below = o->flame_up;
+	for (int side = 0; side < 2 && o->min_share > 0; side++)
+		app_set_min_share(&c.side[side], o->min_share);
 	struct screen s;
 	if (!open_terminal(&s, &theme)) {
 		compare_free(&c);

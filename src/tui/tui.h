@@ -16,6 +16,7 @@ struct tui_options {
 	struct source_options source; /* --source-path, --trim-path */
 	unsigned granularity; /* enum granularity: --granularity */
 	const struct load_options *load; /* how the file was read, or NULL */
+	double min_share; /* --min-share: % of the profile; 0: every row */
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """What users of other profilers reach for by habit, in tmux at 80x24 and
-200x50: the sandwich pane (6, y).  The numbers are worked by hand from
+200x50: the sandwich pane (6, y), the flat pane's sum%, hiding small
+rows (%, --min-share).  The numbers are worked by hand from
 testdata/sandwich.cpuprofile (testdata/README.md): main calls a and b,
 each calls work, work calls leaf and, under b, itself once.  Exits 77
 (skip) only when tmux is not installed.
@@ -62,5 +63,37 @@ def sandwich_pane():
             p.close()
 
 
-run_tests([sandwich_pane])
+def sum_and_min_share():
+    for size in SIZES:
+        p = explorer(size)
+        try:
+            # Flat by total: self 0, 1, 5, 9, 1, 0 ms of 16, summed in order.
+            s = p.press(["3"], r"sum%", "the flat pane")
+            for name, sum_pct in [("main", "6.25"), ("work", "37.50"), ("leaf", "93.75"),
+                                  ("b", "100.00"), ("a", "100.00")]:
+                check(row(s, r"%%\s+%s%%\s+%s  sandwich" % (sum_pct, name)),
+                      "%s: sum%% of %s is %s:\n%s" % (size, name, sum_pct, s))
+            # % hides rows under 0.5 %, nothing here; 1 % nothing; 5 %
+            # nothing either (a is 31 %), so the header is what tells.
+            s = p.press(["%"], r"hiding <0\.5%", "% once")
+            check("rows under 0.5% of the profile hidden" in s, "%s: message:\n%s" % (size, s))
+            s = p.press(["%", "%", "%"], r"every row shown", "% back to none")
+            check("hiding" not in s.split("\n")[0], "%s: header clear:\n%s" % (size, s))
+        finally:
+            p.close()
+        # --min-share 35: a (31.25 %) goes from flat and from top-down.
+        p = explorer(size, "--min-share 35")
+        try:
+            s = p.press(["3"], r"sum%", "the flat pane")
+            check("hiding <35%" in s.split("\n")[0], "%s: header:\n%s" % (size, s))
+            check(row(s, r"\bb  sandwich\.js:21") and not row(s, r"\ba  sandwich\.js:11"),
+                  "%s: a hidden, b shown:\n%s" % (size, s))
+            s = p.press(["1", "*"], r"▾ main", "top-down opened")
+            check(row(s, r"\bb  sandwich\.js:21") and not row(s, r"\ba  sandwich\.js:11"),
+                  "%s: top-down without a:\n%s" % (size, s))
+        finally:
+            p.close()
+
+
+run_tests([sandwich_pane, sum_and_min_share])
 sys.exit(1 if failures else 0)
