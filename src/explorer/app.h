@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "views/view.h"
+#include "explorer/line_edit.h"
 #include "model/sample_counts.h"
 #include "transform/range.h"
 #include "transform/timeline.h"
@@ -61,7 +62,7 @@ struct prompts {
 	char search[256];
 	bool searching;       /* the / prompt is open */
 	size_t search_origin; /* the row the search started from */
-	char command[256];
+	struct line_edit command; /* the : prompt's line and history */
 	bool commanding;      /* the : prompt (a filter by pattern) is open */
 };
 

@@ -456,6 +456,28 @@ static struct place pane_place(const struct app *a)
 	return (struct place){ p->selected, p->view.nrows };
 }
 
+/* The : prompt's cursor: the character under it shown reversed (the
+ * terminal's own cursor stays hidden). */
+static void draw_prompt_cursor(const struct line_edit *e, int y, int x, int max,
+			       attr_t attr)
+{
+	char before[LINE_EDIT_CAP], safe[4 * LINE_EDIT_CAP], under[16] = " ";
+	memcpy(before, e->text, e->cursor);
+	before[e->cursor] = 0;
+	escape_text(before, safe, sizeof(safe));
+	x += text_width(safe);
+	if (e->text[e->cursor]) {
+		size_t len = 1;
+		while (((unsigned char)e->text[e->cursor + len] & 0xC0) == 0x80)
+			len++;
+		memcpy(before, &e->text[e->cursor], len);
+		before[len] = 0;
+		escape_text(before, under, sizeof(under));
+	}
+	if (x < max)
+		put_text(y, x, under, max - x, attr ^ A_REVERSE);
+}
+
 /* `note`: what to say when there is nothing else to say, or NULL. */
 static void draw_status(const struct app *a, const struct screen *s,
 			struct place at, const char *note, bool note_is_place)
@@ -475,7 +497,7 @@ static void draw_status(const struct app *a, const struct screen *s,
 		snprintf(text, sizeof(text), "/%s", safe);
 	} else if (a->prompts.commanding) {
 		char safe[512];
-		escape_text(a->prompts.command, safe, sizeof(safe));
+		escape_text(a->prompts.command.text, safe, sizeof(safe));
 		snprintf(text, sizeof(text), "filter (KIND PATTERN): %s", safe);
 	} else if (a->message[0]) {
 		snprintf(text, sizeof(text), "%s", a->message);
@@ -500,6 +522,9 @@ static void draw_status(const struct app *a, const struct screen *s,
 		text[0] = '\0';
 	}
 	put_text(y, 1, text, area.cols - right - 2, attr);
+	if (a->prompts.commanding)
+		draw_prompt_cursor(&a->prompts.command, y, 1 + (int)strlen("filter (KIND PATTERN): "),
+				   area.cols - right - 2, attr);
 	if (right < area.cols)
 		put_text(y, area.cols - right, where, right, s->attr[EL_STATUS]);
 }

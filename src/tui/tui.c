@@ -139,23 +139,34 @@ static bool strip_mouse(struct app *a, const MEVENT *ev)
 	return true;
 }
 
-/* The : prompt: Enter pushes the filter typed, Escape forgets it. */
+/* The : prompt: Enter pushes the filter typed, Escape forgets it; the
+ * line is edited as a shell's (line_edit.h). */
 static void command_key(struct app *a, int key)
 {
-	size_t len = strlen(a->prompts.command);
-	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+	struct line_edit *e = &a->prompts.command;
+	switch (key) {
+	case '\n': case '\r': case KEY_ENTER:
 		a->prompts.commanding = false;
-		app_command_run(a, a->prompts.command);
-	} else if (key == KEY_ESCAPE) {
+		line_edit_remember(e);
+		app_command_run(a, e->text);
+		break;
+	case KEY_ESCAPE:
 		a->prompts.commanding = false;
-	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-		if (len)
-			a->prompts.command[len - 1] = 0;
-		else
-			a->prompts.commanding = false;
-	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->prompts.command)) {
-		a->prompts.command[len] = (char)key;
-		a->prompts.command[len + 1] = 0;
+		break;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (!line_edit_backspace(e) && !e->text[0])
+			a->prompts.commanding = false; /* Backspace on nothing leaves */
+		break;
+	case KEY_DC: line_edit_delete(e); break;
+	case KEY_LEFT: line_edit_left(e); break;
+	case KEY_RIGHT: line_edit_right(e); break;
+	case KEY_HOME: line_edit_home(e); break;
+	case KEY_END: line_edit_end(e); break;
+	case KEY_UP: line_edit_older(e); break;
+	case KEY_DOWN: line_edit_newer(e); break;
+	default:
+		if (key >= ' ' && key < 256)
+			line_edit_insert(e, (char)key);
 	}
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What users of other profilers reach for by habit, in tmux at 80x24 and
 200x50: the sandwich pane (6, y), the flat pane's sum%, hiding small
-rows (%, --min-share).  The numbers are worked by hand from
+rows (%, --min-share), the : prompt edited as a shell line.  The numbers are worked by hand from
 testdata/sandwich.cpuprofile (testdata/README.md): main calls a and b,
 each calls work, work calls leaf and, under b, itself once.  Exits 77
 (skip) only when tmux is not installed.
@@ -95,5 +95,38 @@ def sum_and_min_share():
             p.close()
 
 
-run_tests([sandwich_pane, sum_and_min_share])
+def status(s):
+    return [l for l in s.split("\n") if l.strip()][-1]
+
+
+def prompt_editing():
+    for size in SIZES:
+        p = explorer(size)
+        try:
+            p.press(["3", ":"], r"filter \(KIND PATTERN\)", "the : prompt")
+            p.keys("hide lea")
+            # Left four times lands after "hide"; Backspace takes its e.
+            s = p.press(["Left", "Left", "Left", "Left", "BSpace"], r": hid lea",
+                        "Backspace in the middle")
+            s = p.press(["e", "End", "f"], r": hide leaf", "typed in the middle and at the end")
+            s = p.press(["Home", "DC"], r": ide leaf", "Delete at Home")
+            s = p.press(["h", "Home", "Right", "Right", "Right", "Right", "Right",
+                         "^", "End", "$"], r": hide \^leaf\$", "Right moves by characters")
+            s = p.press(["Enter"], r"filters: hide=\^leaf\$", "Enter pushes the filter")
+            check(not row(s, r"\bleaf  sandwich"), "%s: leaf hidden:\n%s" % (size, s))
+            # Up brings the line back; edited, it is a new filter.
+            p.press(["BSpace"], r"sort: total$", "the filter undone")
+            s = p.press([":", "Up"], r": hide \^leaf\$", "Up: the line entered before")
+            p.press(["Down"], r"filter \(KIND PATTERN\): +\d+/\d+", "Down: the line being typed")
+            p.press(["Up", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace"],
+                    r": hide \^ +\d", "the end taken back")
+            s = p.press(["w", "o", "r", "k", "$", "Enter"], r"filters: hide=\^work\$",
+                        "the edited line")
+            check(row(s, r"\bleaf  sandwich") and not row(s, r"\bwork  sandwich"),
+                  "%s: work hidden, leaf back:\n%s" % (size, s))
+        finally:
+            p.close()
+
+
+run_tests([sandwich_pane, sum_and_min_share, prompt_editing])
 sys.exit(1 if failures else 0)
