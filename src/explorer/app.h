@@ -64,6 +64,8 @@ struct prompts {
 	size_t search_origin; /* the row the search started from */
 	struct line_edit command; /* the : prompt's line and history */
 	bool commanding;      /* the : prompt (a filter by pattern) is open */
+	struct line_edit save; /* w's prompt: the file to write (save_view.h) */
+	bool saving;
 };
 
 /* Time range (range.h): the app's `loaded` is the whole profile, its

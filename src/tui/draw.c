@@ -499,6 +499,10 @@ static void draw_status(const struct app *a, const struct screen *s,
 		char safe[512];
 		escape_text(a->prompts.command.text, safe, sizeof(safe));
 		snprintf(text, sizeof(text), "filter (KIND PATTERN): %s", safe);
+	} else if (a->prompts.saving) {
+		char safe[512];
+		escape_text(a->prompts.save.text, safe, sizeof(safe));
+		snprintf(text, sizeof(text), "save as: %s", safe);
 	} else if (a->message[0]) {
 		snprintf(text, sizeof(text), "%s", a->message);
 	} else if (!t->total && t->computing) {
@@ -524,6 +528,9 @@ static void draw_status(const struct app *a, const struct screen *s,
 	put_text(y, 1, text, area.cols - right - 2, attr);
 	if (a->prompts.commanding)
 		draw_prompt_cursor(&a->prompts.command, y, 1 + (int)strlen("filter (KIND PATTERN): "),
+				   area.cols - right - 2, attr);
+	else if (a->prompts.saving)
+		draw_prompt_cursor(&a->prompts.save, y, 1 + (int)strlen("save as: "),
 				   area.cols - right - 2, attr);
 	if (right < area.cols)
 		put_text(y, area.cols - right, where, right, s->attr[EL_STATUS]);

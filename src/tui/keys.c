@@ -5,6 +5,7 @@
 #include "explorer/flame_job.h"
 #include "explorer/flame_nav.h"
 #include "explorer/lines_pane.h"
+#include "explorer/save_view.h"
 #include "live_view.h"
 
 #define CONTROL_KEY(c) ((c) & 0x1f)
@@ -52,6 +53,15 @@ static void open_in_pane(struct app *a, int key)
 	app_open_in(a, key == 'b' ? VIEW_BOTTOMUP : VIEW_CALLGRAPH);
 }
 static void open_sandwich(struct app *a) { app_open_in(a, VIEW_SANDWICH); }
+/* w: a live session writes its engine's files, as before; any other
+ * explorer saves what it shows under the name asked for. */
+static void write_files(struct app *a)
+{
+	if (a->live)
+		live_view_write(a);
+	else
+		app_save_start(a);
+}
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
 /* A range step is a cell of the strip; the braces go ten. */
@@ -185,8 +195,8 @@ const struct key_binding key_table[] = {
 	  .action = live_view_toggle_profiling, .one_profile = true },
 	{ { 'z' }, "z", "live: freeze/follow",
 	  .action = live_view_toggle_freeze, .one_profile = true },
-	{ { 'w' }, "w", "live: write the session's files",
-	  .action = live_view_write, .one_profile = true },
+	{ { 'w' }, "w", "save view (live: session)",
+	  .action = write_files, .one_profile = true },
 	{ { 'e' }, "e", "live: next engine/target",
 	  .action = live_view_next_target, .one_profile = true },
 	{ { 'L' }, "L", "live: the engine's log",

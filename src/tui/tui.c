@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "explorer/save_view.h"
 #include "loaders/loaders.h"
 #include "base/complain.h"
 #include "base/escape.h"
@@ -139,23 +140,22 @@ static bool strip_mouse(struct app *a, const MEVENT *ev)
 	return true;
 }
 
-/* The : prompt: Enter pushes the filter typed, Escape forgets it; the
- * line is edited as a shell's (line_edit.h). */
-static void command_key(struct app *a, int key)
+/* What a key did to a prompt's line. */
+enum line_key { LINE_EDITED, LINE_ENTERED, LINE_CANCELLED };
+
+/* A prompt's line, edited as a shell's (line_edit.h): Enter enters it
+ * (into the history), Escape, or Backspace on an empty line, cancels. */
+static enum line_key line_key(struct line_edit *e, int key)
 {
-	struct line_edit *e = &a->prompts.command;
 	switch (key) {
 	case '\n': case '\r': case KEY_ENTER:
-		a->prompts.commanding = false;
 		line_edit_remember(e);
-		app_command_run(a, e->text);
-		break;
+		return LINE_ENTERED;
 	case KEY_ESCAPE:
-		a->prompts.commanding = false;
-		break;
+		return LINE_CANCELLED;
 	case KEY_BACKSPACE: case 127: case 8:
 		if (!line_edit_backspace(e) && !e->text[0])
-			a->prompts.commanding = false; /* Backspace on nothing leaves */
+			return LINE_CANCELLED;
 		break;
 	case KEY_DC: line_edit_delete(e); break;
 	case KEY_LEFT: line_edit_left(e); break;
@@ -168,6 +168,27 @@ static void command_key(struct app *a, int key)
 		if (key >= ' ' && key < 256)
 			line_edit_insert(e, (char)key);
 	}
+	return LINE_EDITED;
+}
+
+/* The : prompt: Enter pushes the filter typed. */
+static void command_key(struct app *a, int key)
+{
+	enum line_key done = line_key(&a->prompts.command, key);
+	if (done != LINE_EDITED)
+		a->prompts.commanding = false;
+	if (done == LINE_ENTERED)
+		app_command_run(a, a->prompts.command.text);
+}
+
+/* w's prompt: Enter writes the file named. */
+static void save_key(struct app *a, int key)
+{
+	enum line_key done = line_key(&a->prompts.save, key);
+	if (done != LINE_EDITED)
+		a->prompts.saving = false;
+	if (done == LINE_ENTERED)
+		app_save_view(a, a->prompts.save.text);
 }
 
 static void mouse_event(struct app *a)
@@ -204,6 +225,8 @@ static void handle_key(struct app *a, int key)
 		search_key(a, key);
 	} else if (a->prompts.commanding) {
 		command_key(a, key);
+	} else if (a->prompts.saving) {
+		save_key(a, key);
 	} else if (key == KEY_MOUSE) {
 		mouse_event(a);
 	} else if (key != KEY_RESIZE && !key_dispatch(a, key)) {

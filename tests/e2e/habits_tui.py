@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """What users of other profilers reach for by habit, in tmux at 80x24 and
 200x50: the sandwich pane (6, y), the flat pane's sum%, hiding small
-rows (%, --min-share), the : prompt edited as a shell line.  The numbers are worked by hand from
+rows (%, --min-share), the : prompt edited as a shell line, w saving
+what is shown.  The numbers are worked by hand from
 testdata/sandwich.cpuprofile (testdata/README.md): main calls a and b,
 each calls work, work calls leaf and, under b, itself once.  Exits 77
 (skip) only when tmux is not installed.
 
 usage: habits_tui.py WPROF_BINARY TESTDATA_DIR"""
+import csv
+import io
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 from tmux_driver import Pane, check, failures, run_tests
 
@@ -128,5 +133,48 @@ def prompt_editing():
             p.close()
 
 
-run_tests([sandwich_pane, sum_and_min_share, prompt_editing])
+def flat_csv(path):
+    out = subprocess.run([BINARY, "--report", "flat", "--format", "csv", path],
+                         capture_output=True, text=True, check=True).stdout
+    return {r["name"]: r for r in csv.DictReader(io.StringIO(out))}
+
+
+def save_view():
+    for size in SIZES:
+        with tempfile.TemporaryDirectory() as tmp:
+            p = Pane("cd %s && LANG=C.UTF-8 %s %s; echo EXIT=$?; sleep 600"
+                     % (tmp, BINARY, SANDWICH), *size)
+            try:
+                p.press(["3", ":"], r"filter \(KIND PATTERN\)", "the : prompt")
+                p.press(["hide ^leaf$", "Enter"], r"filters: hide=", "leaf hidden")
+                s = p.press(["w"], r"save as: wprof-view\.cpuprofile", "w: the default name")
+                s = p.press(["Enter"], r"wrote wprof-view\.cpuprofile", "written")
+                # The profile as shown: leaf's time is its callers' self
+                # now: work 5 + 3 + 1 + 1, main 1 + 4 ms; 16 ms in all.
+                rows = flat_csv(os.path.join(tmp, "wprof-view.cpuprofile"))
+                check("leaf" not in rows, "%s: no leaf in the file: %r" % (size, rows))
+                check(rows.get("work", {}).get("self") == "10000" and
+                      rows.get("main", {}).get("self") == "5000" and
+                      rows.get("(root)", {}).get("total") == "16000",
+                      "%s: the numbers shown: %r" % (size, rows))
+                # The same name again is refused.
+                s = p.press(["w", "Enter"], r"exists: nothing written", "not written over")
+                # The pane's rows as text, the name edited at the prompt.
+                p.keys("w")
+                p.keys(*["BSpace"] * len("cpuprofile"))
+                s = p.press(["txt", "Enter"], r"wrote wprof-view\.txt", "the rows as text")
+                with open(os.path.join(tmp, "wprof-view.txt")) as f:
+                    text = f.read()
+                check("# wprof-tui flat report" in text and "hide=^leaf$" in text,
+                      "%s: the report's header:\n%s" % (size, text))
+                check(re.search(r"^\s+10ms\s+62\.50%\s+93\.75%\s+10ms\s+62\.50%\s+work",
+                                text, re.M) and "leaf" not in text.split("rule:")[1],
+                      "%s: the rows shown:\n%s" % (size, text))
+                s = p.press(["w", "BSpace", "BSpace", "BSpace", "Enter"],
+                            r"end it in \.cpuprofile", "an unknown ending")
+            finally:
+                p.close()
+
+
+run_tests([sandwich_pane, sum_and_min_share, prompt_editing, save_view])
 sys.exit(1 if failures else 0)
