@@ -10,6 +10,7 @@
 
 #include "base/util.h"
 #include "live/xs.h"
+#include "tui/keys.h"
 
 #define FIELD(o, spec, type) ((type *)((char *)(o) + (spec)->field))
 
@@ -80,6 +81,13 @@ static void show_version(struct options *o, const struct option_spec *spec, cons
 {
 	(void)o, (void)spec, (void)v;
 	printf("wprof-tui %s\n", WPROF_VERSION);
+	exit(0);
+}
+
+static void show_keys(struct options *o, const struct option_spec *spec, const char *v)
+{
+	(void)o, (void)spec, (void)v;
+	key_table_print(stdout);
 	exit(0);
 }
 
@@ -459,6 +467,7 @@ const struct option_spec option_table[] = {
 	{ .name = "help", .letter = 'h', .apply = show_help, .help = "show this help" },
 	{ .name = "version", .letter = 'V', .apply = show_version, .help = "show the version" },
 	{ .name = "all-options", .apply = show_all_options }, /* hidden: for tests */
+	{ .name = "list-keys", .apply = show_keys }, /* hidden: for tests */
 };
 
 const size_t option_table_len = ARRAY_LEN(option_table);

@@ -216,6 +216,12 @@ const struct key_binding key_table[] = {
 };
 const size_t key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 
+void key_table_print(FILE *out)
+{
+	for (size_t i = 0; i < key_table_len; i++)
+		fprintf(out, "%s\t%s\n", key_table[i].names, key_table[i].help);
+}
+
 /* The binding of a key, or NULL. */
 static const struct key_binding *key_lookup(int key)
 {
