@@ -188,9 +188,12 @@ static void draw_header(const struct app *a, const struct screen *s)
  * fit beside them (six tabs at 80 columns); clicks follow the same. */
 static bool compact_tabs;
 
+/* Compact tabs keep the padded ones' margin at the left. */
+#define COMPACT_TABS_MARGIN 1
+
 static int tabs_width(bool compact)
 {
-	int width = 0;
+	int width = compact ? COMPACT_TABS_MARGIN : 0;
 	for (int k = 0; k < VIEW_COUNT; k++)
 		width += (int)strlen(tab_title(k, compact)) + (compact ? 0 : 2) + 1;
 	return width;
@@ -218,7 +221,7 @@ static void draw_tabs(const struct app *a, const struct screen *s)
 	}
 	int width = (int)strlen(extra);
 	compact_tabs = tabs_width(false) + 2 + width >= area.cols;
-	int x = 0;
+	int x = compact_tabs ? COMPACT_TABS_MARGIN : 0;
 	for (int k = 0; k < VIEW_COUNT; k++) {
 		attr_t attr = k == (int)a->current ? s->attr[EL_TAB_ACTIVE] : s->attr[EL_TAB];
 		char title[32];
@@ -784,7 +787,7 @@ int draw_tabs_line(void)
 
 int draw_tab_at(int x)
 {
-	int start = 0;
+	int start = compact_tabs ? COMPACT_TABS_MARGIN : 0;
 	for (int k = 0; k < VIEW_COUNT; k++) {
 		int end = start + (int)strlen(tab_title(k, compact_tabs)) + (compact_tabs ? 0 : 2);
 		if (x >= start && x < end)

@@ -117,7 +117,7 @@ def prompt_editing():
             s = p.press(["Home", "DC"], r": ide leaf", "Delete at Home")
             s = p.press(["h", "Home", "Right", "Right", "Right", "Right", "Right",
                          "^", "End", "$"], r": hide \^leaf\$", "Right moves by characters")
-            s = p.press(["Enter"], r"filters: hide=\^leaf\$", "Enter pushes the filter")
+            s = p.press(["Enter"], r"hide=\^leaf\$", "Enter pushes the filter")
             check(not row(s, r"\bleaf  sandwich"), "%s: leaf hidden:\n%s" % (size, s))
             # Up brings the line back; edited, it is a new filter.
             p.press(["BSpace"], r"sort: total$", "the filter undone")
@@ -125,7 +125,7 @@ def prompt_editing():
             p.press(["Down"], r"filter \(KIND PATTERN\): +\d+/\d+", "Down: the line being typed")
             p.press(["Up", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace"],
                     r": hide \^ +\d", "the end taken back")
-            s = p.press(["w", "o", "r", "k", "$", "Enter"], r"filters: hide=\^work\$",
+            s = p.press(["w", "o", "r", "k", "$", "Enter"], r"hide=\^work\$",
                         "the edited line")
             check(row(s, r"\bleaf  sandwich") and not row(s, r"\bwork  sandwich"),
                   "%s: work hidden, leaf back:\n%s" % (size, s))
@@ -146,7 +146,7 @@ def save_view():
                      % (tmp, BINARY, SANDWICH), *size)
             try:
                 p.press(["3", ":"], r"filter \(KIND PATTERN\)", "the : prompt")
-                p.press(["hide ^leaf$", "Enter"], r"filters: hide=", "leaf hidden")
+                p.press(["hide ^leaf$", "Enter"], r"hide=\^leaf", "leaf hidden")
                 s = p.press(["w"], r"save as: wprof-view\.cpuprofile", "w: the default name")
                 s = p.press(["Enter"], r"wrote wprof-view\.cpuprofile", "written")
                 # The profile as shown: leaf's time is its callers' self

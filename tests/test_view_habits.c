@@ -1,6 +1,7 @@
-/* The sandwich view (views/sandwich.c) on testdata/sandwich.cpuprofile,
- * numbers worked by hand in testdata/README.md: 1 ms a sample; main calls
- * a, b and leaf; a and b call work; work calls leaf and, under b, itself. */
+/* Views users of other profilers reach for, on testdata/sandwich.cpuprofile
+ * (numbers worked by hand in testdata/README.md: 1 ms a sample; main calls
+ * a, b and leaf; a and b call work; work calls leaf and, under b, itself):
+ * the sandwich (views/sandwich.c) and min_share (pprof's -nodefraction). */
 #include <math.h>
 #include <string.h>
 
@@ -19,7 +20,7 @@ static uint32_t function(const struct model *m, const char *name)
 	return NO_ID;
 }
 
-/* The row of `name` at `depth` among rows [from, to) with `flag`. */
+/* The first row of `name` at `depth` with `flag`, from row `from` on. */
 static const struct row *find(const struct view *v, size_t from, uint32_t flag,
 			      const char *name, uint32_t depth)
 {
@@ -42,7 +43,7 @@ static void check_row(const struct row *r, double self, double total, const char
 	CHECK_CLOSE(r->total, total, what);
 }
 
-static void check_work(struct model *m)
+static void check_sandwich(struct model *m)
 {
 	struct rules rules;
 	rules_init(&rules, m);
@@ -79,6 +80,47 @@ static void check_work(struct model *m)
 	rules_free(&rules);
 }
 
+static bool shows(const struct view *v, const char *name, uint32_t depth)
+{
+	const struct model *m = v->ctx->model;
+	for (size_t i = 0; i < v->nrows; i++)
+		if (v->rows[i].depth == depth &&
+		    !strcmp(model_str(m, m->frames[v->rows[i].frame].name), name))
+			return true;
+	return false;
+}
+
+/* min_share: totals main 16, work 10, leaf 9, b 6, a 5 ms; under main
+ * a 5, b 6, leaf 4 ms. */
+static void check_min_share(struct model *m)
+{
+	struct rules rules;
+	rules_init(&rules, m);
+	struct view_context ctx = { .model = m, .rules = &rules, .rule = RULE_EXACT,
+				    .sort = SORT_TOTAL, .focus_frame = NO_ID,
+				    .min_share = 35 };
+	struct view v;
+	/* Flat: a is 31.25 %, b 37.5 %. */
+	view_open(&v, VIEW_FLAT, &ctx);
+	CHECK(v.nrows == 5);
+	CHECK(!shows(&v, "a", 0) && shows(&v, "b", 0));
+	view_close(&v);
+	/* Top-down: under main, a (31.25 %) and leaf (25 %) go with what is
+	 * under them; b (37.5 %) stays, its work (5 ms, 31.25 %) goes. */
+	view_open(&v, VIEW_TOPDOWN, &ctx);
+	view_expand_all(&v, SIZE_MAX, 10, 1000);
+	CHECK(shows(&v, "main", 1) && shows(&v, "b", 2));
+	CHECK(!shows(&v, "a", 2) && !shows(&v, "leaf", 2) && !shows(&v, "work", 3));
+	CHECK(v.nrows == 3); /* (root), main, b */
+	view_close(&v);
+	/* Every row again at 0. */
+	ctx.min_share = 0;
+	view_open(&v, VIEW_FLAT, &ctx);
+	CHECK(v.nrows == 6);
+	view_close(&v);
+	rules_free(&rules);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -93,7 +135,8 @@ int main(int argc, char **argv)
 	bool ok = load_file(path, &opt, &m, &err, NULL);
 	CHECK_MSG(ok, "%s: %s", path, err.message);
 	if (ok) {
-		check_work(&m);
+		check_sandwich(&m);
+		check_min_share(&m);
 		model_free(&m);
 	}
 	return check_done();
