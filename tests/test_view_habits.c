@@ -113,6 +113,12 @@ static void check_min_share(struct model *m)
 	CHECK(!shows(&v, "a", 2) && !shows(&v, "leaf", 2) && !shows(&v, "work", 3));
 	CHECK(v.nrows == 3); /* (root), main, b */
 	view_close(&v);
+	/* The sandwich of a (31.25 %) keeps its two roots; the rest, 5 ms or
+	 * less, goes. */
+	ctx.focus_frame = function(m, "a");
+	view_open(&v, VIEW_SANDWICH, &ctx);
+	CHECK(v.nrows == 2 && shows(&v, "a", 0));
+	view_close(&v);
 	/* Every row again at 0. */
 	ctx.min_share = 0;
 	view_open(&v, VIEW_FLAT, &ctx);

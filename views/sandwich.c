@@ -21,6 +21,9 @@ struct callee_path {
 
 struct sandwich {
 	struct view callers;  /* bottom-up; its row 0 is the scratch row */
+	/* Its context: the pane's with every row kept, so that the function
+	 * shows under any min_share (its callers are left out as usual). */
+	struct view_context callers_ctx;
 	struct callee_path *paths;
 	size_t npaths, paths_cap;
 	uint32_t *nodes;
@@ -169,7 +172,9 @@ static void sandwich_build(struct view *v)
 	uint32_t f = v->ctx->focus_frame;
 	if (f == NO_ID || f >= m->nframes)
 		return;
-	view_open(&s->callers, VIEW_BOTTOMUP, v->ctx);
+	s->callers_ctx = *v->ctx;
+	s->callers_ctx.min_share = 0;
+	view_open(&s->callers, VIEW_BOTTOMUP, &s->callers_ctx);
 	for (size_t i = 0; i < s->callers.nrows; i++) {
 		struct row r = s->callers.rows[i];
 		if (r.frame != f)
