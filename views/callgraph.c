@@ -107,7 +107,8 @@ static void callgraph_build(struct view *v)
 		struct row r = { .frame = f, .item = f, .self = v->totals->self[f],
 				 .total = total,
 				 .calls = m->caps & HAS_CALL_COUNTS ? frame_calls(v, f) : NAN };
-		view_append(&primaries, &n, &cap, &r);
+		if (!view_row_too_small(v, &r)) /* its whole block goes */
+			view_append(&primaries, &n, &cap, &r);
 	}
 	view_sort_rows(v, primaries, n);
 	for (size_t i = 0; i < n; i++)

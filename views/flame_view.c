@@ -48,4 +48,5 @@ const struct view_ops flame_ops = {
 	.build = flame_view_build,
 	.free_state = flame_view_free,
 	.sort = flame_view_keep_order,
+	.keeps_every_row = true,
 };

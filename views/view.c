@@ -12,6 +12,7 @@ static const char *const kind_names[VIEW_COUNT] = {
 	[VIEW_FLAT] = "flat",
 	[VIEW_CALLGRAPH] = "callgraph",
 	[VIEW_FLAME] = "flame",
+	[VIEW_SANDWICH] = "sandwich",
 };
 
 static const char *const sort_names[SORT_COUNT] = {
@@ -29,6 +30,7 @@ static const struct view_ops *view_ops_for(enum view_kind kind)
 		[VIEW_FLAT] = &flat_ops,
 		[VIEW_CALLGRAPH] = &callgraph_ops,
 		[VIEW_FLAME] = &flame_ops,
+		[VIEW_SANDWICH] = &sandwich_ops,
 	};
 	return kind < VIEW_COUNT ? ops[kind] : NULL;
 }
@@ -40,6 +42,32 @@ ENUM_NAME_FN(sort_key_name, enum sort_key, sort_names)
 double view_total_or_nan(const struct totals *t, uint32_t frame)
 {
 	return t->total ? t->total[frame] : NAN;
+}
+
+bool view_row_too_small(const struct view *v, const struct row *r)
+{
+	double share = v->ctx->min_share, whole = v->totals->profile_total;
+	if (share <= 0 || !(whole > 0) || (r->flags & ROW_PRIMARY) ||
+	    v->ops->keeps_every_row)
+		return false;
+	double x = isnan(r->total) ? r->self : r->total;
+	return !(fabs(x) >= share / 100 * whole);
+}
+
+/* Leaves out the rows too small to show, each with the rows under it. */
+static size_t drop_small(const struct view *v, struct row *rows, size_t n)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n;) {
+		if (!view_row_too_small(v, &rows[i])) {
+			rows[kept++] = rows[i++];
+			continue;
+		}
+		uint32_t depth = rows[i].depth;
+		for (i++; i < n && rows[i].depth > depth; i++)
+			;
+	}
+	return kept;
 }
 
 void view_append(struct row **rows, size_t *n, size_t *cap, const struct row *r)
@@ -72,7 +100,9 @@ void view_rebuild(struct view *v)
 	v->nrows = 0;
 	v->totals = rules_totals(v->ctx->rules, v->ctx->rule, v->ctx->type);
 	v->ops->build(v);
-	if (!v->ops->sort) /* such views build their rows in order */
+	if (v->ops->sort) /* such views build their rows in order */
+		v->nrows = drop_small(v, v->rows, v->nrows);
+	else
 		view_sort(v);
 }
 
@@ -196,6 +226,7 @@ void view_sort(struct view *v)
 		v->ops->sort(v);
 	else if (v->nrows)
 		sort_tree(v);
+	v->nrows = drop_small(v, v->rows, v->nrows);
 }
 
 /* ---- expanding and collapsing ----------------------------------------- */
@@ -215,6 +246,7 @@ static size_t open_row(struct view *v, size_t index, struct row **kids)
 	size_t nkids = 0, cap = 0;
 	*kids = NULL;
 	v->ops->children(v, index, kids, &nkids, &cap);
+	nkids = drop_small(v, *kids, nkids);
 	struct row *r = &v->rows[index];
 	r->flags |= ROW_EXPANDED;
 	if (!nkids) {

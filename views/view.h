@@ -16,7 +16,8 @@
 #include "rules/rules.h"
 
 enum view_kind {
-	VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT, VIEW_CALLGRAPH, VIEW_FLAME, VIEW_COUNT
+	VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT, VIEW_CALLGRAPH, VIEW_FLAME, VIEW_SANDWICH,
+	VIEW_COUNT
 };
 
 enum sort_key { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_COUNT };
@@ -24,9 +25,9 @@ enum sort_key { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_COUNT };
 /* Row flags. */
 #define ROW_EXPANDABLE 0x01
 #define ROW_EXPANDED 0x02
-#define ROW_CALLER 0x04  /* call graph: a caller of the primary function */
+#define ROW_CALLER 0x04  /* call graph, sandwich: a caller of the primary function */
 #define ROW_PRIMARY 0x08 /* call graph: the function itself */
-#define ROW_CALLEE 0x10  /* call graph: a function it calls */
+#define ROW_CALLEE 0x10  /* call graph, sandwich: a function it calls */
 #define ROW_CYCLE 0x20   /* a path that comes back to a function on it */
 
 struct row {
@@ -47,8 +48,11 @@ struct view_context {
 	unsigned type;
 	enum sort_key sort;
 	bool reversed; /* against the natural order: largest first, A to Z */
-	uint32_t focus_frame; /* call graph: the function shown, NO_ID: all */
+	uint32_t focus_frame; /* call graph, sandwich: the function shown, NO_ID: all */
 	bool time_order; /* flame graph: the samples as they came */
+	/* pprof's -nodefraction: rows whose total is under this % of the
+	 * profile are left out (with what is under them); 0: none. */
+	double min_share;
 };
 
 struct view;
@@ -67,6 +71,9 @@ struct view_ops {
 	 * different ones (the view is then rebuilt).  Optional: for panes
 	 * that can hold hundreds of thousands of open rows. */
 	bool (*revalue)(struct view *v);
+	/* Rows that stand for the view's own drawing, one each: none is
+	 * left out under min_share. */
+	bool keeps_every_row;
 };
 
 struct view {
@@ -127,8 +134,11 @@ size_t view_collapse_all(struct view *v, size_t index);
 void view_append(struct row **rows, size_t *n, size_t *cap, const struct row *r);
 void view_sort_rows(const struct view *v, struct row *rows, size_t n);
 double view_total_or_nan(const struct totals *t, uint32_t frame);
+/* Under ctx->min_share: a row too small to show (its total, or its self
+ * where there is none).  The function a pane centres on always shows. */
+bool view_row_too_small(const struct view *v, const struct row *r);
 
 extern const struct view_ops topdown_ops, bottomup_ops, flat_ops, callgraph_ops,
-	flame_ops;
+	flame_ops, sandwich_ops;
 
 #endif

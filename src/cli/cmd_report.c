@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <langinfo.h>
+#include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +98,35 @@ static int print_flame(const struct options *o, struct view_context *ctx)
 	return status;
 }
 
+/* --report sandwich: of the functions whose names match --function, the
+ * one with the largest total (self where the rule gives no total). */
+static bool sandwich_centre(const struct options *o, struct view_context *ctx)
+{
+	regex_t re;
+	int rc = regcomp(&re, o->function, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char why[256];
+		regerror(rc, &re, why, sizeof(why));
+		complain("--function: %s", why);
+		return false;
+	}
+	const struct model *m = ctx->model;
+	const struct totals *t = rules_totals(ctx->rules, ctx->rule, ctx->type);
+	double best = -INFINITY;
+	for (uint32_t f = 0; f < m->nframes; f++) {
+		double weight = t->total ? t->total[f] : t->self[f];
+		if (weight > best &&
+		    !regexec(&re, model_str(m, m->frames[f].name), 0, NULL, 0)) {
+			best = weight;
+			ctx->focus_frame = f;
+		}
+	}
+	regfree(&re);
+	if (ctx->focus_frame == NO_ID)
+		complain("--function: no function matches '%s'", o->function);
+	return ctx->focus_frame != NO_ID;
+}
+
 static int print_report(const struct options *o, struct model *m, unsigned type,
 			const char *range)
 {
@@ -110,11 +141,16 @@ static int print_report(const struct options *o, struct model *m, unsigned type,
 		.sort = o->sort,
 		.reversed = o->reversed,
 		.focus_frame = NO_ID,
+		.min_share = o->tui.min_share,
 	};
 	if (o->svg || (o->view == VIEW_FLAME && o->format == REPORT_TEXT)) {
 		int status = print_flame(o, &ctx);
 		rules_free(&rules);
 		return status;
+	}
+	if (o->view == VIEW_SANDWICH && !sandwich_centre(o, &ctx)) {
+		rules_free(&rules);
+		return EXIT_BAD_INPUT;
 	}
 	struct view view;
 	view_open(&view, o->view, &ctx);

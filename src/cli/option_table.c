@@ -11,6 +11,7 @@
 
 #include "base/util.h"
 #include "live/xs.h"
+#include "tui/keys.h"
 
 #define FIELD(o, spec, type) ((type *)((char *)(o) + (spec)->field))
 
@@ -84,6 +85,13 @@ static void show_version(struct options *o, const struct option_spec *spec, cons
 	exit(0);
 }
 
+static void show_keys(struct options *o, const struct option_spec *spec, const char *v)
+{
+	(void)o, (void)spec, (void)v;
+	key_table_print(stdout);
+	exit(0);
+}
+
 static void show_all_options(struct options *o, const struct option_spec *spec,
 			     const char *v)
 {
@@ -100,7 +108,7 @@ static void parse_report(struct options *o, const struct option_spec *spec, cons
 	o->lines_report = !strcmp(v, "lines");
 	if (!o->tags_report && !o->lines_report && !view_kind_parse(v, &o->view))
 		usage_error("unknown view '%s' (flat, top-down, bottom-up, "
-			    "callgraph, flame, tags, lines)", v);
+			    "callgraph, flame, sandwich, tags, lines)", v);
 }
 
 static void parse_rule(struct options *o, const struct option_spec *spec, const char *v)
@@ -306,6 +314,19 @@ static void parse_fetch_timeout(struct options *o, const struct option_spec *spe
 	o->fetch.timeout = t;
 }
 
+static void parse_min_share(struct options *o, const struct option_spec *spec,
+			    const char *v)
+{
+	(void)spec;
+	char *end;
+	double pct = strtod(v, &end);
+	if (*end == '%')
+		end++;
+	if (*end || !*v || !(pct >= 0 && pct <= 100))
+		usage_error("--min-share takes a percentage from 0 to 100, not '%s'", v);
+	o->tui.min_share = pct;
+}
+
 /* A filter is kept in order and made once --root is known (options.c). */
 static void add_filter(struct options *o, const struct option_spec *spec, const char *v)
 {
@@ -326,10 +347,14 @@ const struct option_spec option_table[] = {
 		  "flat, top-down, bottom-up, callgraph or flame (the\n"
 		  "flame graph as text at the terminal's width); tags\n"
 		  "lists the labels (pprof tags) and their values;\n"
-		  "lines (with --function) a function's source lines" },
+		  "lines (with --function) a function's source lines;\n"
+		  "sandwich (with --function) a function's callers\n"
+		  "and callees as trees" },
 	{ .name = "function", .arg = "REGEX", .apply = set_string, .field = AT(function),
 	  .help = "--report lines: the functions to list, line by\n"
-		  "line, as go tool pprof -list REGEX" },
+		  "line, as go tool pprof -list REGEX; --report\n"
+		  "sandwich: the function shown (of those matching,\n"
+		  "the one with the largest total)" },
 	{ .name = "granularity", .arg = "G", .apply = parse_granularity,
 	  .help = "functions (default), files, lines or addresses\n"
 		  "(pprof, gperftools): the frames panes and reports\n"
@@ -353,6 +378,10 @@ const struct option_spec option_table[] = {
 	{ .name = "width", .arg = "N", .apply = parse_width,
 	  .help = "--report flame: N columns (default: $COLUMNS, the\n"
 		  "terminal's width, else 100)" },
+	{ .name = "min-share", .arg = "PCT", .apply = parse_min_share,
+	  .help = "hide rows whose total is under PCT % of the\n"
+		  "profile, in reports and every pane but the flame\n"
+		  "graph (as pprof's -nodefraction)" },
 	{ .name = "flame-up", .apply = set_flag, .field = AT(tui.flame_up),
 	  .help = "flame graph: root at the bottom (default: on top)" },
 	{ .name = "rule", .letter = 'r', .arg = "RULE", .apply = parse_rule,
@@ -523,6 +552,7 @@ const struct option_spec option_table[] = {
 	{ .name = "help", .letter = 'h', .apply = show_help, .help = "show this help" },
 	{ .name = "version", .letter = 'V', .apply = show_version, .help = "show the version" },
 	{ .name = "all-options", .apply = show_all_options }, /* hidden: for tests */
+	{ .name = "list-keys", .apply = show_keys }, /* hidden: for tests */
 };
 
 const size_t option_table_len = ARRAY_LEN(option_table);

@@ -324,8 +324,10 @@ void parse_options(int argc, char **argv, struct options *o)
 		usage_error("%s", "--fail-if-slower needs two runs a side or more: "
 			    "--report flat --diff --base A1 --base A2 B1 B2");
 	make_filters(o);
-	if (o->lines_report != (o->function != NULL))
-		usage_error("%s", "--report lines and --function REGEX go together");
+	bool sandwich = o->report && !o->lines_report && !o->tags_report &&
+			o->view == VIEW_SANDWICH;
+	if ((o->lines_report || sandwich) != (o->function != NULL))
+		usage_error("%s", "--report lines or sandwich and --function REGEX go together");
 	o->tui.granularity = o->granularity;
 	/* pprof files are read by line for reports, exports and comparisons;
 	 * the explorer of one profile starts from functions and reads the

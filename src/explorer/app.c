@@ -337,10 +337,24 @@ static size_t primary_row(const struct view *v)
 	return 0;
 }
 
+/* The panes that show one function: the call graph and the sandwich. */
+static bool centred(enum view_kind kind)
+{
+	return kind == VIEW_CALLGRAPH || kind == VIEW_SANDWICH;
+}
+
+void app_rebuild_centred(struct app *a)
+{
+	if (a->panes[VIEW_CALLGRAPH].open)
+		view_rebuild(&a->panes[VIEW_CALLGRAPH].view);
+	if (a->panes[VIEW_SANDWICH].open)
+		view_rebuild(&a->panes[VIEW_SANDWICH].view);
+}
+
 void app_show_pane(struct app *a, enum view_kind kind)
 {
 	struct pane *p = &a->panes[kind];
-	if (kind == VIEW_CALLGRAPH && a->ctx.focus_frame == NO_ID) {
+	if (centred(kind) && a->ctx.focus_frame == NO_ID) {
 		const struct row *r = a->panes[a->current].open ? app_selected_row(a) : NULL;
 		if (r)
 			a->ctx.focus_frame = r->frame;
@@ -350,7 +364,7 @@ void app_show_pane(struct app *a, enum view_kind kind)
 	if (!p->open) {
 		view_open(&p->view, kind, &a->ctx);
 		p->open = true;
-		p->selected = kind == VIEW_CALLGRAPH ? primary_row(&p->view) : 0;
+		p->selected = centred(kind) ? primary_row(&p->view) : 0;
 	}
 }
 
@@ -532,6 +546,28 @@ void app_toggle_relative(struct app *a)
 {
 	app_set_relative(a, !a->relative);
 	app_message(a, "%%: of %s", a->relative ? "what the filters leave" : "the whole profile");
+}
+
+void app_set_min_share(struct app *a, double percent)
+{
+	a->ctx.min_share = percent;
+	app_rebuild(a, PANE_NEW_ROWS);
+}
+
+/* The shares pprof users try first with -nodefraction, then none. */
+void app_cycle_min_share(struct app *a)
+{
+	static const double steps[] = { 0, 0.5, 1, 5 };
+	size_t n = sizeof(steps) / sizeof(steps[0]), next = 0;
+	for (size_t i = 0; i < n; i++)
+		if (a->ctx.min_share >= steps[i])
+			next = (i + 1) % n;
+	app_set_min_share(a, steps[next]);
+	if (steps[next] > 0)
+		app_message(a, "rows under %g%% of the profile hidden (> again: %s)",
+			    steps[next], next + 1 < n ? "more" : "none");
+	else
+		app_message(a, "every row shown");
 }
 
 /* gprof's rule is offered only where the data supports it; the others are
@@ -725,11 +761,11 @@ void app_open_in(struct app *a, enum view_kind kind)
 	if (!r)
 		return;
 	uint32_t frame = r->frame;
-	if (kind == VIEW_CALLGRAPH) {
-		remember_centre(a, frame);
+	if (centred(kind)) {
+		if (kind == VIEW_CALLGRAPH)
+			remember_centre(a, frame);
 		a->ctx.focus_frame = frame;
-		if (a->panes[kind].open)
-			view_rebuild(&a->panes[kind].view);
+		app_rebuild_centred(a);
 		app_show_pane(a, kind);
 		a->panes[kind].selected = primary_row(&a->panes[kind].view);
 		return;

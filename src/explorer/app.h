@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "views/view.h"
+#include "explorer/line_edit.h"
 #include "model/sample_counts.h"
 #include "transform/range.h"
 #include "transform/timeline.h"
@@ -70,8 +71,10 @@ struct prompts {
 	char search[256];
 	bool searching;       /* the / prompt is open */
 	size_t search_origin; /* the row the search started from */
-	char command[256];
+	struct line_edit command; /* the : prompt's line and history */
 	bool commanding;      /* the : prompt (a filter by pattern) is open */
+	struct line_edit save; /* w's prompt: the file to write (save_view.h) */
+	bool saving;
 };
 
 /* Time range (range.h): the app's `loaded` is the whole profile, its
@@ -202,6 +205,9 @@ bool app_row_matches(const struct app *a, const struct row *r);
  * PANE_NEW_VALUES: same model, other rule or sample type. */
 void app_rebuild(struct app *a, enum pane_change what);
 void app_show_pane(struct app *a, enum view_kind kind);
+/* The panes centred on ctx.focus_frame (call graph, sandwich), built
+ * again for a new centre. */
+void app_rebuild_centred(struct app *a);
 void app_next_pane(struct app *a);
 void app_prev_pane(struct app *a);
 void app_move(struct app *a, long delta);
@@ -261,10 +267,17 @@ bool app_command_run(struct app *a, const char *line);
 void app_breadcrumb(const struct app *a, char *buf, size_t cap);
 /* #: the labels (pprof tags) of the profile in use, in the message line. */
 void app_list_tags(struct app *a);
+/* Shows the selected row's function in `kind`: the row of it, or, in
+ * the call graph and the sandwich, centred on it. */
 void app_open_in(struct app *a, enum view_kind kind);
 /* In the call graph, back to the centre before this one: false (and
  * nothing done) in another pane or with none. */
 bool app_graph_back(struct app *a);
+
+/* --min-share: rows under `percent` % of the profile left out of every
+ * pane but the flame graph (0: none); >: the next of 0.5, 1, 5, none. */
+void app_set_min_share(struct app *a, double percent);
+void app_cycle_min_share(struct app *a);
 void app_enter(struct app *a);
 /* Live mode: puts `next`, a newer snapshot of the same profile, in place
  * of the model in use, keeping each pane's sort, open rows and selected

@@ -55,7 +55,8 @@ void compare_remember(struct compare *c, struct compare_before *before)
 	};
 }
 
-/* The call graph of the other side centres on the matched function. */
+/* The call graph and sandwich of the other side centre on the matched
+ * function. */
 static void follow_focus(struct compare *c)
 {
 	struct app *a = compare_active(c), *o = other(c);
@@ -64,16 +65,18 @@ static void follow_focus(struct compare *c)
 	if (focus == o->ctx.focus_frame)
 		return;
 	o->ctx.focus_frame = focus;
-	if (o->panes[VIEW_CALLGRAPH].open)
-		view_rebuild(&o->panes[VIEW_CALLGRAPH].view);
+	app_rebuild_centred(o);
 }
 
-/* Rule, sort and units are one setting for both sides. */
+/* Rule, sort, units and the least share shown are one setting for both
+ * sides. */
 static void follow_settings(struct compare *c)
 {
 	struct app *a = compare_active(c), *o = other(c);
 	for (int tries = 0; o->units != a->units && tries < UNITS_COUNT; tries++)
 		app_cycle_units(o);
+	if (o->ctx.min_share != a->ctx.min_share)
+		app_set_min_share(o, a->ctx.min_share);
 	if (o->ctx.rule == a->ctx.rule && o->ctx.sort == a->ctx.sort &&
 	    o->ctx.reversed == a->ctx.reversed)
 		return;

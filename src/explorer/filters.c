@@ -362,7 +362,7 @@ void app_mine(struct app *a) { app_push_filter(a, TF_MINE, NO_ID, NULL); }
 void app_command_start(struct app *a)
 {
 	a->prompts.commanding = true;
-	a->prompts.command[0] = 0;
+	line_edit_start(&a->prompts.command);
 }
 
 bool app_command_run(struct app *a, const char *line)

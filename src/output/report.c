@@ -162,6 +162,9 @@ static void text_header(FILE *out, const struct report *rep)
 		for (size_t i = 0; i < rep->nfilters; i++)
 			fprintf(out, "#    %s\n", rep->filters[i]);
 	}
+	if (rep->view->ctx->min_share > 0)
+		fprintf(out, "# hidden: rows under %g%% of the profile (--min-share)\n",
+			rep->view->ctx->min_share);
 	fprintf(out, "# rule: %s", rule_name(rep->view->ctx->rule));
 	if (!t->total)
 		fprintf(out, "   total: n/a (%s)", t->why_not);
@@ -175,17 +178,29 @@ static void text_rows(FILE *out, const struct report *rep)
 	unsigned type = v->ctx->type;
 	bool calls = m->caps & HAS_CALL_COUNTS;
 	bool graph = rep->kind == VIEW_CALLGRAPH;
-	fprintf(out, "%12s %7s %12s %7s%s  %s\n", "self", "self%", "total", "total%",
-		calls ? "        calls" : "", "name");
+	bool sum = rep->kind == VIEW_FLAT;
+	double self_above = 0;
+	fprintf(out, "%12s %7s%s %12s %7s%s  %s\n", "self", "self%", sum ? "    sum%" : "",
+		"total", "total%", calls ? "        calls" : "", "name");
 	for (size_t i = 0; i < v->nrows; i++) {
 		const struct row *r = &v->rows[i];
 		char self[32], selfp[16], total[32], totalp[16], name[1024], loc[1024];
 		format_value(m, type, r->self, self, sizeof(self));
 		format_percent(r->self, v->totals->profile_total, selfp, sizeof(selfp));
+		char sump[16] = "", sum_column[24] = "";
+		if (sum) {
+			self_above += r->self;
+			format_percent(self_above, v->totals->profile_total, sump, sizeof(sump));
+			snprintf(sum_column, sizeof(sum_column), " %7s", sump);
+		}
 		format_value(m, type, r->total, total, sizeof(total));
 		format_percent(r->total, v->totals->profile_total, totalp, sizeof(totalp));
 		format_location(m, r->frame, loc, sizeof(loc));
-		fprintf(out, "%12s %7s %12s %7s", self, selfp, total, totalp);
+		if (rep->kind == VIEW_SANDWICH && r->depth == 0)
+			fprintf(out, "%s# %s of %s\n", i ? "\n" : "",
+				r->flags & ROW_CALLER ? "callers" : "callees",
+				row_name(m, r, name, sizeof(name)));
+		fprintf(out, "%12s %7s%s %12s %7s", self, selfp, sum_column, total, totalp);
 		if (calls) {
 			if (isnan(r->calls))
 				fprintf(out, " %12s", "");
@@ -250,7 +265,10 @@ static void csv_rows(FILE *out, const struct report *rep)
 	const struct view *v = rep->view;
 	const struct model *m = v->ctx->model;
 	double whole = v->totals->profile_total;
-	fprintf(out, "depth,role,name,url,line,column,self,self_pct,total,total_pct,calls\n");
+	bool sum = rep->kind == VIEW_FLAT;
+	double self_above = 0;
+	fprintf(out, "depth,role,name,url,line,column,self,self_pct,total,total_pct,calls%s\n",
+		sum ? ",sum_pct" : "");
 	for (size_t i = 0; i < v->nrows; i++) {
 		const struct row *r = &v->rows[i];
 		const struct frame *f = &m->frames[r->frame];
@@ -269,6 +287,11 @@ static void csv_rows(FILE *out, const struct report *rep)
 		csv_number(out, whole ? 100 * r->total / whole : NAN);
 		fputc(',', out);
 		csv_number(out, r->calls);
+		if (sum) {
+			self_above += r->self;
+			fputc(',', out);
+			csv_number(out, whole ? 100 * self_above / whole : NAN);
+		}
 		fputc('\n', out);
 	}
 }
@@ -416,6 +439,10 @@ static void json_header(FILE *out, const struct report *rep)
 		fputs("]", out);
 	}
 	json_profile_fields(out, m, type, v->totals);
+	if (v->ctx->min_share > 0) {
+		fputs(",\"min_share\":", out);
+		json_number(out, v->ctx->min_share);
+	}
 	if (report_was_cut(rep->cut)) {
 		const struct report_cut *cut = rep->cut;
 		char what[512];
@@ -438,6 +465,7 @@ static void json_header(FILE *out, const struct report *rep)
 static void json_tree_rows(FILE *out, const struct report *rep)
 {
 	const struct view *v = rep->view;
+	double whole = v->totals->profile_total, self_above = 0;
 	for (size_t i = 0; i < v->nrows; i++) {
 		const struct row *r = &v->rows[i];
 		if (i) {
@@ -452,6 +480,11 @@ static void json_tree_rows(FILE *out, const struct report *rep)
 			}
 		}
 		json_row_fields(out, rep, r);
+		if (rep->kind == VIEW_FLAT) { /* pprof's sum%: this row and those above */
+			self_above += r->self;
+			fputs(",\"sum_pct\":", out);
+			json_number(out, whole ? 100 * self_above / whole : NAN);
+		}
 	}
 	if (v->nrows) {
 		fputs("}", out);
@@ -523,6 +556,9 @@ void report_print(FILE *out, const struct report *rep)
 		if (rep->view->ctx->model->sample_time == SAMPLE_TIME_OWN)
 			complain("%s: sample time: %s", rep->file,
 				 sample_time_text(SAMPLE_TIME_OWN));
+		if (rep->view->ctx->min_share > 0)
+			complain("%s: rows under %g%% of the profile hidden (--min-share)",
+				 rep->file, rep->view->ctx->min_share);
 		if (report_was_cut(rep->cut)) {
 			/* CSV has no place for a note: it goes where people look. */
 			char what[512];

@@ -22,8 +22,17 @@
 #define PERCENT_WIDTH 9
 
 static const char *const tab_titles[VIEW_COUNT] = {
-	"1 top-down", "2 bottom-up", "3 flat", "4 call graph", "5 flame",
+	"1 top-down", "2 bottom-up", "3 flat", "4 call graph", "5 flame", "6 sandwich",
 };
+/* Compact tabs (80 columns) leave the sort note room beside six tabs. */
+static const char *const short_tab_titles[VIEW_COUNT] = {
+	"1 top-down", "2 bottom-up", "3 flat", "4 graph", "5 flame", "6 sandwich",
+};
+
+static const char *tab_title(int kind, bool compact)
+{
+	return compact ? short_tab_titles[kind] : tab_titles[kind];
+}
 
 /* The part of the screen being drawn: all of it, or one side of the
  * split screen.  Lines and columns below count from its corner. */
@@ -155,9 +164,13 @@ static void draw_header(const struct app *a, const struct screen *s)
 		symbols[0] = symbols[1] = ' ';
 		escape_text(model_str(m, m->symbols), symbols + 2, sizeof(symbols) - 2);
 	}
-	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s%s",
+	char hidden[48] = ""; /* --min-share, > */
+	if (a->ctx.min_share > 0)
+		snprintf(hidden, sizeof(hidden), "  hiding <%g%%", a->ctx.min_share);
+	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s%s%s",
 			   m->format, thread, duration, range, type_name, unit, rule,
-			   t->total ? "" : t->computing ? " (computing)" : " (n/a)", symbols);
+			   t->total ? "" : t->computing ? " (computing)" : " (n/a)", hidden,
+			   symbols);
 	escape_text(a->file, file, sizeof(file));
 	/* The file's name matters more than how its samples were timed. */
 	const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
@@ -178,14 +191,17 @@ static void draw_header(const struct app *a, const struct screen *s)
 }
 
 /* Tabs lose their padding when the sort, focus and hide notes would not
- * fit beside them (five tabs at 80 columns); clicks follow the same. */
+ * fit beside them (six tabs at 80 columns); clicks follow the same. */
 static bool compact_tabs;
+
+/* Compact tabs keep the padded ones' margin at the left. */
+#define COMPACT_TABS_MARGIN 1
 
 static int tabs_width(bool compact)
 {
-	int width = 0;
+	int width = compact ? COMPACT_TABS_MARGIN : 0;
 	for (int k = 0; k < VIEW_COUNT; k++)
-		width += (int)strlen(tab_titles[k]) + (compact ? 0 : 2) + 1;
+		width += (int)strlen(tab_title(k, compact)) + (compact ? 0 : 2) + 1;
 	return width;
 }
 
@@ -211,11 +227,12 @@ static void draw_tabs(const struct app *a, const struct screen *s)
 	}
 	int width = (int)strlen(extra);
 	compact_tabs = tabs_width(false) + 2 + width >= area.cols;
-	int x = 0;
+	int x = compact_tabs ? COMPACT_TABS_MARGIN : 0;
 	for (int k = 0; k < VIEW_COUNT; k++) {
 		attr_t attr = k == (int)a->current ? s->attr[EL_TAB_ACTIVE] : s->attr[EL_TAB];
 		char title[32];
-		snprintf(title, sizeof(title), compact_tabs ? "%s" : " %s ", tab_titles[k]);
+		snprintf(title, sizeof(title), compact_tabs ? "%s" : " %s ",
+			 tab_title(k, compact_tabs));
 		x += put_text(1, x, title, area.cols - x, attr) + 1;
 	}
 	if (x + 2 + width < area.cols)
@@ -227,9 +244,17 @@ static bool show_calls(const struct app *a)
 	return a->ctx.model->caps & HAS_CALL_COUNTS;
 }
 
+/* The flat pane's sum% (pprof's): the self % of its row and every row
+ * above it, in the order shown. */
+static bool show_sum(const struct app *a)
+{
+	return a->current == VIEW_FLAT;
+}
+
 static int name_column(const struct app *a)
 {
 	return 2 * (VALUE_WIDTH + 1) + PERCENT_WIDTH + 1 +
+	       (show_sum(a) ? PERCENT_WIDTH : 0) +
 	       (show_calls(a) ? VALUE_WIDTH + 1 : 0);
 }
 
@@ -246,6 +271,9 @@ static void draw_column_titles(const struct app *a, const struct screen *s)
 	int n = snprintf(line, sizeof(line), "%*s %*s %*s ", VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_SELF ? 2 : 0), self,
 			 VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_TOTAL ? 2 : 0), total,
 			 PERCENT_WIDTH - 1, "%");
+	if (show_sum(a))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "%*s ", PERCENT_WIDTH - 1,
+			      "sum%");
 	if (show_calls(a))
 		snprintf(line + n, sizeof(line) - (size_t)n, "%*s ",
 			 VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_CALLS ? 2 : 0), calls);
@@ -324,6 +352,9 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		attr = over(attr, s->attr[EL_MATCH], false);
 	app_frame_name(a, r->frame, name, sizeof(name));
 	bool primary = r->flags & ROW_PRIMARY;
+	if (primary && a->current == VIEW_SANDWICH) /* which tree each root opens */
+		x += put_text(y, x, r->flags & ROW_CALLER ? "callers of " : "callees of ",
+			      area.cols - x, attr);
 	if (primary)
 		x += put_text(y, x, "[", area.cols - x, attr);
 	x += put_text_cut(y, x, name, area.cols - x - (primary ? 1 : 0), attr, s->utf8);
@@ -339,8 +370,9 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 	}
 }
 
+/* `sum`: the self of this row and those above it (show_sum). */
 static void draw_row(const struct app *a, const struct screen *s, int y,
-		     const struct row *r, bool selected)
+		     const struct row *r, double sum, bool selected)
 {
 	attr_t base = selected ? s->attr[EL_SELECTED] : s->attr[EL_NORMAL];
 	fill_line(y, base);
@@ -355,6 +387,12 @@ static void draw_row(const struct app *a, const struct screen *s, int y,
 		format_percent(r->total, t->profile_total, percent, sizeof(percent));
 	int n = snprintf(cells, sizeof(cells), "%*s %*s %*s ", VALUE_WIDTH, self,
 			 VALUE_WIDTH, total, PERCENT_WIDTH - 1, percent);
+	if (show_sum(a)) {
+		char sum_text[32];
+		format_percent(sum, t->profile_total, sum_text, sizeof(sum_text));
+		n += snprintf(cells + n, sizeof(cells) - (size_t)n, "%*s ", PERCENT_WIDTH - 1,
+			      sum_text);
+	}
 	if (show_calls(a)) {
 		if (isnan(r->calls))
 			snprintf(calls, sizeof(calls), "-");
@@ -398,13 +436,18 @@ static void draw_rows(struct app *a, const struct screen *s)
 	a->page_rows = page ? page : 1;
 	p->top = draw_top_showing(p->top, p->selected, page);
 	p->top = draw_top_filling(p->top, page, p->view.nrows);
+	double sum = 0;
+	for (size_t i = 0; show_sum(a) && i < p->top && i < p->view.nrows; i++)
+		sum += p->view.rows[i].self;
 	for (size_t i = 0; i < page; i++) {
 		int y = DRAW_FIRST_ROW_LINE + (int)i;
 		size_t index = p->top + i;
-		if (index < p->view.nrows)
-			draw_row(a, s, y, &p->view.rows[index], index == p->selected);
-		else
+		if (index < p->view.nrows) {
+			sum += p->view.rows[index].self;
+			draw_row(a, s, y, &p->view.rows[index], sum, index == p->selected);
+		} else {
 			fill_line(y, s->attr[EL_NORMAL]);
+		}
 	}
 	if (!p->view.nrows && page)
 		put_text(DRAW_FIRST_ROW_LINE, 2, "(no rows: nothing in this profile passes)",
@@ -420,6 +463,28 @@ static struct place pane_place(const struct app *a)
 {
 	const struct pane *p = &a->panes[a->current];
 	return (struct place){ p->selected, p->view.nrows };
+}
+
+/* The : prompt's cursor: the character under it shown reversed (the
+ * terminal's own cursor stays hidden). */
+static void draw_prompt_cursor(const struct line_edit *e, int y, int x, int max,
+			       attr_t attr)
+{
+	char before[LINE_EDIT_CAP], safe[4 * LINE_EDIT_CAP], under[16] = " ";
+	memcpy(before, e->text, e->cursor);
+	before[e->cursor] = 0;
+	escape_text(before, safe, sizeof(safe));
+	x += text_width(safe);
+	if (e->text[e->cursor]) {
+		size_t len = 1;
+		while (((unsigned char)e->text[e->cursor + len] & 0xC0) == 0x80)
+			len++;
+		memcpy(before, &e->text[e->cursor], len);
+		before[len] = 0;
+		escape_text(before, under, sizeof(under));
+	}
+	if (x < max)
+		put_text(y, x, under, max - x, attr ^ A_REVERSE);
 }
 
 /* `note`: what to say when there is nothing else to say, or NULL. */
@@ -441,8 +506,12 @@ static void draw_status(const struct app *a, const struct screen *s,
 		snprintf(text, sizeof(text), "/%s", safe);
 	} else if (a->prompts.commanding) {
 		char safe[512];
-		escape_text(a->prompts.command, safe, sizeof(safe));
+		escape_text(a->prompts.command.text, safe, sizeof(safe));
 		snprintf(text, sizeof(text), "filter (KIND PATTERN): %s", safe);
+	} else if (a->prompts.saving) {
+		char safe[512];
+		escape_text(a->prompts.save.text, safe, sizeof(safe));
+		snprintf(text, sizeof(text), "save as: %s", safe);
 	} else if (a->message[0]) {
 		snprintf(text, sizeof(text), "%s", a->message);
 	} else if (!t->total && t->computing) {
@@ -466,6 +535,12 @@ static void draw_status(const struct app *a, const struct screen *s,
 		text[0] = '\0';
 	}
 	put_text(y, 1, text, area.cols - right - 2, attr);
+	if (a->prompts.commanding)
+		draw_prompt_cursor(&a->prompts.command, y, 1 + (int)strlen("filter (KIND PATTERN): "),
+				   area.cols - right - 2, attr);
+	else if (a->prompts.saving)
+		draw_prompt_cursor(&a->prompts.save, y, 1 + (int)strlen("save as: "),
+				   area.cols - right - 2, attr);
 	if (right < area.cols)
 		put_text(y, area.cols - right, where, right, s->attr[EL_STATUS]);
 }
@@ -730,9 +805,9 @@ int draw_tabs_line(void)
 
 int draw_tab_at(int x)
 {
-	int start = 0;
+	int start = compact_tabs ? COMPACT_TABS_MARGIN : 0;
 	for (int k = 0; k < VIEW_COUNT; k++) {
-		int end = start + (int)strlen(tab_titles[k]) + (compact_tabs ? 0 : 2);
+		int end = start + (int)strlen(tab_title(k, compact_tabs)) + (compact_tabs ? 0 : 2);
 		if (x >= start && x < end)
 			return k;
 		start = end + 1;

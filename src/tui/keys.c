@@ -5,6 +5,7 @@
 #include "explorer/flame_job.h"
 #include "explorer/flame_nav.h"
 #include "explorer/lines_pane.h"
+#include "explorer/save_view.h"
 #include "live_view.h"
 
 #define CONTROL_KEY(c) ((c) & 0x1f)
@@ -50,6 +51,16 @@ static void search_backward(struct app *a) { app_search_next(a, -1, false); }
 static void open_in_pane(struct app *a, int key)
 {
 	app_open_in(a, key == 'b' ? VIEW_BOTTOMUP : VIEW_CALLGRAPH);
+}
+static void open_sandwich(struct app *a) { app_open_in(a, VIEW_SANDWICH); }
+/* w: a live session writes its engine's files, as before; any other
+ * explorer saves what it shows under the name asked for. */
+static void write_files(struct app *a)
+{
+	if (a->live)
+		live_view_write(a);
+	else
+		app_save_start(a);
 }
 static void toggle_help(struct app *a) { a->show_help = !a->show_help; }
 static void quit(struct app *a) { a->quit = true; }
@@ -188,12 +199,17 @@ const struct key_binding key_table[] = {
 	  .action = app_list_tags },
 	{ { 'c', 'b' }, "c b", "open in call graph, bottom-up",
 	  .keyed_action = open_in_pane },
+	/* habits: what users of other profilers reach for */
+	{ { '6', 'y' }, "6 y", "sandwich: callers/callees",
+	  .action = open_sandwich },
+	{ { '>' }, ">", "hide rows <0.5, 1, 5%",
+	  .action = app_cycle_min_share },
 	{ { 'p' }, "p", "live: start/stop profiling (URL: pause)",
 	  .action = live_view_toggle_profiling, .one_profile = true },
 	{ { 'z' }, "z", "live: freeze/follow",
 	  .action = live_view_toggle_freeze, .one_profile = true },
-	{ { 'w' }, "w", "live: write the session's files",
-	  .action = live_view_write, .one_profile = true },
+	{ { 'w' }, "w", "save view (live: session)",
+	  .action = write_files, .one_profile = true },
 	{ { 'e' }, "e", "live: next engine/target",
 	  .action = live_view_next_target, .one_profile = true },
 	{ { 'L' }, "L", "live: the engine's log",
@@ -216,6 +232,12 @@ const struct key_binding key_table[] = {
 	  .action = toggle_layout, .delta_action = compare_toggle_layout },
 };
 const size_t key_table_len = sizeof(key_table) / sizeof(key_table[0]);
+
+void key_table_print(FILE *out)
+{
+	for (size_t i = 0; i < key_table_len; i++)
+		fprintf(out, "%s\t%s\n", key_table[i].names, key_table[i].help);
+}
 
 /* The binding of a key, or NULL. */
 static const struct key_binding *key_lookup(int key)

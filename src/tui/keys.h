@@ -4,6 +4,7 @@
 #define WPROF_TUI_KEYS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "explorer/app.h"
 #include "explorer/compare.h"
@@ -28,6 +29,11 @@ struct key_binding {
 
 extern const struct key_binding key_table[];
 extern const size_t key_table_len;
+
+/* The table as the help shows it, a binding a line ("names<TAB>help"),
+ * for --list-keys: the docs test checks the README and the man page
+ * against it. */
+void key_table_print(FILE *out);
 
 /* Runs the key's action; false when the key is not bound. */
 bool key_dispatch(struct app *a, int key);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "explorer/save_view.h"
 #include "loaders/loaders.h"
 #include "base/complain.h"
 #include "base/escape.h"
@@ -87,6 +88,8 @@ static void app_from_options(struct app *a, const char *file, struct model *m,
 	if (o->relative)
 		app_set_relative(a, true);
 	a->symbolize = &o->symbolize;
+	if (o->min_share > 0)
+		app_set_min_share(a, o->min_share);
 }
 
 /* The terminal taken over, or false and said why on stderr. */
@@ -140,24 +143,55 @@ static bool strip_mouse(struct app *a, const MEVENT *ev)
 	return true;
 }
 
-/* The : prompt: Enter pushes the filter typed, Escape forgets it. */
+/* What a key did to a prompt's line. */
+enum line_key { LINE_EDITED, LINE_ENTERED, LINE_CANCELLED };
+
+/* A prompt's line, edited as a shell's (line_edit.h): Enter enters it
+ * (into the history), Escape, or Backspace on an empty line, cancels. */
+static enum line_key line_key(struct line_edit *e, int key)
+{
+	switch (key) {
+	case '\n': case '\r': case KEY_ENTER:
+		line_edit_remember(e);
+		return LINE_ENTERED;
+	case KEY_ESCAPE:
+		return LINE_CANCELLED;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (!line_edit_backspace(e) && !e->text[0])
+			return LINE_CANCELLED;
+		break;
+	case KEY_DC: line_edit_delete(e); break;
+	case KEY_LEFT: line_edit_left(e); break;
+	case KEY_RIGHT: line_edit_right(e); break;
+	case KEY_HOME: line_edit_home(e); break;
+	case KEY_END: line_edit_end(e); break;
+	case KEY_UP: line_edit_older(e); break;
+	case KEY_DOWN: line_edit_newer(e); break;
+	default:
+		if (key >= ' ' && key < 256)
+			line_edit_insert(e, (char)key);
+	}
+	return LINE_EDITED;
+}
+
+/* The : prompt: Enter pushes the filter typed. */
 static void command_key(struct app *a, int key)
 {
-	size_t len = strlen(a->prompts.command);
-	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+	enum line_key done = line_key(&a->prompts.command, key);
+	if (done != LINE_EDITED)
 		a->prompts.commanding = false;
-		app_command_run(a, a->prompts.command);
-	} else if (key == KEY_ESCAPE) {
-		a->prompts.commanding = false;
-	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-		if (len)
-			a->prompts.command[len - 1] = 0;
-		else
-			a->prompts.commanding = false;
-	} else if (key >= ' ' && key < 256 && len + 1 < sizeof(a->prompts.command)) {
-		a->prompts.command[len] = (char)key;
-		a->prompts.command[len + 1] = 0;
-	}
+	if (done == LINE_ENTERED)
+		app_command_run(a, a->prompts.command.text);
+}
+
+/* w's prompt: Enter writes the file named. */
+static void save_key(struct app *a, int key)
+{
+	enum line_key done = line_key(&a->prompts.save, key);
+	if (done != LINE_EDITED)
+		a->prompts.saving = false;
+	if (done == LINE_ENTERED)
+		app_save_view(a, a->prompts.save.text);
 }
 
 static void mouse_event(struct app *a)
@@ -194,6 +228,8 @@ static void handle_key(struct app *a, int key)
 		search_key(a, key);
 	} else if (a->prompts.commanding) {
 		command_key(a, key);
+	} else if (a->prompts.saving) {
+		save_key(a, key);
 	} else if (key == KEY_MOUSE) {
 		mouse_event(a);
 	} else if (key != KEY_RESIZE && !key_dispatch(a, key)) {
@@ -530,6 +566,8 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 	struct compare c;
 	compare_init(&c, files, models);
 	c.side[DIFF_BASE].flame.root_below = c.side[DIFF_NEW].flame.root_below = o->flame_up;
+	for (int side = 0; side < 2 && o->min_share > 0; side++)
+		app_set_min_share(&c.side[side], o->min_share);
 	struct screen s;
 	if (!open_terminal(&s, &theme)) {
 		compare_free(&c);

@@ -20,6 +20,7 @@ struct tui_options {
 	unsigned granularity; /* enum granularity: --granularity */
 	const struct load_options *load; /* how the file was read, or NULL */
 	bool relative; /* --relative: % of what the filters leave */
+	double min_share; /* --min-share: % of the profile; 0: every row */
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */

@@ -35,7 +35,7 @@ def totals(screen):
     """name -> total column of the flat pane's rows."""
     out = {}
     for line in screen.split("\n"):
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+\S+%\s+(\w+)\s*$", line)
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+\S+%\s+(?:\d+\.\d\d%\s+)?(\w+)\s*$", line)
         if m:
             out[m.group(3)] = m.group(2)
     return out

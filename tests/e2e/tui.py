@@ -37,7 +37,9 @@ def rows(screen):
     """(self, total, name) of each row under the column titles."""
     out = []
     for line in screen.split("\n")[3:-1]:
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(?:[│|] )*(?:[▸▾·+\-] )?\s*(.*?)\s*$", line)
+        # The flat pane's sum% (pprof's) follows the % column.
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(?:\d+\.\d\d%\s+)?(?:[│|] )*"
+                     r"(?:[▸▾·+\-] )?\s*(.*?)\s*$", line)
         if m and m.group(4):
             out.append((m.group(1), m.group(2), m.group(4)))
     return out
@@ -61,14 +63,16 @@ def header_and_panes():
     check([r[:2] for r in rows(s)] == [("0", "6ms"), ("2ms", "5ms"),
                                        ("4ms", "4ms"), ("0", "1ms")],
           "bottom-up: main, a, leaf, b: %r" % rows(s))
-    s = p.press(["3"], r"\b4ms\s+66\.67%\s+leaf", "flat")
+    s = p.press(["3"], r"\b4ms\s+66\.67%\s+\S+%\s+leaf", "flat")
     check([r[2] for r in rows(s)] == ["main", "a", "leaf", "b"], "flat order by total: %r" % rows(s))
     s = p.press(["4"], r"\[main\]", "call graph of main")
     check(re.search(r"^\s+\S+\s+\S+\s+\S+\s+\[main\]", s, re.M), "call graph shows [main]")
     check(re.search(r"\s{4}a\s*$", s, re.M) and re.search(r"\s{4}b\s*$", s, re.M),
           "call graph lists main's callees a and b")
     p.press(["Tab"], r"left-heavy", "Tab to the flame graph")
+    p.press(["Tab"], r"callers of \[main\]", "Tab to the sandwich")
     p.press(["Tab"], r"▸ main", "Tab wraps to top-down")
+    p.press(["BTab"], r"callers of \[main\]", "Shift-Tab back to the sandwich")
     p.press(["BTab"], r"left-heavy", "Shift-Tab back to the flame graph")
     s = p.press(["BTab"], r"\[main\]", "Shift-Tab back to the call graph")
     p.close()
@@ -189,7 +193,7 @@ def report_flat(path, *args):
                             check=True, capture_output=True, text=True).stdout
     out = []
     for line in report.split("\n"):
-        m = re.match(r"\s*(\S+)\s+\S+%\s+(\S+)\s+\S+%\s+(\S+)", line)
+        m = re.match(r"\s*(\S+)\s+\S+%\s+\S+%\s+(\S+)\s+\S+%\s+(\S+)", line)  # sum% too
         if m and not line.startswith("#") and "total%" not in line:
             out.append(m.groups())
     return out
