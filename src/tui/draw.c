@@ -555,7 +555,9 @@ static void draw_side(struct app *a, const struct screen *s, struct compare *c)
 }
 
 /* A value of the delta layout; a delta carries its sign.  NAN is a value
- * the rule cannot give (n/a); absence is drawn by the caller. */
+ * the rule cannot give (n/a); absence is drawn by the caller.  Shares are
+ * percent of each profile, so their difference is in points (`-2.67 pt`),
+ * not a percentage to be read like delta% beside it. */
 static void delta_cell(const struct compare *c, double value, bool is_delta,
 		       char *buf, size_t cap)
 {
@@ -568,21 +570,28 @@ static void delta_cell(const struct compare *c, double value, bool is_delta,
 	size_t used = (size_t)snprintf(buf, cap, "%s", sign);
 	double magnitude = is_delta ? fabs(value) : value;
 	if (d->normalize)
-		snprintf(buf + used, cap - used, "%.2f%%", magnitude);
+		snprintf(buf + used, cap - used, is_delta ? "%.2f pt" : "%.2f%%", magnitude);
 	else
 		format_value(d->model[DIFF_BASE], d->type[DIFF_BASE], magnitude,
 			     buf + used, cap - used);
 }
 
-/* A side's total: `-` where the function is absent, n/a where it is
- * there but the rule gives that side no totals (diff.h). */
-static void side_total_cell(const struct compare *c, const struct diff_row *r,
-			    enum diff_side side, char *buf, size_t cap)
+/* A side's self or total: `-` where the function is absent, n/a where it
+ * is there but the rule gives that side no totals (diff.h). */
+static void side_cell(const struct compare *c, const struct diff_row *r,
+		      const double *values, enum diff_side side, char *buf, size_t cap)
 {
 	if (diff_present(r, side))
-		delta_cell(c, r->total[side], false, buf, cap);
+		delta_cell(c, values[side], false, buf, cap);
 	else
 		snprintf(buf, cap, "-");
+}
+
+/* Sorted by self, the layout shows the selfs it sorts by before the
+ * totals, as the text report always does. */
+static bool delta_shows_self(const struct compare *c)
+{
+	return c->diff.sort == DIFF_SORT_SELF;
 }
 
 static const char *const side_marks[] = { " ", "-", "+" };
@@ -594,21 +603,47 @@ static const char *one_sided_mark(const struct diff_row *r)
 	return side_marks[base && !new_side ? 1 : !base && new_side ? 2 : 0];
 }
 
+/* The row's function and, dimmed, its file and line as every other pane
+ * shows them: three `(anonymous)` rows are three places. */
+static void draw_delta_name(const struct compare *c, const struct screen *s, int y,
+			    int x, const struct diff_row *r, attr_t base, bool selected)
+{
+	enum diff_side side = diff_row_side(r);
+	const struct model *m = c->diff.model[side];
+	char name[1024], loc[1024];
+	escape_text(model_str(m, m->frames[r->frame[side]].name), name, sizeof(name));
+	x += put_text_cut(y, x, name, area.cols - x, over(base, s->attr[EL_NORMAL], selected),
+			  s->utf8);
+	format_location_short(m, r->frame[side], loc, sizeof(loc));
+	if (*loc && x + 3 < area.cols) {
+		x += put_text(y, x, "  ", area.cols - x, base);
+		put_text_cut(y, x, loc, area.cols - x, over(base, s->attr[EL_DIM], selected),
+			     s->utf8);
+	}
+}
+
 static void draw_delta_row(const struct compare *c, const struct screen *s, int y,
 			   const struct diff_row *r, bool selected)
 {
 	attr_t base = selected ? s->attr[EL_SELECTED] : s->attr[EL_NORMAL];
 	fill_line(y, base);
-	char b[32], n[32], delta[32], pct[32], cells[200], name[1024];
-	side_total_cell(c, r, DIFF_BASE, b, sizeof(b));
-	side_total_cell(c, r, DIFF_NEW, n, sizeof(n));
+	char b[32], n[32], delta[32], pct[32], cells[200];
+	int x = 0;
+	if (delta_shows_self(c)) {
+		side_cell(c, r, r->self, DIFF_BASE, b, sizeof(b));
+		side_cell(c, r, r->self, DIFF_NEW, n, sizeof(n));
+		snprintf(cells, sizeof(cells), "%*s %*s ", VALUE_WIDTH, b, VALUE_WIDTH, n);
+		x += put_text(y, x, cells, area.cols - x, base);
+	}
+	side_cell(c, r, r->total, DIFF_BASE, b, sizeof(b));
+	side_cell(c, r, r->total, DIFF_NEW, n, sizeof(n));
 	delta_cell(c, r->delta, true, delta, sizeof(delta));
 	if (isnan(r->delta_pct))
 		snprintf(pct, sizeof(pct), "%s", isnan(r->delta) ? "n/a" : "-");
 	else
 		snprintf(pct, sizeof(pct), "%+.1f%%", r->delta_pct);
 	snprintf(cells, sizeof(cells), "%*s %*s ", VALUE_WIDTH, b, VALUE_WIDTH, n);
-	int x = put_text(y, 0, cells, area.cols, base);
+	x += put_text(y, x, cells, area.cols - x, base);
 	/* A regression in the colour of "not applicable", an improvement in
 	 * the callees' green: the themes have no elements of their own yet. */
 	attr_t change = r->delta > 0 ? s->attr[EL_NOT_APPLICABLE]
@@ -617,10 +652,23 @@ static void draw_delta_row(const struct compare *c, const struct screen *s, int 
 	x += put_text(y, x, cells, area.cols - x, over(base, change, selected));
 	x += put_text(y, x, one_sided_mark(r), area.cols - x, base);
 	x += put_text(y, x, " ", area.cols - x, base);
-	enum diff_side side = diff_row_side(r);
-	const struct model *m = c->diff.model[side];
-	escape_text(model_str(m, m->frames[r->frame[side]].name), name, sizeof(name));
-	put_text(y, x, name, area.cols - x, over(base, s->attr[EL_NORMAL], selected));
+	if (x < area.cols)
+		draw_delta_name(c, s, y, x, r, base, selected);
+}
+
+static void draw_delta_titles(const struct compare *c, const struct screen *s)
+{
+	char line[256];
+	int n = 0;
+	fill_line(2, s->attr[EL_COLUMNS]);
+	if (delta_shows_self(c))
+		n = snprintf(line, sizeof(line), "%*s %*s ", VALUE_WIDTH, "base self",
+			     VALUE_WIDTH, "new self");
+	snprintf(line + n, sizeof(line) - (size_t)n, "%*s %*s %*s %*s   name",
+		 VALUE_WIDTH, delta_shows_self(c) ? "base tot" : "base", VALUE_WIDTH,
+		 delta_shows_self(c) ? "new tot" : "new", DELTA_WIDTH, "delta",
+		 PERCENT_WIDTH, "delta%");
+	put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
 }
 
 static void draw_delta(struct compare *c, const struct screen *s)
@@ -636,12 +684,9 @@ static void draw_delta(struct compare *c, const struct screen *s)
 	fill_line(1, s->attr[EL_TAB]);
 	snprintf(line, sizeof(line), " delta layout (d: split)  sort: %s%s  %s",
 		 diff_sort_name(d->sort), d->reversed ? " reversed" : "",
-		 d->normalize ? "normalized (% of each profile)" : "absolute");
+		 d->normalize ? "shares (% of each profile, delta in points)" : "absolute");
 	put_text(1, 0, line, area.cols, s->attr[EL_TAB]);
-	fill_line(2, s->attr[EL_COLUMNS]);
-	snprintf(line, sizeof(line), "%*s %*s %*s %*s   name", VALUE_WIDTH, "base",
-		 VALUE_WIDTH, "new", DELTA_WIDTH, "delta", PERCENT_WIDTH, "delta%");
-	put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
+	draw_delta_titles(c, s);
 	size_t page = (size_t)page_lines();
 	c->page_rows = page ? page : 1;
 	c->top = draw_top_showing(c->top, c->selected, page);

@@ -149,7 +149,7 @@ const struct key_binding key_table[] = {
 	  .action = app_next_thread, .one_profile = true },
 	{ { '/' }, "/", "search as you type",
 	  .action = app_search_start },
-	{ { 'n' }, "n", "next match / normalize",
+	{ { 'n' }, "n", "next match; compare: shares",
 	  .action = search_forward, .delta_action = compare_toggle_normalize },
 	{ { 'N' }, "N", "previous match",
 	  .action = search_backward },
@@ -324,6 +324,10 @@ bool key_dispatch_compare(struct compare *c, int key)
 				    b->names);
 	} else if (b->one_profile) {
 		app_message(a, "%s works on one profile at a time", b->names);
+	} else if (key == 'n' && a->current == VIEW_FLAME) {
+		/* NEW's flame graph is coloured by change: `n` compares
+		 * shares, so that a short profile is not all blue. */
+		compare_toggle_normalize(c);
 	} else {
 		struct compare_before before;
 		compare_remember(c, &before);
