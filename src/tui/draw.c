@@ -700,6 +700,23 @@ static void draw_delta(struct compare *c, const struct screen *s)
 	}
 }
 
+/* The status line of the delta layout: the whole name and place of the
+ * row under the cursor, which its row may cut at the edge. */
+static void delta_row_note(const struct compare *c, char *note, size_t cap)
+{
+	note[0] = 0;
+	if (c->selected >= c->diff.nrows)
+		return;
+	const struct diff_row *r = &c->diff.rows[c->selected];
+	enum diff_side side = diff_row_side(r);
+	const struct model *m = c->diff.model[side];
+	char name[512], loc[512], safe[512];
+	escape_text(model_str(m, m->frames[r->frame[side]].name), name, sizeof(name));
+	format_location(m, r->frame[side], loc, sizeof(loc));
+	escape_text(loc, safe, sizeof(safe));
+	snprintf(note, cap, "%s%s%s", name, *safe ? "  " : "", safe);
+}
+
 void draw_compare(struct compare *c, const struct screen *s)
 {
 	struct app *active = compare_active(c);
@@ -731,10 +748,14 @@ void draw_compare(struct compare *c, const struct screen *s)
 	}
 	char note[1200];
 	bool flame = !c->delta_layout && active->current == VIEW_FLAME;
-	snprintf(note, sizeof(note), "%s side%s%s", c->active == DIFF_BASE ? "base" : "new",
-		 flame ? ": " : stacked && !c->delta_layout
-		 ? "; too narrow for side by side: stacked (d: delta layout)" : "",
-		 flame ? side_flame_note : "");
+	if (c->delta_layout)
+		delta_row_note(c, note, sizeof(note));
+	else
+		snprintf(note, sizeof(note), "%s side%s%s",
+			 c->active == DIFF_BASE ? "base" : "new",
+			 flame ? ": " : stacked ? "; too narrow for side by side: stacked "
+						 "(d: delta layout)" : "",
+			 flame ? side_flame_note : "");
 	struct place at = c->delta_layout ? (struct place){ c->selected, c->diff.nrows }
 					  : pane_place(active);
 	draw_status(active, s, at, note, false);
