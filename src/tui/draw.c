@@ -222,28 +222,73 @@ static bool show_calls(const struct app *a)
 	return a->ctx.model->caps & HAS_CALL_COUNTS;
 }
 
+/* The value columns of a pane, left to right: both shares show, as in
+ * the text reports. */
+enum column { COL_SELF, COL_SELF_PERCENT, COL_TOTAL, COL_TOTAL_PERCENT, COL_CALLS,
+	      COL_COUNT };
+
+static const int column_widths[COL_COUNT] = {
+	VALUE_WIDTH, PERCENT_WIDTH - 1, VALUE_WIDTH, PERCENT_WIDTH - 1, VALUE_WIDTH,
+};
+
+/* What the name keeps at least: narrow, columns give way to it, calls
+ * first, then the shares, then self; total stays. */
+#define NAME_ROOM 16
+
+static const enum column give_way_order[] = {
+	COL_CALLS, COL_SELF_PERCENT, COL_TOTAL_PERCENT, COL_SELF,
+};
+
+static int columns_width(const bool shown[COL_COUNT])
+{
+	int width = 0;
+	for (int k = 0; k < COL_COUNT; k++)
+		width += shown[k] ? column_widths[k] + 1 : 0;
+	return width;
+}
+
+static void shown_columns(const struct app *a, bool shown[COL_COUNT])
+{
+	shown[COL_SELF] = shown[COL_TOTAL] = true;
+	shown[COL_SELF_PERCENT] = shown[COL_TOTAL_PERCENT] = true;
+	shown[COL_CALLS] = show_calls(a);
+	for (size_t i = 0; i < ARRAY_LEN(give_way_order); i++)
+		if (area.cols - columns_width(shown) < NAME_ROOM)
+			shown[give_way_order[i]] = false;
+}
+
 static int name_column(const struct app *a)
 {
-	return 2 * (VALUE_WIDTH + 1) + PERCENT_WIDTH + 1 +
-	       (show_calls(a) ? VALUE_WIDTH + 1 : 0);
+	bool shown[COL_COUNT];
+	shown_columns(a, shown);
+	return columns_width(shown) + 1;
 }
 
 static void draw_column_titles(const struct app *a, const struct screen *s)
 {
 	fill_line(2, s->attr[EL_COLUMNS]);
+	static const char *const titles[COL_COUNT] = { "self", "self%", "total", "total%",
+						       "calls" };
+	static const enum sort_key sorts[COL_COUNT] = {
+		[COL_SELF] = SORT_SELF, [COL_TOTAL] = SORT_TOTAL, [COL_CALLS] = SORT_CALLS,
+		[COL_SELF_PERCENT] = SORT_COUNT, [COL_TOTAL_PERCENT] = SORT_COUNT,
+	};
 	const char *mark = a->ctx.reversed ? (s->utf8 ? "▲" : "^") : (s->utf8 ? "▼" : "v");
-	char line[256];
-	char self[16], total[16], calls[16], name[16];
-	snprintf(self, sizeof(self), "%sself", a->ctx.sort == SORT_SELF ? mark : "");
-	snprintf(total, sizeof(total), "%stotal", a->ctx.sort == SORT_TOTAL ? mark : "");
-	snprintf(calls, sizeof(calls), "%scalls", a->ctx.sort == SORT_CALLS ? mark : "");
+	bool shown[COL_COUNT];
+	shown_columns(a, shown);
+	char line[256], title[16];
+	size_t n = 0;
+	for (int k = 0; k < COL_COUNT; k++) {
+		if (!shown[k])
+			continue;
+		bool sorted = a->ctx.sort == sorts[k];
+		snprintf(title, sizeof(title), "%s%s", sorted ? mark : "", titles[k]);
+		/* the mark is one column of several bytes in UTF-8 */
+		int width = column_widths[k] + (int)(strlen(title) - text_width(title));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%*s ", width, title);
+	}
+	char name[16];
 	snprintf(name, sizeof(name), "%sname", a->ctx.sort == SORT_NAME ? mark : "");
-	int n = snprintf(line, sizeof(line), "%*s %*s %*s ", VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_SELF ? 2 : 0), self,
-			 VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_TOTAL ? 2 : 0), total,
-			 PERCENT_WIDTH - 1, "%");
-	if (show_calls(a))
-		snprintf(line + n, sizeof(line) - (size_t)n, "%*s ",
-			 VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_CALLS ? 2 : 0), calls);
 	int x = put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
 	put_text(2, x, name, area.cols - x, s->attr[EL_COLUMNS]);
 }
@@ -334,28 +379,54 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 	}
 }
 
+static void format_share(const struct app *a, double value, char *buf, size_t cap)
+{
+	const struct totals *t;
+	rule_state(a, &t);
+	if (isnan(value))
+		snprintf(buf, cap, "-");
+	else
+		format_percent(value, t->profile_total, buf, cap);
+}
+
+static void format_column(const struct app *a, const struct row *r, enum column k,
+			  char *buf, size_t cap)
+{
+	switch (k) {
+	case COL_SELF:
+		format_cell(a, r->self, buf, cap);
+		break;
+	case COL_SELF_PERCENT:
+		format_share(a, r->self, buf, cap);
+		break;
+	case COL_TOTAL:
+		format_cell(a, r->total, buf, cap);
+		break;
+	case COL_TOTAL_PERCENT:
+		format_share(a, r->total, buf, cap);
+		break;
+	default:
+		if (isnan(r->calls))
+			snprintf(buf, cap, "-");
+		else
+			format_count_short(r->calls, buf, cap);
+	}
+}
+
 static void draw_row(const struct app *a, const struct screen *s, int y,
 		     const struct row *r, bool selected)
 {
 	attr_t base = selected ? s->attr[EL_SELECTED] : s->attr[EL_NORMAL];
 	fill_line(y, base);
-	const struct totals *t;
-	rule_state(a, &t);
-	char self[32], total[32], percent[32], calls[32], cells[160];
-	format_cell(a, r->self, self, sizeof(self));
-	format_cell(a, r->total, total, sizeof(total));
-	if (isnan(r->total))
-		snprintf(percent, sizeof(percent), "-");
-	else
-		format_percent(r->total, t->profile_total, percent, sizeof(percent));
-	int n = snprintf(cells, sizeof(cells), "%*s %*s %*s ", VALUE_WIDTH, self,
-			 VALUE_WIDTH, total, PERCENT_WIDTH - 1, percent);
-	if (show_calls(a)) {
-		if (isnan(r->calls))
-			snprintf(calls, sizeof(calls), "-");
-		else
-			format_count_short(r->calls, calls, sizeof(calls));
-		snprintf(cells + n, sizeof(cells) - (size_t)n, "%*s ", VALUE_WIDTH, calls);
+	bool shown[COL_COUNT];
+	shown_columns(a, shown);
+	char cell[32], cells[160];
+	size_t n = 0;
+	for (int k = 0; k < COL_COUNT; k++) {
+		if (!shown[k])
+			continue;
+		format_column(a, r, (enum column)k, cell, sizeof(cell));
+		n += (size_t)snprintf(cells + n, sizeof(cells) - n, "%*s ", column_widths[k], cell);
 	}
 	int x = put_text(y, 0, cells, area.cols, base);
 	if (x < name_column(a))

@@ -63,7 +63,7 @@ def flat_rows(s):
     """function name -> (self, total) text of each row under the titles."""
     out = {}
     for line in body(s):
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(.*?)\s*$", line)
+        m = re.match(r"(?![\s▼▲^v]*self\s)\s*(\S+)\s+(?:\S+%\s+|-\s+)?(\S+)\s+(\S+%|-)\s+(.*?)\s*$", line)
         if m:
             out[m.group(4).split()[0]] = (m.group(1), m.group(2))
     return out
@@ -77,7 +77,7 @@ def position(s):
 def row_at(s, index):
     """The name on the screen's row `index` (1-based, as the status counts)."""
     names = [line for line in body(s) if line.strip()]
-    m = re.match(r"\s*\S+\s+\S+\s+\S+\s+(\S+)", names[index - 1])
+    m = re.match(r"(?![\s▼▲^v]*self\s)\s*\S+\s+(?:\S+%\s+|-\s+)?\S+\s+\S+\s+(\S+)", names[index - 1])
     return m.group(1) if m else None
 
 
