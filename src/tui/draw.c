@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "flame_draw.h"
 #include "keys.h"
+#include "transform/granularity.h"
 #include "timeline_draw.h"
 
 /* Narrower than this, the split screen stacks its sides. */
@@ -129,6 +130,34 @@ static void sample_time_fact(const struct model *m, char *buf, size_t cap, int r
 	buf[0] = '\0';
 }
 
+/* The header's file, in `room` columns beside the facts: the whole path,
+ * or `…` and its end, the file's name whole.  Where not even the name
+ * fits, it keeps a third of the line (the facts are cut at the edge
+ * instead) and its start, ending in `…`.  Returns the columns used. */
+static int draw_header_file(const struct screen *s, const char *file, const char *name,
+			    int room)
+{
+	int least = area.cols / 3 < 12 ? 12 : area.cols / 3;
+	int name_width = text_width(name) + (name != file ? 1 : 0);
+	if (room < name_width)
+		room = name_width < least ? name_width : least;
+	if (room > area.cols - 1)
+		room = area.cols - 1;
+	attr_t attr = s->attr[EL_HEADER];
+	if (text_width(file) <= room)
+		return put_text(0, 1, file, room, attr);
+	if (name_width > room)
+		return put_text_cut(0, 1, name, room, attr, s->utf8);
+	/* the end of the path, from a byte that starts a character */
+	const char *tail = name;
+	while (tail > file && text_width(tail - 1) < room)
+		tail--;
+	while (tail > file && ((unsigned char)*tail & 0xc0) == 0x80)
+		tail++;
+	int x = put_text(0, 1, s->utf8 ? "\u2026" : "<", 1, attr);
+	return x + put_text(0, 1 + x, tail, room - x, attr);
+}
+
 static void draw_header(const struct app *a, const struct screen *s)
 {
 	const struct model *m = a->ctx.model;
@@ -150,8 +179,11 @@ static void draw_header(const struct app *a, const struct screen *s)
 	}
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
-	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s",
-			   m->format, thread, duration, range, type_name, unit, rule,
+	char by[32] = "";
+	if (a->granularity != GRANULARITY_FUNCTIONS)
+		snprintf(by, sizeof(by), "  by %s", granularity_name(a->granularity));
+	int len = snprintf(facts, sizeof(facts), "  %s%s%s  %s%s  %s (%s)  rule: %s%s",
+			   m->format, by, thread, duration, range, type_name, unit, rule,
 			   t->total ? "" : t->computing ? " (computing)" : " (n/a)");
 	escape_text(a->file, file, sizeof(file));
 	/* The file's name matters more than how its samples were timed. */
@@ -159,15 +191,7 @@ static void draw_header(const struct app *a, const struct screen *s)
 	sample_time_fact(m, facts + len, sizeof(facts) - (size_t)len,
 			 area.cols - 2 - len - (int)strlen(name));
 	fill_line(0, s->attr[EL_HEADER]);
-	int facts_width = (int)strlen(facts);
-	int room = area.cols - facts_width - 1;
-	const char *shown = file;
-	/* A long path loses its beginning: the file name matters most. */
-	while (room > 3 && (int)strlen(shown) > room)
-		shown++;
-	int x = 1;
-	if (room > 3)
-		x += put_text(0, x, shown, room, s->attr[EL_HEADER]);
+	int x = 1 + draw_header_file(s, file, name, area.cols - (int)strlen(facts) - 1);
 	put_text(0, x, facts, area.cols - x, t->total ? s->attr[EL_HEADER]
 						  : s->attr[EL_NOT_APPLICABLE]);
 }

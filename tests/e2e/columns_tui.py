@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the explorer's columns and header, in tmux at
+80x24 and 200x50 (and 30 columns): self % beside total %, a name column
+on a narrow terminal, a long path cut at its start with `…`, and the
+granularity key (`a`) keeping the timeline, ranges and units.
+
+Numbers are hand-worked from worked-example.cpuprofile (6 ms: main 0 /
+6 ms, a 2 / 5 ms, leaf 4 / 4 ms, b 0 / 1 ms) and from the sample count of
+anon-long.cpuprofile (its "samples" array), never read from wprof-tui.
+
+usage: columns_tui.py WPROF_BINARY TESTDATA_DIR
+Exits 77 (skip) only when tmux is not installed."""
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+from tmux_driver import Pane, check, failures, run_tests
+
+BINARY = os.path.abspath(sys.argv[1])
+DATA = os.path.abspath(sys.argv[2])
+WORKED = os.path.join(DATA, "worked-example.cpuprofile")
+ANON = os.path.join(DATA, "anon-long.cpuprofile")
+SIZES = [(80, 24), (200, 50)]
+
+
+def explorer(path, width, height):
+    return Pane("%s %s; sleep 600" % (BINARY, path), width, height)
+
+
+def both_shares():
+    """flat: self, self %, total, total % of each function."""
+    for width, height in SIZES:
+        size = "%dx%d" % (width, height)
+        p = explorer(WORKED, width, height)
+        s = p.press(["3"], r"leaf", "flat")
+        check(re.search(r"self\s+self%\s+▼total\s+total%\s+name", s),
+              "%s: the titles name both shares: %r" % (size, s.split("\n")[4]))
+        for name, row in [("leaf", r"4ms\s+66\.67%\s+4ms\s+66\.67%"),
+                          ("a", r"2ms\s+33\.33%\s+5ms\s+83\.33%"),
+                          ("main", r"0\s+0\.00%\s+6ms\s+100\.00%")]:
+            check(re.search(r"^\s+%s\s+%s\s*$" % (row, name), s, re.M),
+                  "%s: %s's self and total with their shares" % (size, name))
+        p.close()
+
+
+def narrow_keeps_name():
+    p = explorer(WORKED, 30, 12)
+    s = p.press(["3"], r"leaf", "flat at 30 columns")
+    check(re.search(r"^\s+4ms\s+leaf\s*$", s, re.M),
+          "30 columns: total and the name, the rest given way: %r" % s)
+    p.close()
+
+
+def long_path_header():
+    """A long path loses its start, marked; the file's name stays whole,
+    with a range too."""
+    tmp = tempfile.mkdtemp()
+    deep = os.path.join(tmp, "a-rather-long-directory-name", "and-another-one-below-it")
+    os.makedirs(deep)
+    path = os.path.join(deep, "worked-example.cpuprofile")
+    shutil.copy(WORKED, path)
+    for width, height in SIZES:
+        size = "%dx%d" % (width, height)
+        p = explorer(path, width, height)
+        head = p.screen().split("\n")[0]
+        check(re.match(r" (…)?\S*/worked-example\.cpuprofile  cpuprofile", head),
+              "%s: the header keeps the file's name whole: %r" % (size, head))
+        s = p.press(["["], r"range \S+", "a range")
+        head = s.split("\n")[0]
+        check("worked-example.cpuprofile" in head and "range" in head,
+              "%s: with a range, the file's name still shows: %r" % (size, head))
+        p.close()
+    shutil.rmtree(tmp)
+
+
+def granularity_keeps_time():
+    samples = len(json.load(open(ANON))["samples"])
+    for width, height in SIZES:
+        size = "%dx%d" % (width, height)
+        p = explorer(ANON, width, height)
+        p.press(["3", "u", "u"], r"units: samples", "sample counts")
+        s = p.press(["a", "a"], r"granularity: lines", "by lines")
+        head = s.split("\n")[0]
+        check(" by lines " in head and "samples (count)" in head,
+              "%s: the header says by lines, the units stay: %r" % (size, head))
+        counts = re.findall(r"^(?!\s+▼?self)\s+(\S+)\s+\S+%\s+(\S+)\s+\S+%\s", s, re.M)
+        check(counts and all(re.fullmatch(r"\d+", c) for pair in counts for c in pair),
+              "%s: whole sample counts only: %r" % (size, counts))
+        check(re.search(r"^\s+0\s+0\.00%%\s+%d\s+100\.00%%\s+\(root\)" % samples, s, re.M),
+              "%s: (root) holds the %d samples of the file" % (size, samples))
+        s = p.press(["["], r"range \S+–\S+ of", "a range by lines")
+        check("no sample times" not in s, "%s: [ chooses a range by lines" % size)
+        p.press(["0"], r"the whole profile", "the whole profile")
+        p.press(["u"], r"units: time", "time again")
+        s = p.press(["5", "x"], r"time order", "time order by lines")
+        check("has none" not in s, "%s: x gives time order by lines" % size)
+        p.close()
+
+
+run_tests([both_shares, narrow_keeps_name, long_path_header, granularity_keeps_time])
+
+print("%d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
