@@ -357,6 +357,10 @@ static attr_t name_attr(const struct row *r, const struct screen *s)
 	     : s->attr[EL_NORMAL];
 }
 
+/* Whether the selected row's name was cut at the edge when last drawn:
+ * then the status line gives it whole. */
+static bool selected_name_cut;
+
 static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		      const struct row *r, attr_t base, bool selected)
 {
@@ -390,7 +394,10 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 	bool primary = r->flags & ROW_PRIMARY;
 	if (primary)
 		x += put_text(y, x, "[", area.cols - x, attr);
-	x += put_text_cut(y, x, name, area.cols - x - (primary ? 1 : 0), attr, s->utf8);
+	int room_for_name = area.cols - x - (primary ? 1 : 0);
+	if (selected)
+		selected_name_cut = text_width(name) > room_for_name;
+	x += put_text_cut(y, x, name, room_for_name, attr, s->utf8);
 	if (primary)
 		x += put_text(y, x, "]", area.cols - x, attr);
 	/* The file's base name and line, as DevTools shows them; the whole
@@ -455,6 +462,8 @@ static void draw_row(const struct app *a, const struct screen *s, int y,
 	int x = put_text(y, 0, cells, area.cols, base);
 	if (x < name_column(a))
 		x = name_column(a);
+	if (selected) /* no room for it at all */
+		selected_name_cut = true;
 	if (x < area.cols)
 		draw_name(a, s, y, x, r, base, selected);
 }
@@ -621,9 +630,22 @@ void draw_app(struct app *a, const struct screen *s)
 	}
 	/* With nothing else to say: where the function under the cursor is. */
 	const struct row *r = app_selected_row(a);
-	if (!note[0] && r && !a->show_help && a->current != VIEW_FLAME)
-		format_location(a->ctx.model, r->frame, note, sizeof(note));
-	draw_status(a, s, pane_place(a), note[0] ? note : NULL, a->current != VIEW_FLAME);
+	bool whole_name = false;
+	if (!note[0] && r && !a->show_help && a->current != VIEW_FLAME) {
+		char loc[600];
+		format_location(a->ctx.model, r->frame, loc, sizeof(loc));
+		/* A name cut at the edge is read here, its place after it. */
+		whole_name = selected_name_cut;
+		if (whole_name) {
+			char name[400];
+			app_frame_name(a, r->frame, name, sizeof(name));
+			snprintf(note, sizeof(note), "%s%s%s", name, *loc ? "  " : "", loc);
+		} else {
+			snprintf(note, sizeof(note), "%s", loc);
+		}
+	}
+	draw_status(a, s, pane_place(a), note[0] ? note : NULL,
+		    a->current != VIEW_FLAME && !whole_name);
 	attrset(A_NORMAL);
 	/* The area stays the pane's, for draw_row_at and draw_tabs_line. */
 }

@@ -54,6 +54,25 @@ def narrow_keeps_name():
     p.close()
 
 
+def cut_name_on_status():
+    """A name cut at the edge of its row is whole on the status line; one
+    that fits leaves the status line to its place."""
+    name = "handleIncomingRequestAndDispatchToMiddlewareWithRetries"
+    for width, height in SIZES:
+        size = "%dx%d" % (width, height)
+        p = explorer(os.path.join(DATA, "long-name.cpuprofile"), width, height)
+        s = p.press(["3", "j"], r"2/2  \? help", "flat, on the long name")
+        status = s.rstrip("\n").split("\n")[-1]
+        row = [l for l in s.split("\n") if "handleIncoming" in l and "? help" not in l][0]
+        if width == 80:
+            check(row.rstrip().endswith("…") and status.startswith(" " + name + "  file:"),
+                  "%s: the cut name is whole on the status line: %r / %r" % (size, row, status))
+        else:
+            check(name in row and status.startswith(" file:///srv/app/server.js:42:5 "),
+                  "%s: the whole name on its row, the place on the status: %r" % (size, status))
+        p.close()
+
+
 def long_path_header():
     """A long path loses its start, marked; the file's name stays whole,
     with a range too."""
@@ -100,7 +119,7 @@ def granularity_keeps_time():
         p.close()
 
 
-run_tests([both_shares, narrow_keeps_name, long_path_header, granularity_keeps_time])
+run_tests([both_shares, narrow_keeps_name, cut_name_on_status, long_path_header, granularity_keeps_time])
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)
