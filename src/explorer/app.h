@@ -130,6 +130,7 @@ struct app {
 	char message[256];
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
+	size_t help_top; /* the help's first line shown, as it scrolls */
 	struct flame_ui flame;
 	struct flame_job *flame_job; /* pane 5's next graph (flame_job.h) */
 	struct flame_job *flame_dropped; /* one no longer wanted, still running */

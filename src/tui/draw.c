@@ -569,27 +569,51 @@ static void draw_status(const struct app *a, const struct screen *s,
 		put_text(y, area.cols - right, where, right, s->attr[EL_STATUS]);
 }
 
-static void draw_help(const struct screen *s)
+static int widest(bool names)
 {
-	/* Below the header only: every key should fit on 80x24. */
-	int top = 1, lines = area.lines - top - 1;
+	int most = 0;
+	for (size_t i = 0; i < key_table_len; i++) {
+		int w = text_width(names ? key_table[i].names : key_table[i].help);
+		most = w > most ? w : most;
+	}
+	return most;
+}
+
+/* The keys in as many columns as fit whole, scrolling (help_top) when
+ * they do not fit the height; a text cut at the edge ends in `…`. */
+static void draw_help(struct app *a, const struct screen *s)
+{
+	int top = 1, lines = area.lines - top - 2;
 	for (int y = top; y < area.lines - 1; y++)
 		fill_line(y, s->attr[EL_NORMAL]);
-	put_text(top, 1, "Keys (any key closes this help)", area.cols - 1, s->attr[EL_HEADER]);
-	lines--;
 	if (lines <= 0)
 		return;
-	int columns = (int)((key_table_len + (size_t)lines - 1) / (size_t)lines);
-	int width = area.cols / (columns ? columns : 1);
-	for (size_t i = 0; i < key_table_len; i++) {
-		int col = (int)(i / (size_t)lines), y = top + 1 + (int)(i % (size_t)lines);
-		int x = col * width;
-		if (x >= area.cols)
-			break;
-		int used = put_text(y, x + 1, key_table[i].names, 11, s->attr[EL_PRIMARY]);
-		(void)used;
-		put_text(y, x + 13, key_table[i].help, width - 14, s->attr[EL_NORMAL]);
-	}
+	int names = widest(true), width = names + 2 + widest(false) + 2;
+	int columns = area.cols / width > 1 ? area.cols / width : 1;
+	size_t rows = (key_table_len + (size_t)columns - 1) / (size_t)columns;
+	size_t last_top = rows > (size_t)lines ? rows - (size_t)lines : 0;
+	if (a->help_top > last_top)
+		a->help_top = last_top;
+	char title[160];
+	snprintf(title, sizeof(title), "Keys%s (any other key closes this help)",
+		 last_top ? " — j/k, PgDn/PgUp scroll" : "");
+	if (last_top)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), "  %zu–%zu of %zu",
+			 a->help_top + 1, a->help_top + (size_t)lines, rows);
+	put_text_cut(top, 1, title, area.cols - 1, s->attr[EL_HEADER], s->utf8);
+	a->page_rows = (size_t)lines;
+	for (int y = 0; y < lines; y++)
+		for (int col = 0; col < columns; col++) {
+			size_t i = (size_t)col * rows + a->help_top + (size_t)y;
+			if (a->help_top + (size_t)y >= rows || i >= key_table_len)
+				continue;
+			int x = col * width + 1;
+			put_text_cut(top + 1 + y, x, key_table[i].names, area.cols - x,
+				     s->attr[EL_PRIMARY], s->utf8);
+			x += names + 2;
+			put_text_cut(top + 1 + y, x, key_table[i].help, area.cols - x,
+				     s->attr[EL_NORMAL], s->utf8);
+		}
 }
 
 /* The strip under the header, and the rest of the area below it. */
@@ -617,7 +641,7 @@ void draw_app(struct app *a, const struct screen *s)
 	draw_header(a, s);
 	char note[1024] = "";
 	if (a->show_help) {
-		draw_help(s);
+		draw_help(a, s);
 	} else {
 		draw_timeline(a, s);
 		draw_tabs(a, s);
@@ -840,7 +864,7 @@ void draw_compare(struct compare *c, const struct screen *s)
 	set_area(0, 0, LINES, COLS);
 	if (active->show_help) {
 		draw_header(active, s);
-		draw_help(s);
+		draw_help(active, s);
 	} else if (c->delta_layout) {
 		draw_delta(c, s);
 	}

@@ -289,6 +289,30 @@ static void run_action(const struct key_binding *b, struct app *a, int key)
 		b->action(a);
 }
 
+void key_in_help(struct app *a, int key)
+{
+	size_t page = a->page_rows > 1 ? a->page_rows - 1 : 1;
+	switch (key) {
+	case KEY_DOWN: case 'j':
+		a->help_top++; /* the drawing keeps it on the list */
+		break;
+	case KEY_UP: case 'k':
+		a->help_top -= a->help_top > 0;
+		break;
+	case KEY_NPAGE: case ' ':
+		a->help_top += page;
+		break;
+	case KEY_PPAGE:
+		a->help_top -= a->help_top > page ? page : a->help_top;
+		break;
+	case KEY_RESIZE:
+		break;
+	default:
+		a->show_help = false;
+		a->help_top = 0;
+	}
+}
+
 bool key_dispatch(struct app *a, int key)
 {
 	a->message[0] = 0;

@@ -73,6 +73,31 @@ def cut_name_on_status():
         p.close()
 
 
+def help_scrolls():
+    """? at 80x24: one key a line, scrolling; every key of the table,
+    G and h among them; at 200x50 all of it at once."""
+    p = explorer(WORKED, 80, 24)
+    s = p.press(["?"], r"Keys", "the help")
+    check(re.search(r"^ Home End g G\s+first / last row", s, re.M) and
+          re.search(r"^ Right Left h\s+expand / collapse, to parent", s, re.M),
+          "80x24: G and h are listed whole: %r" % s)
+    check("quit" not in s and re.search(r"scroll.*1–21 of \d+", s.split("\n")[1]),
+          "80x24: the help says it scrolls: %r" % s.split("\n")[1])
+    s = p.press(["PageDown", "PageDown"], r"–\d+ of (\d+)", "scrolled down")
+    check(re.search(r"^ q\s+quit\s*$", s, re.M), "80x24: the last key after scrolling")
+    s = p.press(["k"], r"Keys", "one line up")
+    check(re.search(r"^ \S.*", s.split("\n")[2]), "80x24: k scrolls back a line")
+    p.press(["x"], r"\? help", "any other key closes it")
+    s = p.press(["3"], r"▼total", "the flat pane, not x's filter")
+    check("filters:" not in s, "80x24: the key that closed the help did nothing else")
+    p.close()
+    p = explorer(WORKED, 200, 50)
+    s = p.press(["?"], r"Keys", "the help")
+    check("scroll" not in s.split("\n")[1] and re.search(r"\bq\s+quit", s) and
+          re.search(r"1-5\s+top-down", s), "200x50: every key at once")
+    p.close()
+
+
 def long_path_header():
     """A long path loses its start, marked; the file's name stays whole,
     with a range too."""
@@ -119,7 +144,8 @@ def granularity_keeps_time():
         p.close()
 
 
-run_tests([both_shares, narrow_keeps_name, cut_name_on_status, long_path_header, granularity_keeps_time])
+run_tests([both_shares, narrow_keeps_name, cut_name_on_status, help_scrolls,
+           long_path_header, granularity_keeps_time])
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)
