@@ -91,6 +91,18 @@ void lines_pane_next_hot(struct app *a, int dir)
 	p->selected = next;
 }
 
+bool lines_pane_shift(struct app *a, long columns)
+{
+	struct lines_pane *p = a->lines;
+	if (columns < 0 && !p->shift)
+		return false;
+	if (columns < 0)
+		p->shift -= (size_t)-columns < p->shift ? (size_t)-columns : p->shift;
+	else
+		p->shift += (size_t)columns;
+	return true;
+}
+
 void lines_pane_status(const struct app *a, char *buf, size_t cap)
 {
 	const struct lines_view *v = &a->lines->view;

@@ -211,6 +211,8 @@ static const struct key_binding *key_lookup(int key)
 }
 
 #define KEY_ESCAPE 27
+/* Columns a Right or Left moves the source text. */
+#define SOURCE_SHIFT 8
 
 /* Keys of the source pane; false for the others (which close it). */
 static bool lines_pane_key(struct app *a, int key)
@@ -225,7 +227,13 @@ static bool lines_pane_key(struct app *a, int key)
 	case KEY_END: case 'G': lines_pane_move_to(a, SIZE_MAX); break;
 	case 'n': lines_pane_next_hot(a, 1); break;
 	case 'N': lines_pane_next_hot(a, -1); break;
-	case 'q': case 'Q': case 'l': case 'h': case KEY_LEFT: case KEY_ESCAPE:
+	/* Sideways as less does; Left at the left edge goes back. */
+	case KEY_RIGHT: lines_pane_shift(a, SOURCE_SHIFT); break;
+	case KEY_LEFT:
+		if (!lines_pane_shift(a, -SOURCE_SHIFT))
+			app_close_lines(a);
+		break;
+	case 'q': case 'Q': case 'l': case 'h': case KEY_ESCAPE:
 	case KEY_BACKSPACE: case 127:
 		app_close_lines(a);
 		break;

@@ -98,6 +98,25 @@ def help_scrolls():
     p.close()
 
 
+def source_sideways():
+    """The source pane scrolls sideways: Right by 8 columns, Left back,
+    Left at the edge back to the pane.  testdata/anon.js line 3 starts
+    "function spin(until) {"."""
+    for width, height in SIZES:
+        size = "%dx%d" % (width, height)
+        p = Pane("%s --source-path %s %s; sleep 600" % (BINARY, DATA, ANON), width, height)
+        p.press(["3", "/", "s", "p", "i", "n", "Enter"], r"spin", "spin found")
+        s = p.press(["l"], r"source: spin", "the source pane")
+        check(re.search(r"^\s.*\s3  function spin\(until\)", s, re.M), "%s: line 3 whole" % size)
+        s = p.press(["Right"], r"source from column 9", "one step right")
+        check(re.search(r"^\s.*\s3   spin\(until\) \{", s, re.M),
+              "%s: Right hides the first 8 columns: %r" % (size, s))
+        s = p.press(["Left"], r"line  source\s*$", "back left")
+        check(re.search(r"^\s.*\s3  function spin", s, re.M), "%s: Left shows them again" % size)
+        p.press(["Left"], r"▼total", "Left at the edge: back to flat")
+        p.close()
+
+
 def long_path_header():
     """A long path loses its start, marked; the file's name stays whole,
     with a range too."""
@@ -144,7 +163,7 @@ def granularity_keeps_time():
         p.close()
 
 
-run_tests([both_shares, narrow_keeps_name, cut_name_on_status, help_scrolls,
+run_tests([both_shares, narrow_keeps_name, cut_name_on_status, help_scrolls, source_sideways,
            long_path_header, granularity_keeps_time])
 
 print("%d failure(s)" % len(failures))
