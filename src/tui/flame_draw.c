@@ -337,10 +337,15 @@ static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom
 		: a->ctx.time_order == time_order ? " (computing)"
 		: time_order ? " (computing left-heavy)" : " (computing time order)";
 	int n = snprintf(buf, cap, "%s%s", time_order ? "time order" : "left-heavy", computing);
-	if (zoom == NO_ID) {
-		snprintf(buf + n, cap - (size_t)n, "%s(whole profile)", sep);
-		return;
+	if (a->range.cut) { /* what the root stands for */
+		char range[128];
+		app_describe_range(a, !utf8, range, sizeof(range));
+		n += snprintf(buf + n, cap - (size_t)n, "%s(%s)", sep, range);
+	} else if (zoom == NO_ID) {
+		n += snprintf(buf + n, cap - (size_t)n, "%s(whole profile)", sep);
 	}
+	if (zoom == NO_ID)
+		return;
 	uint32_t path[64];
 	size_t depth = 0;
 	for (uint32_t z = zoom; z != NO_ID && depth < 64; z = f->frames[z].parent)

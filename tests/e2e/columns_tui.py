@@ -117,6 +117,22 @@ def source_sideways():
         p.close()
 
 
+def flame_backspace_and_range():
+    """Pane 5: Backspace after a filter undoes it, as the filter's message
+    says; with a range chosen the breadcrumb names it."""
+    for width, height in SIZES:
+        size = "%dx%d" % (width, height)
+        p = explorer(WORKED, width, height)
+        p.press(["5"], r"left-heavy › \(whole profile\)", "the flame graph")
+        s = p.press(["j", "f"], r"Backspace undoes", "a focus from the flame graph")
+        check("filters: focus=" in s, "%s: the focus is in force" % size)
+        s = p.press(["BSpace"], r"filter undone", "Backspace")
+        check("filters:" not in s, "%s: Backspace undid the filter: %r" % (size, s))
+        s = p.press(["["], r"left-heavy › \(range \S+–\S+ of \S+\)", "a range")
+        s = p.press(["Enter"], r"left-heavy › \(range \S+–\S+ of \S+\) › main", "zoomed")
+        p.close()
+
+
 def long_path_header():
     """A long path loses its start, marked; the file's name stays whole,
     with a range too."""
@@ -164,6 +180,7 @@ def granularity_keeps_time():
 
 
 run_tests([both_shares, narrow_keeps_name, cut_name_on_status, help_scrolls, source_sideways,
+           flame_backspace_and_range,
            long_path_header, granularity_keeps_time])
 
 print("%d failure(s)" % len(failures))
