@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/background.h"
 #include "base/escape.h"
@@ -345,7 +346,21 @@ void app_prune_from(struct app *a) { on_selected(a, TF_PRUNE_FROM); }
 void app_merge(struct app *a) { on_selected(a, TF_MERGE); }
 void app_collapse_recursion(struct app *a) { on_selected(a, TF_COLLAPSE_RECURSION); }
 void app_collapse_file(struct app *a) { on_selected(a, TF_COLLAPSE_FILE); }
-void app_mine(struct app *a) { app_push_filter(a, TF_MINE, NO_ID, NULL); }
+/* With the default root (here), a profile made on another machine has
+ * nothing of mine: say so rather than fold it all into its root. */
+void app_mine(struct app *a)
+{
+	if (transform_mine_in(a->original, NULL)) {
+		app_push_filter(a, TF_MINE, NO_ID, NULL);
+		return;
+	}
+	char *cwd = getcwd(NULL, 0);
+	char safe[256];
+	escape_text(cwd ? cwd : ".", safe, sizeof(safe));
+	free(cwd);
+	app_message(a, "no function of this profile is under %s (made elsewhere?): "
+		    ":mine DIR names the root of your code", safe);
+}
 
 /* ---- the : prompt ----------------------------------------------------------------------- */
 
