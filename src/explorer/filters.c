@@ -9,6 +9,7 @@
 #include "base/escape.h"
 #include "base/util.h"
 #include "flame_job.h"
+#include "lines_pane.h"
 
 /* One level: the model below it after one more filter, with its rules. */
 struct filtered {
@@ -382,12 +383,21 @@ bool app_command_run(struct app *a, const char *line)
 	}
 	memcpy(kind_name, line, n);
 	kind_name[n] = 0;
+	if (!strcmp(kind_name, "source-path")) { /* not a filter, but typed here */
+		const char *dir = line + n + strspn(line + n, " =");
+		if (*dir)
+			app_add_source_path(a, dir);
+		else
+			app_message(a, "source-path needs a directory");
+		return *dir != 0;
+	}
 	enum transform_kind kind;
 	if (!transform_kind_parse(kind_name, &kind)) {
 		char safe[64];
 		escape_text(kind_name, safe, sizeof(safe));
 		app_message(a, "no filter '%s' (focus ignore hide show prune_from merge "
-			    "collapse collapse_recursion mine tagfocus tagignore tagroot)", safe);
+			    "collapse collapse_recursion mine tagfocus tagignore tagroot; "
+			    "or source-path DIR)", safe);
 		return false;
 	}
 	const char *text = line + n;

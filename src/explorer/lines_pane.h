@@ -32,6 +32,9 @@ void lines_pane_next_hot(struct app *a, int dir);
 /* Scrolls the source text sideways by `columns` (to the left when
  * negative); false when already at its left edge and asked to go left. */
 bool lines_pane_shift(struct app *a, long columns);
+/* `:source-path DIR`: one more directory to look for source files in, as
+ * --source-path, for the rest of the session; the open pane looks again. */
+void app_add_source_path(struct app *a, const char *dir);
 /* What the status line says: the source file read, or the paths tried. */
 void lines_pane_status(const struct app *a, char *buf, size_t cap);
 

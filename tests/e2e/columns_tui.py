@@ -133,6 +133,41 @@ def flame_backspace_and_range():
         p.close()
 
 
+def source_path_from_explorer():
+    """A source not found says how to add a directory; :source-path adds
+    one from inside the explorer."""
+    tmp = tempfile.mkdtemp()
+    with open(os.path.join(tmp, "server.js"), "w") as f:
+        f.write("".join("// line %d\n" % i for i in range(1, 42)))
+        f.write("function handleIncomingRequestAndDispatchToMiddlewareWithRetries() {\n"
+                "  return 42;\n}\n")
+    p = explorer(os.path.join(DATA, "long-name.cpuprofile"), 200, 50)
+    s = p.press(["3", "j", "l"], r"source not found", "no source")
+    check(re.search(r"source not found \(tried /srv/app/server\.js\): add a directory with "
+                    r":source-path DIR or --source-path DIR", s),
+          "the message names both ways to add a source path: %r" % s.split("\n")[-2:])
+    p.press(["q", ":"], r"filter \(KIND PATTERN\)", "the : prompt")
+    p.keys("source-path %s" % tmp, "Enter")
+    s = p.press(["l"], r"  42  function handleIncoming", "the source found")
+    check(tmp in s.rstrip("\n").split("\n")[-1], "the status names the file read")
+    p.close()
+    shutil.rmtree(tmp)
+
+
+def mine_elsewhere():
+    """M with the default root on a profile of /srv/app: says so, filters
+    nothing; :mine /srv/app does."""
+    p = explorer(os.path.join(DATA, "long-name.cpuprofile"), 200, 50)
+    s = p.press(["3", "M"], r"no function of this profile is under", "M")
+    check(":mine DIR" in s and "filters:" not in s, "M offers :mine DIR: %r" % s.split("\n")[-2:])
+    p.press([":"], r"filter \(KIND PATTERN\)", "the : prompt")
+    p.keys("mine /srv/app", "Enter")
+    s = p.press([], r"filters: mine=/srv/app", "my code under /srv/app")
+    check(re.search(r"3ms\s+100\.00%\s+3ms\s+100\.00%\s+handleIncoming", s),
+          "the function of /srv/app stays with its 3 ms: %r" % s)
+    p.close()
+
+
 def long_path_header():
     """A long path loses its start, marked; the file's name stays whole,
     with a range too."""
@@ -180,7 +215,7 @@ def granularity_keeps_time():
 
 
 run_tests([both_shares, narrow_keeps_name, cut_name_on_status, help_scrolls, source_sideways,
-           flame_backspace_and_range,
+           flame_backspace_and_range, source_path_from_explorer, mine_elsewhere,
            long_path_header, granularity_keeps_time])
 
 print("%d failure(s)" % len(failures))
