@@ -426,6 +426,52 @@ void app_breadcrumb(const struct app *a, char *buf, size_t cap)
 	}
 }
 
+/* One value of a label as `#` lists it: the string, or the number and
+ * its unit. */
+static void label_value_text(const struct model *m, const struct sample_label *l,
+			     char *buf, size_t cap)
+{
+	if (l->str != STR_NONE) {
+		escape_text(model_str(m, l->str), buf, cap);
+		return;
+	}
+	char unit[32] = "";
+	if (l->num_unit != STR_NONE)
+		escape_text(model_str(m, l->num_unit), unit, sizeof(unit));
+	snprintf(buf, cap, "%lld%s%s", (long long)l->num, *unit ? " " : "", unit);
+}
+
+/* The first few values of `key`, "a, b, c (+4)". */
+static void label_values(const struct model *m, str_t key, char *buf, size_t cap)
+{
+	enum { SHOWN = 3 };
+	const struct sample_label *shown[SHOWN];
+	size_t nshown = 0, more = 0, len = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < m->nlabels; i++) {
+		const struct sample_label *l = &m->labels[i];
+		if (l->key != key)
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < nshown && !seen; k++)
+			seen = shown[k]->str == l->str && shown[k]->num == l->num;
+		if (seen)
+			continue;
+		if (nshown == SHOWN) {
+			more++; /* values past the first few, each counted once a sample */
+			continue;
+		}
+		shown[nshown++] = l;
+		char one[64];
+		label_value_text(m, l, one, sizeof(one));
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s", nshown > 1 ? ", " : "", one);
+		if (len >= cap)
+			return;
+	}
+	if (more)
+		snprintf(buf + len, cap - len, ", …");
+}
+
 void app_list_tags(struct app *a)
 {
 	const struct model *m = a->ctx.model;
@@ -444,9 +490,12 @@ void app_list_tags(struct app *a)
 		if (k < nseen)
 			continue;
 		seen[nseen++] = key;
-		char safe[64];
+		char safe[64], values[160];
 		escape_text(model_str(m, key), safe, sizeof(safe));
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "", safe);
+		label_values(m, key, values, sizeof(values));
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s = %s",
+						len ? "; " : "", safe, values);
 	}
-	app_message(a, "labels: %s (--report tags lists the values; : tagfocus KEY=RE)", list);
+	app_message(a, "labels: %s (: tagfocus KEY=RE; --report tags lists all)", list);
 }

@@ -354,6 +354,9 @@ bool key_dispatch_compare(struct compare *c, int key)
 		else
 			app_message(a, "%s does nothing in the delta layout (d leaves it)",
 				    b->names);
+	} else if (b->one_profile && b->keyed_action == filter_key) {
+		app_message(a, "%s filters one profile at a time: --focus, --ignore, --hide "
+			    "... filter both sides (wprof-tui --focus RE BASE NEW)", b->names);
 	} else if (b->one_profile) {
 		app_message(a, "%s works on one profile at a time", b->names);
 	} else if (key == 'n' && a->current == VIEW_FLAME) {

@@ -168,6 +168,24 @@ def mine_elsewhere():
     p.close()
 
 
+def messages_say_what_to_do():
+    """# lists the labels' values (labels.pprof: worker alpha and beta,
+    phase load and save, as go tool pprof -tags lists them); t on a Go
+    CPU profile (samples/count and cpu/nanoseconds) points at u."""
+    p = explorer(os.path.join(DATA, "labels.pprof"), 200, 50)
+    s = p.press(["#"], r"labels: ", "the labels")
+    status = s.rstrip("\n").split("\n")[-1]
+    check(re.search(r"worker = (alpha, beta|beta, alpha)", status) and
+          re.search(r"phase = (load, save|save, load)", status),
+          "# lists keys with their values: %r" % status)
+    p.close()
+    p = explorer(os.path.join(DATA, "validate.pprof"), 200, 50)
+    s = p.press(["t"], r"other sample type", "t")
+    check("samples (count)" in s and "shows with u" in s and "one sample type" not in s,
+          "t names the other type and the key that shows it: %r" % s.split("\n")[-2:])
+    p.close()
+
+
 def long_path_header():
     """A long path loses its start, marked; the file's name stays whole,
     with a range too."""
@@ -216,6 +234,7 @@ def granularity_keeps_time():
 
 run_tests([both_shares, narrow_keeps_name, cut_name_on_status, help_scrolls, source_sideways,
            flame_backspace_and_range, source_path_from_explorer, mine_elsewhere,
+           messages_say_what_to_do,
            long_path_header, granularity_keeps_time])
 
 print("%d failure(s)" % len(failures))

@@ -133,12 +133,19 @@ def flame_shares(p, size):
           "%s: the root is 100%% of base: %r" % (size, status(root)))
 
 
+def focus_while_comparing(p, size):
+    s = p.press(["1", "f"], r"filters one profile at a time", "f in the split screen")
+    check("--focus" in s and "filters:" not in s,
+          "%s: f says --focus filters both sides: %r" % (size, s.rstrip("\n").split("\n")[-1]))
+
+
 def run(width, height):
     size = "%dx%d" % (width, height)
     p = Pane("%s %s %s; sleep 600" % (BINARY, SHORT, LONG), width, height)
     s = anonymous_rows(p, size)
     cursor_keeps_function(p, size, s)
     flame_shares(p, size)
+    focus_while_comparing(p, size)
     p.close()
 
 
