@@ -132,13 +132,20 @@ static void sample_time_fact(const struct model *m, char *buf, size_t cap, int r
 
 /* The header's file, in `room` columns beside the facts: the whole path,
  * or `…` and its end, the file's name whole.  Where not even the name
- * fits, it keeps a third of the line (the facts are cut at the edge
- * instead) and its start, ending in `…`.  Returns the columns used. */
+ * fits, it keeps up to a third of the line (the facts are cut at the
+ * edge instead) and its start, ending in `…`.  A live session's label
+ * ("live: app.js, streaming ...") says the most at its end: it keeps
+ * that, after `…`, in the room the facts leave.  Returns the columns
+ * used. */
 static int draw_header_file(const struct screen *s, const char *file, const char *name,
-			    int room)
+			    int room, bool label)
 {
 	int least = area.cols / 3 < 12 ? 12 : area.cols / 3;
 	int name_width = text_width(name) + (name != file ? 1 : 0);
+	if (label) { /* all of it a path whose end to keep */
+		name = file + strlen(file);
+		name_width = room > 4 ? room : 4;
+	}
 	if (room < name_width)
 		room = name_width < least ? name_width : least;
 	if (room > area.cols - 1)
@@ -191,7 +198,8 @@ static void draw_header(const struct app *a, const struct screen *s)
 	sample_time_fact(m, facts + len, sizeof(facts) - (size_t)len,
 			 area.cols - 2 - len - (int)strlen(name));
 	fill_line(0, s->attr[EL_HEADER]);
-	int x = 1 + draw_header_file(s, file, name, area.cols - (int)strlen(facts) - 1);
+	int x = 1 + draw_header_file(s, file, name, area.cols - (int)strlen(facts) - 1,
+				     a->live != NULL);
 	put_text(0, x, facts, area.cols - x, t->total ? s->attr[EL_HEADER]
 						  : s->attr[EL_NOT_APPLICABLE]);
 }
@@ -521,6 +529,19 @@ static struct place pane_place(const struct app *a)
 	return (struct place){ p->selected, p->view.nrows };
 }
 
+/* The right end of the status line, " 3/40  ? help "; returns its width. */
+static int status_place(struct place at, char *buf, size_t cap)
+{
+	return snprintf(buf, cap, " %zu/%zu  ? help ", at.count ? at.selected + 1 : 0, at.count);
+}
+
+/* Columns the status line has for its text. */
+static int status_room(struct place at)
+{
+	char where[64];
+	return area.cols - status_place(at, where, sizeof(where)) - 2;
+}
+
 /* `note`: what to say when there is nothing else to say, or NULL. */
 static void draw_status(const struct app *a, const struct screen *s,
 			struct place at, const char *note, bool note_is_place)
@@ -528,9 +549,7 @@ static void draw_status(const struct app *a, const struct screen *s,
 	int y = area.lines - 1;
 	fill_line(y, s->attr[EL_STATUS]);
 	char where[64], text[600];
-	snprintf(where, sizeof(where), " %zu/%zu  ? help ",
-		 at.count ? at.selected + 1 : 0, at.count);
-	int right = (int)strlen(where);
+	int right = status_place(at, where, sizeof(where));
 	const struct totals *t;
 	rule_state(a, &t);
 	attr_t attr = s->attr[EL_STATUS];
@@ -658,11 +677,13 @@ void draw_app(struct app *a, const struct screen *s)
 	if (!note[0] && r && !a->show_help && a->current != VIEW_FLAME) {
 		char loc[600];
 		format_location(a->ctx.model, r->frame, loc, sizeof(loc));
-		/* A name cut at the edge is read here, its place after it. */
-		whole_name = selected_name_cut;
+		/* A name cut at the edge is read here whole, its place after
+		 * it; one too long even for this line leaves it to the place. */
+		char name[400];
+		app_frame_name(a, r->frame, name, sizeof(name));
+		whole_name = selected_name_cut &&
+			     text_width(name) <= status_room(pane_place(a));
 		if (whole_name) {
-			char name[400];
-			app_frame_name(a, r->frame, name, sizeof(name));
 			snprintf(note, sizeof(note), "%s%s%s", name, *loc ? "  " : "", loc);
 		} else {
 			snprintf(note, sizeof(note), "%s", loc);
