@@ -352,6 +352,10 @@ static void check_source_paths(const char *dir)
 	const char *text = source_line(&f, 9, &len);
 	CHECK(text && len == 27 && !strncmp(text, "func mix(x uint64) uint64 {", 27));
 	CHECK(source_line(&f, 0, &len) == NULL && source_line(&f, 100000, &len) == NULL);
+	/* The file's last line (43, "}" and the file's final break) without
+	 * its break, as every other line. */
+	text = source_line(&f, 43, &len);
+	CHECK(text && len == 1 && text[0] == '}');
 	source_file_free(&f);
 	CHECK(!source_find(&o, "/tmp/h9go/nothing.go", &f));
 	CHECK(f.tried && strstr(f.tried, "/nonexistent/nothing.go"));

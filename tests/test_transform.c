@@ -224,6 +224,47 @@ static void test_mine(void)
 			ARRAY_LEN(want));
 }
 
+/* Root C:\Users\Me\app against Windows file URLs (another case, other
+ * slashes): main is mine; Node's internal/timers.js of the days before
+ * node: and the root's node_modules are not, their 2 and 3 ms going to
+ * main: main self 1 + 2 + 3 = 6. */
+static void test_mine_windows_old_node(void)
+{
+	static const struct stack stacks[] = {
+		{ { "main@file:///C:/Users/me/app/main.js", "listOnTimeout@internal/timers.js" }, 2 },
+		{ { "main@file:///C:/Users/me/app/main.js",
+		    "lib@file:///C:/Users/me/app/node_modules/x/lib.js" }, 3 },
+		{ { "main@file:///C:/Users/me/app/main.js" }, 1 },
+	};
+	static const struct want want[] = {
+		{ "main", 6, 6, 6, 6 },
+		{ "listOnTimeout", NAN, 0, 0, 0 },
+		{ "lib", NAN, 0, 0, 0 },
+	};
+	check_transform("mine on Windows", stacks, ARRAY_LEN(stacks), TF_MINE, NULL,
+			"C:\\Users\\Me\\app", want, ARRAY_LEN(want));
+}
+
+/* A profile made under /nonexistent-elsewhere has nothing under another
+ * root, something under its own; one of relative files only is all
+ * mine wherever it was made. */
+static void test_mine_elsewhere(void)
+{
+	static const struct stack elsewhere[] = {
+		{ { "main@/nonexistent-elsewhere/app/main.js" }, 1 },
+	};
+	static const struct stack relative[] = { { { "main@main.go" }, 1 } };
+	struct model m;
+	build(&m, elsewhere, ARRAY_LEN(elsewhere));
+	CHECK(!transform_mine_in(&m, NULL));
+	CHECK(!transform_mine_in(&m, "/somewhere/else"));
+	CHECK(transform_mine_in(&m, "/nonexistent-elsewhere/app"));
+	model_free(&m);
+	build(&m, relative, ARRAY_LEN(relative));
+	CHECK(transform_mine_in(&m, NULL));
+	model_free(&m);
+}
+
 /* The order matters: focus on b, then hide leaf, is main>b 1 (leaf's
  * 1 ms to b); the other way round the same; ignore a then focus leaf:
  * main>b>leaf 1. */
@@ -266,6 +307,8 @@ int main(void)
 	test_collapse_recursion();
 	test_collapse_file();
 	test_mine();
+	test_mine_windows_old_node();
+	test_mine_elsewhere();
 	test_order();
 	return check_done();
 }

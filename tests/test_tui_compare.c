@@ -99,10 +99,13 @@ static void delta_layout(struct compare *c)
 	CHECK(c->diff.sort == DIFF_SORT_REGRESSION);
 	CHECK(!strcmp(delta_name(c, 0), "c") && !strcmp(delta_name(c, 1), "b"));
 	CHECK_CLOSE(c->diff.rows[0].delta, 2000, "c's delta");
+	/* The cursor stays on a (-2.5 ms: last of the regressions). */
+	CHECK(!strcmp(delta_name(c, c->selected), "a"));
 	compare_toggle_normalize(c);
 	/* c: 0 -> 2/7 of the new profile, in points. */
 	CHECK_CLOSE(c->diff.rows[0].delta, 100.0 * 2 / 7, "c's normalized delta");
-	compare_move(c, 1); /* b */
+	CHECK(!strcmp(delta_name(c, c->selected), "a"));
+	compare_move_to(c, 1); /* b */
 	compare_toggle_layout(c);
 	CHECK(!c->delta_layout);
 	CHECK_SELECTED(&c->side[DIFF_BASE], "b");

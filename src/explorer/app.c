@@ -628,7 +628,12 @@ void app_cycle_sample_type(struct app *a)
 		next = (next + 1) % m->ntypes;
 	while (next == counts && next != a->value_type);
 	if (next == a->value_type) {
-		app_message(a, "this profile has one sample type");
+		/* A Go CPU profile's other type is its sample counts: u's. */
+		if (counts != NO_ID && m->ntypes == 2)
+			app_message(a, "samples (count), this profile's other sample type, "
+				    "shows with u (units: samples)");
+		else
+			app_message(a, "this profile has one sample type");
 		return;
 	}
 	app_set_value_type(a, next);

@@ -143,6 +143,7 @@ struct app {
 	char message[256];
 	size_t page_rows; /* rows a page holds, set by whoever draws */
 	bool show_help;
+	size_t help_top; /* the help's first line shown, as it scrolls */
 	struct flame_ui flame;
 	struct graph_history graph_back;
 	struct flame_job *flame_job; /* pane 5's next graph (flame_job.h) */

@@ -7,6 +7,8 @@
 
 #include "loaders/loaders.h"
 #include "base/escape.h"
+#include "filters.h"
+#include "model/sample_counts.h"
 #include "transform/granularity.h"
 #include "transform/symbolize.h"
 #include "base/util.h"
@@ -79,6 +81,12 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 			    const struct load_options *load, unsigned g)
 {
 	a->next_granularity = false;
+	/* Sample counts made before the split go to the lines in whole
+	 * samples; counted after, they would all stay on the functions. */
+	if (a->units == UNITS_SAMPLES && g != GRANULARITY_FUNCTIONS) {
+		filters_finish(a);
+		model_add_sample_counts(base);
+	}
 	struct model *next = model_at(a, base, load, (enum granularity)g);
 	if (!next)
 		return;
@@ -87,8 +95,12 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 	const struct source_options *source = a->source_options;
 	const struct symbolize_options *symbolize = a->symbolize;
 	unsigned type = a->value_type;
+	enum unit_mode units = a->units;
 	bool root_below = a->flame.root_below, had_range = a->range.cut != NULL;
 	bool relative = a->relative;
+	struct sample_range range = a->range.samples;
+	/* The same samples in the same order: the range carries over. */
+	bool keep_range = had_range && next->nsamples == a->loaded->nsamples;
 	struct transform_stack filters = { 0 };
 	size_t dropped = keep_patterns(&a->filters.applied, &filters);
 	app_free(a);
@@ -105,8 +117,12 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 	app_push_filters(a, &filters);
 	transform_stack_free(&filters);
 	app_set_relative(a, relative);
+	for (int tries = 0; a->units != units && tries < UNITS_COUNT; tries++)
+		app_cycle_units(a);
+	if (keep_range)
+		app_set_range(a, range.first, range.end);
 	app_compute_in_background(a);
 	app_message(a, "granularity: %s%s%s", granularity_name((enum granularity)g),
 		    dropped ? " (filters on one function dropped)" : "",
-		    had_range ? " (the whole profile)" : "");
+		    had_range && !keep_range ? " (the whole profile)" : "");
 }

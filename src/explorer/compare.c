@@ -42,6 +42,27 @@ static struct app *other(struct compare *c)
 	return &c->side[!c->active];
 }
 
+/* The delta row of the function the cursor was on once the rows were
+ * rebuilt or reordered: the cursor follows its function, as DevTools'
+ * tables keep the selection across a sort. */
+static void reselect(struct compare *c, const uint32_t frame[DIFF_SIDES])
+{
+	enum diff_side side = frame[DIFF_BASE] != NO_ID ? DIFF_BASE : DIFF_NEW;
+	size_t row = frame[side] == NO_ID ? SIZE_MAX
+					  : diff_find_row(&c->diff, side, frame[side]);
+	compare_move_to(c, row == SIZE_MAX ? 0 : row);
+}
+
+/* Runs `change` on the rows, keeping the cursor on its function. */
+static void keeping_cursor(struct compare *c, void (*change)(struct diff *))
+{
+	uint32_t frame[DIFF_SIDES] = { NO_ID, NO_ID };
+	if (c->selected < c->diff.nrows)
+		memcpy(frame, c->diff.rows[c->selected].frame, sizeof(frame));
+	change(&c->diff);
+	reselect(c, frame);
+}
+
 void compare_remember(struct compare *c, struct compare_before *before)
 {
 	struct app *a = compare_active(c);
@@ -86,7 +107,7 @@ static void follow_settings(struct compare *c)
 	app_rebuild(o, PANE_NEW_VALUES);
 	if (c->diff.rule != a->ctx.rule) {
 		c->diff.rule = a->ctx.rule;
-		diff_build(&c->diff);
+		keeping_cursor(c, diff_build);
 	}
 }
 
@@ -200,7 +221,7 @@ void compare_page(struct compare *c, int direction)
 
 static void resort(struct compare *c)
 {
-	diff_sort(&c->diff);
+	keeping_cursor(c, diff_sort);
 	app_message(compare_active(c), "sorted by %s%s", diff_sort_name(c->diff.sort),
 		    c->diff.reversed ? ", reversed" : "");
 }
@@ -225,9 +246,10 @@ void compare_toggle_normalize(struct compare *c)
 		return;
 	}
 	c->diff.normalize = !c->diff.normalize;
-	diff_build(&c->diff);
-	app_message(a, "%s", c->diff.normalize ? "normalized: % of each profile"
-					      : "absolute values");
+	keeping_cursor(c, diff_build);
+	app_message(a, "%s", c->diff.normalize
+		    ? "shares: % of each profile, deltas in points (n: absolute)"
+		    : "absolute values (n: shares of each profile)");
 }
 
 void compare_cycle_rule(struct compare *c)

@@ -3,11 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/background.h"
 #include "base/escape.h"
 #include "base/util.h"
 #include "flame_job.h"
+#include "lines_pane.h"
 
 /* One level: the model below it after one more filter, with its rules. */
 struct filtered {
@@ -355,7 +357,21 @@ void app_prune_from(struct app *a) { on_selected(a, TF_PRUNE_FROM); }
 void app_merge(struct app *a) { on_selected(a, TF_MERGE); }
 void app_collapse_recursion(struct app *a) { on_selected(a, TF_COLLAPSE_RECURSION); }
 void app_collapse_file(struct app *a) { on_selected(a, TF_COLLAPSE_FILE); }
-void app_mine(struct app *a) { app_push_filter(a, TF_MINE, NO_ID, NULL); }
+/* With the default root (here), a profile made on another machine has
+ * nothing of mine: say so rather than fold it all into its root. */
+void app_mine(struct app *a)
+{
+	if (transform_mine_in(a->original, NULL)) {
+		app_push_filter(a, TF_MINE, NO_ID, NULL);
+		return;
+	}
+	char *cwd = getcwd(NULL, 0);
+	char safe[256];
+	escape_text(cwd ? cwd : ".", safe, sizeof(safe));
+	free(cwd);
+	app_message(a, "no function of this profile is under %s (made elsewhere?): "
+		    ":mine DIR names the root of your code", safe);
+}
 
 /* ---- the : prompt ----------------------------------------------------------------------- */
 
@@ -377,12 +393,21 @@ bool app_command_run(struct app *a, const char *line)
 	}
 	memcpy(kind_name, line, n);
 	kind_name[n] = 0;
+	if (!strcmp(kind_name, "source-path")) { /* not a filter, but typed here */
+		const char *dir = line + n + strspn(line + n, " =");
+		if (*dir)
+			app_add_source_path(a, dir);
+		else
+			app_message(a, "source-path needs a directory");
+		return *dir != 0;
+	}
 	enum transform_kind kind;
 	if (!transform_kind_parse(kind_name, &kind)) {
 		char safe[64];
 		escape_text(kind_name, safe, sizeof(safe));
 		app_message(a, "no filter '%s' (focus ignore hide show prune_from merge "
-			    "collapse collapse_recursion mine tagfocus tagignore tagroot)", safe);
+			    "collapse collapse_recursion mine tagfocus tagignore tagroot; "
+			    "or source-path DIR)", safe);
 		return false;
 	}
 	const char *text = line + n;
@@ -411,6 +436,52 @@ void app_breadcrumb(const struct app *a, char *buf, size_t cap)
 	}
 }
 
+/* One value of a label as `#` lists it: the string, or the number and
+ * its unit. */
+static void label_value_text(const struct model *m, const struct sample_label *l,
+			     char *buf, size_t cap)
+{
+	if (l->str != STR_NONE) {
+		escape_text(model_str(m, l->str), buf, cap);
+		return;
+	}
+	char unit[32] = "";
+	if (l->num_unit != STR_NONE)
+		escape_text(model_str(m, l->num_unit), unit, sizeof(unit));
+	snprintf(buf, cap, "%lld%s%s", (long long)l->num, *unit ? " " : "", unit);
+}
+
+/* The first few values of `key`, "a, b, c (+4)". */
+static void label_values(const struct model *m, str_t key, char *buf, size_t cap)
+{
+	enum { SHOWN = 3 };
+	const struct sample_label *shown[SHOWN];
+	size_t nshown = 0, more = 0, len = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < m->nlabels; i++) {
+		const struct sample_label *l = &m->labels[i];
+		if (l->key != key)
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < nshown && !seen; k++)
+			seen = shown[k]->str == l->str && shown[k]->num == l->num;
+		if (seen)
+			continue;
+		if (nshown == SHOWN) {
+			more++; /* values past the first few, each counted once a sample */
+			continue;
+		}
+		shown[nshown++] = l;
+		char one[64];
+		label_value_text(m, l, one, sizeof(one));
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s", nshown > 1 ? ", " : "", one);
+		if (len >= cap)
+			return;
+	}
+	if (more)
+		snprintf(buf + len, cap - len, ", …");
+}
+
 void app_list_tags(struct app *a)
 {
 	const struct model *m = a->ctx.model;
@@ -429,9 +500,12 @@ void app_list_tags(struct app *a)
 		if (k < nseen)
 			continue;
 		seen[nseen++] = key;
-		char safe[64];
+		char safe[64], values[160];
 		escape_text(model_str(m, key), safe, sizeof(safe));
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "", safe);
+		label_values(m, key, values, sizeof(values));
+		if (len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s = %s",
+						len ? "; " : "", safe, values);
 	}
-	app_message(a, "labels: %s (--report tags lists the values; : tagfocus KEY=RE)", list);
+	app_message(a, "labels: %s (: tagfocus KEY=RE; --report tags lists all)", list);
 }

@@ -89,6 +89,8 @@ void flame_zoom_out(struct app *a)
 	flame_zoom_of(&a->flame, flame_pane_graph(a));
 	if (a->flame.nzoom)
 		a->flame.nzoom--;
+	else if (a->filters.applied.n) /* as the filter's message promises */
+		app_undo_filter(a);
 	else
 		app_message(a, "the whole graph is shown");
 }

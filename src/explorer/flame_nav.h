@@ -30,7 +30,9 @@ uint32_t flame_zoom_of(struct flame_ui *ui, const struct flame *f);
  * callee.  A move into a frame the zoom hides does nothing. */
 void flame_move(struct app *a, enum flame_move move);
 void flame_zoom_in(struct app *a);   /* on the selected frame */
-void flame_zoom_out(struct app *a);  /* one step back */
+/* One zoom step back; with none left, undoes the last filter, as
+ * Backspace does in the other panes. */
+void flame_zoom_out(struct app *a);
 void flame_zoom_reset(struct app *a);
 void flame_flip(struct app *a);      /* the root above or below */
 void flame_toggle_colours(struct app *a); /* by kind or by file */

@@ -92,6 +92,50 @@ void lines_pane_next_hot(struct app *a, int dir)
 	p->selected = next;
 }
 
+bool lines_pane_shift(struct app *a, long columns)
+{
+	struct lines_pane *p = a->lines;
+	if (columns < 0 && !p->shift)
+		return false;
+	if (columns < 0)
+		p->shift -= (size_t)-columns < p->shift ? (size_t)-columns : p->shift;
+	else
+		p->shift += (size_t)columns;
+	return true;
+}
+
+/* The source options with the directories added from the explorer: one
+ * set for the whole session, so that it outlives a granularity or
+ * thread switch, which keep the app's pointer to it. */
+static struct source_options added_sources;
+
+void app_add_source_path(struct app *a, const char *dir)
+{
+	const struct source_options *was = a->source_options ? a->source_options
+							     : &no_source_options;
+	struct source_options *now = &added_sources;
+	const char **dirs = xmalloc((was->ndirs + 1) * sizeof(*dirs));
+	if (was->ndirs)
+		memcpy(dirs, was->dirs, was->ndirs * sizeof(*dirs));
+	dirs[was->ndirs] = xstrdup(dir);
+	if (was != now) {
+		now->trims = was->trims;
+		now->ntrims = was->ntrims;
+	}
+	free((void *)now->dirs); /* the strings stay: the new list holds them */
+	now->dirs = dirs;
+	now->ndirs = was->ndirs + 1;
+	a->source_options = now;
+	char safe[512];
+	escape_text(dir, safe, sizeof(safe));
+	if (a->lines) {
+		uint32_t frame = a->lines->view.frame;
+		app_close_lines(a);
+		open_on(a, frame);
+	}
+	app_message(a, "source path added: %s (%zu in all)", safe, now->ndirs);
+}
+
 void lines_pane_status(const struct app *a, char *buf, size_t cap)
 {
 	const struct lines_view *v = &a->lines->view;
@@ -103,6 +147,7 @@ void lines_pane_status(const struct app *a, char *buf, size_t cap)
 	} else {
 		escape_text(v->source.tried ? v->source.tried : "no file name in the profile",
 			    safe, sizeof(safe));
-		snprintf(buf, cap, "source not found (tried %s)", safe);
+		snprintf(buf, cap, "source not found (tried %s): add a directory with "
+			 ":source-path DIR or --source-path DIR", safe);
 	}
 }

@@ -15,7 +15,7 @@ struct lines_pane {
 	unsigned type;
 	struct lines_view view;
 	size_t selected, top; /* top LINES_PANE_CENTRE: the selected row in the
-			       * middle of the screen, with its context */
+			       * middle of the screen, with its context */	size_t shift; /* columns of source text scrolled off to the left */
 };
 
 #define LINES_PANE_CENTRE SIZE_MAX
@@ -29,6 +29,12 @@ void lines_pane_sync(struct app *a);
 void lines_pane_move(struct app *a, long delta);
 void lines_pane_move_to(struct app *a, size_t row);
 void lines_pane_next_hot(struct app *a, int dir);
+/* Scrolls the source text sideways by `columns` (to the left when
+ * negative); false when already at its left edge and asked to go left. */
+bool lines_pane_shift(struct app *a, long columns);
+/* `:source-path DIR`: one more directory to look for source files in, as
+ * --source-path, for the rest of the session; the open pane looks again. */
+void app_add_source_path(struct app *a, const char *dir);
 /* What the status line says: the source file read, or the paths tried. */
 void lines_pane_status(const struct app *a, char *buf, size_t cap);
 

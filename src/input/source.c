@@ -151,6 +151,9 @@ const char *source_line(const struct source_file *f, int32_t line, size_t *len)
 	if (!f->text || line < 1 || (size_t)line > f->nlines)
 		return NULL;
 	size_t a = f->line_start[line - 1], b = f->line_start[line] - 1;
+	/* The last line ends at the end of the text, its break included. */
+	if (b > a && f->text[b - 1] == '\n')
+		b--;
 	if (b > a && f->text[b - 1] == '\r')
 		b--;
 	*len = b - a;

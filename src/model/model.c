@@ -299,6 +299,27 @@ void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
 		model_add_node_value(m, m->sample_node[i], 0, m->sample_duration[i]);
 }
 
+void model_copy_timeline(const struct model *src, struct model *out,
+			 const uint32_t *node_map)
+{
+	size_t n = src->nsamples;
+	free(out->sample_node);
+	free(out->sample_duration);
+	out->sample_node = xmalloc((n + 1) * sizeof(uint32_t));
+	out->sample_duration = xmalloc((n + 1) * sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		out->sample_node[i] = node_map[src->sample_node[i]];
+	if (n)
+		memcpy(out->sample_duration, src->sample_duration, n * sizeof(double));
+	out->nsamples = out->samples_cap = n;
+	out->live.samples_before = src->live.samples_before;
+	out->live.time_before = src->live.time_before;
+	for (size_t w = 0; w < src->live.nwindows; w++) {
+		GROW(out->live.window_first, out->live.windows_cap, out->live.nwindows + 1);
+		out->live.window_first[out->live.nwindows++] = src->live.window_first[w];
+	}
+}
+
 void model_add_label(struct model *m, const struct sample_label *label)
 {
 	GROW(m->labels, m->labels_cap, m->nlabels + 1);

@@ -317,6 +317,11 @@ void model_copy_frames(const struct model *src, struct model *out);
 /* Sample types, times, metadata, the type totals and label values of
  * `src` into a new model made from it (a filter's, a granularity's). */
 void model_copy_header(const struct model *src, struct model *out);
+/* The timeline of `src` into a new model made from it: each sample on
+ * node_map[its node], with its duration, adding to no value (the caller
+ * gives the nodes their values); a live session's window too. */
+void model_copy_timeline(const struct model *src, struct model *out,
+			 const uint32_t *node_map);
 /* The thread shown and the other threads, of `src` into `out`. */
 void model_copy_threads(const struct model *src, struct model *out);
 void model_add_other_thread(struct model *m, const char *name);

@@ -1,10 +1,12 @@
 #include "granularity.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
+#include "model/sample_counts.h"
 
 static const char *const granularity_names[GRANULARITY_COUNT] = {
 	[GRANULARITY_FUNCTIONS] = "functions",
@@ -120,43 +122,93 @@ static uint32_t line_frame(const struct model *src, struct model *out, uint32_t 
 	return model_intern_frame(out, &fr);
 }
 
+/* By node, then line: the lines of a node in a fixed order. */
 static int by_node(const void *a, const void *b)
 {
 	const struct line_ticks *x = a, *y = b;
-	return x->node < y->node ? -1 : x->node > y->node;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* `whole` samples shared by `weights` (summing to `sum`) in whole
+ * samples: each its floor, the rest one by one to the largest remainders,
+ * so that no row shows a fraction of a sample and the parts sum to it. */
+static void whole_parts(double whole, const double *weights, size_t n, double sum,
+			double *out)
+{
+	double left = whole;
+	for (size_t k = 0; k < n; k++) {
+		out[k] = floor(whole * weights[k] / sum);
+		left -= out[k];
+	}
+	for (; left >= 1; left--) {
+		size_t best = 0;
+		double best_rest = -1;
+		for (size_t k = 0; k < n; k++) {
+			double rest = whole * weights[k] / sum - out[k];
+			if (rest > best_rest) {
+				best = k;
+				best_rest = rest;
+			}
+		}
+		out[best]++;
+	}
+}
+
+/* Node v's values to the nodes of its lines `w` by their ticks; counts
+ * of samples in whole samples. */
+static void share_by_ticks(const struct model *src, struct model *out, uint32_t v,
+			   const uint32_t *w, const double *ticks, size_t n, double sum)
+{
+	uint32_t counts = model_count_type(src);
+	double *parts = xmalloc((n + 1) * sizeof(double));
+	for (unsigned t = 0; t < src->ntypes; t++) {
+		double value = node_value(src, v, t);
+		if (t == counts)
+			whole_parts(round(value), ticks, n, sum, parts);
+		for (size_t k = 0; k < n; k++)
+			model_add_node_value(out, w[k], t,
+					     t == counts ? parts[k] : value * ticks[k] / sum);
+	}
+	free(parts);
 }
 
 /* Each node's values go to frames of its lines in proportion to their
- * ticks (a node's ticks count its samples); `split[v]` marks them done. */
+ * ticks (a node's ticks count its samples); `split[v]` marks them done.
+ * Its samples stay on the node standing for the function: V8 counts a
+ * node's samples by line, not which sample was on which line. */
 static void split_by_ticks(const struct model *src, struct model *out,
 			   const uint32_t *map, uint8_t *split)
 {
 	size_t n = src->nline_ticks;
 	struct line_ticks *ticks = xmalloc((n + 1) * sizeof(*ticks));
+	uint32_t *lines = xmalloc((n + 1) * sizeof(uint32_t));
+	double *weights = xmalloc((n + 1) * sizeof(double));
 	if (n) {
 		memcpy(ticks, src->line_ticks, n * sizeof(*ticks));
 		qsort(ticks, n, sizeof(*ticks), by_node);
 	}
 	for (size_t i = 0, j; i < n; i = j) {
-		double sum = 0;
-		for (j = i; j < n && ticks[j].node == ticks[i].node; j++)
-			if (ticks[j].line > 0 && ticks[j].ticks > 0)
-				sum += ticks[j].ticks;
 		uint32_t v = ticks[i].node;
+		size_t m = 0;
+		double sum = 0;
+		for (j = i; j < n && ticks[j].node == v; j++) {
+			if (!(ticks[j].line > 0 && ticks[j].ticks > 0))
+				continue;
+			lines[m] = model_add_child(out, map[v],
+						   line_frame(src, out, src->nodes[v].frame,
+							      ticks[j].line));
+			weights[m++] = ticks[j].ticks;
+			sum += ticks[j].ticks;
+		}
 		if (!(sum > 0))
 			continue;
-		for (size_t k = i; k < j; k++) {
-			if (!(ticks[k].line > 0 && ticks[k].ticks > 0))
-				continue;
-			uint32_t w = model_add_child(out, map[v],
-						     line_frame(src, out, src->nodes[v].frame,
-								ticks[k].line));
-			for (unsigned t = 0; t < src->ntypes; t++)
-				model_add_node_value(out, w, t,
-						     node_value(src, v, t) * ticks[k].ticks / sum);
-		}
+		share_by_ticks(src, out, v, lines, weights, m, sum);
 		split[v] = 1;
 	}
+	free(weights);
+	free(lines);
 	free(ticks);
 }
 
@@ -214,6 +266,7 @@ bool model_by_granularity(const struct model *src, enum granularity g,
 		for (unsigned t = 0; !split[v] && t < src->ntypes; t++)
 			model_add_node_value(out, map[v], t, node_value(src, v, t));
 	copy_labels(src, map, split, out);
+	model_copy_timeline(src, out, map);
 	free(split);
 	free(map);
 	free(fmap);

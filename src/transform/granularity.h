@@ -12,7 +12,12 @@
  *   addresses: profiles of code addresses (pprof, legacy pprof,
  *          gperftools) are loaded with a frame per address
  *          (load_options.by_address), as pprof's -addresses; other
- *          profiles have no addresses. */
+ *          profiles have no addresses.
+ * The timeline stays, so that ranges and time order work at any
+ * granularity: each sample on the node standing for its node; a node
+ * split by its lines keeps its samples on its function's node (V8 counts
+ * a node's samples by line, not which sample was on which line), and a
+ * count of samples is split in whole samples. */
 #ifndef WPROF_GRANULARITY_H
 #define WPROF_GRANULARITY_H
 

@@ -7,6 +7,7 @@
 
 #include "model/sample_counts.h"
 #include "transform_lines.h"
+#include "base/units.h"
 #include "base/util.h"
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -162,8 +163,10 @@ bool range_resolve(const struct model *m, const struct range_spec *spec,
 	out->first = point_sample(m, &spec->start, span, false);
 	out->end = point_sample(m, &spec->end, span, true);
 	if (out->end <= out->first) {
+		char length[32]; /* in the profile's own unit, as its header says */
+		format_value(m, 0, span, length, sizeof(length));
 		snprintf(why, cap, "the range holds no sample (the profile has %zu "
-			 "samples over %.0f us)", m->nsamples, span);
+			 "samples over %s)", m->nsamples, length);
 		return false;
 	}
 	return true;

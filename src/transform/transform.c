@@ -1,5 +1,6 @@
 #include "transform.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,14 +214,40 @@ static bool name_matches(const struct model *m, const struct frame *f,
 	return !regexec(re, name, 0, NULL, 0);
 }
 
-static bool path_under(const char *file, const char *root)
+/* "C:" at the start of a path: a Windows drive. */
+static bool drive_path(const char *path)
+{
+	return isalpha((unsigned char)path[0]) && path[1] == ':';
+}
+
+/* One character of two paths: `\` and `/` alike, and on Windows, whose
+ * paths ignore case, either case. */
+static bool same_path_char(char a, char b, bool windows)
+{
+	if ((a == '/' || a == '\\') && (b == '/' || b == '\\'))
+		return true;
+	return windows ? tolower((unsigned char)a) == tolower((unsigned char)b) : a == b;
+}
+
+/* A file URL as a path: file:///C:/app/x.js is C:/app/x.js. */
+static const char *url_path(const char *file)
 {
 	if (!strncmp(file, "file://", 7))
 		file += 7;
+	return file[0] == '/' && drive_path(file + 1) ? file + 1 : file;
+}
+
+static bool path_under(const char *file, const char *root)
+{
+	file = url_path(file);
+	bool windows = drive_path(file) || drive_path(root);
 	size_t n = strlen(root);
-	while (n > 1 && root[n - 1] == '/')
+	while (n > 1 && (root[n - 1] == '/' || root[n - 1] == '\\'))
 		n--;
-	return !strncmp(file, root, n) && (file[n] == '/' || !file[n]);
+	for (size_t i = 0; i < n; i++)
+		if (!file[i] || !same_path_char(file[i], root[i], windows))
+			return false;
+	return file[n] == '/' || file[n] == '\\' || !file[n];
 }
 
 /* Go's standard library: GOROOT, else where Debian and the Go installer
@@ -238,12 +265,30 @@ static bool frame_is_mine(const struct model *m, const struct frame *f,
 			  const char *root)
 {
 	const char *file = model_str(m, f->url), *name = model_str(m, f->name);
-	if (!*file || !strncmp(file, "node:", 5) || strstr(file, "node_modules") ||
-	    (f->flags & FRAME_THIRD_PARTY) ||
+	/* Node's own files: node:internal/timers since Node 16, before that
+	 * internal/timers.js */
+	if (!*file || !strncmp(file, "node:", 5) || !strncmp(file, "internal/", 9) ||
+	    strstr(file, "node_modules") || (f->flags & FRAME_THIRD_PARTY) ||
 	    !strncmp(name, "runtime.", 8) || in_goroot(file))
 		return false;
-	bool relative = file[0] != '/' && strncmp(file, "file://", 7);
+	bool relative = file[0] != '/' && strncmp(file, "file://", 7) && !drive_path(file);
 	return relative ? !strstr(file, "://") : path_under(file, root);
+}
+
+bool transform_mine_in(const struct model *m, const char *root)
+{
+	char *cwd = root ? NULL : default_root();
+	bool absolute = false, any = false;
+	for (uint32_t f = 0; f < m->nframes && !any; f++) {
+		const char *file = model_str(m, m->frames[f].url);
+		bool is_absolute = file[0] == '/' || !strncmp(file, "file://", 7) ||
+				   drive_path(file);
+		absolute |= is_absolute;
+		any = is_absolute && frame_is_mine(m, &m->frames[f], root ? root : cwd);
+	}
+	free(cwd);
+	/* relative files are mine wherever the profile was made */
+	return any || !absolute;
 }
 
 static bool frame_matches(const struct step *s, uint32_t id)

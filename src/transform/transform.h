@@ -80,4 +80,10 @@ void transform_label_text(const struct model *m, const struct sample_label *l,
 			  char *buf, size_t cap);
 double transform_label_row_value(const struct model *m, uint32_t row, unsigned type);
 
+/* Whether some function with an absolute file is "mine" under `root`
+ * (NULL: the current directory), as TF_MINE decides, or no file is
+ * absolute: a profile made on another machine has none under the
+ * default root. */
+bool transform_mine_in(const struct model *m, const char *root);
+
 #endif

@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "flame_draw.h"
 #include "keys.h"
+#include "transform/granularity.h"
 #include "timeline_draw.h"
 #include "transform/symbolize.h"
 
@@ -139,6 +140,41 @@ static void sample_time_fact(const struct model *m, char *buf, size_t cap, int r
 	buf[0] = '\0';
 }
 
+/* The header's file, in `room` columns beside the facts: the whole path,
+ * or `…` and its end, the file's name whole.  Where not even the name
+ * fits, it keeps up to a third of the line (the facts are cut at the
+ * edge instead) and its start, ending in `…`.  A live session's label
+ * ("live: app.js, streaming ...") says the most at its end: it keeps
+ * that, after `…`, in the room the facts leave.  Returns the columns
+ * used. */
+static int draw_header_file(const struct screen *s, const char *file, const char *name,
+			    int room, bool label)
+{
+	int least = area.cols / 3 < 12 ? 12 : area.cols / 3;
+	int name_width = text_width(name) + (name != file ? 1 : 0);
+	if (label) { /* all of it a path whose end to keep */
+		name = file + strlen(file);
+		name_width = room > 4 ? room : 4;
+	}
+	if (room < name_width)
+		room = name_width < least ? name_width : least;
+	if (room > area.cols - 1)
+		room = area.cols - 1;
+	attr_t attr = s->attr[EL_HEADER];
+	if (text_width(file) <= room)
+		return put_text(0, 1, file, room, attr);
+	if (name_width > room)
+		return put_text_cut(0, 1, name, room, attr, s->utf8);
+	/* the end of the path, from a byte that starts a character */
+	const char *tail = name;
+	while (tail > file && text_width(tail - 1) < room)
+		tail--;
+	while (tail > file && ((unsigned char)*tail & 0xc0) == 0x80)
+		tail++;
+	int x = put_text(0, 1, s->utf8 ? "\u2026" : "<", 1, attr);
+	return x + put_text(0, 1 + x, tail, room - x, attr);
+}
+
 static void draw_header(const struct app *a, const struct screen *s)
 {
 	const struct model *m = a->ctx.model;
@@ -159,6 +195,9 @@ static void draw_header(const struct app *a, const struct screen *s)
 	}
 	escape_text(model_str(m, m->types[type].name), type_name, sizeof(type_name));
 	escape_text(model_str(m, m->types[type].unit), unit, sizeof(unit));
+	char by[32] = "";
+	if (a->granularity != GRANULARITY_FUNCTIONS)
+		snprintf(by, sizeof(by), "  by %s", granularity_name(a->granularity));
 	char symbols[200] = "";
 	if (m->symbols != STR_NONE) {
 		symbols[0] = symbols[1] = ' ';
@@ -167,8 +206,8 @@ static void draw_header(const struct app *a, const struct screen *s)
 	char hidden[48] = ""; /* --min-share, > */
 	if (a->ctx.min_share > 0)
 		snprintf(hidden, sizeof(hidden), "  hiding <%g%%", a->ctx.min_share);
-	int len = snprintf(facts, sizeof(facts), "  %s%s  %s%s  %s (%s)  rule: %s%s%s%s",
-			   m->format, thread, duration, range, type_name, unit, rule,
+	int len = snprintf(facts, sizeof(facts), "  %s%s%s  %s%s  %s (%s)  rule: %s%s%s%s",
+			   m->format, by, thread, duration, range, type_name, unit, rule,
 			   t->total ? "" : t->computing ? " (computing)" : " (n/a)", hidden,
 			   symbols);
 	escape_text(a->file, file, sizeof(file));
@@ -177,15 +216,8 @@ static void draw_header(const struct app *a, const struct screen *s)
 	sample_time_fact(m, facts + len, sizeof(facts) - (size_t)len,
 			 area.cols - 2 - len - (int)strlen(name));
 	fill_line(0, s->attr[EL_HEADER]);
-	int facts_width = (int)strlen(facts);
-	int room = area.cols - facts_width - 1;
-	const char *shown = file;
-	/* A long path loses its beginning: the file name matters most. */
-	while (room > 3 && (int)strlen(shown) > room)
-		shown++;
-	int x = 1;
-	if (room > 3)
-		x += put_text(0, x, shown, room, s->attr[EL_HEADER]);
+	int x = 1 + draw_header_file(s, file, name, area.cols - (int)strlen(facts) - 1,
+				     a->live != NULL);
 	put_text(0, x, facts, area.cols - x, t->total ? s->attr[EL_HEADER]
 						  : s->attr[EL_NOT_APPLICABLE]);
 }
@@ -251,32 +283,76 @@ static bool show_sum(const struct app *a)
 	return a->current == VIEW_FLAT;
 }
 
+/* The value columns of a pane, left to right: both shares show, as in
+ * the text reports, and the flat pane's running sum% after them. */
+enum column { COL_SELF, COL_SELF_PERCENT, COL_TOTAL, COL_TOTAL_PERCENT, COL_SUM_PERCENT,
+	      COL_CALLS, COL_COUNT };
+
+static const int column_widths[COL_COUNT] = {
+	VALUE_WIDTH, PERCENT_WIDTH - 1, VALUE_WIDTH, PERCENT_WIDTH - 1, PERCENT_WIDTH - 1,
+	VALUE_WIDTH,
+};
+
+/* What the name keeps at least: narrow, columns give way to it, calls
+ * first, then the shares, then self; total stays. */
+#define NAME_ROOM 16
+
+static const enum column give_way_order[] = {
+	COL_CALLS, COL_SUM_PERCENT, COL_SELF_PERCENT, COL_TOTAL_PERCENT, COL_SELF,
+};
+
+static int columns_width(const bool shown[COL_COUNT])
+{
+	int width = 0;
+	for (int k = 0; k < COL_COUNT; k++)
+		width += shown[k] ? column_widths[k] + 1 : 0;
+	return width;
+}
+
+static void shown_columns(const struct app *a, bool shown[COL_COUNT])
+{
+	shown[COL_SELF] = shown[COL_TOTAL] = true;
+	shown[COL_SELF_PERCENT] = shown[COL_TOTAL_PERCENT] = true;
+	shown[COL_SUM_PERCENT] = show_sum(a);
+	shown[COL_CALLS] = show_calls(a);
+	for (size_t i = 0; i < ARRAY_LEN(give_way_order); i++)
+		if (area.cols - columns_width(shown) < NAME_ROOM)
+			shown[give_way_order[i]] = false;
+}
+
 static int name_column(const struct app *a)
 {
-	return 2 * (VALUE_WIDTH + 1) + PERCENT_WIDTH + 1 +
-	       (show_sum(a) ? PERCENT_WIDTH : 0) +
-	       (show_calls(a) ? VALUE_WIDTH + 1 : 0);
+	bool shown[COL_COUNT];
+	shown_columns(a, shown);
+	return columns_width(shown) + 1;
 }
 
 static void draw_column_titles(const struct app *a, const struct screen *s)
 {
 	fill_line(2, s->attr[EL_COLUMNS]);
+	static const char *const titles[COL_COUNT] = { "self", "self%", "total", "total%",
+						       "sum%", "calls" };
+	static const enum sort_key sorts[COL_COUNT] = {
+		[COL_SELF] = SORT_SELF, [COL_TOTAL] = SORT_TOTAL, [COL_CALLS] = SORT_CALLS,
+		[COL_SELF_PERCENT] = SORT_COUNT, [COL_TOTAL_PERCENT] = SORT_COUNT,
+		[COL_SUM_PERCENT] = SORT_COUNT,
+	};
 	const char *mark = a->ctx.reversed ? (s->utf8 ? "▲" : "^") : (s->utf8 ? "▼" : "v");
-	char line[256];
-	char self[16], total[16], calls[16], name[16];
-	snprintf(self, sizeof(self), "%sself", a->ctx.sort == SORT_SELF ? mark : "");
-	snprintf(total, sizeof(total), "%stotal", a->ctx.sort == SORT_TOTAL ? mark : "");
-	snprintf(calls, sizeof(calls), "%scalls", a->ctx.sort == SORT_CALLS ? mark : "");
+	bool shown[COL_COUNT];
+	shown_columns(a, shown);
+	char line[256], title[16];
+	size_t n = 0;
+	for (int k = 0; k < COL_COUNT; k++) {
+		if (!shown[k])
+			continue;
+		bool sorted = a->ctx.sort == sorts[k];
+		snprintf(title, sizeof(title), "%s%s", sorted ? mark : "", titles[k]);
+		/* the mark is one column of several bytes in UTF-8 */
+		int width = column_widths[k] + (int)(strlen(title) - text_width(title));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%*s ", width, title);
+	}
+	char name[16];
 	snprintf(name, sizeof(name), "%sname", a->ctx.sort == SORT_NAME ? mark : "");
-	int n = snprintf(line, sizeof(line), "%*s %*s %*s ", VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_SELF ? 2 : 0), self,
-			 VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_TOTAL ? 2 : 0), total,
-			 PERCENT_WIDTH - 1, "%");
-	if (show_sum(a))
-		n += snprintf(line + n, sizeof(line) - (size_t)n, "%*s ", PERCENT_WIDTH - 1,
-			      "sum%");
-	if (show_calls(a))
-		snprintf(line + n, sizeof(line) - (size_t)n, "%*s ",
-			 VALUE_WIDTH + (s->utf8 && a->ctx.sort == SORT_CALLS ? 2 : 0), calls);
 	int x = put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
 	put_text(2, x, name, area.cols - x, s->attr[EL_COLUMNS]);
 }
@@ -321,6 +397,10 @@ static attr_t name_attr(const struct row *r, const struct screen *s)
 	     : s->attr[EL_NORMAL];
 }
 
+/* Whether the selected row's name was cut at the edge when last drawn:
+ * then the status line gives it whole. */
+static bool selected_name_cut;
+
 static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 		      const struct row *r, attr_t base, bool selected)
 {
@@ -357,7 +437,10 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 			      area.cols - x, attr);
 	if (primary)
 		x += put_text(y, x, "[", area.cols - x, attr);
-	x += put_text_cut(y, x, name, area.cols - x - (primary ? 1 : 0), attr, s->utf8);
+	int room_for_name = area.cols - x - (primary ? 1 : 0);
+	if (selected)
+		selected_name_cut = text_width(name) > room_for_name;
+	x += put_text_cut(y, x, name, room_for_name, attr, s->utf8);
 	if (primary)
 		x += put_text(y, x, "]", area.cols - x, attr);
 	/* The file's base name and line, as DevTools shows them; the whole
@@ -370,39 +453,64 @@ static void draw_name(const struct app *a, const struct screen *s, int y, int x,
 	}
 }
 
+static void format_share(const struct app *a, double value, char *buf, size_t cap)
+{
+	const struct totals *t;
+	rule_state(a, &t);
+	if (isnan(value))
+		snprintf(buf, cap, "-");
+	else
+		format_percent(value, t->profile_total, buf, cap);
+}
+
 /* `sum`: the self of this row and those above it (show_sum). */
+static void format_column(const struct app *a, const struct row *r, double sum,
+			  enum column k, char *buf, size_t cap)
+{
+	switch (k) {
+	case COL_SELF:
+		format_cell(a, r->self, buf, cap);
+		break;
+	case COL_SELF_PERCENT:
+		format_share(a, r->self, buf, cap);
+		break;
+	case COL_TOTAL:
+		format_cell(a, r->total, buf, cap);
+		break;
+	case COL_TOTAL_PERCENT:
+		format_share(a, r->total, buf, cap);
+		break;
+	case COL_SUM_PERCENT:
+		format_share(a, sum, buf, cap);
+		break;
+	default:
+		if (isnan(r->calls))
+			snprintf(buf, cap, "-");
+		else
+			format_count_short(r->calls, buf, cap);
+	}
+}
+
 static void draw_row(const struct app *a, const struct screen *s, int y,
 		     const struct row *r, double sum, bool selected)
 {
 	attr_t base = selected ? s->attr[EL_SELECTED] : s->attr[EL_NORMAL];
 	fill_line(y, base);
-	const struct totals *t;
-	rule_state(a, &t);
-	char self[32], total[32], percent[32], calls[32], cells[160];
-	format_cell(a, r->self, self, sizeof(self));
-	format_cell(a, r->total, total, sizeof(total));
-	if (isnan(r->total))
-		snprintf(percent, sizeof(percent), "-");
-	else
-		format_percent(r->total, t->profile_total, percent, sizeof(percent));
-	int n = snprintf(cells, sizeof(cells), "%*s %*s %*s ", VALUE_WIDTH, self,
-			 VALUE_WIDTH, total, PERCENT_WIDTH - 1, percent);
-	if (show_sum(a)) {
-		char sum_text[32];
-		format_percent(sum, t->profile_total, sum_text, sizeof(sum_text));
-		n += snprintf(cells + n, sizeof(cells) - (size_t)n, "%*s ", PERCENT_WIDTH - 1,
-			      sum_text);
-	}
-	if (show_calls(a)) {
-		if (isnan(r->calls))
-			snprintf(calls, sizeof(calls), "-");
-		else
-			format_count_short(r->calls, calls, sizeof(calls));
-		snprintf(cells + n, sizeof(cells) - (size_t)n, "%*s ", VALUE_WIDTH, calls);
+	bool shown[COL_COUNT];
+	shown_columns(a, shown);
+	char cell[32], cells[160];
+	size_t n = 0;
+	for (int k = 0; k < COL_COUNT; k++) {
+		if (!shown[k])
+			continue;
+		format_column(a, r, sum, (enum column)k, cell, sizeof(cell));
+		n += (size_t)snprintf(cells + n, sizeof(cells) - n, "%*s ", column_widths[k], cell);
 	}
 	int x = put_text(y, 0, cells, area.cols, base);
 	if (x < name_column(a))
 		x = name_column(a);
+	if (selected) /* no room for it at all */
+		selected_name_cut = true;
 	if (x < area.cols)
 		draw_name(a, s, y, x, r, base, selected);
 }
@@ -487,6 +595,19 @@ static void draw_prompt_cursor(const struct line_edit *e, int y, int x, int max,
 		put_text(y, x, under, max - x, attr ^ A_REVERSE);
 }
 
+/* The right end of the status line, " 3/40  ? help "; returns its width. */
+static int status_place(struct place at, char *buf, size_t cap)
+{
+	return snprintf(buf, cap, " %zu/%zu  ? help ", at.count ? at.selected + 1 : 0, at.count);
+}
+
+/* Columns the status line has for its text. */
+static int status_room(struct place at)
+{
+	char where[64];
+	return area.cols - status_place(at, where, sizeof(where)) - 2;
+}
+
 /* `note`: what to say when there is nothing else to say, or NULL. */
 static void draw_status(const struct app *a, const struct screen *s,
 			struct place at, const char *note, bool note_is_place)
@@ -494,9 +615,7 @@ static void draw_status(const struct app *a, const struct screen *s,
 	int y = area.lines - 1;
 	fill_line(y, s->attr[EL_STATUS]);
 	char where[64], text[600];
-	snprintf(where, sizeof(where), " %zu/%zu  ? help ",
-		 at.count ? at.selected + 1 : 0, at.count);
-	int right = (int)strlen(where);
+	int right = status_place(at, where, sizeof(where));
 	const struct totals *t;
 	rule_state(a, &t);
 	attr_t attr = s->attr[EL_STATUS];
@@ -545,27 +664,51 @@ static void draw_status(const struct app *a, const struct screen *s,
 		put_text(y, area.cols - right, where, right, s->attr[EL_STATUS]);
 }
 
-static void draw_help(const struct screen *s)
+static int widest(bool names)
 {
-	/* Below the header only: every key should fit on 80x24. */
-	int top = 1, lines = area.lines - top - 1;
+	int most = 0;
+	for (size_t i = 0; i < key_table_len; i++) {
+		int w = text_width(names ? key_table[i].names : key_table[i].help);
+		most = w > most ? w : most;
+	}
+	return most;
+}
+
+/* The keys in as many columns as fit whole, scrolling (help_top) when
+ * they do not fit the height; a text cut at the edge ends in `…`. */
+static void draw_help(struct app *a, const struct screen *s)
+{
+	int top = 1, lines = area.lines - top - 2;
 	for (int y = top; y < area.lines - 1; y++)
 		fill_line(y, s->attr[EL_NORMAL]);
-	put_text(top, 1, "Keys (any key closes this help)", area.cols - 1, s->attr[EL_HEADER]);
-	lines--;
 	if (lines <= 0)
 		return;
-	int columns = (int)((key_table_len + (size_t)lines - 1) / (size_t)lines);
-	int width = area.cols / (columns ? columns : 1);
-	for (size_t i = 0; i < key_table_len; i++) {
-		int col = (int)(i / (size_t)lines), y = top + 1 + (int)(i % (size_t)lines);
-		int x = col * width;
-		if (x >= area.cols)
-			break;
-		int used = put_text(y, x + 1, key_table[i].names, 11, s->attr[EL_PRIMARY]);
-		(void)used;
-		put_text(y, x + 13, key_table[i].help, width - 14, s->attr[EL_NORMAL]);
-	}
+	int names = widest(true), width = names + 2 + widest(false) + 2;
+	int columns = area.cols / width > 1 ? area.cols / width : 1;
+	size_t rows = (key_table_len + (size_t)columns - 1) / (size_t)columns;
+	size_t last_top = rows > (size_t)lines ? rows - (size_t)lines : 0;
+	if (a->help_top > last_top)
+		a->help_top = last_top;
+	char title[160];
+	snprintf(title, sizeof(title), "Keys%s (any other key closes this help)",
+		 last_top ? " — j/k, PgDn/PgUp scroll" : "");
+	if (last_top)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), "  %zu–%zu of %zu",
+			 a->help_top + 1, a->help_top + (size_t)lines, rows);
+	put_text_cut(top, 1, title, area.cols - 1, s->attr[EL_HEADER], s->utf8);
+	a->page_rows = (size_t)lines;
+	for (int y = 0; y < lines; y++)
+		for (int col = 0; col < columns; col++) {
+			size_t i = (size_t)col * rows + a->help_top + (size_t)y;
+			if (a->help_top + (size_t)y >= rows || i >= key_table_len)
+				continue;
+			int x = col * width + 1;
+			put_text_cut(top + 1 + y, x, key_table[i].names, area.cols - x,
+				     s->attr[EL_PRIMARY], s->utf8);
+			x += names + 2;
+			put_text_cut(top + 1 + y, x, key_table[i].help, area.cols - x,
+				     s->attr[EL_NORMAL], s->utf8);
+		}
 }
 
 /* The strip under the header, and the rest of the area below it. */
@@ -603,7 +746,7 @@ void draw_app(struct app *a, const struct screen *s)
 	draw_header(a, s);
 	char note[1024] = "";
 	if (a->show_help) {
-		draw_help(s);
+		draw_help(a, s);
 	} else {
 		draw_timeline(a, s);
 		draw_tabs(a, s);
@@ -616,11 +759,25 @@ void draw_app(struct app *a, const struct screen *s)
 	}
 	/* With nothing else to say: where the function under the cursor is. */
 	const struct row *r = app_selected_row(a);
+	bool whole_name = false;
 	if (!note[0] && r && !a->show_help && a->current != VIEW_FLAME) {
-		format_location(a->ctx.model, r->frame, note, sizeof(note));
-		append_origin(a->ctx.model, r->frame, note, sizeof(note));
+		char loc[900];
+		format_location(a->ctx.model, r->frame, loc, sizeof(loc));
+		append_origin(a->ctx.model, r->frame, loc, sizeof(loc));
+		/* A name cut at the edge is read here whole, its place after
+		 * it; one too long even for this line leaves it to the place. */
+		char name[400];
+		app_frame_name(a, r->frame, name, sizeof(name));
+		whole_name = selected_name_cut &&
+			     text_width(name) <= status_room(pane_place(a));
+		if (whole_name) {
+			snprintf(note, sizeof(note), "%s%s%s", name, *loc ? "  " : "", loc);
+		} else {
+			snprintf(note, sizeof(note), "%s", loc);
+		}
 	}
-	draw_status(a, s, pane_place(a), note[0] ? note : NULL, a->current != VIEW_FLAME);
+	draw_status(a, s, pane_place(a), note[0] ? note : NULL,
+		    a->current != VIEW_FLAME && !whole_name);
 	attrset(A_NORMAL);
 	/* The area stays the pane's, for draw_row_at and draw_tabs_line. */
 }
@@ -647,7 +804,9 @@ static void draw_side(struct app *a, const struct screen *s, struct compare *c)
 }
 
 /* A value of the delta layout; a delta carries its sign.  NAN is a value
- * the rule cannot give (n/a); absence is drawn by the caller. */
+ * the rule cannot give (n/a); absence is drawn by the caller.  Shares are
+ * percent of each profile, so their difference is in points (`-2.67 pt`),
+ * not a percentage to be read like delta% beside it. */
 static void delta_cell(const struct compare *c, double value, bool is_delta,
 		       char *buf, size_t cap)
 {
@@ -660,21 +819,28 @@ static void delta_cell(const struct compare *c, double value, bool is_delta,
 	size_t used = (size_t)snprintf(buf, cap, "%s", sign);
 	double magnitude = is_delta ? fabs(value) : value;
 	if (d->normalize)
-		snprintf(buf + used, cap - used, "%.2f%%", magnitude);
+		snprintf(buf + used, cap - used, is_delta ? "%.2f pt" : "%.2f%%", magnitude);
 	else
 		format_value(d->model[DIFF_BASE], d->type[DIFF_BASE], magnitude,
 			     buf + used, cap - used);
 }
 
-/* A side's total: `-` where the function is absent, n/a where it is
- * there but the rule gives that side no totals (diff.h). */
-static void side_total_cell(const struct compare *c, const struct diff_row *r,
-			    enum diff_side side, char *buf, size_t cap)
+/* A side's self or total: `-` where the function is absent, n/a where it
+ * is there but the rule gives that side no totals (diff.h). */
+static void side_cell(const struct compare *c, const struct diff_row *r,
+		      const double *values, enum diff_side side, char *buf, size_t cap)
 {
 	if (diff_present(r, side))
-		delta_cell(c, r->total[side], false, buf, cap);
+		delta_cell(c, values[side], false, buf, cap);
 	else
 		snprintf(buf, cap, "-");
+}
+
+/* Sorted by self, the layout shows the selfs it sorts by before the
+ * totals, as the text report always does. */
+static bool delta_shows_self(const struct compare *c)
+{
+	return c->diff.sort == DIFF_SORT_SELF;
 }
 
 static const char *const side_marks[] = { " ", "-", "+" };
@@ -686,21 +852,47 @@ static const char *one_sided_mark(const struct diff_row *r)
 	return side_marks[base && !new_side ? 1 : !base && new_side ? 2 : 0];
 }
 
+/* The row's function and, dimmed, its file and line as every other pane
+ * shows them: three `(anonymous)` rows are three places. */
+static void draw_delta_name(const struct compare *c, const struct screen *s, int y,
+			    int x, const struct diff_row *r, attr_t base, bool selected)
+{
+	enum diff_side side = diff_row_side(r);
+	const struct model *m = c->diff.model[side];
+	char name[1024], loc[1024];
+	escape_text(model_str(m, m->frames[r->frame[side]].name), name, sizeof(name));
+	x += put_text_cut(y, x, name, area.cols - x, over(base, s->attr[EL_NORMAL], selected),
+			  s->utf8);
+	format_location_short(m, r->frame[side], loc, sizeof(loc));
+	if (*loc && x + 3 < area.cols) {
+		x += put_text(y, x, "  ", area.cols - x, base);
+		put_text_cut(y, x, loc, area.cols - x, over(base, s->attr[EL_DIM], selected),
+			     s->utf8);
+	}
+}
+
 static void draw_delta_row(const struct compare *c, const struct screen *s, int y,
 			   const struct diff_row *r, bool selected)
 {
 	attr_t base = selected ? s->attr[EL_SELECTED] : s->attr[EL_NORMAL];
 	fill_line(y, base);
-	char b[32], n[32], delta[32], pct[32], cells[200], name[1024];
-	side_total_cell(c, r, DIFF_BASE, b, sizeof(b));
-	side_total_cell(c, r, DIFF_NEW, n, sizeof(n));
+	char b[32], n[32], delta[32], pct[32], cells[200];
+	int x = 0;
+	if (delta_shows_self(c)) {
+		side_cell(c, r, r->self, DIFF_BASE, b, sizeof(b));
+		side_cell(c, r, r->self, DIFF_NEW, n, sizeof(n));
+		snprintf(cells, sizeof(cells), "%*s %*s ", VALUE_WIDTH, b, VALUE_WIDTH, n);
+		x += put_text(y, x, cells, area.cols - x, base);
+	}
+	side_cell(c, r, r->total, DIFF_BASE, b, sizeof(b));
+	side_cell(c, r, r->total, DIFF_NEW, n, sizeof(n));
 	delta_cell(c, r->delta, true, delta, sizeof(delta));
 	if (isnan(r->delta_pct))
 		snprintf(pct, sizeof(pct), "%s", isnan(r->delta) ? "n/a" : "-");
 	else
 		snprintf(pct, sizeof(pct), "%+.1f%%", r->delta_pct);
 	snprintf(cells, sizeof(cells), "%*s %*s ", VALUE_WIDTH, b, VALUE_WIDTH, n);
-	int x = put_text(y, 0, cells, area.cols, base);
+	x += put_text(y, x, cells, area.cols - x, base);
 	/* A regression in the colour of "not applicable", an improvement in
 	 * the callees' green: the themes have no elements of their own yet. */
 	attr_t change = r->delta > 0 ? s->attr[EL_NOT_APPLICABLE]
@@ -709,10 +901,23 @@ static void draw_delta_row(const struct compare *c, const struct screen *s, int 
 	x += put_text(y, x, cells, area.cols - x, over(base, change, selected));
 	x += put_text(y, x, one_sided_mark(r), area.cols - x, base);
 	x += put_text(y, x, " ", area.cols - x, base);
-	enum diff_side side = diff_row_side(r);
-	const struct model *m = c->diff.model[side];
-	escape_text(model_str(m, m->frames[r->frame[side]].name), name, sizeof(name));
-	put_text(y, x, name, area.cols - x, over(base, s->attr[EL_NORMAL], selected));
+	if (x < area.cols)
+		draw_delta_name(c, s, y, x, r, base, selected);
+}
+
+static void draw_delta_titles(const struct compare *c, const struct screen *s)
+{
+	char line[256];
+	int n = 0;
+	fill_line(2, s->attr[EL_COLUMNS]);
+	if (delta_shows_self(c))
+		n = snprintf(line, sizeof(line), "%*s %*s ", VALUE_WIDTH, "base self",
+			     VALUE_WIDTH, "new self");
+	snprintf(line + n, sizeof(line) - (size_t)n, "%*s %*s %*s %*s   name",
+		 VALUE_WIDTH, delta_shows_self(c) ? "base tot" : "base", VALUE_WIDTH,
+		 delta_shows_self(c) ? "new tot" : "new", DELTA_WIDTH, "delta",
+		 PERCENT_WIDTH, "delta%");
+	put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
 }
 
 static void draw_delta(struct compare *c, const struct screen *s)
@@ -728,12 +933,9 @@ static void draw_delta(struct compare *c, const struct screen *s)
 	fill_line(1, s->attr[EL_TAB]);
 	snprintf(line, sizeof(line), " delta layout (d: split)  sort: %s%s  %s",
 		 diff_sort_name(d->sort), d->reversed ? " reversed" : "",
-		 d->normalize ? "normalized (% of each profile)" : "absolute");
+		 d->normalize ? "shares (% of each profile, delta in points)" : "absolute");
 	put_text(1, 0, line, area.cols, s->attr[EL_TAB]);
-	fill_line(2, s->attr[EL_COLUMNS]);
-	snprintf(line, sizeof(line), "%*s %*s %*s %*s   name", VALUE_WIDTH, "base",
-		 VALUE_WIDTH, "new", DELTA_WIDTH, "delta", PERCENT_WIDTH, "delta%");
-	put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
+	draw_delta_titles(c, s);
 	size_t page = (size_t)page_lines();
 	c->page_rows = page ? page : 1;
 	c->top = draw_top_showing(c->top, c->selected, page);
@@ -747,13 +949,30 @@ static void draw_delta(struct compare *c, const struct screen *s)
 	}
 }
 
+/* The status line of the delta layout: the whole name and place of the
+ * row under the cursor, which its row may cut at the edge. */
+static void delta_row_note(const struct compare *c, char *note, size_t cap)
+{
+	note[0] = 0;
+	if (c->selected >= c->diff.nrows)
+		return;
+	const struct diff_row *r = &c->diff.rows[c->selected];
+	enum diff_side side = diff_row_side(r);
+	const struct model *m = c->diff.model[side];
+	char name[512], loc[512], safe[512];
+	escape_text(model_str(m, m->frames[r->frame[side]].name), name, sizeof(name));
+	format_location(m, r->frame[side], loc, sizeof(loc));
+	escape_text(loc, safe, sizeof(safe));
+	snprintf(note, cap, "%s%s%s", name, *safe ? "  " : "", safe);
+}
+
 void draw_compare(struct compare *c, const struct screen *s)
 {
 	struct app *active = compare_active(c);
 	set_area(0, 0, LINES, COLS);
 	if (active->show_help) {
 		draw_header(active, s);
-		draw_help(s);
+		draw_help(active, s);
 	} else if (c->delta_layout) {
 		draw_delta(c, s);
 	}
@@ -778,10 +997,14 @@ void draw_compare(struct compare *c, const struct screen *s)
 	}
 	char note[1200];
 	bool flame = !c->delta_layout && active->current == VIEW_FLAME;
-	snprintf(note, sizeof(note), "%s side%s%s", c->active == DIFF_BASE ? "base" : "new",
-		 flame ? ": " : stacked && !c->delta_layout
-		 ? "; too narrow for side by side: stacked (d: delta layout)" : "",
-		 flame ? side_flame_note : "");
+	if (c->delta_layout)
+		delta_row_note(c, note, sizeof(note));
+	else
+		snprintf(note, sizeof(note), "%s side%s%s",
+			 c->active == DIFF_BASE ? "base" : "new",
+			 flame ? ": " : stacked ? "; too narrow for side by side: stacked "
+						 "(d: delta layout)" : "",
+			 flame ? side_flame_note : "");
 	struct place at = c->delta_layout ? (struct place){ c->selected, c->diff.nrows }
 					  : pane_place(active);
 	draw_status(active, s, at, note, false);

@@ -337,10 +337,15 @@ static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom
 		: a->ctx.time_order == time_order ? " (computing)"
 		: time_order ? " (computing left-heavy)" : " (computing time order)";
 	int n = snprintf(buf, cap, "%s%s", time_order ? "time order" : "left-heavy", computing);
-	if (zoom == NO_ID) {
-		snprintf(buf + n, cap - (size_t)n, "%s(whole profile)", sep);
-		return;
+	if (a->range.cut) { /* what the root stands for */
+		char range[128];
+		app_describe_range(a, !utf8, range, sizeof(range));
+		n += snprintf(buf + n, cap - (size_t)n, "%s(%s)", sep, range);
+	} else if (zoom == NO_ID) {
+		n += snprintf(buf + n, cap - (size_t)n, "%s(whole profile)", sep);
 	}
+	if (zoom == NO_ID)
+		return;
 	uint32_t path[64];
 	size_t depth = 0;
 	for (uint32_t z = zoom; z != NO_ID && depth < 64; z = f->frames[z].parent)
@@ -401,8 +406,25 @@ static void draw_top_line(struct app *a, const struct canvas *c, const struct fl
 
 /* ---- the status line ---------------------------------------------------- */
 
+/* Against BASE, the frame's BASE width; comparing shares (`n`), its share
+ * of BASE, to read beside the frame's share of NEW. */
+static int describe_base(const struct app *a, const struct paint *paint, uint32_t i,
+			 char *note, size_t cap)
+{
+	char was[32];
+	double width = paint->base[i];
+	if (isnan(width))
+		return snprintf(note, cap, "  (+ not in base)");
+	if (paint->normalize) {
+		format_percent(width, paint->base_whole, was, sizeof(was));
+		return snprintf(note, cap, "  base %s (shares)", was);
+	}
+	format_value(a->ctx.model, a->ctx.type, width, was, sizeof(was));
+	return snprintf(note, cap, "  base %s", was);
+}
+
 static void describe(struct app *a, const struct flame *f, uint32_t i,
-		     const double *base, char *note, size_t cap)
+		     const struct paint *paint, char *note, size_t cap)
 {
 	const struct model *m = a->ctx.model;
 	const struct flame_frame *fr = &f->frames[i];
@@ -416,12 +438,8 @@ static void describe(struct app *a, const struct flame *f, uint32_t i,
 	escape_text(loc, where, sizeof(where));
 	int n = snprintf(note, cap, "%s  self %s  total %s  %s%s%s", name, self, total,
 			 pct, where[0] ? "  " : "", where);
-	if (base && (size_t)n < cap) {
-		char was[32];
-		format_value(m, a->ctx.type, base[i], was, sizeof(was));
-		n += snprintf(note + n, cap - (size_t)n, isnan(base[i])
-			      ? "  (+ not in base)" : "  base %s", was);
-	}
+	if (paint->base && (size_t)n < cap)
+		n += describe_base(a, paint, i, note + n, cap - (size_t)n);
 	if (f->note && (size_t)n < cap)
 		snprintf(note + n, cap - (size_t)n, "  [%s]", f->note);
 }
@@ -532,7 +550,7 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 	uint32_t selected = p->selected < f->nframes ? (uint32_t)p->selected : 0;
 	draw_levels(&paint, &c, &layout, selected, a->prompts.search[0] ? a->flame.matched : NULL);
 	attrset(A_NORMAL);
-	describe(a, f, selected, paint.base, note, cap);
+	describe(a, f, selected, &paint, note, cap);
 	if (pb)
 		describe_gone(a, pb, selected, note, cap);
 }

@@ -173,7 +173,7 @@ const struct key_binding key_table[] = {
 	  .action = app_next_thread, .one_profile = true },
 	{ { '/' }, "/", "search as you type",
 	  .action = app_search_start },
-	{ { 'n' }, "n", "next match / normalize",
+	{ { 'n' }, "n", "next match; compare: shares",
 	  .action = search_forward, .delta_action = compare_toggle_normalize },
 	{ { 'N' }, "N", "previous match",
 	  .action = search_backward },
@@ -250,6 +250,8 @@ static const struct key_binding *key_lookup(int key)
 }
 
 #define KEY_ESCAPE 27
+/* Columns a Right or Left moves the source text. */
+#define SOURCE_SHIFT 8
 
 /* Keys of the source pane; false for the others (which close it). */
 static bool lines_pane_key(struct app *a, int key)
@@ -264,7 +266,13 @@ static bool lines_pane_key(struct app *a, int key)
 	case KEY_END: case 'G': lines_pane_move_to(a, SIZE_MAX); break;
 	case 'n': lines_pane_next_hot(a, 1); break;
 	case 'N': lines_pane_next_hot(a, -1); break;
-	case 'q': case 'Q': case 'l': case 'h': case KEY_LEFT: case KEY_ESCAPE:
+	/* Sideways as less does; Left at the left edge goes back. */
+	case KEY_RIGHT: lines_pane_shift(a, SOURCE_SHIFT); break;
+	case KEY_LEFT:
+		if (!lines_pane_shift(a, -SOURCE_SHIFT))
+			app_close_lines(a);
+		break;
+	case 'q': case 'Q': case 'l': case 'h': case KEY_ESCAPE:
 	case KEY_BACKSPACE: case 127:
 		app_close_lines(a);
 		break;
@@ -328,6 +336,30 @@ static void run_action(const struct key_binding *b, struct app *a, int key)
 		b->action(a);
 }
 
+void key_in_help(struct app *a, int key)
+{
+	size_t page = a->page_rows > 1 ? a->page_rows - 1 : 1;
+	switch (key) {
+	case KEY_DOWN: case 'j':
+		a->help_top++; /* the drawing keeps it on the list */
+		break;
+	case KEY_UP: case 'k':
+		a->help_top -= a->help_top > 0;
+		break;
+	case KEY_NPAGE: case ' ':
+		a->help_top += page;
+		break;
+	case KEY_PPAGE:
+		a->help_top -= a->help_top > page ? page : a->help_top;
+		break;
+	case KEY_RESIZE:
+		break;
+	default:
+		a->show_help = false;
+		a->help_top = 0;
+	}
+}
+
 bool key_dispatch(struct app *a, int key)
 {
 	a->message[0] = 0;
@@ -361,8 +393,15 @@ bool key_dispatch_compare(struct compare *c, int key)
 		else
 			app_message(a, "%s does nothing in the delta layout (d leaves it)",
 				    b->names);
+	} else if (b->one_profile && b->keyed_action == filter_key) {
+		app_message(a, "%s filters one profile at a time: --focus, --ignore, --hide "
+			    "... filter both sides (wprof-tui --focus RE BASE NEW)", b->names);
 	} else if (b->one_profile) {
 		app_message(a, "%s works on one profile at a time", b->names);
+	} else if (key == 'n' && a->current == VIEW_FLAME) {
+		/* NEW's flame graph is coloured by change: `n` compares
+		 * shares, so that a short profile is not all blue. */
+		compare_toggle_normalize(c);
 	} else {
 		struct compare_before before;
 		compare_remember(c, &before);

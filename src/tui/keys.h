@@ -37,6 +37,8 @@ void key_table_print(FILE *out);
 
 /* Runs the key's action; false when the key is not bound. */
 bool key_dispatch(struct app *a, int key);
+/* With the help shown: the scrolling keys move it; any other closes it. */
+void key_in_help(struct app *a, int key);
 /* The same for `wprof-tui BASE NEW`: the key goes to the active side or
  * the delta layout, and the other side follows. */
 bool key_dispatch_compare(struct compare *c, int key);

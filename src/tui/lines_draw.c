@@ -28,8 +28,12 @@ static void draw_lines_header(const struct app *a, const struct screen *s)
 	draw_blank_line(0, s->attr[EL_HEADER]);
 	draw_text(0, 1, text, COLS - 1, s->attr[EL_HEADER]);
 	draw_blank_line(1, s->attr[EL_COLUMNS]);
+	char source[64] = "source";
+	if (a->lines->shift)
+		snprintf(source, sizeof(source), "source from column %zu (Left, Right)",
+			 a->lines->shift + 1);
 	snprintf(text, sizeof(text), "   %*s %*s %6s  %s", VALUE_WIDTH, "self", VALUE_WIDTH,
-		 v->prof.has_total ? "total" : "total n/a", "line", "source");
+		 v->prof.has_total ? "total" : "total n/a", "line", source);
 	draw_text(1, 0, text, COLS, s->attr[EL_COLUMNS]);
 }
 
@@ -59,6 +63,17 @@ static void source_text(const struct source_row *r, char *out, size_t cap)
 	plain[n] = 0;
 	escape_text(plain, out, cap);
 	free(plain);
+}
+
+/* The text without its first `columns` characters (a UTF-8 character
+ * one column, as the source is drawn). */
+static const char *shifted(const char *text, size_t columns)
+{
+	for (; *text && columns; columns--)
+		do
+			text++;
+		while (((unsigned char)*text & 0xc0) == 0x80);
+	return text;
 }
 
 static const char *heat_mark(int heat, const struct screen *s)
@@ -96,7 +111,7 @@ static void draw_source_row(const struct app *a, const struct screen *s, int y,
 	draw_blank_line(y, attr);
 	int x = draw_text(y, 0, head, COLS, attr);
 	source_text(r, text, sizeof(text));
-	draw_text(y, x, text, COLS - x, attr);
+	draw_text(y, x, shifted(text, a->lines->shift), COLS - x, attr);
 }
 
 static void draw_lines_rows(struct app *a, const struct screen *s)

@@ -223,7 +223,7 @@ static void mouse_event(struct app *a)
 static void handle_key(struct app *a, int key)
 {
 	if (a->show_help) {
-		a->show_help = false;
+		key_in_help(a, key);
 	} else if (a->prompts.searching) {
 		search_key(a, key);
 	} else if (a->prompts.commanding) {
@@ -581,7 +581,7 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 		if (key == ERR)
 			continue;
 		if (active->show_help) {
-			active->show_help = false;
+			key_in_help(active, key);
 		} else if (active->prompts.searching) {
 			struct compare_before before;
 			compare_remember(&c, &before);

@@ -61,9 +61,8 @@ UNITS = {"ms": 1e-3, "s": 1, "mins": 60}
 
 
 def add_total(screen):
-    """main.add's total in seconds, from the flat pane (self, total, %, sum%)."""
-    m = re.search(r"^\s*\S+\s+([\d.]+)(ms|s|mins)\s+[\d.]+%\s+[\d.]+%\s+main\.add\b",
-                  screen, re.M)
+    """main.add's total in seconds, from the flat pane (self, self%, total, total%, sum%)."""
+    m = re.search(r"^\s*\S+\s+\S+%\s+([\d.]+)(ms|s|mins)\s+[\d.]+%\s+(?:\d+\.\d\d%\s+)?main\.add\b", screen, re.M)
     return float(m.group(1)) * UNITS[m.group(2)] if m else None
 
 

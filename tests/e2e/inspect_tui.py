@@ -40,7 +40,7 @@ def micros(text):
 
 def self_of(screen, name):
     for line in screen.split("\n")[3:-1]:
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(?:\S+%\s+)?(\S+)", line)
+        m = re.match(r"(?![\s▼▲^v]*self\s)\s*(\S+)\s+(?:\S+%\s+|-\s+)?(\S+)\s+(\S+%|-)\s+(?:\d+\.\d\d%\s+)?(\S+)", line)
         if m and m.group(4) == name:
             return micros(m.group(1))
     return 0.0
@@ -134,7 +134,7 @@ def stream():
 def column(screen, name, index):
     """Column `index` (0 self, 1 total) of the row named `name`, as text."""
     for line in screen.split("\n")[3:-1]:
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(?:\S+%\s+)?(\S+)", line)
+        m = re.match(r"(?![\s▼▲^v]*self\s)\s*(\S+)\s+(?:\S+%\s+|-\s+)?(\S+)\s+(\S+%|-)\s+(?:\d+\.\d\d%\s+)?(\S+)", line)
         if m and m.group(4) == name:
             return m.group(1 + index)
     return None
@@ -164,7 +164,7 @@ def strip():
         later = pane.lines()
         check(later[1] != lines[1] and "█" in later[1],
               "the strip moves as samples arrive:\n%s\n%s" % (lines[1], later[1]))
-        pane.press(["u", "u"], r"(?m)^\s+\d+\s+\d+\s+\S+%\s+\S+%\s+a\b", "u u: sample counts",
+        pane.press(["u", "u"], r"(?m)^\s+\d+\s+\S+%\s+\d+\s+\S+%\s+(?:\d+\.\d\d%\s+)?a\b", "u u: sample counts",
                    stable=False)
         pane.keys("[")
         s = pane.press(["]"], r"range \S+–\S+ of", "[ ]: a range pinned", stable=False)

@@ -63,7 +63,7 @@ def flat_rows(s):
     """function name -> (self, total) text of each row under the titles."""
     out = {}
     for line in body(s):
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(?:\d+\.\d\d%\s+)?(.*?)\s*$", line)
+        m = re.match(r"(?![\s▼▲^v]*self\s)\s*(\S+)\s+(?:\S+%\s+|-\s+)?(\S+)\s+(\S+%|-)\s+(?:\d+\.\d\d%\s+)?(.*?)\s*$", line)
         if m:
             out[m.group(4).split()[0]] = (m.group(1), m.group(2))
     return out
@@ -77,7 +77,7 @@ def position(s):
 def row_at(s, index):
     """The name on the screen's row `index` (1-based, as the status counts)."""
     names = [line for line in body(s) if line.strip()]
-    m = re.match(r"\s*\S+\s+\S+\s+\S+\s+(?:\d+\.\d\d%\s+)?(\S+)", names[index - 1])
+    m = re.match(r"(?![\s▼▲^v]*self\s)\s*\S+\s+(?:\S+%\s+|-\s+)?\S+\s+\S+\s+(?:\d+\.\d\d%\s+)?(\S+)", names[index - 1])
     return m.group(1) if m else None
 
 
@@ -249,7 +249,9 @@ def streaming(engine):
     while b"<stop-profiling/>" not in engine.received and time.time() < deadline:
         time.sleep(0.05)
     check(b"<stop-profiling/>" in engine.received, "p sent <stop-profiling/>")
-    s = press(["?"], r"live: start/stop profiling", "help lists the live keys")
+    s = press(["?"], r"Keys", "the help")
+    if "live: start/stop profiling" not in s:  # a short screen: it scrolls
+        s = press(["PageDown"], r"live: start/stop profiling", "help lists the live keys")
     check("live: next engine" in s and "live: freeze/follow" in s, "help: e and z")
     press(["Escape"], r"\? help", "help closed")
 

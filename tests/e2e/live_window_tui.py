@@ -45,7 +45,7 @@ def body(s):
 
 def self_of(s, name):
     for line in body(s):
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(?:\d+\.\d\d%\s+)?(\S+)", line)
+        m = re.match(r"(?![\s▼▲^v]*self\s)\s*(\S+)\s+(?:\S+%\s+|-\s+)?(\S+)\s+(\S+%|-)\s+(?:\d+\.\d\d%\s+)?(\S+)", line)
         if m and m.group(4) == name:
             return micros(m.group(1))
     return 0.0

@@ -109,17 +109,17 @@ def test_tui():
         p = Pane("LANG=C.UTF-8 %s --focus main.busy %s; echo EXIT=$?; sleep 600"
                  % (WPROF, PPROF), 100, 30)
         try:
-            # The flat pane: self, total, %, pprof's sum%, name.
+            # The flat pane: self, self%, total, total%, pprof's sum%, name.
             s = p.press(["3"], r"3 flat", "the flat pane")
             header = s.split("\n")[0]
             # go tool pprof -top: "Duration: 1.22s" (testdata/pprof-focus/top.txt).
             check(" 1.22s " in header and "n/a" not in header, "duration: " + header)
-            check(re.search(r"80ms +110ms +27\.50% +[\d.]+% +main\.busy", s),
+            check(re.search(r"80ms +[\d.]+% +110ms +27\.50% +[\d.]+% +main\.busy", s),
                   "% of the whole profile, as pprof -focus:\n" + s)
-            s = p.press(["%"], r"100\.00% +[\d.]+% +main\.busy", "% of what the filter left")
-            check(re.search(r"30ms +30ms +27\.27% +[\d.]+% +runtime\.asyncPreempt", s),
+            s = p.press(["%"], r"110ms +100\.00% +[\d.]+% +main\.busy", "% of what the filter left")
+            check(re.search(r"30ms +27\.27% +30ms +27\.27% +[\d.]+% +runtime\.asyncPreempt", s),
                   "as pprof -relative_percentages:\n" + s)
-            s = p.press(["%"], r"27\.50% +[\d.]+% +main\.busy", "% of the whole again")
+            s = p.press(["%"], r"110ms +27\.50% +[\d.]+% +main\.busy", "% of the whole again")
             s = p.press(["?"], r"Keys", "the help")
             check(re.search(r"^ *% +% of the whole / of what is left", s, re.M),
                   "? lists %:\n" + s)
@@ -130,7 +130,7 @@ def test_tui():
         p = Pane("LANG=C.UTF-8 %s --relative --focus main.busy %s; echo EXIT=$?; sleep 600"
                  % (WPROF, PPROF), 100, 30)
         try:
-            p.press(["3"], r"100\.00% +[\d.]+% +main\.busy", "--relative in the explorer")
+            p.press(["3"], r"110ms +100\.00% +[\d.]+% +main\.busy", "--relative in the explorer")
         finally:
             p.close()
 

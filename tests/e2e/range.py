@@ -76,6 +76,10 @@ for spec, want in (("3", "START-END"), ("1-2", "needs a unit"),
     r = run("--report", "flat", "--range", spec, path)
     check(r.returncode == 2 and want in r.stderr,
           "--range %s: exit %d %r" % (spec, r.returncode, r.stderr))
+# The profile's length in its own unit (worked-example: 3 samples, 6 ms).
+r = run("--report", "flat", "--range", "50s-", path)
+check(r.returncode == 2 and "the profile has 3 samples over 6ms)" in r.stderr,
+      "--range past the end says the length in ms: %r" % r.stderr)
 r = run("--report", "flat", "--range", "1s-2s", os.path.join(TESTDATA, "validate.pprof"))
 check(r.returncode == 2 and "needs sample times" in r.stderr,
       "a profile without times: %r" % r.stderr)

@@ -35,7 +35,7 @@ def totals(screen):
     """name -> total column of the flat pane's rows."""
     out = {}
     for line in screen.split("\n"):
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+\S+%\s+(?:\d+\.\d\d%\s+)?(\w+)\s*$", line)
+        m = re.match(r"(?![\s▼▲^v]*self\s)\s*(\S+)\s+(?:\S+%\s+|-\s+)?(\S+)\s+\S+%\s+(?:\d+\.\d\d%\s+)?(\w+)\s*$", line)
         if m:
             out[m.group(3)] = m.group(2)
     return out
@@ -43,7 +43,7 @@ def totals(screen):
 
 def keys_and_drag(width, height):
     p = Pane("worked-example.cpuprofile", width, height)
-    s = p.press(["3"], r"^\s+\S+\s+6ms", "the flat pane")
+    s = p.press(["3"], r"^\s+\S+\s+\S+%\s+6ms", "the flat pane")
     lines = s.split("\n")
     check("█" in lines[1], "%dx%d: the strip on line 2:\n%s" % (width, height, s))
     check("timeline: the whole profile" in lines[2], "the ruler says whole:\n" + s)

@@ -87,6 +87,20 @@ class Pane:
         """The first screen with a line matching `pattern`, as it is."""
         return self.wait_for(lambda s: re.search(pattern, s, re.M), what, stable=False)
 
+    def help_text(self):
+        """Every page of the ? help as one text: a short screen scrolls it
+        ("Keys — j/k, PgDn/PgUp scroll …  1–21 of 44")."""
+        s = self.press(["?"], r"Keys", "the help")
+        text = s
+        for _ in range(8):
+            m = re.search(r"(\d+)\u2013(\d+) of (\d+)", s.split("\n")[1])
+            if not m or int(m.group(2)) >= int(m.group(3)):
+                break
+            s = self.press(["NPage"], r"(?<!\d)(?!%s\u2013)\d+\u2013\d+ of" % m.group(1),
+                           "the next page of the help")
+            text += "\n" + s
+        return text
+
     def press(self, keys, until, what, stable=True):
         """Sends keys, then waits until the screen shows `until`."""
         self.keys(*keys)

@@ -37,9 +37,8 @@ def rows(screen):
     """(self, total, name) of each row under the column titles."""
     out = []
     for line in screen.split("\n")[3:-1]:
-        # The flat pane's sum% (pprof's) follows the % column.
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+%|-)\s+(?:\d+\.\d\d%\s+)?(?:[│|] )*"
-                     r"(?:[▸▾·+\-] )?\s*(.*?)\s*$", line)
+        # self, self%, total, total% and, in the flat pane, pprof's sum%.
+        m = re.match(r"(?![\s▼▲^v]*self\s)\s*(\S+)\s+(?:\S+%\s+|-\s+)?(\S+)\s+(\S+%|-)\s+(?:\d+\.\d\d%\s+)?(?:[│|] )*(?:[▸▾·+\-] )?\s*(.*?)\s*$", line)
         if m and m.group(4):
             out.append((m.group(1), m.group(2), m.group(4)))
     return out
@@ -66,7 +65,7 @@ def header_and_panes():
     s = p.press(["3"], r"\b4ms\s+66\.67%\s+\S+%\s+leaf", "flat")
     check([r[2] for r in rows(s)] == ["main", "a", "leaf", "b"], "flat order by total: %r" % rows(s))
     s = p.press(["4"], r"\[main\]", "call graph of main")
-    check(re.search(r"^\s+\S+\s+\S+\s+\S+\s+\[main\]", s, re.M), "call graph shows [main]")
+    check(re.search(r"^\s+\S+\s+(?:\S+%\s+|-\s+)?\S+\s+\S+\s+\[main\]", s, re.M), "call graph shows [main]")
     check(re.search(r"\s{4}a\s*$", s, re.M) and re.search(r"\s{4}b\s*$", s, re.M),
           "call graph lists main's callees a and b")
     p.press(["Tab"], r"left-heavy", "Tab to the flame graph")
