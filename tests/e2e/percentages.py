@@ -27,7 +27,8 @@ PPROF = os.path.join(FOCUS_DIR, "ackermann.pprof")
 checks = Checks(WPROF)
 
 PPROF_ROW = re.compile(r"^\s*(\S+)\s+([\d.]+)%\s+[\d.]+%\s+(\S+)\s+([\d.]+)%\s+(\S+)$")
-OUR_ROW = re.compile(r"^\s*(\S+)\s+([\d.]+)%\s+(\S+)\s+([\d.]+)%\s+(\S+)")
+# self, self%, pprof's sum% (flat), total, total%, name
+OUR_ROW = re.compile(r"^\s*(\S+)\s+([\d.]+)%\s+(?:[\d.]+%\s+)?(\S+)\s+([\d.]+)%\s+(\S+)")
 
 
 def percents(text, row):

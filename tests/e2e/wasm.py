@@ -87,7 +87,8 @@ indexes = sorted({int(r["name"][14:-1]) for r in wasm if r["name"].startswith("w
 text = report("flat", "--symbols", data("wasm/hot.wasm"), STRIPPED)
 check("# symbols: hot.wasm (name section, DWARF)\n" in text, "header:\n" + text)
 check("wasm-function[" not in text, "every wasm frame named:\n" + text)
-places = dict(re.findall(r"^\s+\S+\s+\S+\s+\S+\s+\S+  (\S+)  (\S+)$", text, re.M))
+# self, self%, sum%, total, total%, then the name and its place
+places = dict(re.findall(r"^\s+\S+\s+\S+\s+(?:\S+%\s+)?\S+\s+\S+  (\S+)  (\S+)$", text, re.M))
 placed = 0
 for index in indexes:
     body, name = full[index]
