@@ -207,6 +207,25 @@ def without_index(rows):
     return {name: values[1:] for name, values in rows.items()}
 
 
+def same_values(want, got, exact):
+    """Printed columns equal.  In a run made now (not `exact`), a
+    percentage that sits on a rounding edge (81.25) may print one way in
+    gprof's sums and the other in ours: one unit of its last digit is let
+    pass there, never for a saved reference, and never for times or calls."""
+    if want == got or exact or want is None or got is None or len(want) != len(got):
+        return want == got
+    for column, (w, g) in enumerate(zip(want, got)):
+        if w == g:
+            continue
+        try:
+            if column == 0 and abs(float(w) - float(g)) <= 0.1 + 1e-9:
+                continue  # % time
+        except ValueError:
+            pass
+        return False
+    return True
+
+
 def compare_outputs(wprof, name, work, reference=None):
     """With a saved reference the order and the call graph's indexes are
     compared too: a run made now may have functions whose totals tie
@@ -226,7 +245,7 @@ def compare_outputs(wprof, name, work, reference=None):
             print(f"{name}: gprof printed no {kind} rows", file=sys.stderr)
             failures += 1
         for fn in sorted(set(want) | set(got)):
-            if want.get(fn) != got.get(fn):
+            if not same_values(want.get(fn), got.get(fn), exact):
                 print(f"{name} {kind} {fn}: gprof {want.get(fn)}, wprof-tui {got.get(fn)}",
                       file=sys.stderr)
                 failures += 1

@@ -569,6 +569,10 @@ static void on_log(struct peer *p, const struct xsbug_message *m)
 
 static void on_message(void *ctx, const struct xsbug_message *m)
 {
+	struct peer *p = ctx;
+	/* A login read in the same piece as this message names the engine
+	 * before the message is said, so its lines carry one name. */
+	greet(p->live, p);
 	if (m->is_break)
 		on_break(ctx, m);
 	else
