@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 
@@ -78,7 +79,19 @@ static void fill_row(struct runs_diff *rd, struct runs_row *r, double *values)
 	r->test = welch_test(r->total_stats[DIFF_BASE], r->total_stats[DIFF_NEW]);
 	double was = r->total_stats[DIFF_BASE].mean;
 	r->delta_pct = was != 0 && !isnan(was) ? 100 * r->test.delta / was : NAN;
-	r->significant = isnan(r->test.p) ? -1 : welch_significant(&r->test);
+	r->significant = runs_significance(&r->test);
+}
+
+int runs_significance(const struct welch *test)
+{
+	return isnan(test->p) ? -1 : welch_significant(test);
+}
+
+bool runs_colours_change(int significant, double delta, double change)
+{
+	if (!(change != 0) || (significant != -1 && significant != 1))
+		return false;
+	return significant == -1 || (change > 0) == (delta > 0);
 }
 
 static double larger_mean(const struct sample_summary *stats)
@@ -93,19 +106,23 @@ static double sort_value(const struct runs_row *r, enum diff_sort key)
 		 : key == DIFF_SORT_REGRESSION ? r->test.delta
 		 : key == DIFF_SORT_SELF ? larger_mean(r->self_stats)
 		 : key == DIFF_SORT_TOTAL ? larger_mean(r->total_stats)
-		 : 0; /* by name: the first diff's order */
+		 : 0; /* by name (compare_runs_rows) */
 	return isnan(x) ? -INFINITY : x;
 }
 
+/* As the diff sorts its rows (diff.c): ties and DIFF_SORT_NAME by name. */
 static int compare_runs_rows(const void *pa, const void *pb, void *runs)
 {
 	const struct runs_row *a = pa, *b = pb;
-	const struct diff *d = ((const struct runs_diff *)runs)->first;
+	const struct runs_diff *rd = runs;
+	const struct diff *d = rd->first;
 	int order = (b->significant == 1) - (a->significant == 1);
 	if (order)
 		return order;
 	double x = sort_value(a, d->sort), y = sort_value(b, d->sort);
 	order = (x < y) - (x > y);
+	if (!order)
+		order = strcmp(runs_row_name(rd, a), runs_row_name(rd, b));
 	if (d->reversed)
 		order = -order;
 	return order ? order : (a->row > b->row) - (a->row < b->row);
@@ -137,6 +154,11 @@ void runs_diff_build(struct runs_diff *rd)
 		rd->rows[i].row = &first->rows[i];
 		fill_row(rd, &rd->rows[i], rd->values + i * per_row);
 	}
+	runs_diff_sort(rd);
+}
+
+void runs_diff_sort(struct runs_diff *rd)
+{
 	if (rd->nrows > 1)
 		qsort_r(rd->rows, rd->nrows, sizeof(*rd->rows), compare_runs_rows, rd);
 }

@@ -53,6 +53,23 @@ void runs_diff_free(struct runs_diff *rd);
 /* Builds first (diff_build) and the rows under its rule and normalize,
  * sorted: significant rows first, then by first->sort on the means. */
 void runs_diff_build(struct runs_diff *rd);
+/* Sorts the rows again after first->sort or first->reversed changed
+ * (first's own rows stay as they are: the runs' rows point into them). */
+void runs_diff_sort(struct runs_diff *rd);
+
+/* A test's verdict as runs_row.significant holds it: 1 significant, 0
+ * within the noise, -1 untestable (no spread to weigh it against). */
+int runs_significance(const struct welch *test);
+
+/* Whether the explorer colours a change of `change` (new - base: of a
+ * delta row, or of one call path in the differential flame graph) of a
+ * function whose runs' test gave `significant` (as runs_significance)
+ * and whose means moved by `delta`: where the runs could be weighed, only
+ * a significant change, and on a call path only one that went the way
+ * its function's did (a path of a function found slower that is faster
+ * in the runs drawn is noise there); untestable (one run a side), every
+ * change but none, as before there were runs. */
+bool runs_colours_change(int significant, double delta, double change);
 
 /* Every side has two runs or more: the test can be made. */
 bool runs_testable(const struct runs_diff *rd);
