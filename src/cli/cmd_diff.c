@@ -17,70 +17,40 @@
 
 /* The runs of the two sides, read and made ready. */
 struct sides {
-	struct model *models[DIFF_SIDES];
-	const char **names[DIFF_SIDES];
-	size_t n[DIFF_SIDES];
+	struct run_files files;
 	struct rules *rules[DIFF_SIDES];
 	struct rules **rule_ptrs[DIFF_SIDES];
 };
 
 static void sides_alloc(struct sides *sd, const size_t n[DIFF_SIDES])
 {
+	run_files_alloc(&sd->files, n);
 	for (int s = 0; s < DIFF_SIDES; s++) {
-		sd->n[s] = n[s];
-		sd->models[s] = xcalloc(n[s], sizeof(struct model));
-		sd->names[s] = xcalloc(n[s], sizeof(char *));
 		sd->rules[s] = xcalloc(n[s], sizeof(struct rules));
 		sd->rule_ptrs[s] = xcalloc(n[s], sizeof(struct rules *));
 	}
 }
 
-/* Models never loaded are zero, which model_free takes; the rules exist
- * once prepare() succeeded. */
+/* The rules exist once prepare() succeeded. */
 static void sides_free(struct sides *sd, bool with_rules)
 {
 	for (int s = 0; s < DIFF_SIDES; s++) {
-		for (size_t i = 0; i < sd->n[s]; i++) {
-			if (with_rules)
-				rules_free(&sd->rules[s][i]);
-			model_free(&sd->models[s][i]);
-		}
-		FREE_ALL(sd->models[s], sd->names[s], sd->rules[s], sd->rule_ptrs[s]);
+		for (size_t i = 0; with_rules && i < sd->files.n[s]; i++)
+			rules_free(&sd->rules[s][i]);
+		FREE_ALL(sd->rules[s], sd->rule_ptrs[s]);
 	}
+	run_files_free(&sd->files);
 }
 
 /* Each run by the command line's granularity and filters, then its rules. */
 static bool prepare(const struct options *o, struct sides *sd)
 {
+	if (!filter_run_files(o, &sd->files))
+		return false;
 	for (int s = 0; s < DIFF_SIDES; s++)
-		for (size_t i = 0; i < sd->n[s]; i++)
-			if (!filter_model(o, sd->names[s][i], &sd->models[s][i]))
-				return false;
-	for (int s = 0; s < DIFF_SIDES; s++)
-		for (size_t i = 0; i < sd->n[s]; i++) {
-			rules_init(&sd->rules[s][i], &sd->models[s][i]);
+		for (size_t i = 0; i < sd->files.n[s]; i++) {
+			rules_init(&sd->rules[s][i], &sd->files.models[s][i]);
 			sd->rule_ptrs[s][i] = &sd->rules[s][i];
-		}
-	return true;
-}
-
-/* --base A1 --base A2 B1 B2: every run read on its own.  A differential
- * folded file holds two sides already and is no run. */
-static bool load_runs(const struct options *o, struct sides *sd)
-{
-	const char *const *files[DIFF_SIDES] = { o->base_files, o->new_files };
-	for (int s = 0; s < DIFF_SIDES; s++)
-		for (size_t i = 0; i < sd->n[s]; i++) {
-			struct model m;
-			sd->names[s][i] = files[s][i];
-			if (!load_profile(o, files[s][i], &o->load, &m))
-				return false;
-			sd->models[s][i] = m; /* the others stay zero: freed as none */
-			if (!strcmp(m.format, FORMAT_FOLDED_DIFFERENTIAL)) {
-				complain("%s: holds BASE and NEW already (two counts per stack): "
-					 "give it alone", files[s][i]);
-				return false;
-			}
 		}
 	return true;
 }
@@ -92,8 +62,8 @@ static const struct model *other_unit(const struct sides *sd, const struct diff 
 	const struct model *first = d->model[DIFF_BASE];
 	const char *unit = model_str(first, first->types[d->type[DIFF_BASE]].unit);
 	for (int s = 0; s < DIFF_SIDES; s++)
-		for (size_t i = 0; i < sd->n[s]; i++) {
-			const struct model *m = &sd->models[s][i];
+		for (size_t i = 0; i < sd->files.n[s]; i++) {
+			const struct model *m = &sd->files.models[s][i];
 			if (strcmp(model_str(m, m->types[m->default_type].unit), unit))
 				return m;
 		}
@@ -151,7 +121,7 @@ static int print_runs(const struct options *o, struct sides *sd, const regex_t *
 	struct diff d;
 	diff_init(&d, sd->rule_ptrs[DIFF_BASE][0], sd->rule_ptrs[DIFF_NEW][0]);
 	struct runs_diff rd;
-	runs_diff_init(&rd, &d, sd->rule_ptrs, sd->n);
+	runs_diff_init(&rd, &d, sd->rule_ptrs, sd->files.n);
 	if (o->rule_given)
 		d.rule = o->rule;
 	d.normalize = o->normalize;
@@ -167,7 +137,7 @@ static int print_runs(const struct options *o, struct sides *sd, const regex_t *
 			 model_str(other, other->types[other->default_type].unit));
 	} else {
 		runs_diff_build(&rd);
-		struct diff_report rep = { { sd->names[DIFF_BASE], sd->names[DIFF_NEW] },
+		struct diff_report rep = { { sd->files.names[DIFF_BASE], sd->files.names[DIFF_NEW] },
 					   o->format, &rd };
 		diff_report_print(stdout, &rep);
 		status = fflush(stdout) == 0 ? 0 : 1;
@@ -186,8 +156,8 @@ static bool load_pair(struct options *o, struct sides *sd, char names[2][1024])
 	if (!load_sides(o, pair, names, false))
 		return false;
 	for (int s = 0; s < DIFF_SIDES; s++) {
-		sd->models[s][0] = pair[s];
-		sd->names[s][0] = names[s];
+		sd->files.models[s][0] = pair[s];
+		sd->files.names[s][0] = names[s];
 	}
 	return true;
 }
@@ -214,7 +184,7 @@ int diff_command(struct options *o)
 	sides_alloc(&sd, n);
 	char names[2][1024];
 	int status = EXIT_BAD_INPUT;
-	bool ready = (runs ? load_runs(o, &sd) : load_pair(o, &sd, names)) &&
+	bool ready = (runs ? load_run_files(o, &sd.files) : load_pair(o, &sd, names)) &&
 		     prepare(o, &sd);
 	if (ready)
 		status = print_runs(o, &sd, o->fail_regex ? &re : NULL);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/complain.h"
+#include "base/util.h"
 #include "input/fetch.h"
 #include "transform/symbolize.h"
 
@@ -224,4 +225,50 @@ void note_differential(const struct options *o, const struct model *m)
 		return;
 	complain("note: %s holds two counts per stack: this is the first (BASE); "
 		 "--report flat --diff or the explorer compares them", o->file);
+}
+
+void run_files_alloc(struct run_files *rf, const size_t n[2])
+{
+	for (int s = 0; s < 2; s++) {
+		rf->n[s] = n[s];
+		rf->models[s] = xcalloc(n[s], sizeof(struct model));
+		rf->names[s] = xcalloc(n[s], sizeof(char *));
+	}
+}
+
+void run_files_free(struct run_files *rf)
+{
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < rf->n[s]; i++)
+			model_free(&rf->models[s][i]);
+		FREE_ALL(rf->models[s], rf->names[s]);
+	}
+}
+
+bool load_run_files(const struct options *o, struct run_files *rf)
+{
+	const char *const *files[2] = { o->base_files, o->new_files };
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < rf->n[s]; i++) {
+			struct model m;
+			rf->names[s][i] = files[s][i];
+			if (!load_profile(o, files[s][i], &o->load, &m))
+				return false;
+			rf->models[s][i] = m; /* the others stay zero: freed as none */
+			if (!strcmp(m.format, FORMAT_FOLDED_DIFFERENTIAL)) {
+				complain("%s: holds BASE and NEW already (two counts per stack): "
+					 "give it alone", files[s][i]);
+				return false;
+			}
+		}
+	return true;
+}
+
+bool filter_run_files(const struct options *o, struct run_files *rf)
+{
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < rf->n[s]; i++)
+			if (!filter_model(o, rf->names[s][i], &rf->models[s][i]))
+				return false;
+	return true;
 }

@@ -22,6 +22,24 @@ bool load_profile(const struct options *o, const char *file,
 bool load_sides(const struct options *o, struct model sides[2],
 		char names[2][1024], bool base_loaded);
 
+/* Several runs a side (--base A1 --base A2 B1 B2): models[s] holds n[s]
+ * runs, named by names[s]. */
+struct run_files {
+	struct model *models[2];
+	const char **names[2];
+	size_t n[2];
+};
+
+/* Room for n[s] runs a side, none loaded (zero models, which model_free
+ * takes). */
+void run_files_alloc(struct run_files *rf, const size_t n[2]);
+void run_files_free(struct run_files *rf);
+/* The --base files and the others, every run read on its own (a
+ * differential folded file holds two sides already and is no run), then
+ * each by the granularity and the filters (filter_model). */
+bool load_run_files(const struct options *o, struct run_files *rf);
+bool filter_run_files(const struct options *o, struct run_files *rf);
+
 /* `m` by the command line's granularity and after its filters, in place
  * of the one read; `file` names it in a complaint. */
 bool filter_model(const struct options *o, const char *file, struct model *m);
