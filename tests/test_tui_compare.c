@@ -22,7 +22,7 @@ static const char *selected_name(struct app *a)
 
 static const char *delta_name(const struct compare *c, size_t i)
 {
-	const struct diff_row *r = &c->diff.rows[i];
+	const struct diff_row *r = c->rows[i]->row;
 	enum diff_side side = diff_row_side(r);
 	const struct model *m = c->diff.model[side];
 	return model_str(m, m->frames[r->frame[side]].name);
@@ -98,12 +98,12 @@ static void delta_layout(struct compare *c)
 	compare_cycle_sort(c);
 	CHECK(c->diff.sort == DIFF_SORT_REGRESSION);
 	CHECK(!strcmp(delta_name(c, 0), "c") && !strcmp(delta_name(c, 1), "b"));
-	CHECK_CLOSE(c->diff.rows[0].delta, 2000, "c's delta");
+	CHECK_CLOSE(c->rows[0]->test.delta, 2000, "c's delta");
 	/* The cursor stays on a (-2.5 ms: last of the regressions). */
 	CHECK(!strcmp(delta_name(c, c->selected), "a"));
 	compare_toggle_normalize(c);
 	/* c: 0 -> 2/7 of the new profile, in points. */
-	CHECK_CLOSE(c->diff.rows[0].delta, 100.0 * 2 / 7, "c's normalized delta");
+	CHECK_CLOSE(c->rows[0]->test.delta, 100.0 * 2 / 7, "c's normalized delta");
 	CHECK(!strcmp(delta_name(c, c->selected), "a"));
 	compare_move_to(c, 1); /* b */
 	compare_toggle_layout(c);
@@ -137,7 +137,8 @@ int main(int argc, char **argv)
 	const char *const files[DIFF_SIDES] = { "base", "new" };
 	struct model *models[DIFF_SIDES] = { &base, &new_side };
 	struct compare c;
-	compare_init(&c, files, models);
+	const size_t one_run[DIFF_SIDES] = { 1, 1 };
+	compare_init(&c, files, models, one_run, false);
 	cursor_follows(&c);
 	expansion_follows(&c);
 	rule_follows(&c);

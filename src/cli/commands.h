@@ -18,7 +18,8 @@ int report_command(const struct options *o, struct model *m, unsigned type,
 int diff_command(struct options *o);
 
 /* cmd_explore.c: the explorer on one profile (or --bench-keys), and on
- * two side by side (`base` loaded already, or NULL). */
+ * two side by side (`base` loaded already, or NULL), or the runs of
+ * --base A1 --base A2 B1 B2. */
 int explore_command(struct options *o, struct model *m, unsigned type);
 int explore_two(const struct options *o, struct model *base);
 

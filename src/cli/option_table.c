@@ -407,11 +407,13 @@ const struct option_spec option_table[] = {
 		  "--report flat); delta = new total - base total;\n"
 		  "one differential folded file is BASE and NEW" },
 	{ .name = "normalize", .apply = set_flag, .field = AT(normalize),
-	  .help = "with --diff: compare shares of each profile (%)" },
+	  .help = "with --diff or comparing in the explorer:\n"
+		  "compare shares of each profile (%)" },
 	{ .name = "base", .arg = "FILE", .apply = add_base,
-	  .help = "with --diff: a base run (repeatable); the other\n"
-		  "files are the new runs, and each function's means\n"
-		  "are compared with Welch's t-test" },
+	  .help = "with --diff, or in the explorer: a base run\n"
+		  "(repeatable); the other files are the new runs,\n"
+		  "and each function's means are compared with\n"
+		  "Welch's t-test" },
 	{ .name = "fail-if-slower", .arg = "PCT[:REGEX]", .apply = parse_fail_if_slower,
 	  .help = "with --diff: exit 1 when a function's total rose\n"
 		  "significantly by more than PCT % of its base mean\n"

@@ -139,8 +139,9 @@ static void check_diff_options(const struct options *o)
 	if (o->lines_report && (o->diff || o->new_file))
 		usage_error("%s", "--report lines reads one profile");
 	if (!o->diff) {
-		if (o->normalize)
-			usage_error("%s", "--normalize goes with --diff");
+		if (o->normalize && (!o->new_file || o->report || o->exporting))
+			usage_error("%s", "--normalize goes with --diff, or with two profiles "
+				    "(or runs) in the explorer");
 		return;
 	}
 	if (!o->report || o->view != VIEW_FLAT)
@@ -238,11 +239,13 @@ static void read_options(int argc, char **argv, struct options *o)
 	}
 }
 
-/* With --base, what is left is the new runs. */
+/* With --base, what is left is the new runs: for --report flat --diff,
+ * or the explorer. */
 static void read_runs(int argc, char **argv, struct options *o)
 {
-	if (!o->diff || !o->report || o->view != VIEW_FLAT)
-		usage_error("%s", "--base names base runs for --report flat --diff");
+	if ((o->report || o->exporting) && (!o->diff || !o->report || o->view != VIEW_FLAT))
+		usage_error("%s", "--base names base runs for --report flat --diff or the "
+			    "explorer");
 	o->new_files = (const char **)(argv + optind);
 	o->nnew_files = (size_t)(argc - optind);
 	if (!o->nnew_files)
@@ -329,6 +332,7 @@ void parse_options(int argc, char **argv, struct options *o)
 	if ((o->lines_report || sandwich) != (o->function != NULL))
 		usage_error("%s", "--report lines or sandwich and --function REGEX go together");
 	o->tui.granularity = o->granularity;
+	o->tui.normalize = o->normalize;
 	/* pprof files are read by line for reports, exports and comparisons;
 	 * the explorer of one profile starts from functions and reads the
 	 * file again by line when asked (tui.c). */

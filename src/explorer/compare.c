@@ -1,35 +1,103 @@
 #include "compare.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
 
+/* The delta layout's rows: every row of the runs, or those not within
+ * the noise. */
+static void list_rows(struct compare *c)
+{
+	c->nrows = 0;
+	for (size_t i = 0; i < c->runs.nrows; i++)
+		if (!c->hide_noise || c->runs.rows[i].significant != 0)
+			c->rows[c->nrows++] = &c->runs.rows[i];
+}
+
+/* Per frame of the first new run, its row (pane 5's colours). */
+static void index_new_frames(struct compare *c)
+{
+	size_t n = c->diff.model[DIFF_NEW]->nframes;
+	memset(c->row_of_new_frame, 0, n * sizeof(*c->row_of_new_frame));
+	for (size_t i = 0; i < c->runs.nrows; i++) {
+		uint32_t frame = c->runs.rows[i].row->frame[DIFF_NEW];
+		if (frame < n)
+			c->row_of_new_frame[frame] = &c->runs.rows[i];
+	}
+}
+
+/* Every run's rows again under the diff's rule and normalize. */
+static void build_rows(struct compare *c)
+{
+	runs_diff_build(&c->runs);
+	free(c->rows);
+	c->rows = xcalloc(c->runs.nrows + 1, sizeof(*c->rows));
+	index_new_frames(c);
+	list_rows(c);
+}
+
+static void sort_rows(struct compare *c)
+{
+	runs_diff_sort(&c->runs);
+	index_new_frames(c);
+	list_rows(c);
+}
+
+/* The runs after the first have rules of their own; the first are the
+ * sides'. */
+static void init_runs(struct compare *c, struct model *models[DIFF_SIDES],
+		      const size_t nruns[DIFF_SIDES])
+{
+	for (int s = 0; s < DIFF_SIDES; s++) {
+		c->run_rules[s] = xcalloc(nruns[s], sizeof(struct rules));
+		c->rules_of_run[s] = xcalloc(nruns[s], sizeof(struct rules *));
+		c->rules_of_run[s][0] = &c->side[s].original_rules;
+		for (size_t i = 1; i < nruns[s]; i++) {
+			rules_init(&c->run_rules[s][i - 1], &models[s][i]);
+			c->rules_of_run[s][i] = &c->run_rules[s][i - 1];
+		}
+	}
+	runs_diff_init(&c->runs, &c->diff, c->rules_of_run, nruns);
+	c->row_of_new_frame = xcalloc(c->diff.model[DIFF_NEW]->nframes + 1,
+				      sizeof(*c->row_of_new_frame));
+}
+
 void compare_init(struct compare *c, const char *const files[DIFF_SIDES],
-		  struct model *models[DIFF_SIDES])
+		  struct model *models[DIFF_SIDES], const size_t nruns[DIFF_SIDES],
+		  bool normalize)
 {
 	memset(c, 0, sizeof(*c));
 	for (int s = 0; s < DIFF_SIDES; s++) {
-		app_init(&c->side[s], files[s], models[s], VIEW_TOPDOWN);
+		app_init(&c->side[s], files[s], &models[s][0], VIEW_TOPDOWN);
 		c->side[s].compare = c;
 	}
 	diff_init(&c->diff, &c->side[DIFF_BASE].original_rules,
 		  &c->side[DIFF_NEW].original_rules);
+	init_runs(c, models, nruns);
 	/* Both sides start on the rule both can give totals under. */
 	for (int s = 0; s < DIFF_SIDES; s++)
 		if (c->side[s].ctx.rule != c->diff.rule) {
 			c->side[s].ctx.rule = c->diff.rule;
 			app_rebuild(&c->side[s], PANE_NEW_VALUES);
 		}
-	c->diff.normalize = !diff_comparable(&c->diff);
-	diff_build(&c->diff);
+	c->diff.normalize = normalize || !diff_comparable(&c->diff);
+	build_rows(c);
 	c->page_rows = 20;
 }
 
 void compare_free(struct compare *c)
 {
-	diff_free(&c->diff);
 	for (int s = 0; s < DIFF_SIDES; s++)
+		for (size_t i = 1; i < c->runs.nruns[s]; i++)
+			rules_free(&c->run_rules[s][i - 1]);
+	runs_diff_free(&c->runs);
+	diff_free(&c->diff);
+	for (int s = 0; s < DIFF_SIDES; s++) {
+		FREE_ALL(c->run_rules[s], c->rules_of_run[s]);
 		app_free(&c->side[s]);
+	}
+	FREE_ALL(c->rows, c->row_of_new_frame);
 }
 
 struct app *compare_active(struct compare *c)
@@ -49,18 +117,34 @@ static void reselect(struct compare *c, const uint32_t frame[DIFF_SIDES])
 {
 	enum diff_side side = frame[DIFF_BASE] != NO_ID ? DIFF_BASE : DIFF_NEW;
 	size_t row = frame[side] == NO_ID ? SIZE_MAX
-					  : diff_find_row(&c->diff, side, frame[side]);
+					  : compare_find_row(c, side, frame[side]);
 	compare_move_to(c, row == SIZE_MAX ? 0 : row);
 }
 
 /* Runs `change` on the rows, keeping the cursor on its function. */
-static void keeping_cursor(struct compare *c, void (*change)(struct diff *))
+static void keeping_cursor(struct compare *c, void (*change)(struct compare *))
 {
 	uint32_t frame[DIFF_SIDES] = { NO_ID, NO_ID };
-	if (c->selected < c->diff.nrows)
-		memcpy(frame, c->diff.rows[c->selected].frame, sizeof(frame));
-	change(&c->diff);
+	if (c->selected < c->nrows)
+		memcpy(frame, c->rows[c->selected]->row->frame, sizeof(frame));
+	change(c);
 	reselect(c, frame);
+}
+
+size_t compare_find_row(const struct compare *c, enum diff_side side, uint32_t frame)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i]->row->frame[side] == frame)
+			return i;
+	return SIZE_MAX;
+}
+
+bool compare_colours_frame(const struct compare *c, uint32_t frame, double change)
+{
+	size_t n = c->diff.model[DIFF_NEW]->nframes;
+	const struct runs_row *r = frame < n ? c->row_of_new_frame[frame] : NULL;
+	return r ? runs_colours_change(r->significant, r->test.delta, change)
+		 : runs_colours_change(-1, 0, change);
 }
 
 void compare_remember(struct compare *c, struct compare_before *before)
@@ -107,7 +191,7 @@ static void follow_settings(struct compare *c)
 	app_rebuild(o, PANE_NEW_VALUES);
 	if (c->diff.rule != a->ctx.rule) {
 		c->diff.rule = a->ctx.rule;
-		keeping_cursor(c, diff_build);
+		keeping_cursor(c, build_rows);
 	}
 }
 
@@ -171,8 +255,7 @@ static void select_delta_function(struct compare *c)
 {
 	struct app *a = compare_active(c);
 	struct pane *p = app_pane(a);
-	const struct diff_row *r = c->selected < c->diff.nrows ? &c->diff.rows[c->selected]
-							       : NULL;
+	const struct diff_row *r = c->selected < c->nrows ? c->rows[c->selected]->row : NULL;
 	uint32_t frame = r ? r->frame[c->active] : NO_ID;
 	if (frame == NO_ID)
 		return;
@@ -195,13 +278,13 @@ void compare_toggle_layout(struct compare *c)
 		return;
 	}
 	const struct row *r = app_selected_row(a);
-	size_t row = r ? diff_find_row(&c->diff, c->active, r->frame) : SIZE_MAX;
+	size_t row = r ? compare_find_row(c, c->active, r->frame) : SIZE_MAX;
 	c->selected = row == SIZE_MAX ? 0 : row;
 }
 
 void compare_move_to(struct compare *c, size_t index)
 {
-	size_t n = c->diff.nrows;
+	size_t n = c->nrows;
 	c->selected = !n ? 0 : index >= n ? n - 1 : index;
 }
 
@@ -221,7 +304,7 @@ void compare_page(struct compare *c, int direction)
 
 static void resort(struct compare *c)
 {
-	keeping_cursor(c, diff_sort);
+	keeping_cursor(c, sort_rows);
 	app_message(compare_active(c), "sorted by %s%s", diff_sort_name(c->diff.sort),
 		    c->diff.reversed ? ", reversed" : "");
 }
@@ -246,7 +329,7 @@ void compare_toggle_normalize(struct compare *c)
 		return;
 	}
 	c->diff.normalize = !c->diff.normalize;
-	keeping_cursor(c, diff_build);
+	keeping_cursor(c, build_rows);
 	app_message(a, "%s", c->diff.normalize
 		    ? "shares: % of each profile, deltas in points (n: absolute)"
 		    : "absolute values (n: shares of each profile)");
@@ -256,4 +339,27 @@ void compare_cycle_rule(struct compare *c)
 {
 	app_cycle_rule(compare_active(c));
 	follow_settings(c);
+}
+
+static size_t rows_within_noise(const struct compare *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->runs.nrows; i++)
+		n += c->runs.rows[i].significant == 0;
+	return n;
+}
+
+void compare_toggle_noise(struct compare *c)
+{
+	struct app *a = compare_active(c);
+	if (!runs_testable(&c->runs)) {
+		app_message(a, "%s", "a side has one run: no spread, so no noise to hide "
+			    "(--base A1 --base A2 B1 B2)");
+		return;
+	}
+	c->hide_noise = !c->hide_noise;
+	keeping_cursor(c, list_rows);
+	app_message(a, c->hide_noise ? "hiding %zu rows within the noise (!: show them)"
+				     : "showing every row, %zu within the noise",
+		    rows_within_noise(c));
 }

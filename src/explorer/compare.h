@@ -1,16 +1,35 @@
 /* `wprof-tui BASE NEW`: two explorers side by side that follow each
  * other (the same pane, rule and sort; the cursor on the same function;
  * the same rows open), and the delta layout: one table of base, new and
- * delta from compare/diff.h.  No curses here, like app.c. */
+ * delta from compare/diff.h.  No curses here, like app.c.
+ *
+ * With several runs a side (`--base A1 --base A2 B1 B2`) the sides show
+ * the first run of each, and the delta layout every run's statistics
+ * (compare/runs.h): the means, the delta of the means with its 95 %
+ * interval, and which rows are within the noise. */
 #ifndef WPROF_TUI_COMPARE_H
 #define WPROF_TUI_COMPARE_H
 
 #include "compare/diff.h"
+#include "compare/runs.h"
 #include "app.h"
 
 struct compare {
 	struct app side[DIFF_SIDES];
-	struct diff diff;
+	struct diff diff; /* the first base run against the first new run */
+	/* Every run's rules, the first the side's original_rules; the runs
+	 * after the first are the caller's models. */
+	struct rules *run_rules[DIFF_SIDES];
+	struct rules **rules_of_run[DIFF_SIDES];
+	struct runs_diff runs;
+	/* The delta layout's rows: every row of `runs`, or with hide_noise
+	 * those not within the noise. */
+	const struct runs_row **rows;
+	size_t nrows;
+	bool hide_noise;
+	/* Per frame of the first new run: its row, or NULL (pane 5's
+	 * colours). */
+	const struct runs_row **row_of_new_frame;
 	enum diff_side active; /* the side the keys move */
 	bool delta_layout;
 	size_t selected, top, page_rows; /* the delta layout's cursor */
@@ -24,8 +43,12 @@ struct compare_before {
 	uint32_t focus_frame;
 };
 
+/* models[s] holds nruns[s] runs (one: a plain comparison); the caller
+ * keeps them until compare_free.  `normalize` starts with shares (as
+ * --normalize), which values of different units always are. */
 void compare_init(struct compare *c, const char *const files[DIFF_SIDES],
-		  struct model *models[DIFF_SIDES]);
+		  struct model *models[DIFF_SIDES], const size_t nruns[DIFF_SIDES],
+		  bool normalize);
 void compare_free(struct compare *c);
 struct app *compare_active(struct compare *c);
 
@@ -44,5 +67,13 @@ void compare_cycle_sort(struct compare *c);
 void compare_reverse_sort(struct compare *c);
 void compare_toggle_normalize(struct compare *c);
 void compare_cycle_rule(struct compare *c);
+/* Hides the rows within the noise, and shows them again. */
+void compare_toggle_noise(struct compare *c);
+
+/* The delta layout's row of `frame` of `side`, or SIZE_MAX. */
+size_t compare_find_row(const struct compare *c, enum diff_side side, uint32_t frame);
+/* Whether pane 5 of the new side colours the change `change` of a frame
+ * of `frame` (runs_colours_change). */
+bool compare_colours_frame(const struct compare *c, uint32_t frame, double change);
 
 #endif

@@ -825,30 +825,98 @@ static void delta_cell(const struct compare *c, double value, bool is_delta,
 			     buf + used, cap - used);
 }
 
-/* A side's self or total: `-` where the function is absent, n/a where it
- * is there but the rule gives that side no totals (diff.h). */
-static void side_cell(const struct compare *c, const struct diff_row *r,
-		      const double *values, enum diff_side side, char *buf, size_t cap)
+/* A side's mean self or total over its runs (with one run, its value):
+ * `-` where no run has the function, n/a where the rule gives that side
+ * no totals (diff.h). */
+static void side_cell(const struct compare *c, const struct runs_row *r,
+		      const struct sample_summary *stats, enum diff_side side,
+		      char *buf, size_t cap)
 {
-	if (diff_present(r, side))
-		delta_cell(c, values[side], false, buf, cap);
+	if (r->present[side])
+		delta_cell(c, stats[side].mean, false, buf, cap);
 	else
 		snprintf(buf, cap, "-");
 }
 
-/* Sorted by self, the layout shows the selfs it sorts by before the
- * totals, as the text report always does. */
-static bool delta_shows_self(const struct compare *c)
+/* The half width of the delta's 95 % interval (`±1.23ms`), or why there
+ * is none: no run varied on either side, or no totals under the rule. */
+static void spread_cell(const struct compare *c, const struct runs_row *r, bool utf8,
+			char *buf, size_t cap)
 {
-	return c->diff.sort == DIFF_SORT_SELF;
+	if (isnan(r->test.delta)) {
+		snprintf(buf, cap, "n/a");
+		return;
+	}
+	if (isnan(r->test.high)) {
+		snprintf(buf, cap, "no spread");
+		return;
+	}
+	char half[24];
+	delta_cell(c, fabs(r->test.high - r->test.delta), true, half, sizeof(half));
+	snprintf(buf, cap, "%s%s", utf8 ? "\u00b1" : "+-", half[0] == '+' ? half + 1 : half);
+}
+
+/* The delta layout's columns, left to right: the selfs only when sorted
+ * by them (as the text report shows them first), the interval only with
+ * runs to weigh the delta against. */
+enum delta_column { DC_BASE_SELF, DC_NEW_SELF, DC_BASE, DC_NEW, DC_DELTA, DC_SPREAD, DC_PCT,
+		    DC_COUNT };
+
+static const int delta_widths[DC_COUNT] = {
+	VALUE_WIDTH, VALUE_WIDTH, VALUE_WIDTH, VALUE_WIDTH, DELTA_WIDTH, DELTA_WIDTH,
+	PERCENT_WIDTH,
+};
+
+/* Narrow, columns give way to the name as in the panes: delta% first,
+ * then the selfs, then the sides; the delta and its interval stay. */
+static const enum delta_column delta_give_way[] = {
+	DC_PCT, DC_BASE_SELF, DC_NEW_SELF, DC_BASE, DC_NEW,
+};
+
+/* Rows within the noise are dimmed; without colour, where dim may not
+ * show, they are marked `~` in a column of their own. */
+static bool noise_marked(const struct compare *c, const struct screen *s)
+{
+	return runs_testable(&c->runs) && !screen_in_colour(s);
+}
+
+static int delta_columns_width(const struct compare *c, const struct screen *s,
+			       const bool shown[DC_COUNT])
+{
+	int width = 2 + noise_marked(c, s); /* the marks, a space */
+	for (int k = 0; k < DC_COUNT; k++)
+		width += shown[k] ? delta_widths[k] + 1 : 0;
+	return width;
+}
+
+static void delta_columns(const struct compare *c, const struct screen *s,
+			  bool shown[DC_COUNT])
+{
+	for (int k = 0; k < DC_COUNT; k++)
+		shown[k] = true;
+	shown[DC_BASE_SELF] = shown[DC_NEW_SELF] = c->diff.sort == DIFF_SORT_SELF;
+	shown[DC_SPREAD] = runs_testable(&c->runs);
+	for (size_t i = 0; i < ARRAY_LEN(delta_give_way); i++)
+		if (area.cols - delta_columns_width(c, s, shown) < NAME_ROOM)
+			shown[delta_give_way[i]] = false;
+}
+
+/* `text` right-aligned in `width` columns and a space, whatever its
+ * bytes (`±` is two). */
+static int put_cell(int y, int x, const char *text, int width, attr_t attr)
+{
+	char cell[64];
+	int pad = width - text_width(text);
+	snprintf(cell, sizeof(cell), "%*s%s ", pad > 0 ? pad : 0, "", text);
+	return put_text(y, x, cell, area.cols - x, attr);
 }
 
 static const char *const side_marks[] = { " ", "-", "+" };
 
 /* '-': only in base, '+': only in new, ' ': in both. */
-static const char *one_sided_mark(const struct diff_row *r)
+static const char *one_sided_mark(const struct runs_row *r)
 {
-	bool base = diff_present(r, DIFF_BASE), new_side = diff_present(r, DIFF_NEW);
+	bool base = r->present[DIFF_BASE], new_side = r->present[DIFF_NEW];
 	return side_marks[base && !new_side ? 1 : !base && new_side ? 2 : 0];
 }
 
@@ -871,59 +939,90 @@ static void draw_delta_name(const struct compare *c, const struct screen *s, int
 	}
 }
 
-static void draw_delta_row(const struct compare *c, const struct screen *s, int y,
-			   const struct diff_row *r, bool selected)
+/* The text of each column of a row. */
+static void delta_texts(const struct compare *c, const struct runs_row *r, bool utf8,
+			char text[DC_COUNT][32])
 {
+	side_cell(c, r, r->self_stats, DIFF_BASE, text[DC_BASE_SELF], sizeof(text[0]));
+	side_cell(c, r, r->self_stats, DIFF_NEW, text[DC_NEW_SELF], sizeof(text[0]));
+	side_cell(c, r, r->total_stats, DIFF_BASE, text[DC_BASE], sizeof(text[0]));
+	side_cell(c, r, r->total_stats, DIFF_NEW, text[DC_NEW], sizeof(text[0]));
+	delta_cell(c, r->test.delta, true, text[DC_DELTA], sizeof(text[0]));
+	spread_cell(c, r, utf8, text[DC_SPREAD], sizeof(text[0]));
+	if (isnan(r->delta_pct))
+		snprintf(text[DC_PCT], sizeof(text[0]), "%s", isnan(r->test.delta) ? "n/a" : "-");
+	else
+		snprintf(text[DC_PCT], sizeof(text[0]), "%+.1f%%", r->delta_pct);
+}
+
+static void draw_delta_row(const struct compare *c, const struct screen *s, int y,
+			   const struct runs_row *r, bool selected)
+{
+	bool noise = r->significant == 0;
 	attr_t base = selected ? s->attr[EL_SELECTED] : s->attr[EL_NORMAL];
 	fill_line(y, base);
-	char b[32], n[32], delta[32], pct[32], cells[200];
-	int x = 0;
-	if (delta_shows_self(c)) {
-		side_cell(c, r, r->self, DIFF_BASE, b, sizeof(b));
-		side_cell(c, r, r->self, DIFF_NEW, n, sizeof(n));
-		snprintf(cells, sizeof(cells), "%*s %*s ", VALUE_WIDTH, b, VALUE_WIDTH, n);
-		x += put_text(y, x, cells, area.cols - x, base);
-	}
-	side_cell(c, r, r->total, DIFF_BASE, b, sizeof(b));
-	side_cell(c, r, r->total, DIFF_NEW, n, sizeof(n));
-	delta_cell(c, r->delta, true, delta, sizeof(delta));
-	if (isnan(r->delta_pct))
-		snprintf(pct, sizeof(pct), "%s", isnan(r->delta) ? "n/a" : "-");
-	else
-		snprintf(pct, sizeof(pct), "%+.1f%%", r->delta_pct);
-	snprintf(cells, sizeof(cells), "%*s %*s ", VALUE_WIDTH, b, VALUE_WIDTH, n);
-	x += put_text(y, x, cells, area.cols - x, base);
+	if (noise && !noise_marked(c, s))
+		base |= A_DIM;
+	bool shown[DC_COUNT];
+	delta_columns(c, s, shown);
+	char text[DC_COUNT][32];
+	delta_texts(c, r, s->utf8, text);
 	/* A regression in the colour of "not applicable", an improvement in
-	 * the callees' green: the themes have no elements of their own yet. */
-	attr_t change = r->delta > 0 ? s->attr[EL_NOT_APPLICABLE]
-		      : r->delta < 0 ? s->attr[EL_CALLEE] : s->attr[EL_NORMAL];
-	snprintf(cells, sizeof(cells), "%*s %*s ", DELTA_WIDTH, delta, PERCENT_WIDTH, pct);
-	x += put_text(y, x, cells, area.cols - x, over(base, change, selected));
+	 * the callees' green (the themes have no elements of their own yet);
+	 * a change within the noise in neither. */
+	double delta = r->test.delta;
+	attr_t change = !runs_colours_change(r->significant, delta, delta) ? s->attr[EL_NORMAL]
+		      : delta > 0 ? s->attr[EL_NOT_APPLICABLE] : s->attr[EL_CALLEE];
+	int x = 0;
+	for (int k = 0; k < DC_COUNT; k++)
+		if (shown[k])
+			x += put_cell(y, x, text[k], delta_widths[k],
+				      k == DC_DELTA || k == DC_PCT ? over(base, change, selected)
+								   : base);
 	x += put_text(y, x, one_sided_mark(r), area.cols - x, base);
+	if (noise_marked(c, s))
+		x += put_text(y, x, noise ? "~" : " ", area.cols - x, base);
 	x += put_text(y, x, " ", area.cols - x, base);
 	if (x < area.cols)
-		draw_delta_name(c, s, y, x, r, base, selected);
+		draw_delta_name(c, s, y, x, r->row, base, selected);
 }
 
 static void draw_delta_titles(const struct compare *c, const struct screen *s)
 {
-	char line[256];
-	int n = 0;
+	bool self = c->diff.sort == DIFF_SORT_SELF;
+	const char *titles[DC_COUNT] = {
+		"base self", "new self", self ? "base tot" : "base", self ? "new tot" : "new",
+		"delta", s->utf8 ? "\u00b195%" : "+-95%", "delta%",
+	};
+	bool shown[DC_COUNT];
+	delta_columns(c, s, shown);
 	fill_line(2, s->attr[EL_COLUMNS]);
-	if (delta_shows_self(c))
-		n = snprintf(line, sizeof(line), "%*s %*s ", VALUE_WIDTH, "base self",
-			     VALUE_WIDTH, "new self");
-	snprintf(line + n, sizeof(line) - (size_t)n, "%*s %*s %*s %*s   name",
-		 VALUE_WIDTH, delta_shows_self(c) ? "base tot" : "base", VALUE_WIDTH,
-		 delta_shows_self(c) ? "new tot" : "new", DELTA_WIDTH, "delta",
-		 PERCENT_WIDTH, "delta%");
-	put_text(2, 0, line, area.cols, s->attr[EL_COLUMNS]);
+	int x = 0;
+	for (int k = 0; k < DC_COUNT; k++)
+		if (shown[k])
+			x += put_cell(2, x, titles[k], delta_widths[k], s->attr[EL_COLUMNS]);
+	put_text(2, x + 2 + noise_marked(c, s), "name", area.cols - x, s->attr[EL_COLUMNS]);
+}
+
+/* How many runs the statistics stand on, or why there are none. */
+static void runs_note(const struct compare *c, char *buf, size_t cap)
+{
+	const size_t *n = c->runs.nruns;
+	if (!runs_testable(&c->runs))
+		snprintf(buf, cap, "%s", n[DIFF_BASE] == 1 && n[DIFF_NEW] == 1
+			 ? "1 run a side: no spread" : "a side has one run: no spread");
+	else if (n[DIFF_BASE] == n[DIFF_NEW])
+		snprintf(buf, cap, "%zu runs a side%s", n[DIFF_BASE],
+			 c->hide_noise ? ", noise hidden" : "");
+	else
+		snprintf(buf, cap, "%zu base runs, %zu new%s", n[DIFF_BASE], n[DIFF_NEW],
+			 c->hide_noise ? ", noise hidden" : "");
 }
 
 static void draw_delta(struct compare *c, const struct screen *s)
 {
 	const struct diff *d = &c->diff;
-	char line[2048], files[2][512];
+	char line[2048], files[2][512], runs[64];
 	escape_text(c->side[DIFF_BASE].file, files[0], sizeof(files[0]));
 	escape_text(c->side[DIFF_NEW].file, files[1], sizeof(files[1]));
 	fill_line(0, s->attr[EL_HEADER]);
@@ -931,7 +1030,8 @@ static void draw_delta(struct compare *c, const struct screen *s)
 		 rule_name(d->rule));
 	put_text(0, 0, line, area.cols, s->attr[EL_HEADER]);
 	fill_line(1, s->attr[EL_TAB]);
-	snprintf(line, sizeof(line), " delta layout (d: split)  sort: %s%s  %s",
+	runs_note(c, runs, sizeof(runs));
+	snprintf(line, sizeof(line), " delta layout (d: split)  %s  sort: %s%s  %s", runs,
 		 diff_sort_name(d->sort), d->reversed ? " reversed" : "",
 		 d->normalize ? "shares (% of each profile, delta in points)" : "absolute");
 	put_text(1, 0, line, area.cols, s->attr[EL_TAB]);
@@ -942,28 +1042,33 @@ static void draw_delta(struct compare *c, const struct screen *s)
 	for (size_t i = 0; i < page; i++) {
 		size_t index = c->top + i;
 		int y = DRAW_FIRST_ROW_LINE + (int)i;
-		if (index < d->nrows)
-			draw_delta_row(c, s, y, &d->rows[index], index == c->selected);
+		if (index < c->nrows)
+			draw_delta_row(c, s, y, c->rows[index], index == c->selected);
 		else
 			fill_line(y, s->attr[EL_NORMAL]);
 	}
 }
 
 /* The status line of the delta layout: the whole name and place of the
- * row under the cursor, which its row may cut at the edge. */
+ * row under the cursor, which its row may cut at the edge, and with runs
+ * its test's p. */
 static void delta_row_note(const struct compare *c, char *note, size_t cap)
 {
 	note[0] = 0;
-	if (c->selected >= c->diff.nrows)
+	if (c->selected >= c->nrows)
 		return;
-	const struct diff_row *r = &c->diff.rows[c->selected];
+	const struct runs_row *rr = c->rows[c->selected];
+	const struct diff_row *r = rr->row;
 	enum diff_side side = diff_row_side(r);
 	const struct model *m = c->diff.model[side];
-	char name[512], loc[512], safe[512];
+	char name[512], loc[512], safe[512], p[64] = "";
 	escape_text(model_str(m, m->frames[r->frame[side]].name), name, sizeof(name));
 	format_location(m, r->frame[side], loc, sizeof(loc));
 	escape_text(loc, safe, sizeof(safe));
-	snprintf(note, cap, "%s%s%s", name, *safe ? "  " : "", safe);
+	if (!isnan(rr->test.p))
+		snprintf(p, sizeof(p), "  p = %.2g%s", rr->test.p,
+			 rr->significant ? "" : ": within the noise");
+	snprintf(note, cap, "%s%s%s%s", name, *safe ? "  " : "", safe, p);
 }
 
 void draw_compare(struct compare *c, const struct screen *s)
@@ -1005,7 +1110,7 @@ void draw_compare(struct compare *c, const struct screen *s)
 			 flame ? ": " : stacked ? "; too narrow for side by side: stacked "
 						 "(d: delta layout)" : "",
 			 flame ? side_flame_note : "");
-	struct place at = c->delta_layout ? (struct place){ c->selected, c->diff.nrows }
+	struct place at = c->delta_layout ? (struct place){ c->selected, c->nrows }
 					  : pane_place(active);
 	draw_status(active, s, at, note, false);
 	attrset(A_NORMAL);

@@ -95,13 +95,19 @@ struct paint {
 	const struct app *a;
 	const struct flame *f;
 	const double *base; /* differential: base widths, or NULL */
+	const struct compare *compare; /* with base: whose changes are coloured */
 	bool normalize;
 	double base_whole;
 };
 
+/* A frame's change against BASE, in colour only where it is more than
+ * noise (compare_colours_frame); the rest in the unchanged colour. */
 static int diff_entry(const struct paint *p, uint32_t i)
 {
 	double now = p->f->frames[i].width, was = p->base[i];
+	uint32_t frame = p->f->frames[i].frame;
+	if (!compare_colours_frame(p->compare, frame, isnan(was) ? now : now - was))
+		return PAL_DIFF + DIFF_STEPS;
 	if (isnan(was))
 		return PAL_DIFF + 2 * DIFF_STEPS; /* new here: the strongest red */
 	if (p->normalize && p->f->whole > 0 && p->base_whole > 0) {
@@ -140,11 +146,6 @@ struct canvas {
 	 * and a theme that has some (not mono); else shading characters. */
 	bool colour;
 };
-
-static bool theme_has_colour(const struct screen *s)
-{
-	return s->flame[PALETTE_KIND].n || s->flame[PALETTE_KIND_8].n;
-}
 
 /* Up to `cols` columns of an escaped name, ending in an ellipsis when it
  * does not fit; returns the wide characters written. */
@@ -521,7 +522,7 @@ static void describe_gone(const struct app *a, const struct base_pairing *pb, ui
 void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		int lines, int cols, struct compare *diff, char *note, size_t cap)
 {
-	struct canvas c = { s, top, left, lines, cols, s->colour && theme_has_colour(s) };
+	struct canvas c = { s, top, left, lines, cols, screen_in_colour(s) };
 	note[0] = 0;
 	attrset(s->attr[EL_NORMAL]);
 	for (int y = 0; y < lines; y++)
@@ -542,6 +543,7 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 	if (diff && a == &diff->side[DIFF_NEW]) {
 		pb = pair_with_base(diff, f, &paint.base_whole);
 		paint.base = pb ? pb->widths : NULL;
+		paint.compare = diff;
 		paint.normalize = diff->diff.normalize;
 	}
 	static struct flame_layout layout;

@@ -124,6 +124,13 @@ static void toggle_layout(struct app *a)
 		compare_toggle_layout(a->compare);
 }
 
+/* In the split screen too: the delta layout (d) shows it. */
+static void toggle_noise(struct app *a)
+{
+	if (comparing(a))
+		compare_toggle_noise(a->compare);
+}
+
 static void delta_row(struct compare *c, int key) { compare_move(c, key_goes_up(key) ? -1 : 1); }
 static void delta_page(struct compare *c, int key) { compare_page(c, key_goes_up(key) ? -1 : 1); }
 static void delta_first_or_last(struct compare *c, int key)
@@ -230,6 +237,8 @@ const struct key_binding key_table[] = {
 	  .action = other_side },
 	{ { 'd' }, "d", "compare: delta layout",
 	  .action = toggle_layout, .delta_action = compare_toggle_layout },
+	{ { '!' }, "!", "compare runs: hide the noise",
+	  .action = toggle_noise, .delta_action = compare_toggle_noise },
 };
 const size_t key_table_len = sizeof(key_table) / sizeof(key_table[0]);
 

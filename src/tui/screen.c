@@ -169,3 +169,8 @@ void screen_close(void)
 	current = NULL;
 	on_out_of_memory(NULL);
 }
+
+bool screen_in_colour(const struct screen *s)
+{
+	return s->colour && (s->flame[PALETTE_KIND].n || s->flame[PALETTE_KIND_8].n);
+}

@@ -27,4 +27,8 @@ bool screen_open(struct screen *s, const struct theme *t, bool use_colour,
 		 FILE *in, FILE *out, char *err, size_t cap);
 void screen_close(void);
 
+/* Drawn in colour: a colour terminal, colours wanted (no NO_COLOR) and a
+ * theme that has some (not mono); else by attributes and characters. */
+bool screen_in_colour(const struct screen *s);
+
 #endif

@@ -558,13 +558,13 @@ static void compare_mouse_event(struct compare *c)
 }
 
 int tui_run_compare(const char *const files[2], struct model *models[2],
-		    const struct tui_options *o)
+		    const size_t nruns[2], const struct tui_options *o)
 {
 	struct theme theme;
 	if (!start_up(o, &theme, "the explorer", "--report flat --diff"))
 		return EXIT_BAD_INPUT;
 	struct compare c;
-	compare_init(&c, files, models);
+	compare_init(&c, files, models, nruns, o->normalize);
 	c.side[DIFF_BASE].flame.root_below = c.side[DIFF_NEW].flame.root_below = o->flame_up;
 	for (int side = 0; side < 2 && o->min_share > 0; side++)
 		app_set_min_share(&c.side[side], o->min_share);

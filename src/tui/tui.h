@@ -21,6 +21,7 @@ struct tui_options {
 	const struct load_options *load; /* how the file was read, or NULL */
 	bool relative; /* --relative: % of what the filters leave */
 	double min_share; /* --min-share: % of the profile; 0: every row */
+	bool normalize; /* --normalize: a comparison starts with shares */
 };
 
 /* Runs the explorer on a loaded model; returns the exit status. */
@@ -32,9 +33,11 @@ struct live_source;
  * status. */
 int tui_run_live(struct live_source *source, const struct tui_options *o);
 
-/* `wprof-tui BASE NEW`: the two profiles side by side. */
+/* `wprof-tui BASE NEW`: the two profiles side by side; with several runs
+ * a side (`--base A1 --base A2 B1 B2`) models[s] holds nruns[s] of them,
+ * files[s] names the first. */
 int tui_run_compare(const char *const files[2], struct model *models[2],
-		    const struct tui_options *o);
+		    const size_t nruns[2], const struct tui_options *o);
 
 /* Replays the keys of `script` (one per line: a key as the help names it,
  * or /TEXT to search) without a terminal and prints each one's time.

@@ -224,7 +224,7 @@ def check_gate():
                 ["--fail-if-slower", "x", *args],
                 ["--fail-if-slower", "5", "--report", "flat", "--diff", BASE[0], NEW[0]],
                 ["--report", "flat", "--diff", "--base", BASE[0]],
-                ["--base", BASE[0], NEW[0]],
+                ["--report", "top-down", "--base", BASE[0], NEW[0]],
                 ["--report", "flat", "--diff", "--base", BASE[0], f"{DIR}/missing.cpuprofile"]):
         p = run(*bad)
         check(p.returncode == 2 and p.stderr, f"{bad}: exit {p.returncode}")
