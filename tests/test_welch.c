@@ -6,6 +6,7 @@
 
 #include "base/util.h"
 #include "check.h"
+#include "compare/runs.h"
 #include "compare/welch.h"
 
 static void test_incomplete_beta(void)
@@ -111,11 +112,55 @@ static void test_welch(void)
 	CHECK(isnan(w.p) && !welch_significant(&w));
 }
 
+/* The explorer's colours (the delta layout's red and green, pane 5's
+ * frames), worked by hand.  Both examples have 3 runs a side with equal
+ * variances v, so se = sqrt(2 v / 3) and df = (2v/3)^2 / (2 (v/3)^2 / 2)
+ * = 4; a t table gives t_{0.975, 4} = 2.776445. */
+static void test_colours(void)
+{
+	/* Slower for real: base {10, 12, 11}, new {20, 21, 19}: means 11 and
+	 * 20, v = 1, se = 0.816497, t = 9 / se = 11.02, and the interval
+	 * 9 +- 2.776445 * 0.816497 = [6.733, 11.267] excludes 0. */
+	const double a[] = { 10, 12, 11 }, b[] = { 20, 21, 19 };
+	struct welch w = welch_test(summarize(a, 3), summarize(b, 3));
+	CHECK_CLOSE(w.df, 4, "df");
+	CHECK_MSG(fabs(w.low - 6.7330) < 1e-3 && fabs(w.high - 11.2670) < 1e-3,
+		  "interval [%g, %g]", w.low, w.high);
+	int verdict = runs_significance(&w);
+	CHECK(verdict == 1);
+	CHECK(runs_colours_change(verdict, w.delta, 9));    /* the row */
+	CHECK(runs_colours_change(verdict, w.delta, 0.5));  /* a path slower too */
+	CHECK(!runs_colours_change(verdict, w.delta, -2));  /* a path faster: noise */
+	CHECK(!runs_colours_change(verdict, w.delta, 0));   /* unchanged */
+
+	/* Noise: base {10, 14, 12}, new {11, 15, 13}: means 12 and 13, v = 4,
+	 * se = 1.632993, t = 0.61, and 1 +- 2.776445 * 1.632993 = [-3.534,
+	 * 5.534] holds 0: drawn neutral, whichever way a path went. */
+	const double c[] = { 10, 14, 12 }, d[] = { 11, 15, 13 };
+	w = welch_test(summarize(c, 3), summarize(d, 3));
+	CHECK_MSG(fabs(w.low + 3.5339) < 1e-3 && fabs(w.high - 5.5339) < 1e-3,
+		  "interval [%g, %g]", w.low, w.high);
+	verdict = runs_significance(&w);
+	CHECK(verdict == 0);
+	CHECK(!runs_colours_change(verdict, w.delta, 1));
+	CHECK(!runs_colours_change(verdict, w.delta, -1));
+
+	/* One run a side: nothing to weigh a change against, so every change
+	 * is coloured, as when two profiles are compared. */
+	w = welch_test(summarize(a, 1), summarize(b, 1));
+	verdict = runs_significance(&w);
+	CHECK(verdict == -1);
+	CHECK(runs_colours_change(verdict, w.delta, 10));
+	CHECK(runs_colours_change(verdict, w.delta, -3));
+	CHECK(!runs_colours_change(verdict, w.delta, 0));
+}
+
 int main(void)
 {
 	test_incomplete_beta();
 	test_student();
 	test_summary();
 	test_welch();
+	test_colours();
 	return check_done();
 }
