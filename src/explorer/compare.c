@@ -363,3 +363,32 @@ void compare_toggle_noise(struct compare *c)
 				     : "showing every row, %zu within the noise",
 		    rows_within_noise(c));
 }
+
+void compare_save_settings(const struct compare *c, struct compare_settings *out)
+{
+	*out = (struct compare_settings){
+		.delta_layout = c->delta_layout, .reversed = c->diff.reversed,
+		.normalize = c->diff.normalize, .hide_noise = c->hide_noise,
+		.sort = c->diff.sort, .rule = c->diff.rule,
+		.selected = { NO_ID, NO_ID },
+	};
+	if (c->selected < c->nrows)
+		memcpy(out->selected, c->rows[c->selected]->row->frame, sizeof(out->selected));
+}
+
+void compare_apply_settings(struct compare *c, const struct compare_settings *st)
+{
+	c->delta_layout = st->delta_layout;
+	c->diff.sort = st->sort;
+	c->diff.reversed = st->reversed;
+	c->diff.normalize = st->normalize || !diff_comparable(&c->diff);
+	c->hide_noise = st->hide_noise && runs_testable(&c->runs);
+	for (int s = 0; s < DIFF_SIDES; s++)
+		if (c->side[s].ctx.rule != st->rule) {
+			c->side[s].ctx.rule = st->rule;
+			app_rebuild(&c->side[s], PANE_NEW_VALUES);
+		}
+	c->diff.rule = st->rule;
+	build_rows(c);
+	reselect(c, st->selected);
+}

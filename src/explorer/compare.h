@@ -70,6 +70,20 @@ void compare_cycle_rule(struct compare *c);
 /* Hides the rows within the noise, and shows them again. */
 void compare_toggle_noise(struct compare *c);
 
+/* What a comparison built again (a live pin's next window) keeps of the
+ * one before: the layout, sort, rule, shares, hidden noise and the
+ * function under the delta layout's cursor.  The frames stay valid where
+ * both were built on the same first runs. */
+struct compare_settings {
+	bool delta_layout, reversed, normalize, hide_noise;
+	enum diff_sort sort;
+	enum rule rule;
+	uint32_t selected[DIFF_SIDES];
+};
+
+void compare_save_settings(const struct compare *c, struct compare_settings *out);
+void compare_apply_settings(struct compare *c, const struct compare_settings *st);
+
 /* The delta layout's row of `frame` of `side`, or SIZE_MAX. */
 size_t compare_find_row(const struct compare *c, enum diff_side side, uint32_t frame);
 /* Whether pane 5 of the new side colours the change `change` of a frame

@@ -16,6 +16,7 @@ void live_view_init(struct live_view *v, struct live_source *source)
 
 void live_view_free(struct live_view *v)
 {
+	live_pin_free(&v->pin);
 	if (v->started)
 		model_free(&v->models[v->current]);
 }
@@ -91,6 +92,7 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 		bool on_beat = now_ms - v->last_refresh_ms < 2 * LIVE_REFRESH_MS;
 		v->last_refresh_ms = on_beat ? v->last_refresh_ms + LIVE_REFRESH_MS
 					     : now_ms;
+		live_pin_update(&v->pin, &v->models[v->current]);
 		changed = true;
 	}
 	return changed;
@@ -223,4 +225,23 @@ void live_view_next_target(struct app *a)
 		update_title(v);
 	}
 	say(a, said);
+}
+
+void live_view_toggle_pin(struct app *a)
+{
+	struct live_view *v = live_of(a);
+	if (!v)
+		return;
+	if (v->pin.pinned) {
+		live_pin_free(&v->pin);
+		app_message(a, "unpinned: the whole session again (B pins)");
+		return;
+	}
+	char why[128];
+	if (!live_pin_start(&v->pin, &v->models[v->current], why, sizeof(why))) {
+		app_message(a, "nothing to pin: %s", why);
+		return;
+	}
+	app_message(a, "pinned %zu window%s as the base: each window from now on is a new "
+		    "run (B unpins)", v->pin.n[DIFF_BASE], v->pin.n[DIFF_BASE] == 1 ? "" : "s");
 }

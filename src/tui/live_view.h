@@ -11,6 +11,7 @@
 
 #include "live/source.h"
 #include "explorer/app.h"
+#include "explorer/live_pin.h"
 
 /* A new snapshot this often while samples come, however fast. */
 #define LIVE_REFRESH_MS 200
@@ -27,6 +28,9 @@ struct live_view {
 	struct model models[2];
 	int current;
 	char title[1200]; /* the app's header names this */
+	/* B: the windows so far as the base, the later ones compared with
+	 * them; its comparison, once built, is what the screen shows. */
+	struct live_pin pin;
 };
 
 void live_view_init(struct live_view *v, struct live_source *source);
@@ -53,5 +57,6 @@ void live_view_toggle_freeze(struct app *a);
 void live_view_write(struct app *a);
 void live_view_next_target(struct app *a);
 void live_view_toggle_log(struct app *a);
+void live_view_toggle_pin(struct app *a);
 
 #endif

@@ -334,6 +334,38 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
 
+/* While comparing, the wheel scrolls the active side or the delta layout;
+ * clicks would need to know which side they fell on, so they do nothing. */
+static void compare_mouse_event(struct compare *c)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP
+		: ev.bstate & BUTTON5_PRESSED ? KEY_DOWN : 0;
+	for (int step = 0; key && step < 3; step++)
+		key_dispatch_compare(c, key);
+}
+
+/* A key of a comparison: the help's, the search prompt's, the mouse's,
+ * or the table's for the active side or the delta layout. */
+static void compare_key(struct compare *c, int key)
+{
+	struct app *active = compare_active(c);
+	if (active->show_help) {
+		key_in_help(active, key);
+	} else if (active->prompts.searching) {
+		struct compare_before before;
+		compare_remember(c, &before);
+		search_key(active, key);
+		compare_follow(c, &before);
+	} else if (key == KEY_MOUSE) {
+		compare_mouse_event(c);
+	} else if (key != KEY_RESIZE && !key_dispatch_compare(c, key)) {
+		app_message(active, "not a key here (? lists the keys)");
+	}
+}
+
 /* ---- live mode --------------------------------------------------------- */
 
 static double now_ms(void)
@@ -350,6 +382,15 @@ static void wait_for_keys(void)
 {
 	struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
 	poll(&in, 1, LIVE_REFRESH_MS / 5);
+}
+
+/* While a pinned comparison shows (B), the keys are the comparison's
+ * but these, which still go to the session: B unpins, p pauses, z
+ * freezes (no new window then), w writes the session, L its log.  (e
+ * would start another session under the pin.) */
+static bool pinned_session_key(int key)
+{
+	return key == 'B' || key == 'p' || key == 'z' || key == 'w' || key == 'L';
 }
 
 /* q asks first while engines are connected (live_view_may_quit); the
@@ -373,14 +414,23 @@ static bool live_key(struct app *a, struct live_view *v, int key)
 		a->message[0] = 0;
 	if (!v->started)
 		return asked;
+	if (v->pin.compare && !pinned_session_key(key)) {
+		compare_key(v->pin.compare, key);
+		return true;
+	}
 	handle_key(a, key);
+	if (v->pin.compare) /* what the key said, on the comparison's status line */
+		snprintf(compare_active(v->pin.compare)->message, sizeof(a->message), "%s",
+			 a->message);
 	return true;
 }
 
 static void draw_live(struct app *a, const struct live_view *v,
 		      const struct screen *s)
 {
-	if (v->started)
+	if (v->pin.compare)
+		draw_compare(v->pin.compare, s);
+	else if (v->started)
 		draw_app(a, s);
 	else
 		live_view_draw_waiting(v, a->message);
@@ -544,19 +594,6 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	return keys_ok ? 0 : EXIT_BAD_INPUT;
 }
 
-/* While comparing, the wheel scrolls the active side or the delta layout;
- * clicks would need to know which side they fell on, so they do nothing. */
-static void compare_mouse_event(struct compare *c)
-{
-	MEVENT ev;
-	if (getmouse(&ev) != OK)
-		return;
-	int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP
-		: ev.bstate & BUTTON5_PRESSED ? KEY_DOWN : 0;
-	for (int step = 0; key && step < 3; step++)
-		key_dispatch_compare(c, key);
-}
-
 int tui_run_compare(const char *const files[2], struct model *models[2],
 		    const size_t nruns[2], const struct tui_options *o)
 {
@@ -580,18 +617,7 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 		int key = getch();
 		if (key == ERR)
 			continue;
-		if (active->show_help) {
-			key_in_help(active, key);
-		} else if (active->prompts.searching) {
-			struct compare_before before;
-			compare_remember(&c, &before);
-			search_key(active, key);
-			compare_follow(&c, &before);
-		} else if (key == KEY_MOUSE) {
-			compare_mouse_event(&c);
-		} else if (key != KEY_RESIZE && !key_dispatch_compare(&c, key)) {
-			app_message(active, "not a key here (? lists the keys)");
-		}
+		compare_key(&c, key);
 		draw_compare(&c, &s);
 		refresh();
 	}
