@@ -612,8 +612,7 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 	}
 	draw_compare(&c, &s);
 	refresh();
-	struct app *active;
-	while (!(active = compare_active(&c))->quit && !screen_quit_signal) {
+	while (!compare_active(&c)->quit && !screen_quit_signal) {
 		int key = getch();
 		if (key == ERR)
 			continue;
