@@ -10,6 +10,7 @@
 #include "base/base64.h"
 #include "base/util.h"
 #include "input/source.h"
+#include "js_functions.h"
 #include "source_map.h"
 #include "symbolize.h"
 
@@ -20,6 +21,8 @@ struct script {
 	struct source_map map;
 	char *base;  /* the directory the map's sources are relative to */
 	char *why;   /* why its frames are not mapped, NULL when nothing to say */
+	struct js_functions *functions; /* per source, scanned when first asked */
+	bool *scanned;
 };
 
 struct given {
@@ -311,9 +314,11 @@ static void free_mapping(struct mapping *mp)
 {
 	for (size_t i = 0; i < mp->nscripts; i++) {
 		struct script *s = &mp->scripts[i];
+		for (size_t k = 0; s->scanned && k < s->map.nsources; k++)
+			js_functions_free(&s->functions[k]);
 		if (s->has_map && !s->borrowed)
 			source_map_free(&s->map);
-		FREE_ALL(s->base, s->why);
+		FREE_ALL(s->base, s->why, s->functions, s->scanned);
 	}
 	for (size_t i = 0; i < mp->o->nsource_maps; i++)
 		if (mp->given[i].ok)
@@ -336,13 +341,67 @@ static bool anonymous(const char *name)
 	return !*name || !strcmp(name, "(anonymous)");
 }
 
+/* The functions of a script's original source, from its sourcesContent
+ * or its file; none when neither is there. */
+static const struct js_functions *functions_of(struct script *s, int32_t source)
+{
+	if (!s->scanned) {
+		s->scanned = xcalloc(s->map.nsources + 1, sizeof(bool));
+		s->functions = xcalloc(s->map.nsources + 1, sizeof(*s->functions));
+	}
+	struct js_functions *fns = &s->functions[source];
+	if (s->scanned[source])
+		return fns;
+	s->scanned[source] = true;
+	const char *content = s->map.contents[source];
+	if (content) {
+		js_functions_scan(content, fns);
+		return fns;
+	}
+	char *path = resolved(s->base, s->map.sources[source]);
+	struct source_file f;
+	if (read_file(path, &f)) {
+		js_functions_scan(f.text, fns);
+		source_file_free(&f);
+	}
+	free(path);
+	return fns;
+}
+
+/* The name of the original function that holds a segment's position,
+ * NULL when the source is not at hand or the position is at its top
+ * level. */
+static const char *enclosing_name(struct script *s, const struct source_map_segment *seg)
+{
+	const struct js_function *fn = js_function_at(
+		functions_of(s, seg->source),
+		(struct js_position){ seg->orig_line, seg->orig_column });
+	return !fn ? NULL : fn->name ? fn->name : "(anonymous)";
+}
+
+/* The original's name: the map's at the frame's start, else the
+ * function of the original source that holds it, else the generated
+ * name.  A script's own top level (anonymous, at its first character)
+ * is no function of the original, whatever the map has there. */
+static const char *original_name(struct script *s, const struct source_map_segment *seg,
+				 const char *generated, int32_t line, int32_t column)
+{
+	if (seg->name >= 0)
+		return s->map.names[seg->name];
+	bool top_level = anonymous(generated) && line == 0 && column == 0;
+	const char *enclosing = top_level ? NULL : enclosing_name(s, seg);
+	if (enclosing)
+		return enclosing;
+	return anonymous(generated) ? "(anonymous)" : generated;
+}
+
 /* What frame f of a mapped script is, and the strings the symbol
  * points to (freed by the caller, after symbolize_model). */
 static void map_frame(struct mapping *mp, uint32_t f, struct symbol *sym, char **owned)
 {
 	const struct model *m = mp->m;
 	const struct frame *fr = &m->frames[f];
-	const struct script *s = &mp->scripts[mp->frame_script[f]];
+	struct script *s = &mp->scripts[mp->frame_script[f]];
 	int32_t line, column;
 	const struct source_map_segment *seg = NULL;
 	if (generated_start(m, fr, &line, &column))
@@ -355,11 +414,9 @@ static void map_frame(struct mapping *mp, uint32_t f, struct symbol *sym, char *
 	}
 	int32_t shift = m->lines_zero_based ? 0 : 1;
 	*owned = resolved(s->base, s->map.sources[seg->source]);
-	const char *name = model_str(m, fr->name);
 	*sym = (struct symbol){
 		.mapped = true,
-		.name = seg->name >= 0 ? s->map.names[seg->name]
-			: anonymous(name) ? "(anonymous)" : name,
+		.name = original_name(s, seg, model_str(m, fr->name), line, column),
 		.url = *owned,
 		.line = seg->orig_line + shift,
 		.column = seg->orig_column + shift,

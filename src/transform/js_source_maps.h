@@ -15,9 +15,14 @@
  * Applying: a frame's generated start (its line and column) is looked up
  * as Mozilla's source-map library does (source_map_find).  Its place
  * becomes the original source, line and column there; its name the
- * map's `names` entry of that segment, else "(anonymous)" when the
- * generated function is anonymous too, else its generated name (the map
- * does not say the original's).  Sources are paths resolved against the
+ * map's `names` entry of that segment, else the name of the original
+ * function that holds that place (js_functions.h: a scan of the map's
+ * sourcesContent, else of the source file), "(anonymous)" for an
+ * anonymous one; else, when the original is not at hand or the place is
+ * at its top level, "(anonymous)" when the generated function is
+ * anonymous too, else its generated name.  A script's own top level
+ * (anonymous, at line 1 column 1) keeps "(anonymous)" wherever the map
+ * puts it.  Sources are paths resolved against the
  * map's directory (an inline map's: the script's), after sourceRoot.
  * Sources in x_google_ignoreList are third-party (FRAME_THIRD_PARTY).
  * positionTicks lines move to original lines: the frame's own line by
