@@ -75,11 +75,13 @@ static void set_origin(const struct model *src, struct model *out, uint32_t f,
 	bool failed_before = f < src->norigins && src->origins[f].why_not != STR_NONE;
 	if (before || (failed_before && !(sym && sym->mapped))) {
 		*o = src->origins[f];
+		o->name = model_copy_string(src, out, o->name);
 		o->url = model_copy_string(src, out, o->url);
 		o->why_not = model_copy_string(src, out, o->why_not);
 	} else if (sym && sym->mapped) {
 		const struct frame *fr = &src->frames[f];
-		*o = (struct frame_origin){ model_copy_string(src, out, fr->url), fr->line,
+		*o = (struct frame_origin){ model_copy_string(src, out, fr->name),
+					    model_copy_string(src, out, fr->url), fr->line,
 					    fr->column, STR_NONE };
 	} else if (sym && sym->why_not) {
 		o->why_not = text_or_none(out, sym->why_not);
@@ -95,7 +97,8 @@ static uint32_t *map_frames(const struct model *src, struct model *out,
 	out->norigins = out->nframes;
 	out->origins = xmalloc((out->nframes + 1) * sizeof(*out->origins));
 	for (size_t i = 0; i < out->nframes; i++)
-		out->origins[i] = (struct frame_origin){ STR_NONE, -1, -1, STR_NONE };
+		out->origins[i] = (struct frame_origin){ STR_NONE, STR_NONE, -1, -1,
+							    STR_NONE };
 	for (uint32_t f = 0; f < src->nframes; f++)
 		set_origin(src, out, f, fmap[f], symbol_of(s, f));
 	return fmap;

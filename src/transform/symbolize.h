@@ -16,8 +16,9 @@
  *     node that now stands for its node (node ids of a call tree may
  *     change: they are renumbered parents first; a node graph keeps its
  *     nodes one for one);
- *   - the place the profile gave a mapped frame stays as its origin
- *     (symbol_origin): the status line and JSON `generated` show it; of
+ *   - the name and place the profile gave a mapped frame stay as its
+ *     origin (symbol_origin): the status line, JSON `generated` and the
+ *     exports (pprof's system_name, .cpuprofile's `generated`) show it; of
  *     frames merged into one, the first (lowest id) gives it;
  *   - a frame the symbolizer could not map keeps its name and place, and
  *     the reason (`why_not`) stays as its origin's, for the status line;
