@@ -41,4 +41,13 @@
 
 void js_source_maps_apply(struct model *m, const struct symbolize_options *o);
 
+/* The same for model after model of one session (live refreshes): each
+ * script's map is looked for, read and its original scanned once, the
+ * first time a model has the script; `o` must outlive the cache.  A
+ * script whose map was not found then is not looked for again. */
+struct js_source_maps;
+struct js_source_maps *js_source_maps_new(const struct symbolize_options *o);
+void js_source_maps_map(struct js_source_maps *js, struct model *m);
+void js_source_maps_free(struct js_source_maps *js);
+
 #endif
