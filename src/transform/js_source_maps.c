@@ -280,10 +280,19 @@ static bool map_given(const struct js_source_maps *js, struct script *s)
 	return false;
 }
 
+/* Node's built-ins (node:) and Firefox's own code (self-hosted,
+ * resource://, chrome://, moz-src://) ship no maps. */
 static bool is_script(const struct model *m, const struct frame *f)
 {
+	static const char *const builtin[] = { "node:", "self-hosted", "resource://",
+					       "chrome://", "moz-src://" };
 	const char *url = model_str(m, f->url);
-	return f->kind == KIND_JS && *url && strncmp(url, "node:", 5);
+	if (f->kind != KIND_JS || !*url)
+		return false;
+	for (size_t i = 0; i < ARRAY_LEN(builtin); i++)
+		if (!strncmp(url, builtin[i], strlen(builtin[i])))
+			return false;
+	return true;
 }
 
 /* The script of that url, added when it is new. */

@@ -10,7 +10,8 @@
  *     under each --source-path): an inline data: URL (base64), else a
  *     path beside the script.
  * Scripts are the distinct urls of JS frames but Node's built-ins
- * ("node:..."), which ship no maps.
+ * ("node:...") and Firefox's own code ("self-hosted", resource://,
+ * chrome://, moz-src://), which ship no maps.
  *
  * Applying: a frame's generated start (its line and column) is looked up
  * as Mozilla's source-map library does (source_map_find).  Its place
