@@ -7,7 +7,10 @@
         in JSON, the header's count;
   wasm  the stripped wasm build of testdata/wasm with --symbols hot.wasm:
         every wasm-function[N] named as wasm-objdump names function N
-        (hot.funcs.txt)."""
+        (hot.funcs.txt);
+  tui   the bundle followed by the explorer in tmux: the header's count,
+        and the flat pane's rows under the original names at every
+        refresh, none under the bundle's own (77 without tmux)."""
 import json
 import os
 import re
@@ -103,5 +106,57 @@ def wasm():
               "%s ran as func[%s] of the stripped build" % (r["name"], index))
 
 
-{"maps": maps, "wasm": wasm}[sys.argv[3]]()
+def start_node(args, cwd):
+    """node --inspect-brk running args, and the port it listens on."""
+    proc = subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", *args], cwd=cwd,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr:
+        m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            return proc, m.group(1)
+    return proc, None
+
+
+def tui():
+    if not shutil.which("tmux"):
+        print("no tmux: skipped")
+        sys.exit(77)
+    from tmux_driver import Pane, run_tests, failures
+    proc, port = start_node(["bundle.min.js"], data("sourcemap/dist"))
+    minified = ("i", "u", "p", "h", "c", "d")
+
+    def rows(screen):
+        return [line.split()[-2] for line in screen.split("\n")[4:-1]
+                if len(line.split()) >= 6]
+
+    def follow():
+        pane = Pane("%s --inspect 127.0.0.1:%s; echo EXIT=$?; sleep 60" % (
+            os.path.abspath(sys.argv[1]), port), width=160, height=30,
+            what="the session's first screen")
+        try:
+            s = pane.press(["3"], r"sortByKey", "the flat pane, mapped")
+            for k in range(3):  # refresh after refresh
+                if k:
+                    before = s
+                    s = pane.wait_for(lambda s: s != before and "sortByKey" in s,
+                                      "a refresh", stable=False)
+                check("source maps: 1 of 1 scripts" in s, "the header's count:\n" + s)
+                check(not set(rows(s)) & set(minified),
+                      "no row under the bundle's names: %s" % rows(s))
+                check({"sortByKey", "render"} & set(rows(s)), "mapped rows: %s" % rows(s))
+        finally:
+            pane.keys("q")
+            pane.close()
+    try:
+        check(port, "node says where it listens")
+        if port:
+            run_tests([follow])
+        for f in failures:
+            check(False, f)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+{"maps": maps, "wasm": wasm, "tui": tui}[sys.argv[3]]()
 finish()
