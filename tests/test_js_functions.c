@@ -72,6 +72,9 @@ int main(void)
 	     { 0, 30, "d" }, { 1, 10, "e" });
 	/* Columns count UTF-16 units: é is one, 😀 (above U+FFFF) two. */
 	CASE("const s = 'é😀'; const u = () => 1;", { 0, 23, "u" }, { 0, 20, NULL });
+	/* A quote cut short by the line's end, before a method's parameters
+	 * (found by fuzzing): named by its text. */
+	CASE("'\n(x) { return x; }", { 1, 8, "'" });
 	/* Text that ends inside a function: it runs to the end. */
 	CASE("function cut() { if (x) {", { 0, 24, "cut" });
 	return check_done();

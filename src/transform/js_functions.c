@@ -240,7 +240,9 @@ static int32_t add_function(struct scanner *s, const struct token *name, struct 
 	GROW(out->fn, out->cap, out->n + 1);
 	char *text = NULL;
 	if (name) {
-		bool quoted = name->kind == TOKEN_STRING;
+		/* A quoted key without its quotes; one cut short keeps its text. */
+		bool quoted = name->kind == TOKEN_STRING && name->len >= 2 &&
+			      name->text[name->len - 1] == name->text[0];
 		size_t len = name->len - (quoted ? 2 : 0);
 		text = xmalloc(len + 1);
 		memcpy(text, name->text + quoted, len);
