@@ -25,17 +25,21 @@ if not shutil.which("node"):
     sys.exit(77)
 
 
-def session(args, cwd, *options):
-    """The report of a node program profiled from its start to its end."""
+def start_node(args, cwd):
+    """node --inspect-brk running args, and the port it listens on."""
     proc = subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", *args], cwd=cwd,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr:
+        m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            return proc, m.group(1)
+    return proc, None
+
+
+def session(args, cwd, *options):
+    """The report of a node program profiled from its start to its end."""
+    proc, port = start_node(args, cwd)
     try:
-        port = None
-        for line in proc.stderr:
-            m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = m.group(1)
-                break
         if not check(port, "node says where it listens"):
             return {}
         r = wprof("--inspect", "127.0.0.1:" + port, "--duration", "60s", "--report", "flat",
@@ -104,17 +108,6 @@ def wasm():
         index = stripped.get(r["generated"].get("offset"))
         check(index is not None and names.get(r["name"]) == index,
               "%s ran as func[%s] of the stripped build" % (r["name"], index))
-
-
-def start_node(args, cwd):
-    """node --inspect-brk running args, and the port it listens on."""
-    proc = subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", *args], cwd=cwd,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    for line in proc.stderr:
-        m = re.search(r"Debugger listening on ws://127\.0\.0\.1:(\d+)/", line)
-        if m:
-            return proc, m.group(1)
-    return proc, None
 
 
 def tui():
