@@ -24,7 +24,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e"))
 from profile_checks import Checks  # noqa: E402
-from go_places import make_places, write  # noqa: E402
+from go_places import make_places, pprof, write  # noqa: E402
 
 WPROF, WHAT = os.path.abspath(sys.argv[1]), sys.argv[2]
 checks = Checks(WPROF)
@@ -57,7 +57,8 @@ def test_places(tmp):
     places = make_places(tmp)
     cache, app, files, profile = places.cache, places.app, places.files, places.profile
     os.mkdir(os.path.join(tmp, "elsewhere"))
-    env = dict(os.environ, GOMODCACHE=cache, GOROOT=places.goroot, PATH="/nonexistent")
+    env = dict(os.environ, GOMODCACHE=cache, GOROOT=places.goroot, PATH="/nonexistent",
+               GOENV="off")
     for name, (_, here, source) in files.items():
         if here:
             expect_found(name, profile, "^" + re.escape(name) + "$", app, env, here, source)
@@ -75,6 +76,17 @@ def test_places(tmp):
     expect_found("baz.X under $GOPATH/pkg/mod", profile, r"^baz\.X$", app, gopath_env,
                  os.path.join(tmp, "gopath", "pkg", "mod", "github.com", "!foo!bar",
                               "baz@v1.0.0", "x.go"), files["baz.X"][2])
+    # Settings made with `go env -w` (the go env file) where the
+    # environment has none: GOMODCACHE from $GOENV's file, and GOPATH from
+    # $XDG_CONFIG_HOME/go/env, found in GOPATH mode.
+    bare_env = {k: v for k, v in env.items() if k not in ("GOMODCACHE", "GOPATH", "GOENV")}
+    goenv = os.path.join(tmp, "goenv")
+    write(goenv, "GOMODCACHE=" + os.path.join(tmp, "gopath", "pkg", "mod") + "\n")
+    expect_found("baz.X under GOMODCACHE of the go env file", profile, r"^baz\.X$", app,
+                 dict(bare_env, GOENV=goenv),
+                 os.path.join(tmp, "gopath", "pkg", "mod", "github.com", "!foo!bar",
+                              "baz@v1.0.0", "x.go"), files["baz.X"][2])
+    test_gopath_mode(tmp, dict(bare_env, PATH="/nonexistent"))
     # Not found: the message lists the places tried, Go's among them.
     text = lines(profile, r"^nope\.Z$", app, env)
     want = [files["nope.Z"][0],
@@ -82,6 +94,41 @@ def test_places(tmp):
             os.path.join(app, "vendor", "github.com", "Nope", "z", "z.go")]
     if "# source not found (tried " + ", ".join(want) + ")\n" not in text:
         checks.fail(f"nope.Z: the places tried should be {want}:\n{text}")
+
+
+def test_gopath_mode(tmp, env):
+    """Files of GOPATH-mode packages, $GOPATH/src/<import path>/f.go, named
+    from another machine's GOPATH and by a -trimpath build, with GOPATH set
+    only in the go env file under $XDG_CONFIG_HOME (or ~/.config)."""
+    gopath, config = os.path.join(tmp, "oldgopath"), os.path.join(tmp, "config")
+    pkg = os.path.join(gopath, "src", "github.com", "Old", "lib")
+    write(os.path.join(pkg, "a.go"), "package lib\n\treturn 7 // GOPATH mode\n}\n")
+    write(os.path.join(pkg, "b.go"), "package lib\n\treturn 8 // GOPATH, -trimpath\n}\n")
+    write(os.path.join(config, "go", "env"), "GOFLAGS=-mod=mod\nGOPATH=" + gopath + "\n")
+    profile = os.path.join(tmp, "gopath.pprof")
+    with open(profile, "wb") as f:
+        f.write(pprof([("lib.A", "/home/y/go/src/github.com/Old/lib/a.go"),
+                       ("lib.B", "github.com/Old/lib/b.go")]))
+    for name, file, source in (("lib.A", "a.go", "\treturn 7 // GOPATH mode"),
+                               ("lib.B", "b.go", "\treturn 8 // GOPATH, -trimpath")):
+        expect_found(name + " in GOPATH mode, GOPATH from the go env file", profile,
+                     "^" + re.escape(name) + "$", tmp,
+                     dict(env, XDG_CONFIG_HOME=config), os.path.join(pkg, file), source)
+        home = dict(env, HOME=tmp)
+        home.pop("XDG_CONFIG_HOME", None)
+        os.makedirs(os.path.join(tmp, ".config"), exist_ok=True)
+        if not os.path.exists(os.path.join(tmp, ".config", "go")):
+            os.symlink(os.path.join(config, "go"), os.path.join(tmp, ".config", "go"))
+        expect_found(name + ", the go env file in ~/.config", profile,
+                     "^" + re.escape(name) + "$", tmp, home, os.path.join(pkg, file), source)
+    # The environment's GOPATH, when set, is the one.
+    expect_found("lib.A, GOPATH from the environment", profile, r"^lib\.A$", tmp,
+                 dict(env, GOPATH=gopath, GOENV="off"), os.path.join(pkg, "a.go"),
+                 "\treturn 7 // GOPATH mode")
+    text = lines(profile, r"^lib\.A$", tmp,
+                 dict(env, GOPATH=os.path.join(tmp, "elsewhere"), XDG_CONFIG_HOME=config))
+    if "# source not found" not in text:
+        checks.fail("lib.A: the environment's GOPATH should win over the file's:\n" + text)
 
 
 def test_trimpath(tmp):

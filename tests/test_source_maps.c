@@ -53,18 +53,30 @@ static double *self_by_frame(const struct model *m)
 	return self;
 }
 
-static const struct ref *ref_of(const struct model *m, uint32_t f, const struct ref *refs,
-				size_t n)
+/* The reference of frame f: by its name and place ("name L:C", 1-based
+ * as the model shows them), or by its place alone where the profile's
+ * names are not the generated functions' (Firefox's "u/<", its script's
+ * "(root scope) URL"). */
+static const struct ref *find_ref(const struct model *m, uint32_t f, const struct ref *refs,
+				  size_t n, bool by_place)
 {
 	const struct frame *fr = &m->frames[f];
 	const char *name = model_str(m, fr->name);
-	char key[96];
-	snprintf(key, sizeof(key), "%s %d:%d", *name ? name : "(anonymous)", fr->line + 1,
-		 fr->column + 1);
+	char key[160], place[32];
+	snprintf(place, sizeof(place), "%d:%d", symbol_place_shown(m, fr->line),
+		 symbol_place_shown(m, fr->column));
+	snprintf(key, sizeof(key), "%s %s", *name ? name : "(anonymous)", place);
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(refs[i].generated, key))
+		if (by_place ? !strcmp(strrchr(refs[i].generated, ' ') + 1, place)
+			     : !strcmp(refs[i].generated, key))
 			return &refs[i];
 	return NULL;
+}
+
+static const struct ref *ref_of(const struct model *m, uint32_t f, const struct ref *refs,
+				size_t n)
+{
+	return find_ref(m, f, refs, n, false);
 }
 
 static bool ends_with(const char *s, const char *tail)
@@ -84,8 +96,9 @@ static uint32_t mapped_frame(const struct model *m, const struct ref *r)
 	for (uint32_t f = 0; f < m->nframes; f++) {
 		const struct frame *fr = &m->frames[f];
 		if (!strcmp(model_str(m, fr->name), name) &&
-		    ends_with(model_str(m, fr->url), source) && fr->line == r->line - 1 &&
-		    fr->column == r->column - 1)
+		    ends_with(model_str(m, fr->url), source) &&
+		    symbol_place_shown(m, fr->line) == r->line &&
+		    symbol_place_shown(m, fr->column) == r->column)
 			return f;
 	}
 	return NO_ID;
@@ -101,15 +114,22 @@ static void count_warning(void *ctx, const char *message)
 	snprintf(last_warning, sizeof(last_warning), "%s", message);
 }
 
+static bool load_from(const char *dir, const char *sub, const char *name, struct model *m);
+
 /* The profile with its scripts' urls where no machine has them (the
  * material it was made from may be on this one): the scripts are found
  * under --source-path only. */
 static bool load(const char *dir, const char *name, struct model *m)
 {
+	return load_from(dir, "dist", name, m);
+}
+
+static bool load_from(const char *dir, const char *sub, const char *name, struct model *m)
+{
 	static const char made_at[] = "file:///work/material/sm/";
 	static const char nowhere[] = "file:///nowhere/elses/sm/";
 	char path[512];
-	snprintf(path, sizeof(path), "%s/sourcemap/dist/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/sourcemap/%s/%s", dir, sub, name);
 	size_t len;
 	char *text = check_read_file(path, &len);
 	CHECK_MSG(text != NULL, "%s not readable", path);
@@ -137,39 +157,64 @@ static void apply(const char *dir, struct model *m, const char *map)
 	js_source_maps_apply(m, &o);
 }
 
+/* Which frames of a profile are checked, and how they are known. */
+struct checked {
+	const char *sub;     /* under testdata/sourcemap */
+	size_t nrefs;        /* lines of the reference */
+	size_t frames;       /* at least this many frames checked */
+	bool self_only;      /* only frames with self time, else every one
+			      * of the bundle with a place */
+	bool by_place;       /* references found by place alone */
+	const char *summary; /* the header's note */
+};
+
+static void check_frames(const char *dir, const char *profile, const char *reference,
+			 const struct checked *c);
+
 static void check_profile(const char *dir, const char *profile, const char *reference)
 {
+	check_frames(dir, profile, reference,
+		     &(struct checked){ "dist", 10, 8, true, false,
+					     "source maps: 1 of 1 scripts" });
+}
+
+static void check_frames(const char *dir, const char *profile, const char *reference,
+			 const struct checked *c)
+{
 	char path[512];
-	snprintf(path, sizeof(path), "%s/sourcemap/dist/%s", dir, reference);
+	snprintf(path, sizeof(path), "%s/sourcemap/%s/%s", dir, c->sub, reference);
 	struct ref refs[32];
 	size_t nrefs = read_refs(path, refs, ARRAY_LEN(refs));
-	CHECK(nrefs == 10);
+	CHECK(nrefs == c->nrefs);
 	struct model m;
-	if (!load(dir, profile, &m))
+	if (!load_from(dir, c->sub, profile, &m))
 		return;
 	double *before = self_by_frame(&m);
 	size_t nsamples = m.nsamples;
-	/* Per generated frame with self: the original it is to become. */
+	/* Per generated frame checked: the original it is to become. */
 	uint32_t generated[64];
 	const struct ref *wanted[64];
-	size_t n = 0, with_self = 0;
+	size_t n = 0, checked = 0;
 	for (uint32_t f = 0; f < m.nframes && n < 64; f++) {
-		if (!strstr(model_str(&m, m.frames[f].url), "bundle") || !(before[f] > 0))
+		const struct frame *fr = &m.frames[f];
+		if (!strstr(model_str(&m, fr->url), "bundle") || fr->line < 0 ||
+		    (c->self_only && !(before[f] > 0)))
 			continue;
-		with_self++;
-		const struct ref *r = ref_of(&m, f, refs, nrefs);
+		checked++;
+		const struct ref *r = find_ref(&m, f, refs, nrefs, c->by_place);
 		CHECK_MSG(r != NULL, "%s: frame %s has no reference", profile,
-			  model_str(&m, m.frames[f].name));
+			  model_str(&m, fr->name));
 		if (r) {
 			generated[n] = f;
 			wanted[n++] = r;
 		}
 	}
-	CHECK(with_self >= 8);
+	CHECK_MSG(checked >= c->frames, "%s: %zu frames checked", profile, checked);
 	warnings = 0;
 	apply(dir, &m, NULL);
 	CHECK(warnings == 0);
-	CHECK(!strcmp(model_str(&m, m.symbols), "source maps: 1 of 1 scripts"));
+	CHECK_MSG(!strcmp(model_str(&m, m.symbols), c->summary), "%s: %s", profile,
+		  model_str(&m, m.symbols));
 	CHECK(m.nsamples == nsamples);
 	double *after = self_by_frame(&m);
 	for (size_t i = 0; i < n; i++) {
@@ -179,7 +224,8 @@ static void check_profile(const char *dir, const char *profile, const char *refe
 			bool found = false;
 			for (uint32_t f = 0; f < m.nframes; f++) {
 				const struct frame_origin *o = symbol_origin(&m, f);
-				found |= o && o->url == STR_NONE && after[f] > 0 &&
+				found |= o && o->url == STR_NONE &&
+					 (after[f] > 0 || !c->self_only) &&
 					 strstr(model_str(&m, o->why_not), "no original") &&
 					 strstr(model_str(&m, m.frames[f].url), "bundle");
 			}
@@ -254,6 +300,62 @@ static void check_ignore_list(const char *dir)
 	model_free(&m);
 }
 
+/* A terser bundle whose map has no names (testdata/sourcemap/nonames):
+ * each frame with self time named as src/shapes.js names the function
+ * holding its place (written here from reading that file: the top level
+ * stays anonymous, the sort callback of `assigned` is anonymous), at the
+ * place Mozilla's library gives (shapes.reference.txt); alike when only
+ * the map's sourcesContent holds the original. */
+static void check_no_names(const char *dir, const char *map)
+{
+	static const struct {
+		const char *generated, *name;
+	} by_hand[] = {
+		{ "(anonymous) 1:1", "(anonymous)" }, { "t 1:11", "declared" },
+		{ "e 1:76", "arrowBlock" },           { "n 1:173", "assigned" },
+		{ "(anonymous) 1:237", "(anonymous)" }, { "area 1:269", "area" },
+		{ "counted 1:351", "counted" },       { "method 1:427", "method" },
+	};
+	char path[512];
+	snprintf(path, sizeof(path), "%s/sourcemap/nonames/dist/shapes.reference.txt", dir);
+	struct ref refs[16];
+	size_t nrefs = read_refs(path, refs, ARRAY_LEN(refs));
+	CHECK(nrefs == ARRAY_LEN(by_hand));
+	struct model m;
+	if (!load_from(dir, "nonames/dist", "shapes.cpuprofile", &m))
+		return;
+	double *before = self_by_frame(&m);
+	const struct ref *wanted[16];
+	size_t n = 0;
+	for (uint32_t f = 0; f < m.nframes && n < ARRAY_LEN(wanted); f++) {
+		if (!strstr(model_str(&m, m.frames[f].url), "shapes") || !(before[f] > 0))
+			continue;
+		const struct ref *r = ref_of(&m, f, refs, nrefs);
+		CHECK_MSG(r != NULL, "shapes frame %s has no reference",
+			  model_str(&m, m.frames[f].name));
+		if (r)
+			wanted[n++] = r;
+	}
+	CHECK(n == ARRAY_LEN(by_hand));
+	warnings = 0;
+	apply(dir, &m, map);
+	CHECK(warnings == 0);
+	for (size_t i = 0; i < n; i++) {
+		struct ref r = *wanted[i];
+		for (size_t k = 0; k < ARRAY_LEN(by_hand); k++)
+			if (!strcmp(by_hand[k].generated, r.generated))
+				snprintf(r.name, sizeof(r.name), "%s", by_hand[k].name);
+		CHECK_MSG(strcmp(r.name, "null"), "%s not named by hand", r.generated);
+		if (map)
+			snprintf(r.source, sizeof(r.source), "%s", "gone/shapes.js");
+		uint32_t f = mapped_frame(&m, &r);
+		CHECK_MSG(f != NO_ID, "shapes %s -> %s %s:%d:%d not found", r.generated, r.name,
+			  r.source, r.line, r.column);
+	}
+	free(before);
+	model_free(&m);
+}
+
 static const struct source_map_segment *find(const struct source_map *m, int line, int col)
 {
 	return source_map_find(m, line, col);
@@ -315,7 +417,19 @@ int main(int argc, char **argv)
 	check_parser();
 	check_profile(dir, "bundle.cpuprofile", "bundle.reference.txt");
 	check_profile(dir, "bundle.inline.cpuprofile", "bundle.inline.reference.txt");
+	/* The browsers: every bundle frame of a real Chromium trace and a real
+	 * Firefox profile (testdata/sourcemap/browser/README.md). */
+	check_frames(dir, "chrome-trace.json", "chrome-trace.reference.txt",
+		     &(struct checked){ "browser", 9, 9, false, false,
+					     "source maps: 1 of 1 scripts" });
+	check_frames(dir, "firefox-profile.json", "firefox-profile.reference.txt",
+		     &(struct checked){ "browser", 9, 9, false, true,
+					     "source maps: 1 of 1 scripts" });
 	check_bad_map(dir);
+	check_no_names(dir, NULL);
+	char content[512];
+	snprintf(content, sizeof(content), "%s/sourcemap/nonames/content/shapes.min.js.map", dir);
+	check_no_names(dir, content);
 	check_ignore_list(dir);
 	return check_done();
 }

@@ -8,6 +8,8 @@
 #include "base/complain.h"
 #include "live/cdp.h"
 #include "live/source.h"
+#include "live_symbols.h"
+#include "transform/symbolize.h"
 #include "tui/tui.h"
 
 bool live_wanted(const struct options *o)
@@ -18,7 +20,7 @@ bool live_wanted(const struct options *o)
 /* The live source the command line names, or NULL when it cannot be set
  * up (said on stderr).  Without the explorer, the peers' news goes to
  * stderr. */
-static struct live_source *open_source(const struct options *o, bool explorer)
+static struct live_source *open_plain_source(const struct options *o, bool explorer)
 {
 	FILE *log = explorer ? NULL : stderr;
 	if (o->live_url)
@@ -45,6 +47,27 @@ static struct live_source *open_source(const struct options *o, bool explorer)
 	if (!source)
 		complain("%s", err);
 	return source;
+}
+
+/* The source, its models through source maps and --symbols as a file's
+ * are (live_symbols.h): every source but a Go service's pprof URL, whose
+ * frames are neither JavaScript nor wasm unless the user says so. */
+static struct live_source *open_source(const struct options *o, bool explorer)
+{
+	struct live_source *source = open_plain_source(o, explorer);
+	const struct symbolize_options *given = &o->tui.symbolize;
+	if (!source || (o->live_url && !given->nsymbols && !given->nsource_maps))
+		return source;
+	struct symbolize_options with = *given;
+	with.source = &o->tui.source;
+	char err[1200];
+	struct live_source *mapped = live_symbolized(source, &with, explorer ? NULL : stderr,
+						     err, sizeof(err));
+	if (!mapped) {
+		complain("--symbols %s", err);
+		source->ops->free(source);
+	}
+	return mapped;
 }
 
 int live_explore(const struct options *o)

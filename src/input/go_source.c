@@ -24,7 +24,7 @@ struct place_list {
 struct go_search {
 	go_try_fn try;
 	void *ctx;
-	struct place_list goroots, caches, roots;
+	struct place_list goroots, caches, roots, gopaths;
 };
 
 /* Takes `dir` and `module` over; a directory already listed is dropped. */
@@ -88,34 +88,80 @@ static char *path_go_root(void)
 	return NULL;
 }
 
+/* The file `go env -w` writes: $GOENV ("off": none), else
+ * $XDG_CONFIG_HOME/go/env, else ~/.config/go/env. */
+static char *go_env_file(void)
+{
+	const char *env = getenv("GOENV"), *config = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	if (env && *env)
+		return strcmp(env, "off") ? xstrdup(env) : NULL;
+	if (config && *config)
+		return joined(config, strlen(config), "go/env", "");
+	return home && *home ? joined(home, strlen(home), ".config/go/env", "") : NULL;
+}
+
+/* A KEY=VALUE line of the go env file, as the go command reads it. */
+static char *go_env_file_value(const char *key)
+{
+	char *name = go_env_file();
+	FILE *f = name ? fopen(name, "r") : NULL;
+	free(name);
+	if (!f)
+		return NULL;
+	char line[4096], *value = NULL;
+	size_t n = strlen(key);
+	while (!value && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (!strncmp(line, key, n) && line[n] == '=' && line[n + 1])
+			value = xstrdup(line + n + 1);
+	}
+	fclose(f);
+	return value;
+}
+
+/* A go setting as the go command has it: the environment's when set and
+ * not empty, else the go env file's; NULL when neither says. */
+static char *go_setting(const char *key)
+{
+	const char *env = getenv(key);
+	return env && *env ? xstrdup(env) : go_env_file_value(key);
+}
+
 static void find_goroots(struct place_list *l)
 {
-	const char *env = getenv("GOROOT");
-	if (env && *env)
-		add_place(l, xstrdup(env), NULL);
+	char *env = go_setting("GOROOT");
+	if (env)
+		add_place(l, env, NULL);
 	char *root = path_go_root();
 	if (root)
 		add_place(l, root, NULL);
 }
 
-/* As the go command: $GOMODCACHE, else $GOPATH's pkg/mod, else ~/go/pkg/mod. */
+/* Each GOPATH entry joined with `sub`; GOPATH defaults to ~/go. */
+static void find_in_gopath(struct place_list *l, const char *sub)
+{
+	char *gopath = go_setting("GOPATH");
+	const char *home = getenv("HOME");
+	if (!gopath && home && *home)
+		gopath = joined(home, strlen(home), "go", "");
+	for (const char *p = gopath; p && *p; p += *p == ':') {
+		size_t n = strcspn(p, ":");
+		if (n)
+			add_place(l, joined(p, n, sub, ""), NULL);
+		p += n;
+	}
+	free(gopath);
+}
+
+/* As the go command: $GOMODCACHE, else $GOPATH's pkg/mod. */
 static void find_caches(struct place_list *l)
 {
-	const char *cache = getenv("GOMODCACHE"), *gopath = getenv("GOPATH");
-	if (cache && *cache) {
-		add_place(l, xstrdup(cache), NULL);
-	} else if (gopath && *gopath) {
-		for (const char *p = gopath; *p; p += *p == ':') {
-			size_t n = strcspn(p, ":");
-			if (n)
-				add_place(l, joined(p, n, "pkg/mod", ""), NULL);
-			p += n;
-		}
-	} else {
-		const char *home = getenv("HOME");
-		if (home && *home)
-			add_place(l, joined(home, strlen(home), "go/pkg/mod", ""), NULL);
-	}
+	char *cache = go_setting("GOMODCACHE");
+	if (cache)
+		add_place(l, cache, NULL);
+	else
+		find_in_gopath(l, "pkg/mod");
 }
 
 /* The module path of `dir`/go.mod ("" without a module line), NULL when
@@ -243,7 +289,14 @@ static bool find_absolute(const struct go_search *s, const char *path)
 	if (t && try_each(s, &s->roots, "vendor/", t))
 		return true;
 	t = after_last(path, "/src/");
-	return t && is_std(t) && try_each(s, &s->goroots, "src/", t);
+	if (t && is_std(t) && try_each(s, &s->goroots, "src/", t))
+		return true;
+	/* GOPATH mode: $GOPATH/src/<import path>/f.go, the GOPATH of the
+	 * building machine being any directory before a /src/. */
+	for (t = strstr(path, "/src/"); t; t = strstr(t + 1, "/src/"))
+		if (try_each(s, &s->gopaths, "", t + 5))
+			return true;
+	return false;
 }
 
 /* A path of a -trimpath build. */
@@ -260,7 +313,9 @@ static bool find_trimmed(const struct go_search *s, const char *path)
 	}
 	if (try_each(s, &s->roots, "vendor/", path))
 		return true;
-	return is_std(path) && try_each(s, &s->goroots, "src/", path);
+	if (is_std(path) && try_each(s, &s->goroots, "src/", path))
+		return true;
+	return try_each(s, &s->gopaths, "", path);
 }
 
 bool go_source_find(const char *path, const char *const *dirs, size_t ndirs,
@@ -271,6 +326,7 @@ bool go_source_find(const char *path, const char *const *dirs, size_t ndirs,
 	struct go_search s = { .try = try, .ctx = ctx };
 	find_goroots(&s.goroots);
 	find_caches(&s.caches);
+	find_in_gopath(&s.gopaths, "src");
 	find_root_above(&s.roots, ".");
 	for (size_t i = 0; i < ndirs; i++)
 		find_root_above(&s.roots, dirs[i]);
@@ -278,5 +334,6 @@ bool go_source_find(const char *path, const char *const *dirs, size_t ndirs,
 	free_places(&s.goroots);
 	free_places(&s.caches);
 	free_places(&s.roots);
+	free_places(&s.gopaths);
 	return found;
 }

@@ -13,7 +13,15 @@
  *   - the standard library, .../src/<package>/f.go from the building
  *     machine's GOROOT or <package>/f.go from a -trimpath build (a first
  *     element without a dot, as every standard package has): under
- *     $GOROOT/src and under the GOROOT of the `go` found on PATH.
+ *     $GOROOT/src and under the GOROOT of the `go` found on PATH;
+ *   - a package of GOPATH mode, .../src/<import path>/f.go from any
+ *     machine or <import path>/f.go from a -trimpath build: under each
+ *     $GOPATH entry's src/ (~/go/src by default).
+ *
+ * GOROOT, GOPATH and GOMODCACHE are the environment's when set and not
+ * empty, else the values `go env -w` wrote in the go env file ($GOENV,
+ * "off" for none, else $XDG_CONFIG_HOME/go/env, else ~/.config/go/env),
+ * as the go command reads them.
  *
  * Module roots are the directories of the nearest go.mod at or above the
  * current directory and at or above each --source-path directory.  Only

@@ -574,6 +574,7 @@ static void copy_origins(const struct model *src, struct model *out)
 	out->norigins = src->norigins;
 	for (size_t i = 0; i < src->norigins; i++) {
 		out->origins[i] = src->origins[i];
+		out->origins[i].name = model_copy_string(src, out, src->origins[i].name);
 		out->origins[i].url = model_copy_string(src, out, src->origins[i].url);
 		out->origins[i].why_not = model_copy_string(src, out, src->origins[i].why_not);
 	}

@@ -63,6 +63,7 @@ struct frame {
 /* What a frame was before symbolization (transform/symbolize.h): the
  * place the profile gave it, or why it could not be mapped. */
 struct frame_origin {
+	str_t name;     /* the profile's name of the frame, when url is set */
 	str_t url;      /* STR_NONE: the frame is the profile's own */
 	int32_t line;   /* in the model's numbering, -1 unknown */
 	int32_t column;

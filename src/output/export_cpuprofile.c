@@ -8,6 +8,7 @@
 
 #include "base/escape.h"
 #include "base/util.h"
+#include "transform/symbolize.h"
 
 /* .cpuprofile lines and columns count from 0. */
 static int32_t zero_based(const struct model *m, int32_t n)
@@ -15,6 +16,24 @@ static int32_t zero_based(const struct model *m, int32_t n)
 	if (n < 0)
 		return -1;
 	return m->lines_zero_based ? n : n > 0 ? n - 1 : 0;
+}
+
+/* A symbolized frame's callFrame keeps the profile's own in "generated"
+ * (functionName, url, lineNumber, columnNumber, as V8 gave them), a
+ * field V8's and DevTools' readers pass over. */
+static void cpu_generated(const struct exporter *x, uint32_t frame)
+{
+	const struct model *m = x->m;
+	const struct model *of = m->range.of ? m->range.of : m;
+	const struct frame_origin *o = symbol_origin(m, frame);
+	if (!o || o->url == STR_NONE)
+		return;
+	fputs(",\"generated\":{\"functionName\":", x->out);
+	json_escape_to(x->out, o->name == STR_NONE ? "" : model_str(of, o->name));
+	fputs(",\"url\":", x->out);
+	json_escape_to(x->out, model_str(of, o->url));
+	fprintf(x->out, ",\"lineNumber\":%d,\"columnNumber\":%d}", zero_based(of, o->line),
+		zero_based(of, o->column));
 }
 
 /* A node; its children's ids are id_of[child], or child + 1 without it. */
@@ -28,8 +47,10 @@ static void cpu_node(const struct exporter *x, uint32_t id, uint32_t frame,
 	json_escape_to(x->out, model_str(m, f->name));
 	fputs(",\"scriptId\":\"0\",\"url\":", x->out);
 	json_escape_to(x->out, model_str(m, f->url));
-	fprintf(x->out, ",\"lineNumber\":%d,\"columnNumber\":%d},\"hitCount\":%.0f",
-		zero_based(m, f->line), zero_based(m, f->column), hits);
+	fprintf(x->out, ",\"lineNumber\":%d,\"columnNumber\":%d", zero_based(m, f->line),
+		zero_based(m, f->column));
+	cpu_generated(x, frame);
+	fprintf(x->out, "},\"hitCount\":%.0f", hits);
 	if (nchildren) {
 		fputs(",\"children\":[", x->out);
 		for (size_t i = 0; i < nchildren; i++)

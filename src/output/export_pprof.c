@@ -10,6 +10,7 @@
 #include "base/id_table.h"
 #include "base/util.h"
 #include "profile.pb-c.h"
+#include "transform/symbolize.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
 typedef Perftools__Profiles__ValueType pb_value_type;
@@ -163,6 +164,18 @@ static void pprof_types(struct pprof_out *p, const struct exporter *x, pb_profil
 	prof->period = llround(m->period * mul);
 }
 
+/* The name a symbolized frame had in the profile (source maps, wasm
+ * symbols), as pprof keeps a linker's name beside the demangled one;
+ * else the frame's own system name. */
+static const char *system_name(const struct model *m, uint32_t f)
+{
+	const struct frame_origin *o = symbol_origin(m, f);
+	const struct model *of = m->range.of ? m->range.of : m;
+	if (o && o->url != STR_NONE && o->name != STR_NONE)
+		return model_str(of, o->name);
+	return model_str(m, m->frames[f].extra);
+}
+
 static void pprof_functions(struct pprof_out *p, const struct model *m, pb_profile *prof)
 {
 	p->functions = xmalloc((m->nframes + 1) * sizeof(pb_function));
@@ -174,7 +187,7 @@ static void pprof_functions(struct pprof_out *p, const struct model *m, pb_profi
 		perftools__profiles__function__init(fn);
 		fn->id = f + 1;
 		fn->name = string_index(&p->strings, plain_name(m, f, buf, sizeof(buf)));
-		fn->system_name = string_index(&p->strings, model_str(m, fr->extra));
+		fn->system_name = string_index(&p->strings, system_name(m, f));
 		fn->filename = string_index(&p->strings, model_str(m, fr->url));
 		fn->start_line = fr->line < 0 ? 0 : fr->line + (m->lines_zero_based ? 1 : 0);
 		p->function_ptrs[f] = fn;

@@ -10,16 +10,20 @@
 #include "base/base64.h"
 #include "base/util.h"
 #include "input/source.h"
+#include "js_functions.h"
 #include "source_map.h"
 #include "symbolize.h"
 
 struct script {
-	str_t url;
+	char *url;
+	bool looked;   /* its map was looked for (once, in the first model) */
 	bool has_map;
 	bool borrowed; /* its map is a --source-map's, freed with it */
 	struct source_map map;
 	char *base;  /* the directory the map's sources are relative to */
 	char *why;   /* why its frames are not mapped, NULL when nothing to say */
+	struct js_functions *functions; /* per source, scanned when first asked */
+	bool *scanned;
 };
 
 struct given {
@@ -28,14 +32,22 @@ struct given {
 	struct source_map map;
 };
 
-struct mapping {
+/* What is kept from model to model: the scripts seen and their maps. */
+struct js_source_maps {
 	const struct symbolize_options *o;
-	struct model *m;
 	struct script *scripts;
 	size_t nscripts;
 	struct given *given;
+};
+
+/* One model's pass. */
+struct mapping {
+	struct js_source_maps *js;
+	struct model *m;
 	int32_t *frame_script; /* per frame, -1: not a script's */
 	int32_t *frame_source; /* per frame mapped, its original source */
+	int32_t *in_model;     /* the scripts of this model */
+	size_t nin_model;
 };
 
 static void warn(const struct symbolize_options *o, const char *fmt, ...)
@@ -200,11 +212,11 @@ static bool parse_data_url(const struct symbolize_options *o, const char *script
 }
 
 /* The map named by the script's own comment. */
-static bool map_of_script(const struct mapping *mp, struct script *s)
+static bool map_of_script(const struct js_source_maps *js, struct script *s)
 {
-	const char *url = model_str(mp->m, s->url);
+	const char *url = s->url;
 	struct source_file f;
-	if (!source_find(mp->o->source, url, &f)) {
+	if (!source_find(js->o->source, url, &f)) {
 		s->why = format("script not found (tried %s)", f.tried ? f.tried : url);
 		source_file_free(&f);
 		return false;
@@ -215,13 +227,13 @@ static bool map_of_script(const struct mapping *mp, struct script *s)
 	if (!ref) {
 		s->why = format("%s has no sourceMappingURL", f.path);
 	} else if (!strncmp(ref, "data:", 5)) {
-		ok = parse_data_url(mp->o, f.path, ref, &s->map, &s->why);
+		ok = parse_data_url(js->o, f.path, ref, &s->map, &s->why);
 		s->base = ok ? xstrdup(dir) : NULL;
 	} else if (strstr(ref, "://") && strncmp(ref, "file://", 7)) {
 		s->why = format("its source map %s is not fetched (maps are read offline)", ref);
 	} else {
 		char *path = resolved(dir, strncmp(ref, "file://", 7) ? ref : ref + 7);
-		ok = parse_file(mp->o, path, &s->map, &s->why);
+		ok = parse_file(js->o, path, &s->map, &s->why);
 		s->base = ok ? dir_name(path) : NULL;
 		free(path);
 	}
@@ -233,23 +245,23 @@ static bool map_of_script(const struct mapping *mp, struct script *s)
 
 /* A --source-map that names the script: a map file of it, or a
  * directory holding NAME.map. */
-static bool map_given(const struct mapping *mp, struct script *s)
+static bool map_given(const struct js_source_maps *js, struct script *s)
 {
-	const char *name = base_name(model_str(mp->m, s->url));
-	for (size_t i = 0; i < mp->o->nsource_maps; i++) {
-		const char *path = mp->o->source_maps[i];
+	const char *name = base_name(s->url);
+	for (size_t i = 0; i < js->o->nsource_maps; i++) {
+		const char *path = js->o->source_maps[i];
 		if (is_dir(path)) {
 			char *file = format("%s/%s.map", path, name);
 			struct stat st;
 			bool there = !stat(file, &st);
-			bool ok = there && parse_file(mp->o, file, &s->map, &s->why);
+			bool ok = there && parse_file(js->o, file, &s->map, &s->why);
 			s->base = ok ? dir_name(file) : NULL;
 			free(file);
 			if (there)
 				return ok;
 			continue;
 		}
-		const struct given *g = &mp->given[i];
+		const struct given *g = &js->given[i];
 		size_t n = strlen(name);
 		bool by_file = g->ok && g->map.file && !strcmp(base_name(g->map.file), name);
 		bool by_name = !strncmp(base_name(path), name, n) &&
@@ -268,57 +280,86 @@ static bool map_given(const struct mapping *mp, struct script *s)
 	return false;
 }
 
+/* Node's built-ins (node:) and Firefox's own code (self-hosted,
+ * resource://, chrome://, moz-src://) ship no maps. */
 static bool is_script(const struct model *m, const struct frame *f)
 {
+	static const char *const builtin[] = { "node:", "self-hosted", "resource://",
+					       "chrome://", "moz-src://" };
 	const char *url = model_str(m, f->url);
-	return f->kind == KIND_JS && *url && strncmp(url, "node:", 5);
+	if (f->kind != KIND_JS || !*url)
+		return false;
+	for (size_t i = 0; i < ARRAY_LEN(builtin); i++)
+		if (!strncmp(url, builtin[i], strlen(builtin[i])))
+			return false;
+	return true;
+}
+
+/* The script of that url, added when it is new. */
+static int32_t script_of(struct js_source_maps *js, const char *url)
+{
+	for (size_t i = 0; i < js->nscripts; i++)
+		if (!strcmp(js->scripts[i].url, url))
+			return (int32_t)i;
+	js->scripts = xrealloc(js->scripts, (js->nscripts + 1) * sizeof(*js->scripts));
+	js->scripts[js->nscripts] = (struct script){ .url = xstrdup(url) };
+	return (int32_t)js->nscripts++;
 }
 
 static void find_scripts(struct mapping *mp)
 {
 	const struct model *m = mp->m;
+	str_t *urls = xmalloc((m->nframes + 1) * sizeof(str_t));
 	mp->frame_script = xmalloc((m->nframes + 1) * sizeof(int32_t));
+	mp->in_model = xmalloc((m->nframes + 1) * sizeof(int32_t));
 	for (uint32_t f = 0; f < m->nframes; f++) {
 		mp->frame_script[f] = -1;
 		if (!is_script(m, &m->frames[f]))
 			continue;
 		size_t i = 0;
-		while (i < mp->nscripts && mp->scripts[i].url != m->frames[f].url)
+		while (i < mp->nin_model && urls[i] != m->frames[f].url)
 			i++;
-		if (i == mp->nscripts) {
-			mp->scripts = xrealloc(mp->scripts, (i + 1) * sizeof(*mp->scripts));
-			mp->scripts[mp->nscripts++] = (struct script){ .url = m->frames[f].url };
+		if (i == mp->nin_model) {
+			urls[i] = m->frames[f].url;
+			mp->in_model[mp->nin_model++] =
+				script_of(mp->js, model_str(m, m->frames[f].url));
 		}
-		mp->frame_script[f] = (int32_t)i;
+		mp->frame_script[f] = mp->in_model[i];
 	}
+	free(urls);
 }
 
-static void read_given(struct mapping *mp)
+struct js_source_maps *js_source_maps_new(const struct symbolize_options *o)
 {
-	mp->given = xcalloc(mp->o->nsource_maps + 1, sizeof(*mp->given));
-	for (size_t i = 0; i < mp->o->nsource_maps; i++) {
-		struct given *g = &mp->given[i];
-		g->path = mp->o->source_maps[i];
+	struct js_source_maps *js = xcalloc(1, sizeof(*js));
+	js->o = o;
+	js->given = xcalloc(o->nsource_maps + 1, sizeof(*js->given));
+	for (size_t i = 0; i < o->nsource_maps; i++) {
+		struct given *g = &js->given[i];
+		g->path = o->source_maps[i];
 		if (is_dir(g->path))
 			continue;
 		char *why = NULL;
-		g->ok = parse_file(mp->o, g->path, &g->map, &why);
+		g->ok = parse_file(o, g->path, &g->map, &why);
 		free(why);
 	}
+	return js;
 }
 
-static void free_mapping(struct mapping *mp)
+void js_source_maps_free(struct js_source_maps *js)
 {
-	for (size_t i = 0; i < mp->nscripts; i++) {
-		struct script *s = &mp->scripts[i];
+	for (size_t i = 0; i < js->nscripts; i++) {
+		struct script *s = &js->scripts[i];
+		for (size_t k = 0; s->scanned && k < s->map.nsources; k++)
+			js_functions_free(&s->functions[k]);
 		if (s->has_map && !s->borrowed)
 			source_map_free(&s->map);
-		FREE_ALL(s->base, s->why);
+		FREE_ALL(s->url, s->base, s->why, s->functions, s->scanned);
 	}
-	for (size_t i = 0; i < mp->o->nsource_maps; i++)
-		if (mp->given[i].ok)
-			source_map_free(&mp->given[i].map);
-	FREE_ALL(mp->scripts, mp->given, mp->frame_script, mp->frame_source);
+	for (size_t i = 0; i < js->o->nsource_maps; i++)
+		if (js->given[i].ok)
+			source_map_free(&js->given[i].map);
+	FREE_ALL(js->scripts, js->given, js);
 }
 
 /* The generated 0-based line and column of a frame's start. */
@@ -336,13 +377,67 @@ static bool anonymous(const char *name)
 	return !*name || !strcmp(name, "(anonymous)");
 }
 
+/* The functions of a script's original source, from its sourcesContent
+ * or its file; none when neither is there. */
+static const struct js_functions *functions_of(struct script *s, int32_t source)
+{
+	if (!s->scanned) {
+		s->scanned = xcalloc(s->map.nsources + 1, sizeof(bool));
+		s->functions = xcalloc(s->map.nsources + 1, sizeof(*s->functions));
+	}
+	struct js_functions *fns = &s->functions[source];
+	if (s->scanned[source])
+		return fns;
+	s->scanned[source] = true;
+	const char *content = s->map.contents[source];
+	if (content) {
+		js_functions_scan(content, fns);
+		return fns;
+	}
+	char *path = resolved(s->base, s->map.sources[source]);
+	struct source_file f;
+	if (read_file(path, &f)) {
+		js_functions_scan(f.text, fns);
+		source_file_free(&f);
+	}
+	free(path);
+	return fns;
+}
+
+/* The name of the original function that holds a segment's position,
+ * NULL when the source is not at hand or the position is at its top
+ * level. */
+static const char *enclosing_name(struct script *s, const struct source_map_segment *seg)
+{
+	const struct js_function *fn = js_function_at(
+		functions_of(s, seg->source),
+		(struct js_position){ seg->orig_line, seg->orig_column });
+	return !fn ? NULL : fn->name ? fn->name : "(anonymous)";
+}
+
+/* The original's name: the map's at the frame's start, else the
+ * function of the original source that holds it, else the generated
+ * name.  A script's own top level (anonymous, at its first character)
+ * is no function of the original, whatever the map has there. */
+static const char *original_name(struct script *s, const struct source_map_segment *seg,
+				 const char *generated, int32_t line, int32_t column)
+{
+	if (seg->name >= 0)
+		return s->map.names[seg->name];
+	bool top_level = anonymous(generated) && line == 0 && column == 0;
+	const char *enclosing = top_level ? NULL : enclosing_name(s, seg);
+	if (enclosing)
+		return enclosing;
+	return anonymous(generated) ? "(anonymous)" : generated;
+}
+
 /* What frame f of a mapped script is, and the strings the symbol
  * points to (freed by the caller, after symbolize_model). */
 static void map_frame(struct mapping *mp, uint32_t f, struct symbol *sym, char **owned)
 {
 	const struct model *m = mp->m;
 	const struct frame *fr = &m->frames[f];
-	const struct script *s = &mp->scripts[mp->frame_script[f]];
+	struct script *s = &mp->js->scripts[mp->frame_script[f]];
 	int32_t line, column;
 	const struct source_map_segment *seg = NULL;
 	if (generated_start(m, fr, &line, &column))
@@ -355,11 +450,9 @@ static void map_frame(struct mapping *mp, uint32_t f, struct symbol *sym, char *
 	}
 	int32_t shift = m->lines_zero_based ? 0 : 1;
 	*owned = resolved(s->base, s->map.sources[seg->source]);
-	const char *name = model_str(m, fr->name);
 	*sym = (struct symbol){
 		.mapped = true,
-		.name = seg->name >= 0 ? s->map.names[seg->name]
-			: anonymous(name) ? "(anonymous)" : name,
+		.name = original_name(s, seg, model_str(m, fr->name), line, column),
 		.url = *owned,
 		.line = seg->orig_line + shift,
 		.column = seg->orig_column + shift,
@@ -373,7 +466,7 @@ static void map_frame(struct mapping *mp, uint32_t f, struct symbol *sym, char *
 static int32_t tick_line(void *ctx, uint32_t f, int32_t line)
 {
 	const struct mapping *mp = ctx;
-	const struct script *s = &mp->scripts[mp->frame_script[f]];
+	const struct script *s = &mp->js->scripts[mp->frame_script[f]];
 	int32_t start, column;
 	const struct source_map_segment *seg;
 	if (generated_start(mp->m, &mp->m->frames[f], &start, &column) && start == line - 1)
@@ -383,25 +476,28 @@ static int32_t tick_line(void *ctx, uint32_t f, int32_t line)
 	return seg && seg->source == mp->frame_source[f] ? seg->orig_line + 1 : -1;
 }
 
-static void find_maps(struct mapping *mp, size_t *found)
+/* The maps of this model's scripts, looked for the first time a script
+ * is seen; how many of them have one. */
+static size_t find_maps(struct mapping *mp)
 {
-	*found = 0;
-	for (size_t i = 0; i < mp->nscripts; i++) {
-		struct script *s = &mp->scripts[i];
-		s->has_map = map_given(mp, s) || (!s->why && map_of_script(mp, s));
-		*found += s->has_map;
+	size_t found = 0;
+	for (size_t k = 0; k < mp->nin_model; k++) {
+		struct script *s = &mp->js->scripts[mp->in_model[k]];
+		if (!s->looked)
+			s->has_map = map_given(mp->js, s) || (!s->why && map_of_script(mp->js, s));
+		s->looked = true;
+		found += s->has_map;
 	}
+	return found;
 }
 
-void js_source_maps_apply(struct model *m, const struct symbolize_options *o)
+void js_source_maps_map(struct js_source_maps *js, struct model *m)
 {
-	struct mapping mp = { .o = o, .m = m };
+	struct mapping mp = { .js = js, .m = m };
 	find_scripts(&mp);
-	read_given(&mp);
-	size_t found;
-	find_maps(&mp, &found);
-	if (!found && !o->nsource_maps) {
-		free_mapping(&mp);
+	size_t found = find_maps(&mp);
+	if (!found && !js->o->nsource_maps) {
+		FREE_ALL(mp.frame_script, mp.in_model);
 		return;
 	}
 	struct symbols syms;
@@ -413,12 +509,12 @@ void js_source_maps_apply(struct model *m, const struct symbolize_options *o)
 		int32_t i = mp.frame_script[f];
 		if (i < 0)
 			continue;
-		if (mp.scripts[i].has_map)
+		if (js->scripts[i].has_map)
 			map_frame(&mp, f, &syms.frames[f], &owned[f]);
 		else
-			syms.frames[f].why_not = mp.scripts[i].why;
+			syms.frames[f].why_not = js->scripts[i].why;
 	}
-	char *summary = format("source maps: %zu of %zu scripts", found, mp.nscripts);
+	char *summary = format("source maps: %zu of %zu scripts", found, mp.nin_model);
 	syms.summary = summary;
 	syms.tick_line = tick_line;
 	syms.ctx = &mp;
@@ -428,5 +524,12 @@ void js_source_maps_apply(struct model *m, const struct symbolize_options *o)
 	free(owned);
 	free(summary);
 	symbols_free(&syms);
-	free_mapping(&mp);
+	FREE_ALL(mp.frame_script, mp.frame_source, mp.in_model);
+}
+
+void js_source_maps_apply(struct model *m, const struct symbolize_options *o)
+{
+	struct js_source_maps *js = js_source_maps_new(o);
+	js_source_maps_map(js, m);
+	js_source_maps_free(js);
 }

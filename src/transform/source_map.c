@@ -182,6 +182,32 @@ static bool read_ignore_list(struct reader *r, const cJSON *list, const struct s
 	return true;
 }
 
+/* sourcesContent: per source its text, NULL where it is null or absent. */
+static bool read_contents(struct reader *r, const cJSON *list, const struct section *sec)
+{
+	struct source_map *m = r->map;
+	m->contents = xrealloc(m->contents, (m->nsources + 1) * sizeof(char *));
+	for (size_t i = sec->first_source; i < m->nsources; i++)
+		m->contents[i] = NULL;
+	m->ncontents = m->nsources;
+	if (!list)
+		return true;
+	if (!cJSON_IsArray(list))
+		return fail(r, "'sourcesContent' is not an array");
+	size_t i = sec->first_source;
+	const cJSON *item;
+	cJSON_ArrayForEach(item, list) {
+		if (i == m->nsources)
+			break;
+		if (cJSON_IsString(item))
+			m->contents[i] = xstrdup(item->valuestring);
+		else if (!cJSON_IsNull(item))
+			return fail(r, "'sourcesContent' holds something not a string");
+		i++;
+	}
+	return true;
+}
+
 static bool read_map(struct reader *r, const cJSON *json, int32_t line, int32_t column,
 		     int depth);
 
@@ -239,6 +265,7 @@ static bool read_map(struct reader *r, const cJSON *json, int32_t line, int32_t 
 	sec.nnames = m->nnames - sec.first_name;
 	return read_ignore_list(r, cJSON_GetObjectItemCaseSensitive(json, "x_google_ignoreList"),
 				&sec) &&
+	       read_contents(r, cJSON_GetObjectItemCaseSensitive(json, "sourcesContent"), &sec) &&
 	       read_mappings(r, &sec, mappings->valuestring);
 }
 
@@ -285,9 +312,11 @@ void source_map_free(struct source_map *m)
 {
 	for (size_t i = 0; i < m->nsources; i++)
 		free(m->sources[i]);
+	for (size_t i = 0; i < m->ncontents; i++)
+		free(m->contents[i]);
 	for (size_t i = 0; i < m->nnames; i++)
 		free(m->names[i]);
-	FREE_ALL(m->file, m->sources, m->ignored, m->names, m->segs);
+	FREE_ALL(m->file, m->sources, m->ignored, m->contents, m->names, m->segs);
 	memset(m, 0, sizeof(*m));
 }
 

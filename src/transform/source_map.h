@@ -1,8 +1,8 @@
 /* Source map revision 3 (https://tc39.es/ecma426/): the parsed map and
  * the lookup of a generated position.  Read: version, file, sources,
- * sourceRoot, names, mappings (Base64 VLQ), x_google_ignoreList, and
- * index maps' sections (each section's map shifted by its offset).
- * sourcesContent is not read: the source pane reads the original files.
+ * sourceRoot, names, mappings (Base64 VLQ), x_google_ignoreList,
+ * sourcesContent, and index maps' sections (each section's map shifted
+ * by its offset).
  * Every position is 0-based, as the map stores it. */
 #ifndef WPROF_SOURCE_MAP_H
 #define WPROF_SOURCE_MAP_H
@@ -22,6 +22,8 @@ struct source_map {
 	char *file;                 /* the generated file it is of, or NULL */
 	char **sources;             /* with sourceRoot put before each */
 	bool *ignored;              /* per source: x_google_ignoreList */
+	char **contents;            /* per source: sourcesContent, or NULL */
+	size_t ncontents;           /* nsources once the map is read */
 	size_t nsources;
 	char **names;
 	size_t nnames;

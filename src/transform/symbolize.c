@@ -75,11 +75,13 @@ static void set_origin(const struct model *src, struct model *out, uint32_t f,
 	bool failed_before = f < src->norigins && src->origins[f].why_not != STR_NONE;
 	if (before || (failed_before && !(sym && sym->mapped))) {
 		*o = src->origins[f];
+		o->name = model_copy_string(src, out, o->name);
 		o->url = model_copy_string(src, out, o->url);
 		o->why_not = model_copy_string(src, out, o->why_not);
 	} else if (sym && sym->mapped) {
 		const struct frame *fr = &src->frames[f];
-		*o = (struct frame_origin){ model_copy_string(src, out, fr->url), fr->line,
+		*o = (struct frame_origin){ model_copy_string(src, out, fr->name),
+					    model_copy_string(src, out, fr->url), fr->line,
 					    fr->column, STR_NONE };
 	} else if (sym && sym->why_not) {
 		o->why_not = text_or_none(out, sym->why_not);
@@ -95,7 +97,8 @@ static uint32_t *map_frames(const struct model *src, struct model *out,
 	out->norigins = out->nframes;
 	out->origins = xmalloc((out->nframes + 1) * sizeof(*out->origins));
 	for (size_t i = 0; i < out->nframes; i++)
-		out->origins[i] = (struct frame_origin){ STR_NONE, -1, -1, STR_NONE };
+		out->origins[i] = (struct frame_origin){ STR_NONE, STR_NONE, -1, -1,
+							    STR_NONE };
 	for (uint32_t f = 0; f < src->nframes; f++)
 		set_origin(src, out, f, fmap[f], symbol_of(s, f));
 	return fmap;
@@ -222,7 +225,8 @@ static void add_summary(const struct model *src, struct model *out, const char *
 	free(both);
 }
 
-void symbolize_model(struct model *m, const struct symbols *s)
+/* `out`: m with each frame as `s` says. */
+static void rebuild(const struct model *m, const struct symbols *s, struct model *out_)
 {
 	struct model out;
 	model_init(&out, m->format);
@@ -243,8 +247,23 @@ void symbolize_model(struct model *m, const struct symbols *s)
 	uint32_t cycle;
 	model_finish(&out, &cycle); /* the same links: no cycle */
 	/* Frames interned later (a granularity's) have no origin. */
+	*out_ = out;
+}
+
+void symbolize_model(struct model *m, const struct symbols *s)
+{
+	struct model out;
+	rebuild(m, s, &out);
 	model_free(m);
 	*m = out;
+}
+
+void symbolize_copy(const struct model *src, struct model *out)
+{
+	struct symbols none;
+	symbols_init(&none, src);
+	rebuild(src, &none, out);
+	symbols_free(&none);
 }
 
 void symbol_origin_text(const struct model *m, uint32_t f, char *buf, size_t cap)
@@ -274,9 +293,41 @@ void symbol_origin_text(const struct model *m, uint32_t f, char *buf, size_t cap
 	}
 }
 
+struct symbolizer {
+	struct js_source_maps *js;
+	struct wasm_symbols *wasm; /* NULL without --symbols */
+};
+
+struct symbolizer *symbolizer_new(const struct symbolize_options *o, char *why, size_t cap)
+{
+	struct wasm_symbols *wasm = NULL;
+	if (o->nsymbols && !(wasm = wasm_symbols_open(o->symbols, o->nsymbols, why, cap)))
+		return NULL;
+	struct symbolizer *z = xmalloc(sizeof(*z));
+	*z = (struct symbolizer){ js_source_maps_new(o), wasm };
+	return z;
+}
+
+bool symbolizer_apply(struct symbolizer *z, struct model *m, char *why, size_t cap)
+{
+	js_source_maps_map(z->js, m);
+	return !z->wasm || wasm_symbols_map(z->wasm, m, why, cap);
+}
+
+void symbolizer_free(struct symbolizer *z)
+{
+	js_source_maps_free(z->js);
+	if (z->wasm)
+		wasm_symbols_free(z->wasm);
+	free(z);
+}
+
 bool symbolize_loaded(struct model *m, const struct symbolize_options *o, char *why,
 		      size_t cap)
 {
-	js_source_maps_apply(m, o);
-	return !o->nsymbols || wasm_symbols_apply(m, o->symbols, o->nsymbols, why, cap);
+	struct symbolizer *z = symbolizer_new(o, why, cap);
+	bool ok = z && symbolizer_apply(z, m, why, cap);
+	if (z)
+		symbolizer_free(z);
+	return ok;
 }

@@ -16,8 +16,9 @@
  *     node that now stands for its node (node ids of a call tree may
  *     change: they are renumbered parents first; a node graph keeps its
  *     nodes one for one);
- *   - the place the profile gave a mapped frame stays as its origin
- *     (symbol_origin): the status line and JSON `generated` show it; of
+ *   - the name and place the profile gave a mapped frame stay as its
+ *     origin (symbol_origin): the status line, JSON `generated` and the
+ *     exports (pprof's system_name, .cpuprofile's `generated`) show it; of
  *     frames merged into one, the first (lowest id) gives it;
  *   - a frame the symbolizer could not map keeps its name and place, and
  *     the reason (`why_not`) stays as its origin's, for the status line;
@@ -82,6 +83,18 @@ struct symbolize_options {
 bool symbolize_loaded(struct model *m, const struct symbolize_options *o, char *why,
 		      size_t cap);
 
+/* The same for model after model of one session (a live one): what the
+ * symbolizers read (maps, modules, DWARF) is kept from one model to the
+ * next, so a refresh costs the model's rebuild, not the files again.
+ * `o` and what it points to must outlive the symbolizer.  new: NULL, and
+ * why, when a --symbols file cannot be read; apply: false, and why, when
+ * a --symbols module does not fit this model (whose frames then stay as
+ * the source maps left them). */
+struct symbolizer;
+struct symbolizer *symbolizer_new(const struct symbolize_options *o, char *why, size_t cap);
+bool symbolizer_apply(struct symbolizer *z, struct model *m, char *why, size_t cap);
+void symbolizer_free(struct symbolizer *z);
+
 /* Zeroed symbols for every frame of m (nothing mapped). */
 void symbols_init(struct symbols *s, const struct model *m);
 void symbols_free(struct symbols *s);
@@ -89,6 +102,9 @@ void symbols_free(struct symbols *s);
 /* Rewrites the finished model m as `s` says (see above).  A model where
  * nothing is mapped or has a reason only gains origins and summary. */
 void symbolize_model(struct model *m, const struct symbols *s);
+/* A copy of src into `out` (a new model) as the pass builds it with
+ * nothing mapped: a call tree, origins and all. */
+void symbolize_copy(const struct model *src, struct model *out);
 
 /* Where frame f of m came from, or why it could not be mapped; NULL
  * when no pass touched it. */

@@ -21,10 +21,11 @@ struct symbol_file {
 	struct wasm_module w;
 	str_t url;  /* STR_NONE until it fits one */
 	struct wasm_sources sources;
+	bool sources_read;
 	bool used_names, used_dwarf;
 };
 
-struct symbol_files {
+struct wasm_symbols {
 	struct symbol_file *f;
 	size_t n, cap;
 };
@@ -106,7 +107,7 @@ static bool fits(const struct model *m, str_t url, const struct wasm_module *w,
 	return true;
 }
 
-static void add_file(struct symbol_files *fs, const char *path, bool named)
+static void add_file(struct wasm_symbols *fs, const char *path, bool named)
 {
 	GROW(fs->f, fs->cap, fs->n + 1);
 	fs->f[fs->n++] = (struct symbol_file){ .path = xstrdup(path), .named = named,
@@ -130,7 +131,7 @@ static bool has_suffix(const char *s, const char *suffix)
 
 /* A directory's modules (.wasm) and symbol maps (.symbols), in name
  * order, so that which one fits first does not depend on the disk. */
-static bool add_directory(struct symbol_files *fs, const char *dir)
+static bool add_directory(struct wasm_symbols *fs, const char *dir)
 {
 	struct dirent **list;
 	int n = scandir(dir, &list, NULL, alphasort);
@@ -186,7 +187,7 @@ static bool read_sources(struct symbol_file *f, char *why, size_t cap)
 }
 
 /* The symbol file for frame i's module, NULL when none fits it. */
-static struct symbol_file *file_for(struct symbol_files *fs, str_t url)
+static struct symbol_file *file_for(struct wasm_symbols *fs, str_t url)
 {
 	for (size_t k = 0; k < fs->n; k++)
 		if (fs->f[k].url == url)
@@ -223,7 +224,7 @@ static void resolve(const struct model *m, uint32_t i, struct symbol_file *sf,
 			     : "no DWARF for this function in the --symbols module";
 }
 
-static void describe(const struct symbol_files *fs, char *buf, size_t cap)
+static void describe(const struct wasm_symbols *fs, char *buf, size_t cap)
 {
 	size_t len = (size_t)snprintf(buf, cap, "symbols:");
 	for (size_t k = 0; k < fs->n && len < cap; k++) {
@@ -251,8 +252,13 @@ static bool has_symbols(const struct wasm_module *w)
 /* Binds each file to the first module of the profile it fits; a file
  * of a directory without names or DWARF (a stripped copy) is passed
  * over, so that it does not take the place of its unstripped twin. */
-static bool bind_files(const struct model *m, struct symbol_files *fs, char *why, size_t cap)
+static bool bind_files(const struct model *m, struct wasm_symbols *fs, char *why, size_t cap)
 {
+	for (size_t k = 0; k < fs->n; k++) {
+		struct symbol_file *f = &fs->f[k];
+		f->url = STR_NONE;
+		f->used_names = f->used_dwarf = false;
+	}
 	for (size_t k = 0; k < fs->n; k++) {
 		struct symbol_file *f = &fs->f[k];
 		char reason[512] = "the profile has no WebAssembly frames";
@@ -268,13 +274,14 @@ static bool bind_files(const struct model *m, struct symbol_files *fs, char *why
 			snprintf(why, cap, "%s: does not fit the profile: %s", f->path, reason);
 			return false;
 		}
-		if (f->url != STR_NONE && !read_sources(f, why, cap))
+		if (f->url != STR_NONE && !f->sources_read && !read_sources(f, why, cap))
 			return false;
+		f->sources_read |= f->url != STR_NONE;
 	}
 	return true;
 }
 
-static void symbolize(struct model *m, struct symbol_files *fs)
+static void symbolize(struct model *m, struct wasm_symbols *fs)
 {
 	struct symbols s;
 	char summary[1024];
@@ -295,29 +302,49 @@ static void symbolize(struct model *m, struct symbol_files *fs)
 	symbols_free(&s);
 }
 
+struct wasm_symbols *wasm_symbols_open(const char *const *paths, size_t npaths, char *why,
+				       size_t cap)
+{
+	struct wasm_symbols *fs = xcalloc(1, sizeof(*fs));
+	for (size_t k = 0; k < npaths; k++)
+		if (!add_directory(fs, paths[k]))
+			add_file(fs, paths[k], true);
+	for (size_t k = 0; k < fs->n; k++) {
+		struct load_error err;
+		if (!wasm_module_read(&fs->f[k].w, fs->f[k].path, &err)) {
+			snprintf(why, cap, "%s: %s", fs->f[k].path, err.message);
+			wasm_symbols_free(fs);
+			return NULL;
+		}
+	}
+	return fs;
+}
+
+bool wasm_symbols_map(struct wasm_symbols *fs, struct model *m, char *why, size_t cap)
+{
+	if (!bind_files(m, fs, why, cap))
+		return false;
+	symbolize(m, fs);
+	return true;
+}
+
+void wasm_symbols_free(struct wasm_symbols *fs)
+{
+	for (size_t k = 0; k < fs->n; k++) {
+		wasm_module_free(&fs->f[k].w);
+		wasm_sources_free(&fs->f[k].sources);
+		free(fs->f[k].path);
+	}
+	free(fs->f);
+	free(fs);
+}
+
 bool wasm_symbols_apply(struct model *m, const char *const *paths, size_t npaths,
 			char *why, size_t cap)
 {
-	struct symbol_files fs = { 0 };
-	bool ok = true;
-	for (size_t k = 0; k < npaths; k++)
-		if (!add_directory(&fs, paths[k]))
-			add_file(&fs, paths[k], true);
-	for (size_t k = 0; k < fs.n && ok; k++) {
-		struct load_error err;
-		ok = wasm_module_read(&fs.f[k].w, fs.f[k].path, &err);
-		if (!ok)
-			snprintf(why, cap, "%s: %s", fs.f[k].path, err.message);
-	}
-	if (ok)
-		ok = bind_files(m, &fs, why, cap);
-	if (ok)
-		symbolize(m, &fs);
-	for (size_t k = 0; k < fs.n; k++) {
-		wasm_module_free(&fs.f[k].w);
-		wasm_sources_free(&fs.f[k].sources);
-		free(fs.f[k].path);
-	}
-	free(fs.f);
+	struct wasm_symbols *fs = wasm_symbols_open(paths, npaths, why, cap);
+	bool ok = fs && wasm_symbols_map(fs, m, why, cap);
+	if (fs)
+		wasm_symbols_free(fs);
 	return ok;
 }

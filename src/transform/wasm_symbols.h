@@ -27,4 +27,14 @@
 bool wasm_symbols_apply(struct model *m, const char *const *paths, size_t npaths,
 			char *why, size_t cap);
 
+/* The same for model after model of one session (live refreshes): the
+ * files read once (open: false with why when one cannot be), their DWARF
+ * when first they fit, each model's modules bound to them anew (map:
+ * false with why, m unchanged, as wasm_symbols_apply). */
+struct wasm_symbols;
+struct wasm_symbols *wasm_symbols_open(const char *const *paths, size_t npaths, char *why,
+				       size_t cap);
+bool wasm_symbols_map(struct wasm_symbols *ws, struct model *m, char *why, size_t cap);
+void wasm_symbols_free(struct wasm_symbols *ws);
+
 #endif
