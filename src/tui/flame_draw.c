@@ -530,7 +530,7 @@ static void describe_block(struct app *a, const struct flame *f, struct flame_zo
 	format_value(a->ctx.model, a->ctx.type, time, total, sizeof(total));
 	format_percent(time, f->profile_total, pct, sizeof(pct));
 	if ((size_t)n < cap)
-		snprintf(note + n, cap - (size_t)n, "  total %s  %s  Enter: its frames whole",
+		snprintf(note + n, cap - (size_t)n, "  total %s  %s  Enter: zoom in",
 			 total, pct);
 	free(shares);
 }
