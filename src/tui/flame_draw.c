@@ -147,8 +147,10 @@ static bool theme_has_colour(const struct screen *s)
 }
 
 /* Up to `cols` columns of an escaped name, ending in an ellipsis when it
- * does not fit; returns the wide characters written. */
-static size_t fit_name(const char *name, int cols, bool utf8, wchar_t *out, size_t cap)
+ * does not fit (*cut then, when asked); returns the wide characters
+ * written. */
+static size_t fit_name(const char *name, int cols, bool utf8, wchar_t *out, size_t cap,
+		       bool *cut)
 {
 	size_t n = 0;
 	int used = 0;
@@ -171,6 +173,8 @@ static size_t fit_name(const char *name, int cols, bool utf8, wchar_t *out, size
 		used += w;
 		s += len;
 	}
+	if (cut)
+		*cut = *s;
 	if (*s) { /* cut: room for the mark */
 		while (n && used > cols - 1) {
 			int w = wcwidth(out[--n]);
@@ -265,16 +269,6 @@ static void span_label(const struct paint *p, const struct flame_span *sp,
 	snprintf(buf, cap, "%s%s", one_sided ? "+" : "", name);
 }
 
-static int text_width(const char *text, bool utf8)
-{
-	wchar_t w[1024];
-	size_t n = fit_name(text, 1000, utf8, w, sizeof(w) / sizeof(w[0]));
-	int width = 0;
-	for (size_t k = 0; k < n; k++)
-		width += wcwidth(w[k]) > 0 ? wcwidth(w[k]) : 1;
-	return width;
-}
-
 /* What a span shows in `room` cells: its label where it fits whole,
  * else its name cut with an ellipsis; a remainder's "+N" only whole
  * (the mark alone says it).  Time order names a block by its main
@@ -284,15 +278,16 @@ static size_t span_text(const struct paint *p, const struct flame_span *sp, int 
 			bool utf8, wchar_t *line, size_t cap)
 {
 	char label[600];
+	bool cut;
 	span_label(p, sp, label, sizeof(label));
-	if (text_width(label, utf8) > room && (sp->flags & FLAME_SPAN_REMAINDER)) {
+	size_t n = fit_name(label, room, utf8, line, cap, &cut);
+	if (cut && (sp->flags & FLAME_SPAN_REMAINDER)) {
 		if (sp->named == NO_ID)
 			return 0;
 		app_frame_name(p->a, sp->named, label, sizeof(label));
+		n = fit_name(label, room, utf8, line, cap, &cut);
 	}
-	if (text_width(label, utf8) > room && p->f->order == FLAME_TIME_ORDER && room < 4)
-		return 0;
-	return fit_name(label, room, utf8, line, cap);
+	return cut && p->f->order == FLAME_TIME_ORDER && room < 4 ? 0 : n;
 }
 
 /* One span: its whole cells, then the cell its right edge falls in, a
@@ -458,7 +453,7 @@ static void draw_top_line(struct app *a, const struct canvas *c, const struct fl
 	}
 	attrset(s->attr[EL_COLUMNS]);
 	mvhline(c->top, c->left, ' ', c->cols);
-	size_t n = fit_name(shown, room > 0 ? room : 0, s->utf8, w, 2048);
+	size_t n = fit_name(shown, room > 0 ? room : 0, s->utf8, w, 2048, NULL);
 	mvaddnwstr(c->top, c->left + 1, w, (int)n);
 	if (rw && rw < c->cols) {
 		attrset(s->attr[EL_MATCH]);
