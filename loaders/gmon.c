@@ -325,6 +325,9 @@ static void build_model(struct model *m, struct executable *x,
 	uint32_t unused;
 	model_finish(m, &unused); /* no nodes: cannot fail */
 	m->caps |= HAS_CALL_COUNTS;
+	m->frame_ticks = xcalloc(m->nframes + 1, sizeof(double));
+	for (size_t i = 0; i < x->nsyms; i++)
+		m->frame_ticks[x->syms[i].frame] += x->syms[i].ticks;
 }
 
 /* gprof's default: a.out in the directory it runs in; ours is the

@@ -11,6 +11,7 @@
 #include "rules/rules.h"
 #include "explorer/app.h"
 #include "explorer/flame_job.h"
+#include "explorer/flame_nav.h"
 #include "base/util.h"
 #include "views/flame.h"
 
@@ -320,7 +321,7 @@ static void check_layout(void)
 	flame_build(&f, &ctx, FLAME_LEFT_HEAVY);
 	CHECK(f.nframes == 45);
 	struct flame_layout l = { 0 };
-	flame_lay_out(&f, NO_ID, 10, 10, &l);
+	flame_lay_out(&f, FLAME_WHOLE, 10, 10, &l);
 	CHECK(l.levels == 3);
 	const struct flame_span *s = span_of(&l, 0);
 	CHECK(s && s->start == 0 && s->stop == 80 && s->level == 0);
@@ -339,7 +340,7 @@ static void check_layout(void)
 
 	/* Zoomed on a: root above it at full width, a over all 80 eighths,
 	 * a1 over 79.33 -> 79, a2 a remainder of the last eighth. */
-	flame_lay_out(&f, 1, 10, 10, &l);
+	flame_lay_out(&f, FLAME_ZOOM_FRAME(1), 10, 10, &l);
 	s = span_of(&l, 0);
 	CHECK(s && (s->flags & FLAME_SPAN_ANCESTOR) && s->level == 0 && s->stop == 80);
 	s = span_of(&l, 1);
@@ -351,11 +352,101 @@ static void check_layout(void)
 	CHECK(!span_of(&l, 4) && l.nspans == 4);
 
 	/* Lines run out: what lies deeper is left out. */
-	flame_lay_out(&f, NO_ID, 10, 2, &l);
+	flame_lay_out(&f, FLAME_WHOLE, 10, 2, &l);
 	CHECK(l.levels == 2 && !span_of(&l, 2));
 	flame_layout_free(&l);
 	flame_free(&f);
 	rules_free(&rules);
+	model_free(&m);
+}
+
+/* ---- time order at a terminal's width: fragments merged -------------- */
+
+/* main's calls as they came, 100 us in all, on 10 cells (0.8 eighth per
+ * us): a 40, then b 1, main's own 1, c 1, b 1, c 2 (each under three
+ * cells, a gap of one eighth), main's own 10 (eight eighths: the run
+ * ends), d 2, e 2, a 40.  Frames in pre-order: main 0, a 1, b 2, c 3,
+ * b 4, c 5, d 6, e 7, a 8. */
+static void check_time_order_merging(void)
+{
+	static const char *const stacks[] = {
+		"main a", "main b", "main", "main c", "main b", "main c", "main",
+		"main d", "main e", "main a",
+	};
+	static const double durations[] = { 40, 1, 1, 1, 1, 2, 10, 2, 2, 40 };
+	struct model m;
+	timeline_model(&m, stacks, durations, ARRAY_LEN(stacks));
+	struct app a;
+	app_init(&a, "merging", &m, VIEW_FLAME);
+	flame_toggle_order(&a);
+	const struct flame *f = flame_pane_graph(&a);
+	CHECK(f && f->order == FLAME_TIME_ORDER && f->nframes == 9);
+	if (!f || f->nframes != 9) {
+		app_free(&a);
+		model_free(&m);
+		return;
+	}
+	CHECK(!strcmp(frame_name(&m, f, 3), "c") && !strcmp(frame_name(&m, f, 6), "d"));
+	uint32_t c = f->frames[3].frame, d = f->frames[6].frame;
+	flame_nav_lay_out(&a, 10, 10);
+	const struct flame_layout *l = &a.flame.layout;
+	/* a: 0..32 eighths.  b c b c: 5 us (40..46 less the 1 us gap) from
+	 * eighth 32, so 32..36; c has 3 of them, b 2. */
+	const struct flame_span *s = span_of(l, 1);
+	CHECK(s && !s->flags && s->start == 0 && s->stop == 32);
+	s = span_of(l, 2);
+	CHECK(s && (s->flags & FLAME_SPAN_REMAINDER) && s->merged == 4 && s->last == 5 &&
+	      s->start == 32 && s->stop == 36 && s->named == c);
+	/* d e: 56..60 us, eighths 44.8 -> 45 .. 48; d and e 2 us each, d
+	 * first in frame order. */
+	s = span_of(l, 6);
+	CHECK(s && (s->flags & FLAME_SPAN_REMAINDER) && s->merged == 2 && s->last == 7 &&
+	      s->start == 45 && s->stop == 48 && s->named == d);
+	s = span_of(l, 8);
+	CHECK(s && !s->flags && s->start == 48 && s->stop == 80);
+	CHECK(l->nspans == 5);
+	struct flame_share *shares = NULL;
+	size_t cap = 0;
+	CHECK(flame_shares(f, 2, 5, &shares, &cap) == 2);
+	CHECK(shares[0].frame == c && shares[0].width == 3 && shares[1].width == 2);
+	free(shares);
+	double time;
+	CHECK(flame_run_size(f, 2, 5, &time) == 4 && time == 5);
+
+	/* The cursor on the second c is on the block: right goes to the
+	 * next block, left back, up to main; down stays (no callee drawn). */
+	struct pane *p = &a.panes[VIEW_FLAME];
+	p->selected = 3;
+	struct flame_zoom block = flame_selected_block(&a, f);
+	CHECK(block.first == 2 && block.last == 5);
+	flame_move(&a, FLAME_TO_RIGHT);
+	CHECK(p->selected == 6);
+	flame_move(&a, FLAME_TO_LEFT);
+	CHECK(p->selected == 5);
+	flame_move(&a, FLAME_TO_CALLEE);
+	CHECK(p->selected == 5);
+	/* Enter: the block's 40..46 us over the 80 eighths (13.3 per us):
+	 * b 0..13 alone (a gap of 14 eighths follows it), c b 27..53 a
+	 * block (b first in frame order on 1 us each), c 53..80. */
+	flame_zoom_in(&a);
+	struct flame_zoom zoom = flame_zoom_of(&a.flame, f);
+	CHECK(zoom.first == 2 && zoom.last == 5);
+	flame_nav_lay_out(&a, 10, 10);
+	s = span_of(l, 0);
+	CHECK(s && (s->flags & FLAME_SPAN_ANCESTOR) && s->stop == 80);
+	s = span_of(l, 2);
+	CHECK(s && !s->flags && s->start == 0 && s->stop == 13);
+	s = span_of(l, 3);
+	CHECK(s && (s->flags & FLAME_SPAN_REMAINDER) && s->merged == 2 && s->last == 4 &&
+	      s->start == 27 && s->stop == 53 && s->named == f->frames[2].frame);
+	s = span_of(l, 5);
+	CHECK(s && !s->flags && s->start == 53 && s->stop == 80);
+	CHECK(l->nspans == 4 && !span_of(l, 1) && !span_of(l, 6));
+	flame_move(&a, FLAME_TO_CALLER);
+	CHECK(p->selected == 0);
+	flame_zoom_out(&a);
+	CHECK(flame_zoom_of(&a.flame, f).first == NO_ID);
+	app_free(&a);
 	model_free(&m);
 }
 
@@ -553,6 +644,7 @@ int main(int argc, char **argv)
 	check_base_only();
 	check_search_recursion();
 	check_layout();
+	check_time_order_merging();
 	check_range_in_background();
 	static const char *const trees[] = {
 		"worked-example.cpuprofile", "validate.cpuprofile",

@@ -596,7 +596,7 @@ static void flame_moves(struct app *a)
 	uint32_t leaf = (uint32_t)p->selected;
 	flame_move(a, FLAME_TO_CALLER);
 	flame_zoom_in(a); /* on a */
-	CHECK(flame_zoom_of(&a->flame, f) == p->selected);
+	CHECK(flame_zoom_of(&a->flame, f).first == p->selected);
 	flame_move(a, FLAME_TO_RIGHT); /* b is outside the zoom */
 	CHECK(!strcmp(flame_name(a, (uint32_t)p->selected), "a"));
 	flame_move(a, FLAME_TO_CALLER); /* main, above it, is shown */
@@ -609,7 +609,7 @@ static void flame_moves(struct app *a)
 	a->flame.root_below = false;
 	a->message[0] = 0; /* as key_dispatch does */
 	flame_zoom_out(a);
-	CHECK(flame_zoom_of(&a->flame, f) == NO_ID && !a->message[0]);
+	CHECK(flame_zoom_of(&a->flame, f).first == NO_ID && !a->message[0]);
 	flame_zoom_out(a);
 	CHECK(!strcmp(a->message, "the whole graph is shown"));
 	a->show_help = true;

@@ -411,12 +411,57 @@ static uint32_t eighth(const struct grid *g, double x)
 	return e < 0 ? 0 : e > g->limit ? g->limit : (uint32_t)e;
 }
 
+/* Narrow frames, and how wide a block of them may grow (flame_lay_out). */
+struct merging {
+	uint32_t narrow;    /* eighths: narrower frames are merged */
+	uint32_t block_cap; /* eighths: a block closes once this wide */
+};
+
+static struct merging merging_of(const struct flame *f)
+{
+	if (f->order == FLAME_TIME_ORDER)
+		return (struct merging){ 3 * 8, 8 * 8 };
+	return (struct merging){ 8, UINT32_MAX };
+}
+
+static uint32_t width_eighths(const struct grid *g, const struct flame_frame *fr)
+{
+	return eighth(g, fr->x + fr->width) - eighth(g, fr->x);
+}
+
+/* The run of narrow siblings from `first` that makes one block: up to
+ * its last frame, *merged of them; *gaps is the time between them (none
+ * in left-heavy, where siblings touch), so that the block ends at the
+ * last one's end less the gaps. */
+static uint32_t narrow_run(const struct flame *f, uint32_t first, uint32_t to,
+			   const struct grid *g, struct merging mg, double *gaps,
+			   uint32_t *merged)
+{
+	uint32_t last = first;
+	uint32_t start = eighth(g, f->frames[first].x);
+	*gaps = 0;
+	*merged = 1;
+	for (uint32_t s = f->frames[first].next_sibling; s != NO_ID && s < to;
+	     s = f->frames[s].next_sibling) {
+		const struct flame_frame *prev = &f->frames[last], *next = &f->frames[s];
+		double end = prev->x + prev->width;
+		if (width_eighths(g, next) >= mg.narrow || eighth(g, next->x) - eighth(g, end) >= 8 ||
+		    eighth(g, end - *gaps) - start >= mg.block_cap)
+			break;
+		last = s;
+		(*merged)++;
+		*gaps += next->x - end;
+	}
+	return last;
+}
+
 /* Lays out frames [from, to) of one zoom; returns nothing, adds spans. */
 static void lay_out_range(const struct flame *f, uint32_t from, uint32_t to,
 			  uint32_t base_depth, uint32_t base_level,
 			  uint32_t max_levels, const struct grid *g,
 			  struct flame_layout *out)
 {
+	struct merging mg = merging_of(f);
 	uint32_t i = from;
 	while (i < to) {
 		const struct flame_frame *fr = &f->frames[i];
@@ -426,32 +471,30 @@ static void lay_out_range(const struct flame *f, uint32_t from, uint32_t to,
 			continue;
 		}
 		uint32_t start = eighth(g, fr->x), stop = eighth(g, fr->x + fr->width);
-		if (stop - start >= 8) {
-			add_span(out, (struct flame_span){ i, level, start, stop, 0, 1, i });
+		double gaps = 0;
+		uint32_t merged = 1;
+		uint32_t last = stop - start >= mg.narrow ? i
+			: narrow_run(f, i, to, g, mg, &gaps, &merged);
+		if (last == i && stop - start >= 8) { /* wide, or alone and named */
+			add_span(out, (struct flame_span){ i, level, start, stop, 0, 1, i, NO_ID });
 			i++;
 			continue;
 		}
-		/* A run of narrow siblings becomes one remainder. */
-		uint32_t last = i, merged = 1;
-		for (uint32_t s = fr->next_sibling; s != NO_ID && s < to; s = f->frames[s].next_sibling) {
-			uint32_t a = eighth(g, f->frames[s].x);
-			uint32_t b = eighth(g, f->frames[s].x + f->frames[s].width);
-			if (b - a >= 8)
-				break;
-			last = s;
-			merged++;
-			stop = b;
-		}
+		stop = eighth(g, f->frames[last].x + f->frames[last].width - gaps);
 		if (stop == start && start < g->limit)
 			stop = start + 1; /* a sliver, so that it is seen */
+		uint32_t named = NO_ID;
+		if (f->order == FLAME_TIME_ORDER && merged > 1 &&
+		    flame_shares(f, i, last, &out->shares, &out->shares_cap))
+			named = out->shares[0].frame;
 		if (stop > start)
 			add_span(out, (struct flame_span){ i, level, start, stop,
-							   FLAME_SPAN_REMAINDER, merged, last });
+							   FLAME_SPAN_REMAINDER, merged, last, named });
 		i = f->frames[last].end;
 	}
 }
 
-void flame_lay_out(const struct flame *f, uint32_t zoom, unsigned cols,
+void flame_lay_out(const struct flame *f, struct flame_zoom zoom, unsigned cols,
 		   uint32_t max_levels, struct flame_layout *out)
 {
 	out->nspans = 0;
@@ -461,20 +504,20 @@ void flame_lay_out(const struct flame *f, uint32_t zoom, unsigned cols,
 	struct grid g = { .limit = cols * 8 };
 	uint32_t from = 0, to = (uint32_t)f->nframes, level = 0, depth = 0;
 	double width = f->whole;
-	if (zoom != NO_ID) {
-		const struct flame_frame *z = &f->frames[zoom];
+	if (zoom.first != NO_ID) {
+		const struct flame_frame *z = &f->frames[zoom.first], *zl = &f->frames[zoom.last];
 		for (uint32_t a = z->parent; a != NO_ID; a = f->frames[a].parent)
 			level++;
 		uint32_t l = level;
 		for (uint32_t a = z->parent; a != NO_ID; a = f->frames[a].parent)
 			if (--l < max_levels)
 				add_span(out, (struct flame_span){ a, l, 0, g.limit,
-								   FLAME_SPAN_ANCESTOR, 1, a });
-		from = zoom;
-		to = z->end;
+								   FLAME_SPAN_ANCESTOR, 1, a, NO_ID });
+		from = zoom.first;
+		to = zl->end;
 		depth = z->depth;
 		g.x0 = z->x;
-		width = z->width;
+		width = zl->x + zl->width - z->x;
 	}
 	g.scale = width > 0 ? g.limit / width : 0;
 	if (width > 0)
@@ -483,9 +526,73 @@ void flame_lay_out(const struct flame *f, uint32_t zoom, unsigned cols,
 		qsort(out->spans, out->nspans, sizeof(*out->spans), compare_spans);
 }
 
+const struct flame_span *flame_span_of(const struct flame *f,
+				       const struct flame_layout *l, uint32_t i)
+{
+	for (size_t k = 0; k < l->nspans; k++) {
+		const struct flame_span *sp = &l->spans[k];
+		if (sp->index == i ||
+		    ((sp->flags & FLAME_SPAN_REMAINDER) && i > sp->index &&
+		     i < f->frames[sp->last].end))
+			return sp;
+	}
+	return NULL;
+}
+
+uint32_t flame_run_size(const struct flame *f, uint32_t first, uint32_t last,
+			double *time)
+{
+	uint32_t n = 0;
+	*time = 0;
+	for (uint32_t s = first; s != NO_ID; s = f->frames[s].next_sibling) {
+		n++;
+		*time += f->frames[s].width;
+		if (s == last)
+			break;
+	}
+	return n;
+}
+
+static int by_frame(const void *a, const void *b)
+{
+	const struct flame_share *x = a, *y = b;
+	return (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+static int most_first(const void *a, const void *b)
+{
+	const struct flame_share *x = a, *y = b;
+	if (x->width != y->width)
+		return x->width < y->width ? 1 : -1;
+	return by_frame(a, b);
+}
+
+size_t flame_shares(const struct flame *f, uint32_t first, uint32_t last,
+		    struct flame_share **shares, size_t *cap)
+{
+	size_t n = 0;
+	for (uint32_t s = first; s != NO_ID; s = f->frames[s].next_sibling) {
+		GROW(*shares, *cap, n + 1);
+		(*shares)[n++] = (struct flame_share){ f->frames[s].frame, f->frames[s].width };
+		if (s == last)
+			break;
+	}
+	qsort(*shares, n, sizeof(**shares), by_frame);
+	size_t k = 0;
+	for (size_t j = 0; j < n; j++) {
+		if (k && (*shares)[k - 1].frame == (*shares)[j].frame)
+			(*shares)[k - 1].width += (*shares)[j].width;
+		else
+			(*shares)[k++] = (*shares)[j];
+	}
+	qsort(*shares, k, sizeof(**shares), most_first);
+	return k;
+}
+
 void flame_layout_free(struct flame_layout *l)
 {
 	free(l->spans);
+	free(l->shares);
 	memset(l, 0, sizeof(*l));
 }
 

@@ -48,6 +48,15 @@ void flame_free(struct flame *f);
 /* Whether the data has samples in time order for this sample type. */
 bool flame_has_time_order(const struct model *m, unsigned type);
 
+/* What is shown whole: siblings first..last (first == last: one frame)
+ * with their subtrees, their ancestors above at full width; first
+ * NO_ID: the whole graph. */
+struct flame_zoom {
+	uint32_t first, last;
+};
+#define FLAME_WHOLE ((struct flame_zoom){ NO_ID, NO_ID })
+#define FLAME_ZOOM_FRAME(i) ((struct flame_zoom){ (i), (i) })
+
 /* Laid out on a grid: spans of one screen line each, in eighths of a
  * cell so that a frame's edge can fall inside a cell. */
 #define FLAME_SPAN_REMAINDER 0x1 /* narrow frames merged into one */
@@ -60,21 +69,48 @@ struct flame_span {
 	uint32_t flags;
 	uint32_t merged; /* frames in a remainder */
 	uint32_t last;   /* the last of them (index for a single frame) */
+	uint32_t named;  /* time order: the function (model frame) with the
+			  * most time in a remainder, NO_ID otherwise */
+};
+
+/* A function's time among merged frames. */
+struct flame_share {
+	uint32_t frame; /* the model's */
+	double width;
 };
 
 struct flame_layout {
 	struct flame_span *spans; /* by level, then left to right */
 	size_t nspans, spans_cap;
 	uint32_t levels;
+	struct flame_share *shares; /* scratch for flame_shares */
+	size_t shares_cap;
 };
 
-/* Lays out the subtree of `zoom` (NO_ID: everything) on `cols` cells and
- * at most `max_levels` lines.  Frames narrower than one cell are merged
- * with their narrow neighbours into a remainder span, their subtrees
- * left out. */
-void flame_lay_out(const struct flame *f, uint32_t zoom, unsigned cols,
+/* Lays out `zoom` on `cols` cells and at most `max_levels` lines.
+ * Narrow frames are merged with their narrow neighbours into a
+ * remainder span, their subtrees left out: in left-heavy those under
+ * one cell (the tail of small calls); in time order, where the
+ * fragments of calls interleave, those under three cells, into blocks
+ * that close once eight cells wide, so that a block is wide enough to
+ * be named and zooming into it spreads its fragments out.  A block is
+ * as wide as the time of its frames (gaps between them, the caller's
+ * own time, follow it), and a gap of a cell ends it. */
+void flame_lay_out(const struct flame *f, struct flame_zoom zoom, unsigned cols,
 		   uint32_t max_levels, struct flame_layout *out);
 void flame_layout_free(struct flame_layout *l);
+/* The span that draws frame i (its own, or the remainder it is in or
+ * under), NULL when the layout leaves it out. */
+const struct flame_span *flame_span_of(const struct flame *f,
+				       const struct flame_layout *l, uint32_t i);
+/* How many siblings first..last are; *time: their widths' sum. */
+uint32_t flame_run_size(const struct flame *f, uint32_t first, uint32_t last,
+			double *time);
+/* Siblings first..last by function: each function's time among them,
+ * most first (ties in frame order), in *shares (grown as needed).
+ * Returns how many functions. */
+size_t flame_shares(const struct flame *f, uint32_t first, uint32_t last,
+		    struct flame_share **shares, size_t *cap);
 
 /* Search: marks each frame whose function matches and returns the share
  * of the profile they cover, each sample counted once (a match nested in

@@ -55,6 +55,7 @@ void app_free(struct app *a)
 	app_free_range_cut(a->range.cut, a->range.owns_samples);
 	timeline_free(&a->strip.timeline);
 	free(a->flame.matched);
+	flame_layout_free(&a->flame.layout);
 }
 
 void app_compute_in_background(struct app *a)

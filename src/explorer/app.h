@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "views/flame.h"
 #include "views/view.h"
 #include "explorer/line_edit.h"
 #include "model/sample_counts.h"
@@ -37,8 +38,12 @@ struct pane {
 #define FLAME_ZOOM_DEPTH 64
 struct flame_ui {
 	unsigned long serial; /* of the graph zoom and marks belong to */
-	uint32_t zoom[FLAME_ZOOM_DEPTH]; /* Enter pushes, Backspace pops */
+	struct flame_zoom zoom[FLAME_ZOOM_DEPTH]; /* Enter pushes, Backspace pops */
 	unsigned nzoom;
+	/* The graph as last drawn (flame_nav_lay_out), so that keys act on
+	 * what is seen: a merged block as one. */
+	struct flame_layout layout;
+	unsigned long layout_serial;
 	bool root_below;  /* --flame-up, v */
 	bool by_file;     /* C: colours by file or package, else by kind */
 	uint8_t *matched; /* per frame of the graph */

@@ -21,15 +21,24 @@ const struct flame *flame_pane_graph(struct app *a);
 /* Pane 5 is on screen with frames to move between (and no help over it):
  * its keys mean these actions. */
 bool flame_nav_active(struct app *a);
-/* The zoomed frame of `f`, or NO_ID; a zoom made on an older graph is
- * forgotten first. */
-uint32_t flame_zoom_of(struct flame_ui *ui, const struct flame *f);
+/* The zoom of `f` (FLAME_WHOLE: none); a zoom made on an older graph
+ * is forgotten first. */
+struct flame_zoom flame_zoom_of(struct flame_ui *ui, const struct flame *f);
+/* Lays pane 5's graph out as it is drawn, on `cols` cells and `levels`
+ * lines, into a->flame.layout, which the keys below read. */
+void flame_nav_lay_out(struct app *a, unsigned cols, uint32_t levels);
+/* What the selection stands for as drawn: the merged block it is in or
+ * under, or the selected frame itself. */
+struct flame_zoom flame_selected_block(struct app *a, const struct flame *f);
 
 /* The actions below want flame_nav_active. */
 /* Up and down follow the picture: with the root below (v), up is the
- * callee.  A move into a frame the zoom hides does nothing. */
+ * callee.  A move into a frame the zoom hides does nothing; a merged
+ * block is one step, with no callee drawn. */
 void flame_move(struct app *a, enum flame_move move);
-void flame_zoom_in(struct app *a);   /* on the selected frame */
+/* On the selected frame, or on the merged block it is in: its frames
+ * over the whole width. */
+void flame_zoom_in(struct app *a);
 /* One zoom step back; with none left, undoes the last filter, as
  * Backspace does in the other panes. */
 void flame_zoom_out(struct app *a);

@@ -59,7 +59,8 @@ void model_free(struct model *m)
 	FREE_ALL(m->frames, m->nodes, m->child_ids, m->node_order, m->parents_start,
 		 m->parent_ids, m->link_arcs, m->node_self, m->frame_self, m->first_leaves);
 	FREE_ALL(m->sample_node, m->sample_duration, m->sample_offsets, m->live.window_first);
-	FREE_ALL(m->arcs, m->callers_start, m->callees_arcs, m->callees_start, m->frame_calls);
+	FREE_ALL(m->arcs, m->callers_start, m->callees_arcs, m->callees_start, m->frame_calls,
+		 m->frame_ticks);
 	FREE_ALL(m->line_ticks, m->labels, m->label_values, m->node_lines, m->node_line_values,
 		 m->other_threads, m->origins);
 	memset(m, 0, sizeof(*m));
@@ -339,7 +340,8 @@ void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 		   double count, double time)
 {
 	GROW(m->arcs, m->arcs_cap, m->narcs + 1);
-	m->arcs[m->narcs++] = (struct arc){ caller, callee, count, time };
+	m->arcs[m->narcs] = (struct arc){ caller, callee, count, time, (uint32_t)m->narcs };
+	m->narcs++;
 }
 
 /* ---- finishing -------------------------------------------------------- */

@@ -86,6 +86,9 @@ struct arc {
 	uint32_t callee;
 	double count; /* calls along the arc, when the format counts them */
 	double time;  /* measured time along the arc (WasmProf), else 0 */
+	/* Where the loader gave it (the first of those merged into it):
+	 * gprof walks a caller's arcs in the order its file has them. */
+	uint32_t given;
 };
 
 /* V8's positionTicks: samples of a node by source line (1-based). */
@@ -274,6 +277,11 @@ struct model {
 	str_t main_binary;
 	double duration;             /* end - start, or the sum of samples */
 	double period;               /* sampling period in the type's unit */
+	/* gmon.out: each frame's histogram samples as gprof sums them (a
+	 * bin's share where it straddles two functions, so fractions), for
+	 * the gprof rule to print gprof's percentages to the last digit;
+	 * NULL for other data and for models made from a loaded one. */
+	double *frame_ticks;
 	str_t comment;
 	/* Per frame, what symbolization found (NULL, 0 when it ran not), and
 	 * what it applied ("source maps: 3 of 4 scripts", STR_NONE). */

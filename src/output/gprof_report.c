@@ -21,7 +21,6 @@ struct layout {
 	const char *dimension;
 	uint32_t *index;      /* per frame: [index], 0 when not printed */
 	uint32_t *cycle_index; /* per cycle */
-	double graph_time;     /* base of the call graph's %: Σ self */
 };
 
 static const char negative_mark[] = "  [negative self: callee arcs exceed its time]";
@@ -37,11 +36,6 @@ static void layout_init(struct layout *l, const struct view *v)
 	l->dimension = seconds ? "seconds" : "ms";
 	l->index = NULL;
 	l->cycle_index = NULL;
-	/* gprof's flat profile takes percentages of every sample, its call
-	 * graph of the samples that fell in a function. */
-	l->graph_time = 0;
-	for (size_t f = 0; f < l->m->nframes; f++)
-		l->graph_time += l->t->self[f];
 }
 
 static const char *frame_name(const struct layout *l, uint32_t f, char *buf,
@@ -116,6 +110,19 @@ static void per_call_scale(const struct layout *l, double *scale, char *prefix)
 		}
 }
 
+/* gprof's flat percentages are of all the histogram's samples, some of
+ * which may fall outside every function (its call graph's, and the
+ * rule's, of the samples in one); in ticks, as gprof divides them,
+ * where the loader kept them. */
+static double flat_percent(const struct layout *l, uint32_t f)
+{
+	const struct model *m = l->m;
+	if (m->frame_ticks && m->summed_samples)
+		return 100 * m->frame_ticks[f] / (double)m->summed_samples;
+	double whole = m->duration > 0 ? m->duration : l->t->profile_total;
+	return whole > 0 ? 100 * self_of(l, f) / whole : 0.0;
+}
+
 void gprof_print_flat(FILE *out, const struct view *v)
 {
 	struct layout l;
@@ -140,17 +147,13 @@ void gprof_print_flat(FILE *out, const struct view *v)
 		"cumulative", "self  ", "", "self  ", "total ", "");
 	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "time",
 		l.dimension, l.dimension, "calls", unit, unit, "name");
-	/* gprof's flat percentages are of all the histogram's samples, some
-	 * of which may fall outside every function (its call graph's, and
-	 * the rule's, of the samples in one). */
 	double cumulative = 0;
-	double whole = l.m->duration > 0 ? l.m->duration : l.t->profile_total;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t f = order[i];
 		double self = self_of(&l, f), calls = calls_of(&l, f);
 		char name[1024];
 		cumulative += self;
-		fprintf(out, "%6.2f %9.*f %8.*f", whole > 0 ? 100 * self / whole : 0.0,
+		fprintf(out, "%6.2f %9.*f %8.*f", flat_percent(&l, f),
 			l.decimals, cumulative / l.divisor, l.decimals, self / l.divisor);
 		if (calls != 0)
 			fprintf(out, " %8.0f %8.2f %8.2f  ", calls,
@@ -341,9 +344,7 @@ static void print_function_block(FILE *out, const struct layout *l, uint32_t f)
 	char index[16];
 	print_callers(out, l, f);
 	snprintf(index, sizeof(index), "[%u]", l->index[f]);
-	double whole = l->graph_time;
-	fprintf(out, "%-6.6s %5.1f %7.*f %7.*f", index,
-		whole > 0 ? 100 * l->t->total[f] / whole : 0.0, l->decimals,
+	fprintf(out, "%-6.6s %5.1f %7.*f %7.*f", index, l->g->percent[f], l->decimals,
 		self_of(l, f) / l->divisor, l->decimals, l->g->child[f] / l->divisor);
 	print_calls_column(out, calls_of(l, f), l->g->self_calls[f]);
 	print_name(out, l, f);
@@ -366,11 +367,8 @@ static void print_cycle_block(FILE *out, const struct layout *l, uint32_t c)
 	const struct gprof_cycle *cyc = &l->g->cycles[c];
 	char index[16];
 	snprintf(index, sizeof(index), "[%u]", l->cycle_index[c]);
-	double whole = l->graph_time;
-	fprintf(out, "%-6.6s %5.1f %7.*f %7.*f %7.0f", index,
-		whole > 0 ? 100 * (cyc->self + cyc->child) / whole : 0.0,
-		l->decimals, cyc->self / l->divisor, l->decimals,
-		cyc->child / l->divisor, cyc->calls);
+	fprintf(out, "%-6.6s %5.1f %7.*f %7.*f %7.0f", index, cyc->percent, l->decimals,
+		cyc->self / l->divisor, l->decimals, cyc->child / l->divisor, cyc->calls);
 	if (cyc->self_calls != 0)
 		fprintf(out, "+%-7.0f", cyc->self_calls);
 	else

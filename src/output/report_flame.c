@@ -108,7 +108,7 @@ void flame_report_print(FILE *out, const struct flame_report *rep)
 	}
 	print_header(out, rep);
 	struct flame_layout layout = { 0 };
-	flame_lay_out(f, NO_ID, rep->width, UINT32_MAX, &layout);
+	flame_lay_out(f, FLAME_WHOLE, rep->width, UINT32_MAX, &layout);
 	struct text_line line = { xcalloc(rep->width + 1, sizeof(char *)), rep->width };
 	for (uint32_t k = 0; k < layout.levels; k++) {
 		uint32_t level = rep->root_below ? layout.levels - 1 - k : k;

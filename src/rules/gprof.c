@@ -6,18 +6,33 @@
 
 #include "base/util.h"
 
-/* The model arc at position i of the by-caller index (callees_arcs). */
-static uint32_t callee_arc(const struct model *m, uint32_t i)
+static int later_given_first(const void *a, const void *b, void *model)
 {
-	return m->callees_arcs[i];
+	const struct model *m = model;
+	uint32_t x = m->arcs[*(const uint32_t *)a].given, y = m->arcs[*(const uint32_t *)b].given;
+	return (x < y) - (x > y);
+}
+
+/* Each caller's arcs (callees_arcs' ranges) in the order gprof walks
+ * them: it puts each arc it reads before those read already. */
+static uint32_t *arcs_as_gprof_walks(const struct model *m)
+{
+	uint32_t *arcs = xmalloc((m->narcs + 1) * sizeof(uint32_t));
+	memcpy(arcs, m->callees_arcs, m->narcs * sizeof(uint32_t));
+	for (size_t f = 0; f < m->nframes; f++)
+		qsort_r(arcs + m->callees_start[f], m->callees_start[f + 1] - m->callees_start[f],
+			sizeof(uint32_t), later_given_first, (void *)m);
+	return arcs;
 }
 
 /* Tarjan's strongly connected components, iteratively (call graphs can be
- * deep).  Components come out callees first, which is the order gprof
- * propagates time in; `order` receives the frames in that order and
- * `component` the component of each frame, numbered in that order. */
-static void strong_components(const struct model *m, uint32_t *order,
-			      uint32_t *component)
+ * deep), from each function in frame order along `arcs` (as gprof numbers
+ * them depth first).  Components come out callees first, which is the
+ * order gprof propagates time in; `order` receives the frames in that
+ * order and `component` the component of each frame, numbered in that
+ * order. */
+static void strong_components(const struct model *m, const uint32_t *arcs,
+			      uint32_t *order, uint32_t *component)
 {
 	size_t nf = m->nframes;
 	uint32_t *index = xmalloc((nf + 1) * sizeof(uint32_t));
@@ -41,7 +56,7 @@ static void strong_components(const struct model *m, uint32_t *order,
 		while (depth) {
 			uint32_t f = calls[depth - 1].frame;
 			if (calls[depth - 1].next < m->callees_start[f + 1]) {
-				uint32_t c = m->arcs[callee_arc(m, calls[depth - 1].next++)].callee;
+				uint32_t c = m->arcs[arcs[calls[depth - 1].next++]].callee;
 				if (index[c] == NO_ID) {
 					index[c] = low[c] = counter++;
 					stack[sp++] = c;
@@ -116,7 +131,8 @@ static void number_cycles(const struct model *m, const uint32_t *component,
 }
 
 /* Calls per function from other functions, and per cycle from outside
- * it, as gprof counts them: a function calling itself is not a call. */
+ * it, as gprof counts them: a function calling itself is not a call.
+ * Cycles' self is summed from `self`. */
 static void count_calls(const struct model *m, const double *self,
 			struct gprof_graph *g)
 {
@@ -187,46 +203,106 @@ static void measured_totals(const struct model *m, const double *self,
 	free(called);
 }
 
+/* gprof's % time, over the sum of every self taken callers first, as
+ * gprof sums it (its topological order, the other way round). */
+static void percentages(const struct model *m, const double *own,
+			const uint32_t *order, struct gprof_graph *g)
+{
+	double all = 0;
+	for (size_t i = m->nframes; i-- > 0;)
+		all += own[order[i]];
+	for (size_t f = 0; f < m->nframes; f++)
+		g->percent[f] = all > 0 ? 100 * (own[f] + g->child[f]) / all : 0;
+	for (size_t c = 1; c <= g->ncycles; c++) {
+		struct gprof_cycle *cyc = &g->cycles[c];
+		cyc->percent = all > 0 ? 100 * (cyc->self + cyc->child) / all : 0;
+	}
+}
+
+/* Time propagated in `unit`s (histogram ticks) back into the rules'
+ * microseconds. */
+static void scale_times(const struct model *m, const double *self, double unit,
+			struct gprof_graph *g)
+{
+	for (size_t f = 0; f < m->nframes; f++)
+		g->child[f] *= unit;
+	for (size_t a = 0; a < m->narcs; a++) {
+		g->arc_self[a] *= unit;
+		g->arc_child[a] *= unit;
+	}
+	for (size_t c = 1; c <= g->ncycles; c++) {
+		struct gprof_cycle *cyc = &g->cycles[c];
+		cyc->child *= unit;
+		cyc->self = 0;
+		for (uint32_t k = cyc->members_start; k < cyc->members_end; k++)
+			cyc->self += self[g->members[k]];
+	}
+}
+
+static int by_component(const void *a, const void *b, void *component)
+{
+	const uint32_t *c = component;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (c[x] != c[y])
+		return c[x] < c[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
 void gprof_compute(const struct model *m, const double *self,
 		   struct gprof_graph *g)
 {
 	size_t nf = m->nframes;
 	memset(g, 0, sizeof(*g));
+	/* gprof propagates histogram ticks: in microseconds the same sums
+	 * can round the other way (81.25 % printed 81.3, gprof's 81.2), so
+	 * where the loader kept the ticks time goes in them and is scaled
+	 * after. */
+	bool ticks = m->frame_ticks && m->period > 0 && !(m->caps & HAS_ARC_TIMES);
+	const double *own = ticks ? m->frame_ticks : self;
 	g->calls = xcalloc(nf + 1, sizeof(double));
 	g->self_calls = xcalloc(nf + 1, sizeof(double));
 	g->child = xcalloc(nf + 1, sizeof(double));
+	g->percent = xcalloc(nf + 1, sizeof(double));
 	g->cycle = xcalloc(nf + 1, sizeof(uint32_t));
 	g->arc_self = xmalloc((m->narcs + 1) * sizeof(double));
 	g->arc_child = xmalloc((m->narcs + 1) * sizeof(double));
 	uint32_t *order = xmalloc((nf + 1) * sizeof(uint32_t));
 	uint32_t *component = xmalloc((nf + 1) * sizeof(uint32_t));
-	strong_components(m, order, component);
+	uint32_t *arcs = arcs_as_gprof_walks(m);
+	strong_components(m, arcs, order, component);
+	/* gprof sorts a cycle's members by address (frame order) */
+	qsort_r(order, nf, sizeof(uint32_t), by_component, component);
 	number_cycles(m, component, g);
-	count_calls(m, self, g);
+	count_calls(m, own, g);
 
 	/* Callees come first in `order`, so a callee's (or its cycle's)
-	 * time is complete before any caller outside it takes a share. */
+	 * time is complete before any caller outside it takes a share;
+	 * each caller's sums in gprof's order of its arcs. */
 	for (size_t i = 0; i < nf; i++) {
 		uint32_t f = order[i];
 		for (uint32_t k = m->callees_start[f]; k < m->callees_start[f + 1]; k++) {
-			uint32_t a = callee_arc(m, k);
+			uint32_t a = arcs[k];
 			uint32_t c = m->arcs[a].callee;
 			if (c == f || (g->cycle[f] && g->cycle[f] == g->cycle[c])) {
 				g->arc_self[a] = g->arc_child[a] = NAN;
 				continue;
 			}
-			share_arc(m, self, g, a);
+			share_arc(m, own, g, a);
 		}
 	}
 	if (m->caps & HAS_ARC_TIMES)
 		measured_totals(m, self, g);
+	percentages(m, own, order, g);
+	if (ticks)
+		scale_times(m, self, m->period, g);
+	free(arcs);
 	free(component);
 	free(order);
 }
 
 void gprof_free(struct gprof_graph *g)
 {
-	FREE_ALL(g->calls, g->self_calls, g->child, g->cycle, g->cycles, g->members,
-		 g->arc_self, g->arc_child);
+	FREE_ALL(g->calls, g->self_calls, g->child, g->percent, g->cycle, g->cycles,
+		 g->members, g->arc_self, g->arc_child);
 	memset(g, 0, sizeof(*g));
 }

@@ -16,6 +16,7 @@
 /* A cycle: functions that call each other, taken as one. */
 struct gprof_cycle {
 	double self;       /* Σ self of its members */
+	double percent;    /* gprof's % time (gprof_graph.percent) */
 	double child;      /* time of callees outside the cycle */
 	double calls;      /* calls from outside the cycle */
 	double self_calls; /* calls between (and within) its members */
@@ -27,6 +28,10 @@ struct gprof_graph {
 	double *calls;      /* calls from other functions (gprof's ncalls) */
 	double *self_calls; /* direct recursive calls */
 	double *child;      /* time given by the function's callees */
+	/* gprof's % time: 100 × (self + child) / Σ self, in gprof's own
+	 * arithmetic (model.frame_ticks), so that it prints the same digits
+	 * where it lies on a rounding edge. */
+	double *percent;
 	uint32_t *cycle;    /* cycle number (1-based), 0 when in none */
 	/* Cycles 1..ncycles; cycles[0] is unused. */
 	struct gprof_cycle *cycles;

@@ -412,6 +412,7 @@ static void forget_whole_profile(struct model *out)
 {
 	out->frame_self = NULL;
 	out->frame_self_cap = 0;
+	out->frame_ticks = NULL;
 	out->first_leaves = NULL;
 	out->nfirst_leaves = 0;
 	out->line_ticks = NULL;

@@ -148,8 +148,10 @@ struct canvas {
 };
 
 /* Up to `cols` columns of an escaped name, ending in an ellipsis when it
- * does not fit; returns the wide characters written. */
-static size_t fit_name(const char *name, int cols, bool utf8, wchar_t *out, size_t cap)
+ * does not fit (*cut then, when asked); returns the wide characters
+ * written. */
+static size_t fit_name(const char *name, int cols, bool utf8, wchar_t *out, size_t cap,
+		       bool *cut)
 {
 	size_t n = 0;
 	int used = 0;
@@ -172,6 +174,8 @@ static size_t fit_name(const char *name, int cols, bool utf8, wchar_t *out, size
 		used += w;
 		s += len;
 	}
+	if (cut)
+		*cut = *s;
 	if (*s) { /* cut: room for the mark */
 		while (n && used > cols - 1) {
 			int w = wcwidth(out[--n]);
@@ -238,17 +242,53 @@ static struct span_look look_of(const struct paint *p, const struct canvas *c,
 	return l;
 }
 
+/* A time-order block by its function with the most time and how many
+ * other fragments it holds ("walk +11"); a left-heavy remainder by its
+ * count ("+40"). */
+static void block_label(const struct app *a, uint32_t named, uint32_t merged,
+			char *buf, size_t cap)
+{
+	if (named == NO_ID) {
+		snprintf(buf, cap, "+%u", merged);
+		return;
+	}
+	char name[512];
+	app_frame_name(a, named, name, sizeof(name));
+	snprintf(buf, cap, "%s +%u", name, merged - 1);
+}
+
 static void span_label(const struct paint *p, const struct flame_span *sp,
 		       char *buf, size_t cap)
 {
 	if (sp->flags & FLAME_SPAN_REMAINDER) {
-		snprintf(buf, cap, "+%u", sp->merged);
+		block_label(p->a, sp->named, sp->merged, buf, cap);
 		return;
 	}
 	char name[512];
 	app_frame_name(p->a, p->f->frames[sp->index].frame, name, sizeof(name));
 	bool one_sided = p->base && isnan(p->base[sp->index]);
 	snprintf(buf, cap, "%s%s", one_sided ? "+" : "", name);
+}
+
+/* What a span shows in `room` cells: its label where it fits whole,
+ * else its name cut with an ellipsis; a remainder's "+N" only whole
+ * (the mark alone says it).  Time order names a block by its main
+ * function alone where "name +K" does not fit, and cuts a name only
+ * from four cells on: its slivers of "l…" said nothing. */
+static size_t span_text(const struct paint *p, const struct flame_span *sp, int room,
+			bool utf8, wchar_t *line, size_t cap)
+{
+	char label[600];
+	bool cut;
+	span_label(p, sp, label, sizeof(label));
+	size_t n = fit_name(label, room, utf8, line, cap, &cut);
+	if (cut && (sp->flags & FLAME_SPAN_REMAINDER)) {
+		if (sp->named == NO_ID)
+			return 0;
+		app_frame_name(p->a, sp->named, label, sizeof(label));
+		n = fit_name(label, room, utf8, line, cap, &cut);
+	}
+	return cut && p->f->order == FLAME_TIME_ORDER && room < 4 ? 0 : n;
 }
 
 /* One span: its whole cells, then the cell its right edge falls in, a
@@ -267,12 +307,8 @@ static void draw_span(const struct paint *p, const struct canvas *c, int y,
 	int cells = last - first;
 	if (cells > 0) {
 		wchar_t line[1024];
-		char label[600];
-		span_label(p, sp, label, sizeof(label));
 		int room = cells < 1000 ? cells : 1000;
-		size_t n = fit_name(label, room, s->utf8, line, sizeof(line) / sizeof(line[0]));
-		if ((sp->flags & FLAME_SPAN_REMAINDER) && (int)strlen(label) > room)
-			n = 0; /* too narrow for "+N": the mark alone says it */
+		size_t n = span_text(p, sp, room, s->utf8, line, sizeof(line) / sizeof(line[0]));
 		int used = 0;
 		for (size_t k = 0; k < n; k++)
 			used += wcwidth(line[k]) > 0 ? wcwidth(line[k]) : 1;
@@ -328,7 +364,21 @@ static void draw_levels(const struct paint *p, const struct canvas *c,
 
 /* ---- the top line: order, zoom path, search share ----------------------- */
 
-static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom,
+/* The label of frames first..last merged (as their span shows it). */
+static void zoomed_block_label(const struct app *a, const struct flame *f,
+			       struct flame_zoom zoom, char *buf, size_t cap)
+{
+	double time;
+	uint32_t merged = flame_run_size(f, zoom.first, zoom.last, &time);
+	struct flame_share *shares = NULL;
+	size_t shares_cap = 0;
+	uint32_t named = f->order == FLAME_TIME_ORDER &&
+		flame_shares(f, zoom.first, zoom.last, &shares, &shares_cap) ? shares[0].frame : NO_ID;
+	free(shares);
+	block_label(a, named, merged, buf, cap);
+}
+
+static void breadcrumb(const struct app *a, const struct flame *f, struct flame_zoom zoom,
 		       bool utf8, char *buf, size_t cap)
 {
 	const char *sep = utf8 ? " \u203a " : " > ";
@@ -342,14 +392,16 @@ static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom
 		char range[128];
 		app_describe_range(a, !utf8, range, sizeof(range));
 		n += snprintf(buf + n, cap - (size_t)n, "%s(%s)", sep, range);
-	} else if (zoom == NO_ID) {
+	} else if (zoom.first == NO_ID) {
 		n += snprintf(buf + n, cap - (size_t)n, "%s(whole profile)", sep);
 	}
-	if (zoom == NO_ID)
+	if (zoom.first == NO_ID)
 		return;
+	bool block = zoom.first != zoom.last;
 	uint32_t path[64];
 	size_t depth = 0;
-	for (uint32_t z = zoom; z != NO_ID && depth < 64; z = f->frames[z].parent)
+	uint32_t z = block ? f->frames[zoom.first].parent : zoom.first;
+	for (; z != NO_ID && depth < 64; z = f->frames[z].parent)
 		path[depth++] = z;
 	if (depth == 64)
 		n += snprintf(buf + n, cap - (size_t)n, "%s%s", sep, utf8 ? "\u2026" : "...");
@@ -357,6 +409,11 @@ static void breadcrumb(const struct app *a, const struct flame *f, uint32_t zoom
 		char name[256];
 		app_frame_name(a, f->frames[path[depth]].frame, name, sizeof(name));
 		n += snprintf(buf + n, cap - (size_t)n, "%s%s", sep, name);
+	}
+	if (block && (size_t)n < cap) {
+		char label[600];
+		zoomed_block_label(a, f, zoom, label, sizeof(label));
+		snprintf(buf + n, cap - (size_t)n, "%s%s", sep, label);
 	}
 }
 
@@ -379,7 +436,7 @@ static void update_matches(struct app *a, const struct flame *f)
 }
 
 static void draw_top_line(struct app *a, const struct canvas *c, const struct flame *f,
-			  uint32_t zoom)
+			  struct flame_zoom zoom)
 {
 	const struct screen *s = c->s;
 	char text[2048], right[64] = "";
@@ -397,7 +454,7 @@ static void draw_top_line(struct app *a, const struct canvas *c, const struct fl
 	}
 	attrset(s->attr[EL_COLUMNS]);
 	mvhline(c->top, c->left, ' ', c->cols);
-	size_t n = fit_name(shown, room > 0 ? room : 0, s->utf8, w, 2048);
+	size_t n = fit_name(shown, room > 0 ? room : 0, s->utf8, w, 2048, NULL);
 	mvaddnwstr(c->top, c->left + 1, w, (int)n);
 	if (rw && rw < c->cols) {
 		attrset(s->attr[EL_MATCH]);
@@ -443,6 +500,35 @@ static void describe(struct app *a, const struct flame *f, uint32_t i,
 		n += describe_base(a, paint, i, note + n, cap - (size_t)n);
 	if (f->note && (size_t)n < cap)
 		snprintf(note + n, cap - (size_t)n, "  [%s]", f->note);
+}
+
+/* A merged block: what it stands for, its time and share, and the way
+ * into it ("12 fragments merged: walk 61.2%, c 22.0%, b 9.1%, 1 more"). */
+static void describe_block(struct app *a, const struct flame *f, struct flame_zoom block,
+			   char *note, size_t cap)
+{
+	struct flame_share *shares = NULL;
+	size_t shares_cap = 0;
+	size_t nfunctions = flame_shares(f, block.first, block.last, &shares, &shares_cap);
+	double time;
+	uint32_t merged = flame_run_size(f, block.first, block.last, &time);
+	int n = snprintf(note, cap, "%u %s merged:", merged,
+			 f->order == FLAME_TIME_ORDER ? "fragments" : "frames");
+	for (size_t k = 0; k < nfunctions && k < 3 && (size_t)n < cap; k++) {
+		char name[256], share[32];
+		app_frame_name(a, shares[k].frame, name, sizeof(name));
+		format_percent(shares[k].width, time, share, sizeof(share));
+		n += snprintf(note + n, cap - (size_t)n, "%s %s %s", k ? "," : "", name, share);
+	}
+	if (nfunctions > 3 && (size_t)n < cap)
+		n += snprintf(note + n, cap - (size_t)n, ", %zu more", nfunctions - 3);
+	char total[32], pct[32];
+	format_value(a->ctx.model, a->ctx.type, time, total, sizeof(total));
+	format_percent(time, f->profile_total, pct, sizeof(pct));
+	if ((size_t)n < cap)
+		snprintf(note + n, cap - (size_t)n, "  total %s  %s  Enter: zoom in",
+			 total, pct);
+	free(shares);
 }
 
 /* ---- differential: base widths, kept while both graphs are the same --- */
@@ -535,7 +621,7 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		snprintf(note, cap, "no flame graph: %s", f->why_not ? f->why_not : "no samples");
 		return;
 	}
-	uint32_t zoom = flame_zoom_of(&a->flame, f);
+	struct flame_zoom zoom = flame_zoom_of(&a->flame, f);
 	update_matches(a, f);
 	draw_top_line(a, &c, f, zoom);
 	struct paint paint = { .a = a, .f = f };
@@ -546,12 +632,17 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 		paint.compare = diff;
 		paint.normalize = diff->diff.normalize;
 	}
-	static struct flame_layout layout;
-	flame_lay_out(f, zoom, (unsigned)cols, (uint32_t)(lines - 1), &layout);
+	flame_nav_lay_out(a, (unsigned)cols, (uint32_t)(lines - 1));
 	struct pane *p = app_pane(a);
 	uint32_t selected = p->selected < f->nframes ? (uint32_t)p->selected : 0;
-	draw_levels(&paint, &c, &layout, selected, a->prompts.search[0] ? a->flame.matched : NULL);
+	draw_levels(&paint, &c, &a->flame.layout, selected,
+		    a->prompts.search[0] ? a->flame.matched : NULL);
 	attrset(A_NORMAL);
+	struct flame_zoom block = flame_selected_block(a, f);
+	if (block.first != block.last) {
+		describe_block(a, f, block, note, cap);
+		return;
+	}
 	describe(a, f, selected, &paint, note, cap);
 	if (pb)
 		describe_gone(a, pb, selected, note, cap);

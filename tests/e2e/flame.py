@@ -227,14 +227,67 @@ def theme_palettes():
     shutil.rmtree(tmp)
 
 
+def function_names(path):
+    import json
+    with open(path) as f:
+        return {n["callFrame"]["functionName"] or "(anonymous)" for n in json.load(f)["nodes"]}
+
+
+def labels(graph):
+    """The texts drawn in frames: runs between blanks, block characters
+    and remainder marks."""
+    return [t for t in re.split(r"[\s\u2581-\u259f\u2573]+", graph) if t]
+
+
+def time_order_readable(width, height):
+    """recursion.cpuprofile in time order (walk calling a, b, c and leaf
+    in turn, thousands of short calls): fragments too narrow for a name
+    are merged into blocks named by their main function ("walk +11"), no
+    name is cut to a sliver ("l\u2026"), and a block says what it holds
+    and opens with Enter."""
+    size = "%dx%d" % (width, height)
+    profile = os.path.join(DATA, "recursion.cpuprofile")
+    names = function_names(profile)
+    p = Pane(profile, width, height)
+    p.press(["5"], r"left-heavy", "%s: the flame graph" % size)
+    s = p.press(["x"], r"^ time order \u203a", "%s: time order" % size)
+    rows = s.split("\n")
+    top = next(i for i, l in enumerate(rows) if l.startswith(" time order"))
+    graph = "\n".join(rows[top + 1:-2])
+    texts = labels(graph)
+    cut = [t for t in texts if t.endswith("\u2026") and len(t) < 4]
+    check(not cut, "%s: names cut to slivers: %r" % (size, cut))
+    whole = [t for t in texts if t in names]
+    check(len(whole) >= (40 if width >= 200 else 15) and "walk" in whole and "leaf" in whole,
+          "%s: names read whole: %r" % (size, whole))
+    blocks = re.findall(r"([^\s\u2581-\u259f\u2573]+) \+(\d+)", graph)
+    check(blocks and all(n in names for n, k in blocks),
+          "%s: merged blocks named by a function of the profile: %r" % (size, blocks))
+    # The root's first callee in time order is a block of the startup's
+    # fragments: the status line says what it holds, Enter spreads them.
+    s = p.press(["j"], r"^ \d+ fragments merged: ", "%s: the first block" % size)
+    status = s.split("\n")[-2]
+    said = r"fragments merged: \S+ [0-9.]+%" + (
+        ".*  total [0-9.]+m?s  [0-9.]+%  Enter: zoom in" if width >= 200 else "")
+    check(re.search(said, status), "%s: the block's status line: %r" % (size, status))
+    s = p.press(["Enter"], r"^ time order \u203a \(root\) \u203a \S+ \+\d+",
+                "%s: zoomed into the block" % size)
+    check("(program)" in labels(s.split("\n")[top + 2]),
+          "%s: the block's fragments named whole: %r" % (size, s.split("\n")[top + 2]))
+    s = p.press(["BSpace"], r"^ time order \u203a \(whole profile\)", "%s: zoomed out" % size)
+    p.close()
+
+
 def tui_80():
     explore(80, 24)
     differential(80, 24)
+    time_order_readable(80, 24)
 
 
 def tui_200():
     explore(200, 50)
     differential(200, 50)
+    time_order_readable(200, 50)
 
 
 report()
