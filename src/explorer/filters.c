@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "flame_job.h"
 #include "lines_pane.h"
+#include "transform/filter_view.h"
 
 /* One level: the model below it after one more filter, with its rules. */
 struct filtered {
@@ -26,11 +27,15 @@ static void free_filtered(struct filtered *f)
 	free(f);
 }
 
+/* A view of the level below (filter_view.h), or for tagroot a copy. */
 static struct filtered *make_level(const struct model *below, const struct transform *t,
 				   const char **why_not)
 {
 	struct filtered *f = xcalloc(1, sizeof(*f));
-	if (!model_transform(below, t, 1, &f->model, why_not)) {
+	bool made = filter_view_applies(t->kind)
+		? filter_view_make(below, t, &f->model, why_not)
+		: model_transform(below, t, 1, &f->model, why_not);
+	if (!made) {
 		free(f);
 		return NULL;
 	}

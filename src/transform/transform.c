@@ -525,12 +525,13 @@ static void copy_labels(const struct step *s, const uint32_t *final, struct mode
 	}
 }
 
-/* Focus, ignore and the tag filters keep the stacks as they are: the
- * result is made straight from src, the stacks left without a value
- * left out, in one pass rather than two. */
+/* Focus, ignore, prune_from and the tag filters keep the stacks as
+ * they are: the result is made straight from src, the stacks left
+ * without a value left out, in one pass rather than two. */
 static bool keeps_shape(enum transform_kind kind)
 {
-	return kind == TF_FOCUS || kind == TF_IGNORE || is_tag_filter(kind);
+	return kind == TF_FOCUS || kind == TF_IGNORE || kind == TF_PRUNE_FROM ||
+	       is_tag_filter(kind);
 }
 
 static double kept_value(const struct step *s, uint32_t v, unsigned t)
@@ -567,7 +568,7 @@ static void copy_node_lines(const struct step *s, const uint32_t *final, struct 
 	uint32_t *self_to = xmalloc((n + 1) * sizeof(uint32_t));
 	uint32_t *stack_to = xmalloc((n + 1) * sizeof(uint32_t));
 	double *kept = NULL;
-	if (keeps_shape(s->t->kind) && !s->kept) {
+	if (s->t->kind == TF_FOCUS || s->t->kind == TF_IGNORE) {
 		kept = xmalloc((n * nt + 1) * sizeof(double));
 		for (uint32_t v = 0; v < n; v++)
 			for (unsigned t = 0; t < nt; t++)
@@ -660,33 +661,44 @@ static void filter_in_place(struct step *s, struct model *out)
 	const struct model *src = s->src;
 	size_t n = src->nnodes;
 	unsigned nt = src->ntypes;
-	uint8_t *needed = xcalloc(n + 1, 1);
 	for (size_t k = 0; k < n; k++) {
 		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
-		s->flag[v] = s->hit[src->nodes[v].frame] || (p != NO_ID && s->flag[p]);
+		bool hit = s->hit[src->nodes[v].frame];
+		s->flag[v] = hit || (p != NO_ID && s->flag[p]);
+		s->cut[v] = hit ? v : p != NO_ID ? s->cut[p] : NO_ID;
 		s->at[v] = v;
 	}
+	double *values = xcalloc((size_t)n * nt + 1, sizeof(double));
+	add_values(s, values);
+	uint8_t *needed = xcalloc(n + 1, 1);
 	for (size_t k = n; k-- > 0;) {
 		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
 		for (unsigned t = 0; t < nt && !needed[v]; t++)
-			needed[v] = kept_value(s, v, t) != 0;
+			needed[v] = values[(size_t)v * nt + t] != 0;
 		if (needed[v] && p != NO_ID)
 			needed[p] = 1;
 	}
+	/* Nodes in src's order, children in theirs, as a view keeps them
+	 * (filter_view.h): the divided rule walks callees in the order the
+	 * data shows them. */
 	uint32_t *final = xmalloc((n + 1) * sizeof(uint32_t));
 	model_init(out, src->format);
 	model_copy_header(src, out);
 	model_copy_frames(src, out);
-	for (size_t k = 0; k < n; k++) {
-		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
-		final[v] = !needed[v] ? NO_ID
-			 : model_add_child(out, p == NO_ID ? NO_ID : final[p], src->nodes[v].frame);
-		if (final[v] != NO_ID)
-			for (unsigned t = 0; t < nt; t++)
-				model_add_node_value(out, final[v], t, kept_value(s, v, t));
+	for (uint32_t v = 0; v < n; v++) {
+		final[v] = needed[v] ? model_add_node(out, src->nodes[v].frame) : NO_ID;
+		for (unsigned t = 0; final[v] != NO_ID && t < nt; t++)
+			model_add_node_value(out, final[v], t, values[(size_t)v * nt + t]);
+	}
+	for (uint32_t v = 0; v < n; v++) {
+		const struct node *node = &src->nodes[v];
+		for (uint32_t i = node->child_start; needed[v] && i < node->child_end; i++)
+			if (needed[src->child_ids[i]])
+				model_add_edge(out, final[v], final[src->child_ids[i]]);
 	}
 	copy_extras(s, final, out);
 	free(final);
+	free(values);
 	free(needed);
 	uint32_t cycle;
 	model_finish(out, &cycle);
