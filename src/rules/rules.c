@@ -53,12 +53,14 @@ static void stop_job(struct rules *r);
 
 static void end_chains_job(struct rules *r, bool wait);
 
+static void start_job(struct rules *r);
+
 /* Frees what the values decide; the shape's arrays stay.  Work on a
  * thread was for the old values: it stops. */
 void rules_values_changed(struct rules *r)
 {
-	stop_job(r);
 	end_chains_job(r, true); /* the model it reads may go next */
+	stop_job(r); /* after the chains, whose end may start it */
 	for (int rule = 0; rule < RULE_COUNT; rule++)
 		for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
 			if (r->cache[rule][t])
@@ -227,6 +229,8 @@ static void end_chains_job(struct rules *r, bool wait)
 	r->chains_tried = true;
 	r->chains_job = NULL;
 	free(j);
+	if (!r->job)
+		start_job(r); /* divided, if it waited for the chains */
 }
 
 const struct caller_chains *rules_caller_chains(struct rules *r, uint32_t places)
@@ -482,7 +486,9 @@ void rules_start_divided(struct rules *r, unsigned type)
 		w->computing = true;
 		w->why_not = "divided is being computed; its numbers follow";
 	}
-	if (!r->job)
+	/* The chains go first: the bottom-up pane waits for them, while
+	 * divided shows its placeholder until it is done anyway. */
+	if (!r->job && !r->chains_job)
 		start_job(r);
 }
 
