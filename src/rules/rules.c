@@ -79,8 +79,10 @@ void rules_values_changed(struct rules *r)
 void rules_free(struct rules *r)
 {
 	rules_values_changed(r);
-	free(r->outermost);
-	free(r->arc_outermost);
+	if (!r->outermost_lent) {
+		free(r->outermost);
+		free(r->arc_outermost);
+	}
 	caller_chains_free(&r->chains);
 	memset(r, 0, sizeof(*r));
 }
@@ -173,6 +175,17 @@ static void walk_tree(struct rules *r)
 	free(stack);
 	free(arc_depth);
 	free(frame_depth);
+}
+
+void rules_share_shape(struct rules *r, const struct rules *from)
+{
+	const struct model *m = r->model, *f = from->model;
+	if (r->outermost || !from->outermost || m->nodes != f->nodes ||
+	    m->child_ids != f->child_ids || m->link_arcs != f->link_arcs)
+		return;
+	r->outermost = from->outermost;
+	r->arc_outermost = from->arc_outermost;
+	r->outermost_lent = true;
 }
 
 const uint8_t *rules_outermost(struct rules *r)
