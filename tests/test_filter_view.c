@@ -17,7 +17,7 @@
 #include "transform/transform.h"
 #include "views/view.h"
 
-#define MAX_DEPTH 10
+#define MAX_DEPTH 8
 
 static const char *const files[] = { "/app/main.js", "/app/util.js",
 				      "node_modules/pkg/a.js", "node_modules/pkg/b.js", "" };
@@ -104,7 +104,7 @@ static struct shown_row *pane_rows(const struct model *m, enum view_kind kind,
 				    .focus_frame = NO_ID };
 	struct view v;
 	view_open(&v, kind, &ctx);
-	view_expand_all(&v, SIZE_MAX, 64, 100000);
+	view_expand_all(&v, SIZE_MAX, 16, 20000);
 	struct shown_row *rows = xcalloc(v.nrows + 1, sizeof(*rows));
 	for (size_t i = 0; i < v.nrows; i++) {
 		const struct row *r = &v.rows[i];
@@ -287,7 +287,7 @@ static void test_random_stacks(unsigned rounds, unsigned depth)
 static void test_each_kind(void)
 {
 	for (int kind = 0; kind < TF_COUNT; kind++)
-		for (unsigned round = 0; round < 20; round++) {
+		for (unsigned round = 0; round < 8; round++) {
 			struct model m;
 			random_model(&m);
 			struct transform_stack s = { 0 };
@@ -318,6 +318,6 @@ static void test_each_kind(void)
 int main(void)
 {
 	test_each_kind();
-	test_random_stacks(150, 4);
+	test_random_stacks(60, 4);
 	return check_done();
 }
