@@ -67,8 +67,8 @@ void app_compute_in_background(struct app *a)
 	 * the model, so that `u` does not count millions of samples. */
 	if (!filters_in_force(a) && !a->filters.job)
 		model_add_sample_counts(a->original);
-	rules_start_divided(a->ctx.rules, a->ctx.type);
 	rules_start_chains(a->ctx.rules);
+	rules_start_divided(a->ctx.rules, a->ctx.type); /* after the chains */
 	app_range_prepare(a);
 	/* additive takes tens of milliseconds on a large tree: better now,
 	 * while the user reads the first screen, than on the first `r`. */

@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "flame_job.h"
 #include "lines_pane.h"
+#include "transform/filter_view.h"
 
 /* One level: the model below it after one more filter, with its rules. */
 struct filtered {
@@ -26,21 +27,35 @@ static void free_filtered(struct filtered *f)
 	free(f);
 }
 
-static struct filtered *make_level(const struct model *below, const struct transform *t,
-				   const char **why_not)
+/* A view of the level below (filter_view.h), or for tagroot a copy;
+ * `shape` (NULL or the rules of the level below, which outlives it)
+ * lends what the tree's shape decides to a view of the same nodes. */
+static struct filtered *make_level(const struct model *below, const struct rules *shape,
+				   const struct transform *t, const char **why_not)
 {
 	struct filtered *f = xcalloc(1, sizeof(*f));
-	if (!model_transform(below, t, 1, &f->model, why_not)) {
+	bool made = filter_view_applies(t->kind)
+		? filter_view_make(below, t, &f->model, why_not)
+		: model_transform(below, t, 1, &f->model, why_not);
+	if (!made) {
 		free(f);
 		return NULL;
 	}
 	rules_init(&f->rules, &f->model);
+	if (shape)
+		rules_share_shape(&f->rules, shape);
 	return f;
 }
 
 static const struct model *top_model(const struct app *a)
 {
 	return a->filters.nlevels ? &a->filters.levels[a->filters.nlevels - 1]->model : a->original;
+}
+
+static const struct rules *top_rules(const struct app *a)
+{
+	return a->filters.nlevels ? &a->filters.levels[a->filters.nlevels - 1]->rules
+				  : &a->original_rules;
 }
 
 bool filters_in_force(const struct app *a)
@@ -96,6 +111,9 @@ static void drop_levels(struct app *a, size_t keep)
 struct filter_job {
 	struct background work;
 	const struct model *below;
+	/* The rules of the level below, with the shape's arrays made then
+	 * (the thread reads only those, which never change). */
+	struct rules shape;
 	const struct transform *transform;
 	enum rule rule; /* computed ahead, so that the level shows at once */
 	unsigned type;
@@ -111,7 +129,7 @@ static void run_filter_job(void *arg)
 {
 	struct filter_job *j = arg;
 	const char *why;
-	j->made = make_level(j->below, j->transform, &why);
+	j->made = make_level(j->below, &j->shape, j->transform, &why);
 	if (j->made && j->rule != RULE_DIVIDED) /* divided has its own thread */
 		rules_totals(&j->made->rules, j->rule, j->type);
 }
@@ -120,6 +138,7 @@ static void start_job(struct app *a)
 {
 	struct filter_job *j = xcalloc(1, sizeof(*j));
 	j->below = top_model(a);
+	j->shape = *top_rules(a);
 	j->transform = &a->filters.applied.items[a->filters.nlevels];
 	j->rule = a->ctx.rule;
 	j->type = a->ctx.type;
@@ -163,8 +182,8 @@ static void advance(struct app *a)
 			return;
 		}
 		const char *why;
-		struct filtered *f = make_level(below, &a->filters.applied.items[a->filters.nlevels],
-						&why);
+		struct filtered *f = make_level(below, top_rules(a),
+						&a->filters.applied.items[a->filters.nlevels], &why);
 		if (!f) {
 			app_message(a, "%s", why);
 			while (a->filters.applied.n > a->filters.nlevels)

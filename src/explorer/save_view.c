@@ -59,7 +59,17 @@ static bool write_profile(struct app *a, const char *path, enum export_format fo
 	char *notes = NULL;
 	size_t len = 0;
 	FILE *said = open_memstream(&notes, &len);
-	bool ok = export_model(a->ctx.model, a->ctx.type, format, path, said, err, cap);
+	/* A filter's level is a view that keeps the nodes it hides (filter_view.h):
+	 * the file gets the copy, which holds only what the filters leave. */
+	struct model copy;
+	const char *why_not;
+	bool copied = a->filters.nlevels && a->filters.nlevels == a->filters.applied.n &&
+		      model_transform(a->original, a->filters.applied.items, a->filters.applied.n,
+				      &copy, &why_not);
+	bool ok = export_model(copied ? &copy : a->ctx.model, a->ctx.type, format, path, said,
+			       err, cap);
+	if (copied)
+		model_free(&copy);
 	if (said)
 		fclose(said);
 	if (notes && *notes) {

@@ -41,17 +41,49 @@ static void free_build(struct model *m)
 	m->build = NULL;
 }
 
-/* A range's view owns only what differs from the model it views. */
-static void free_range_view(struct model *m)
+static void free_unless_shared(void *mine, const void *shared)
 {
-	FREE_ALL(m->node_self, m->first_leaves, m->range.hidden_nodes, m->range.hidden_arcs);
+	if (mine != shared)
+		free(mine);
+}
+
+/* A view owns what differs from the model it views, never the samples
+ * (a range's are read in place) nor the symbols' origins. */
+static void free_view(struct model *m)
+{
+	const struct model *of = m->range.of;
+	free_build(m);
+	if (m->strings.arena != of->strings.arena)
+		strings_free(&m->strings);
+	free_unless_shared(m->frames, of->frames);
+	free_unless_shared(m->nodes, of->nodes);
+	free_unless_shared(m->child_ids, of->child_ids);
+	free_unless_shared(m->node_order, of->node_order);
+	free_unless_shared(m->parents_start, of->parents_start);
+	free_unless_shared(m->parent_ids, of->parent_ids);
+	free_unless_shared(m->link_arcs, of->link_arcs);
+	free_unless_shared(m->node_self, of->node_self);
+	free_unless_shared(m->frame_self, of->frame_self);
+	free_unless_shared(m->first_leaves, of->first_leaves);
+	free_unless_shared(m->sample_offsets, of->sample_offsets);
+	free_unless_shared(m->arcs, of->arcs);
+	free_unless_shared(m->callers_start, of->callers_start);
+	free_unless_shared(m->callees_arcs, of->callees_arcs);
+	free_unless_shared(m->callees_start, of->callees_start);
+	free_unless_shared(m->frame_calls, of->frame_calls);
+	free_unless_shared(m->line_ticks, of->line_ticks);
+	free_unless_shared(m->labels, of->labels);
+	free_unless_shared(m->label_values, of->label_values);
+	free_unless_shared(m->node_lines, of->node_lines);
+	free_unless_shared(m->node_line_values, of->node_line_values);
+	FREE_ALL(m->range.hidden_nodes, m->range.hidden_arcs);
 	memset(m, 0, sizeof(*m));
 }
 
 void model_free(struct model *m)
 {
 	if (m->range.of) {
-		free_range_view(m);
+		free_view(m);
 		return;
 	}
 	free_build(m);
@@ -98,13 +130,8 @@ static bool frame_equal(const struct frame *a, const struct frame *b)
 	       a->kind == b->kind && a->flags == b->flags;
 }
 
-/* A finished model whose frames are looked up again is reopened: its
- * frame index is made anew from its frames. */
-static struct id_table *frame_index(struct model *m)
+static void index_frames(struct model *m)
 {
-	if (m->build)
-		return &m->build->frames;
-	open_build(m);
 	struct id_table *index = &m->build->frames;
 	for (uint32_t id = 0; id < m->nframes; id++) {
 		struct id_probe p = id_table_probe(index, frame_hash(&m->frames[id]));
@@ -112,7 +139,17 @@ static struct id_table *frame_index(struct model *m)
 			;
 		id_table_add(index, &p, id);
 	}
-	return index;
+}
+
+/* A finished model whose frames are looked up again is reopened: its
+ * frame index is made anew from its frames. */
+static struct id_table *frame_index(struct model *m)
+{
+	if (!m->build) {
+		open_build(m);
+		index_frames(m);
+	}
+	return &m->build->frames;
 }
 
 uint32_t model_intern_frame(struct model *m, const struct frame *f)
@@ -665,6 +702,71 @@ void model_join_other_threads(const struct model *m, char *out, size_t size)
 		if (n > 0)
 			used += (size_t)n;
 	}
+}
+
+/* ---- views of another model ------------------------------------------- */
+
+void model_view_start(struct model *out, const struct model *of)
+{
+	*out = *of;
+	out->range = (struct range_overlay){ .of = of };
+	out->build = NULL;
+	open_build(out);
+	out->node_lines = NULL;
+	out->node_line_values = NULL;
+	out->nnode_lines = out->node_lines_cap = 0;
+}
+
+void model_view_own_frames(struct model *out)
+{
+	const struct model *of = out->range.of;
+	strings_copy(&out->strings, &of->strings);
+	out->frames = xmalloc((of->nframes + 1) * sizeof(*out->frames));
+	if (of->nframes)
+		memcpy(out->frames, of->frames, of->nframes * sizeof(*out->frames));
+	out->frames_cap = of->nframes + 1;
+	index_frames(out);
+}
+
+void model_view_nodes(struct model *out, struct node *nodes, size_t n, double *values)
+{
+	struct model_build *b = out->build;
+	out->nodes = nodes;
+	out->nnodes = out->nodes_cap = n;
+	out->node_self = values;
+	out->node_self_cap = n * out->ntypes;
+	b->nedges = 0;
+	GROW(b->edges, b->edges_cap, n + 1);
+	for (size_t v = 0; v < n; v++) {
+		struct node *node = &nodes[v];
+		node->nparents = 0;
+		if (node->parent != NO_ID)
+			b->edges[b->nedges++] = (struct model_edge){ node->parent, (uint32_t)v };
+	}
+	uint32_t cycle;
+	build_node_links(out, &cycle); /* parents come first: no cycle */
+	out->arcs = NULL; /* of's, which the graph's making would free */
+	out->narcs = out->arcs_cap = 0;
+	out->link_arcs = NULL;
+	build_function_graph(out);
+}
+
+void model_view_finish(struct model *out)
+{
+	free_build(out);
+}
+
+uint8_t *model_hidden_arcs(const struct model *m, const uint8_t *shown)
+{
+	uint8_t *hidden = xmalloc(m->narcs + 1);
+	memset(hidden, 1, m->narcs + 1);
+	for (uint32_t v = 0; v < m->nnodes; v++) {
+		const struct node *n = &m->nodes[v];
+		for (uint32_t i = n->child_start; shown[v] && i < n->child_end; i++)
+			if (shown[m->child_ids[i]])
+				hidden[m->link_arcs[i]] = 0;
+	}
+	return hidden;
 }
 
 bool model_has_children(const struct model *m, uint32_t node)

@@ -150,11 +150,13 @@ struct live_window {
 	size_t nwindows, windows_cap;
 };
 
-/* A time range's view of a larger model (range_view_make): its strings,
- * frames, nodes and arcs are those of `of`, its values and samples the
- * range's; the nodes and arcs no sample of the range reaches are hidden
- * (1 per node, per arc), so that every pane and rule sees what a copy
- * cut to the range would hold.  All NULL in every other model. */
+/* A view of a larger model, made without copying it: a time range's
+ * (range_view_make) or a filter's (filter_view_make).  Its strings,
+ * frames, nodes and arcs are those of `of` unless it has its own (a
+ * filter that merges stacks makes nodes of its own, a collapse frames of
+ * its own); its values are its own; the nodes and arcs none of its
+ * values reach are hidden (1 per node, per arc), so that every pane and
+ * rule sees what a copy would hold.  All NULL in every other model. */
 struct range_overlay {
 	const struct model *of;
 	uint8_t *hidden_nodes;
@@ -436,6 +438,24 @@ static inline bool arc_hidden(const struct model *m, uint32_t arc)
 {
 	return m->range.hidden_arcs && m->range.hidden_arcs[arc];
 }
+
+/* Making a view (struct range_overlay) of `of`, which must outlive it
+ * and not change: model_view_start makes `out` read all of `of` and
+ * opens the building calls model_node_line (its node lines start empty)
+ * and, after model_view_own_frames (its own copy of of's strings and
+ * frames), model_intern_frame and model_string; model_view_nodes gives
+ * it nodes of its own (malloc'd, frame and parent set, each parent
+ * before its children, with n * ntypes values), linked and with their
+ * function graph as model_finish makes them; model_view_finish closes
+ * the building calls.  model_free frees only what is the view's own. */
+void model_view_start(struct model *out, const struct model *of);
+void model_view_own_frames(struct model *out);
+void model_view_nodes(struct model *out, struct node *nodes, size_t n, double *values);
+void model_view_finish(struct model *out);
+/* A view's hidden arcs: every arc of m but those of a link between two
+ * nodes `shown` (1 per node) holds, the arcs a copy of those nodes
+ * would have. */
+uint8_t *model_hidden_arcs(const struct model *m, const uint8_t *shown);
 
 /* A node with a child that is not hidden. */
 bool model_has_children(const struct model *m, uint32_t node);

@@ -53,12 +53,14 @@ static void stop_job(struct rules *r);
 
 static void end_chains_job(struct rules *r, bool wait);
 
+static void start_job(struct rules *r);
+
 /* Frees what the values decide; the shape's arrays stay.  Work on a
  * thread was for the old values: it stops. */
 void rules_values_changed(struct rules *r)
 {
-	stop_job(r);
 	end_chains_job(r, true); /* the model it reads may go next */
+	stop_job(r); /* after the chains, whose end may start it */
 	for (int rule = 0; rule < RULE_COUNT; rule++)
 		for (unsigned t = 0; t < MAX_SAMPLE_TYPES; t++) {
 			if (r->cache[rule][t])
@@ -77,8 +79,10 @@ void rules_values_changed(struct rules *r)
 void rules_free(struct rules *r)
 {
 	rules_values_changed(r);
-	free(r->outermost);
-	free(r->arc_outermost);
+	if (!r->outermost_lent) {
+		free(r->outermost);
+		free(r->arc_outermost);
+	}
 	caller_chains_free(&r->chains);
 	memset(r, 0, sizeof(*r));
 }
@@ -173,6 +177,17 @@ static void walk_tree(struct rules *r)
 	free(frame_depth);
 }
 
+void rules_share_shape(struct rules *r, const struct rules *from)
+{
+	const struct model *m = r->model, *f = from->model;
+	if (r->outermost || !from->outermost || m->nodes != f->nodes ||
+	    m->child_ids != f->child_ids || m->link_arcs != f->link_arcs)
+		return;
+	r->outermost = from->outermost;
+	r->arc_outermost = from->arc_outermost;
+	r->outermost_lent = true;
+}
+
 const uint8_t *rules_outermost(struct rules *r)
 {
 	if (!r->outermost && (r->model->caps & HAS_STACKS))
@@ -227,6 +242,8 @@ static void end_chains_job(struct rules *r, bool wait)
 	r->chains_tried = true;
 	r->chains_job = NULL;
 	free(j);
+	if (!r->job)
+		start_job(r); /* divided, if it waited for the chains */
 }
 
 const struct caller_chains *rules_caller_chains(struct rules *r, uint32_t places)
@@ -482,7 +499,9 @@ void rules_start_divided(struct rules *r, unsigned type)
 		w->computing = true;
 		w->why_not = "divided is being computed; its numbers follow";
 	}
-	if (!r->job)
+	/* The chains go first: the bottom-up pane waits for them, while
+	 * divided shows its placeholder until it is done anyway. */
+	if (!r->job && !r->chains_job)
 		start_job(r);
 }
 

@@ -56,6 +56,7 @@ struct rules {
 	/* What the shape alone decides, kept by rules_values_changed: */
 	uint8_t *outermost; /* per node: no ancestor shares its frame */
 	uint8_t *arc_outermost; /* per node: nor does its arc from the parent */
+	bool outermost_lent; /* both are another rules' (rules_share_shape) */
 	struct caller_chains chains; /* for bottom-up, made when first asked */
 	bool chains_tried;
 	struct chains_job *chains_job; /* or made ahead on a thread */
@@ -75,7 +76,9 @@ const struct totals *rules_totals(struct rules *r, enum rule rule,
  * default): every totals' profile_total follows, computed ones too. */
 void rules_set_relative(struct rules *r, bool relative);
 /* Starts computing divided for `type` on its thread (with `background`
- * set), so that it may be ready before anyone asks. */
+ * set), so that it may be ready before anyone asks; after the caller
+ * chains when they are being sorted (the bottom-up pane waits for
+ * those, divided shows its placeholder meanwhile). */
 void rules_start_divided(struct rules *r, unsigned type);
 /* Starts sorting the caller chains (bottom-up's) on a thread (with
  * `background` set), so that the bottom-up pane opens without it. */
@@ -86,6 +89,10 @@ bool rules_poll(struct rules *r);
 bool rules_busy(const struct rules *r);
 const double *rules_node_totals(struct rules *r, unsigned type);
 const uint8_t *rules_outermost(struct rules *r);
+/* A view with the nodes of `from`'s model (a filter that keeps the
+ * tree's shape, filter_view.h) has its outermost nodes too: `r` reads
+ * them where `from` has made them.  `from` must outlive `r`. */
+void rules_share_shape(struct rules *r, const struct rules *from);
 /* The nodes sorted by their chains of callers, on `places` places at
  * least (caller_chains.h): one sort for every rule and time range.  NULL
  * where the nodes are not one tree. */

@@ -376,21 +376,6 @@ bool model_cut_range(const struct model *src, struct sample_range r,
 
 /* ---- a range's view ------------------------------------------------------ */
 
-/* hidden_arcs: every arc but those of a link between two needed nodes
- * (the arcs a cut's model_finish would make). */
-static uint8_t *hide_arcs(const struct model *src, const uint8_t *needed)
-{
-	uint8_t *hidden = xmalloc(src->narcs + 1);
-	memset(hidden, 1, src->narcs + 1);
-	for (uint32_t v = 0; v < src->nnodes; v++) {
-		const struct node *n = &src->nodes[v];
-		for (uint32_t i = n->child_start; needed[v] && i < n->child_end; i++)
-			if (needed[src->child_ids[i]])
-				hidden[src->link_arcs[i]] = 0;
-	}
-	return hidden;
-}
-
 static void view_first_leaves(const struct model *src, struct sample_range r,
 			      struct model *out)
 {
@@ -532,7 +517,7 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	out->sample_duration = src->sample_duration + r.first;
 	out->nsamples = out->samples_cap = r.end - r.first;
 	mark_needed(src, r, needed);
-	out->range.hidden_arcs = hide_arcs(src, needed);
+	out->range.hidden_arcs = model_hidden_arcs(src, needed);
 	for (size_t v = 0; v < src->nnodes; v++)
 		needed[v] = !needed[v];
 	out->range.hidden_nodes = needed;

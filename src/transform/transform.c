@@ -291,48 +291,54 @@ bool transform_mine_in(const struct model *m, const char *root)
 	return any || !absolute;
 }
 
-static bool frame_matches(const struct step *s, uint32_t id)
+static bool frame_matches(const struct model *src, const struct transform *t, uint32_t id)
 {
-	const struct transform *t = s->t;
-	const struct frame *f = &s->src->frames[id];
+	const struct frame *f = &src->frames[id];
 	if (t->kind == TF_MINE)
-		return !frame_is_mine(s->src, f, t->text);
+		return !frame_is_mine(src, f, t->text);
 	if (t->frame != NO_ID)
 		return id == t->frame;
 	if (!t->has_regex)
 		return true; /* collapse recursion of every function */
-	if (t->kind == TF_COLLAPSE_FILE)
-		return false; /* see collapse_targets */
-	return name_matches(s->src, f, &t->regex) ||
-	       !regexec(&t->regex, model_str(s->src, f->url), 0, NULL, 0);
+	return name_matches(src, f, &t->regex) ||
+	       !regexec(&t->regex, model_str(src, f->url), 0, NULL, 0);
+}
+
+uint8_t *transform_frame_hits(const struct model *src, const struct transform *t)
+{
+	uint8_t *hit = xcalloc(src->nframes + 1, 1);
+	for (size_t f = 0; f < src->nframes; f++)
+		hit[f] = frame_matches(src, t, (uint32_t)f);
+	return hit;
 }
 
 /* A file matching the pattern becomes one frame named by what matched
  * ("node_modules/react"); the frames of one collapse share it. */
-static void collapse_targets(struct step *s)
+uint32_t *transform_collapse_frames(const struct model *src, const struct transform *t,
+				    struct model *out, uint8_t *hit)
 {
-	const struct model *src = s->src;
-	s->into = xmalloc((src->nframes + 1) * sizeof(uint32_t));
+	uint32_t *into = xmalloc((src->nframes + 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < src->nframes; i++) {
-		s->into[i] = NO_ID;
+		into[i] = NO_ID;
 		const char *file = model_str(src, src->frames[i].url);
 		regmatch_t match;
 		if (!*file) /* frames without a file are no file's */
 			continue;
-		if (s->t->frame != NO_ID) {
-			if (i != s->t->frame && strcmp(file, model_str(src, src->frames[s->t->frame].url)))
+		if (t->frame != NO_ID) {
+			if (i != t->frame && strcmp(file, model_str(src, src->frames[t->frame].url)))
 				continue;
 			match = (regmatch_t){ 0, (regoff_t)strlen(file) };
-		} else if (regexec(&s->t->regex, file, 1, &match, 0) || match.rm_eo == match.rm_so) {
+		} else if (regexec(&t->regex, file, 1, &match, 0) || match.rm_eo == match.rm_so) {
 			continue;
 		}
 		struct frame f = { .line = -1, .column = -1, .kind = src->frames[i].kind };
-		f.name = model_string(&s->tmp, file + match.rm_so, (size_t)(match.rm_eo - match.rm_so));
+		f.name = model_string(out, file + match.rm_so, (size_t)(match.rm_eo - match.rm_so));
 		f.url = f.name;
 		f.extra = STR_NONE;
-		s->into[i] = model_intern_frame(&s->tmp, &f);
-		s->hit[i] = 1;
+		into[i] = model_intern_frame(out, &f);
+		hit[i] = 1;
 	}
+	return into;
 }
 
 static bool on_stack(const struct step *s, uint32_t node, uint32_t frame)
@@ -444,35 +450,33 @@ static bool label_matches(const struct model *m, const struct transform *t,
 	return !regexec(&t->regex, keyed, 0, NULL, 0);
 }
 
-/* Which labelled samples a tag filter keeps, and the value each node keeps:
- * all of it but the dropped samples'.  Samples without labels match no
- * tag focus and no tag ignore. */
-static void tag_filter(struct step *s)
+double *transform_tag_values(const struct model *src, const struct transform *t,
+			     uint8_t **row_kept)
 {
-	const struct model *src = s->src;
 	unsigned nt = src->ntypes;
-	bool focus = s->t->kind == TF_TAGFOCUS;
+	bool focus = t->kind == TF_TAGFOCUS;
 	uint8_t *matched = xcalloc(src->nlabel_rows + 1, 1);
 	for (size_t i = 0; i < src->nlabels; i++)
-		if (label_matches(src, s->t, &src->labels[i]))
+		if (label_matches(src, t, &src->labels[i]))
 			matched[src->labels[i].row] = 1;
-	s->kept = xmalloc(((size_t)src->nnodes * nt + 1) * sizeof(double));
+	double *kept = xmalloc(((size_t)src->nnodes * nt + 1) * sizeof(double));
 	for (size_t v = 0; v < src->nnodes; v++)
-		for (unsigned t = 0; t < nt; t++)
-			s->kept[v * nt + t] = focus ? 0 : node_value(src, (uint32_t)v, t);
-	s->row_kept = xcalloc(src->nlabel_rows + 1, 1);
+		for (unsigned k = 0; k < nt; k++)
+			kept[v * nt + k] = focus ? 0 : node_value(src, (uint32_t)v, k);
+	*row_kept = xcalloc(src->nlabel_rows + 1, 1);
 	uint8_t *counted = xcalloc(src->nlabel_rows + 1, 1);
 	for (size_t i = 0; i < src->nlabels; i++) {
 		const struct sample_label *l = &src->labels[i];
-		s->row_kept[l->row] = focus == matched[l->row];
+		(*row_kept)[l->row] = focus == matched[l->row];
 		if (counted[l->row] || !matched[l->row])
 			continue;
 		counted[l->row] = 1;
-		for (unsigned t = 0; t < nt; t++)
-			s->kept[(size_t)l->node * nt + t] += (focus ? 1 : -1) * transform_label_row_value(src, l->row, t);
+		for (unsigned k = 0; k < nt; k++)
+			kept[(size_t)l->node * nt + k] += (focus ? 1 : -1) * transform_label_row_value(src, l->row, k);
 	}
 	free(counted);
 	free(matched);
+	return kept;
 }
 
 /* ---- the scratch model into the result ------------------------------------------ */
@@ -521,12 +525,13 @@ static void copy_labels(const struct step *s, const uint32_t *final, struct mode
 	}
 }
 
-/* Focus, ignore and the tag filters keep the stacks as they are: the
- * result is made straight from src, the stacks left without a value
- * left out, in one pass rather than two. */
+/* Focus, ignore, prune_from and the tag filters keep the stacks as
+ * they are: the result is made straight from src, the stacks left
+ * without a value left out, in one pass rather than two. */
 static bool keeps_shape(enum transform_kind kind)
 {
-	return kind == TF_FOCUS || kind == TF_IGNORE || is_tag_filter(kind);
+	return kind == TF_FOCUS || kind == TF_IGNORE || kind == TF_PRUNE_FROM ||
+	       is_tag_filter(kind);
 }
 
 static double kept_value(const struct step *s, uint32_t v, unsigned t)
@@ -563,7 +568,7 @@ static void copy_node_lines(const struct step *s, const uint32_t *final, struct 
 	uint32_t *self_to = xmalloc((n + 1) * sizeof(uint32_t));
 	uint32_t *stack_to = xmalloc((n + 1) * sizeof(uint32_t));
 	double *kept = NULL;
-	if (keeps_shape(s->t->kind) && !s->kept) {
+	if (s->t->kind == TF_FOCUS || s->t->kind == TF_IGNORE) {
 		kept = xmalloc((n * nt + 1) * sizeof(double));
 		for (uint32_t v = 0; v < n; v++)
 			for (unsigned t = 0; t < nt; t++)
@@ -656,33 +661,44 @@ static void filter_in_place(struct step *s, struct model *out)
 	const struct model *src = s->src;
 	size_t n = src->nnodes;
 	unsigned nt = src->ntypes;
-	uint8_t *needed = xcalloc(n + 1, 1);
 	for (size_t k = 0; k < n; k++) {
 		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
-		s->flag[v] = s->hit[src->nodes[v].frame] || (p != NO_ID && s->flag[p]);
+		bool hit = s->hit[src->nodes[v].frame];
+		s->flag[v] = hit || (p != NO_ID && s->flag[p]);
+		s->cut[v] = hit ? v : p != NO_ID ? s->cut[p] : NO_ID;
 		s->at[v] = v;
 	}
+	double *values = xcalloc((size_t)n * nt + 1, sizeof(double));
+	add_values(s, values);
+	uint8_t *needed = xcalloc(n + 1, 1);
 	for (size_t k = n; k-- > 0;) {
 		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
 		for (unsigned t = 0; t < nt && !needed[v]; t++)
-			needed[v] = kept_value(s, v, t) != 0;
+			needed[v] = values[(size_t)v * nt + t] != 0;
 		if (needed[v] && p != NO_ID)
 			needed[p] = 1;
 	}
+	/* Nodes in src's order, children in theirs, as a view keeps them
+	 * (filter_view.h): the divided rule walks callees in the order the
+	 * data shows them. */
 	uint32_t *final = xmalloc((n + 1) * sizeof(uint32_t));
 	model_init(out, src->format);
 	model_copy_header(src, out);
 	model_copy_frames(src, out);
-	for (size_t k = 0; k < n; k++) {
-		uint32_t v = src->node_order[k], p = src->nodes[v].parent;
-		final[v] = !needed[v] ? NO_ID
-			 : model_add_child(out, p == NO_ID ? NO_ID : final[p], src->nodes[v].frame);
-		if (final[v] != NO_ID)
-			for (unsigned t = 0; t < nt; t++)
-				model_add_node_value(out, final[v], t, kept_value(s, v, t));
+	for (uint32_t v = 0; v < n; v++) {
+		final[v] = needed[v] ? model_add_node(out, src->nodes[v].frame) : NO_ID;
+		for (unsigned t = 0; final[v] != NO_ID && t < nt; t++)
+			model_add_node_value(out, final[v], t, values[(size_t)v * nt + t]);
+	}
+	for (uint32_t v = 0; v < n; v++) {
+		const struct node *node = &src->nodes[v];
+		for (uint32_t i = node->child_start; needed[v] && i < node->child_end; i++)
+			if (needed[src->child_ids[i]])
+				model_add_edge(out, final[v], final[src->child_ids[i]]);
 	}
 	copy_extras(s, final, out);
 	free(final);
+	free(values);
 	free(needed);
 	uint32_t cycle;
 	model_finish(out, &cycle);
@@ -842,14 +858,15 @@ static void apply_one(const struct model *src, const struct transform *t, struct
 	if (t->kind == TF_TAGROOT) {
 		tag_root(&s, out);
 	} else {
-		s.hit = xcalloc(src->nframes + 1, 1);
-		if (t->kind == TF_COLLAPSE_FILE)
-			collapse_targets(&s);
-		else if (!is_tag_filter(t->kind))
-			for (size_t f = 0; f < src->nframes; f++)
-				s.hit[f] = frame_matches(&s, (uint32_t)f);
-		else
-			tag_filter(&s);
+		if (t->kind == TF_COLLAPSE_FILE) {
+			s.hit = xcalloc(src->nframes + 1, 1);
+			s.into = transform_collapse_frames(src, t, &s.tmp, s.hit);
+		} else if (!is_tag_filter(t->kind)) {
+			s.hit = transform_frame_hits(src, t);
+		} else {
+			s.hit = xcalloc(src->nframes + 1, 1);
+			s.kept = transform_tag_values(src, t, &s.row_kept);
+		}
 		s.at = xmalloc((n + 1) * sizeof(uint32_t));
 		s.flag = xcalloc(n + 1, 1);
 		s.cut = xmalloc((n + 1) * sizeof(uint32_t));

@@ -74,6 +74,21 @@ void transform_describe(const struct model *m, const struct transform *t,
 bool model_transform(const struct model *src, const struct transform *t,
 		     size_t n, struct model *out, const char **why_not);
 
+/* What a transform picks out, shared by the copy (model_transform) and
+ * the explorer's view (filter_view.h).  Per frame of src, 1 where the
+ * transform applies: its pattern or function matches, for mine the
+ * frame is not "mine" (not for collapse, tag filters and tagroot). */
+uint8_t *transform_frame_hits(const struct model *src, const struct transform *t);
+/* Collapse: per frame of src, the frame of its file's match, interned in
+ * `out` (whose frames are src's), or NO_ID; `hit` (per frame) marks
+ * the frames collapsed. */
+uint32_t *transform_collapse_frames(const struct model *src, const struct transform *t,
+				    struct model *out, uint8_t *hit);
+/* Tag filters: per node of src and type, the value its kept samples
+ * leave it; *row_kept (per label row) says which samples stay. */
+double *transform_tag_values(const struct model *src, const struct transform *t,
+			     uint8_t **row_kept);
+
 /* A label's value as text ("main", "1024bytes"), and the value of the
  * sample it belongs to (1 for a count type added after loading). */
 void transform_label_text(const struct model *m, const struct sample_label *l,

@@ -510,9 +510,12 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 		       int number, struct bench_models *bm)
 {
 	double start = now_ms();
-	if (!strcmp(line, "wait")) { /* until the background work is done */
+	if (!strcmp(line, "wait")) {
+		/* Until a filter's level is on screen, when one is being made;
+		 * else until all the background work is done (divided). */
 		struct timespec ms = { 0, 1000000 };
-		while (app_busy(a)) {
+		bool filtering = a->filters.nlevels < a->filters.applied.n;
+		while (filtering ? a->filters.nlevels < a->filters.applied.n : app_busy(a)) {
 			nanosleep(&ms, NULL);
 			app_poll(a);
 		}
