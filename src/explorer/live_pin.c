@@ -104,8 +104,8 @@ bool live_pin_start(struct live_pin *p, const struct model *session, char *why,
 	for (size_t k = 0; k < done; k++)
 		add_run(p, DIFF_BASE, session, k); /* those still held */
 	if (!p->n[DIFF_BASE]) {
-		snprintf(why, cap, "%s", done ? "the session's windows are no longer held"
-					      : "no window is complete yet to pin");
+		snprintf(why, cap, "%s", done ? "nothing to pin: the session no longer holds its windows"
+					      : LIVE_PIN_TOO_EARLY);
 		live_pin_free(p);
 		return false;
 	}

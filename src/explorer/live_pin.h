@@ -21,6 +21,9 @@
  * windows. */
 #define LIVE_PIN_WINDOW_US 1e6
 
+/* What B says before the session's first window is complete. */
+#define LIVE_PIN_TOO_EARLY "no complete window yet: B pins once one has arrived"
+
 struct live_pin {
 	bool pinned;
 	struct model *runs[DIFF_SIDES]; /* the windows cut, base then new */
@@ -32,8 +35,10 @@ struct live_pin {
 	struct compare *compare;
 };
 
-/* B: pins the session's complete windows as the base.  False, and why in
- * `why`, when it has none yet (nothing is pinned then). */
+/* B: pins the session's complete windows as the base.  False, and what
+ * to tell the user in `why`, when it has none yet (nothing is pinned
+ * then: pinning later, when the first completes, would take in a window
+ * the user may already have changed the program in). */
 bool live_pin_start(struct live_pin *p, const struct model *session, char *why,
 		    size_t cap);
 /* After each snapshot: the windows completed since become new runs, and
