@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Live "pin the base" (B) on an XS stream, in tmux at 200x50: a fake XS
+engine on loopback streams windows of exactly one second of its samples'
+time (1000 samples of 1000 us: `planted`, `steady` and `rest` under
+`main`), whose `planted` and `steady` milliseconds come from fixed lists.
+
+Checked: B on the waiting screen, and again with samples in but no
+second complete, pins nothing and says so; B after five windows pins
+them; the engine then plants a change (+50 ms a window in `planted`,
+`steady` drawn from the same values as before) and, once five windows
+have followed, the delta layout compares them, each a run, with the
+pinned ones: the means, the delta and its 95 % interval are worked out
+here from the values streamed (welch_ref.py); `planted` is significant,
+listed first and bright, `steady` dimmed exactly when the reference finds
+it within the noise.  77 without tmux.
+
+usage: live_pin_xs_tui.py WPROF_BINARY"""
+import os
+import re
+import socket
+import sys
+import threading
+
+from tmux_driver import Pane, check, failures, run_tests, tmux
+from loopback import base36, free_port
+from welch_ref import welch
+
+BINARY = os.path.abspath(sys.argv[1])
+# Milliseconds of each window, a sample a millisecond; `rest` fills the
+# window up to 1000 samples, one second.
+BEFORE = {"planted": [100, 104, 97, 102, 99], "steady": [200, 190, 210, 205, 195]}
+AFTER = {"planted": [150, 156, 146, 151, 149], "steady": [205, 195, 200, 190, 210]}
+FRAMES = {"planted": 3, "steady": 4, "rest": 5}
+
+
+class Engine:
+    """Logs in, waits for <go/>, names its functions, then streams the
+    samples it is given."""
+
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.sendall(b'\r\n<xsbug><login name="fake" value="fake engine"/></xsbug>\r\n')
+        received = b""
+        while b"<go/>" not in received:
+            more = self.sock.recv(4096)
+            if not more:
+                raise AssertionError("no <go/> from wprof-tui")
+            received += more
+        threading.Thread(target=self.drain, daemon=True).start()
+        self.sock.sendall(
+            b'\r\n<xsbug><pt name="start" value="@0000000000001000"/></xsbug>\r\n'
+            b'\r\n<xsbug><pr name="(host)" value="0"/></xsbug>\r\n'
+            b'\r\n<xsbug><pr name="main" value="2" path="m.js" line="1"/></xsbug>\r\n'
+            b'\r\n<xsbug><pr name="planted" value="3" path="m.js" line="2"/></xsbug>\r\n'
+            b'\r\n<xsbug><pr name="steady" value="4" path="m.js" line="3"/></xsbug>\r\n'
+            b'\r\n<xsbug><pr name="rest" value="5" path="m.js" line="4"/></xsbug>\r\n')
+
+    def drain(self):
+        try:
+            while self.sock.recv(4096):
+                pass
+        except OSError:
+            pass
+
+    def send(self, leaves):
+        """One 1000 us sample per leaf, in batches as an engine sends them."""
+        samples = ["%s,%d,2,0" % (base36(1000), FRAMES[leaf]) for leaf in leaves]
+        for i in range(0, len(samples), 250):
+            self.sock.sendall(b"\r\n<xsbug><ps>" + ".".join(samples[i:i + 250]).encode() +
+                              b"</ps></xsbug>\r\n")
+
+    def close(self):
+        self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+
+
+def window(values, i):
+    """Window i's 1000 leaves: one second of samples."""
+    planted, steady = values["planted"][i], values["steady"][i]
+    return ["planted"] * planted + ["steady"] * steady + ["rest"] * (1000 - planted - steady)
+
+
+def runs_shown(screen):
+    m = re.search(r"windows 1-(\d+) \((\d+) runs\) -> windows? \d+(?:-\d+)? \((\d+) runs?\)",
+                  screen)
+    return (int(m.group(2)), int(m.group(3))) if m else (0, 0)
+
+
+UNITS = {"us": 1e-3, "ms": 1, "s": 1e3}
+
+
+def millis(text):
+    """12.3ms, +1.5s, ±3.2ms, 0: in milliseconds."""
+    if text == "0":
+        return 0.0
+    m = re.fullmatch(r"[±]?([+-]?[\d.]+)(us|ms|s)", text)
+    return float(m.group(1)) * UNITS[m.group(2)] if m else None
+
+
+def main_total(screen):
+    """main's total in the flat pane, in milliseconds."""
+    for line in screen.split("\n"):
+        m = re.match(r"\s*\S+\s+\S+%\s+(\S+)\s+\S+%\s+\S+%\s+main\s", line)
+        if m:
+            return millis(m.group(1))
+    return None
+
+
+def named(line):
+    """The function of a delta row: its name before its place."""
+    m = re.search(r" (\S+)  m\.js:\d+\s*$", line)
+    return m.group(1) if m else None
+
+
+def check_row(rows, coloured, name):
+    want = welch(BEFORE[name], AFTER[name])
+    line = next((l for l in rows if named(l) == name), None)
+    check(line is not None, "a row for %s:\n%s" % (name, "\n".join(rows)))
+    if line is None:
+        return
+    m = re.search(r"([\d.]+(?:us|ms|s))\s+([\d.]+(?:us|ms|s))\s+([+-]?[\d.]+(?:us|ms|s)|0)"
+                  r"\s+(\u00b1[\d.]+(?:us|ms|s))\s", line)
+    check(m is not None, "%s: means, delta and interval: %r" % (name, line))
+    if m is None:
+        return
+    got = [millis(g) for g in m.groups()]
+    half = want["high"] - want["delta"]
+    for g, w, what in ((got[0], want["mean_a"], "base mean"), (got[1], want["mean_b"], "new mean"),
+                       (got[2], want["delta"], "delta"), (got[3], half, "interval")):
+        check(g is not None and abs(g - w) <= 0.006 * abs(w) + 0.06,
+              "%s: %s %s ms, want %g (%r)" % (name, what, g, w, line))
+    significant = want["low"] > 0 or want["high"] < 0
+    if name == "planted":
+        check(significant, "the reference: planted significant: %r" % want)
+    dim = next((l for l in coloured if named(re.sub(r"\x1b\[[0-9;]*m", "", l)) == name), "")
+    cells = dim[:dim.find(" %s" % name)]
+    check(("\x1b[2m" in cells) == (not significant),
+          "%s %s: %r" % (name, "bright" if significant else "dimmed", dim))
+
+
+def test_pin():
+    port = free_port()
+    address = "127.0.0.1:%d" % port
+    waiting = r"waiting for an engine on " + re.escape(address)
+    pane = Pane("%s --listen %s; echo EXIT=$?; sleep 30" % (BINARY, address), 200, 50,
+                ready=lambda s: re.search(waiting, s), what="the waiting screen")
+    engine = None
+    try:
+        too_early = r"no complete window yet: B pins once one has arrived"
+        pane.press(["B"], too_early, "B on the waiting screen", stable=False)
+        engine = Engine(port)
+        # 300 samples: 0.3 s, no second complete yet.
+        first = window(BEFORE, 0)
+        engine.send(first[:300])
+        pane.wait_for(lambda s: "1 top-down" in s, "the first snapshot", stable=False)
+        pane.keys("3")
+        pane.wait_for(lambda s: main_total(s) == 300, "main 300ms", stable=False)
+        pane.press(["B"], too_early, "B before a complete window", stable=False)
+        engine.send(first[300:])
+        for i in range(1, len(BEFORE["planted"])):
+            engine.send(window(BEFORE, i))
+        pane.wait_for(lambda s: main_total(s) == 5000, "five windows: main 5.00s",
+                      stable=False)
+        pane.press(["B"], r"pinned 5 windows as the base", "B pins", stable=False)
+        for i in range(len(AFTER["planted"])):
+            engine.send(window(AFTER, i))
+        s = pane.wait_for(lambda s: runs_shown(s) == (5, 5), "windows 6-10 as five runs",
+                          stable=False)
+        rows = s.split("\n")[3:-1]
+        order = [named(r) for r in rows]
+        check("planted" in order and "steady" in order and
+              order.index("planted") < order.index("steady"),
+              "planted (significant) before steady:\n%s" % s)
+        coloured = tmux("capture-pane", "-e", "-p", "-t", pane.name).split("\n")
+        for name in ("planted", "steady"):
+            check_row(rows, coloured, name)
+        pane.press(["B"], r"unpinned", "B unpins")
+        pane.keys("q")
+        pane.wait_for(lambda s: re.search(r"quit|EXIT=0", s), "q")
+    finally:
+        if engine:
+            engine.close()
+        pane.close()
+
+
+run_tests([test_pin])
+sys.exit(1 if failures else 0)
