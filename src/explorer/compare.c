@@ -376,12 +376,17 @@ void compare_save_settings(const struct compare *c, struct compare_settings *out
 		memcpy(out->selected, c->rows[c->selected]->row->frame, sizeof(out->selected));
 }
 
+/* Only what the settings change is done again: the rows where the rule
+ * or shares differ, their order where the sort does. */
 void compare_apply_settings(struct compare *c, const struct compare_settings *st)
 {
+	bool normalize = st->normalize || !diff_comparable(&c->diff);
+	bool rebuild = c->diff.rule != st->rule || c->diff.normalize != normalize;
+	bool resort = c->diff.sort != st->sort || c->diff.reversed != st->reversed;
 	c->delta_layout = st->delta_layout;
 	c->diff.sort = st->sort;
 	c->diff.reversed = st->reversed;
-	c->diff.normalize = st->normalize || !diff_comparable(&c->diff);
+	c->diff.normalize = normalize;
 	c->hide_noise = st->hide_noise && runs_testable(&c->runs);
 	for (int s = 0; s < DIFF_SIDES; s++)
 		if (c->side[s].ctx.rule != st->rule) {
@@ -389,6 +394,11 @@ void compare_apply_settings(struct compare *c, const struct compare_settings *st
 			app_rebuild(&c->side[s], PANE_NEW_VALUES);
 		}
 	c->diff.rule = st->rule;
-	build_rows(c);
+	if (rebuild)
+		build_rows(c);
+	else if (resort)
+		sort_rows(c);
+	else
+		list_rows(c);
 	reselect(c, st->selected);
 }

@@ -82,6 +82,9 @@ struct compare_settings {
 };
 
 void compare_save_settings(const struct compare *c, struct compare_settings *out);
+/* Does again only what the settings change (nothing but the cursor when
+ * they are the comparison's own): a comparison built on a thread takes
+ * the settings keys gave the one shown meanwhile. */
 void compare_apply_settings(struct compare *c, const struct compare_settings *st);
 
 /* The delta layout's row of `frame` of `side`, or SIZE_MAX. */

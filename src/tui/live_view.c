@@ -95,6 +95,7 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 		live_pin_update(&v->pin, &v->models[v->current]);
 		changed = true;
 	}
+	changed |= live_pin_poll(&v->pin, false);
 	return changed;
 }
 
