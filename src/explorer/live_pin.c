@@ -101,6 +101,7 @@ static void run_build(void *arg)
 	if (!b->keep_rule)
 		b->settings.rule = b->compare.diff.rule;
 	compare_apply_settings(&b->compare, &b->settings);
+	compare_paths(&b->compare); /* here rather than when pane 5 shows */
 }
 
 static void free_build(struct live_pin_build *b)
