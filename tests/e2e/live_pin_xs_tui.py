@@ -21,9 +21,9 @@ import socket
 import sys
 import threading
 
-from tmux_driver import Pane, check, failures, run_tests, tmux
+from tmux_driver import Pane, failures, run_tests, tmux
 from loopback import base36, free_port
-from welch_ref import welch
+from pin_screen import TOO_EARLY, check_comparison, flat_total, runs_shown
 
 BINARY = os.path.abspath(sys.argv[1])
 # Milliseconds of each window, a sample a millisecond; `rest` fills the
@@ -80,64 +80,6 @@ def window(values, i):
     return ["planted"] * planted + ["steady"] * steady + ["rest"] * (1000 - planted - steady)
 
 
-def runs_shown(screen):
-    m = re.search(r"windows 1-(\d+) \((\d+) runs\) -> windows? \d+(?:-\d+)? \((\d+) runs?\)",
-                  screen)
-    return (int(m.group(2)), int(m.group(3))) if m else (0, 0)
-
-
-UNITS = {"us": 1e-3, "ms": 1, "s": 1e3}
-
-
-def millis(text):
-    """12.3ms, +1.5s, ±3.2ms, 0: in milliseconds."""
-    if text == "0":
-        return 0.0
-    m = re.fullmatch(r"[±]?([+-]?[\d.]+)(us|ms|s)", text)
-    return float(m.group(1)) * UNITS[m.group(2)] if m else None
-
-
-def main_total(screen):
-    """main's total in the flat pane, in milliseconds."""
-    for line in screen.split("\n"):
-        m = re.match(r"\s*\S+\s+\S+%\s+(\S+)\s+\S+%\s+\S+%\s+main\s", line)
-        if m:
-            return millis(m.group(1))
-    return None
-
-
-def named(line):
-    """The function of a delta row: its name before its place."""
-    m = re.search(r" (\S+)  m\.js:\d+\s*$", line)
-    return m.group(1) if m else None
-
-
-def check_row(rows, coloured, name):
-    want = welch(BEFORE[name], AFTER[name])
-    line = next((l for l in rows if named(l) == name), None)
-    check(line is not None, "a row for %s:\n%s" % (name, "\n".join(rows)))
-    if line is None:
-        return
-    m = re.search(r"([\d.]+(?:us|ms|s))\s+([\d.]+(?:us|ms|s))\s+([+-]?[\d.]+(?:us|ms|s)|0)"
-                  r"\s+(\u00b1[\d.]+(?:us|ms|s))\s", line)
-    check(m is not None, "%s: means, delta and interval: %r" % (name, line))
-    if m is None:
-        return
-    got = [millis(g) for g in m.groups()]
-    half = want["high"] - want["delta"]
-    for g, w, what in ((got[0], want["mean_a"], "base mean"), (got[1], want["mean_b"], "new mean"),
-                       (got[2], want["delta"], "delta"), (got[3], half, "interval")):
-        check(g is not None and abs(g - w) <= 0.006 * abs(w) + 0.06,
-              "%s: %s %s ms, want %g (%r)" % (name, what, g, w, line))
-    significant = want["low"] > 0 or want["high"] < 0
-    if name == "planted":
-        check(significant, "the reference: planted significant: %r" % want)
-    dim = next((l for l in coloured if named(re.sub(r"\x1b\[[0-9;]*m", "", l)) == name), "")
-    cells = dim[:dim.find(" %s" % name)]
-    check(("\x1b[2m" in cells) == (not significant),
-          "%s %s: %r" % (name, "bright" if significant else "dimmed", dim))
-
-
 def test_pin():
     port = free_port()
     address = "127.0.0.1:%d" % port
@@ -146,34 +88,27 @@ def test_pin():
                 ready=lambda s: re.search(waiting, s), what="the waiting screen")
     engine = None
     try:
-        too_early = r"no complete window yet: B pins once one has arrived"
-        pane.press(["B"], too_early, "B on the waiting screen", stable=False)
+        pane.press(["B"], TOO_EARLY, "B on the waiting screen", stable=False)
         engine = Engine(port)
         # 300 samples: 0.3 s, no second complete yet.
         first = window(BEFORE, 0)
         engine.send(first[:300])
         pane.wait_for(lambda s: "1 top-down" in s, "the first snapshot", stable=False)
         pane.keys("3")
-        pane.wait_for(lambda s: main_total(s) == 300, "main 300ms", stable=False)
-        pane.press(["B"], too_early, "B before a complete window", stable=False)
+        pane.wait_for(lambda s: flat_total(s, "main") == 300, "main 300ms", stable=False)
+        pane.press(["B"], TOO_EARLY, "B before a complete window", stable=False)
         engine.send(first[300:])
         for i in range(1, len(BEFORE["planted"])):
             engine.send(window(BEFORE, i))
-        pane.wait_for(lambda s: main_total(s) == 5000, "five windows: main 5.00s",
+        pane.wait_for(lambda s: flat_total(s, "main") == 5000, "five windows: main 5.00s",
                       stable=False)
         pane.press(["B"], r"pinned 5 windows as the base", "B pins", stable=False)
         for i in range(len(AFTER["planted"])):
             engine.send(window(AFTER, i))
         s = pane.wait_for(lambda s: runs_shown(s) == (5, 5), "windows 6-10 as five runs",
                           stable=False)
-        rows = s.split("\n")[3:-1]
-        order = [named(r) for r in rows]
-        check("planted" in order and "steady" in order and
-              order.index("planted") < order.index("steady"),
-              "planted (significant) before steady:\n%s" % s)
         coloured = tmux("capture-pane", "-e", "-p", "-t", pane.name).split("\n")
-        for name in ("planted", "steady"):
-            check_row(rows, coloured, name)
+        check_comparison(s, coloured, BEFORE, AFTER)
         pane.press(["B"], r"unpinned", "B unpins")
         pane.keys("q")
         pane.wait_for(lambda s: re.search(r"quit|EXIT=0", s), "q")
