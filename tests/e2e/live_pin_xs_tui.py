@@ -17,12 +17,10 @@ it within the noise.  77 without tmux.
 usage: live_pin_xs_tui.py WPROF_BINARY"""
 import os
 import re
-import socket
 import sys
-import threading
 
 from tmux_driver import Pane, failures, run_tests, tmux
-from loopback import base36, free_port
+from loopback import XsEngine, base36, free_port
 from pin_screen import TOO_EARLY, check_comparison, flat_total, runs_shown
 
 BINARY = os.path.abspath(sys.argv[1])
@@ -33,34 +31,12 @@ AFTER = {"planted": [150, 156, 146, 151, 149], "steady": [205, 195, 200, 190, 21
 FRAMES = {"planted": 3, "steady": 4, "rest": 5}
 
 
-class Engine:
-    """Logs in, waits for <go/>, names its functions, then streams the
-    samples it is given."""
+class Engine(XsEngine):
+    """main, and under it planted, steady and rest: the samples given."""
 
     def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.sendall(b'\r\n<xsbug><login name="fake" value="fake engine"/></xsbug>\r\n')
-        received = b""
-        while b"<go/>" not in received:
-            more = self.sock.recv(4096)
-            if not more:
-                raise AssertionError("no <go/> from wprof-tui")
-            received += more
-        threading.Thread(target=self.drain, daemon=True).start()
-        self.sock.sendall(
-            b'\r\n<xsbug><pt name="start" value="@0000000000001000"/></xsbug>\r\n'
-            b'\r\n<xsbug><pr name="(host)" value="0"/></xsbug>\r\n'
-            b'\r\n<xsbug><pr name="main" value="2" path="m.js" line="1"/></xsbug>\r\n'
-            b'\r\n<xsbug><pr name="planted" value="3" path="m.js" line="2"/></xsbug>\r\n'
-            b'\r\n<xsbug><pr name="steady" value="4" path="m.js" line="3"/></xsbug>\r\n'
-            b'\r\n<xsbug><pr name="rest" value="5" path="m.js" line="4"/></xsbug>\r\n')
-
-    def drain(self):
-        try:
-            while self.sock.recv(4096):
-                pass
-        except OSError:
-            pass
+        super().__init__(port, [("main", 2, "m.js", 1)] +
+                         [(name, node, "m.js", node - 1) for name, node in FRAMES.items()])
 
     def send(self, leaves):
         """One 1000 us sample per leaf, in batches as an engine sends them."""
@@ -68,10 +44,6 @@ class Engine:
         for i in range(0, len(samples), 250):
             self.sock.sendall(b"\r\n<xsbug><ps>" + ".".join(samples[i:i + 250]).encode() +
                               b"</ps></xsbug>\r\n")
-
-    def close(self):
-        self.sock.shutdown(socket.SHUT_RDWR)
-        self.sock.close()
 
 
 def window(values, i):
