@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Live "pin the base" (B) on an XS stream, in tmux at 200x50: a fake XS
+"""Live "pin the base" (B) on an XS stream, in tmux at 160x30: a fake XS
 engine on loopback streams windows of exactly one second of its samples'
 time (1000 samples of 1000 us: `planted`, `steady` and `rest` under
 `main`), whose `planted` and `steady` milliseconds come from fixed lists.
@@ -19,8 +19,8 @@ import os
 import re
 import sys
 
-from tmux_driver import Pane, failures, run_tests, tmux
-from loopback import XsEngine, base36, free_port
+from tmux_driver import failures, live_explorer, run_tests, tmux
+from loopback import XsEngine, base36
 from pin_screen import TOO_EARLY, check_comparison, flat_total, runs_shown
 
 BINARY = os.path.abspath(sys.argv[1])
@@ -40,10 +40,7 @@ class Engine(XsEngine):
 
     def send(self, leaves):
         """One 1000 us sample per leaf, in batches as an engine sends them."""
-        samples = ["%s,%d,2,0" % (base36(1000), FRAMES[leaf]) for leaf in leaves]
-        for i in range(0, len(samples), 250):
-            self.sock.sendall(b"\r\n<xsbug><ps>" + ".".join(samples[i:i + 250]).encode() +
-                              b"</ps></xsbug>\r\n")
+        self.send_samples(["%s,%d,2,0" % (base36(1000), FRAMES[leaf]) for leaf in leaves], 250)
 
 
 def window(values, i):
@@ -53,11 +50,7 @@ def window(values, i):
 
 
 def test_pin():
-    port = free_port()
-    address = "127.0.0.1:%d" % port
-    waiting = r"waiting for an engine on " + re.escape(address)
-    pane = Pane("%s --listen %s; echo EXIT=$?; sleep 30" % (BINARY, address), 200, 50,
-                ready=lambda s: re.search(waiting, s), what="the waiting screen")
+    pane, port = live_explorer(BINARY)
     engine = None
     try:
         pane.press(["B"], TOO_EARLY, "B on the waiting screen", stable=False)

@@ -64,10 +64,7 @@ class Engine(XsEngine):
     def send(self, n):
         """n samples (n even): a 1000 us, b 3000 us in turn."""
         a, b = "%s,3,2,0" % base36(1000), "%s,4,2,0" % base36(3000)
-        pair = a + "." + b
-        for _ in range(n // 1000):
-            self.sock.sendall(b"\r\n<xsbug><ps>" + ".".join([pair] * 500).encode() +
-                              b"</ps></xsbug>\r\n")
+        self.send_samples([a, b] * (n // 2), 1000)
         self.sent += n
 
 

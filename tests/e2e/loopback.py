@@ -68,6 +68,12 @@ class XsEngine:
                      % (name.encode(), node, path.encode(), line)
                      for name, node, path, line in records))
 
+    def send_samples(self, samples, per_message):
+        """Samples ("DELTA,LEAF,...,0") in <ps> messages of per_message."""
+        for i in range(0, len(samples), per_message):
+            self.sock.sendall(b"\r\n<xsbug><ps>" + ".".join(samples[i:i + per_message]).encode()
+                              + b"</ps></xsbug>\r\n")
+
     def drain(self):
         try:
             while self.sock.recv(4096):
