@@ -8,11 +8,13 @@
  * or take one sample's duration. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tests/check.h"
 #include "explorer/live_pin.h"
 #include "loaders/loaders.h"
 #include "rules/rules.h"
+#include "transform/range.h"
 
 static double longest_sample(const struct model *m)
 {
@@ -20,6 +22,39 @@ static double longest_sample(const struct model *m)
 	for (size_t i = 0; i < m->nsamples; i++)
 		longest = fmax(longest, m->sample_duration[i]);
 	return longest;
+}
+
+/* The session's first 1.5 s pinned (one window), then the whole
+ * session: its second window is the new run, compared on a thread. */
+static void pin_then_grow(const struct model *session)
+{
+	struct sample_range first = { 0, 0 };
+	while (first.end < session->nsamples && range_sample_offset(session, first.end) < 1.5e6)
+		first.end++;
+	struct model early;
+	const char *why_not;
+	CHECK(model_cut_range(session, first, true, &early, &why_not));
+	struct live_pin pin = { 0 };
+	char why[128];
+	CHECK(live_pin_start(&pin, &early, why, sizeof(why)));
+	CHECK_MSG(pin.n[DIFF_BASE] == 1, "%zu windows pinned of 1.5 s, want 1", pin.n[DIFF_BASE]);
+	CHECK(live_pin_update(&pin, session));
+	CHECK(pin.n[DIFF_NEW] == 1);
+	/* Built on a thread: shown once over, the runs and labels its own. */
+	while (!pin.compare)
+		live_pin_poll(&pin, true);
+	CHECK(pin.building == NULL);
+	CHECK(pin.compare->runs.nruns[DIFF_BASE] == 1 && pin.compare->runs.nruns[DIFF_NEW] == 1);
+	CHECK_MSG(!strcmp(pin.compare->side[DIFF_BASE].file, "window 1 (1 run)") &&
+		  !strcmp(pin.compare->side[DIFF_NEW].file, "window 2 (1 run)"),
+		  "labels %s -> %s", pin.compare->side[DIFF_BASE].file,
+		  pin.compare->side[DIFF_NEW].file);
+	CHECK(pin.compare->delta_layout);
+	/* Nothing new: no build, the comparison stays. */
+	CHECK(!live_pin_update(&pin, session));
+	CHECK(!live_pin_poll(&pin, true) && pin.building == NULL);
+	live_pin_free(&pin);
+	model_free(&early);
 }
 
 int main(int argc, char **argv)
@@ -44,7 +79,7 @@ int main(int argc, char **argv)
 		  pin.n[DIFF_BASE]);
 	double slack = longest_sample(&session);
 	for (size_t i = 0; i < pin.n[DIFF_BASE]; i++) {
-		struct model *run = &pin.runs[DIFF_BASE][i];
+		struct model *run = pin.runs[DIFF_BASE][i];
 		struct rules rules;
 		rules_init(&rules, run);
 		double t = rules_totals(&rules, RULE_EXACT, run->default_type)->profile_total;
@@ -58,6 +93,7 @@ int main(int argc, char **argv)
 	CHECK(pin.compare == NULL && pin.n[DIFF_NEW] == 0);
 	live_pin_free(&pin);
 	CHECK(!pin.pinned && !pin.runs[DIFF_BASE]);
+	pin_then_grow(&session);
 	model_free(&session);
 	return check_done();
 }

@@ -61,14 +61,14 @@ void runs_diff_sort(struct runs_diff *rd);
  * within the noise, -1 untestable (no spread to weigh it against). */
 int runs_significance(const struct welch *test);
 
-/* Whether the explorer colours a change of `change` (new - base: of a
- * delta row, or of one call path in the differential flame graph) of a
- * function whose runs' test gave `significant` (as runs_significance)
- * and whose means moved by `delta`: where the runs could be weighed, only
- * a significant change, and on a call path only one that went the way
- * its function's did (a path of a function found slower that is faster
- * in the runs drawn is noise there); untestable (one run a side), every
- * change but none, as before there were runs. */
+/* Whether the explorer colours a change of `change` (new - base in the
+ * first runs: of a delta row, or of one call path in the differential
+ * flame graph) of a function or path whose runs' test gave `significant`
+ * (as runs_significance) and whose means moved by `delta`: where the runs
+ * could be weighed, only a significant change that went the way its
+ * means did (first runs that moved against them are noise there);
+ * untestable (one run a side), every change but none, as before there
+ * were runs. */
 bool runs_colours_change(int significant, double delta, double change);
 
 /* Every side has two runs or more: the test can be made. */

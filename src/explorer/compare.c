@@ -15,32 +15,21 @@ static void list_rows(struct compare *c)
 			c->rows[c->nrows++] = &c->runs.rows[i];
 }
 
-/* Per frame of the first new run, its row (pane 5's colours). */
-static void index_new_frames(struct compare *c)
-{
-	size_t n = c->diff.model[DIFF_NEW]->nframes;
-	memset(c->row_of_new_frame, 0, n * sizeof(*c->row_of_new_frame));
-	for (size_t i = 0; i < c->runs.nrows; i++) {
-		uint32_t frame = c->runs.rows[i].row->frame[DIFF_NEW];
-		if (frame < n)
-			c->row_of_new_frame[frame] = &c->runs.rows[i];
-	}
-}
-
-/* Every run's rows again under the diff's rule and normalize. */
+/* Every run's rows, and its call paths' tests, again under the diff's
+ * rule and normalize. */
 static void build_rows(struct compare *c)
 {
 	runs_diff_build(&c->runs);
 	free(c->rows);
 	c->rows = xcalloc(c->runs.nrows + 1, sizeof(*c->rows));
-	index_new_frames(c);
+	runs_paths_free(&c->paths);
+	c->paths_built = false;
 	list_rows(c);
 }
 
 static void sort_rows(struct compare *c)
 {
 	runs_diff_sort(&c->runs);
-	index_new_frames(c);
 	list_rows(c);
 }
 
@@ -59,8 +48,6 @@ static void init_runs(struct compare *c, struct model *models[DIFF_SIDES],
 		}
 	}
 	runs_diff_init(&c->runs, &c->diff, c->rules_of_run, nruns);
-	c->row_of_new_frame = xcalloc(c->diff.model[DIFF_NEW]->nframes + 1,
-				      sizeof(*c->row_of_new_frame));
 }
 
 void compare_init(struct compare *c, const char *const files[DIFF_SIDES],
@@ -91,13 +78,14 @@ void compare_free(struct compare *c)
 	for (int s = 0; s < DIFF_SIDES; s++)
 		for (size_t i = 1; i < c->runs.nruns[s]; i++)
 			rules_free(&c->run_rules[s][i - 1]);
+	runs_paths_free(&c->paths);
 	runs_diff_free(&c->runs);
 	diff_free(&c->diff);
 	for (int s = 0; s < DIFF_SIDES; s++) {
 		FREE_ALL(c->run_rules[s], c->rules_of_run[s]);
 		app_free(&c->side[s]);
 	}
-	FREE_ALL(c->rows, c->row_of_new_frame);
+	free(c->rows);
 }
 
 struct app *compare_active(struct compare *c)
@@ -139,12 +127,12 @@ size_t compare_find_row(const struct compare *c, enum diff_side side, uint32_t f
 	return SIZE_MAX;
 }
 
-bool compare_colours_frame(const struct compare *c, uint32_t frame, double change)
+const struct runs_paths *compare_paths(struct compare *c)
 {
-	size_t n = c->diff.model[DIFF_NEW]->nframes;
-	const struct runs_row *r = frame < n ? c->row_of_new_frame[frame] : NULL;
-	return r ? runs_colours_change(r->significant, r->test.delta, change)
-		 : runs_colours_change(-1, 0, change);
+	if (!c->paths_built)
+		runs_paths_build(&c->paths, &c->runs);
+	c->paths_built = true;
+	return &c->paths;
 }
 
 void compare_remember(struct compare *c, struct compare_before *before)
@@ -376,12 +364,17 @@ void compare_save_settings(const struct compare *c, struct compare_settings *out
 		memcpy(out->selected, c->rows[c->selected]->row->frame, sizeof(out->selected));
 }
 
+/* Only what the settings change is done again: the rows where the rule
+ * or shares differ, their order where the sort does. */
 void compare_apply_settings(struct compare *c, const struct compare_settings *st)
 {
+	bool normalize = st->normalize || !diff_comparable(&c->diff);
+	bool rebuild = c->diff.rule != st->rule || c->diff.normalize != normalize;
+	bool resort = c->diff.sort != st->sort || c->diff.reversed != st->reversed;
 	c->delta_layout = st->delta_layout;
 	c->diff.sort = st->sort;
 	c->diff.reversed = st->reversed;
-	c->diff.normalize = st->normalize || !diff_comparable(&c->diff);
+	c->diff.normalize = normalize;
 	c->hide_noise = st->hide_noise && runs_testable(&c->runs);
 	for (int s = 0; s < DIFF_SIDES; s++)
 		if (c->side[s].ctx.rule != st->rule) {
@@ -389,6 +382,11 @@ void compare_apply_settings(struct compare *c, const struct compare_settings *st
 			app_rebuild(&c->side[s], PANE_NEW_VALUES);
 		}
 	c->diff.rule = st->rule;
-	build_rows(c);
+	if (rebuild)
+		build_rows(c);
+	else if (resort)
+		sort_rows(c);
+	else
+		list_rows(c);
 	reselect(c, st->selected);
 }

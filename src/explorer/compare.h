@@ -12,6 +12,7 @@
 
 #include "compare/diff.h"
 #include "compare/runs.h"
+#include "compare/runs_paths.h"
 #include "app.h"
 
 struct compare {
@@ -27,9 +28,10 @@ struct compare {
 	const struct runs_row **rows;
 	size_t nrows;
 	bool hide_noise;
-	/* Per frame of the first new run: its row, or NULL (pane 5's
-	 * colours). */
-	const struct runs_row **row_of_new_frame;
+	/* Each call path's test (pane 5's colours), made when first asked
+	 * for (compare_paths): it builds every run's graph. */
+	struct runs_paths paths;
+	bool paths_built;
 	enum diff_side active; /* the side the keys move */
 	bool delta_layout;
 	size_t selected, top, page_rows; /* the delta layout's cursor */
@@ -82,12 +84,16 @@ struct compare_settings {
 };
 
 void compare_save_settings(const struct compare *c, struct compare_settings *out);
+/* Does again only what the settings change (nothing but the cursor when
+ * they are the comparison's own): a comparison built on a thread takes
+ * the settings keys gave the one shown meanwhile. */
 void compare_apply_settings(struct compare *c, const struct compare_settings *st);
+
+/* Each call path's test over the runs, for the differential flame graph
+ * (runs_paths_of), under the rule and shares in force. */
+const struct runs_paths *compare_paths(struct compare *c);
 
 /* The delta layout's row of `frame` of `side`, or SIZE_MAX. */
 size_t compare_find_row(const struct compare *c, enum diff_side side, uint32_t frame);
-/* Whether pane 5 of the new side colours the change `change` of a frame
- * of `frame` (runs_colours_change). */
-bool compare_colours_frame(const struct compare *c, uint32_t frame, double change);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/background.h"
 #include "base/util.h"
 #include "transform/range.h"
 
@@ -65,10 +66,12 @@ static bool add_run(struct live_pin *p, enum diff_side side, const struct model 
 	struct sample_range r;
 	if (!window_samples(m, k, &r))
 		return false;
-	struct model run;
+	struct model *run = xmalloc(sizeof(*run));
 	const char *why;
-	if (!model_cut_range(m, r, false, &run, &why))
+	if (!model_cut_range(m, r, false, run, &why)) {
+		free(run);
 		return false;
+	}
 	if (!p->n[side])
 		p->first_window[side] = k;
 	GROW(p->runs[side], p->cap[side], p->n[side] + 1);
@@ -76,21 +79,109 @@ static bool add_run(struct live_pin *p, enum diff_side side, const struct model 
 	return true;
 }
 
-static void free_compare(struct live_pin *p)
+/* ---- the comparison, built on a thread ----------------------------------- */
+
+struct live_pin_build {
+	struct background work;
+	/* Copies of the runs' model structs, side by side as compare_init
+	 * wants them; their data is the runs', which only ever get read. */
+	struct model *models[DIFF_SIDES];
+	size_t n[DIFF_SIDES];
+	char labels[DIFF_SIDES][96];
+	struct compare_settings settings;
+	bool keep_rule; /* false: the rule compare_init chose */
+	struct compare compare;
+};
+
+static void run_build(void *arg)
 {
-	if (!p->compare)
+	struct live_pin_build *b = arg;
+	const char *const files[DIFF_SIDES] = { b->labels[DIFF_BASE], b->labels[DIFF_NEW] };
+	compare_init(&b->compare, files, b->models, b->n, false);
+	if (!b->keep_rule)
+		b->settings.rule = b->compare.diff.rule;
+	compare_apply_settings(&b->compare, &b->settings);
+	compare_paths(&b->compare); /* here rather than when pane 5 shows */
+}
+
+static void free_build(struct live_pin_build *b)
+{
+	if (!b)
 		return;
-	compare_free(p->compare);
-	free(p->compare);
-	p->compare = NULL;
+	background_wait(&b->work);
+	compare_free(&b->compare);
+	for (int s = 0; s < DIFF_SIDES; s++)
+		free(b->models[s]);
+	free(b);
+}
+
+/* "windows 1-5 (5 runs)": the session's windows, counted from 1. */
+static void label(const struct live_pin *p, enum diff_side side, char *out, size_t cap)
+{
+	size_t first = p->first_window[side] + 1, n = p->n[side];
+	if (n == 1)
+		snprintf(out, cap, "window %zu (1 run)", first);
+	else
+		snprintf(out, cap, "windows %zu-%zu (%zu runs)", first, first + n - 1, n);
+}
+
+/* A build of every run so far, with the settings of the one shown. */
+static void start_build(struct live_pin *p)
+{
+	struct live_pin_build *b = xcalloc(1, sizeof(*b));
+	for (int s = 0; s < DIFF_SIDES; s++) {
+		b->n[s] = p->n[s];
+		b->models[s] = xmalloc(p->n[s] * sizeof(struct model));
+		for (size_t i = 0; i < p->n[s]; i++)
+			b->models[s][i] = *p->runs[s][i];
+		label(p, (enum diff_side)s, b->labels[s], sizeof(b->labels[s]));
+	}
+	b->settings = (struct compare_settings){ .delta_layout = true,
+						 .selected = { NO_ID, NO_ID } };
+	b->keep_rule = p->compare != NULL;
+	if (p->compare)
+		compare_save_settings(p->compare, &b->settings);
+	p->building = b;
+	background_start(&b->work, run_build, b);
+}
+
+static bool runs_not_built(const struct live_pin *p)
+{
+	const struct live_pin_build *last = p->building ? p->building : p->shown;
+	return p->n[DIFF_NEW] && (!last || last->n[DIFF_NEW] != p->n[DIFF_NEW]);
+}
+
+bool live_pin_poll(struct live_pin *p, bool wait)
+{
+	struct live_pin_build *b = p->building;
+	bool changed = false;
+	if (b && background_over(&b->work, wait)) {
+		/* Keys may have changed the one shown while this was built. */
+		if (p->compare) {
+			struct compare_settings now;
+			compare_save_settings(p->compare, &now);
+			compare_apply_settings(&b->compare, &now);
+		}
+		free_build(p->shown);
+		p->shown = b;
+		p->compare = &b->compare;
+		p->building = NULL;
+		changed = true;
+	}
+	if (!p->building && runs_not_built(p))
+		start_build(p);
+	return changed;
 }
 
 void live_pin_free(struct live_pin *p)
 {
-	free_compare(p);
+	free_build(p->building);
+	free_build(p->shown);
 	for (int s = 0; s < DIFF_SIDES; s++) {
-		for (size_t i = 0; i < p->n[s]; i++)
-			model_free(&p->runs[s][i]);
+		for (size_t i = 0; i < p->n[s]; i++) {
+			model_free(p->runs[s][i]);
+			free(p->runs[s][i]);
+		}
 		free(p->runs[s]);
 	}
 	*p = (struct live_pin){ 0 };
@@ -104,25 +195,14 @@ bool live_pin_start(struct live_pin *p, const struct model *session, char *why,
 	for (size_t k = 0; k < done; k++)
 		add_run(p, DIFF_BASE, session, k); /* those still held */
 	if (!p->n[DIFF_BASE]) {
-		snprintf(why, cap, "%s", done ? "the session's windows are no longer held"
-					      : "no window is complete yet to pin");
+		snprintf(why, cap, "%s", done ? "nothing to pin: the session no longer holds its windows"
+					      : LIVE_PIN_TOO_EARLY);
 		live_pin_free(p);
 		return false;
 	}
 	p->pinned = true;
 	p->next_window = done;
 	return true;
-}
-
-/* "windows 1-5 (5 runs)": the session's windows, counted from 1. */
-static void label(struct live_pin *p, enum diff_side side)
-{
-	size_t first = p->first_window[side] + 1, n = p->n[side];
-	if (n == 1)
-		snprintf(p->labels[side], sizeof(p->labels[side]), "window %zu (1 run)", first);
-	else
-		snprintf(p->labels[side], sizeof(p->labels[side]), "windows %zu-%zu (%zu runs)",
-			 first, first + n - 1, n);
 }
 
 bool live_pin_update(struct live_pin *p, const struct model *session)
@@ -132,21 +212,7 @@ bool live_pin_update(struct live_pin *p, const struct model *session)
 	size_t done = complete_windows(session), added = 0;
 	for (; p->next_window < done; p->next_window++)
 		added += add_run(p, DIFF_NEW, session, p->next_window);
-	if (!added)
-		return false;
-	struct compare_settings settings = { .delta_layout = true,
-					     .selected = { NO_ID, NO_ID } };
-	bool had = p->compare != NULL;
-	if (had)
-		compare_save_settings(p->compare, &settings);
-	free_compare(p);
-	for (int s = 0; s < DIFF_SIDES; s++)
-		label(p, (enum diff_side)s);
-	const char *const files[DIFF_SIDES] = { p->labels[DIFF_BASE], p->labels[DIFF_NEW] };
-	p->compare = xmalloc(sizeof(*p->compare));
-	compare_init(p->compare, files, p->runs, p->n, false);
-	if (!had)
-		settings.rule = p->compare->diff.rule;
-	compare_apply_settings(p->compare, &settings);
-	return true;
+	if (added)
+		live_pin_poll(p, false);
+	return added > 0;
 }

@@ -21,26 +21,48 @@
  * windows. */
 #define LIVE_PIN_WINDOW_US 1e6
 
+/* What B says before the session's first window is complete. */
+#define LIVE_PIN_TOO_EARLY "no complete window yet: B pins once one has arrived"
+
+/* A comparison of the runs so far, built on a thread (live_pin.c). */
+struct live_pin_build;
+
 struct live_pin {
 	bool pinned;
-	struct model *runs[DIFF_SIDES]; /* the windows cut, base then new */
+	/* The windows cut, base then new, each a model of its own: a build
+	 * under way reads them while later windows are added. */
+	struct model **runs[DIFF_SIDES];
 	size_t n[DIFF_SIDES], cap[DIFF_SIDES];
 	size_t first_window[DIFF_SIDES]; /* the session's number of each side's first */
 	size_t next_window; /* the session's window the next new run will be */
-	char labels[DIFF_SIDES][96];
-	/* Built once a window after the pin is in; again at each window. */
+	/* What the screen shows: the last comparison built, once a window
+	 * after the pin is in (NULL before), and the build that owns it. */
 	struct compare *compare;
+	struct live_pin_build *shown;
+	/* The comparison of more runs being built on a thread, or NULL:
+	 * with many functions and windows a build takes longer than a key
+	 * may wait (hundreds of ms), so the one shown stays until it is
+	 * ready. */
+	struct live_pin_build *building;
 };
 
-/* B: pins the session's complete windows as the base.  False, and why in
- * `why`, when it has none yet (nothing is pinned then). */
+/* B: pins the session's complete windows as the base.  False, and what
+ * to tell the user in `why`, when it has none yet (nothing is pinned
+ * then: pinning later, when the first completes, would take in a window
+ * the user may already have changed the program in). */
 bool live_pin_start(struct live_pin *p, const struct model *session, char *why,
 		    size_t cap);
 /* After each snapshot: the windows completed since become new runs, and
- * the comparison is built again on them (keeping its settings).  True
- * when it was. */
+ * a comparison of all the runs is started on a thread (or once the one
+ * under way is over).  True when windows were added. */
 bool live_pin_update(struct live_pin *p, const struct model *session);
-/* Unpins: frees the runs and the comparison. */
+/* Often, from the UI's loop: a finished build becomes `compare`, taking
+ * the settings of the one shown (layout, sort, rule, shares, hidden
+ * noise, the cursor's function), and runs added meanwhile start the
+ * next.  True when `compare` changed.  With `wait`, waits for the build
+ * under way (tests). */
+bool live_pin_poll(struct live_pin *p, bool wait);
+/* Unpins: waits for a build under way, frees the runs and comparisons. */
 void live_pin_free(struct live_pin *p);
 
 #endif

@@ -95,18 +95,20 @@ struct paint {
 	const struct app *a;
 	const struct flame *f;
 	const double *base; /* differential: base widths, or NULL */
-	const struct compare *compare; /* with base: whose changes are coloured */
+	/* with base: each frame's call path's test over the runs */
+	const struct path_verdict *verdicts;
 	bool normalize;
 	double base_whole;
 };
 
 /* A frame's change against BASE, in colour only where it is more than
- * noise (compare_colours_frame); the rest in the unchanged colour. */
+ * its path's noise (runs_colours_change); the rest in the unchanged
+ * colour. */
 static int diff_entry(const struct paint *p, uint32_t i)
 {
 	double now = p->f->frames[i].width, was = p->base[i];
-	uint32_t frame = p->f->frames[i].frame;
-	if (!compare_colours_frame(p->compare, frame, isnan(was) ? now : now - was))
+	const struct path_verdict *v = &p->verdicts[i];
+	if (!runs_colours_change(v->significant, v->delta, isnan(was) ? now : now - was))
 		return PAL_DIFF + DIFF_STEPS;
 	if (isnan(was))
 		return PAL_DIFF + 2 * DIFF_STEPS; /* new here: the strongest red */
@@ -538,6 +540,7 @@ struct base_pairing {
 	double *widths;     /* per frame of NEW, NAN: not in BASE */
 	uint32_t *in_base;  /* per frame of NEW, NO_ID: not in BASE */
 	uint8_t *gone;      /* per frame of BASE: its path is not in NEW */
+	struct path_verdict *verdicts; /* per frame of NEW (runs_paths_of) */
 	const struct flame *base;
 	const struct app *base_app;
 };
@@ -546,7 +549,7 @@ static const struct base_pairing *pair_with_base(struct compare *cmp, const stru
 						 double *base_whole)
 {
 	static struct base_pairing pairing;
-	static unsigned long serials[2];
+	static unsigned long serials[3];
 	struct app *base = &cmp->side[DIFF_BASE];
 	struct pane *bp = &base->panes[VIEW_FLAME];
 	if (!bp->open) {
@@ -557,17 +560,23 @@ static const struct base_pairing *pair_with_base(struct compare *cmp, const stru
 	if (!was || !was->nframes || !cmp->diff.match[DIFF_NEW])
 		return NULL;
 	*base_whole = was->whole;
-	if (serials[0] != was->serial || serials[1] != now->serial) {
+	const struct runs_paths *paths = compare_paths(cmp);
+	if (serials[0] != was->serial || serials[1] != now->serial ||
+	    serials[2] != paths->graph.serial) {
 		free(pairing.widths);
 		free(pairing.in_base);
 		free(pairing.gone);
+		free(pairing.verdicts);
 		pairing.widths = xmalloc((now->nframes + 1) * sizeof(double));
 		flame_base_widths(now, was, cmp->diff.match[DIFF_NEW], pairing.widths);
 		pairing.in_base = flame_base_counterparts(now, was, cmp->diff.match[DIFF_NEW]);
 		pairing.gone = xmalloc(was->nframes + 1);
 		flame_base_only(now, was, pairing.in_base, pairing.gone);
+		pairing.verdicts = xmalloc((now->nframes + 1) * sizeof(*pairing.verdicts));
+		runs_paths_of(paths, now, pairing.verdicts);
 		serials[0] = was->serial;
 		serials[1] = now->serial;
+		serials[2] = paths->graph.serial;
 	}
 	pairing.base = was;
 	pairing.base_app = base;
@@ -629,7 +638,7 @@ void flame_draw(struct app *a, const struct screen *s, int top, int left,
 	if (diff && a == &diff->side[DIFF_NEW]) {
 		pb = pair_with_base(diff, f, &paint.base_whole);
 		paint.base = pb ? pb->widths : NULL;
-		paint.compare = diff;
+		paint.verdicts = pb ? pb->verdicts : NULL;
 		paint.normalize = diff->diff.normalize;
 	}
 	flame_nav_lay_out(a, (unsigned)cols, (uint32_t)(lines - 1));

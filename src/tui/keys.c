@@ -221,7 +221,7 @@ const struct key_binding key_table[] = {
 	  .action = live_view_next_target, .one_profile = true },
 	{ { 'L' }, "L", "live: the engine's log",
 	  .action = live_view_toggle_log, .one_profile = true },
-	{ { 'B' }, "B", "live: pin the base; B unpins",
+	{ { 'B' }, "B", "live: pin complete windows (B unpins)",
 	  .action = live_view_toggle_pin, .one_profile = true },
 	/* Pane 5's own keys (flame_key, there before the table): x its
 	 * order, v flips it, C switches its colours, Backspace/Esc zoom out. */

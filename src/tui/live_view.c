@@ -95,6 +95,7 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 		live_pin_update(&v->pin, &v->models[v->current]);
 		changed = true;
 	}
+	changed |= live_pin_poll(&v->pin, false);
 	return changed;
 }
 
@@ -239,7 +240,7 @@ void live_view_toggle_pin(struct app *a)
 	}
 	char why[128];
 	if (!live_pin_start(&v->pin, &v->models[v->current], why, sizeof(why))) {
-		app_message(a, "nothing to pin: %s", why);
+		app_message(a, "%s", why);
 		return;
 	}
 	app_message(a, "pinned %zu window%s as the base: each window from now on is a new "

@@ -412,8 +412,11 @@ static bool live_key(struct app *a, struct live_view *v, int key)
 	}
 	if (asked)
 		a->message[0] = 0;
-	if (!v->started)
-		return asked;
+	if (!v->started) {
+		if (key == 'B') /* the waiting screen: no sample at all yet */
+			app_message(a, "%s", LIVE_PIN_TOO_EARLY);
+		return asked || key == 'B';
+	}
 	if (v->pin.compare && !pinned_session_key(key)) {
 		compare_key(v->pin.compare, key);
 		return true;

@@ -14,13 +14,11 @@ exact totals again.  Exits 77 (skip) only when tmux is not installed.
 usage: live_window_tui.py WPROF_BINARY"""
 import os
 import re
-import socket
 import sys
-import threading
 import time
 
 from tmux_driver import Pane, check, failures, run_tests
-from loopback import base36, free_port
+from loopback import XsEngine, base36, free_port
 
 BINARY = os.path.abspath(sys.argv[1])
 WINDOW = 262144  # LIVE_TIMELINE_ENTRIES
@@ -55,46 +53,19 @@ def close(got, want):
     return abs(got - want) <= 0.005 * want
 
 
-class Engine:
-    """Logs in, waits for <go/>, then sends samples when asked."""
+class Engine(XsEngine):
+    """main, a and b: sends samples when asked."""
 
     def __init__(self, port):
-        self.received = b""
+        super().__init__(port, [("main", 2, "m.js", 1), ("a", 3, "m.js", 2),
+                                ("b", 4, "m.js", 3)])
         self.sent = 0
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.sendall(b'\r\n<xsbug><login name="fake" value="fake engine"/></xsbug>\r\n')
-        while b"<go/>" not in self.received:
-            more = self.sock.recv(4096)
-            if not more:
-                raise AssertionError("no <go/> from wprof-tui")
-            self.received += more
-        threading.Thread(target=self.drain, daemon=True).start()
-        self.sock.sendall(
-            b'\r\n<xsbug><pt name="start" value="@0000000000001000"/></xsbug>\r\n'
-            b'\r\n<xsbug><pr name="(host)" value="0"/></xsbug>\r\n'
-            b'\r\n<xsbug><pr name="main" value="2" path="m.js" line="1"/></xsbug>\r\n'
-            b'\r\n<xsbug><pr name="a" value="3" path="m.js" line="2"/></xsbug>\r\n'
-            b'\r\n<xsbug><pr name="b" value="4" path="m.js" line="3"/></xsbug>\r\n')
-
-    def drain(self):
-        try:
-            while self.sock.recv(4096):
-                pass
-        except OSError:
-            pass
 
     def send(self, n):
         """n samples (n even): a 1000 us, b 3000 us in turn."""
         a, b = "%s,3,2,0" % base36(1000), "%s,4,2,0" % base36(3000)
-        pair = a + "." + b
-        for _ in range(n // 1000):
-            self.sock.sendall(b"\r\n<xsbug><ps>" + ".".join([pair] * 500).encode() +
-                              b"</ps></xsbug>\r\n")
+        self.send_samples([a, b] * (n // 2), 1000)
         self.sent += n
-
-    def close(self):
-        self.sock.shutdown(socket.SHUT_RDWR)
-        self.sock.close()
 
 
 def session():
