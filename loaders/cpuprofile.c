@@ -158,10 +158,10 @@ static void add_id_edge(struct id_edge **edges, size_t *n, size_t *cap,
 
 /* selfTime or totalTime of the old DevTools profile: milliseconds, not
  * negative (null: unknown, as if left out). */
-static bool read_tree_time(struct cpu_loader *L, uint32_t slot, const char *key)
+static bool read_tree_time(struct cpu_loader *L, uint32_t slot)
 {
-	bool self = !strcmp(key, "selfTime"), present = false;
-	const char *what = self ? "selfTime" : "totalTime"; /* key is the reader's */
+	bool self = json_key_is(&L->j, "selfTime"), present = false;
+	const char *what = self ? "selfTime" : "totalTime"; /* the key is the reader's */
 	double v = 0;
 	if (!read_number(L, what, MAX_TREE_MS, &v, &present))
 		return false;
@@ -181,13 +181,15 @@ static bool read_tree_time(struct cpu_loader *L, uint32_t slot, const char *key)
 	return true;
 }
 
+/* `key` is the reader's last (L->j.str): read by its length and bytes. */
 static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 {
 	struct cpu_loader *L = ctx;
+	(void)key;
 	struct record *r = &L->records[slot];
 	int64_t v;
 	bool known;
-	if (!strcmp(key, "id")) {
+	if (json_key_is(&L->j, "id")) {
 		if (!read_integer(L, "node id", MAX_ID, &v, NULL))
 			return false;
 		L->records[slot].at = L->j.token_offset;
@@ -195,13 +197,13 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 		L->records[slot].has_id = true;
 		return true;
 	}
-	if (!strcmp(key, "callFrame"))
+	if (json_key_is(&L->j, "callFrame"))
 		return v8_read_call_frame(&L->reader, &r->frame);
-	if (!strcmp(key, "hitCount"))
+	if (json_key_is(&L->j, "hitCount"))
 		return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
-	if (!strcmp(key, "selfTime") || !strcmp(key, "totalTime"))
-		return read_tree_time(L, slot, key);
-	if (!strcmp(key, "parent")) { /* null: a root, as if left out */
+	if (json_key_is(&L->j, "selfTime") || json_key_is(&L->j, "totalTime"))
+		return read_tree_time(L, slot);
+	if (json_key_is(&L->j, "parent")) { /* null: a root, as if left out */
 		if (!read_integer(L, "parent id", MAX_ID, &v, &known))
 			return false;
 		if (known)
@@ -209,10 +211,10 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 				    v, L->j.token_offset);
 		return true;
 	}
-	if (!strcmp(key, "positionTicks"))
+	if (json_key_is(&L->j, "positionTicks"))
 		return v8_read_position_ticks(&L->reader, slot, &L->ticks, &L->nticks,
 					      &L->ticks_cap);
-	if (!v8_read_frame_field(&L->reader, &r->frame, key, &known))
+	if (!v8_read_frame_field(&L->reader, &r->frame, &known))
 		return false;
 	return known || json_sink_skip(&L->reader.s);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "input/input.h"
 
@@ -44,6 +45,15 @@ struct json {
 };
 
 void json_init(struct json *j, struct input *in);
+
+/* Whether the key (or string) just read is `word`: its length first,
+ * then its bytes, so a loader's chain of keys costs a compare or two a
+ * key where strcmp would read each.  A key with a NUL inside is no word. */
+static inline bool json_key_is(const struct json *j, const char *word)
+{
+	size_t n = strlen(word);
+	return j->str_len == n && !memcmp(j->str, word, n);
+}
 void json_free(struct json *j);
 enum json_token json_next(struct json *j);
 
