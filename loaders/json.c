@@ -60,7 +60,7 @@ static inline int peek(struct json *j)
 	return in->buf[in->pos];
 }
 
-static int skip_space(struct json *j)
+static int skip_space_and_fill(struct json *j)
 {
 	struct input *in = j->in;
 	for (;;) {
@@ -73,6 +73,16 @@ static int skip_space(struct json *j)
 		if (!input_fill(in, 1))
 			return -1;
 	}
+}
+
+/* The next byte that is not white space, or -1 at the end.  Inline for
+ * the usual case, a token right there (white space is at most ' '). */
+static inline int skip_space(struct json *j)
+{
+	struct input *in = j->in;
+	if (in->pos < in->len && in->buf[in->pos] > ' ')
+		return in->buf[in->pos];
+	return skip_space_and_fill(j);
 }
 
 static void str_push(struct json *j, const void *bytes, size_t n)
@@ -248,7 +258,9 @@ static bool number_syntax_ok(const char *s, bool *is_integer)
 	return *p == '\0';
 }
 
-static enum json_token read_number(struct json *j)
+/* Numbers in general: copied out, checked against the grammar, and
+ * read by strtod unless they are short integers. */
+static enum json_token read_any_number(struct json *j)
 {
 	struct input *in = j->in;
 	char text[72];
@@ -276,6 +288,25 @@ static enum json_token read_number(struct json *j)
 			return json_fail(j, j->token_offset,
 					 "number out of range '%s'", text);
 	}
+	return JSON_NUMBER;
+}
+
+/* The usual number, an integer of at most 16 characters whose end is in
+ * the buffer, read where it lies; the value is the one read_any_number
+ * gives it.  Anything else goes there. */
+static enum json_token read_number(struct json *j)
+{
+	struct input *in = j->in;
+	const uint8_t *text = in->buf + in->pos, *end = in->buf + in->len;
+	const uint8_t *digits = text + (*text == '-'), *p = digits;
+	int64_t v = 0;
+	while (p < end && p - text < 17 && *p >= '0' && *p <= '9')
+		v = v * 10 + (*p++ - '0');
+	if (p == end || p - text > 16 || p == digits || is_number_char(*p) ||
+	    (*digits == '0' && p - digits > 1))
+		return read_any_number(j);
+	in->pos += (size_t)(p - text);
+	j->num = (double)(*text == '-' ? -v : v);
 	return JSON_NUMBER;
 }
 
