@@ -561,14 +561,8 @@ static bool make_edges(struct cpu_loader *L)
  * any) in order, stably. */
 static void sort_by_time(double *t, uint32_t *node, double *own, size_t n)
 {
-	size_t *order = stable_order(t, n);
-	if (!order)
-		return;
-	reorder(t, sizeof(*t), order, n);
-	reorder(node, sizeof(*node), order, n);
-	if (own)
-		reorder(own, sizeof(*own), order, n);
-	free(order);
+	struct carried with[] = { { node, sizeof(*node) }, { own, sizeof(*own) } };
+	stable_sort_carrying(t, n, with, own ? 2 : 1);
 }
 
 static bool resolve_sample_ids(struct cpu_loader *L)
