@@ -217,12 +217,6 @@ static bool read_string(struct json *j)
 	}
 }
 
-static bool is_number_char(int c)
-{
-	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
-	       c == 'e' || c == 'E';
-}
-
 /* JSON's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
 static bool number_syntax_ok(const char *s, bool *is_integer)
 {
@@ -258,55 +252,72 @@ static bool number_syntax_ok(const char *s, bool *is_integer)
 	return *p == '\0';
 }
 
-/* Numbers in general: copied out, checked against the grammar, and
- * read by strtod unless they are short integers. */
-static enum json_token read_any_number(struct json *j)
+/* The value of a number's text (n characters): NULL, or what is wrong
+ * with it.  Short integers are summed, exactly; others go to strtod. */
+static const char *number_value(const char *text, size_t n, double *value)
 {
-	struct input *in = j->in;
-	char text[72];
-	size_t n = 0;
-	int c;
-	while ((c = peek(j)) >= 0 && is_number_char(c)) {
-		if (n == sizeof(text) - 1)
-			return json_fail(j, j->token_offset, "number too long");
-		text[n++] = (char)c;
-		in->pos++;
-	}
-	text[n] = '\0';
 	bool is_integer;
 	if (!number_syntax_ok(text, &is_integer))
-		return json_fail(j, j->token_offset, "malformed number '%s'", text);
+		return "malformed number";
 	if (is_integer && n <= 16) {
 		const char *p = text + (text[0] == '-');
 		int64_t v = 0;
 		while (*p)
 			v = v * 10 + (*p++ - '0');
-		j->num = (double)(text[0] == '-' ? -v : v);
-	} else {
-		j->num = strtod(text, NULL);
-		if (!isfinite(j->num))
-			return json_fail(j, j->token_offset,
-					 "number out of range '%s'", text);
+		*value = (double)(text[0] == '-' ? -v : v);
+		return NULL;
 	}
+	*value = strtod(text, NULL);
+	return isfinite(*value) ? NULL : "number out of range";
+}
+
+#define MAX_NUMBER_TEXT 71
+
+size_t json_number_general(const uint8_t *text, size_t len, double *value)
+{
+	char copy[MAX_NUMBER_TEXT + 1];
+	size_t n = 0;
+	while (n < len && json_number_char(text[n])) {
+		if (n == MAX_NUMBER_TEXT)
+			return 0;
+		copy[n] = (char)text[n];
+		n++;
+	}
+	if (n == len)
+		return 0;
+	copy[n] = '\0';
+	return number_value(copy, n, value) ? 0 : n;
+}
+
+/* Any number, wherever it ends: copied out byte by byte, for the
+ * messages of one that is wrong. */
+static enum json_token read_any_number(struct json *j)
+{
+	struct input *in = j->in;
+	char text[MAX_NUMBER_TEXT + 1];
+	size_t n = 0;
+	int c;
+	while ((c = peek(j)) >= 0 && json_number_char(c)) {
+		if (n == MAX_NUMBER_TEXT)
+			return json_fail(j, j->token_offset, "number too long");
+		text[n++] = (char)c;
+		in->pos++;
+	}
+	text[n] = '\0';
+	const char *wrong = number_value(text, n, &j->num);
+	if (wrong)
+		return json_fail(j, j->token_offset, "%s '%s'", wrong, text);
 	return JSON_NUMBER;
 }
 
-/* The usual number, an integer of at most 16 characters whose end is in
- * the buffer, read where it lies; the value is the one read_any_number
- * gives it.  Anything else goes there. */
+/* A number is read where it lies when it ends inside the buffer. */
 static enum json_token read_number(struct json *j)
 {
 	struct input *in = j->in;
-	const uint8_t *text = in->buf + in->pos, *end = in->buf + in->len;
-	const uint8_t *digits = text + (*text == '-'), *p = digits;
-	int64_t v = 0;
-	while (p < end && p - text < 17 && *p >= '0' && *p <= '9')
-		v = v * 10 + (*p++ - '0');
-	if (p == end || p - text > 16 || p == digits || is_number_char(*p) ||
-	    (*digits == '0' && p - digits > 1))
+	size_t used = json_number_at(in->buf + in->pos, in->len - in->pos, &j->num);
+	if (!used)
 		return read_any_number(j);
-	in->pos += (size_t)(p - text);
-	j->num = (double)(*text == '-' ? -v : v);
+	in->pos += used;
 	return JSON_NUMBER;
 }
 
@@ -457,6 +468,14 @@ enum json_token json_next(struct json *j)
 	default:
 		return JSON_ERROR;
 	}
+}
+
+bool json_skip_value_to(struct json *j, uint64_t end)
+{
+	if (j->state != ST_OBJ_COLON || !input_seek(j->in, end))
+		return false;
+	after_value(j);
+	return true;
 }
 
 bool json_skip(struct json *j, enum json_token first)

@@ -57,6 +57,42 @@ static inline bool json_key_is(const struct json *j, const char *word)
 void json_free(struct json *j);
 enum json_token json_next(struct json *j);
 
+/* After a key: its value has been read by another reader (a thread
+ * that read a long array) and ends just before byte `end`, where reading
+ * goes on.  False, nothing changed, where the input cannot move there
+ * (input_seek). */
+bool json_skip_value_to(struct json *j, uint64_t end);
+
+/* ---- numbers, for readers that scan bytes themselves ------------------- */
+
+static inline bool json_number_char(int c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+	       c == 'e' || c == 'E';
+}
+
+/* json_number_at's general case: any number, through strtod. */
+size_t json_number_general(const uint8_t *text, size_t len, double *value);
+
+/* The number text[0..len) starts with, read as json_next reads one: the
+ * bytes it takes, its value in *value; 0 when no whole number is there
+ * (none, malformed, out of range, too long, or running on to text[len],
+ * where more bytes may follow).  Inline for the usual case, an integer
+ * of at most 16 characters, read where it lies. */
+static inline size_t json_number_at(const uint8_t *text, size_t len, double *value)
+{
+	const uint8_t *end = text + len;
+	const uint8_t *digits = text + (len && *text == '-'), *p = digits;
+	int64_t v = 0;
+	while (p < end && p - text < 17 && *p >= '0' && *p <= '9')
+		v = v * 10 + (*p++ - '0');
+	if (p == end || p - text > 16 || p == digits || json_number_char(*p) ||
+	    (*digits == '0' && p - digits > 1))
+		return json_number_general(text, len, value);
+	*value = (double)(*text == '-' ? -v : v);
+	return (size_t)(p - text);
+}
+
 /* After a value's first token: consume the rest of that value. */
 bool json_skip(struct json *j, enum json_token first);
 
