@@ -13,6 +13,7 @@
 #include "base/id_table.h"
 #include "base/stable_order.h"
 #include "base/util.h"
+#include "cpuprofile_tail.h"
 #include "json.h"
 #include "loaders.h"
 #include "v8_frame.h"
@@ -82,6 +83,7 @@ struct cpu_loader {
 	bool have_start, have_end, have_nodes, have_samples;
 	size_t tree_times; /* nodes with a selfTime */
 	struct id_map map;
+	struct cpuprofile_tail tail; /* samples and timeDeltas, read ahead */
 };
 
 bool sniff_cpuprofile(const uint8_t *head, size_t len)
@@ -273,6 +275,25 @@ static bool read_number_array(struct cpu_loader *L, const char *what,
 static bool map_ids(struct cpu_loader *L);
 static uint32_t find_slot(const struct cpu_loader *L, int64_t id);
 
+/* The samples the tail thread read, when it read these: their node ids
+ * become slots where they lie.  False (nothing taken) when it did not,
+ * or when an id names no node: reading the array again finds which. */
+static bool take_tail_samples(struct cpu_loader *L)
+{
+	struct tail_array *a = tail_array_at(&L->tail, TAIL_SAMPLES, L->samples_at);
+	if (!a)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if ((a->ids[i] = find_slot(L, a->ids[i])) == NO_ID)
+			return false;
+	if (!json_skip_value_to(&L->j, a->end))
+		return false;
+	L->sample_slots = a->ids;
+	L->nsamples = L->samples_cap = a->n;
+	a->ids = NULL;
+	return true;
+}
+
 static bool read_samples(struct cpu_loader *L)
 {
 	L->have_samples = true;
@@ -281,6 +302,8 @@ static bool read_samples(struct cpu_loader *L)
 	bool resolve = L->nrecords && map_ids(L);
 	if (!resolve && L->nrecords)
 		return false; /* duplicate ids: map_ids said so */
+	if (resolve && take_tail_samples(L))
+		return true;
 	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for samples"))
 		return false;
 	for (;;) {
@@ -308,6 +331,20 @@ static bool read_samples(struct cpu_loader *L)
 	}
 }
 
+/* The time deltas the tail thread read, when it read these and they are
+ * all within bounds (else reading them again says which is not). */
+static bool take_tail_deltas(struct cpu_loader *L)
+{
+	struct tail_array *a = tail_array_at(&L->tail, TAIL_DELTAS, L->deltas_at);
+	if (!a || a->largest > MAX_ABS_DELTA || !json_skip_value_to(&L->j, a->end))
+		return false;
+	free(L->deltas);
+	L->deltas = a->values;
+	L->ndeltas = L->deltas_cap = a->n;
+	a->values = NULL;
+	return true;
+}
+
 static bool read_document_key(void *ctx, const char *key)
 {
 	struct cpu_loader *L = ctx;
@@ -325,6 +362,8 @@ static bool read_document_key(void *ctx, const char *key)
 	}
 	if (!strcmp(key, "timeDeltas")) {
 		L->deltas_at = key_at;
+		if (!L->ndeltas && take_tail_deltas(L))
+			return true;
 		return read_number_array(L, "timeDeltas", MAX_ABS_DELTA, &L->deltas,
 					 &L->ndeltas, &L->deltas_cap);
 	}
@@ -902,6 +941,7 @@ static void loader_free(struct cpu_loader *L)
 	free(L->timestamps);
 	id_table_free(&L->map.hashed);
 	free(L->map.dense);
+	tail_free(&L->tail);
 }
 
 bool load_cpuprofile(struct input *in, struct model *m,
@@ -911,6 +951,8 @@ bool load_cpuprofile(struct input *in, struct model *m,
 	model_init(m, "cpuprofile");
 	m->lines_zero_based = true;
 	v8_reader_start(&L.reader, &L.j, in, m, err, FORMAT);
+	if (!(opt && opt->one_thread))
+		tail_start(&L.tail, in);
 	bool ok = json_read_document(&L.reader.s, read_document_key, &L) && build_model(&L, opt);
 	loader_free(&L);
 	if (!ok)
