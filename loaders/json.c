@@ -182,6 +182,33 @@ static bool read_escape(struct json *j)
 	return true;
 }
 
+/* Where a string's plain run stops: the first '"', '\\' or control
+ * byte from `at`, or `len`.  Eight bytes a step: a byte's high bit is set
+ * in `stops` when it is one (exact for the lowest such byte, which is
+ * the one taken; the carries that may mark bytes above it do not reach
+ * down). */
+static size_t plain_run_end(const uint8_t *buf, size_t at, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	/* The lowest byte of a word is its first only on little-endian
+	 * machines; others take the bytes one by one. */
+	bool words = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+	for (; words && at + 8 <= len; at += 8) {
+		uint64_t w, quote, backslash;
+		memcpy(&w, buf + at, 8);
+		quote = w ^ (ones * '"');
+		backslash = w ^ (ones * '\\');
+		uint64_t stops = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) |
+				 ((w - ones * 0x20) & ~w);
+		stops &= highs;
+		if (stops)
+			return at + (size_t)__builtin_ctzll(stops) / 8;
+	}
+	while (at < len && buf[at] != '"' && buf[at] != '\\' && buf[at] >= 0x20)
+		at++;
+	return at;
+}
+
 /* The opening quote has been consumed. */
 static bool read_string(struct json *j)
 {
@@ -189,12 +216,7 @@ static bool read_string(struct json *j)
 	j->str_len = 0;
 	for (;;) {
 		size_t start = in->pos;
-		while (in->pos < in->len) {
-			uint8_t c = in->buf[in->pos];
-			if (c == '"' || c == '\\' || c < 0x20)
-				break;
-			in->pos++;
-		}
+		in->pos = plain_run_end(in->buf, in->pos, in->len);
 		str_push(j, in->buf + start, in->pos - start);
 		if (in->pos == in->len) {
 			if (!input_fill(in, 1))
