@@ -488,8 +488,28 @@ static int compare_edges_at(const void *a, const void *b)
 
 /* Adds the edges to the model in the order given, each once: the order
  * is the file's order of children, which the rules and views keep. */
+/* Whether a child has two edges (a repeat or a second parent): in a
+ * tree, the usual file, none does and no edge can repeat. */
+static bool some_child_twice(const struct slot_edge *edges, size_t n, size_t nnodes)
+{
+	uint8_t *seen = xcalloc(nnodes / 8 + 1, 1);
+	bool twice = false;
+	for (size_t i = 0; i < n && !twice; i++) {
+		uint32_t c = edges[i].child;
+		twice = seen[c / 8] >> (c % 8) & 1;
+		seen[c / 8] |= (uint8_t)(1u << (c % 8));
+	}
+	free(seen);
+	return twice;
+}
+
 static void add_distinct_edges(struct model *m, struct slot_edge *edges, size_t n)
 {
+	if (!some_child_twice(edges, n, m->nnodes)) {
+		for (size_t i = 0; i < n; i++)
+			model_add_edge(m, edges[i].parent, edges[i].child);
+		return;
+	}
 	struct edge_at *sorted = xmalloc((n + 1) * sizeof(*sorted));
 	for (size_t i = 0; i < n; i++)
 		sorted[i] = (struct edge_at){ edges[i], (uint32_t)i };
@@ -870,6 +890,16 @@ static bool make_values(struct cpu_loader *L, enum value_source source,
 	return false;
 }
 
+/* The edges as read, once the model has its own: a big profile's
+ * samples are about to take their room. */
+static void drop_read_edges(struct cpu_loader *L)
+{
+	FREE_ALL(L->children, L->parents, L->nested);
+	L->children = L->parents = NULL;
+	L->nested = NULL;
+	L->nchildren = L->nparents = L->nnested = 0;
+}
+
 static bool build_model(struct cpu_loader *L, const struct load_options *opt)
 {
 	struct model *m = L->m;
@@ -891,11 +921,17 @@ static bool build_model(struct cpu_loader *L, const struct load_options *opt)
 	if (source == BY_TREE_TIMES)
 		use_one_based_lines(L);
 	make_nodes(L);
-	if (!make_edges(L) || !make_values(L, source, opt))
-		return false;
 	for (size_t i = 0; i < L->nticks; i++)
 		model_add_line_ticks(m, L->ticks[i].node, L->ticks[i].line,
 				     L->ticks[i].ticks);
+	free(L->ticks);
+	L->ticks = NULL;
+	L->nticks = 0;
+	if (!make_edges(L))
+		return false;
+	drop_read_edges(L);
+	if (!make_values(L, source, opt))
+		return false;
 
 	/* XS writes one node per function under (host): a function graph
 	 * whose samples name leaf functions, not stacks.  Whether its stacks
