@@ -296,8 +296,13 @@ void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
 	m->sample_node = xrealloc(nodes, (n + 1) * sizeof(uint32_t));
 	m->sample_duration = xrealloc(durations, (n + 1) * sizeof(double));
 	m->nsamples = m->samples_cap = n;
-	for (size_t i = 0; i < n; i++)
+	/* Millions of samples on nodes all over the tree: each node's value
+	 * is fetched a few samples ahead of its sum. */
+	for (size_t i = 0; i < n; i++) {
+		if (i + 16 < n)
+			__builtin_prefetch(&m->node_self[(size_t)m->sample_node[i + 16] * m->ntypes]);
 		model_add_node_value(m, m->sample_node[i], 0, m->sample_duration[i]);
+	}
 }
 
 void model_copy_timeline(const struct model *src, struct model *out,
