@@ -25,7 +25,7 @@ static enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t 
 		{ "(program)", KIND_PROGRAM },	  { "(idle)", KIND_IDLE },
 		{ "(garbage collector)", KIND_GC }, { "(gc)", KIND_GC },
 	};
-	for (size_t i = 0; i < ARRAY_LEN(meta); i++)
+	for (size_t i = 0; name[0] == '(' && i < ARRAY_LEN(meta); i++)
 		if (!strcmp(name, meta[i].name))
 			return meta[i].kind;
 	if (!strncmp(url, "wasm://", 7) || strstr(name, "wasm-function"))
@@ -238,15 +238,16 @@ out:
 
 uint32_t v8_intern_frame(struct model *m, const struct v8_frame *f)
 {
-	str_t anonymous = model_string(m, "(anonymous)", 11); /* may move the strings */
 	const char *name = model_str(m, f->name);
 	struct frame frame = {
-		.name = *name ? f->name : anonymous,
+		.name = f->name,
 		.url = f->url,
 		.extra = STR_NONE,
 		.line = f->line,
 		.column = f->column,
 		.kind = (uint8_t)v8_frame_kind(name, model_str(m, f->url), f->line),
 	};
+	if (!*name) /* after the kind: a new string may move the others */
+		frame.name = model_string(m, "(anonymous)", 11);
 	return model_intern_frame(m, &frame);
 }
