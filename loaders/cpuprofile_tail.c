@@ -98,12 +98,53 @@ static bool keep(struct tail_array *a, enum tail_kind kind, double v)
 	}
 	GROW(a->values, a->cap, a->n + 1);
 	a->values[a->n++] = v;
-	a->largest = fmax(a->largest, fabs(v));
+	if (fabs(v) > a->largest)
+		a->largest = fabs(v);
+	return true;
+}
+
+/* The usual element: an integer of at most 15 digits with its comma
+ * right after it.  The bytes up to past the comma, the value in *v; 0
+ * for anything else, which the general path reads (and a leading zero,
+ * which it refuses as JSON does). */
+static size_t integer_and_comma(const uint8_t *p, const uint8_t *end, int64_t *v)
+{
+	const uint8_t *start = p;
+	bool negative = p < end && *p == '-';
+	const uint8_t *digits = p += negative;
+	int64_t x = 0;
+	while (p < end && p - digits < 15 && (unsigned)(*p - '0') < 10)
+		x = x * 10 + (*p++ - '0');
+	if (p == digits || p == end || *p != ',' || (*digits == '0' && p - digits > 1))
+		return 0;
+	*v = negative ? -x : x;
+	return (size_t)(p + 1 - start);
+}
+
+/* The general element: white space, any number, white space, then a
+ * comma (more follow) or the array's ']' (*ended). */
+static bool any_element(struct cpuprofile_tail *t, struct tail_array *a,
+			enum tail_kind kind, bool *ended)
+{
+	struct input *in = &t->in;
+	double v;
+	if (next_byte(t) < 0)
+		return false;
+	size_t used = json_number_at(in->buf + in->pos, in->len - in->pos, &v);
+	if (!used || !keep(a, kind, v))
+		return false;
+	in->pos += used;
+	int c = next_byte(t);
+	if (c != ',' && c != ']')
+		return false;
+	in->pos++;
+	*ended = c == ']';
 	return true;
 }
 
 /* An array of numbers, from its '[' (white space before it), as the
- * JSON reader takes one: numbers separated by commas. */
+ * JSON reader takes one: numbers separated by commas.  Millions of
+ * them: the usual one goes through integer_and_comma alone. */
 static bool read_numbers(struct cpuprofile_tail *t, struct tail_array *a,
 			 enum tail_kind kind)
 {
@@ -111,28 +152,33 @@ static bool read_numbers(struct cpuprofile_tail *t, struct tail_array *a,
 	if (next_byte(t) != '[')
 		return false;
 	in->pos++;
-	int c = next_byte(t);
-	if (c == ']') {
+	if (next_byte(t) == ']') {
 		in->pos++;
 		return true;
 	}
-	while (c >= 0) {
-		double v;
-		size_t used = json_number_at(in->buf + in->pos, in->len - in->pos, &v);
-		if (!used || !keep(a, kind, v))
-			return false;
+	for (bool ended = false; !ended;) {
+		if (in->len - in->pos < ROOM && (next_byte(t) < 0 || stopping(t)))
+			return false; /* (next_byte refills) */
+		int64_t v;
+		size_t used = integer_and_comma(in->buf + in->pos, in->buf + in->len, &v);
+		if (!used) {
+			if (!any_element(t, a, kind, &ended))
+				return false;
+			continue;
+		}
 		in->pos += used;
-		c = next_byte(t);
-		if (c != ',')
-			break;
-		in->pos++;
-		c = next_byte(t);
-		if ((a->n & 0xffff) == 0 && stopping(t))
-			return false;
+		if (kind == TAIL_SAMPLES) {
+			if (v < 0 || v >= NO_ID)
+				return false;
+			GROW(a->ids, a->cap, a->n + 1);
+			a->ids[a->n++] = (uint32_t)v;
+		} else {
+			GROW(a->values, a->cap, a->n + 1);
+			a->values[a->n++] = (double)v;
+			if ((double)llabs(v) > a->largest)
+				a->largest = (double)llabs(v);
+		}
 	}
-	if (c != ']')
-		return false;
-	in->pos++;
 	return true;
 }
 

@@ -50,6 +50,23 @@ static void check_read_ahead(void)
 	input_close(&in);
 }
 
+/* Elements spaced out, far from the end of the bytes at hand. */
+static void check_spaced_out(void)
+{
+	char text[4096];
+	size_t at = (size_t)sprintf(text, "{\"samples\":[");
+	for (int i = 0; i < 200; i++)
+		at += (size_t)sprintf(text + at, "%s%d", i ? (i % 3 ? ", " : " ,\n ") : "", i);
+	sprintf(text + at, "],\"timeDeltas\":[1]}");
+	struct cpuprofile_tail t;
+	struct input in;
+	read_ahead(text, &t, &in);
+	struct tail_array *s = tail_array_at(&t, TAIL_SAMPLES, offset_of(text, "\"samples\""));
+	CHECK(s && s->n == 200 && s->ids[0] == 0 && s->ids[1] == 1 && s->ids[199] == 199);
+	tail_free(&t);
+	input_close(&in);
+}
+
 /* Where the thread stops, the loader reads on: the arrays it cannot
  * take whole are not offered. */
 static void check_left_to_the_loader(void)
@@ -272,6 +289,7 @@ static void check_key_across_chunks(void)
 int main(int argc, char **argv)
 {
 	check_read_ahead();
+	check_spaced_out();
 	check_left_to_the_loader();
 	check_documents();
 	check_key_across_chunks();
