@@ -492,6 +492,21 @@ enum json_token json_next(struct json *j)
 	}
 }
 
+void json_init_in_array(struct json *j, struct input *in)
+{
+	json_init(j, in);
+	open_container(j, 'a');
+}
+
+bool json_skip_array_to(struct json *j, uint64_t end)
+{
+	if (j->depth < 2 || j->stack[j->depth - 2] != 'a' || !input_seek(j->in, end))
+		return false;
+	j->depth -= 2;
+	after_value(j);
+	return true;
+}
+
 bool json_skip_value_to(struct json *j, uint64_t end)
 {
 	if (j->state != ST_OBJ_COLON || !input_seek(j->in, end))

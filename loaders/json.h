@@ -63,6 +63,17 @@ enum json_token json_next(struct json *j);
  * (input_seek). */
 bool json_skip_value_to(struct json *j, uint64_t end);
 
+/* A reader that starts at an element of an array whose '[' lies before
+ * (another reader is reading up to there): JSON_ARRAY_END at that
+ * array's ']', then JSON_END. */
+void json_init_in_array(struct json *j, struct input *in);
+
+/* Just after the '{' or '[' of an element of an array: that element and
+ * the rest of the array were read by another reader, the array ending
+ * just before byte `end`, where reading goes on.  False, nothing changed,
+ * where the input cannot move there. */
+bool json_skip_array_to(struct json *j, uint64_t end);
+
 /* ---- numbers, for readers that scan bytes themselves ------------------- */
 
 static inline bool json_number_char(int c)
