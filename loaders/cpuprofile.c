@@ -84,6 +84,22 @@ struct cpu_loader {
 	size_t tree_times; /* nodes with a selfTime */
 	struct id_map map;
 	struct cpuprofile_tail tail; /* samples and timeDeltas, read ahead */
+	struct node_part *part;      /* the last nodes, read ahead */
+};
+
+/* The nodes after a point well into "nodes", read on the tail thread by
+ * a loader of its own (its strings in a scratch model) while this one
+ * reads those before; taken when this one's reading reaches an element
+ * of "nodes" at that very byte, else left (the model is the same). */
+struct node_part {
+	uint64_t start;         /* the first node's '{' */
+	uint64_t end;           /* the byte after the array's ']' */
+	bool whole;             /* read to that ']' without a fault */
+	bool opened;
+	struct input in;
+	struct model m;
+	struct load_error err;
+	struct cpu_loader *L;
 };
 
 bool sniff_cpuprofile(const uint8_t *head, size_t len)
@@ -238,16 +254,175 @@ static bool read_node_tree(struct cpu_loader *L)
 	return v8_read_tree(&L->reader, &ops, L);
 }
 
+static bool take_node_part(struct cpu_loader *L);
+
+/* The nodes' elements until the ']' of their array (or the element
+ * where the tail thread's part begins). */
+static bool read_node_elements(struct cpu_loader *L)
+{
+	enum json_token t;
+	while ((t = json_each_object(&L->reader.s, "a node is not an object")) == JSON_OBJECT) {
+		if (L->part && L->j.token_offset == L->part->start && take_node_part(L))
+			return true;
+		if (!read_node_tree(L))
+			return false;
+	}
+	return t == JSON_ARRAY_END;
+}
+
 static bool read_nodes(struct cpu_loader *L)
 {
 	L->have_nodes = true;
-	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for nodes"))
+	return json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for nodes") &&
+	       read_node_elements(L);
+}
+
+/* ---- the last nodes, on the tail thread -------------------------------- */
+
+/* Where the thread's part begins: the first node object this far into
+ * the file.  In a big V8 profile "nodes" takes about half of it, and the
+ * arrays after go quicker than nodes: the thread then has about as much
+ * to read as this loader has before the part. */
+#define NODE_PART_FROM 0.34
+#define NODE_START "{\"id\":"
+
+/* The part's first node: the first `{"id":` within half a chunk of its
+ * point, found on a reader of the loader's own. */
+static bool find_node_part(const struct input *in, uint64_t *at)
+{
+	uint64_t from = (uint64_t)((double)in->size * NODE_PART_FROM);
+	struct input look;
+	if (!input_share(&look, in, from))
 		return false;
-	enum json_token t;
-	while ((t = json_each_object(&L->reader.s, "a node is not an object")) == JSON_OBJECT)
-		if (!read_node_tree(L))
-			return false;
-	return t == JSON_ARRAY_END;
+	size_t have = input_fill(&look, INPUT_CHUNK / 2);
+	const uint8_t *found = memmem(look.buf + look.pos, have, NODE_START, strlen(NODE_START));
+	if (found)
+		*at = from + (uint64_t)(found - (look.buf + look.pos));
+	input_close(&look);
+	return found;
+}
+
+/* On the tail thread (tail_first_fn): the elements of "nodes" from the
+ * part's first node to the array's end. */
+static void read_node_part(void *ctx, const struct input *shared)
+{
+	struct node_part *p = ctx;
+	if (!input_share(&p->in, shared, p->start))
+		return;
+	p->opened = true;
+	model_init(&p->m, "cpuprofile");
+	p->L = xcalloc(1, sizeof(*p->L));
+	*p->L = (struct cpu_loader){ .m = &p->m, .err = &p->err };
+	json_init_in_array(&p->L->j, &p->in);
+	p->L->reader = (struct v8_reader){
+		.s = { .j = &p->L->j, .err = &p->err, .format = FORMAT }, .m = &p->m };
+	if (read_node_elements(p->L)) {
+		p->end = input_offset(&p->in);
+		p->whole = true;
+	}
+}
+
+/* The part's string `s` in this loader's model; `old` lists the part's
+ * strings by offset with theirs here. */
+struct string_pair {
+	str_t old, here;
+};
+
+static str_t string_here(const struct string_pair *pairs, size_t n, str_t s)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pairs[mid].old < s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && pairs[lo].old == s ? pairs[lo].here : STR_NONE;
+}
+
+/* Every string of the part, in the order of its arena, interned here. */
+static struct string_pair *strings_here(struct cpu_loader *L, const struct model *from,
+					size_t *n)
+{
+	const struct string_table *t = &from->strings;
+	struct string_pair *pairs = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (size_t at = 0; at < t->used; at += strlen(t->arena + at) + 1) {
+		GROW(pairs, cap, *n + 1);
+		pairs[(*n)++] = (struct string_pair){ (str_t)at,
+			model_string(L->m, t->arena + at, strlen(t->arena + at)) };
+	}
+	return pairs;
+}
+
+/* The part's records, edges and ticks after this loader's own, its
+ * slots moved past them, its strings made this model's. */
+static void merge_node_part(struct cpu_loader *L, const struct cpu_loader *P,
+			    const struct model *part_model)
+{
+	uint32_t base = (uint32_t)L->nrecords;
+	size_t npairs;
+	struct string_pair *pairs = strings_here(L, part_model, &npairs);
+	GROW(L->records, L->records_cap, L->nrecords + P->nrecords);
+	for (size_t i = 0; i < P->nrecords; i++) {
+		struct record r = P->records[i];
+		r.frame.name = string_here(pairs, npairs, r.frame.name);
+		r.frame.url = string_here(pairs, npairs, r.frame.url);
+		L->records[L->nrecords++] = r;
+	}
+	free(pairs);
+	for (size_t i = 0; i < P->nchildren; i++)
+		add_id_edge(&L->children, &L->nchildren, &L->children_cap,
+			    P->children[i].from + base, P->children[i].other, P->children[i].offset);
+	for (size_t i = 0; i < P->nparents; i++)
+		add_id_edge(&L->parents, &L->nparents, &L->parents_cap,
+			    P->parents[i].from + base, P->parents[i].other, P->parents[i].offset);
+	for (size_t i = 0; i < P->nnested; i++) {
+		GROW(L->nested, L->nested_cap, L->nnested + 1);
+		L->nested[L->nnested++] = (struct slot_edge){ P->nested[i].parent + base,
+							      P->nested[i].child + base };
+	}
+	for (size_t i = 0; i < P->nticks; i++) {
+		struct v8_ticks tk = P->ticks[i];
+		tk.node += base;
+		GROW(L->ticks, L->ticks_cap, L->nticks + 1);
+		L->ticks[L->nticks++] = tk;
+	}
+	L->tree_times += P->tree_times;
+}
+
+static void free_node_part(struct node_part *p);
+
+/* At the part's first node, its '{' read: the rest of "nodes" is the
+ * part's, when the thread read it whole.  The part goes either way. */
+static bool take_node_part(struct cpu_loader *L)
+{
+	struct node_part *p = L->part;
+	tail_wait(&L->tail);
+	bool whole = p->whole && json_skip_array_to(&L->j, p->end);
+	if (whole)
+		merge_node_part(L, p->L, &p->m);
+	free_node_part(p);
+	L->part = NULL;
+	return whole;
+}
+
+static void loader_free(struct cpu_loader *L);
+
+static void free_node_part(struct node_part *p)
+{
+	if (!p)
+		return;
+	if (p->L) {
+		loader_free(p->L);
+		free(p->L);
+		model_free(&p->m);
+	}
+	if (p->opened)
+		input_close(&p->in);
+	free(p);
 }
 
 /* The long arrays: millions of numbers, read without any tree. */
@@ -978,6 +1153,7 @@ static void loader_free(struct cpu_loader *L)
 	id_table_free(&L->map.hashed);
 	free(L->map.dense);
 	tail_free(&L->tail);
+	free_node_part(L->part);
 }
 
 bool load_cpuprofile(struct input *in, struct model *m,
@@ -987,8 +1163,14 @@ bool load_cpuprofile(struct input *in, struct model *m,
 	model_init(m, "cpuprofile");
 	m->lines_zero_based = true;
 	v8_reader_start(&L.reader, &L.j, in, m, err, FORMAT);
-	if (!(opt && opt->one_thread))
-		tail_start(&L.tail, in);
+	if (!(opt && opt->one_thread)) {
+		uint64_t part_at;
+		if (find_node_part(in, &part_at)) {
+			L.part = xcalloc(1, sizeof(*L.part));
+			L.part->start = part_at;
+		}
+		tail_start(&L.tail, in, L.part ? read_node_part : NULL, L.part);
+	}
 	bool ok = json_read_document(&L.reader.s, read_document_key, &L) && build_model(&L, opt);
 	loader_free(&L);
 	if (!ok)

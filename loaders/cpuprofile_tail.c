@@ -232,15 +232,20 @@ static void *read_tail(void *arg)
 {
 	struct cpuprofile_tail *t = arg;
 	uint64_t at;
+	if (t->first)
+		t->first(t->first_ctx, &t->in);
 	if (find_samples_key(t, &at))
 		read_entries(t, at);
 	return NULL;
 }
 
-void tail_start(struct cpuprofile_tail *t, const struct input *in)
+void tail_start(struct cpuprofile_tail *t, const struct input *in, tail_first_fn *first,
+		void *first_ctx)
 {
 	memset(t, 0, sizeof(*t));
 	atomic_init(&t->stop, false);
+	t->first = first;
+	t->first_ctx = first_ctx;
 	if (!in->size || !input_share(&t->in, in, 0))
 		return;
 	t->running = pthread_create(&t->thread, NULL, read_tail, t) == 0;
@@ -248,7 +253,7 @@ void tail_start(struct cpuprofile_tail *t, const struct input *in)
 		input_close(&t->in);
 }
 
-static void wait_for_thread(struct cpuprofile_tail *t)
+void tail_wait(struct cpuprofile_tail *t)
 {
 	if (!t->running || t->joined)
 		return;
@@ -260,7 +265,7 @@ static void wait_for_thread(struct cpuprofile_tail *t)
 struct tail_array *tail_array_at(struct cpuprofile_tail *t, enum tail_kind kind,
 				 uint64_t key_at)
 {
-	wait_for_thread(t);
+	tail_wait(t);
 	struct tail_array *a = &t->arrays[kind];
 	return t->running && a->whole && a->key_at == key_at ? a : NULL;
 }
@@ -268,7 +273,7 @@ struct tail_array *tail_array_at(struct cpuprofile_tail *t, enum tail_kind kind,
 void tail_free(struct cpuprofile_tail *t)
 {
 	atomic_store(&t->stop, true);
-	wait_for_thread(t);
+	tail_wait(t);
 	for (int k = 0; k < TAIL_KINDS; k++)
 		FREE_ALL(t->arrays[k].ids, t->arrays[k].values);
 	memset(t->arrays, 0, sizeof(t->arrays));

@@ -39,8 +39,14 @@ struct tail_array {
 	double largest;
 };
 
+/* Work for the thread before it looks for the arrays: `in` is its
+ * reader, which the work may share (input_share) but not move. */
+typedef void tail_first_fn(void *ctx, const struct input *in);
+
 struct cpuprofile_tail {
 	struct input in; /* the thread's own reader of the same bytes */
+	tail_first_fn *first;
+	void *first_ctx;
 	pthread_t thread;
 	bool running, joined;
 	atomic_bool stop;
@@ -49,8 +55,14 @@ struct cpuprofile_tail {
 
 /* Starts the thread when `in` can be read at any place (input_share:
  * a regular file or memory, not gzip); otherwise nothing happens and
- * the loader reads everything.  `t` is zeroed first. */
-void tail_start(struct cpuprofile_tail *t, const struct input *in);
+ * the loader reads everything.  `t` is zeroed first; `first` (may be
+ * NULL) runs on the thread before the arrays are read. */
+void tail_start(struct cpuprofile_tail *t, const struct input *in, tail_first_fn *first,
+		void *first_ctx);
+
+/* Waits for the thread to end (at once when none was started); what
+ * `first` wrote may be read after. */
+void tail_wait(struct cpuprofile_tail *t);
 
 /* The array of `kind` whose key the loader has just read at byte
  * `key_at`, once the thread has ended; NULL unless the thread read that

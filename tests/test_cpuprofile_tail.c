@@ -20,7 +20,7 @@
 static void read_ahead(const char *text, struct cpuprofile_tail *t, struct input *in)
 {
 	input_from_memory(in, text, strlen(text), "test");
-	tail_start(t, in);
+	tail_start(t, in, NULL, NULL);
 }
 
 static uint64_t offset_of(const char *text, const char *part)
@@ -272,7 +272,7 @@ static void check_key_across_chunks(void)
 	struct input in;
 	CHECK(input_open(&in, path));
 	struct cpuprofile_tail t;
-	tail_start(&t, &in);
+	tail_start(&t, &in, NULL, NULL);
 	CHECK(size - key_at == INPUT_CHUNK + 3);
 	struct tail_array *s = tail_array_at(&t, TAIL_SAMPLES, key_at);
 	CHECK(s && s->n == n && s->ids[0] == 1 && s->ids[n - 1] == 1 + (n - 1) % 2);
