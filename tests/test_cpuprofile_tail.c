@@ -67,6 +67,38 @@ static void check_spaced_out(void)
 	input_close(&in);
 }
 
+/* Integers of every length, each with the value its digits say (the
+ * usual ones are read eight bytes at once, longer ones another way). */
+static void check_every_length(void)
+{
+	char text[1024];
+	int64_t want[12];
+	size_t at = (size_t)sprintf(text, "{\"samples\":[");
+	for (int i = 0; i < 10; i++)
+		at += (size_t)sprintf(text + at, "%s%lld", i ? "," : "",
+				      (long long)(want[i] = i ? want[i - 1] * 10 + (i + 1) % 10 : 1));
+	at += (size_t)sprintf(text + at, "],\"timeDeltas\":[");
+	for (int i = 0; i < 12; i++)
+		at += (size_t)sprintf(text + at, "%s%lld", i ? "," : "",
+				      (long long)(i % 2 ? -want[i < 10 ? i : 9] : 7 * (i + 1)));
+	sprintf(text + at, "],\"endTime\":1}");
+	struct cpuprofile_tail t;
+	struct input in;
+	read_ahead(text, &t, &in);
+	struct tail_array *s = tail_array_at(&t, TAIL_SAMPLES, offset_of(text, "\"samples\""));
+	struct tail_array *d = tail_array_at(&t, TAIL_DELTAS, offset_of(text, "\"timeDeltas\""));
+	CHECK(s && s->n == 10 && d && d->n == 12);
+	for (int i = 0; s && i < 10; i++)
+		CHECK_MSG(s->ids[i] == (uint32_t)want[i], "id %d: %u, want %lld", i, s->ids[i],
+			  (long long)want[i]);
+	for (int i = 0; d && i < 12; i++) {
+		double w = (double)(i % 2 ? -want[i < 10 ? i : 9] : 7 * (i + 1));
+		CHECK_MSG(d->values[i] == w, "delta %d: %.0f, want %.0f", i, d->values[i], w);
+	}
+	tail_free(&t);
+	input_close(&in);
+}
+
 /* Where the thread stops, the loader reads on: the arrays it cannot
  * take whole are not offered. */
 static void check_left_to_the_loader(void)
@@ -290,6 +322,7 @@ int main(int argc, char **argv)
 {
 	check_read_ahead();
 	check_spaced_out();
+	check_every_length();
 	check_left_to_the_loader();
 	check_documents();
 	check_key_across_chunks();
