@@ -280,10 +280,11 @@ static bool read_nodes(struct cpu_loader *L)
 /* ---- the last nodes, on the tail thread -------------------------------- */
 
 /* Where the thread's part begins: the first node object this far into
- * the file.  In a big V8 profile "nodes" takes about half of it, and the
- * arrays after go quicker than nodes: the thread then has about as much
- * to read as this loader has before the part. */
-#define NODE_PART_FROM 0.34
+ * the file.  In a big V8 profile "nodes" takes about half of it and the
+ * arrays the rest, which go four times quicker a byte: from here the
+ * thread has as much to read as this loader has before (measured on
+ * bench/cpuprofile-bench's profile: docs/hacking.md, Performance). */
+#define NODE_PART_FROM 0.38
 #define NODE_START "{\"id\":"
 
 /* The part's first node: the first `{"id":` within half a chunk of its
