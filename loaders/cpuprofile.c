@@ -13,6 +13,7 @@
 #include "base/id_table.h"
 #include "base/stable_order.h"
 #include "base/util.h"
+#include "cpuprofile_tail.h"
 #include "json.h"
 #include "loaders.h"
 #include "v8_frame.h"
@@ -82,6 +83,23 @@ struct cpu_loader {
 	bool have_start, have_end, have_nodes, have_samples;
 	size_t tree_times; /* nodes with a selfTime */
 	struct id_map map;
+	struct cpuprofile_tail tail; /* samples and timeDeltas, read ahead */
+	struct node_part *part;      /* the last nodes, read ahead */
+};
+
+/* The nodes after a point well into "nodes", read on the tail thread by
+ * a loader of its own (its strings in a scratch model) while this one
+ * reads those before; taken when this one's reading reaches an element
+ * of "nodes" at that very byte, else left (the model is the same). */
+struct node_part {
+	uint64_t start;         /* the first node's '{' */
+	uint64_t end;           /* the byte after the array's ']' */
+	bool whole;             /* read to that ']' without a fault */
+	bool opened;
+	struct input in;
+	struct model m;
+	struct load_error err;
+	struct cpu_loader *L;
 };
 
 bool sniff_cpuprofile(const uint8_t *head, size_t len)
@@ -158,10 +176,10 @@ static void add_id_edge(struct id_edge **edges, size_t *n, size_t *cap,
 
 /* selfTime or totalTime of the old DevTools profile: milliseconds, not
  * negative (null: unknown, as if left out). */
-static bool read_tree_time(struct cpu_loader *L, uint32_t slot, const char *key)
+static bool read_tree_time(struct cpu_loader *L, uint32_t slot)
 {
-	bool self = !strcmp(key, "selfTime"), present = false;
-	const char *what = self ? "selfTime" : "totalTime"; /* key is the reader's */
+	bool self = json_key_is(&L->j, "selfTime"), present = false;
+	const char *what = self ? "selfTime" : "totalTime"; /* the key is the reader's */
 	double v = 0;
 	if (!read_number(L, what, MAX_TREE_MS, &v, &present))
 		return false;
@@ -181,13 +199,15 @@ static bool read_tree_time(struct cpu_loader *L, uint32_t slot, const char *key)
 	return true;
 }
 
+/* `key` is the reader's last (L->j.str): read by its length and bytes. */
 static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 {
 	struct cpu_loader *L = ctx;
+	(void)key;
 	struct record *r = &L->records[slot];
 	int64_t v;
 	bool known;
-	if (!strcmp(key, "id")) {
+	if (json_key_is(&L->j, "id")) {
 		if (!read_integer(L, "node id", MAX_ID, &v, NULL))
 			return false;
 		L->records[slot].at = L->j.token_offset;
@@ -195,13 +215,13 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 		L->records[slot].has_id = true;
 		return true;
 	}
-	if (!strcmp(key, "callFrame"))
+	if (json_key_is(&L->j, "callFrame"))
 		return v8_read_call_frame(&L->reader, &r->frame);
-	if (!strcmp(key, "hitCount"))
+	if (json_key_is(&L->j, "hitCount"))
 		return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
-	if (!strcmp(key, "selfTime") || !strcmp(key, "totalTime"))
-		return read_tree_time(L, slot, key);
-	if (!strcmp(key, "parent")) { /* null: a root, as if left out */
+	if (json_key_is(&L->j, "selfTime") || json_key_is(&L->j, "totalTime"))
+		return read_tree_time(L, slot);
+	if (json_key_is(&L->j, "parent")) { /* null: a root, as if left out */
 		if (!read_integer(L, "parent id", MAX_ID, &v, &known))
 			return false;
 		if (known)
@@ -209,10 +229,10 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 				    v, L->j.token_offset);
 		return true;
 	}
-	if (!strcmp(key, "positionTicks"))
+	if (json_key_is(&L->j, "positionTicks"))
 		return v8_read_position_ticks(&L->reader, slot, &L->ticks, &L->nticks,
 					      &L->ticks_cap);
-	if (!v8_read_frame_field(&L->reader, &r->frame, key, &known))
+	if (!v8_read_frame_field(&L->reader, &r->frame, &known))
 		return false;
 	return known || json_sink_skip(&L->reader.s);
 }
@@ -234,16 +254,176 @@ static bool read_node_tree(struct cpu_loader *L)
 	return v8_read_tree(&L->reader, &ops, L);
 }
 
+static bool take_node_part(struct cpu_loader *L);
+
+/* The nodes' elements until the ']' of their array (or the element
+ * where the tail thread's part begins). */
+static bool read_node_elements(struct cpu_loader *L)
+{
+	enum json_token t;
+	while ((t = json_each_object(&L->reader.s, "a node is not an object")) == JSON_OBJECT) {
+		if (L->part && L->j.token_offset == L->part->start && take_node_part(L))
+			return true;
+		if (!read_node_tree(L))
+			return false;
+	}
+	return t == JSON_ARRAY_END;
+}
+
 static bool read_nodes(struct cpu_loader *L)
 {
 	L->have_nodes = true;
-	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for nodes"))
+	return json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for nodes") &&
+	       read_node_elements(L);
+}
+
+/* ---- the last nodes, on the tail thread -------------------------------- */
+
+/* Where the thread's part begins: the first node object this far into
+ * the file.  In a big V8 profile "nodes" takes about half of it and the
+ * arrays the rest, which go four times quicker a byte: from here the
+ * thread has as much to read as this loader has before (measured on
+ * bench/cpuprofile-bench's profile: docs/hacking.md, Performance). */
+#define NODE_PART_FROM 0.38
+#define NODE_START "{\"id\":"
+
+/* The part's first node: the first `{"id":` within half a chunk of its
+ * point, found on a reader of the loader's own. */
+static bool find_node_part(const struct input *in, uint64_t *at)
+{
+	uint64_t from = (uint64_t)((double)in->size * NODE_PART_FROM);
+	struct input look;
+	if (!input_share(&look, in, from))
 		return false;
-	enum json_token t;
-	while ((t = json_each_object(&L->reader.s, "a node is not an object")) == JSON_OBJECT)
-		if (!read_node_tree(L))
-			return false;
-	return t == JSON_ARRAY_END;
+	size_t have = input_fill(&look, INPUT_CHUNK / 2);
+	const uint8_t *found = memmem(look.buf + look.pos, have, NODE_START, strlen(NODE_START));
+	if (found)
+		*at = from + (uint64_t)(found - (look.buf + look.pos));
+	input_close(&look);
+	return found;
+}
+
+/* On the tail thread (tail_first_fn): the elements of "nodes" from the
+ * part's first node to the array's end. */
+static void read_node_part(void *ctx, const struct input *shared)
+{
+	struct node_part *p = ctx;
+	if (!input_share(&p->in, shared, p->start))
+		return;
+	p->opened = true;
+	model_init(&p->m, "cpuprofile");
+	p->L = xcalloc(1, sizeof(*p->L));
+	*p->L = (struct cpu_loader){ .m = &p->m, .err = &p->err };
+	json_init_in_array(&p->L->j, &p->in);
+	p->L->reader = (struct v8_reader){
+		.s = { .j = &p->L->j, .err = &p->err, .format = FORMAT }, .m = &p->m };
+	if (read_node_elements(p->L)) {
+		p->end = input_offset(&p->in);
+		p->whole = true;
+	}
+}
+
+/* The part's string `s` in this loader's model; `old` lists the part's
+ * strings by offset with theirs here. */
+struct string_pair {
+	str_t old, here;
+};
+
+static str_t string_here(const struct string_pair *pairs, size_t n, str_t s)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pairs[mid].old < s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && pairs[lo].old == s ? pairs[lo].here : STR_NONE;
+}
+
+/* Every string of the part, in the order of its arena, interned here. */
+static struct string_pair *strings_here(struct cpu_loader *L, const struct model *from,
+					size_t *n)
+{
+	const struct string_table *t = &from->strings;
+	struct string_pair *pairs = NULL;
+	size_t cap = 0;
+	*n = 0;
+	for (size_t at = 0; at < t->used; at += strlen(t->arena + at) + 1) {
+		GROW(pairs, cap, *n + 1);
+		pairs[(*n)++] = (struct string_pair){ (str_t)at,
+			model_string(L->m, t->arena + at, strlen(t->arena + at)) };
+	}
+	return pairs;
+}
+
+/* The part's records, edges and ticks after this loader's own, its
+ * slots moved past them, its strings made this model's. */
+static void merge_node_part(struct cpu_loader *L, const struct cpu_loader *P,
+			    const struct model *part_model)
+{
+	uint32_t base = (uint32_t)L->nrecords;
+	size_t npairs;
+	struct string_pair *pairs = strings_here(L, part_model, &npairs);
+	GROW(L->records, L->records_cap, L->nrecords + P->nrecords);
+	for (size_t i = 0; i < P->nrecords; i++) {
+		struct record r = P->records[i];
+		r.frame.name = string_here(pairs, npairs, r.frame.name);
+		r.frame.url = string_here(pairs, npairs, r.frame.url);
+		L->records[L->nrecords++] = r;
+	}
+	free(pairs);
+	for (size_t i = 0; i < P->nchildren; i++)
+		add_id_edge(&L->children, &L->nchildren, &L->children_cap,
+			    P->children[i].from + base, P->children[i].other, P->children[i].offset);
+	for (size_t i = 0; i < P->nparents; i++)
+		add_id_edge(&L->parents, &L->nparents, &L->parents_cap,
+			    P->parents[i].from + base, P->parents[i].other, P->parents[i].offset);
+	for (size_t i = 0; i < P->nnested; i++) {
+		GROW(L->nested, L->nested_cap, L->nnested + 1);
+		L->nested[L->nnested++] = (struct slot_edge){ P->nested[i].parent + base,
+							      P->nested[i].child + base };
+	}
+	for (size_t i = 0; i < P->nticks; i++) {
+		struct v8_ticks tk = P->ticks[i];
+		tk.node += base;
+		GROW(L->ticks, L->ticks_cap, L->nticks + 1);
+		L->ticks[L->nticks++] = tk;
+	}
+	L->tree_times += P->tree_times;
+}
+
+static void free_node_part(struct node_part *p);
+
+/* At the part's first node, its '{' read: the rest of "nodes" is the
+ * part's, when the thread read it whole.  The part goes either way. */
+static bool take_node_part(struct cpu_loader *L)
+{
+	struct node_part *p = L->part;
+	tail_wait(&L->tail);
+	bool whole = p->whole && json_skip_array_to(&L->j, p->end);
+	if (whole)
+		merge_node_part(L, p->L, &p->m);
+	free_node_part(p);
+	L->part = NULL;
+	return whole;
+}
+
+static void loader_free(struct cpu_loader *L);
+
+static void free_node_part(struct node_part *p)
+{
+	if (!p)
+		return;
+	if (p->L) {
+		loader_free(p->L);
+		free(p->L);
+		model_free(&p->m);
+	}
+	if (p->opened)
+		input_close(&p->in);
+	free(p);
 }
 
 /* The long arrays: millions of numbers, read without any tree. */
@@ -271,6 +451,25 @@ static bool read_number_array(struct cpu_loader *L, const char *what,
 static bool map_ids(struct cpu_loader *L);
 static uint32_t find_slot(const struct cpu_loader *L, int64_t id);
 
+/* The samples the tail thread read, when it read these: their node ids
+ * become slots where they lie.  False (nothing taken) when it did not,
+ * or when an id names no node: reading the array again finds which. */
+static bool take_tail_samples(struct cpu_loader *L)
+{
+	struct tail_array *a = tail_array_at(&L->tail, TAIL_SAMPLES, L->samples_at);
+	if (!a)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if ((a->ids[i] = find_slot(L, a->ids[i])) == NO_ID)
+			return false;
+	if (!json_skip_value_to(&L->j, a->end))
+		return false;
+	L->sample_slots = a->ids;
+	L->nsamples = L->samples_cap = a->n;
+	a->ids = NULL;
+	return true;
+}
+
 static bool read_samples(struct cpu_loader *L)
 {
 	L->have_samples = true;
@@ -279,6 +478,8 @@ static bool read_samples(struct cpu_loader *L)
 	bool resolve = L->nrecords && map_ids(L);
 	if (!resolve && L->nrecords)
 		return false; /* duplicate ids: map_ids said so */
+	if (resolve && take_tail_samples(L))
+		return true;
 	if (!json_sink_expect(&L->reader.s, JSON_ARRAY, "an array for samples"))
 		return false;
 	for (;;) {
@@ -306,6 +507,20 @@ static bool read_samples(struct cpu_loader *L)
 	}
 }
 
+/* The time deltas the tail thread read, when it read these and they are
+ * all within bounds (else reading them again says which is not). */
+static bool take_tail_deltas(struct cpu_loader *L)
+{
+	struct tail_array *a = tail_array_at(&L->tail, TAIL_DELTAS, L->deltas_at);
+	if (!a || a->largest > MAX_ABS_DELTA || !json_skip_value_to(&L->j, a->end))
+		return false;
+	free(L->deltas);
+	L->deltas = a->values;
+	L->ndeltas = L->deltas_cap = a->n;
+	a->values = NULL;
+	return true;
+}
+
 static bool read_document_key(void *ctx, const char *key)
 {
 	struct cpu_loader *L = ctx;
@@ -323,6 +538,8 @@ static bool read_document_key(void *ctx, const char *key)
 	}
 	if (!strcmp(key, "timeDeltas")) {
 		L->deltas_at = key_at;
+		if (!L->ndeltas && take_tail_deltas(L))
+			return true;
 		return read_number_array(L, "timeDeltas", MAX_ABS_DELTA, &L->deltas,
 					 &L->ndeltas, &L->deltas_cap);
 	}
@@ -447,8 +664,28 @@ static int compare_edges_at(const void *a, const void *b)
 
 /* Adds the edges to the model in the order given, each once: the order
  * is the file's order of children, which the rules and views keep. */
+/* Whether a child has two edges (a repeat or a second parent): in a
+ * tree, the usual file, none does and no edge can repeat. */
+static bool some_child_twice(const struct slot_edge *edges, size_t n, size_t nnodes)
+{
+	uint8_t *seen = xcalloc(nnodes / 8 + 1, 1);
+	bool twice = false;
+	for (size_t i = 0; i < n && !twice; i++) {
+		uint32_t c = edges[i].child;
+		twice = seen[c / 8] >> (c % 8) & 1;
+		seen[c / 8] |= (uint8_t)(1u << (c % 8));
+	}
+	free(seen);
+	return twice;
+}
+
 static void add_distinct_edges(struct model *m, struct slot_edge *edges, size_t n)
 {
+	if (!some_child_twice(edges, n, m->nnodes)) {
+		for (size_t i = 0; i < n; i++)
+			model_add_edge(m, edges[i].parent, edges[i].child);
+		return;
+	}
 	struct edge_at *sorted = xmalloc((n + 1) * sizeof(*sorted));
 	for (size_t i = 0; i < n; i++)
 		sorted[i] = (struct edge_at){ edges[i], (uint32_t)i };
@@ -559,14 +796,8 @@ static bool make_edges(struct cpu_loader *L)
  * any) in order, stably. */
 static void sort_by_time(double *t, uint32_t *node, double *own, size_t n)
 {
-	size_t *order = stable_order(t, n);
-	if (!order)
-		return;
-	reorder(t, sizeof(*t), order, n);
-	reorder(node, sizeof(*node), order, n);
-	if (own)
-		reorder(own, sizeof(*own), order, n);
-	free(order);
+	struct carried with[] = { { node, sizeof(*node) }, { own, sizeof(*own) } };
+	stable_sort_carrying(t, n, with, own ? 2 : 1);
 }
 
 static bool resolve_sample_ids(struct cpu_loader *L)
@@ -835,6 +1066,16 @@ static bool make_values(struct cpu_loader *L, enum value_source source,
 	return false;
 }
 
+/* The edges as read, once the model has its own: a big profile's
+ * samples are about to take their room. */
+static void drop_read_edges(struct cpu_loader *L)
+{
+	FREE_ALL(L->children, L->parents, L->nested);
+	L->children = L->parents = NULL;
+	L->nested = NULL;
+	L->nchildren = L->nparents = L->nnested = 0;
+}
+
 static bool build_model(struct cpu_loader *L, const struct load_options *opt)
 {
 	struct model *m = L->m;
@@ -856,11 +1097,17 @@ static bool build_model(struct cpu_loader *L, const struct load_options *opt)
 	if (source == BY_TREE_TIMES)
 		use_one_based_lines(L);
 	make_nodes(L);
-	if (!make_edges(L) || !make_values(L, source, opt))
-		return false;
 	for (size_t i = 0; i < L->nticks; i++)
 		model_add_line_ticks(m, L->ticks[i].node, L->ticks[i].line,
 				     L->ticks[i].ticks);
+	free(L->ticks);
+	L->ticks = NULL;
+	L->nticks = 0;
+	if (!make_edges(L))
+		return false;
+	drop_read_edges(L);
+	if (!make_values(L, source, opt))
+		return false;
 
 	/* XS writes one node per function under (host): a function graph
 	 * whose samples name leaf functions, not stacks.  Whether its stacks
@@ -906,6 +1153,8 @@ static void loader_free(struct cpu_loader *L)
 	free(L->timestamps);
 	id_table_free(&L->map.hashed);
 	free(L->map.dense);
+	tail_free(&L->tail);
+	free_node_part(L->part);
 }
 
 bool load_cpuprofile(struct input *in, struct model *m,
@@ -915,6 +1164,14 @@ bool load_cpuprofile(struct input *in, struct model *m,
 	model_init(m, "cpuprofile");
 	m->lines_zero_based = true;
 	v8_reader_start(&L.reader, &L.j, in, m, err, FORMAT);
+	if (!(opt && opt->one_thread)) {
+		uint64_t part_at;
+		if (find_node_part(in, &part_at)) {
+			L.part = xcalloc(1, sizeof(*L.part));
+			L.part->start = part_at;
+		}
+		tail_start(&L.tail, in, L.part ? read_node_part : NULL, L.part);
+	}
 	bool ok = json_read_document(&L.reader.s, read_document_key, &L) && build_model(&L, opt);
 	loader_free(&L);
 	if (!ok)

@@ -60,7 +60,7 @@ static inline int peek(struct json *j)
 	return in->buf[in->pos];
 }
 
-static int skip_space(struct json *j)
+static int skip_space_and_fill(struct json *j)
 {
 	struct input *in = j->in;
 	for (;;) {
@@ -73,6 +73,16 @@ static int skip_space(struct json *j)
 		if (!input_fill(in, 1))
 			return -1;
 	}
+}
+
+/* The next byte that is not white space, or -1 at the end.  Inline for
+ * the usual case, a token right there (white space is at most ' '). */
+static inline int skip_space(struct json *j)
+{
+	struct input *in = j->in;
+	if (in->pos < in->len && in->buf[in->pos] > ' ')
+		return in->buf[in->pos];
+	return skip_space_and_fill(j);
 }
 
 static void str_push(struct json *j, const void *bytes, size_t n)
@@ -172,6 +182,33 @@ static bool read_escape(struct json *j)
 	return true;
 }
 
+/* Where a string's plain run stops: the first '"', '\\' or control
+ * byte from `at`, or `len`.  Eight bytes a step: a byte's high bit is set
+ * in `stops` when it is one (exact for the lowest such byte, which is
+ * the one taken; the carries that may mark bytes above it do not reach
+ * down). */
+static size_t plain_run_end(const uint8_t *buf, size_t at, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	/* The lowest byte of a word is its first only on little-endian
+	 * machines; others take the bytes one by one. */
+	bool words = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+	for (; words && at + 8 <= len; at += 8) {
+		uint64_t w, quote, backslash;
+		memcpy(&w, buf + at, 8);
+		quote = w ^ (ones * '"');
+		backslash = w ^ (ones * '\\');
+		uint64_t stops = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) |
+				 ((w - ones * 0x20) & ~w);
+		stops &= highs;
+		if (stops)
+			return at + (size_t)__builtin_ctzll(stops) / 8;
+	}
+	while (at < len && buf[at] != '"' && buf[at] != '\\' && buf[at] >= 0x20)
+		at++;
+	return at;
+}
+
 /* The opening quote has been consumed. */
 static bool read_string(struct json *j)
 {
@@ -179,12 +216,7 @@ static bool read_string(struct json *j)
 	j->str_len = 0;
 	for (;;) {
 		size_t start = in->pos;
-		while (in->pos < in->len) {
-			uint8_t c = in->buf[in->pos];
-			if (c == '"' || c == '\\' || c < 0x20)
-				break;
-			in->pos++;
-		}
+		in->pos = plain_run_end(in->buf, in->pos, in->len);
 		str_push(j, in->buf + start, in->pos - start);
 		if (in->pos == in->len) {
 			if (!input_fill(in, 1))
@@ -205,12 +237,6 @@ static bool read_string(struct json *j)
 		if (!read_escape(j))
 			return false;
 	}
-}
-
-static bool is_number_char(int c)
-{
-	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
-	       c == 'e' || c == 'E';
 }
 
 /* JSON's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
@@ -248,34 +274,72 @@ static bool number_syntax_ok(const char *s, bool *is_integer)
 	return *p == '\0';
 }
 
-static enum json_token read_number(struct json *j)
+/* The value of a number's text (n characters): NULL, or what is wrong
+ * with it.  Short integers are summed, exactly; others go to strtod. */
+static const char *number_value(const char *text, size_t n, double *value)
 {
-	struct input *in = j->in;
-	char text[72];
-	size_t n = 0;
-	int c;
-	while ((c = peek(j)) >= 0 && is_number_char(c)) {
-		if (n == sizeof(text) - 1)
-			return json_fail(j, j->token_offset, "number too long");
-		text[n++] = (char)c;
-		in->pos++;
-	}
-	text[n] = '\0';
 	bool is_integer;
 	if (!number_syntax_ok(text, &is_integer))
-		return json_fail(j, j->token_offset, "malformed number '%s'", text);
+		return "malformed number";
 	if (is_integer && n <= 16) {
 		const char *p = text + (text[0] == '-');
 		int64_t v = 0;
 		while (*p)
 			v = v * 10 + (*p++ - '0');
-		j->num = (double)(text[0] == '-' ? -v : v);
-	} else {
-		j->num = strtod(text, NULL);
-		if (!isfinite(j->num))
-			return json_fail(j, j->token_offset,
-					 "number out of range '%s'", text);
+		*value = (double)(text[0] == '-' ? -v : v);
+		return NULL;
 	}
+	*value = strtod(text, NULL);
+	return isfinite(*value) ? NULL : "number out of range";
+}
+
+#define MAX_NUMBER_TEXT 71
+
+size_t json_number_general(const uint8_t *text, size_t len, double *value)
+{
+	char copy[MAX_NUMBER_TEXT + 1];
+	size_t n = 0;
+	while (n < len && json_number_char(text[n])) {
+		if (n == MAX_NUMBER_TEXT)
+			return 0;
+		copy[n] = (char)text[n];
+		n++;
+	}
+	if (n == len)
+		return 0;
+	copy[n] = '\0';
+	return number_value(copy, n, value) ? 0 : n;
+}
+
+/* Any number, wherever it ends: copied out byte by byte, for the
+ * messages of one that is wrong. */
+static enum json_token read_any_number(struct json *j)
+{
+	struct input *in = j->in;
+	char text[MAX_NUMBER_TEXT + 1];
+	size_t n = 0;
+	int c;
+	while ((c = peek(j)) >= 0 && json_number_char(c)) {
+		if (n == MAX_NUMBER_TEXT)
+			return json_fail(j, j->token_offset, "number too long");
+		text[n++] = (char)c;
+		in->pos++;
+	}
+	text[n] = '\0';
+	const char *wrong = number_value(text, n, &j->num);
+	if (wrong)
+		return json_fail(j, j->token_offset, "%s '%s'", wrong, text);
+	return JSON_NUMBER;
+}
+
+/* A number is read where it lies when it ends inside the buffer. */
+static enum json_token read_number(struct json *j)
+{
+	struct input *in = j->in;
+	size_t used = json_number_at(in->buf + in->pos, in->len - in->pos, &j->num);
+	if (!used)
+		return read_any_number(j);
+	in->pos += used;
 	return JSON_NUMBER;
 }
 
@@ -426,6 +490,29 @@ enum json_token json_next(struct json *j)
 	default:
 		return JSON_ERROR;
 	}
+}
+
+void json_init_in_array(struct json *j, struct input *in)
+{
+	json_init(j, in);
+	open_container(j, 'a');
+}
+
+bool json_skip_array_to(struct json *j, uint64_t end)
+{
+	if (j->depth < 2 || j->stack[j->depth - 2] != 'a' || !input_seek(j->in, end))
+		return false;
+	j->depth -= 2;
+	after_value(j);
+	return true;
+}
+
+bool json_skip_value_to(struct json *j, uint64_t end)
+{
+	if (j->state != ST_OBJ_COLON || !input_seek(j->in, end))
+		return false;
+	after_value(j);
+	return true;
 }
 
 bool json_skip(struct json *j, enum json_token first)

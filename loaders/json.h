@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "input/input.h"
 
@@ -44,8 +45,64 @@ struct json {
 };
 
 void json_init(struct json *j, struct input *in);
+
+/* Whether the key (or string) just read is `word`: its length first,
+ * then its bytes, so a loader's chain of keys costs a compare or two a
+ * key where strcmp would read each.  A key with a NUL inside is no word. */
+static inline bool json_key_is(const struct json *j, const char *word)
+{
+	size_t n = strlen(word);
+	return j->str_len == n && !memcmp(j->str, word, n);
+}
 void json_free(struct json *j);
 enum json_token json_next(struct json *j);
+
+/* After a key: its value has been read by another reader (a thread
+ * that read a long array) and ends just before byte `end`, where reading
+ * goes on.  False, nothing changed, where the input cannot move there
+ * (input_seek). */
+bool json_skip_value_to(struct json *j, uint64_t end);
+
+/* A reader that starts at an element of an array whose '[' lies before
+ * (another reader is reading up to there): JSON_ARRAY_END at that
+ * array's ']', then JSON_END. */
+void json_init_in_array(struct json *j, struct input *in);
+
+/* Just after the '{' or '[' of an element of an array: that element and
+ * the rest of the array were read by another reader, the array ending
+ * just before byte `end`, where reading goes on.  False, nothing changed,
+ * where the input cannot move there. */
+bool json_skip_array_to(struct json *j, uint64_t end);
+
+/* ---- numbers, for readers that scan bytes themselves ------------------- */
+
+static inline bool json_number_char(int c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||
+	       c == 'e' || c == 'E';
+}
+
+/* json_number_at's general case: any number, through strtod. */
+size_t json_number_general(const uint8_t *text, size_t len, double *value);
+
+/* The number text[0..len) starts with, read as json_next reads one: the
+ * bytes it takes, its value in *value; 0 when no whole number is there
+ * (none, malformed, out of range, too long, or running on to text[len],
+ * where more bytes may follow).  Inline for the usual case, an integer
+ * of at most 16 characters, read where it lies. */
+static inline size_t json_number_at(const uint8_t *text, size_t len, double *value)
+{
+	const uint8_t *end = text + len;
+	const uint8_t *digits = text + (len && *text == '-'), *p = digits;
+	int64_t v = 0;
+	while (p < end && p - text < 17 && *p >= '0' && *p <= '9')
+		v = v * 10 + (*p++ - '0');
+	if (p == end || p - text > 16 || p == digits || json_number_char(*p) ||
+	    (*digits == '0' && p - digits > 1))
+		return json_number_general(text, len, value);
+	*value = (double)(*text == '-' ? -v : v);
+	return (size_t)(p - text);
+}
 
 /* After a value's first token: consume the rest of that value. */
 bool json_skip(struct json *j, enum json_token first);

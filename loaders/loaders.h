@@ -35,6 +35,9 @@ struct load_options {
 	/* pprof, legacy pprof, gperftools, --granularity addresses: a frame
 	 * per code address, as go tool pprof -addresses. */
 	bool by_address;
+	/* .cpuprofile: read on the calling thread alone, without reading the
+	 * sample arrays ahead on another (tests compare the two). */
+	bool one_thread;
 };
 
 /* The format of a model read from folded stacks with two counts per line

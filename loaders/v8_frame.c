@@ -25,7 +25,7 @@ static enum frame_kind v8_frame_kind(const char *name, const char *url, int32_t 
 		{ "(program)", KIND_PROGRAM },	  { "(idle)", KIND_IDLE },
 		{ "(garbage collector)", KIND_GC }, { "(gc)", KIND_GC },
 	};
-	for (size_t i = 0; i < ARRAY_LEN(meta); i++)
+	for (size_t i = 0; name[0] == '(' && i < ARRAY_LEN(meta); i++)
 		if (!strcmp(name, meta[i].name))
 			return meta[i].kind;
 	if (!strncmp(url, "wasm://", 7) || strstr(name, "wasm-function"))
@@ -44,15 +44,17 @@ void v8_reader_start(struct v8_reader *R, struct json *j, struct input *in,
 		in->pos += 3;
 }
 
-/* The next token, which must be `want` or (with `present`) null. */
+/* The next token, which must be `want` or null; else "WHAT is not
+ * A" (the message is made only then: these run for every node). */
 static bool next_or_null(struct v8_reader *R, enum json_token want, const char *what,
-			 bool *present)
+			 const char *a, bool *present)
 {
 	enum json_token t = json_next(R->s.j);
 	if (t == JSON_ERROR)
 		return json_sink_error(&R->s);
 	*present = t != JSON_NULL;
-	return t == want || t == JSON_NULL || json_sink_fail_here(&R->s, "%s", what);
+	return t == want || t == JSON_NULL ||
+	       json_sink_fail_here(&R->s, "%s is not %s", what, a);
 }
 
 struct v8_frame v8_frame_unknown(struct model *m)
@@ -67,10 +69,8 @@ struct v8_frame v8_frame_unknown(struct model *m)
 
 static bool read_string(struct v8_reader *R, const char *what, str_t *out)
 {
-	char msg[64];
-	snprintf(msg, sizeof(msg), "%s is not a string", what);
 	bool present;
-	if (!next_or_null(R, JSON_STRING, msg, &present))
+	if (!next_or_null(R, JSON_STRING, what, "a string", &present))
 		return false;
 	*out = present ? model_string(R->m, R->s.j->str, R->s.j->str_len)
 		       : model_string(R->m, "", 0);
@@ -81,9 +81,7 @@ static bool read_string(struct v8_reader *R, const char *what, str_t *out)
 static bool read_number(struct v8_reader *R, const char *what, double limit,
 			double *out, bool *present)
 {
-	char msg[96];
-	snprintf(msg, sizeof(msg), "%s is not a number", what);
-	if (!next_or_null(R, JSON_NUMBER, msg, present))
+	if (!next_or_null(R, JSON_NUMBER, what, "a number", present))
 		return false;
 	if (!*present)
 		return true;
@@ -105,17 +103,16 @@ static bool read_line(struct v8_reader *R, const char *what, int32_t *out)
 	return true;
 }
 
-bool v8_read_frame_field(struct v8_reader *R, struct v8_frame *f, const char *key,
-			 bool *known)
+bool v8_read_frame_field(struct v8_reader *R, struct v8_frame *f, bool *known)
 {
 	*known = true;
-	if (!strcmp(key, "functionName"))
+	if (json_key_is(R->s.j, "functionName"))
 		return read_string(R, "functionName", &f->name);
-	if (!strcmp(key, "url"))
+	if (json_key_is(R->s.j, "url"))
 		return read_string(R, "url", &f->url);
-	if (!strcmp(key, "lineNumber"))
+	if (json_key_is(R->s.j, "lineNumber"))
 		return read_line(R, "lineNumber", &f->line);
-	if (!strcmp(key, "columnNumber"))
+	if (json_key_is(R->s.j, "columnNumber"))
 		return read_line(R, "columnNumber", &f->column);
 	*known = false;
 	return true;
@@ -124,14 +121,14 @@ bool v8_read_frame_field(struct v8_reader *R, struct v8_frame *f, const char *ke
 bool v8_read_call_frame(struct v8_reader *R, struct v8_frame *f)
 {
 	bool present;
-	if (!next_or_null(R, JSON_OBJECT, "callFrame is not an object", &present))
+	if (!next_or_null(R, JSON_OBJECT, "callFrame", "an object", &present))
 		return false;
 	if (!present)
 		return true;
 	enum json_token t;
 	while ((t = json_each_key(&R->s)) == JSON_KEY) {
 		bool known;
-		if (!v8_read_frame_field(R, f, R->s.j->str, &known) ||
+		if (!v8_read_frame_field(R, f, &known) ||
 		    (!known && !json_sink_skip(&R->s)))
 			return false;
 	}
@@ -143,9 +140,9 @@ static bool read_tick(struct v8_reader *R, struct v8_ticks *tk)
 	enum json_token t;
 	while ((t = json_each_key(&R->s)) == JSON_KEY) {
 		bool ok, present = true;
-		if (!strcmp(R->s.j->str, "line"))
+		if (json_key_is(R->s.j, "line"))
 			ok = read_line(R, "positionTicks line", &tk->line);
-		else if (!strcmp(R->s.j->str, "ticks"))
+		else if (json_key_is(R->s.j, "ticks"))
 			ok = read_number(R, "positionTicks ticks", MAX_TICKS, &tk->ticks, &present) &&
 			     (present || json_sink_fail_here(&R->s, "positionTicks ticks is not a number"));
 		else
@@ -160,7 +157,7 @@ bool v8_read_position_ticks(struct v8_reader *R, uint32_t node, struct v8_ticks 
 			    size_t *n, size_t *cap)
 {
 	bool present;
-	if (!next_or_null(R, JSON_ARRAY, "positionTicks is not an array", &present))
+	if (!next_or_null(R, JSON_ARRAY, "positionTicks", "an array", &present))
 		return false;
 	if (!present)
 		return true;
@@ -224,9 +221,9 @@ bool v8_read_tree(struct v8_reader *R, const struct v8_tree_ops *ops, void *ctx)
 			}
 		} else if (t == JSON_OBJECT_END) {
 			sp--;
-		} else if (!strcmp(R->s.j->str, "children")) {
+		} else if (json_key_is(R->s.j, "children")) {
 			bool present;
-			if (!next_or_null(R, JSON_ARRAY, "children is not an array", &present))
+			if (!next_or_null(R, JSON_ARRAY, "children", "an array", &present))
 				goto out;
 			top->in_children = present;
 		} else if (!ops->key(ctx, top->node, R->s.j->str)) {
@@ -241,15 +238,16 @@ out:
 
 uint32_t v8_intern_frame(struct model *m, const struct v8_frame *f)
 {
-	str_t anonymous = model_string(m, "(anonymous)", 11); /* may move the strings */
 	const char *name = model_str(m, f->name);
 	struct frame frame = {
-		.name = *name ? f->name : anonymous,
+		.name = f->name,
 		.url = f->url,
 		.extra = STR_NONE,
 		.line = f->line,
 		.column = f->column,
 		.kind = (uint8_t)v8_frame_kind(name, model_str(m, f->url), f->line),
 	};
+	if (!*name) /* after the kind: a new string may move the others */
+		frame.name = model_string(m, "(anonymous)", 11);
 	return model_intern_frame(m, &frame);
 }

@@ -40,13 +40,12 @@ void v8_reader_start(struct v8_reader *R, struct json *j, struct input *in,
 /* An empty frame: no name, no url, line and column unknown. */
 struct v8_frame v8_frame_unknown(struct model *m);
 
-/* Reads the value of a call-frame key (functionName, url, lineNumber,
- * columnNumber), in a "callFrame" object or, in the legacy format,
- * directly in the node; *known is false (nothing read) for other keys.
- * null is "unknown"; a line or column outside -1..2147483646 or not a
- * whole number is an error. */
-bool v8_read_frame_field(struct v8_reader *R, struct v8_frame *f, const char *key,
-			 bool *known);
+/* Reads the value of the key just read if it is a call-frame key
+ * (functionName, url, lineNumber, columnNumber), in a "callFrame" object
+ * or, in the legacy format, directly in the node; *known is false
+ * (nothing read) for other keys.  null is "unknown"; a line or column
+ * outside -1..2147483646 or not a whole number is an error. */
+bool v8_read_frame_field(struct v8_reader *R, struct v8_frame *f, bool *known);
 /* The value of "callFrame": an object of frame fields, or null. */
 bool v8_read_call_frame(struct v8_reader *R, struct v8_frame *f);
 

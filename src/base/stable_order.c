@@ -70,3 +70,38 @@ void reorder(void *array, size_t size, const size_t *order, size_t n)
 	memcpy(items, sorted, n * size);
 	free(sorted);
 }
+
+/* Item i of `items` moves to j < i, those between one place up. */
+static void move_back(void *items, size_t size, size_t i, size_t j)
+{
+	unsigned char *a = items, held[16];
+	memcpy(held, a + i * size, size);
+	memmove(a + (j + 1) * size, a + j * size, (i - j) * size);
+	memcpy(a + j * size, held, size);
+}
+
+void stable_sort_carrying(double *keys, size_t n, const struct carried *with,
+			  size_t nwith)
+{
+	size_t moves = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (!(keys[i] < keys[i - 1]))
+			continue;
+		size_t j = i - 1;
+		while (j > 0 && keys[j - 1] > keys[i])
+			j--;
+		moves += i - j;
+		if (moves > 8 * n + 1024)
+			break; /* keys[0..i) are sorted stably: the rest below */
+		move_back(keys, sizeof(*keys), i, j);
+		for (size_t k = 0; k < nwith; k++)
+			move_back(with[k].items, with[k].size, i, j);
+	}
+	size_t *order = stable_order(keys, n);
+	if (!order)
+		return;
+	reorder(keys, sizeof(*keys), order, n);
+	for (size_t k = 0; k < nwith; k++)
+		reorder(with[k].items, with[k].size, order, n);
+	free(order);
+}

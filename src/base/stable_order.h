@@ -16,4 +16,19 @@ size_t *stable_order(const double *keys, size_t n);
 /* Puts array's n items of `size` bytes in `order`. */
 void reorder(void *array, size_t size, const size_t *order, size_t n);
 
+/* An array that moves with the keys a sort puts in order: n items of
+ * `size` bytes, at most 16. */
+struct carried {
+	void *items;
+	size_t size;
+};
+
+/* Sorts keys[0..n) stably and the carried arrays with them, the result
+ * stable_order and reorder would give.  Keys nearly in order are sorted
+ * where they lie, in linear time and no memory (millions of samples
+ * with a few out of place: the permutation alone would cost 8 bytes a
+ * sample); others through stable_order. */
+void stable_sort_carrying(double *keys, size_t n, const struct carried *with,
+			  size_t nwith);
+
 #endif

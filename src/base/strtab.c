@@ -36,9 +36,9 @@ str_t strings_intern(struct string_table *t, const char *s, size_t len)
 	struct id_probe p = id_table_probe(&t->index, hash_bytes(s, len, 0));
 	for (str_t off; (off = id_probe_next(&t->index, &p)) != NO_ID;) {
 		const char *have = t->arena + off;
-		/* strncmp stops at the end of a shorter stored string,
-		 * where memcmp would read past the arena. */
-		if (!strncmp(have, s, len) && have[len] == '\0')
+		/* Within the arena, a stored string of this length ends at
+		 * have[len]; only then are its bytes compared. */
+		if (off + len < t->used && have[len] == '\0' && !memcmp(have, s, len))
 			return off;
 	}
 	if (t->used + len + 1 >= STR_NONE)

@@ -73,8 +73,10 @@ static void read_first(struct input *in)
 		in->len += (size_t)got;
 	}
 	in->raw_done = in->len;
-	if (!is_gzip(in->chunk, in->len))
+	if (!is_gzip(in->chunk, in->len)) {
+		in->positional = in->size > 0;
 		return;
+	}
 	/* The chunk read so far is compressed: it becomes the first input of
 	 * the inflater, and a fresh chunk takes what comes out. */
 	uint8_t *raw = in->chunk;
@@ -270,7 +272,14 @@ static size_t inflate_some(struct input *in, uint8_t *to, size_t cap)
 
 static size_t read_plain(struct input *in, uint8_t *to, size_t cap)
 {
-	ssize_t got = read_some(in->fd, to, cap);
+	ssize_t got;
+	if (in->positional) {
+		do
+			got = pread(in->fd, to, cap, (off_t)(in->base + in->len));
+		while (got < 0 && errno == EINTR);
+	} else {
+		got = read_some(in->fd, to, cap);
+	}
 	if (got < 0)
 		fail_read(in, errno);
 	if (got <= 0)
@@ -307,6 +316,54 @@ size_t input_fill(struct input *in, size_t want)
 			in->on_progress(in);
 	}
 	return in->len - in->pos;
+}
+
+static bool can_move(const struct input *in)
+{
+	return !in->gzip && (in->fd < 0 || in->positional);
+}
+
+bool input_share(struct input *to, const struct input *from, uint64_t offset)
+{
+	if (!can_move(from))
+		return false;
+	int fd = -1;
+	if (from->fd >= 0 && (fd = fcntl(from->fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return false;
+	*to = (struct input){ .name = from->name, .fd = fd, .size = from->size,
+			      .raw_size = from->raw_size, .positional = from->positional };
+	if (fd < 0) { /* memory: buf holds all of it from byte 0 */
+		to->buf = from->buf;
+		to->len = from->len;
+		to->eof = true;
+	} else {
+		to->chunk_cap = INPUT_CHUNK;
+		to->chunk = xmalloc(to->chunk_cap);
+		to->buf = to->chunk;
+	}
+	return input_seek(to, offset);
+}
+
+bool input_seek(struct input *in, uint64_t offset)
+{
+	if (!can_move(in) || (in->size && offset > in->size))
+		return false;
+	if (in->fd < 0) {
+		if (offset > in->len)
+			return false;
+		in->pos = (size_t)offset;
+		return true;
+	}
+	if (offset >= in->base && offset <= in->base + in->len) {
+		in->pos = (size_t)(offset - in->base);
+		return true;
+	}
+	in->buf = in->chunk;
+	in->base = offset;
+	in->pos = in->len = 0;
+	in->eof = false;
+	in->raw_done = offset;
+	return true;
 }
 
 bool input_slurp(struct input *in, uint8_t **data, size_t *len, size_t limit)

@@ -46,6 +46,9 @@ struct input {
 	uint64_t raw_done, raw_size;
 	/* Called after each chunk, for a progress line on big files. */
 	void (*on_progress)(const struct input *in);
+	/* A regular file read at offsets of its own (pread), so that it
+	 * can move (input_seek) and be shared (input_share). */
+	bool positional;
 };
 
 /* Opens path ("-": standard input) for reading; returns false with errno
@@ -65,6 +68,17 @@ static inline uint64_t input_offset(const struct input *in)
 {
 	return in->base + in->pos;
 }
+
+/* A second reader of the same bytes for another thread, at byte
+ * `offset`: over the same memory, or the same regular file through a
+ * descriptor of its own.  Only where the bytes can be read at any place
+ * (not gzip, not a pipe): false otherwise, with `to` untouched. */
+bool input_share(struct input *to, const struct input *from, uint64_t offset);
+
+/* Goes on reading at byte `offset`, before or past the bytes read so far
+ * (a reader skipping what another thread has read); false where
+ * input_share would be, or past the end. */
+bool input_seek(struct input *in, uint64_t offset);
 
 /* Reads everything that is left into one malloc'd buffer (for formats that
  * must be whole, like protobuf); fails past `limit` bytes. */
