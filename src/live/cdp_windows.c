@@ -206,7 +206,8 @@ struct window_sample {
 	double at;
 };
 
-/* The window's samples, checked before any is folded. */
+/* The window's samples, checked before any is folded (the lists are
+ * walked once: counting a list of a million items is a walk too). */
 static struct window_sample *read_samples(const cJSON *profile, const uint32_t *map,
 					  const struct id_index *ids, size_t n,
 					  size_t *count, char *err, size_t cap)
@@ -214,14 +215,10 @@ static struct window_sample *read_samples(const cJSON *profile, const uint32_t *
 	const cJSON *samples = cJSON_GetObjectItem(profile, "samples");
 	const cJSON *deltas = cJSON_GetObjectItem(profile, "timeDeltas");
 	double t = cJSON_GetNumberValue(cJSON_GetObjectItem(profile, "startTime"));
-	*count = (size_t)cJSON_GetArraySize(samples);
-	if (*count != (size_t)cJSON_GetArraySize(deltas)) {
-		snprintf(err, cap, "profile: samples and timeDeltas differ in length");
-		return NULL;
-	}
-	struct window_sample *out = xmalloc((*count + 1) * sizeof(*out));
-	size_t k = 0;
-	const cJSON *s = samples ? samples->child : NULL, *d = deltas ? deltas->child : NULL;
+	struct window_sample *out = NULL;
+	size_t k = 0, out_cap = 0;
+	const cJSON *s = cJSON_IsArray(samples) ? samples->child : NULL;
+	const cJSON *d = cJSON_IsArray(deltas) ? deltas->child : NULL;
 	for (; s && d; s = s->next, d = d->next, k++) {
 		long i = find_id(ids, n, cJSON_GetNumberValue(s));
 		if (i < 0 || map[i] == NO_ID || !cJSON_IsNumber(d)) {
@@ -230,9 +227,16 @@ static struct window_sample *read_samples(const cJSON *profile, const uint32_t *
 			return NULL;
 		}
 		t += d->valuedouble;
+		GROW(out, out_cap, k + 1);
 		out[k] = (struct window_sample){ map[i], t };
 	}
-	return out;
+	if (s || d) {
+		snprintf(err, cap, "profile: samples and timeDeltas differ in length");
+		free(out);
+		return NULL;
+	}
+	*count = k;
+	return out ? out : xmalloc(sizeof(*out));
 }
 
 static bool is_idle(const struct cdp_windows *w, uint32_t node)
