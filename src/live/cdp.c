@@ -210,13 +210,16 @@ static void note_event(struct cdp *c, const cJSON *root)
 		c->tracing = false;
 	if (method && !strcmp(method, "NodeRuntime.waitingForDisconnect"))
 		atomic_store(&c->program_ended, true);
+	if (method && !strcmp(method, "NodeRuntime.waitingForDebugger")) {
+		pthread_mutex_lock(&c->lock);
+		cdp_windows_target_waited(c->windows);
+		pthread_mutex_unlock(&c->lock);
+	}
 }
 
-/* Sends a command and waits for its answer (trace batches meanwhile are
- * kept, other events skipped); the answer's "result", which the caller
- * frees with *root. */
-static const cJSON *call(struct cdp *c, const char *method, const char *params,
-			 cJSON **root, char *err, size_t cap)
+/* Sends a command: its id, 0 with err when the connection failed. */
+static int send_command(struct cdp *c, const char *method, const char *params, char *err,
+			size_t cap)
 {
 	char text[512];
 	int id = ++c->next_id;
@@ -226,8 +229,18 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 	if (!ws_send_text(&c->ws, text, (size_t)n, why, sizeof(why))) {
 		snprintf(err, cap, "%s: %s", method, why);
 		c->broken = true;
-		return NULL;
+		return 0;
 	}
+	return id;
+}
+
+/* Waits for the answer to command `id` (answers come in the order the
+ * commands went; trace batches meanwhile are kept, events noted); the
+ * answer's "result", which the caller frees with *root. */
+static const cJSON *await_result(struct cdp *c, int id, const char *method, cJSON **root,
+				 char *err, size_t cap)
+{
+	char why[300];
 	for (;;) {
 		int r = ws_receive(&c->ws, ANSWER_TIMEOUT_MS, why, sizeof(why));
 		if (r <= 0) {
@@ -270,14 +283,29 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 	return result;
 }
 
-static bool command(struct cdp *c, const char *method, const char *params,
-		    char *err, size_t cap)
+/* Sends a command and waits for its answer. */
+static const cJSON *call(struct cdp *c, const char *method, const char *params,
+			 cJSON **root, char *err, size_t cap)
+{
+	int id = send_command(c, method, params, err, cap);
+	return id ? await_result(c, id, method, root, err, cap) : NULL;
+}
+
+/* await_result for an answer whose result does not matter. */
+static bool await_answer(struct cdp *c, int id, const char *method, char *err, size_t cap)
 {
 	cJSON *root;
-	if (!call(c, method, params, &root, err, cap))
+	if (!await_result(c, id, method, &root, err, cap))
 		return false;
 	cJSON_Delete(root);
 	return true;
+}
+
+static bool command(struct cdp *c, const char *method, const char *params,
+		    char *err, size_t cap)
+{
+	int id = send_command(c, method, params, err, cap);
+	return id && await_answer(c, id, method, err, cap);
 }
 
 static bool wanted(const cJSON *t, const char *target)
@@ -582,54 +610,16 @@ const char *cdp_target_name(const struct cdp *c)
  * "(anonymous) wprof-tui". */
 #define CONSOLE_SOURCE "\\n//# sourceURL=wprof-tui"
 
-/* Runtime.evaluate of `code` (a console call); false with err when the
- * peer fails. */
-static bool evaluate(struct cdp *c, const char *code, char *err, size_t cap)
+/* Sends Runtime.evaluate of a console call on the profile numbered `n`
+ * ("profile" or "profileEnd"): its id, 0 when the connection failed. */
+static int send_console(struct cdp *c, const char *call_name, unsigned n, char *err,
+			size_t cap)
 {
-	char params[300];
-	snprintf(params, sizeof(params), "{\"expression\":\"%s" CONSOLE_SOURCE "\","
-		 "\"silent\":true}", code);
-	return command(c, "Runtime.evaluate", params, err, cap);
-}
-
-/* A bridge starts: its number, or 0 when the console started none
- * (then no more are tried); false only when the connection failed. */
-static bool bridge_start(struct cdp *c, unsigned *bridge, char *err, size_t cap)
-{
-	char title[40], code[100];
-	*bridge = 0;
-	if (c->console_profiles == CONSOLE_NO)
-		return true;
-	unsigned n = ++c->console_n;
+	char title[40], params[300];
 	console_title(n, title, sizeof(title));
-	snprintf(code, sizeof(code), "console.profile('%s')", title);
-	c->console_starting = n;
-	c->console_started = false;
-	bool answered = evaluate(c, code, err, cap);
-	c->console_starting = 0;
-	if (c->broken)
-		return false;
-	if (answered && c->console_started) {
-		c->console_profiles = CONSOLE_YES;
-		*bridge = n;
-	} else if (c->console_profiles == CONSOLE_UNKNOWN) {
-		c->console_profiles = CONSOLE_NO;
-	}
-	return true;
-}
-
-/* The bridge ends and is folded.  Where it cannot be (the program ended
- * meanwhile) the moments it covered stay a gap; false only when the
- * connection failed. */
-static bool bridge_end(struct cdp *c, unsigned bridge, char *err, size_t cap)
-{
-	char title[40], code[100];
-	console_title(bridge, title, sizeof(title));
-	snprintf(code, sizeof(code), "console.profileEnd('%s')", title);
-	c->console_ending = bridge;
-	evaluate(c, code, err, cap);
-	c->console_ending = 0;
-	return !c->broken;
+	snprintf(params, sizeof(params), "{\"expression\":\"console.%s('%s')" CONSOLE_SOURCE
+		 "\",\"silent\":true}", call_name, title);
+	return send_command(c, "Runtime.evaluate", params, err, cap);
 }
 
 /* A program started with --inspect-brk waits for this, with the
@@ -657,12 +647,11 @@ bool cdp_start(struct cdp *c, char *err, size_t cap)
 	return true;
 }
 
-/* Profiler.stop: the window's profile, folded. */
-static bool profiler_stop(struct cdp *c, char *err, size_t cap)
+/* The answer to Profiler.stop: the window's profile, folded. */
+static bool await_window(struct cdp *c, int id, char *err, size_t cap)
 {
 	cJSON *root;
-	c->running = false;
-	const cJSON *result = call(c, "Profiler.stop", NULL, &root, err, cap);
+	const cJSON *result = await_result(c, id, "Profiler.stop", &root, err, cap);
 	if (!result)
 		return false;
 	char why[300];
@@ -673,13 +662,50 @@ static bool profiler_stop(struct cdp *c, char *err, size_t cap)
 	return ok;
 }
 
+/* The commands of a window's end go together, without waiting for the
+ * answers in between: the bridge's start, Profiler.stop, the next
+ * Profiler.start, the bridge's end.  The target then runs them one after
+ * the other, so that even where the bridge is lost (the program ended
+ * before its end: JavaScript no longer runs) only the moment between
+ * stop and start is. */
+struct window_end {
+	int bridge_start, stop, start, bridge_end; /* ids, 0: not sent */
+};
+
+static bool send_window_end(struct cdp *c, bool go_on, struct window_end *e, char *err,
+			    size_t cap)
+{
+	unsigned bridge = go_on && c->console_profiles != CONSOLE_NO ? ++c->console_n : 0;
+	*e = (struct window_end){ 0 };
+	c->console_starting = c->console_ending = bridge;
+	c->console_started = false;
+	return (!bridge || (e->bridge_start = send_console(c, "profile", bridge, err, cap))) &&
+	       (e->stop = send_command(c, "Profiler.stop", NULL, err, cap)) &&
+	       (!go_on || (e->start = send_command(c, "Profiler.start", NULL, err, cap))) &&
+	       (!bridge || (e->bridge_end = send_console(c, "profileEnd", bridge, err, cap)));
+}
+
 bool cdp_next(struct cdp *c, bool go_on, char *err, size_t cap)
 {
 	if (!c->running)
 		return !go_on || cdp_start(c, err, cap);
-	unsigned bridge = 0;
-	return (!go_on || bridge_start(c, &bridge, err, cap)) && profiler_stop(c, err, cap) &&
-	       (!go_on || cdp_start(c, err, cap)) && (!bridge || bridge_end(c, bridge, err, cap));
+	struct window_end e;
+	bool ok = send_window_end(c, go_on, &e, err, cap);
+	/* The bridge's start and end answer as the engine can (an error
+	 * where JavaScript no longer runs); its profile comes as an event,
+	 * and an engine whose console starts none gets no more bridges. */
+	if (ok && e.bridge_start)
+		ok = await_answer(c, e.bridge_start, "Runtime.evaluate", err, cap) || !c->broken;
+	if (e.bridge_start && c->console_profiles == CONSOLE_UNKNOWN)
+		c->console_profiles = c->console_started ? CONSOLE_YES : CONSOLE_NO;
+	c->running = false;
+	ok = ok && await_window(c, e.stop, err, cap);
+	if (ok && e.start)
+		c->running = ok = await_answer(c, e.start, "Profiler.start", err, cap);
+	if (ok && e.bridge_end)
+		ok = await_answer(c, e.bridge_end, "Runtime.evaluate", err, cap) || !c->broken;
+	c->console_starting = c->console_ending = 0;
+	return ok;
 }
 
 bool cdp_stop(struct cdp *c, char *err, size_t cap)

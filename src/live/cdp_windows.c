@@ -26,6 +26,7 @@ struct cdp_windows {
 	double window_end;
 	double last_sample;
 	double length;         /* µs from the first sample; 0: no end */
+	bool waited;           /* the target waited for the debugger */
 	double first_sample;
 };
 
@@ -52,6 +53,11 @@ void cdp_windows_free(struct cdp_windows *w)
 void cdp_windows_set_length(struct cdp_windows *w, double us)
 {
 	w->length = us;
+}
+
+void cdp_windows_target_waited(struct cdp_windows *w)
+{
+	w->waited = true;
 }
 
 size_t cdp_windows_samples(const struct cdp_windows *w)
@@ -326,10 +332,13 @@ bool cdp_windows_fold(struct cdp_windows *w, const cJSON *profile, bool last,
 	ok = ok && map_nodes(w, nodes, map, ids, n, err, cap) &&
 	     (samples = read_samples(profile, map, ids, n, &count, err, cap));
 	if (ok) {
-		for (; last && count && is_idle(w, samples[count - 1].node); count--)
+		size_t from = 0;
+		for (; w->waited && !w->any && from < count && is_idle(w, samples[from].node); from++)
+			;
+		for (; last && count > from && is_idle(w, samples[count - 1].node); count--)
 			end = samples[count - 1].at;
 		double at = place_window(w, start);
-		fold_samples(w, samples, count, at, end + w->offset);
+		fold_samples(w, samples + from, count - from, at, end + w->offset);
 	}
 	free(samples);
 	free(ids);

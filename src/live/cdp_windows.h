@@ -34,6 +34,11 @@ void cdp_windows_free(struct cdp_windows *w);
  * after that are left out, the last window ends there.  0: no end. */
 void cdp_windows_set_length(struct cdp_windows *w, double us);
 
+/* The target waited for the debugger (node --inspect-brk): the first
+ * window's leading (idle) samples are that wait, not the program's, and
+ * are left out, the session starting with the program. */
+void cdp_windows_target_waited(struct cdp_windows *w);
+
 /* Folds one window.  `last`: the program is over, and the window's
  * trailing (idle) samples (Node waiting for the debugger to leave) are
  * left out, the session ending where they began.  False, with none of
