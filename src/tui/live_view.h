@@ -27,8 +27,12 @@ struct live_view {
 	struct model models[2];
 	int current;
 	char title[1200]; /* the app's header names this */
+	/* Before the first snapshot: since when, and the line shown. */
+	double began_ms;
+	char waiting[1600];
 };
 
+/* For a source started already. */
 void live_view_init(struct live_view *v, struct live_source *source);
 void live_view_free(struct live_view *v);
 
