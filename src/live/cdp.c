@@ -17,7 +17,6 @@
 #include "pid_ports.h"
 #include "base/complain.h"
 #include "base/escape.h"
-#include "base/id_table.h"
 #include "output/export.h"
 #include "base/util.h"
 #include "cdp_windows.h"
@@ -55,7 +54,6 @@ struct cdp {
 	unsigned console_n, console_starting, console_ending;
 	bool console_started;
 	bool running; /* a window is being profiled */
-	unsigned long windows_folded;
 	bool broken;    /* the connection failed: nothing more to ask */
 	/* NodeRuntime.waitingForDisconnect came: the program's script is
 	 * over and Node waits for us to let it go. */
@@ -161,8 +159,6 @@ static bool fold_window(struct cdp *c, const cJSON *profile, char *err, size_t c
 {
 	pthread_mutex_lock(&c->lock);
 	bool ok = cdp_windows_fold(c->windows, profile, cdp_program_ended(c), err, cap);
-	if (ok)
-		c->windows_folded++;
 	pthread_mutex_unlock(&c->lock);
 	return ok;
 }

@@ -22,17 +22,22 @@ static void alloc_bins(struct timeline *t, size_t nbins)
 static void spread(struct timeline *t, enum frame_kind kind, double from, double to,
 		   double width)
 {
-	double last = (double)t->nbins - 1;
-	for (double at = from < 0 ? 0 : from; at < to;) {
-		double bin = floor(at / width);
-		if (bin > last)
-			bin = last;
+	if (from < 0)
+		from = 0;
+	if (!(to > from))
+		return;
+	/* Bins by number, so that rounding cannot stall the walk. */
+	size_t last = t->nbins - 1, b = (size_t)fmin(floor(from / width), (double)last);
+	for (; b <= last; b++) {
+		double lo = (double)b * width;
 		/* The newest sample of a live strip runs on past its right
 		 * edge: the last cell takes the rest. */
-		double edge = bin == last ? to : (bin + 1) * width;
-		double until = to < edge ? to : edge;
-		t->value[(size_t)bin * KIND_COUNT + kind] += until - at;
-		at = until;
+		double hi = b == last ? INFINITY : (double)(b + 1) * width;
+		double part = fmin(to, hi) - fmax(from, lo);
+		if (part > 0)
+			t->value[b * KIND_COUNT + kind] += part;
+		if (to <= hi)
+			break;
 	}
 }
 
