@@ -8,7 +8,7 @@ far more than the live timeline's window (262 144).
 
   explorer  wprof-tui --inspect in tmux for RUN seconds from its third
             window (the timeline's window overrun): the least CPU time a window of the last tenth
-            of the windows (4 at least) took within 1.2 times the least of
+            of the windows (2 at least) took within 1.2 times the least of
             the first tenth's (each refresh costs the new window, not the
             session; the least, as a busy machine only adds), and its
             resident memory over the last tenth of the run within 1.2 times
@@ -128,7 +128,7 @@ def explorer(wprof):
 
         costs = [cpu_before(b) - cpu_before(a) for a, b in zip(sent, sent[1:])]
         # The least a window of each tenth cost: a busy machine only adds.
-        tenth = max(4, len(costs) // 10)
+        tenth = max(2, len(costs) // 10)
         cpu_first = min(costs[:tenth]) if len(costs) >= 2 * tenth else None
         cpu_last = min(costs[-tenth:]) if len(costs) >= 2 * tenth else None
         span = looks[-1][0] - looks[0][0]
