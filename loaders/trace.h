@@ -225,4 +225,30 @@ enum trace_live_change trace_live_model(struct trace_live *l, struct model *show
 					struct model *fresh, char *err, size_t cap);
 void trace_live_free(struct trace_live *l);
 
+/* The same fold fed directly, one node and one sample at a time, rather
+ * than from a stream (the inspector's Profiler windows, src/live/cdp.c):
+ * its models say `format` (a static string).  Node ids are the
+ * feeder's; a node's frame names are interned in trace_live_strings
+ * before it is added, its parent (NO_ID: a root) added before it.  The
+ * session starts at its first sample; a sample lasts until the next one,
+ * the last until the end set.  A gap (the target not profiled from
+ * `from` until the next sample) is counted in no node and kept off the
+ * timeline. */
+struct trace_live *trace_live_fed(const char *format);
+struct string_table *trace_live_strings(struct trace_live *l);
+void trace_live_add_node(struct trace_live *l, const struct trace_node *node,
+			 uint32_t parent_id);
+void trace_live_add_sample(struct trace_live *l, double at, uint32_t node_id);
+void trace_live_add_gap(struct trace_live *l, double from);
+void trace_live_set_end(struct trace_live *l, double end);
+/* Samples folded, and the time from the first to the end. */
+size_t trace_live_samples(const struct trace_live *l);
+double trace_live_span(const struct trace_live *l);
+/* The whole session as a finished model (--report, --export, a file
+ * written): the timeline while it holds every sample, none once some
+ * have left it (a timeline of the last ones would make ranges and
+ * exports silently cover only those); the live view's state untouched. */
+bool trace_live_session_model(struct trace_live *l, struct model *m, char *err,
+			      size_t cap);
+
 #endif

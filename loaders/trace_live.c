@@ -25,6 +25,8 @@ enum { TYPE_TIME, TYPE_COUNT };
 #define AT(l, k) (((l)->first + (k)) & (RING - 1))
 
 struct trace_live {
+	const char *format; /* the models': "trace", or the feeder's */
+	bool fed;           /* by trace_live_add_*, not from a stream */
 	/* The profile followed, chosen again each update: a renderer's main
 	 * thread first, as DevTools opens a file, its newest run (after p)
 	 * rather than its busiest; else the thread with most samples. */
@@ -63,6 +65,7 @@ struct trace_live {
 struct trace_live *trace_live_new(void)
 {
 	struct trace_live *l = xcalloc(1, sizeof(*l));
+	l->format = "trace";
 	l->timeline = BOUNDED_TIMELINE_INIT;
 	strings_init(&l->strings);
 	id_table_init(&l->ids, 512);
@@ -143,25 +146,27 @@ static size_t choose(const struct trace *t)
 	return best;
 }
 
-static void take_nodes(struct trace_live *l, const struct trace_data *d)
+static void add_node(struct trace_live *l, const struct trace_node *node, uint32_t parent)
 {
-	if (l->nnodes == d->nnodes)
-		return;
-	GROW(l->nodes, l->nodes_cap, d->nnodes);
-	l->parent = xrealloc(l->parent, l->nodes_cap * sizeof(uint32_t));
+	GROW(l->nodes, l->nodes_cap, l->nnodes + 1);
 	if (l->values_cap < l->nodes_cap) {
+		l->parent = xrealloc(l->parent, l->nodes_cap * sizeof(uint32_t));
 		l->self = xrealloc(l->self, l->nodes_cap * sizeof(double));
 		l->hits = xrealloc(l->hits, l->nodes_cap * sizeof(double));
 		l->values_cap = l->nodes_cap;
 	}
-	for (size_t i = l->nnodes; i < d->nnodes; i++) {
-		l->nodes[i] = d->nodes[i];
-		l->parent[i] = NO_ID;
-		l->self[i] = l->hits[i] = 0;
-		l->nnodes = i + 1;
-		index_id(l, d->nodes[i].id, (uint32_t)i);
-	}
+	size_t i = l->nnodes++;
+	l->nodes[i] = *node;
+	l->parent[i] = parent;
+	l->self[i] = l->hits[i] = 0;
+	index_id(l, node->id, (uint32_t)i);
 	l->reshaped = true;
+}
+
+static void take_nodes(struct trace_live *l, const struct trace_data *d)
+{
+	while (l->nnodes < d->nnodes)
+		add_node(l, &d->nodes[l->nnodes], NO_ID);
 }
 
 static void take_edges(struct trace_live *l, const struct trace_data *d)
@@ -202,6 +207,16 @@ static void add_pending(struct trace_live *l, double at, uint32_t node)
 	l->npending--;
 }
 
+static void add_sample(struct trace_live *l, double at, uint32_t node_id)
+{
+	uint32_t node = index_of(l, node_id);
+	if (node != NO_ID) {
+		l->hits[node]++;
+		l->samples++;
+	}
+	add_pending(l, at, node);
+}
+
 static void take_samples(struct trace_live *l, const struct trace_profile *p)
 {
 	const struct trace_data *d = &p->data;
@@ -209,14 +224,58 @@ static void take_samples(struct trace_live *l, const struct trace_profile *p)
 		l->time = l->start = l->settled = p->start;
 	for (; l->samples_done < d->nsamples; l->samples_done++) {
 		l->time += d->deltas[l->samples_done];
-		uint32_t node = index_of(l, d->samples[l->samples_done]);
-		if (node != NO_ID) {
-			l->hits[node]++;
-			l->samples++;
-		}
-		add_pending(l, l->time, node);
+		add_sample(l, l->time, d->samples[l->samples_done]);
 	}
 	l->end = p->has_end ? p->end : l->time;
+}
+
+struct trace_live *trace_live_fed(const char *format)
+{
+	struct trace_live *l = trace_live_new();
+	l->format = format;
+	l->fed = true;
+	return l;
+}
+
+struct string_table *trace_live_strings(struct trace_live *l)
+{
+	return &l->strings;
+}
+
+void trace_live_add_node(struct trace_live *l, const struct trace_node *node,
+			 uint32_t parent_id)
+{
+	add_node(l, node, parent_id);
+}
+
+void trace_live_add_sample(struct trace_live *l, double at, uint32_t node_id)
+{
+	if (!l->samples && !l->npending)
+		l->start = l->settled = at;
+	add_sample(l, at, node_id);
+	if (l->end < at)
+		l->end = at;
+}
+
+void trace_live_add_gap(struct trace_live *l, double from)
+{
+	if (l->samples || l->npending)
+		add_pending(l, from, NO_ID);
+}
+
+void trace_live_set_end(struct trace_live *l, double end)
+{
+	l->end = end;
+}
+
+size_t trace_live_samples(const struct trace_live *l)
+{
+	return l->samples;
+}
+
+double trace_live_span(const struct trace_live *l)
+{
+	return l->samples ? l->end - l->start : 0;
 }
 
 void trace_live_update(struct trace_live *l, const struct trace_stream *s)
@@ -293,9 +352,12 @@ static void set_values(const struct trace_live *l, struct model *m)
 	m->summed_samples = l->samples;
 }
 
-static bool build(struct trace_live *l, struct model *m, char *err, size_t cap)
+/* A model of the nodes with their values, and with the timeline unless
+ * `timeline` is false. */
+static bool build(struct trace_live *l, struct model *m, bool timeline, char *err,
+		  size_t cap)
 {
-	model_init(m, "trace");
+	model_init(m, l->format);
 	m->lines_zero_based = true;
 	strings_free(&m->strings);
 	strings_copy(&m->strings, &l->strings);
@@ -311,16 +373,19 @@ static bool build(struct trace_live *l, struct model *m, char *err, size_t cap)
 		model_add_node_value(m, (uint32_t)i, TYPE_TIME, 0);
 		model_add_node_value(m, (uint32_t)i, TYPE_COUNT, 0);
 	}
-	m->thread = model_string(m, l->who, strlen(l->who));
+	if (*l->who)
+		m->thread = model_string(m, l->who, strlen(l->who));
 	uint32_t cycle;
 	if (!model_finish(m, &cycle)) {
-		snprintf(err, cap, "trace-event JSON: node %u is on a cycle of children",
-			 l->nodes[cycle].id);
+		snprintf(err, cap, "%s: node %u is on a cycle of children",
+			 l->fed ? l->format : "trace-event JSON", l->nodes[cycle].id);
 		model_free(m);
 		return false;
 	}
-	l->model_settled = 0;
-	set_timeline(l, m);
+	if (timeline) {
+		l->model_settled = 0;
+		set_timeline(l, m);
+	}
 	set_values(l, m);
 	return true;
 }
@@ -337,9 +402,22 @@ enum trace_live_change trace_live_model(struct trace_live *l, struct model *show
 		set_values(l, shown);
 		return TRACE_LIVE_VALUES;
 	}
-	if (!build(l, fresh, err, cap))
+	if (!build(l, fresh, true, err, cap))
 		return TRACE_LIVE_NONE;
 	l->built = fresh;
 	l->reshaped = false;
 	return TRACE_LIVE_MODEL;
+}
+
+bool trace_live_session_model(struct trace_live *l, struct model *m, char *err, size_t cap)
+{
+	if (!l->samples) {
+		snprintf(err, cap, "no samples yet");
+		return false;
+	}
+	/* The live view's model keeps its count of settled samples. */
+	size_t settled = l->model_settled;
+	bool ok = build(l, m, bounded_timeline_exact(&l->timeline), err, cap);
+	l->model_settled = settled;
+	return ok;
 }

@@ -1,76 +1,160 @@
-/* The inspector session's folding (src/live/cdp.c): windows whose node
- * ids differ are merged by call frame under the same parent and laid end
- * to end; broken windows are refused without touching the session.
- * Numbers worked by hand in the comments. */
+/* The inspector session's folding (src/live/cdp_windows.c): windows
+ * whose node ids differ are merged by call frame under the same parent;
+ * windows that overlap keep each sample once, a gap between windows is
+ * no one's time; --duration cuts the session, the program's end its
+ * trailing (idle); broken windows are refused.  Numbers worked by hand
+ * in the comments. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/check.h"
 #include "live/cdp.h"
+#include "live/cdp_windows.h"
+#include "loaders/trace.h"
 
 #define FRAME(name) "{\"functionName\":\"" name "\",\"scriptId\":\"1\",\"url\":\"x.js\"," \
 		    "\"lineNumber\":0,\"columnNumber\":0}"
 
 /* Children listed before their parents: b(3) under a(2) under root(1).
- * Samples a, b, b at 100 us apart from startTime 100: times 0, 100, 200
- * on the session's axis; the window spans 300 us. */
+ * Samples a, b, b at 100 us apart from startTime 100: times 100, 200,
+ * 300; the window ends at 400. */
 static const char window1[] =
 	"{\"nodes\":[{\"id\":3,\"callFrame\":" FRAME("b") ",\"children\":[]},"
 	"{\"id\":1,\"callFrame\":" FRAME("(root)") ",\"children\":[2]},"
 	"{\"id\":2,\"callFrame\":" FRAME("a") ",\"children\":[3]}],"
 	"\"startTime\":100,\"endTime\":400,\"samples\":[2,3,3],\"timeDeltas\":[0,100,100]}";
 /* The same root and a under other ids, and c new under a.  Samples c at
- * 1050 and a at 1075: 300 + 50 = 350 and 375 on the axis, so deltas 150
- * (from 200) and 25; the session then spans 300 + 100. */
+ * 1050 and a at 1075, the window ending at 1100. */
 static const char window2[] =
 	"{\"nodes\":[{\"id\":7,\"callFrame\":" FRAME("(root)") ",\"children\":[8]},"
 	"{\"id\":8,\"callFrame\":" FRAME("a") ",\"children\":[9]},"
 	"{\"id\":9,\"callFrame\":" FRAME("c") ",\"children\":[]}],"
 	"\"startTime\":1000,\"endTime\":1100,\"samples\":[9,8],\"timeDeltas\":[50,25]}";
 
-static void check_ints(const cJSON *array, const int *want, int n, const char *what)
+/* The self time of the nodes of frame `name` (type 0), summed. */
+static double self_of(const struct model *m, const char *name)
 {
-	CHECK_MSG(cJSON_GetArraySize(array) == n, "%s: %d entries, want %d", what,
-		  cJSON_GetArraySize(array), n);
-	for (int i = 0; i < n && i < cJSON_GetArraySize(array); i++)
-		CHECK_MSG(cJSON_GetArrayItem(array, i)->valueint == want[i],
-			  "%s[%d] = %d, want %d", what, i,
-			  cJSON_GetArrayItem(array, i)->valueint, want[i]);
+	double sum = 0;
+	for (uint32_t v = 0; v < m->nnodes; v++)
+		if (!strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name))
+			sum += node_value(m, v, 0);
+	return sum;
 }
 
+/* The model's timeline, sample by sample: leaf names and durations. */
+static void check_timeline(const struct model *m, const char *const *names,
+			   const double *durations, size_t n)
+{
+	CHECK_MSG(m->nsamples == n, "%zu samples on the timeline, want %zu", m->nsamples, n);
+	for (size_t i = 0; i < n && i < m->nsamples; i++) {
+		const char *got = model_str(m, m->frames[m->nodes[m->sample_node[i]].frame].name);
+		CHECK_MSG(!strcmp(got, names[i]) && m->sample_duration[i] == durations[i],
+			  "sample %zu: %s %g, want %s %g", i, got, m->sample_duration[i],
+			  names[i], durations[i]);
+	}
+}
+
+/* Window 2 starts after window 1 ended (Profiler.stop, then start): the
+ * time between, from window 1's end at 400 to window 2's first sample at
+ * 1050, is a gap that no function is charged.  a 100 + 25, b 100 + 100
+ * (the last of window 1 lasts until its end), c 25; the session spans
+ * 100 to 1100. */
 static void test_two_windows(void)
 {
 	struct cdp *c = cdp_new_session();
 	char err[300];
 	CHECK(cdp_fold_json(c, window1, strlen(window1), err, sizeof(err)));
 	CHECK(cdp_fold_json(c, window2, strlen(window2), err, sizeof(err)));
-	char *text = cdp_session_json(c);
-	cJSON *doc = cJSON_Parse(text);
-	const cJSON *nodes = cJSON_GetObjectItem(doc, "nodes");
-	/* Session ids by first appearance: (root) 1, a 2, b 3, c 4. */
-	const char *names[] = { "(root)", "a", "b", "c" };
-	const int hits[] = { 0, 2, 2, 1 };
-	CHECK_MSG(cJSON_GetArraySize(nodes) == 4, "%d nodes, want 4", cJSON_GetArraySize(nodes));
-	for (int i = 0; i < 4 && i < cJSON_GetArraySize(nodes); i++) {
-		const cJSON *n = cJSON_GetArrayItem(nodes, i);
-		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(
-			cJSON_GetObjectItem(n, "callFrame"), "functionName"));
-		CHECK_MSG(name && !strcmp(name, names[i]), "node %d is %s, want %s", i + 1,
-			  name ? name : "?", names[i]);
-		CHECK(cJSON_GetObjectItem(n, "hitCount")->valueint == hits[i]);
-	}
-	const int a_children[] = { 3, 4 };
-	check_ints(cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, 1), "children"), a_children, 2,
-		   "a's children");
-	const int samples[] = { 2, 3, 3, 4, 2 }, deltas[] = { 0, 100, 100, 150, 25 };
-	check_ints(cJSON_GetObjectItem(doc, "samples"), samples, 5, "samples");
-	check_ints(cJSON_GetObjectItem(doc, "timeDeltas"), deltas, 5, "timeDeltas");
-	CHECK(cJSON_GetObjectItem(doc, "endTime")->valueint == 400);
-	CHECK(cdp_sample_count(c) == 5);
-	cJSON_Delete(doc);
-	free(text);
+	struct model m;
+	CHECK(cdp_session_model(c, &m, err, sizeof(err)));
+	CHECK(self_of(&m, "a") == 125 && self_of(&m, "b") == 200 && self_of(&m, "c") == 25);
+	CHECK(self_of(&m, "(root)") == 0);
+	/* One (root), one a under it (merged across the windows' ids), b and
+	 * c under a. */
+	CHECK_MSG(m.nnodes == 4, "%zu nodes, want 4", m.nnodes);
+	const char *names[] = { "a", "b", "b", "c", "a" };
+	const double durations[] = { 100, 100, 100, 25, 25 };
+	check_timeline(&m, names, durations, 5);
+	CHECK(model_sample_count(&m) == 5 && cdp_sample_count(c) == 5);
+	CHECK_MSG(m.duration == 1000, "duration %g, want 1000", m.duration);
+	model_free(&m);
 	cdp_free(c);
+}
+
+/* Console profiles rolled over: B began (950) before A ended (1000) and
+ * repeats A's last sample (900); kept once.  a@100 300, b@400 500, b@900
+ * until B's next sample 1200: 300, c@1200 400, a@1600 until B's end
+ * 2000: 400.  No gap: the samples sum to the span, 1900. */
+static const char rolled_a[] =
+	"{\"nodes\":[{\"id\":1,\"callFrame\":" FRAME("(root)") ",\"children\":[2]},"
+	"{\"id\":2,\"callFrame\":" FRAME("a") ",\"children\":[3]},"
+	"{\"id\":3,\"callFrame\":" FRAME("b") ",\"children\":[]}],"
+	"\"startTime\":0,\"endTime\":1000,\"samples\":[2,3,3],\"timeDeltas\":[100,300,500]}";
+static const char rolled_b[] =
+	"{\"nodes\":[{\"id\":5,\"callFrame\":" FRAME("(root)") ",\"children\":[6]},"
+	"{\"id\":6,\"callFrame\":" FRAME("a") ",\"children\":[7,8]},"
+	"{\"id\":7,\"callFrame\":" FRAME("b") ",\"children\":[]},"
+	"{\"id\":8,\"callFrame\":" FRAME("c") ",\"children\":[]}],"
+	"\"startTime\":950,\"endTime\":2000,\"samples\":[7,8,6],\"timeDeltas\":[-50,300,400]}";
+
+static void test_rolled_over(void)
+{
+	struct cdp *c = cdp_new_session();
+	char err[300];
+	CHECK(cdp_fold_json(c, rolled_a, strlen(rolled_a), err, sizeof(err)));
+	CHECK(cdp_fold_json(c, rolled_b, strlen(rolled_b), err, sizeof(err)));
+	struct model m;
+	CHECK(cdp_session_model(c, &m, err, sizeof(err)));
+	CHECK(self_of(&m, "a") == 700 && self_of(&m, "b") == 800 && self_of(&m, "c") == 400);
+	const char *names[] = { "a", "b", "b", "c", "a" };
+	const double durations[] = { 300, 500, 300, 400, 400 };
+	check_timeline(&m, names, durations, 5);
+	CHECK_MSG(m.duration == 1900, "duration %g, want 1900", m.duration);
+	model_free(&m);
+	cdp_free(c);
+}
+
+/* --duration: the session ends 1400 after its first sample (100): c@1200
+ * lasts until 1500, a@1600 is left out. */
+static void test_length(void)
+{
+	struct cdp_windows *w = cdp_windows_new();
+	char err[300];
+	cdp_windows_set_length(w, 1400);
+	cJSON *a = cJSON_Parse(rolled_a), *b = cJSON_Parse(rolled_b);
+	CHECK(cdp_windows_fold(w, a, false, err, sizeof(err)));
+	CHECK(cdp_windows_fold(w, b, false, err, sizeof(err)));
+	struct model m;
+	CHECK(trace_live_session_model(cdp_windows_fold_of(w), &m, err, sizeof(err)));
+	CHECK(self_of(&m, "a") == 300 && self_of(&m, "b") == 800 && self_of(&m, "c") == 300);
+	CHECK(m.duration == 1400 && cdp_windows_span(w) == 1400 && cdp_windows_samples(w) == 4);
+	model_free(&m);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	cdp_windows_free(w);
+}
+
+/* The program's end: Node idles until the debugger leaves.  The last
+ * window's trailing (idle) samples go, the session ending at the first
+ * of them: a@100 until 500, nothing of (idle). */
+static void test_program_end(void)
+{
+	static const char last[] =
+		"{\"nodes\":[{\"id\":1,\"callFrame\":" FRAME("(root)") ",\"children\":[2,3]},"
+		"{\"id\":2,\"callFrame\":" FRAME("a") ",\"children\":[]},"
+		"{\"id\":3,\"callFrame\":" FRAME("(idle)") ",\"children\":[]}],"
+		"\"startTime\":0,\"endTime\":1000,\"samples\":[2,3,3],\"timeDeltas\":[100,400,400]}";
+	struct cdp_windows *w = cdp_windows_new();
+	char err[300];
+	cJSON *p = cJSON_Parse(last);
+	CHECK(cdp_windows_fold(w, p, true, err, sizeof(err)));
+	struct model m;
+	CHECK(trace_live_session_model(cdp_windows_fold_of(w), &m, err, sizeof(err)));
+	CHECK(self_of(&m, "a") == 400 && self_of(&m, "(idle)") == 0 && m.duration == 400);
+	model_free(&m);
+	cJSON_Delete(p);
+	cdp_windows_free(w);
 }
 
 static void refused(const char *json, const char *why)
@@ -106,6 +190,9 @@ static void test_broken_windows(void)
 int main(void)
 {
 	test_two_windows();
+	test_rolled_over();
+	test_length();
+	test_program_end();
 	test_broken_windows();
 	return check_done();
 }

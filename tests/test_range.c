@@ -134,7 +134,9 @@ static void test_cut_worked_example(const struct model *whole)
 }
 
 /* 3 bins of 2 ms: [0,2) holds sample 1 (3 ms, starts at 0), [2,4) sample
- * 2 (starts at 3), [4,6) sample 3 (starts at 4).  All are JS frames. */
+ * 2 (starts at 3), [4,6) sample 3 (starts at 4).  All are JS frames.  A
+ * bin's time is what the samples run in it: sample 1's last 1 ms is
+ * in [2,4), with sample 2's 1 ms. */
 static void test_timeline(const struct model *m)
 {
 	struct timeline t;
@@ -142,26 +144,32 @@ static void test_timeline(const struct model *m)
 	CHECK(t.nbins == 3 && close_enough(t.span, 6000));
 	CHECK(t.first_sample[0] == 0 && t.first_sample[1] == 1 &&
 	      t.first_sample[2] == 2 && t.first_sample[3] == 3);
-	CHECK(t.value[0 * KIND_COUNT + KIND_JS] == 3000);
-	CHECK(t.value[1 * KIND_COUNT + KIND_JS] == 1000);
+	CHECK(t.value[0 * KIND_COUNT + KIND_JS] == 2000);
+	CHECK(t.value[1 * KIND_COUNT + KIND_JS] == 2000);
 	CHECK(t.value[2 * KIND_COUNT + KIND_JS] == 2000);
 	CHECK(timeline_bin_of(&t, 0) == 0 && timeline_bin_of(&t, 2) == 2 &&
 	      timeline_bin_of(&t, 3) == 3);
 	CHECK(timeline_busy_share(&t, 1) == 1 && timeline_main_kind(&t, 1) == KIND_JS);
 	timeline_free(&t);
-	/* 6 bins of 1 ms: sample 1 starts in bin 0, bins 1 and 2 are empty. */
+	/* 6 bins of 1 ms: sample 1 starts in bin 0 and runs through bins 1
+	 * and 2, which start no sample but are busy with it. */
 	timeline_build(&t, m, 6);
 	CHECK(t.first_sample[1] == 1 && t.first_sample[2] == 1 && t.first_sample[3] == 1);
 	CHECK(t.first_sample[4] == 2 && t.first_sample[5] == 3 && t.first_sample[6] == 3);
 	CHECK(timeline_bin_of(&t, 1) == 3 && timeline_bin_of(&t, 2) == 4);
-	CHECK(timeline_busy_share(&t, 1) == 0 && timeline_main_kind(&t, 1) == KIND_IDLE);
+	for (int b = 0; b < 6; b++)
+		CHECK_MSG(t.value[b * KIND_COUNT + KIND_JS] == 1000, "bin %d: %g", b,
+			  t.value[b * KIND_COUNT + KIND_JS]);
+	CHECK(timeline_busy_share(&t, 1) == 1 && timeline_main_kind(&t, 1) == KIND_JS);
 	timeline_free(&t);
 }
 
 /* Live mode's strip over the same samples (3 ms at 0, 1 ms at 3 ms,
  * 2 ms at 4 ms): with 3 cells of 1 ms the newest cell is [4, 5) ms,
- * so the window is [2, 5) ms and the first sample has scrolled out;
- * with 10 cells all fit, in cells 5, 8 and 9. */
+ * so the window is [2, 5) ms and the first sample has scrolled out
+ * (its last 1 ms is in the first cell; the last sample's 2 ms in the
+ * newest, which it starts in); with 10 cells all fit, starting in cells
+ * 5, 8 and 9, the first running through cells 5 to 7. */
 static void test_scrolling_timeline(const struct model *m)
 {
 	struct timeline t;
@@ -169,7 +177,7 @@ static void test_scrolling_timeline(const struct model *m)
 	CHECK(t.nbins == 3 && close_enough(t.span, 3000));
 	CHECK(t.first_sample[0] == 1 && t.first_sample[1] == 1 &&
 	      t.first_sample[2] == 2 && t.first_sample[3] == 3);
-	CHECK(t.value[0 * KIND_COUNT + KIND_JS] == 0);
+	CHECK(t.value[0 * KIND_COUNT + KIND_JS] == 1000);
 	CHECK(t.value[1 * KIND_COUNT + KIND_JS] == 1000);
 	CHECK(t.value[2 * KIND_COUNT + KIND_JS] == 2000);
 	timeline_free(&t);
@@ -177,7 +185,10 @@ static void test_scrolling_timeline(const struct model *m)
 	static const size_t first[11] = { 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3 };
 	for (int c = 0; c <= 10; c++)
 		CHECK_MSG(t.first_sample[c] == first[c], "cell %d: %zu", c, t.first_sample[c]);
-	CHECK(t.value[5 * KIND_COUNT + KIND_JS] == 3000);
+	static const double busy[10] = { 0, 0, 0, 0, 0, 1000, 1000, 1000, 1000, 2000 };
+	for (int c = 0; c < 10; c++)
+		CHECK_MSG(t.value[c * KIND_COUNT + KIND_JS] == busy[c], "cell %d: %g", c,
+			  t.value[c * KIND_COUNT + KIND_JS]);
 	timeline_free(&t);
 }
 

@@ -166,9 +166,10 @@ static void fwd_title(struct live_source *s, char *out, size_t cap)
 	inner(s)->ops->title(inner(s), out, cap);
 }
 
-static void fwd_waiting(struct live_source *s, char *out, size_t cap)
+static void fwd_waiting(struct live_source *s, double waited, char *out,
+			size_t cap)
 {
-	inner(s)->ops->waiting(inner(s), out, cap);
+	inner(s)->ops->waiting(inner(s), waited, out, cap);
 }
 
 static void fwd_toggle_profiling(struct live_source *s, char *said, size_t cap)

@@ -494,7 +494,7 @@ const struct option_spec option_table[] = {
 	  .help = "--inspect: the sampling interval in microseconds" },
 	{ .name = "duration", .arg = "TIME", .apply = parse_duration,
 	  .help = "--inspect with --report or --export: profile for\n"
-		  "TIME (10s, 500ms; default 10s)" },
+		  "TIME of the target's (10s, 500ms; default 10s)" },
 	{ .name = "session", .arg = "N", .apply = parse_session,
 	  .help = "xsbug captures: the Nth profile (default: the\n"
 		  "last one that stopped with samples)" },

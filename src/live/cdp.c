@@ -17,9 +17,9 @@
 #include "pid_ports.h"
 #include "base/complain.h"
 #include "base/escape.h"
-#include "base/id_table.h"
 #include "output/export.h"
 #include "base/util.h"
+#include "cdp_windows.h"
 #include "ws.h"
 
 #define DIAL_TIMEOUT_MS 5000
@@ -27,16 +27,10 @@
 #define WAIT_RETRY_SECONDS 0.25
 /* Profiler.stop of a long window on a busy machine can take seconds. */
 #define ANSWER_TIMEOUT_MS 15000
-/* Distinct stacks in a session, and samples: past these the session
+/* A streamed session's distinct stacks and samples: past these it
  * stops growing (a day at 1 ms is 86 M samples). */
-#define MAX_NODES (4u << 20)
+#define MAX_NODES CDP_MAX_NODES
 #define MAX_SAMPLES (256u << 20)
-
-struct session_node {
-	uint32_t parent; /* UINT32_MAX for a root */
-	char *call_frame; /* the callFrame object as JSON text */
-	uint64_t hits;
-};
 
 struct cdp {
 	/* The session (nodes, samples) is folded by whoever calls cdp_stop
@@ -47,19 +41,19 @@ struct cdp {
 	bool released; /* Runtime.runIfWaitingForDebugger sent */
 	char name[600];
 	char url[1100]; /* the target's WebSocket */
-	struct session_node *nodes;
-	size_t n_nodes, nodes_cap;
-	struct id_table node_index; /* nodes by parent and call frame */
-	uint32_t *samples;
-	int64_t *deltas;
-	size_t n_samples, samples_cap, deltas_cap;
-	double span;        /* µs profiled, all windows end to end */
-	double last_sample; /* time of the last sample on that axis */
+	struct cdp_windows *windows; /* the session, from Profiler windows */
 	/* When the peer streams trace events (Tracing.dataCollected while
 	 * tracing runs) they are the session, in place of the windows. */
 	struct trace_stream *trace;
 	bool streaming; /* the session is `trace` */
 	bool tracing;   /* Tracing.start answered, tracingComplete not yet */
+	/* Windows: Profiler.start/stop, bridged by console profiles where
+	 * the console starts them (see cdp_next); the last bridge's number,
+	 * the one being started and ended (0: none). */
+	enum { CONSOLE_UNKNOWN, CONSOLE_YES, CONSOLE_NO } console_profiles;
+	unsigned console_n, console_starting, console_ending;
+	bool console_started;
+	bool running; /* a window is being profiled */
 	bool broken;    /* the connection failed: nothing more to ask */
 	/* NodeRuntime.waitingForDisconnect came: the program's script is
 	 * over and Node waits for us to let it go. */
@@ -82,168 +76,6 @@ static void sleep_seconds(double s)
 	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
 	while (nanosleep(&ts, &ts))
 		;
-}
-
-/* The session's node for this frame under that parent, made if new;
- * UINT32_MAX past MAX_NODES. */
-static uint32_t session_node(struct cdp *c, uint32_t parent, const cJSON *frame)
-{
-	char *text = cJSON_PrintUnformatted(frame);
-	if (!text)
-		return UINT32_MAX;
-	struct id_probe p = id_table_probe(&c->node_index,
-					   hash_bytes(text, strlen(text), parent));
-	for (uint32_t k; (k = id_probe_next(&c->node_index, &p)) != NO_ID;) {
-		if (c->nodes[k].parent == parent && !strcmp(c->nodes[k].call_frame, text)) {
-			free(text);
-			return k;
-		}
-	}
-	if (c->n_nodes >= MAX_NODES) {
-		free(text);
-		return UINT32_MAX;
-	}
-	GROW(c->nodes, c->nodes_cap, c->n_nodes + 1);
-	c->nodes[c->n_nodes] = (struct session_node){ parent, text, 0 };
-	id_table_add(&c->node_index, &p, (uint32_t)c->n_nodes);
-	return (uint32_t)c->n_nodes++;
-}
-
-struct id_index {
-	double id;
-	size_t index;
-};
-
-static int by_id(const void *a, const void *b)
-{
-	double x = ((const struct id_index *)a)->id, y = ((const struct id_index *)b)->id;
-	return (x > y) - (x < y);
-}
-
-static long find_id(const struct id_index *ids, size_t n, double id)
-{
-	struct id_index key = { id, 0 };
-	const struct id_index *hit = bsearch(&key, ids, n, sizeof(*ids), by_id);
-	return hit ? (long)hit->index : -1;
-}
-
-/* Maps each node of the window's profile to a session node, parents
- * first (a breadth-first walk from the nodes nobody names as a child). */
-static bool map_nodes(struct cdp *c, const cJSON *nodes, uint32_t *map,
-		      const struct id_index *ids, size_t n, char *err, size_t cap)
-{
-	long *parent = xmalloc(n * sizeof(*parent));
-	size_t *queue = xmalloc(n * sizeof(*queue)), head = 0, tail = 0;
-	bool ok = true;
-	for (size_t i = 0; i < n; i++)
-		parent[i] = -1, map[i] = UINT32_MAX;
-	for (size_t i = 0; i < n && ok; i++) {
-		const cJSON *kids = cJSON_GetObjectItem(cJSON_GetArrayItem(nodes, (int)i), "children");
-		const cJSON *kid;
-		cJSON_ArrayForEach(kid, kids) {
-			long k = cJSON_IsNumber(kid) ? find_id(ids, n, kid->valuedouble) : -1;
-			if (k < 0 || parent[k] >= 0 || (size_t)k == i) {
-				snprintf(err, cap, "profile: node %zu names a wrong child", i);
-				ok = false;
-				break;
-			}
-			parent[k] = (long)i;
-		}
-	}
-	for (size_t i = 0; i < n && ok; i++)
-		if (parent[i] < 0)
-			queue[tail++] = i;
-	while (ok && head < tail) {
-		size_t i = queue[head++];
-		const cJSON *node = cJSON_GetArrayItem(nodes, (int)i);
-		const cJSON *frame = cJSON_GetObjectItem(node, "callFrame");
-		uint32_t up = parent[i] < 0 ? UINT32_MAX : map[parent[i]];
-		map[i] = cJSON_IsObject(frame) ? session_node(c, up, frame) : UINT32_MAX;
-		if (map[i] == UINT32_MAX) {
-			snprintf(err, cap, "profile: node %zu has no callFrame, or the session "
-				 "has %u stacks", i, MAX_NODES);
-			ok = false;
-		}
-		const cJSON *kid;
-		cJSON_ArrayForEach(kid, cJSON_GetObjectItem(node, "children"))
-			queue[tail++] = (size_t)find_id(ids, n, kid->valuedouble);
-	}
-	free(parent);
-	free(queue);
-	return ok;
-}
-
-static bool fold_samples(struct cdp *c, const cJSON *profile, const uint32_t *map,
-			 const struct id_index *ids, size_t n, char *err, size_t cap)
-{
-	const cJSON *samples = cJSON_GetObjectItem(profile, "samples");
-	const cJSON *deltas = cJSON_GetObjectItem(profile, "timeDeltas");
-	double start = cJSON_GetNumberValue(cJSON_GetObjectItem(profile, "startTime"));
-	double end = cJSON_GetNumberValue(cJSON_GetObjectItem(profile, "endTime"));
-	int count = cJSON_GetArraySize(samples);
-	if (start != start || end != end || end < start ||
-	    count != cJSON_GetArraySize(deltas)) {
-		snprintf(err, cap, "profile: startTime, endTime, samples or timeDeltas wrong");
-		return false;
-	}
-	if (c->n_samples + (size_t)count > MAX_SAMPLES) {
-		snprintf(err, cap, "the session holds %u samples: not growing it", MAX_SAMPLES);
-		return false;
-	}
-	double t = start;
-	const cJSON *s = samples ? samples->child : NULL, *d = deltas ? deltas->child : NULL;
-	for (; s && d; s = s->next, d = d->next) {
-		long i = find_id(ids, n, cJSON_GetNumberValue(s));
-		if (i < 0 || map[i] == UINT32_MAX || !cJSON_IsNumber(d)) {
-			snprintf(err, cap, "profile: a sample names no node");
-			return false;
-		}
-		t += d->valuedouble;
-		double at = c->span + (t < start ? 0 : t > end ? end - start : t - start);
-		if (at < c->last_sample)
-			at = c->last_sample;
-		GROW(c->samples, c->samples_cap, c->n_samples + 1);
-		GROW(c->deltas, c->deltas_cap, c->n_samples + 1);
-		c->samples[c->n_samples] = map[i];
-		c->deltas[c->n_samples++] = (int64_t)(at - c->last_sample + 0.5);
-		c->last_sample = at;
-		c->nodes[map[i]].hits++;
-	}
-	c->span += end - start;
-	if (c->span < c->last_sample)
-		c->span = c->last_sample;
-	return true;
-}
-
-/* Folds one window's Profiler.Profile into the session. */
-static bool fold_profile(struct cdp *c, const cJSON *profile, char *err, size_t cap)
-{
-	const cJSON *nodes = cJSON_GetObjectItem(profile, "nodes");
-	size_t n = (size_t)cJSON_GetArraySize(nodes);
-	if (!cJSON_IsArray(nodes) || !n) {
-		snprintf(err, cap, "profile: no nodes");
-		return false;
-	}
-	struct id_index *ids = xmalloc(n * sizeof(*ids));
-	uint32_t *map = xmalloc(n * sizeof(*map));
-	size_t i = 0;
-	const cJSON *node;
-	cJSON_ArrayForEach(node, nodes) {
-		ids[i] = (struct id_index){ cJSON_GetNumberValue(cJSON_GetObjectItem(node, "id")), i };
-		i++;
-	}
-	qsort(ids, n, sizeof(*ids), by_id);
-	bool ok = true;
-	for (i = 0; i < n && ok; i++)
-		if (ids[i].id != ids[i].id || (i && ids[i].id == ids[i - 1].id)) {
-			snprintf(err, cap, "profile: node ids missing or repeated");
-			ok = false;
-		}
-	ok = ok && map_nodes(c, nodes, map, ids, n, err, cap) &&
-	     fold_samples(c, profile, map, ids, n, err, cap);
-	free(ids);
-	free(map);
-	return ok;
 }
 
 /* Where the `value` array of a Tracing.dataCollected event (or
@@ -321,22 +153,69 @@ static int take_trace_events(struct cdp *c, char *err, size_t cap)
 	return ok ? 1 : -1;
 }
 
-/* Events other than data: only the end of tracing matters. */
+/* One window's profile into the session; the program's end, when it
+ * came, is the session's. */
+static bool fold_window(struct cdp *c, const cJSON *profile, char *err, size_t cap)
+{
+	pthread_mutex_lock(&c->lock);
+	bool ok = cdp_windows_fold(c->windows, profile, cdp_program_ended(c), err, cap);
+	pthread_mutex_unlock(&c->lock);
+	return ok;
+}
+
+/* "wprof-tui N", the title of the console's n-th profile. */
+static void console_title(unsigned n, char *out, size_t cap)
+{
+	snprintf(out, cap, "wprof-tui %u", n);
+}
+
+/* Is this event's title the console profile number `n`? */
+static bool console_titled(const cJSON *params, unsigned n)
+{
+	char title[40];
+	console_title(n, title, sizeof(title));
+	const char *said = cJSON_GetStringValue(cJSON_GetObjectItem(params, "title"));
+	return n && said && !strcmp(said, title);
+}
+
+/* The console profiles we started and ended (the program's own, by
+ * other titles, are not ours). */
+static void note_console_profile(struct cdp *c, const char *method, const cJSON *params)
+{
+	if (!strcmp(method, "Profiler.consoleProfileStarted") &&
+	    console_titled(params, c->console_starting))
+		c->console_started = true;
+	/* A bridge that does not fold leaves a gap, as one not ended. */
+	char ignored[300];
+	if (!strcmp(method, "Profiler.consoleProfileFinished") &&
+	    console_titled(params, c->console_ending)) {
+		c->console_ending = 0;
+		fold_window(c, cJSON_GetObjectItem(params, "profile"), ignored, sizeof(ignored));
+	}
+}
+
+/* Events other than data: the end of tracing, console profiles, the
+ * program's end. */
 static void note_event(struct cdp *c, const cJSON *root)
 {
 	const char *method = cJSON_GetStringValue(cJSON_GetObjectItem(root, "method"));
+	if (method)
+		note_console_profile(c, method, cJSON_GetObjectItem(root, "params"));
 	if (method && (!strcmp(method, "Tracing.tracingComplete") ||
 		       !strcmp(method, "NodeTracing.tracingComplete")))
 		c->tracing = false;
 	if (method && !strcmp(method, "NodeRuntime.waitingForDisconnect"))
 		atomic_store(&c->program_ended, true);
+	if (method && !strcmp(method, "NodeRuntime.waitingForDebugger")) {
+		pthread_mutex_lock(&c->lock);
+		cdp_windows_target_waited(c->windows);
+		pthread_mutex_unlock(&c->lock);
+	}
 }
 
-/* Sends a command and waits for its answer (trace batches meanwhile are
- * kept, other events skipped); the answer's "result", which the caller
- * frees with *root. */
-static const cJSON *call(struct cdp *c, const char *method, const char *params,
-			 cJSON **root, char *err, size_t cap)
+/* Sends a command: its id, 0 with err when the connection failed. */
+static int send_command(struct cdp *c, const char *method, const char *params, char *err,
+			size_t cap)
 {
 	char text[512];
 	int id = ++c->next_id;
@@ -346,8 +225,18 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 	if (!ws_send_text(&c->ws, text, (size_t)n, why, sizeof(why))) {
 		snprintf(err, cap, "%s: %s", method, why);
 		c->broken = true;
-		return NULL;
+		return 0;
 	}
+	return id;
+}
+
+/* Waits for the answer to command `id` (answers come in the order the
+ * commands went; trace batches meanwhile are kept, events noted); the
+ * answer's "result", which the caller frees with *root. */
+static const cJSON *await_result(struct cdp *c, int id, const char *method, cJSON **root,
+				 char *err, size_t cap)
+{
+	char why[300];
 	for (;;) {
 		int r = ws_receive(&c->ws, ANSWER_TIMEOUT_MS, why, sizeof(why));
 		if (r <= 0) {
@@ -390,14 +279,29 @@ static const cJSON *call(struct cdp *c, const char *method, const char *params,
 	return result;
 }
 
-static bool command(struct cdp *c, const char *method, const char *params,
-		    char *err, size_t cap)
+/* Sends a command and waits for its answer. */
+static const cJSON *call(struct cdp *c, const char *method, const char *params,
+			 cJSON **root, char *err, size_t cap)
+{
+	int id = send_command(c, method, params, err, cap);
+	return id ? await_result(c, id, method, root, err, cap) : NULL;
+}
+
+/* await_result for an answer whose result does not matter. */
+static bool await_answer(struct cdp *c, int id, const char *method, char *err, size_t cap)
 {
 	cJSON *root;
-	if (!call(c, method, params, &root, err, cap))
+	if (!await_result(c, id, method, &root, err, cap))
 		return false;
 	cJSON_Delete(root);
 	return true;
+}
+
+static bool command(struct cdp *c, const char *method, const char *params,
+		    char *err, size_t cap)
+{
+	int id = send_command(c, method, params, err, cap);
+	return id && await_answer(c, id, method, err, cap);
 }
 
 static bool wanted(const cJSON *t, const char *target)
@@ -599,26 +503,8 @@ bool cdp_program_ended(const struct cdp *c)
 	return atomic_load(&c->program_ended);
 }
 
-/* After the program's end Node idles until the debugger leaves: the
- * session's last (idle) samples are that wait, not the program's, and
- * go; the session ends where they began. */
-static void drop_wait_for_disconnect(struct cdp *c)
-{
-	pthread_mutex_lock(&c->lock);
-	while (c->n_samples && strstr(c->nodes[c->samples[c->n_samples - 1]].call_frame,
-				      "\"functionName\":\"(idle)\"")) {
-		size_t last = --c->n_samples;
-		c->nodes[c->samples[last]].hits--;
-		c->span = c->last_sample;
-		c->last_sample -= (double)c->deltas[last];
-	}
-	pthread_mutex_unlock(&c->lock);
-}
-
 void cdp_release(struct cdp *c)
 {
-	if (cdp_program_ended(c) && !c->streaming)
-		drop_wait_for_disconnect(c);
 	ws_close(&c->ws);
 	c->broken = true;
 }
@@ -676,7 +562,7 @@ struct cdp *cdp_new_session(void)
 {
 	struct cdp *c = xcalloc(1, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
-	id_table_init(&c->node_index, 512);
+	c->windows = cdp_windows_new();
 	c->ws.fd = -1;
 	return c;
 }
@@ -688,9 +574,7 @@ bool cdp_fold_json(struct cdp *c, const char *json, size_t len, char *err, size_
 		snprintf(err, cap, "not JSON");
 		return false;
 	}
-	pthread_mutex_lock(&c->lock);
-	bool ok = fold_profile(c, profile, err, cap);
-	pthread_mutex_unlock(&c->lock);
+	bool ok = fold_window(c, profile, err, cap);
 	cJSON_Delete(profile);
 	return ok;
 }
@@ -700,38 +584,129 @@ const char *cdp_target_name(const struct cdp *c)
 	return c->name;
 }
 
+/* ---- Profiler windows, bridged without a gap -------------------------
+ *
+ * Profiler.start does nothing while the profile it started runs, so the
+ * next window cannot begin before Profiler.stop has ended the last: the
+ * round trip between them (35-38 ms a window with Node 20, up to 194 ms
+ * with Chromium) would not be profiled.  Profiles started by the
+ * console (console.profile(TITLE)) run beside it, V8 recording each tick
+ * in every profile running, and console.profileEnd(TITLE) sends the
+ * profile in Profiler.consoleProfileFinished.  So each window ends with
+ * a bridge: a console profile started before Profiler.stop and ended
+ * after the next Profiler.start, covering the moments between; the fold
+ * keeps each sample once by its time (measured with Node 20.20 and
+ * Chromium 156: the samples of the three follow each other one interval
+ * apart).  The windows themselves stay Profiler.start/stop because a
+ * Node program that has ended runs no JavaScript ("illegal access"), so
+ * only Profiler.stop can still end its last window.  An engine where the
+ * console starts no profile gets windows with their gaps. */
+
+/* The evaluated code names itself: its own moment in the profile reads
+ * "(anonymous) wprof-tui". */
+#define CONSOLE_SOURCE "\\n//# sourceURL=wprof-tui"
+
+/* Sends Runtime.evaluate of a console call on the profile numbered `n`
+ * ("profile" or "profileEnd"): its id, 0 when the connection failed. */
+static int send_console(struct cdp *c, const char *call_name, unsigned n, char *err,
+			size_t cap)
+{
+	char title[40], params[300];
+	console_title(n, title, sizeof(title));
+	snprintf(params, sizeof(params), "{\"expression\":\"console.%s('%s')" CONSOLE_SOURCE
+		 "\",\"silent\":true}", call_name, title);
+	return send_command(c, "Runtime.evaluate", params, err, cap);
+}
+
+/* A program started with --inspect-brk waits for this, with the
+ * profiler now on from its first line; others answer and run on.  An
+ * engine without the method answers an error: ignored. */
+static void release_once(struct cdp *c)
+{
+	if (c->released)
+		return;
+	char ignored[300];
+	c->released = true;
+	cJSON *root;
+	if (call(c, "Runtime.runIfWaitingForDebugger", NULL, &root, ignored, sizeof(ignored)))
+		cJSON_Delete(root);
+}
+
 bool cdp_start(struct cdp *c, char *err, size_t cap)
 {
+	if (c->running)
+		return true;
 	if (!command(c, "Profiler.start", NULL, err, cap))
 		return false;
-	/* A program started with --inspect-brk waits for this, with the
-	 * profiler now on from its first line; others answer and run on.
-	 * An engine without the method answers an error: ignored. */
-	if (!c->released) {
-		char ignored[300];
-		c->released = true;
-		cJSON *root;
-		if (call(c, "Runtime.runIfWaitingForDebugger", NULL, &root, ignored,
-			 sizeof(ignored)))
-			cJSON_Delete(root);
-	}
+	c->running = true;
+	release_once(c);
 	return true;
 }
 
-bool cdp_stop(struct cdp *c, char *err, size_t cap)
+/* The answer to Profiler.stop: the window's profile, folded. */
+static bool await_window(struct cdp *c, int id, char *err, size_t cap)
 {
 	cJSON *root;
-	const cJSON *result = call(c, "Profiler.stop", NULL, &root, err, cap);
+	const cJSON *result = await_result(c, id, "Profiler.stop", &root, err, cap);
 	if (!result)
 		return false;
 	char why[300];
-	pthread_mutex_lock(&c->lock);
-	bool ok = fold_profile(c, cJSON_GetObjectItem(result, "profile"), why, sizeof(why));
-	pthread_mutex_unlock(&c->lock);
+	bool ok = fold_window(c, cJSON_GetObjectItem(result, "profile"), why, sizeof(why));
 	if (!ok)
 		snprintf(err, cap, "Profiler.stop: %s", why);
 	cJSON_Delete(root);
 	return ok;
+}
+
+/* The commands of a window's end go together, without waiting for the
+ * answers in between: the bridge's start, Profiler.stop, the next
+ * Profiler.start, the bridge's end.  The target then runs them one after
+ * the other, so that even where the bridge is lost (the program ended
+ * before its end: JavaScript no longer runs) only the moment between
+ * stop and start is. */
+struct window_end {
+	int bridge_start, stop, start, bridge_end; /* ids, 0: not sent */
+};
+
+static bool send_window_end(struct cdp *c, bool go_on, struct window_end *e, char *err,
+			    size_t cap)
+{
+	unsigned bridge = go_on && c->console_profiles != CONSOLE_NO ? ++c->console_n : 0;
+	*e = (struct window_end){ 0 };
+	c->console_starting = c->console_ending = bridge;
+	c->console_started = false;
+	return (!bridge || (e->bridge_start = send_console(c, "profile", bridge, err, cap))) &&
+	       (e->stop = send_command(c, "Profiler.stop", NULL, err, cap)) &&
+	       (!go_on || (e->start = send_command(c, "Profiler.start", NULL, err, cap))) &&
+	       (!bridge || (e->bridge_end = send_console(c, "profileEnd", bridge, err, cap)));
+}
+
+bool cdp_next(struct cdp *c, bool go_on, char *err, size_t cap)
+{
+	if (!c->running)
+		return !go_on || cdp_start(c, err, cap);
+	struct window_end e;
+	bool ok = send_window_end(c, go_on, &e, err, cap);
+	/* The bridge's start and end answer as the engine can (an error
+	 * where JavaScript no longer runs); its profile comes as an event,
+	 * and an engine whose console starts none gets no more bridges. */
+	if (ok && e.bridge_start)
+		ok = await_answer(c, e.bridge_start, "Runtime.evaluate", err, cap) || !c->broken;
+	if (e.bridge_start && c->console_profiles == CONSOLE_UNKNOWN)
+		c->console_profiles = c->console_started ? CONSOLE_YES : CONSOLE_NO;
+	c->running = false;
+	ok = ok && await_window(c, e.stop, err, cap);
+	if (ok && e.start)
+		c->running = ok = await_answer(c, e.start, "Profiler.start", err, cap);
+	if (ok && e.bridge_end)
+		ok = await_answer(c, e.bridge_end, "Runtime.evaluate", err, cap) || !c->broken;
+	c->console_starting = c->console_ending = 0;
+	return ok;
+}
+
+bool cdp_stop(struct cdp *c, char *err, size_t cap)
+{
+	return cdp_next(c, false, err, cap);
 }
 
 
@@ -873,55 +848,9 @@ unsigned long cdp_batches(struct cdp *c)
 size_t cdp_sample_count(struct cdp *c)
 {
 	pthread_mutex_lock(&c->lock);
-	size_t n = c->streaming ? trace_stream_samples(c->trace) : c->n_samples;
+	size_t n = c->streaming ? trace_stream_samples(c->trace) : cdp_windows_samples(c->windows);
 	pthread_mutex_unlock(&c->lock);
 	return n;
-}
-
-static char *session_json(const struct cdp *c);
-
-char *cdp_session_json(struct cdp *c)
-{
-	pthread_mutex_lock(&c->lock);
-	char *text = session_json(c);
-	pthread_mutex_unlock(&c->lock);
-	return text;
-}
-
-static char *session_json(const struct cdp *c)
-{
-	char *text;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
-	uint32_t *first_child = xmalloc((c->n_nodes + 1) * sizeof(*first_child));
-	uint32_t *next = xmalloc((c->n_nodes + 1) * sizeof(*next));
-	for (size_t i = 0; i < c->n_nodes; i++)
-		first_child[i] = next[i] = UINT32_MAX;
-	for (size_t i = c->n_nodes; i-- > 0;) {
-		uint32_t p = c->nodes[i].parent;
-		if (p != UINT32_MAX)
-			next[i] = first_child[p], first_child[p] = (uint32_t)i;
-	}
-	fputs("{\"nodes\":[", f);
-	for (size_t i = 0; i < c->n_nodes; i++) {
-		fprintf(f, "%s{\"id\":%zu,\"callFrame\":%s,\"hitCount\":%llu,\"children\":[",
-			i ? "," : "", i + 1, c->nodes[i].call_frame,
-			(unsigned long long)c->nodes[i].hits);
-		for (uint32_t k = first_child[i]; k != UINT32_MAX; k = next[k])
-			fprintf(f, "%s%u", k == first_child[i] ? "" : ",", k + 1);
-		fputs("]}", f);
-	}
-	fprintf(f, "],\"startTime\":0,\"endTime\":%.0f,\"samples\":[", c->span);
-	for (size_t i = 0; i < c->n_samples; i++)
-		fprintf(f, "%s%u", i ? "," : "", c->samples[i] + 1);
-	fputs("],\"timeDeltas\":[", f);
-	for (size_t i = 0; i < c->n_samples; i++)
-		fprintf(f, "%s%lld", i ? "," : "", (long long)c->deltas[i]);
-	fputs("]}\n", f);
-	fclose(f);
-	free(first_child);
-	free(next);
-	return text;
 }
 
 /* The trace is copied under the lock and built outside it, so that the
@@ -946,27 +875,42 @@ bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap)
 	}
 	if (c->streaming)
 		return trace_model(c, m, err, cap);
-	char *text = cdp_session_json(c);
-	struct load_options opt = { .session = -1 };
-	struct load_error why;
-	bool ok = load_memory(text, strlen(text), c->name, &opt, m, &why);
+	char why[300];
+	pthread_mutex_lock(&c->lock);
+	bool ok = trace_live_session_model(cdp_windows_fold_of(c->windows), m, why, sizeof(why));
+	pthread_mutex_unlock(&c->lock);
 	if (!ok)
-		snprintf(err, cap, "%s: %s", c->name, why.message);
-	free(text);
+		snprintf(err, cap, "%s: %s", c->name, why);
 	return ok;
+}
+
+/* The live view's model of the windows: new values in `shown` while no
+ * stack is new.  The fold is the windows' thread's too: under the lock. */
+static enum trace_live_change windows_refresh(struct cdp *c, struct model *shown,
+					      struct model *fresh, char *err, size_t cap)
+{
+	pthread_mutex_lock(&c->lock);
+	enum trace_live_change r = trace_live_model(cdp_windows_fold_of(c->windows), shown,
+						    fresh, err, cap);
+	pthread_mutex_unlock(&c->lock);
+	return r;
 }
 
 enum cdp_refresh cdp_refresh(struct cdp *c, struct model *shown, struct model *fresh,
 			     char *err, size_t cap)
 {
-	if (!c->streaming)
-		return cdp_session_model(c, fresh, err, cap) ? CDP_NEW_MODEL : CDP_NOTHING;
-	if (!c->live)
-		c->live = trace_live_new();
-	pthread_mutex_lock(&c->lock);
-	trace_live_update(c->live, c->trace);
-	pthread_mutex_unlock(&c->lock);
-	switch (trace_live_model(c->live, shown, fresh, err, cap)) {
+	enum trace_live_change r;
+	if (!c->streaming) {
+		r = windows_refresh(c, shown, fresh, err, cap);
+	} else {
+		if (!c->live)
+			c->live = trace_live_new();
+		pthread_mutex_lock(&c->lock);
+		trace_live_update(c->live, c->trace);
+		pthread_mutex_unlock(&c->lock);
+		r = trace_live_model(c->live, shown, fresh, err, cap);
+	}
+	switch (r) {
 	case TRACE_LIVE_VALUES:
 		return CDP_NEW_VALUES;
 	case TRACE_LIVE_MODEL:
@@ -983,22 +927,18 @@ bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap)
 		snprintf(err, cap, "no samples yet: nothing written");
 		return false;
 	}
-	if (c->streaming) {
-		struct model m;
-		if (!trace_model(c, &m, err, cap))
-			return false;
-		bool ok = export_model(&m, 0, EXPORT_CPUPROFILE, path, NULL, err, cap);
-		model_free(&m);
-		return ok;
-	}
-	char *text = cdp_session_json(c);
-	FILE *f = fopen(path, "w");
-	bool ok = f && fputs(text, f) >= 0;
-	if (f && fclose(f))
-		ok = false;
-	if (!ok)
-		snprintf(err, cap, "%s: cannot write", path);
-	free(text);
+	struct model m;
+	if (!cdp_session_model(c, &m, err, cap))
+		return false;
+	/* Its second type, the sample counts, is what the file's samples
+	 * say anyway: the note that only the first is written says nothing. */
+	FILE *notes = fopen("/dev/null", "w");
+	bool ok = notes && export_model(&m, 0, EXPORT_CPUPROFILE, path, notes, err, cap);
+	if (!notes)
+		snprintf(err, cap, "no /dev/null");
+	else
+		fclose(notes);
+	model_free(&m);
 	return ok;
 }
 
@@ -1007,12 +947,7 @@ void cdp_free(struct cdp *c)
 	if (!c)
 		return;
 	ws_close(&c->ws);
-	for (size_t i = 0; i < c->n_nodes; i++)
-		free(c->nodes[i].call_frame);
-	free(c->nodes);
-	id_table_free(&c->node_index);
-	free(c->samples);
-	free(c->deltas);
+	cdp_windows_free(c->windows);
 	trace_stream_free(c->trace);
 	trace_live_free(c->live);
 	pthread_mutex_destroy(&c->lock);
@@ -1045,24 +980,49 @@ static bool stream_for(struct cdp *c, double seconds, FILE *log, char *err, size
 	return keep_what_arrived(c, log, err);
 }
 
+/* How long the session still has to run.  Console profiles follow
+ * each other without a gap, so the session holds the target's time: it
+ * runs until that is `seconds` (the fold cuts it there), or, should the
+ * target's clock not keep ours, until two windows past.  Windows with
+ * gaps run for `seconds` of ours. */
+static double time_left(struct cdp *c, double seconds, double began)
+{
+	double ours = now_seconds() - began;
+	if (c->console_profiles != CONSOLE_YES)
+		return seconds - ours;
+	if (ours > seconds + 2 * CDP_WINDOW_SECONDS)
+		return 0;
+	pthread_mutex_lock(&c->lock);
+	double theirs = cdp_windows_span(c->windows) / 1e6;
+	bool full = cdp_windows_full(c->windows);
+	pthread_mutex_unlock(&c->lock);
+	return full ? 0 : seconds - theirs;
+}
+
 /* Profiler windows for `seconds`; false with err when the target broke
  * before a window came. */
 static bool windows_for(struct cdp *c, double seconds, FILE *log, char *err, size_t cap)
 {
-	for (double left = seconds; left > 0; left -= CDP_WINDOW_SECONDS) {
-		bool ok = cdp_start(c, err, cap) &&
-			  cdp_listen(c, left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS,
-				     err, cap);
-		if (!ok || !cdp_stop(c, err, cap))
-			return keep_what_arrived(c, log, err);
-		if (cdp_program_ended(c)) {
-			cdp_release(c);
-			if (log) {
-				fputs("wprof-tui: ", log);
-				escape_text_to(log, c->name);
-				fputs(": program ended\n", log);
-			}
+	pthread_mutex_lock(&c->lock);
+	cdp_windows_set_length(c->windows, seconds * 1e6);
+	pthread_mutex_unlock(&c->lock);
+	double began = now_seconds(), left;
+	bool ok = cdp_start(c, err, cap);
+	while (ok && (left = time_left(c, seconds, began)) > 0) {
+		ok = cdp_listen(c, left < CDP_WINDOW_SECONDS ? left : CDP_WINDOW_SECONDS, err,
+				cap);
+		if (!ok || cdp_program_ended(c) || time_left(c, seconds, began) <= 0)
 			break;
+		ok = cdp_next(c, true, err, cap);
+	}
+	if (!ok || !cdp_stop(c, err, cap))
+		return keep_what_arrived(c, log, err);
+	if (cdp_program_ended(c)) {
+		cdp_release(c);
+		if (log) {
+			fputs("wprof-tui: ", log);
+			escape_text_to(log, c->name);
+			fputs(": program ended\n", log);
 		}
 	}
 	return true;
@@ -1088,8 +1048,9 @@ bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *
 		}
 		fputc('\n', log);
 	}
-	seconds -= now_seconds() - began;
 	if (ok && c->streaming) {
+		/* The probe's batches are the session's first. */
+		seconds -= now_seconds() - began;
 		/* The session as a file of these events would open: built
 		 * from the stream itself, without a copy. */
 		struct load_error why;
@@ -1104,6 +1065,7 @@ bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *
 		cdp_free(c);
 		return ok;
 	}
+	/* The probe's events are dropped: the windows give all `seconds`. */
 	ok = ok && windows_for(c, seconds, log, err, cap) && cdp_session_model(c, m, err, cap);
 	cdp_free(c);
 	return ok;

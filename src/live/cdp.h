@@ -1,7 +1,8 @@
 /* Node, Chrome, Deno, Electron over the Chrome DevTools protocol (the
  * inspector): a target picked from /json/list on the address the user
- * named, profiled in windows (Profiler.start … Profiler.stop) whose
- * .cpuprofile results are folded into one growing session.
+ * named, profiled in windows (Profiler.start … Profiler.stop, bridged by
+ * console profiles) whose profiles are folded into one growing session
+ * as they come (cdp_windows.h), or streamed over Tracing.
  *
  * Calls block, each with a deadline: the caller is --report's loop or a
  * thread of its own.  Only the host and port the user named are ever
@@ -67,7 +68,7 @@ const char *cdp_mode_why(const struct cdp *c);
 bool cdp_follow(struct cdp *c, bool on, double seconds, char *err, size_t cap);
 /* Batches taken so far. */
 unsigned long cdp_batches(struct cdp *c);
-/* Windows: */
+/* Windows (Profiler.start … stop): one starts unless one runs. */
 bool cdp_start(struct cdp *c, char *err, size_t cap);
 /* Reads what the peer sends for up to `seconds` (a window's time),
  * ending early when the program ends; false with err when the
@@ -81,20 +82,25 @@ bool cdp_program_ended(const struct cdp *c);
  * that); the session stays to be read.  After the program's end, the
  * session's trailing (idle) samples (Node waiting for us) are dropped. */
 void cdp_release(struct cdp *c);
-/* Profiler.stop: the window's profile is folded into the session. */
+/* The window under way ends and is folded into the session; with
+ * `go_on` the next one runs, the moments between profiled by a console
+ * profile where the target has one (cdp.c): no time is lost between
+ * them.  Without a window under way it starts one (go_on) or does
+ * nothing. */
+bool cdp_next(struct cdp *c, bool go_on, char *err, size_t cap);
+/* cdp_next without a next window. */
 bool cdp_stop(struct cdp *c, char *err, size_t cap);
 /* Samples in the session so far. */
 size_t cdp_sample_count(struct cdp *c);
-/* The session as a .cpuprofile (malloc'd text; windows only) and as a
- * finished model; these three may be called from another thread than
- * the one taking windows or batches. */
-char *cdp_session_json(struct cdp *c);
+/* The session as a finished model (cdp_windows.h, trace_live_session_model;
+ * a stream's as its trace would load); these may be called from another
+ * thread than the one taking windows or batches. */
 bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap);
 /* For a live view, from one thread: the session's model as `shown` (the
- * model this gave last, or NULL) shows it.  Windows: a new model in
- * `fresh` each time; streaming: new numbers in `shown` in place while no
- * stack is new (a cost of the samples that are new, trace_live), else a
- * new model; both with the newest samples (trace.h, trace_live_model). */
+ * model this gave last, or NULL) shows it: new numbers in `shown` in
+ * place while no stack is new (a cost of the samples that are new,
+ * trace_live), else a new model in `fresh`; with the newest samples
+ * (trace.h, trace_live_model). */
 enum cdp_refresh { CDP_NOTHING, CDP_NEW_VALUES, CDP_NEW_MODEL };
 enum cdp_refresh cdp_refresh(struct cdp *c, struct model *shown, struct model *fresh,
 			     char *err, size_t cap);
@@ -102,8 +108,8 @@ bool cdp_session_write(struct cdp *c, const char *path, char *err, size_t cap);
 void cdp_free(struct cdp *c);
 
 /* A session with no connection, and one window's Profiler.Profile (the
- * JSON of Profiler.stop's result.profile) folded into it: how tests and
- * the fuzzer reach the folding without a peer. */
+ * JSON of Profiler.stop's result.profile) folded into it (cdp_windows.h):
+ * how tests and the fuzzer reach the folding without a peer. */
 struct cdp *cdp_new_session(void);
 bool cdp_fold_json(struct cdp *c, const char *json, size_t len, char *err, size_t cap);
 

@@ -74,8 +74,10 @@ static void note_result(struct cdp_live *cl, bool ok, bool news, const char *err
 /* Steps of a window's wait: p and q are heard within one. */
 #define LISTEN_STEP_SECONDS 0.1
 
-/* One Profiler window, folded: its time spent reading what the target
- * says (its program's end among it), cut short by p, q or that end. */
+/* One Profiler window: started unless one runs, its time spent reading
+ * what the target says (its program's end among it), cut short by p, q
+ * or that end; then folded, the next one running from before it ended
+ * unless profiling stops. */
 static bool poll_window(struct cdp_live *cl, char *err, size_t cap)
 {
 	bool ok = cdp_start(cl->cdp, err, cap), was, now;
@@ -84,7 +86,8 @@ static bool poll_window(struct cdp_live *cl, char *err, size_t cap)
 	     wanted(cl, &now) && now == was; left -= LISTEN_STEP_SECONDS)
 		ok = cdp_listen(cl->cdp, left < LISTEN_STEP_SECONDS ? left : LISTEN_STEP_SECONDS,
 				err, cap);
-	return ok && cdp_stop(cl->cdp, err, cap);
+	bool go_on = wanted(cl, &now) && now && !cdp_program_ended(cl->cdp);
+	return ok && cdp_next(cl->cdp, go_on, err, cap);
 }
 
 /* Node's program is over: the session ends there, Node is let go. */

@@ -88,11 +88,13 @@ static void cdp_src_title(struct live_source *s, char *out, size_t cap)
 		 c->switched ? ", no profile yet (the numbers are another target's)" : "");
 }
 
-static void cdp_src_waiting(struct live_source *s, char *out, size_t cap)
+/* Samples come when a window ends (or a trace batch comes). */
+static void cdp_src_waiting(struct live_source *s, double waited, char *out, size_t cap)
 {
 	char title[900];
 	cdp_src_title(s, title, sizeof(title));
-	snprintf(out, cap, "%s: waiting for the first samples", title);
+	snprintf(out, cap, "%s: waiting for the first samples (a window ends each %.0f s)… "
+		 "%.1f s", title, CDP_WINDOW_SECONDS, waited);
 }
 
 static void cdp_src_toggle_profiling(struct live_source *s, char *said, size_t cap)

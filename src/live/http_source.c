@@ -188,11 +188,12 @@ static void http_title(struct live_source *s, char *out, size_t cap)
 		 paused ? ", paused" : "");
 }
 
-static void http_waiting(struct live_source *s, char *out, size_t cap)
+/* As --report says it while the service takes the profile. */
+static void http_waiting(struct live_source *s, double waited, char *out, size_t cap)
 {
 	struct http_source *h = http_of(s);
-	snprintf(out, cap, "fetching the first window (%us) from %s", h->window,
-		 h->session.url);
+	snprintf(out, cap, "fetching the first window, a %u s profile, from %s… %.0f s",
+		 h->window, h->session.url, waited);
 }
 
 static void http_toggle_pause(struct live_source *s, char *said, size_t cap)

@@ -72,8 +72,10 @@ struct live_source_ops {
 				      struct model *fresh);
 	/* The header: who, and what it does now ("live: NAME, profiling"). */
 	void (*title)(struct live_source *s, char *out, size_t cap);
-	/* The screen before the first snapshot: what is awaited, where. */
-	void (*waiting)(struct live_source *s, char *out, size_t cap);
+	/* The screen before the first snapshot: what is awaited, where, and
+	 * how long it has been awaited (`waited` seconds since the explorer
+	 * started the source: the screen changes as it counts). */
+	void (*waiting)(struct live_source *s, double waited, char *out, size_t cap);
 
 	/* Keys.  Each says what it did in `said`. */
 	void (*toggle_profiling)(struct live_source *s, char *said, size_t cap); /* p */

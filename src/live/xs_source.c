@@ -120,9 +120,10 @@ static void xs_source_title(struct live_source *s, char *out, size_t cap)
 			 ? ", no profile yet (the numbers are another engine's)" : "");
 }
 
-static void xs_source_waiting(struct live_source *s, char *out, size_t cap)
+static void xs_source_waiting(struct live_source *s, double waited, char *out, size_t cap)
 {
 	struct xs_source *x = xs_of(s);
+	(void)waited; /* an engine comes when it comes: nothing to count to */
 	if (!engine_logged_in(x, "", out, cap))
 		return;
 	char name[256], state[400];

@@ -14,20 +14,59 @@ static void alloc_bins(struct timeline *t, size_t nbins)
 	t->first_sample = xmalloc((t->nbins + 1) * sizeof(size_t));
 }
 
-/* Samples `first` on (starting `offset` after the first sample) into the
- * bins: a sample's bin is (its start - origin) * per_time, clamped. */
+/* A sample's time into the bins it lasts over, each the part that falls
+ * in it, so that a long sample (a process stopped for 350 ms charged to
+ * the stack it stopped in) fills the cells the panes count it in.
+ * `from` and `to` are times from the strip's start, bins `width` long;
+ * what falls before the strip is left out. */
+static void spread(struct timeline *t, enum frame_kind kind, double from, double to,
+		   double width)
+{
+	if (from < 0)
+		from = 0;
+	if (!(to > from))
+		return;
+	/* Bins by number, so that rounding cannot stall the walk. */
+	size_t last = t->nbins - 1, b = (size_t)fmin(floor(from / width), (double)last);
+	for (; b <= last; b++) {
+		double lo = (double)b * width;
+		/* The newest sample of a live strip runs on past its right
+		 * edge: the last cell takes the rest. */
+		double hi = b == last ? INFINITY : (double)(b + 1) * width;
+		double part = fmin(to, hi) - fmax(from, lo);
+		if (part > 0)
+			t->value[b * KIND_COUNT + kind] += part;
+		if (to <= hi)
+			break;
+	}
+}
+
+static enum frame_kind sample_kind(const struct model *m, size_t i)
+{
+	return m->frames[m->nodes[m->sample_node[i]].frame].kind;
+}
+
+/* Samples `first` on (starting `offset` after the first sample) into
+ * bins `width` long from `origin`: a sample belongs to the bin it starts
+ * in, clamped, and its time to each bin it lasts over.  A sample before
+ * `first` still running at the strip's start gives it its rest. */
 static void fill_bins(struct timeline *t, const struct model *m, size_t first,
-		      double offset, double origin, double per_time)
+		      double offset, double origin, double width)
 {
 	size_t bin = 0;
+	if (!(width > 0))
+		width = 1; /* no time at all: every sample starts in bin 0 */
 	t->first_sample[0] = first;
+	if (first > 0 && first <= m->nsamples)
+		spread(t, sample_kind(m, first - 1),
+		       offset - m->sample_duration[first - 1] - origin, offset - origin, width);
 	for (size_t i = first; i < m->nsamples; i++) {
-		double at = (offset - origin) * per_time;
+		double at = (offset - origin) / width;
 		size_t b = at < 0 ? 0 : at >= (double)t->nbins ? t->nbins - 1 : (size_t)at;
 		while (bin < b)
 			t->first_sample[++bin] = i;
-		uint32_t frame = m->nodes[m->sample_node[i]].frame;
-		t->value[b * KIND_COUNT + m->frames[frame].kind] += m->sample_duration[i];
+		spread(t, sample_kind(m, i), offset - origin,
+		       offset + m->sample_duration[i] - origin, width);
 		offset += m->sample_duration[i];
 	}
 	while (bin < t->nbins)
@@ -39,7 +78,7 @@ void timeline_build(struct timeline *t, const struct model *m, size_t nbins)
 	alloc_bins(t, nbins);
 	for (size_t i = 0; i < m->nsamples; i++)
 		t->span += m->sample_duration[i];
-	fill_bins(t, m, 0, 0, 0, t->span > 0 ? (double)t->nbins / t->span : 0);
+	fill_bins(t, m, 0, 0, 0, t->span / (double)t->nbins);
 }
 
 void timeline_build_window(struct timeline *t, const struct model *m, size_t nbins,
@@ -59,7 +98,7 @@ void timeline_build_window(struct timeline *t, const struct model *m, size_t nbi
 	double offset = m->live.time_before;
 	for (; first < m->nsamples && offset < window_start; first++)
 		offset += m->sample_duration[first];
-	fill_bins(t, m, first, offset, window_start, 1 / bin_time);
+	fill_bins(t, m, first, offset, window_start, bin_time);
 }
 
 void timeline_build_windows(struct timeline *t, const struct model *m, size_t nbins)

@@ -12,6 +12,7 @@ void live_view_init(struct live_view *v, struct live_source *source)
 {
 	memset(v, 0, sizeof(*v));
 	v->source = source;
+	source->ops->waiting(source, 0, v->waiting, sizeof(v->waiting));
 }
 
 void live_view_free(struct live_view *v)
@@ -69,6 +70,19 @@ static bool take_snapshot(struct live_view *v, struct app *a)
 	return true;
 }
 
+/* The waiting screen's line, counting the time: true when it changed. */
+static bool update_waiting(struct live_view *v, double now_ms)
+{
+	char line[sizeof(v->waiting)];
+	if (!v->began_ms)
+		v->began_ms = now_ms;
+	v->source->ops->waiting(v->source, (now_ms - v->began_ms) / 1000, line, sizeof(line));
+	if (!strcmp(line, v->waiting))
+		return false;
+	memcpy(v->waiting, line, sizeof(line));
+	return true;
+}
+
 bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 {
 	struct live_events ev = { .quiet = v->quit_asked,
@@ -82,6 +96,7 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 	memcpy(before, v->title, sizeof(before));
 	update_title(v);
 	changed |= strcmp(before, v->title) != 0;
+	changed |= !v->started && update_waiting(v, now_ms);
 	/* The last data comes with the news that the peer left. */
 	bool due = ev.at_once || now_ms - v->last_refresh_ms >= LIVE_REFRESH_MS;
 	if (v->news && due && (!v->frozen || !v->started) && take_snapshot(v, a)) {
@@ -101,9 +116,8 @@ bool live_view_update(struct live_view *v, struct app *a, double now_ms)
 
 void live_view_draw_waiting(const struct live_view *v, const char *message)
 {
-	char raw[1600], line[1600];
-	v->source->ops->waiting(v->source, raw, sizeof(raw));
-	escape_text(raw, line, sizeof(line));
+	char line[1600];
+	escape_text(v->waiting, line, sizeof(line));
 	erase();
 	mvaddnstr(0, 1, "wprof-tui live", COLS - 1);
 	mvaddnstr(2, 1, line, COLS - 1);

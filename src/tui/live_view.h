@@ -31,8 +31,12 @@ struct live_view {
 	/* B: the windows so far as the base, the later ones compared with
 	 * them; its comparison, once built, is what the screen shows. */
 	struct live_pin pin;
+	/* Before the first snapshot: since when, and the line shown. */
+	double began_ms;
+	char waiting[1600];
 };
 
+/* For a source started already. */
 void live_view_init(struct live_view *v, struct live_source *source);
 void live_view_free(struct live_view *v);
 

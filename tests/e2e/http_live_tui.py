@@ -3,7 +3,8 @@
 service, answering each /debug/pprof/profile?seconds=1 after a second with
 testdata/validate.pprof (main.add: 1490ms flat, go tool pprof -top).
 
-Checked: the waiting screen, then the title counts windows and the flat
+Checked: the waiting screen, counting the seconds the first window takes
+(--window 3), then the title counts windows and the flat
 pane's main.add grows by 1.49s a window; the timeline strip has a cell a
 window (pprof has no sample times inside one), and a range pinned on it
 holds 1.49s a window of it while windows come; p pauses (no window comes while
@@ -44,7 +45,9 @@ class Service(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b"restarting\n")
             return
         asked.append(self.path)
-        time.sleep(1)
+        # As Go: the answer comes when the profile's seconds are over.
+        seconds = re.search(r"seconds=(\d+)", self.path)
+        time.sleep(int(seconds.group(1)) if seconds else 1)
         self.send_response(200)
         self.send_header("Content-Type", "application/octet-stream")
         self.send_header("Content-Length", str(len(PROFILE)))
@@ -158,5 +161,31 @@ def test_live():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-run_tests([test_live])
+def test_waiting():
+    """The waiting screen counts the seconds the first window takes
+    (--window 3: the service answers after 3 s), as --report does."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Service)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/debug/pprof/profile"
+    pane = Pane(f"{BINARY} --live {url} --window 3; echo EXIT=$?; sleep 30", width=120,
+                ready=lambda s: "fetching the first window" in s)
+    try:
+        counted = set()
+        began = time.monotonic()
+        while time.monotonic() - began < 2.5:
+            m = re.search(r"fetching the first window, a 3 s profile, from \S+… (\d+) s",
+                          pane.screen())
+            if m:
+                counted.add(int(m.group(1)))
+            time.sleep(0.2)
+        check({0, 1, 2} <= counted, f"the waiting screen counted {sorted(counted)}")
+        pane.wait_for(lambda s: "[1 window of 3s" in s, "the first window", stable=False)
+        pane.press(["q"], r"EXIT=0", "q")
+    finally:
+        pane.close()
+        server.shutdown()
+
+
+run_tests([test_live, test_waiting])
 sys.exit(1 if failures else 0)

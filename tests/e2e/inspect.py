@@ -3,6 +3,9 @@
   node     a real `node --inspect=127.0.0.1:0` running a program of known
            relative timings, profiled 5 s: its functions are there and their
            totals keep the program's proportions;
+  node-phases  a program timing its own phases over several windows: the
+           totals within 5 % of its clock, no time lost between windows,
+           (idle) under 5 %, the session ending with it;
   fake     a fake inspector that knows no Tracing (-32601, as Node)
            answering Profiler.stop with a hand-made profile twice (other
            node ids the second time): the folded session's numbers, worked
@@ -605,6 +608,66 @@ def node_end():
         os.unlink(path)
 
 
+# Three phases that time themselves (process.hrtime around each call),
+# never idle, twice over about 3.6 s, so over several windows; then the
+# program ends and prints its own totals (us).  Long phases (a sample's
+# place at each change of phase is out by up to an interval) of integer
+# work (no garbage collection, which a profile charges to a root of its
+# own).
+PHASES = """const own = { phase_a: 0, phase_b: 0, phase_c: 0 };
+function phase_a(ms) { const end = Date.now() + ms; let s = 0; while (Date.now() < end) for (let i = 0; i < 2000; i++) s = (s + i) | 0; return s; }
+function phase_b(ms) { const end = Date.now() + ms; let s = 0; while (Date.now() < end) for (let i = 0; i < 2000; i++) s = (s ^ i) | 0; return s; }
+function phase_c(ms) { const end = Date.now() + ms; let s = 0; while (Date.now() < end) for (let i = 0; i < 2000; i++) s = (s - i) | 0; return s; }
+function timed(f, ms) { const t = process.hrtime.bigint(); f(ms); own[f.name] += Number(process.hrtime.bigint() - t) / 1000; }
+for (let round = 0; round < 2; round++) { timed(phase_a, 900); timed(phase_b, 600); timed(phase_c, 300); }
+console.log(JSON.stringify(own));
+"""
+
+
+def node_phases():
+    """A program that times its own phases over several windows: each
+    phase function's total within 5 % of the program's own timing, the
+    session ending with the program, (idle) under 5 %, and no time lost
+    between windows (the samples cover the session but for 5 ms)."""
+    if not shutil.which("node"):
+        print("no node: skipped")
+        sys.exit(77)
+    path = "/tmp/inspect-phases-%d.js" % os.getpid()
+    open(path, "w").write(PHASES)
+    proc = subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = listening_port(proc)
+        p = run("--inspect", "127.0.0.1:%s" % port, "--report", "flat", "--format", "json",
+                "--duration", "60s")
+        own = json.loads(proc.stdout.readline() or "{}")
+        if p.returncode != 0 or not own:
+            return fail("node phases: exit %d, program said %r: %s" % (p.returncode, own,
+                                                                        p.stderr))
+        doc = json.loads(p.stdout)
+        rows = rows_of(p.stdout)
+        covered = sum(r["self"] for r in doc["rows"])
+        idle = rows.get("(idle)", {}).get("total", 0)
+        print("node phases: own %r; profile %r; duration %d us, samples cover %d, (idle) %d"
+              % ({n: round(t) for n, t in own.items()},
+                 {n: rows.get(n, {}).get("total") for n in own}, doc["duration"], covered, idle))
+        for name, took in own.items():
+            got = rows.get(name, {}).get("total", 0)
+            if not abs(got - took) <= 0.05 * took:
+                fail("node phases: %s %d us in the profile, %d by its own clock" % (name, got, took))
+        if ": program ended" not in p.stderr:
+            fail("node phases: the session did not end with the program: %r" % p.stderr)
+        if idle >= 0.05 * doc["duration"]:
+            fail("node phases: (idle) %d us of %d" % (idle, doc["duration"]))
+        if doc["duration"] - covered > 5000:
+            fail("node phases: %d us of the session are no sample's (gaps between windows)"
+                 % (doc["duration"] - covered))
+    finally:
+        proc.kill()
+        proc.wait()
+        os.unlink(path)
+
+
 # A page whose busy function is WebAssembly: spin(n) sums n..1 (a
 # hand-assembled module: one function, exported as "spin"), called by
 # drive() again and again.
@@ -673,7 +736,7 @@ def chrome():
 
 if __name__ == "__main__":
     WPROF = sys.argv[1]
-    {"node": node, "node-end": node_end, "fake": fake, "stream": stream, "hostile": hostile,
+    {"node": node, "node-end": node_end, "node-phases": node_phases, "fake": fake, "stream": stream, "hostile": hostile,
      "chrome": chrome}[sys.argv[3]]()
     print("%d failures" % failures)
     sys.exit(1 if failures else 0)
