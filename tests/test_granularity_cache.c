@@ -1,8 +1,7 @@
 /* The granularity key's kept models (explorer/granularity_cache.h): a
  * model made on the thread, waited for or taken after, is the one made at
- * once.  The profile and its numbers are test_granularity.c's, worked by
- * hand: (root) -> f in f.js, three samples on f of 10, 20 and 30 us, V8's
- * positionTicks for f of one tick on line 4 and one on line 5.
+ * once.  The profile (tests/lines_profile.h) and its numbers are
+ * test_granularity.c's, worked by hand:
  *   lines: 30 us and 30 us, 2 and 1 samples (whole samples);
  *   files: one frame "f.js" (calls within a file are the file), 60 us
  *          and 3 samples on it. */
@@ -12,44 +11,7 @@
 #include "base/util.h"
 #include "explorer/app.h"
 #include "explorer/granularity_cache.h"
-#include "model/sample_counts.h"
-
-static uint32_t add_frame(struct model *m, const char *name, int32_t line)
-{
-	struct frame f = { .line = line, .column = -1, .kind = KIND_JS };
-	f.name = model_string(m, name, strlen(name));
-	f.url = model_string(m, "f.js", 4);
-	f.extra = STR_NONE;
-	return model_intern_frame(m, &f);
-}
-
-static void build(struct model *m, bool counted)
-{
-	model_init(m, "cpuprofile");
-	model_add_sample_type(m, "time", "us");
-	uint32_t root = model_add_child(m, NO_ID, add_frame(m, "(root)", -1));
-	uint32_t f = model_add_child(m, root, add_frame(m, "f", 2));
-	model_add_sample(m, f, 10);
-	model_add_sample(m, f, 20);
-	model_add_sample(m, f, 30);
-	model_add_line_ticks(m, f, 4, 1);
-	model_add_line_ticks(m, f, 5, 1);
-	uint32_t cycle;
-	model_finish(m, &cycle);
-	if (counted)
-		model_add_sample_counts(m);
-}
-
-/* The node of the frame `name` at `line`. */
-static uint32_t node_at(const struct model *m, const char *name, int32_t line)
-{
-	for (uint32_t v = 0; v < m->nnodes; v++) {
-		const struct frame *fr = &m->frames[m->nodes[v].frame];
-		if (!strcmp(model_str(m, fr->name), name) && fr->line == line)
-			return v;
-	}
-	return NO_ID;
-}
+#include "tests/lines_profile.h"
 
 static void check_lines(const struct model *m, const char *when)
 {
@@ -101,7 +63,7 @@ static void taken_at_once(struct model *src)
 static void counted_later(void)
 {
 	struct model src, *lines = xmalloc(sizeof(*lines));
-	build(&src, false);
+	build_lines_profile(&src, false);
 	struct granularity_cache c;
 	granularity_cache_init(&c, &src);
 	granularity_cache_prepare(&c, GRANULARITY_LINES);
@@ -149,7 +111,7 @@ static void key_in_explorer(struct model *src)
 int main(void)
 {
 	struct model src;
-	build(&src, true);
+	build_lines_profile(&src, true);
 	taken_when_done(&src);
 	taken_at_once(&src);
 	key_in_explorer(&src);
