@@ -10,53 +10,17 @@
 #include <string.h>
 
 #include "tests/check.h"
-#include "model/sample_counts.h"
+#include "tests/lines_profile.h"
 #include "transform/granularity.h"
-
-static uint32_t add_frame(struct model *m, const char *name, int32_t line)
-{
-	struct frame f = { .line = line, .column = -1, .kind = KIND_JS };
-	f.name = model_string(m, name, strlen(name));
-	f.url = model_string(m, "f.js", 4);
-	f.extra = STR_NONE;
-	return model_intern_frame(m, &f);
-}
-
-static void build(struct model *m)
-{
-	model_init(m, "cpuprofile");
-	model_add_sample_type(m, "time", "us");
-	uint32_t root = model_add_child(m, NO_ID, add_frame(m, "(root)", -1));
-	uint32_t f = model_add_child(m, root, add_frame(m, "f", 2));
-	model_add_sample(m, f, 10);
-	model_add_sample(m, f, 20);
-	model_add_sample(m, f, 30);
-	model_add_line_ticks(m, f, 4, 1);
-	model_add_line_ticks(m, f, 5, 1);
-	uint32_t cycle;
-	model_finish(m, &cycle);
-	model_add_sample_counts(m);
-}
-
-/* The node of the frame "f" at `line`. */
-static uint32_t node_at(const struct model *m, int32_t line)
-{
-	for (uint32_t v = 0; v < m->nnodes; v++) {
-		const struct frame *fr = &m->frames[m->nodes[v].frame];
-		if (!strcmp(model_str(m, fr->name), "f") && fr->line == line)
-			return v;
-	}
-	return NO_ID;
-}
 
 int main(void)
 {
 	struct model src, out;
-	build(&src);
+	build_lines_profile(&src, true);
 	const char *why_not = NULL;
 	CHECK(model_by_granularity(&src, GRANULARITY_LINES, &out, &why_not));
 	uint32_t counts = model_count_type(&out);
-	uint32_t fn = node_at(&out, 2), l4 = node_at(&out, 4), l5 = node_at(&out, 5);
+	uint32_t fn = node_at(&out, "f", 2), l4 = node_at(&out, "f", 4), l5 = node_at(&out, "f", 5);
 	CHECK(counts != NO_ID && fn != NO_ID && l4 != NO_ID && l5 != NO_ID);
 	if (counts != NO_ID && fn != NO_ID && l4 != NO_ID && l5 != NO_ID) {
 		CHECK_CLOSE(node_value(&out, l4, 0), 30, "line 4's time");

@@ -189,11 +189,13 @@ void app_next_thread(struct app *a);
 /* Asks for the next granularity (tui_run switches). */
 void app_next_granularity(struct app *a);
 /* The same profile by functions, files or lines (enum granularity g),
- * on the same pane, with the filters by pattern: `base` is the profile
- * by functions, `*derived` the model shown at another granularity, which
- * the caller frees (app_drop_model) after the app.  `load`: how the file
- * was read, to read a pprof file again by line. */
-void app_switch_granularity(struct app *a, struct model *base, struct model **derived,
+ * on the same pane, with the filters by pattern: the model for g is
+ * taken from `models` (made and kept there if it is not yet), whose
+ * models the caller frees (granularity_cache_free) after the app; the
+ * next granularity's is then made on a thread.  `load`: how the file was
+ * read, to read a pprof file again by line. */
+struct granularity_cache;
+void app_switch_granularity(struct app *a, struct granularity_cache *models,
 			    const struct load_options *load, unsigned g);
 void app_drop_model(struct model **m);
 

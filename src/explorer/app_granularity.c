@@ -1,5 +1,6 @@
 /* The granularity key: the profile by functions, files or lines (pprof's
- * -granularity) as a new model in place of the one shown. */
+ * -granularity) as another model in place of the one shown, kept once
+ * made (granularity_cache.h). */
 #include "app.h"
 
 #include <stdlib.h>
@@ -8,19 +9,18 @@
 #include "loaders/loaders.h"
 #include "base/escape.h"
 #include "filters.h"
+#include "granularity_cache.h"
 #include "model/sample_counts.h"
 #include "transform/granularity.h"
 #include "transform/symbolize.h"
 #include "base/util.h"
 
-/* The model for granularity g: `base` itself, one made from it, or (pprof
- * by lines, addresses) the file read again by line or address, exact for
- * every rule.  NULL, with a message, when it cannot be made. */
+/* A new model for granularity g (not functions): one made from `base`,
+ * or (pprof by lines, addresses) the file read again by line or address,
+ * exact for every rule.  NULL, with a message, when it cannot be made. */
 static struct model *model_at(struct app *a, struct model *base,
 			      const struct load_options *load, enum granularity g)
 {
-	if (g == GRANULARITY_FUNCTIONS)
-		return base;
 	struct model *m = xmalloc(sizeof(*m));
 	const char *why = NULL;
 	struct load_error err;
@@ -77,9 +77,23 @@ static size_t keep_patterns(const struct transform_stack *from, struct transform
 	return dropped;
 }
 
-void app_switch_granularity(struct app *a, struct model *base, struct model **derived,
+/* The kept model for g, or one made now and kept. */
+static struct model *model_for(struct app *a, struct granularity_cache *models,
+			       const struct load_options *load, enum granularity g)
+{
+	struct model *m = granularity_cache_take(models, g);
+	if (!m) {
+		m = model_at(a, models->base, load, g);
+		if (m)
+			granularity_cache_keep(models, g, m);
+	}
+	return m;
+}
+
+void app_switch_granularity(struct app *a, struct granularity_cache *models,
 			    const struct load_options *load, unsigned g)
 {
+	struct model *base = models->base;
 	a->next_granularity = false;
 	/* Sample counts made before the split go to the lines in whole
 	 * samples; counted after, they would all stay on the functions. */
@@ -87,7 +101,7 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 		filters_finish(a);
 		model_add_sample_counts(base);
 	}
-	struct model *next = model_at(a, base, load, (enum granularity)g);
+	struct model *next = model_for(a, models, load, (enum granularity)g);
 	if (!next)
 		return;
 	const char *file = a->file;
@@ -104,9 +118,6 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 	struct transform_stack filters = { 0 };
 	size_t dropped = keep_patterns(&a->filters.applied, &filters);
 	app_free(a);
-	app_drop_model(derived);
-	if (next != base)
-		*derived = next;
 	app_init(a, file, next, pane);
 	a->source_options = source;
 	a->symbolize = symbolize;
@@ -122,6 +133,7 @@ void app_switch_granularity(struct app *a, struct model *base, struct model **de
 	if (keep_range)
 		app_set_range(a, range.first, range.end);
 	app_compute_in_background(a);
+	granularity_cache_prepare(models, granularity_next((enum granularity)g, base));
 	app_message(a, "granularity: %s%s%s", granularity_name((enum granularity)g),
 		    dropped ? " (filters on one function dropped)" : "",
 		    had_range && !keep_range ? " (the whole profile)" : "");

@@ -16,6 +16,7 @@
 #include "transform/granularity.h"
 #include "base/util.h"
 #include "explorer/app.h"
+#include "explorer/granularity_cache.h"
 #include "draw.h"
 #include "keys.h"
 #include "timeline_draw.h"
@@ -286,6 +287,20 @@ static void switch_thread(struct app *a, struct model **loaded)
 		app_message(a, "thread: %s", safe);
 }
 
+/* switch_thread, and the models by files or lines then of the thread's
+ * profile.  The old profile may be freed: the thread reading it ends
+ * first. */
+static void switch_thread_models(struct app *a, struct model **loaded,
+				 struct granularity_cache *models)
+{
+	granularity_cache_wait(models);
+	switch_thread(a, loaded);
+	if (a->original == *loaded && models->base != *loaded) {
+		granularity_cache_free(models);
+		granularity_cache_init(models, *loaded);
+	}
+}
+
 int tui_run(const char *file, struct model *m, const struct tui_options *o)
 {
 	struct theme theme;
@@ -293,14 +308,16 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		return EXIT_BAD_INPUT;
 	struct app a;
 	struct model *loaded = NULL; /* a thread T loaded, ours to free */
-	struct model *derived = NULL; /* by files or lines, ours to free */
+	struct granularity_cache models; /* by files or lines */
+	granularity_cache_init(&models, m);
 	app_from_options(&a, file, m, o);
 	a.flame.root_below = o->flame_up;
 	if (o->granularity)
-		app_switch_granularity(&a, m, &derived, o->load, o->granularity);
+		app_switch_granularity(&a, &models, o->load, o->granularity);
 	struct screen s;
 	if (!open_terminal(&s, &theme)) {
 		app_free(&a);
+		granularity_cache_free(&models);
 		return EXIT_BAD_INPUT;
 	}
 	/* getch waits at most a moment, so that a quit signal is seen; the
@@ -308,20 +325,18 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	draw_app(&a, &s);
 	refresh();
 	app_compute_in_background(&a);
+	granularity_cache_prepare(&models, granularity_next(a.granularity, m));
 	while (!a.quit && !screen_quit_signal) {
 		/* Background work shows as soon as it is done. */
 		timeout(app_busy(&a) ? 15 : SCREEN_WAIT_MS);
 		int key = getch();
 		if (key != ERR)
 			handle_key(&a, key);
-		if (a.next_thread) {
-			switch_thread(&a, &loaded);
-			if (a.original != derived)
-				app_drop_model(&derived);
-		}
+		if (a.next_thread)
+			switch_thread_models(&a, &loaded, &models);
 		if (a.next_granularity)
-			app_switch_granularity(&a, loaded ? loaded : m, &derived, o->load,
-					       granularity_next(a.granularity, loaded ? loaded : m));
+			app_switch_granularity(&a, &models, o->load,
+					       granularity_next(a.granularity, models.base));
 		if (app_poll(&a) || key != ERR) {
 			draw_app(&a, &s);
 			refresh();
@@ -329,7 +344,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	}
 	screen_close();
 	app_free(&a);
-	app_drop_model(&derived);
+	granularity_cache_free(&models);
 	app_drop_model(&loaded);
 	return screen_quit_signal ? 128 + screen_quit_signal : 0;
 }
@@ -503,7 +518,7 @@ static int key_by_name(const char *name)
 
 /* What the benchmark's granularity key switches between (tui_run's). */
 struct bench_models {
-	struct model *base, *derived;
+	struct granularity_cache models;
 	const struct load_options *load;
 };
 
@@ -537,8 +552,8 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 			return false;
 		}
 		if (a->next_granularity)
-			app_switch_granularity(a, bm->base, &bm->derived, bm->load,
-					       granularity_next(a->granularity, bm->base));
+			app_switch_granularity(a, &bm->models, bm->load,
+					       granularity_next(a->granularity, bm->models.base));
 	}
 	app_poll(a);
 	draw_app(a, s);
@@ -570,12 +585,14 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	struct screen s;
 	char err[256];
 	struct app a;
-	struct bench_models bm = { m, NULL, o->load };
+	struct bench_models bm = { .load = o->load };
+	granularity_cache_init(&bm.models, m);
 	app_from_options(&a, file, m, o);
 	if (!null_out || !null_in ||
 	    !screen_open(&s, &theme, true, null_in, null_out, err, sizeof(err))) {
 		fprintf(stderr, "wprof-tui: cannot open a screen for the benchmark\n");
 		app_free(&a);
+		granularity_cache_free(&bm.models);
 		fclose(keys);
 		return EXIT_BAD_INPUT;
 	}
@@ -584,6 +601,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	printf("%-16s %9.3f ms  %zu rows\n", "first-screen", now_ms() - start,
 	       app_pane(&a)->view.nrows);
 	app_compute_in_background(&a);
+	granularity_cache_prepare(&bm.models, granularity_next(a.granularity, m));
 	char line[512];
 	bool keys_ok = true;
 	for (int number = 1; keys_ok && fgets(line, sizeof(line), keys); number++) {
@@ -593,7 +611,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	}
 	screen_close();
 	app_free(&a);
-	app_drop_model(&bm.derived);
+	granularity_cache_free(&bm.models);
 	fclose(keys);
 	fclose(null_out);
 	fclose(null_in);

@@ -1,0 +1,121 @@
+/* The granularity key's kept models (explorer/granularity_cache.h): a
+ * model made on the thread, waited for or taken after, is the one made at
+ * once.  The profile (tests/lines_profile.h) and its numbers are
+ * test_granularity.c's, worked by hand:
+ *   lines: 30 us and 30 us, 2 and 1 samples (whole samples);
+ *   files: one frame "f.js" (calls within a file are the file), 60 us
+ *          and 3 samples on it. */
+#include <string.h>
+
+#include "tests/check.h"
+#include "base/util.h"
+#include "explorer/app.h"
+#include "explorer/granularity_cache.h"
+#include "tests/lines_profile.h"
+
+static void check_lines(const struct model *m, const char *when)
+{
+	uint32_t counts = model_count_type(m);
+	uint32_t l4 = node_at(m, "f", 4), l5 = node_at(m, "f", 5);
+	CHECK_MSG(counts != NO_ID && l4 != NO_ID && l5 != NO_ID, "lines %s", when);
+	if (counts == NO_ID || l4 == NO_ID || l5 == NO_ID)
+		return;
+	CHECK_CLOSE(node_value(m, l4, 0), 30, "line 4's time");
+	CHECK_CLOSE(node_value(m, l5, 0), 30, "line 5's time");
+	CHECK_CLOSE(node_value(m, l4, counts), 2, "line 4's samples");
+	CHECK_CLOSE(node_value(m, l5, counts), 1, "line 5's samples");
+	CHECK(m->nsamples == 3);
+}
+
+/* Made on the thread and taken once it is done. */
+static void taken_when_done(struct model *src)
+{
+	struct granularity_cache c;
+	granularity_cache_init(&c, src);
+	granularity_cache_prepare(&c, GRANULARITY_LINES);
+	CHECK(c.building);
+	while (!background_done(&c.job, 1))
+		;
+	struct model *m = granularity_cache_take(&c, GRANULARITY_LINES);
+	CHECK(m != NULL);
+	if (m)
+		check_lines(m, "taken when done");
+	CHECK(granularity_cache_take(&c, GRANULARITY_LINES) == m); /* kept */
+	CHECK(granularity_cache_take(&c, GRANULARITY_FUNCTIONS) == src);
+	granularity_cache_free(&c);
+}
+
+/* Taken at once, while the thread may still be making it. */
+static void taken_at_once(struct model *src)
+{
+	struct granularity_cache c;
+	granularity_cache_init(&c, src);
+	granularity_cache_prepare(&c, GRANULARITY_LINES);
+	struct model *m = granularity_cache_take(&c, GRANULARITY_LINES);
+	CHECK(m != NULL && !c.building);
+	if (m)
+		check_lines(m, "taken at once");
+	granularity_cache_free(&c);
+}
+
+/* Sample counts added to the profile after a model was kept would not be
+ * split by line: that model is made again. */
+static void counted_later(void)
+{
+	struct model src, *lines = xmalloc(sizeof(*lines));
+	build_lines_profile(&src, false);
+	struct granularity_cache c;
+	granularity_cache_init(&c, &src);
+	granularity_cache_prepare(&c, GRANULARITY_LINES);
+	CHECK(!c.building); /* counting would change src under the thread */
+	const char *why_not = NULL;
+	CHECK(model_by_granularity(&src, GRANULARITY_LINES, lines, &why_not));
+	granularity_cache_keep(&c, GRANULARITY_LINES, lines);
+	CHECK(granularity_cache_take(&c, GRANULARITY_LINES) == lines);
+	model_add_sample_counts(&src);
+	CHECK(granularity_cache_take(&c, GRANULARITY_LINES) == NULL);
+	granularity_cache_free(&c);
+	model_free(&src);
+}
+
+/* The key in the explorer: by files through the thread's model, then by
+ * lines, then back to functions, each with the hand-worked numbers. */
+static void key_in_explorer(struct model *src)
+{
+	struct granularity_cache c;
+	struct app a;
+	granularity_cache_init(&c, src);
+	app_init(&a, "cache", src, VIEW_FLAT);
+	app_compute_in_background(&a);
+	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	while (app_busy(&a))
+		app_poll(&a);
+	app_switch_granularity(&a, &c, NULL, GRANULARITY_FILES);
+	CHECK(a.granularity == GRANULARITY_FILES && a.original == c.models[GRANULARITY_FILES]);
+	uint32_t file = node_at(a.original, "f.js", -1);
+	CHECK(file != NO_ID && a.original->nnodes == 1);
+	if (file != NO_ID)
+		CHECK_CLOSE(node_value(a.original, file, 0), 60, "f.js's time");
+	CHECK(c.building && c.building_g == GRANULARITY_LINES); /* the next, ahead */
+	app_switch_granularity(&a, &c, NULL, GRANULARITY_LINES);
+	CHECK(a.original == c.models[GRANULARITY_LINES]);
+	check_lines(a.original, "in the explorer");
+	app_switch_granularity(&a, &c, NULL, GRANULARITY_FUNCTIONS);
+	CHECK(a.original == src);
+	while (app_busy(&a))
+		app_poll(&a);
+	app_free(&a);
+	granularity_cache_free(&c);
+}
+
+int main(void)
+{
+	struct model src;
+	build_lines_profile(&src, true);
+	taken_when_done(&src);
+	taken_at_once(&src);
+	key_in_explorer(&src);
+	model_free(&src);
+	counted_later();
+	return check_done();
+}
