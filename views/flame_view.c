@@ -13,6 +13,7 @@ static void flame_view_build(struct view *v)
 	v->state = f;
 	flame_build(f, v->ctx, v->ctx->time_order ? FLAME_TIME_ORDER : FLAME_LEFT_HEAVY);
 	v->rows_cap = f->nframes;
+	free(v->rows); /* a rebuild's: its room is made at once, not grown */
 	v->rows = xmalloc((v->rows_cap + 1) * sizeof(*v->rows));
 	for (size_t i = 0; i < f->nframes; i++) {
 		const struct flame_frame *fr = &f->frames[i];

@@ -651,7 +651,11 @@ void app_cycle_units(struct app *a)
 	 * them off it. */
 	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {
 		filters_finish(a); /* it reads the original */
-		if (model_add_sample_counts(a->original) != NO_ID && filters_in_force(a))
+		bool filtered = filters_in_force(a);
+		if (filtered)
+			filters_drop(a); /* the count type may move what they borrow */
+		model_add_sample_counts(a->original);
+		if (filtered)
 			filters_remake(a);
 	}
 	if (next == UNITS_SAMPLES && model_count_type(a->ctx.model) == NO_ID) {

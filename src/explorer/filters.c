@@ -250,6 +250,13 @@ void filters_free(struct app *a)
 	transform_stack_free(&a->filters.applied);
 }
 
+void filters_drop(struct app *a)
+{
+	forget_job(a);
+	drop_levels(a, 0);
+	show_top(a);
+}
+
 bool filters_remake(struct app *a)
 {
 	forget_job(a);

@@ -16,6 +16,10 @@ bool filters_poll(struct app *a);
 bool filters_busy(const struct app *a);
 /* Waits for a level being made (it reads the model in use). */
 void filters_finish(struct app *a);
+/* Every level dropped, the original shown, the stack kept: views borrow
+ * the original's arrays, so they go before it changes in a way that may
+ * move them (a new sample type); filters_remake then makes them again. */
+void filters_drop(struct app *a);
 /* Every level made again, at once: the original changed (new values, a
  * count type, a newer snapshot).  False when a level cannot be made;
  * the stack is then emptied. */

@@ -281,13 +281,15 @@ static bool map_given(const struct js_source_maps *js, struct script *s)
 }
 
 /* Node's built-ins (node:) and Firefox's own code (self-hosted,
- * resource://, chrome://, moz-src://) ship no maps. */
+ * resource://, chrome://, moz-src://) ship no maps; nor does the console
+ * call by which a live inspector session bridges its windows, named
+ * "wprof-tui" (src/live/cdp.c). */
 static bool is_script(const struct model *m, const struct frame *f)
 {
 	static const char *const builtin[] = { "node:", "self-hosted", "resource://",
 					       "chrome://", "moz-src://" };
 	const char *url = model_str(m, f->url);
-	if (f->kind != KIND_JS || !*url)
+	if (f->kind != KIND_JS || !*url || !strcmp(url, "wprof-tui"))
 		return false;
 	for (size_t i = 0; i < ARRAY_LEN(builtin); i++)
 		if (!strncmp(url, builtin[i], strlen(builtin[i])))
