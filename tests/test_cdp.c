@@ -9,9 +9,13 @@
 #include <string.h>
 
 #include "tests/check.h"
+#include "input/source.h"
 #include "live/cdp.h"
 #include "live/cdp_windows.h"
+#include "loaders/loaders.h"
 #include "loaders/trace.h"
+#include "transform/js_source_maps.h"
+#include "transform/symbolize.h"
 
 #define FRAME(name) "{\"functionName\":\"" name "\",\"scriptId\":\"1\",\"url\":\"x.js\"," \
 		    "\"lineNumber\":0,\"columnNumber\":0}"
@@ -187,6 +191,61 @@ static void test_broken_windows(void)
 	refused("[1,2", "not JSON");
 }
 
+/* A bridge's moment: its evaluated code, "(anonymous)" at url wprof-tui,
+ * under (root) beside a of x.js. */
+static const char bridged[] =
+	"{\"nodes\":[{\"id\":1,\"callFrame\":" FRAME("(root)") ",\"children\":[2,3]},"
+	"{\"id\":2,\"callFrame\":" FRAME("a") ",\"children\":[]},"
+	"{\"id\":3,\"callFrame\":{\"functionName\":\"\",\"scriptId\":\"9\","
+	"\"url\":\"" CDP_BRIDGE_URL "\",\"lineNumber\":0,\"columnNumber\":0},\"children\":[]}],"
+	"\"startTime\":0,\"endTime\":300,\"samples\":[2,3],\"timeDeltas\":[100,100]}";
+
+static void ignore_warning(void *ctx, const char *message)
+{
+	(void)ctx;
+	(void)message;
+}
+
+/* The scripts the source maps look for: "0 of N scripts" with a map
+ * given that is not there. */
+static void check_scripts(struct model *m, const char *want)
+{
+	struct source_options source = { 0 };
+	const char *maps[] = { "/nonexistent/none.js.map" };
+	struct symbolize_options o = { .source_maps = maps, .nsource_maps = 1,
+				       .source = &source, .warn = ignore_warning };
+	js_source_maps_apply(m, &o);
+	const char *got = m->symbols == STR_NONE ? "(none)" : model_str(m, m->symbols);
+	CHECK_MSG(!strcmp(got, want), "%s, want %s", got, want);
+}
+
+/* The bridge's frames are marked as wprof-tui's own and are no script
+ * of the program's: x.js is the one script.  A program's own script
+ * named wprof-tui (a file's frame, unmarked) is one. */
+static void test_bridge_marked(void)
+{
+	struct cdp *c = cdp_new_session();
+	char err[300];
+	CHECK(cdp_fold_json(c, bridged, strlen(bridged), err, sizeof(err)));
+	struct model m;
+	CHECK(cdp_session_model(c, &m, err, sizeof(err)));
+	size_t marked = 0;
+	for (uint32_t f = 0; f < m.nframes; f++)
+		if (m.frames[f].flags & FRAME_PROFILER)
+			marked += !strcmp(model_str(&m, m.frames[f].url), CDP_BRIDGE_URL) &&
+				  !strcmp(model_str(&m, m.frames[f].name), "(anonymous)") ? 1 : 100;
+	CHECK_MSG(marked == 1, "marked %zu, want the bridge's frame alone", marked);
+	check_scripts(&m, "source maps: 0 of 1 scripts");
+	model_free(&m);
+	cdp_free(c);
+
+	struct load_options opt = { .session = -1 };
+	struct load_error lerr;
+	CHECK(load_memory(bridged, strlen(bridged), "mine.cpuprofile", &opt, &m, &lerr));
+	check_scripts(&m, "source maps: 0 of 2 scripts");
+	model_free(&m);
+}
+
 int main(void)
 {
 	test_two_windows();
@@ -194,5 +253,6 @@ int main(void)
 	test_length();
 	test_program_end();
 	test_broken_windows();
+	test_bridge_marked();
 	return check_done();
 }

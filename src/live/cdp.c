@@ -604,7 +604,7 @@ const char *cdp_target_name(const struct cdp *c)
 
 /* The evaluated code names itself: its own moment in the profile reads
  * "(anonymous) wprof-tui". */
-#define CONSOLE_SOURCE "\\n//# sourceURL=wprof-tui"
+#define CONSOLE_SOURCE "\\n//# sourceURL=" CDP_BRIDGE_URL
 
 /* Sends Runtime.evaluate of a console call on the profile numbered `n`
  * ("profile" or "profileEnd"): its id, 0 when the connection failed. */

@@ -49,6 +49,10 @@ enum frame_kind {
 
 /* Frame flags. */
 #define FRAME_INLINED 0x1 /* pprof: inlined into its caller's location */
+/* 0x2 is symbolize.h's FRAME_THIRD_PARTY. */
+/* wprof-tui's own code run in the target (the inspector's console-profile
+ * bridge, src/live/cdp_windows.h), no script of the program's. */
+#define FRAME_PROFILER 0x4
 
 struct frame {
 	str_t name;     /* as shown: "" names become "(anonymous)" at load */
