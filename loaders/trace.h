@@ -232,8 +232,8 @@ void trace_live_free(struct trace_live *l);
  * before it is added, its parent (NO_ID: a root) added before it.  The
  * session starts at its first sample; a sample lasts until the next one,
  * the last until the end set.  A gap (the target not profiled from
- * `from` until the next sample) is counted in no node and kept off the
- * timeline. */
+ * `from` until the next sample) is counted in no node; the models'
+ * timeline has it as a gap (model.live.gaps), time in no sample. */
 struct trace_live *trace_live_fed(const char *format);
 struct string_table *trace_live_strings(struct trace_live *l);
 void trace_live_add_node(struct trace_live *l, const struct trace_node *node,
