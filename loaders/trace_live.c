@@ -139,18 +139,28 @@ static bool is_renderer_main(const struct trace *t, const struct trace_profile *
 	return false;
 }
 
-static size_t choose(const struct trace *t)
+static size_t samples_of(const struct trace_profile *p)
+{
+	return p->dropped + p->data.nsamples;
+}
+
+/* A profile whose samples were dropped for another fold, or for this
+ * one before it followed another, cannot be followed from its start:
+ * only the one followed (`current`) keeps its place then. */
+static size_t choose(const struct trace *t, size_t current)
 {
 	size_t best = 0;
-	bool best_main = false;
+	bool best_main = false, any = false;
 	for (size_t i = 0; i < t->nprofiles; i++) {
 		const struct trace_profile *p = &t->profiles[i];
+		if (p->dropped && i != current)
+			continue;
 		bool main = is_renderer_main(t, p);
-		if (i == 0 || (main && !best_main) || (main && best_main) ||
-		    (!main && !best_main &&
-		     p->data.nsamples > t->profiles[best].data.nsamples)) {
+		if (!any || (main && !best_main) || (main && best_main) ||
+		    (!main && !best_main && samples_of(p) > samples_of(&t->profiles[best]))) {
 			best = i;
 			best_main = main;
+			any = true;
 		}
 	}
 	return best;
@@ -260,9 +270,10 @@ static void take_samples(struct trace_live *l, const struct trace_profile *p)
 	const struct trace_data *d = &p->data;
 	if (!l->samples_done)
 		l->time = l->start = l->settled = p->start;
-	for (; l->samples_done < d->nsamples; l->samples_done++) {
-		l->time += d->deltas[l->samples_done];
-		add_sample(l, l->time, d->samples[l->samples_done]);
+	for (; l->samples_done < samples_of(p); l->samples_done++) {
+		size_t k = l->samples_done - p->dropped;
+		l->time += d->deltas[k];
+		add_sample(l, l->time, d->samples[k]);
 	}
 	l->end = p->has_end ? p->end : l->time;
 }
@@ -321,7 +332,7 @@ void trace_live_update(struct trace_live *l, const struct trace_stream *s)
 	const struct trace *t = trace_stream_trace(s);
 	if (!t->nprofiles)
 		return;
-	size_t which = choose(t);
+	size_t which = choose(t, l->following ? l->profile : t->nprofiles);
 	if (!l->following || which != l->profile) {
 		forget(l);
 		l->profile = which;
@@ -341,6 +352,12 @@ void trace_live_update(struct trace_live *l, const struct trace_stream *s)
 		snprintf(l->who, sizeof(l->who), "%s (pid %lld, tid %lld)",
 			 thread ? thread : "thread", (long long)p->pid, (long long)p->tid);
 	}
+}
+
+void trace_live_drop_taken(struct trace_live *l, struct trace_stream *s)
+{
+	if (l->following)
+		trace_stream_drop_samples(s, l->profile, l->samples_done);
 }
 
 /* A pending sample's duration so far: until the next, the last until
@@ -465,7 +482,16 @@ bool trace_live_session_model(struct trace_live *l, struct model *m, char *err, 
 	}
 	/* The live view's model keeps its count of settled samples. */
 	size_t settled = l->model_settled;
-	bool ok = build(l, m, bounded_timeline_exact(&l->timeline), err, cap);
+	bool exact = bounded_timeline_exact(&l->timeline);
+	bool ok = build(l, m, exact, err, cap);
 	l->model_settled = settled;
+	if (ok && !exact) {
+		char text[300];
+		snprintf(text, sizeof(text), "the session's %zu samples are summed per stack "
+			 "(every sample's time and count): the live timeline kept only the "
+			 "newest %d, so their order in time is left out", l->samples,
+			 LIVE_TIMELINE_ENTRIES);
+		m->warning = model_string(m, text, strlen(text));
+	}
 	return ok;
 }
