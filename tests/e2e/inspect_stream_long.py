@@ -24,14 +24,13 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import inspect as cdp_fake  # noqa: E402  (tests/e2e/inspect.py)
-
-QUIET_ASAN = os.environ.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=16"
-os.environ["ASAN_OPTIONS"] = QUIET_ASAN
+# Its peak memory reading, and its ASan settings (freed memory is not the
+# session's growth).
+from inspect_long import peak_while_running  # noqa: E402
 
 CHUNK = 20000  # samples a batch, a multiple of LEAVES
 DELTA = 10     # us between samples
@@ -95,21 +94,6 @@ class StreamTarget(cdp_fake.Inspector):
             conn.close()
         except OSError:
             pass
-
-
-def peak_while_running(p):
-    """The process's peak resident memory (VmHWM, KiB) as last seen before
-    it ends, with its output."""
-    peak = 0
-    while p.poll() is None:
-        try:
-            peak = int(re.search(r"VmHWM:\s+(\d+)",
-                                 open("/proc/%d/status" % p.pid).read()).group(1))
-        except (OSError, AttributeError):
-            pass
-        time.sleep(0.05)
-    out, err = p.communicate()
-    return peak, out, err
 
 
 def want_rows(n):
