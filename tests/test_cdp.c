@@ -254,6 +254,16 @@ static void cells(const struct timeline *t, char *out)
 	out[t->nbins] = 0;
 }
 
+/* The live strip of `nbins` cells of `bin` us, as cells() draws it. */
+static void check_strip(const struct model *m, size_t nbins, double bin, const char *want,
+			struct timeline *t)
+{
+	char got[64];
+	timeline_build_window(t, m, nbins, bin);
+	cells(t, got);
+	CHECK_MSG(!strcmp(got, want), "live strip %s, want %s", got, want);
+}
+
 /* window1 and window2 again, folded as the live view has them: from
  * the first sample, a 0-100, b 100-200, b 200-300, a gap 300-950 (650),
  * c 950-975, a 975-1000. */
@@ -277,9 +287,7 @@ static void test_pending_gap(void)
 
 	struct timeline t;
 	char got[64];
-	timeline_build_window(&t, &m, 10, 100);
-	cells(&t, got);
-	CHECK_MSG(!strcmp(got, "###......#"), "live strip %s", got);
+	check_strip(&m, 10, 100, "###......#", &t);
 	CHECK(t.first_sample[9] == 3 && t.first_sample[10] == 5);
 	for (size_t b = 3; b < 9; b++)
 		CHECK_MSG(timeline_busy_share(&t, b) == 0, "cell %zu busy", b);
@@ -328,10 +336,7 @@ static void test_settled_gap(void)
 	CHECK(self_of(&m, "a") == 3250 && self_of(&m, "b") == 9750);
 	check_clock(&m);
 	struct timeline t;
-	char got[64];
-	timeline_build_window(&t, &m, 30, 1000);
-	cells(&t, got);
-	CHECK_MSG(!strcmp(got, "............##########.....###"), "strip %s", got);
+	check_strip(&m, 30, 1000, "............##########.....###", &t);
 	timeline_free(&t);
 	model_free(&m);
 
