@@ -1,7 +1,9 @@
 /* libFuzzer harness: any bytes as batches of trace events (split at each
  * NUL byte) into a growing trace, followed for a live view after each
  * (trace_live: in place or a new model), and the whole stream's model at
- * the end, through the rules and every view. */
+ * the end, through the rules and every view.  Inputs of odd length have
+ * the stream drop what the fold took, as an inspector session does, and
+ * end with the fold's session model instead. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -24,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		at += len + 1;
 		trace_live_update(l, s);
+		if (size % 2)
+			trace_live_drop_taken(l, s);
 		int next = shown < 0 ? 0 : 1 - shown;
 		enum trace_live_change c = trace_live_model(l, shown < 0 ? NULL : &models[shown],
 							    &models[next], err, sizeof(err));
@@ -38,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (shown >= 0)
 		model_free(&models[shown]);
 	struct model m;
-	if (trace_stream_model(s, NULL, &m, &why)) {
+	if (size % 2 ? trace_live_session_model(l, &m, err, sizeof(err))
+		     : trace_stream_model(s, NULL, &m, &why)) {
 		fuzz_views(&m);
 		model_free(&m);
 	}

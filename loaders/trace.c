@@ -634,8 +634,45 @@ size_t trace_stream_samples(const struct trace_stream *s)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->t.nprofiles; i++)
-		n += s->t.profiles[i].data.nsamples;
+		n += s->t.profiles[i].dropped + s->t.profiles[i].data.nsamples;
 	return n;
+}
+
+/* The chunks of the samples kept, numbered from the first kept. */
+static void drop_chunks(struct trace_profile *p, size_t n)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < p->nchunks; i++) {
+		struct trace_chunk c = p->chunks[i];
+		if (c.first + c.count <= n && (c.count || c.first < n))
+			continue;
+		size_t gone = c.first < n ? n - c.first : 0;
+		c.count -= gone;
+		c.first = c.first + gone - n;
+		p->chunks[kept++] = c;
+	}
+	p->nchunks = kept;
+}
+
+void trace_stream_drop_samples(struct trace_stream *s, size_t profile, size_t upto)
+{
+	struct trace_profile *p = &s->t.profiles[profile];
+	struct trace_data *d = &p->data;
+	size_t n = upto > p->dropped ? upto - p->dropped : 0;
+	if (n > d->nsamples)
+		n = d->nsamples;
+	if (!n)
+		return;
+	size_t left = d->nsamples - n;
+	memmove(d->samples, d->samples + n, left * sizeof(*d->samples));
+	memmove(d->deltas, d->deltas + n, left * sizeof(*d->deltas));
+	if (d->lines) {
+		memmove(d->lines, d->lines + n, left * sizeof(*d->lines));
+		d->nlines = left;
+	}
+	d->nsamples = d->ndeltas = left;
+	drop_chunks(p, n);
+	p->dropped += n;
 }
 
 struct trace_stream *trace_stream_copy(const struct trace_stream *s)

@@ -78,6 +78,9 @@ struct trace_profile {
 	size_t samples_undelta;    /* samples past a chunk's timeDeltas */
 	size_t samples_nameless;   /* samples naming a node no chunk has */
 	size_t edges_dangling;     /* edges naming a node no chunk has */
+	/* Samples gone from `data` before its first (and their chunks):
+	 * folded by a live session, trace_stream_drop_samples. */
+	size_t dropped;
 };
 
 struct trace_name {
@@ -187,8 +190,13 @@ bool trace_stream_add_prefix(struct trace_stream *s, const void *json, size_t le
  * program, whose profile ids start again: its profiles are new ones
  * (their ids get "/1", "/2" ... after them). */
 void trace_stream_next_run(struct trace_stream *s);
-/* Samples kept so far, all profiles together. */
+/* Samples that came so far, all profiles together (dropped ones too). */
 size_t trace_stream_samples(const struct trace_stream *s);
+/* Forgets profile `profile`'s samples before its `upto`-th (counted from
+ * its first ever), which a live fold has taken (trace_live_drop_taken),
+ * so that a long session keeps what is new only.  A stream that has
+ * dropped samples is a live fold's only: its model would lack them. */
+void trace_stream_drop_samples(struct trace_stream *s, size_t profile, size_t upto);
 /* A new, independent stream holding what s holds (taken under a lock,
  * built outside it). */
 struct trace_stream *trace_stream_copy(const struct trace_stream *s);
@@ -221,6 +229,12 @@ enum trace_live_change { TRACE_LIVE_NONE, TRACE_LIVE_VALUES, TRACE_LIVE_MODEL };
 
 struct trace_live *trace_live_new(void);
 void trace_live_update(struct trace_live *l, const struct trace_stream *s);
+/* Has the stream drop the samples of the profile followed that the fold
+ * has taken (trace_stream_drop_samples): the session is then the fold's,
+ * its memory the nodes plus the bounded timeline however long it runs.
+ * A fold whose stream drops samples stays with its profile while others
+ * grow busier (their samples are all kept), and follows a new run. */
+void trace_live_drop_taken(struct trace_live *l, struct trace_stream *s);
 enum trace_live_change trace_live_model(struct trace_live *l, struct model *shown,
 					struct model *fresh, char *err, size_t cap);
 void trace_live_free(struct trace_live *l);
@@ -232,8 +246,8 @@ void trace_live_free(struct trace_live *l);
  * before it is added, its parent (NO_ID: a root) added before it.  The
  * session starts at its first sample; a sample lasts until the next one,
  * the last until the end set.  A gap (the target not profiled from
- * `from` until the next sample) is counted in no node and kept off the
- * timeline. */
+ * `from` until the next sample) is counted in no node; the models'
+ * timeline has it as a gap (model.live.gaps), time in no sample. */
 struct trace_live *trace_live_fed(const char *format);
 struct string_table *trace_live_strings(struct trace_live *l);
 void trace_live_add_node(struct trace_live *l, const struct trace_node *node,

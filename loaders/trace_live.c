@@ -56,6 +56,13 @@ struct trace_live {
 	 * `model_settled`-th of the session, then the pending samples. */
 	struct bounded_timeline timeline;
 	size_t model_settled;
+	/* The settled gaps (time no sample covers, trace_live_add_gap) that
+	 * come before a sample the timeline holds or will hold next: each
+	 * before the session's sample of that number.  Those before the
+	 * samples held are summed in one: few however long the session. */
+	struct sample_gap *gaps;
+	size_t ngaps, gaps_cap;
+	double gaps_gone;
 	size_t samples;
 	struct string_table strings; /* the stream's names, as of the last new node */
 	bool reshaped;               /* nodes since the last model */
@@ -82,6 +89,7 @@ void trace_live_free(struct trace_live *l)
 	free(l->self);
 	free(l->hits);
 	bounded_timeline_free(&l->timeline);
+	free(l->gaps);
 	strings_free(&l->strings);
 	free(l);
 }
@@ -118,6 +126,8 @@ static void forget(struct trace_live *l)
 	id_table_clear(&l->ids);
 	l->npending = 0;
 	bounded_timeline_clear(&l->timeline);
+	l->ngaps = 0;
+	l->gaps_gone = 0;
 	l->reshaped = true;
 }
 
@@ -129,18 +139,28 @@ static bool is_renderer_main(const struct trace *t, const struct trace_profile *
 	return false;
 }
 
-static size_t choose(const struct trace *t)
+static size_t samples_of(const struct trace_profile *p)
+{
+	return p->dropped + p->data.nsamples;
+}
+
+/* A profile whose samples were dropped for another fold, or for this
+ * one before it followed another, cannot be followed from its start:
+ * only the one followed (`current`) keeps its place then. */
+static size_t choose(const struct trace *t, size_t current)
 {
 	size_t best = 0;
-	bool best_main = false;
+	bool best_main = false, any = false;
 	for (size_t i = 0; i < t->nprofiles; i++) {
 		const struct trace_profile *p = &t->profiles[i];
+		if (p->dropped && i != current)
+			continue;
 		bool main = is_renderer_main(t, p);
-		if (i == 0 || (main && !best_main) || (main && best_main) ||
-		    (!main && !best_main &&
-		     p->data.nsamples > t->profiles[best].data.nsamples)) {
+		if (!any || (main && !best_main) || (main && best_main) ||
+		    (!main && !best_main && samples_of(p) > samples_of(&t->profiles[best]))) {
 			best = i;
 			best_main = main;
+			any = true;
 		}
 	}
 	return best;
@@ -180,6 +200,31 @@ static void take_edges(struct trace_live *l, const struct trace_data *d)
 	}
 }
 
+/* A gap settles before the next sample to settle. */
+static void settle_gap(struct trace_live *l, double duration)
+{
+	size_t before = (size_t)bounded_timeline_total(&l->timeline);
+	if (l->ngaps && l->gaps[l->ngaps - 1].before == before) {
+		l->gaps[l->ngaps - 1].duration += duration;
+		return;
+	}
+	GROW(l->gaps, l->gaps_cap, l->ngaps + 1);
+	l->gaps[l->ngaps++] = (struct sample_gap){ before, duration };
+}
+
+/* A gap whose next sample has left the timeline is before the first
+ * held: summed in gaps_gone. */
+static void forget_gaps(struct trace_live *l)
+{
+	size_t gone = 0;
+	while (gone < l->ngaps && l->gaps[gone].before <= l->timeline.dropped)
+		l->gaps_gone += l->gaps[gone++].duration;
+	if (!gone)
+		return;
+	l->ngaps -= gone;
+	memmove(l->gaps, l->gaps + gone, l->ngaps * sizeof(*l->gaps));
+}
+
 /* A sample in its place among the pending ones (after those of the same
  * time); the earliest settles when there are too many: it lasts until
  * the next. */
@@ -202,6 +247,9 @@ static void add_pending(struct trace_live *l, double at, uint32_t node)
 	if (oldest != NO_ID) {
 		l->self[oldest] += duration;
 		bounded_timeline_add(&l->timeline, oldest, duration, LIVE_TIMELINE_ENTRIES);
+		forget_gaps(l);
+	} else {
+		settle_gap(l, duration);
 	}
 	l->first = AT(l, 1);
 	l->npending--;
@@ -222,9 +270,10 @@ static void take_samples(struct trace_live *l, const struct trace_profile *p)
 	const struct trace_data *d = &p->data;
 	if (!l->samples_done)
 		l->time = l->start = l->settled = p->start;
-	for (; l->samples_done < d->nsamples; l->samples_done++) {
-		l->time += d->deltas[l->samples_done];
-		add_sample(l, l->time, d->samples[l->samples_done]);
+	for (; l->samples_done < samples_of(p); l->samples_done++) {
+		size_t k = l->samples_done - p->dropped;
+		l->time += d->deltas[k];
+		add_sample(l, l->time, d->samples[k]);
 	}
 	l->end = p->has_end ? p->end : l->time;
 }
@@ -283,7 +332,7 @@ void trace_live_update(struct trace_live *l, const struct trace_stream *s)
 	const struct trace *t = trace_stream_trace(s);
 	if (!t->nprofiles)
 		return;
-	size_t which = choose(t);
+	size_t which = choose(t, l->following ? l->profile : t->nprofiles);
 	if (!l->following || which != l->profile) {
 		forget(l);
 		l->profile = which;
@@ -305,6 +354,12 @@ void trace_live_update(struct trace_live *l, const struct trace_stream *s)
 	}
 }
 
+void trace_live_drop_taken(struct trace_live *l, struct trace_stream *s)
+{
+	if (l->following)
+		trace_stream_drop_samples(s, l->profile, l->samples_done);
+}
+
 /* A pending sample's duration so far: until the next, the last until
  * the end. */
 static double pending_duration(const struct trace_live *l, size_t k)
@@ -316,8 +371,9 @@ static double pending_duration(const struct trace_live *l, size_t k)
 
 /* The settled samples the model lacks (those that left the window leave
  * it), then the pending ones again (their durations may have changed: a
- * late sample came between, or the last one's successor).  The values
- * are set after, from the nodes' sums of every sample. */
+ * late sample came between, or the last one's successor); the gaps
+ * among them all made again.  The values are set after, from the nodes'
+ * sums of every sample. */
 static void set_timeline(struct trace_live *l, struct model *m)
 {
 	const struct bounded_timeline *t = &l->timeline;
@@ -325,9 +381,18 @@ static void set_timeline(struct trace_live *l, struct model *m)
 			      ? l->model_settled - m->live.samples_before : 0;
 	bounded_timeline_to_model(t, NULL, m, held);
 	l->model_settled = (size_t)bounded_timeline_total(t);
-	for (size_t k = 0; k < l->npending; k++)
-		if (l->pending_node[AT(l, k)] != NO_ID)
-			model_add_sample(m, l->pending_node[AT(l, k)], pending_duration(l, k));
+	m->live.ngaps = 0;
+	if (l->gaps_gone > 0)
+		model_add_gap(m, 0, l->gaps_gone);
+	for (size_t g = 0; g < l->ngaps; g++)
+		model_add_gap(m, l->gaps[g].before - (size_t)t->dropped, l->gaps[g].duration);
+	for (size_t k = 0; k < l->npending; k++) {
+		uint32_t node = l->pending_node[AT(l, k)];
+		if (node != NO_ID)
+			model_add_sample(m, node, pending_duration(l, k));
+		else
+			model_add_gap(m, m->nsamples, pending_duration(l, k));
+	}
 	if (m->nsamples)
 		m->caps |= HAS_TIMELINE;
 }
@@ -417,7 +482,16 @@ bool trace_live_session_model(struct trace_live *l, struct model *m, char *err, 
 	}
 	/* The live view's model keeps its count of settled samples. */
 	size_t settled = l->model_settled;
-	bool ok = build(l, m, bounded_timeline_exact(&l->timeline), err, cap);
+	bool exact = bounded_timeline_exact(&l->timeline);
+	bool ok = build(l, m, exact, err, cap);
 	l->model_settled = settled;
+	if (ok && !exact) {
+		char text[300];
+		snprintf(text, sizeof(text), "the session's %zu samples are summed per stack "
+			 "(every sample's time and count): the live timeline kept only the "
+			 "newest %d, so their order in time is left out", l->samples,
+			 LIVE_TIMELINE_ENTRIES);
+		m->warning = model_string(m, text, strlen(text));
+	}
 	return ok;
 }

@@ -246,6 +246,7 @@ uint32_t v8_intern_frame(struct model *m, const struct v8_frame *f)
 		.line = f->line,
 		.column = f->column,
 		.kind = (uint8_t)v8_frame_kind(name, model_str(m, f->url), f->line),
+		.flags = f->flags,
 	};
 	if (!*name) /* after the kind: a new string may move the others */
 		frame.name = model_string(m, "(anonymous)", 11);

@@ -15,6 +15,7 @@
 struct v8_frame {
 	str_t name, url;      /* "" when left out or null */
 	int32_t line, column; /* as written, -1 when unknown */
+	uint8_t flags;        /* the model's frame flags: 0 from a file */
 };
 
 /* A node's samples by source line (positionTicks); `node` is the

@@ -597,6 +597,44 @@ static void window_bound(void)
 	bounded_timeline_free(&copy);
 }
 
+/* The stream drops what the fold took (an inspector session): 12
+ * batches of 50 samples a b a b … 10 µs apart, then one of W.  After each
+ * batch the stream holds none of the profile's samples (all folded), but
+ * counts them all; the session's model is every sample's: (600 + W) / 2
+ * of a, 10 µs each, b the same but the last (0: no endTime), and it has
+ * no timeline once samples have left the window, saying so. */
+static void live_drops_taken(void)
+{
+	struct trace_stream *s = trace_stream_new();
+	struct trace_live *l = trace_live_new();
+	size_t more = LIVE_TIMELINE_ENTRIES;
+	for (size_t batch = 0; batch < 13; batch++) {
+		char *data = alternating(batch < 12 ? 50 : more, batch == 0);
+		add_chunk(s, batch == 0, data);
+		free(data);
+		trace_live_update(l, s);
+		trace_live_drop_taken(l, s);
+		const struct trace_profile *p = &trace_stream_trace(s)->profiles[0];
+		size_t sent = batch < 12 ? 50 * (batch + 1) : 600 + more;
+		CHECK_MSG(p->data.nsamples == 0 && p->nchunks == 0 && p->dropped == sent &&
+				  trace_stream_samples(s) == sent,
+			  "batch %zu: %zu held, %zu chunks, %zu dropped", batch, p->data.nsamples,
+			  p->nchunks, p->dropped);
+	}
+	struct model m;
+	char why[256];
+	CHECK(trace_live_session_model(l, &m, why, sizeof(why)));
+	double half = (600.0 + more) / 2;
+	CHECK_CLOSE(self_of(&m, "a", 0), half * 10, "a: every sample's time");
+	CHECK_CLOSE(self_of(&m, "b", 0), half * 10 - 10, "b: every sample's time");
+	CHECK_CLOSE(self_of(&m, "b", 1), half, "b: every sample");
+	CHECK(!(m.caps & HAS_TIMELINE) && m.warning != STR_NONE &&
+	      strstr(model_str(&m, m.warning), "summed per stack"));
+	model_free(&m);
+	trace_live_free(l);
+	trace_stream_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "testdata";
@@ -608,5 +646,6 @@ int main(int argc, char **argv)
 	live_follows(dir);
 	live_timeline_by_hand();
 	live_timeline_bound();
+	live_drops_taken();
 	return check_done();
 }

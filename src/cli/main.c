@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/complain.h"
 #include "commands.h"
 #include "options.h"
 #include "profile.h"
@@ -37,6 +38,8 @@ static int report_live(struct options *o)
 	if (!source)
 		return EXIT_BAD_INPUT;
 	o->file = engine;
+	if (m.warning != STR_NONE)
+		complain("%s: warning: %s", engine, model_str(&m, m.warning));
 	int status = show_profile(o, &m);
 	model_free(&m);
 	fflush(stdout); /* the report is out before the others end */

@@ -59,7 +59,7 @@ struct cdp {
 	 * over and Node waits for us to let it go. */
 	_Atomic bool program_ended;
 	unsigned long batches; /* dataCollected messages taken */
-	struct trace_live *live; /* the live view's fold: the refreshing thread's */
+	struct trace_live *live; /* the streamed session, folded as batches come */
 	char mode[80];  /* how samples come, short: for the status line */
 	char why[400];  /* and why, for messages */
 };
@@ -147,6 +147,9 @@ static int take_trace_events(struct cdp *c, char *err, size_t cap)
 	bool ok = trace_stream_add_prefix(c->trace, c->ws.msg + from, c->ws.msg_len - from,
 					  &why);
 	c->batches++;
+	/* Folded as it comes, the stream keeping what is new only. */
+	trace_live_update(c->live, c->trace);
+	trace_live_drop_taken(c->live, c->trace);
 	pthread_mutex_unlock(&c->lock);
 	if (!ok)
 		snprintf(err, cap, "Tracing.dataCollected: %.240s", why.message);
@@ -604,7 +607,7 @@ const char *cdp_target_name(const struct cdp *c)
 
 /* The evaluated code names itself: its own moment in the profile reads
  * "(anonymous) wprof-tui". */
-#define CONSOLE_SOURCE "\\n//# sourceURL=wprof-tui"
+#define CONSOLE_SOURCE "\\n//# sourceURL=" CDP_BRIDGE_URL
 
 /* Sends Runtime.evaluate of a console call on the profile numbered `n`
  * ("profile" or "profileEnd"): its id, 0 when the connection failed. */
@@ -780,6 +783,7 @@ bool cdp_begin(struct cdp *c, char *err, size_t cap)
 {
 	char why[300];
 	c->trace = trace_stream_new();
+	c->live = trace_live_new();
 	if (!start_tracing(c, why, sizeof(why))) {
 		if (c->broken) {
 			snprintf(err, cap, "%s", why);
@@ -804,6 +808,8 @@ bool cdp_begin(struct cdp *c, char *err, size_t cap)
 	pthread_mutex_lock(&c->lock);
 	trace_stream_free(c->trace);
 	c->trace = NULL;
+	trace_live_free(c->live);
+	c->live = NULL;
 	pthread_mutex_unlock(&c->lock);
 	return true;
 }
@@ -853,63 +859,32 @@ size_t cdp_sample_count(struct cdp *c)
 	return n;
 }
 
-/* The trace is copied under the lock and built outside it, so that the
- * thread taking batches waits only for the copy. */
-static bool trace_model(struct cdp *c, struct model *m, char *err, size_t cap)
-{
-	pthread_mutex_lock(&c->lock);
-	struct trace_stream *copy = trace_stream_copy(c->trace);
-	pthread_mutex_unlock(&c->lock);
-	struct load_error why;
-	if (trace_stream_finish(copy, NULL, m, &why))
-		return true;
-	snprintf(err, cap, "%s: %s", c->name, why.message);
-	return false;
-}
-
 bool cdp_session_model(struct cdp *c, struct model *m, char *err, size_t cap)
 {
 	if (!cdp_sample_count(c)) {
 		snprintf(err, cap, "%s: no samples yet", c->name);
 		return false;
 	}
-	if (c->streaming)
-		return trace_model(c, m, err, cap);
 	char why[300];
 	pthread_mutex_lock(&c->lock);
-	bool ok = trace_live_session_model(cdp_windows_fold_of(c->windows), m, why, sizeof(why));
+	struct trace_live *fold = c->streaming ? c->live : cdp_windows_fold_of(c->windows);
+	bool ok = trace_live_session_model(fold, m, why, sizeof(why));
 	pthread_mutex_unlock(&c->lock);
 	if (!ok)
 		snprintf(err, cap, "%s: %s", c->name, why);
 	return ok;
 }
 
-/* The live view's model of the windows: new values in `shown` while no
- * stack is new.  The fold is the windows' thread's too: under the lock. */
-static enum trace_live_change windows_refresh(struct cdp *c, struct model *shown,
-					      struct model *fresh, char *err, size_t cap)
-{
-	pthread_mutex_lock(&c->lock);
-	enum trace_live_change r = trace_live_model(cdp_windows_fold_of(c->windows), shown,
-						    fresh, err, cap);
-	pthread_mutex_unlock(&c->lock);
-	return r;
-}
-
+/* The live view's model of the session: new values in `shown` while no
+ * stack is new.  The fold is the network thread's too (the windows', or
+ * the batches'): under the lock. */
 enum cdp_refresh cdp_refresh(struct cdp *c, struct model *shown, struct model *fresh,
 			     char *err, size_t cap)
 {
-	enum trace_live_change r;
-	if (!c->streaming) {
-		r = windows_refresh(c, shown, fresh, err, cap);
-	} else {
-		if (!c->live)
-			c->live = trace_live_new();
-		pthread_mutex_lock(&c->lock);
-		trace_live_update(c->live, c->trace);
-		pthread_mutex_unlock(&c->lock);
-		r = trace_live_model(c->live, shown, fresh, err, cap);
-	}
+	pthread_mutex_lock(&c->lock);
+	struct trace_live *fold = c->streaming ? c->live : cdp_windows_fold_of(c->windows);
+	enum trace_live_change r = trace_live_model(fold, shown, fresh, err, cap);
+	pthread_mutex_unlock(&c->lock);
 	switch (r) {
 	case TRACE_LIVE_VALUES:
 		return CDP_NEW_VALUES;
@@ -1051,17 +1026,7 @@ bool cdp_profile_for(const struct cdp_options *o, double seconds, struct model *
 	if (ok && c->streaming) {
 		/* The probe's batches are the session's first. */
 		seconds -= now_seconds() - began;
-		/* The session as a file of these events would open: built
-		 * from the stream itself, without a copy. */
-		struct load_error why;
-		if (stream_for(c, seconds, log, err, cap)) {
-			ok = trace_stream_finish(c->trace, NULL, m, &why);
-			c->trace = NULL; /* used up */
-			if (!ok)
-				snprintf(err, cap, "%s: %s", c->name, why.message);
-		} else {
-			ok = false;
-		}
+		ok = stream_for(c, seconds, log, err, cap) && cdp_session_model(c, m, err, cap);
 		cdp_free(c);
 		return ok;
 	}

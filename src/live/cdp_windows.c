@@ -95,13 +95,20 @@ static int32_t place(const cJSON *frame, const char *key)
 	return n >= 0 && n <= 2147483646.0 && n == floor(n) ? (int32_t)n : -1;
 }
 
+static bool is_bridge(const cJSON *frame)
+{
+	const char *url = cJSON_GetStringValue(cJSON_GetObjectItem(frame, "url"));
+	return url && !strcmp(url, CDP_BRIDGE_URL);
+}
+
 /* A new session node: its frame goes to the fold. */
 static void add_to_fold(struct cdp_windows *w, uint32_t id, const cJSON *frame)
 {
 	struct trace_node node = {
 		.id = id,
 		.frame = { .name = intern(w, frame, "functionName"), .url = intern(w, frame, "url"),
-			   .line = place(frame, "lineNumber"), .column = place(frame, "columnNumber") },
+			   .line = place(frame, "lineNumber"), .column = place(frame, "columnNumber"),
+			   .flags = is_bridge(frame) ? FRAME_PROFILER : 0 },
 	};
 	trace_live_add_node(w->fold, &node, w->nodes[id].parent);
 }

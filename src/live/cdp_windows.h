@@ -22,6 +22,11 @@
 
 #include "model/model.h"
 
+/* The url the console-profile bridge's evaluated code names itself by
+ * (its sourceURL): its frames are marked FRAME_PROFILER in the model, so
+ * that nothing takes them for the program's scripts. */
+#define CDP_BRIDGE_URL "wprof-tui"
+
 /* Distinct stacks in a session: past this the session stops growing. */
 #define CDP_MAX_NODES (4u << 20)
 

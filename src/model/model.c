@@ -91,7 +91,8 @@ void model_free(struct model *m)
 	strings_free(&m->strings);
 	FREE_ALL(m->frames, m->nodes, m->child_ids, m->node_order, m->parents_start,
 		 m->parent_ids, m->link_arcs, m->node_self, m->frame_self, m->first_leaves);
-	FREE_ALL(m->sample_node, m->sample_duration, m->sample_offsets, m->live.window_first);
+	FREE_ALL(m->sample_node, m->sample_duration, m->sample_offsets, m->live.window_first,
+		 m->live.gaps);
 	FREE_ALL(m->arcs, m->callers_start, m->callees_arcs, m->callees_start, m->frame_calls,
 		 m->frame_ticks);
 	FREE_ALL(m->line_ticks, m->labels, m->label_values, m->node_lines, m->node_line_values,
@@ -317,6 +318,25 @@ void model_start_window(struct model *m)
 	m->live.window_first[m->live.nwindows++] = m->nsamples;
 }
 
+void model_add_gap(struct model *m, size_t before, double duration)
+{
+	struct live_window *w = &m->live;
+	if (w->ngaps && w->gaps[w->ngaps - 1].before == before) {
+		w->gaps[w->ngaps - 1].duration += duration;
+		return;
+	}
+	GROW(w->gaps, w->gaps_cap, w->ngaps + 1);
+	w->gaps[w->ngaps++] = (struct sample_gap){ before, duration };
+}
+
+double model_gap_time(const struct model *m, size_t index)
+{
+	double time = 0;
+	for (size_t g = 0; g < m->live.ngaps && m->live.gaps[g].before <= index; g++)
+		time += m->live.gaps[g].duration;
+	return time;
+}
+
 void model_add_line_ticks(struct model *m, uint32_t node, int32_t line,
 			  double ticks)
 {
@@ -343,6 +363,16 @@ void model_adopt_samples(struct model *m, uint32_t *nodes, double *durations,
 	}
 }
 
+void model_copy_gaps(const struct model *src, struct model *out)
+{
+	size_t n = src->live.ngaps;
+	free(out->live.gaps);
+	out->live.gaps = n ? xmalloc(n * sizeof(*out->live.gaps)) : NULL;
+	if (n)
+		memcpy(out->live.gaps, src->live.gaps, n * sizeof(*out->live.gaps));
+	out->live.ngaps = out->live.gaps_cap = n;
+}
+
 void model_copy_timeline(const struct model *src, struct model *out,
 			 const uint32_t *node_map)
 {
@@ -362,6 +392,7 @@ void model_copy_timeline(const struct model *src, struct model *out,
 		GROW(out->live.window_first, out->live.windows_cap, out->live.nwindows + 1);
 		out->live.window_first[out->live.nwindows++] = src->live.window_first[w];
 	}
+	model_copy_gaps(src, out);
 }
 
 void model_add_label(struct model *m, const struct sample_label *label)

@@ -49,6 +49,10 @@ enum frame_kind {
 
 /* Frame flags. */
 #define FRAME_INLINED 0x1 /* pprof: inlined into its caller's location */
+/* 0x2 is symbolize.h's FRAME_THIRD_PARTY. */
+/* wprof-tui's own code run in the target (the inspector's console-profile
+ * bridge, src/live/cdp_windows.h), no script of the program's. */
+#define FRAME_PROFILER 0x4
 
 struct frame {
 	str_t name;     /* as shown: "" names become "(anonymous)" at load */
@@ -131,6 +135,11 @@ struct sample_type {
 #define HAS_CALL_COUNTS 0x10
 #define HAS_ARC_TIMES 0x20
 
+struct sample_gap {
+	size_t before;
+	double duration;
+};
+
 /* What a live session's model holds of the session: 0 and none in every
  * other model, and in a range's cut or view, whose values are their
  * samples'. */
@@ -142,6 +151,14 @@ struct live_window {
 	 * samples sum to less than the node values. */
 	size_t samples_before;
 	double time_before;
+	/* Time no sample covers (a session of Profiler windows that did not
+	 * meet, src/live/cdp_windows.h): gaps[i].duration just before sample
+	 * gaps[i].before, by `before`, one at most a sample.  No value counts
+	 * it; the strip draws it as blank time, and a range's ends count it
+	 * (model_gap_time).  Gaps before the samples held are one, before
+	 * sample 0 (sample 0 starts time_before and that after the first). */
+	struct sample_gap *gaps;
+	size_t ngaps, gaps_cap;
 	/* Samples that have no times inside the windows they came in
 	 * (--live URL's pprof windows, src/live/http.c): the first sample of
 	 * each window, so that the strip draws a window a cell rather than
@@ -330,9 +347,12 @@ void model_copy_frames(const struct model *src, struct model *out);
 void model_copy_header(const struct model *src, struct model *out);
 /* The timeline of `src` into a new model made from it: each sample on
  * node_map[its node], with its duration, adding to no value (the caller
- * gives the nodes their values); a live session's window too. */
+ * gives the nodes their values); a live session's window and gaps too. */
 void model_copy_timeline(const struct model *src, struct model *out,
 			 const uint32_t *node_map);
+/* The gaps of src's timeline (model.live.gaps) into out's, for a copy of
+ * its samples. */
+void model_copy_gaps(const struct model *src, struct model *out);
 /* The thread shown and the other threads, of `src` into `out`. */
 void model_copy_threads(const struct model *src, struct model *out);
 void model_add_other_thread(struct model *m, const char *name);
@@ -383,6 +403,11 @@ uint32_t model_add_child(struct model *m, uint32_t parent, uint32_t frame);
 void model_add_sample(struct model *m, uint32_t node, double duration);
 /* The samples added next are a new window's (model.live.window_first). */
 void model_start_window(struct model *m);
+/* A gap of `duration` before sample `before` (model.live.gaps), after
+ * those added (added to the last when before is its). */
+void model_add_gap(struct model *m, size_t before, double duration);
+/* The time of the gaps before sample `index` starts (model.live.gaps). */
+double model_gap_time(const struct model *m, size_t index);
 
 /* Samples of a node by line.  A wasm frame's are dropped: V8 writes them
  * all as line 1, a placeholder (a profile times wasm per function). */

@@ -282,14 +282,15 @@ static bool map_given(const struct js_source_maps *js, struct script *s)
 
 /* Node's built-ins (node:) and Firefox's own code (self-hosted,
  * resource://, chrome://, moz-src://) ship no maps; nor does the console
- * call by which a live inspector session bridges its windows, named
- * "wprof-tui" (src/live/cdp.c). */
+ * call by which a live inspector session bridges its windows, marked
+ * FRAME_PROFILER (src/live/cdp_windows.c): a script of the program's
+ * may have its url. */
 static bool is_script(const struct model *m, const struct frame *f)
 {
 	static const char *const builtin[] = { "node:", "self-hosted", "resource://",
 					       "chrome://", "moz-src://" };
 	const char *url = model_str(m, f->url);
-	if (f->kind != KIND_JS || !*url || !strcmp(url, "wprof-tui"))
+	if (f->kind != KIND_JS || !*url || (f->flags & FRAME_PROFILER))
 		return false;
 	for (size_t i = 0; i < ARRAY_LEN(builtin); i++)
 		if (!strncmp(url, builtin[i], strlen(builtin[i])))

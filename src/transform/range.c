@@ -328,14 +328,24 @@ static bool timeline_carries_values(const struct model *m)
 	return true;
 }
 
+/* Where the range starts and ends, µs after the model's first sample,
+ * the gaps before and inside it (model.live.gaps) counted as time. */
+static void range_ends(const struct model *m, struct sample_range r, double *start,
+		       double *end)
+{
+	*start = range_sample_offset(m, r.first) + model_gap_time(m, r.first);
+	*end = r.end > r.first ? range_sample_offset(m, r.end) + model_gap_time(m, r.end - 1)
+			       : *start;
+}
+
 /* The range's start, end and duration, in the profile's clock. */
 static void set_range_times(const struct model *src, struct sample_range r, struct model *out)
 {
-	double before = range_sample_offset(src, r.first);
-	double span = range_sample_offset(src, r.end) - before;
-	out->start_time = src->start_time + src->live.time_before + before;
-	out->end_time = out->start_time + span;
-	out->duration = span;
+	double start, end;
+	range_ends(src, r, &start, &end);
+	out->start_time = src->start_time + src->live.time_before + start;
+	out->end_time = out->start_time + (end - start);
+	out->duration = end - start;
 }
 
 bool model_cut_range(const struct model *src, struct sample_range r,
@@ -553,9 +563,11 @@ void range_describe(const struct model *whole, struct sample_range r,
 		return;
 	}
 	char from[32], to[32], all[32];
-	double before = whole->live.time_before;
-	format_time(before + range_sample_offset(whole, r.first), ascii, from, sizeof(from));
-	format_time(before + range_sample_offset(whole, r.end), ascii, to, sizeof(to));
-	format_time(before + range_timeline_span(whole), ascii, all, sizeof(all));
+	double before = whole->live.time_before, start, end;
+	range_ends(whole, r, &start, &end);
+	format_time(before + start, ascii, from, sizeof(from));
+	format_time(before + end, ascii, to, sizeof(to));
+	format_time(before + range_timeline_span(whole) + model_gap_time(whole, whole->nsamples),
+		    ascii, all, sizeof(all));
 	snprintf(buf, cap, "range %s%s%s of %s", from, dash, to, all);
 }

@@ -150,6 +150,7 @@ static void copy_samples(const struct model *src, const uint32_t *map, struct mo
 		memcpy(out->live.window_first, src->live.window_first, w * sizeof(size_t));
 		out->live.nwindows = out->live.windows_cap = w;
 	}
+	model_copy_gaps(src, out);
 	if (src->first_leaves) {
 		out->first_leaves = xmalloc((src->nfirst_leaves + 1) * sizeof(uint32_t));
 		for (size_t i = 0; i < src->nfirst_leaves; i++)

@@ -46,11 +46,22 @@ static enum frame_kind sample_kind(const struct model *m, size_t i)
 	return m->frames[m->nodes[m->sample_node[i]].frame].kind;
 }
 
-/* Samples `first` on (starting `offset` after the first sample) into
- * bins `width` long from `origin`: a sample belongs to the bin it starts
- * in, clamped, and its time to each bin it lasts over.  A sample before
- * `first` still running at the strip's start gives it its rest. */
-static void fill_bins(struct timeline *t, const struct model *m, size_t first,
+/* The gaps just before sample i (model.live.gaps), walked in order:
+ * *g is the first not yet passed. */
+static double pass_gaps(const struct model *m, size_t i, size_t *g)
+{
+	double time = 0;
+	for (; *g < m->live.ngaps && m->live.gaps[*g].before <= i; (*g)++)
+		time += m->live.gaps[*g].duration;
+	return time;
+}
+
+/* Samples `first` on into bins `width` long from `origin`: a sample
+ * belongs to the bin it starts in, clamped, and its time to each bin it
+ * lasts over; a gap (from gap *g on) is time in no bin.  `offset`: where
+ * the sample before `first` ends, after the first sample; that sample,
+ * still running at the strip's start, gives it its rest. */
+static void fill_bins(struct timeline *t, const struct model *m, size_t first, size_t g,
 		      double offset, double origin, double width)
 {
 	size_t bin = 0;
@@ -61,6 +72,7 @@ static void fill_bins(struct timeline *t, const struct model *m, size_t first,
 		spread(t, sample_kind(m, first - 1),
 		       offset - m->sample_duration[first - 1] - origin, offset - origin, width);
 	for (size_t i = first; i < m->nsamples; i++) {
+		offset += pass_gaps(m, i, &g);
 		double at = (offset - origin) / width;
 		size_t b = at < 0 ? 0 : at >= (double)t->nbins ? t->nbins - 1 : (size_t)at;
 		while (bin < b)
@@ -76,9 +88,10 @@ static void fill_bins(struct timeline *t, const struct model *m, size_t first,
 void timeline_build(struct timeline *t, const struct model *m, size_t nbins)
 {
 	alloc_bins(t, nbins);
+	t->span = model_gap_time(m, m->nsamples);
 	for (size_t i = 0; i < m->nsamples; i++)
 		t->span += m->sample_duration[i];
-	fill_bins(t, m, 0, 0, 0, t->span / (double)t->nbins);
+	fill_bins(t, m, 0, 0, 0, 0, t->span / (double)t->nbins);
 }
 
 void timeline_build_window(struct timeline *t, const struct model *m, size_t nbins,
@@ -88,17 +101,28 @@ void timeline_build_window(struct timeline *t, const struct model *m, size_t nbi
 	t->span = (double)t->nbins * bin_time;
 	/* The window ends with the bin the last sample starts in.  Times
 	 * count from the session's first sample, those that left a live
-	 * window included, so that a cell keeps its samples as it slides. */
+	 * window and the gaps included, so that a cell keeps its samples as
+	 * it slides. */
 	double start_of_last = m->live.time_before;
+	if (m->nsamples)
+		start_of_last += model_gap_time(m, m->nsamples - 1);
 	for (size_t i = 0; i + 1 < m->nsamples; i++)
 		start_of_last += m->sample_duration[i];
 	double last_bin = floor(start_of_last / bin_time);
 	double window_start = (last_bin + 1 - (double)t->nbins) * bin_time;
-	size_t first = 0;
-	double offset = m->live.time_before;
-	for (; first < m->nsamples && offset < window_start; first++)
-		offset += m->sample_duration[first];
-	fill_bins(t, m, first, offset, window_start, bin_time);
+	/* The first sample starting in the window, where the one before
+	 * it ends, and the first gap not passed. */
+	size_t first = 0, g = 0;
+	double end_before = m->live.time_before;
+	for (; first < m->nsamples; first++) {
+		size_t next_gap = g;
+		double at = end_before + pass_gaps(m, first, &next_gap);
+		if (at >= window_start)
+			break;
+		g = next_gap;
+		end_before = at + m->sample_duration[first];
+	}
+	fill_bins(t, m, first, g, end_before, window_start, bin_time);
 }
 
 void timeline_build_windows(struct timeline *t, const struct model *m, size_t nbins)

@@ -104,6 +104,23 @@ def profile(ids, names=("a", "b")):
             "samples": [a, b, b], "timeDeltas": [0, 1000, 1000]}
 
 
+def gap_window(k):
+    """Window k (0, 1, 2) of the "gap" target, whose first two windows do
+    not meet: 800 ms each, samples 10 ms apart (a then three b under it),
+    the second starting 400 ms after the first ended, the third where the
+    second ends.  Each gives a 200 ms, b 600 ms; the session spans 2.8 s,
+    400 ms of it (0.8 s to 1.2 s) profiled by no window."""
+    frame_of = lambda name: {"functionName": name, "scriptId": "1", "url": "x.js",
+                             "lineNumber": 0, "columnNumber": 0}
+    start = k * 800000 + (400000 if k else 0)
+    return {"nodes": [{"id": 1, "callFrame": frame_of("(root)"), "children": [2]},
+                      {"id": 2, "callFrame": frame_of("a"), "children": [3]},
+                      {"id": 3, "callFrame": frame_of("b"), "children": []}],
+            "startTime": start, "endTime": start + 800000,
+            "samples": [3 if i % 4 else 2 for i in range(80)],
+            "timeDeltas": [0] + [10000] * 79}
+
+
 class Inspector:
     """A fake inspector on loopback: /json/list and one target (behaviour
     "two": a second, T2 "other.js", whose functions are c and d)."""
@@ -262,7 +279,9 @@ class Inspector:
             self.stops += 1
             result = {"profile": profile([1, 2, 3] if self.stops == 1 else [30, 10, 20],
                                          names)}
-        if b == "ends" and msg["method"] == "Profiler.start" and self.stops == 2:
+            if b == "gap":
+                result = {"profile": gap_window(self.stops - 1)}
+        if b in ("ends", "gap") and msg["method"] == "Profiler.start" and self.stops == 2:
             # Node's program over in the third window: it says so.
             conn.sendall(frame(json.dumps({"id": msg["id"], "result": {}}).encode()))
             conn.sendall(frame(b'{"method":"NodeRuntime.waitingForDisconnect","params":{}}'))

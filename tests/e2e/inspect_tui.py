@@ -15,7 +15,9 @@ grow; the timeline strip shows and scrolls, and a range pinned on it holds
 the samples in it while more arrive.  With two targets,
 e switches to the other one's own functions, and back.  A program that
 ends (NodeRuntime.waitingForDisconnect) ends the session, said in the
-header.  Exits 77 (skip) without tmux.
+header.  Windows that leave a gap: the strip draws it as blank cells where
+the session's clock puts it, and the panes count only samples.  Exits 77
+(skip) without tmux.
 
 usage: inspect_tui.py WPROF_BINARY"""
 import json
@@ -239,5 +241,41 @@ def program_end():
         pane.close()
 
 
-run_tests([follow, stream, strip, switch, program_end])
+def gap():
+    """Windows that do not meet (inspect.py's gap_window: no console
+    profiles bridge them): 800 ms of samples, 400 ms profiled by no
+    window, then 1.6 s more, the program ending in the third window.
+    At 100 ms a cell the strip (100 cells, the newest at the right: the
+    last sample, at 2.79 s, in its last cell) is blank for 72 cells
+    before the session, then 8 cells of samples, 4 blank ones for the
+    gap, 16 of samples; the header says 2.80 s, the flat pane counts the
+    samples alone: a 3 x 200 ms, b 3 x 600 ms.  [ then ] pin the range
+    from the second cell to the one before the newest, 100 ms to 2.70 s
+    on the session's clock (its ruler over the gap's cells too), whose
+    samples are 70 + 80 + 70 of 10 ms: a 17 + 20 + 18 of them, 550 ms;
+    b 1.65 s."""
+    ins = cdp_fake.Inspector("gap")
+    pane = Pane("%s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (BINARY, ins.port),
+                width=100, height=24, what="the first window")
+    try:
+        s = pane.press(["3"], r"program ended", "the flat pane")
+        s = pane.wait_for(lambda s: self_of(s, "a") == 600000, "the three windows")
+        lines = s.split("\n")
+        check(lines[1] == " " * 72 + "█" * 8 + " " * 4 + "█" * 16,
+              "the strip: 8 cells, the gap's 4 blank, 16:\n%r" % lines[1])
+        check(" 2.80s " in lines[0], "the session's 2.8 s in the header:\n" + lines[0])
+        check(self_of(s, "b") == 1800000, "b %r, want 1.80s" % self_of(s, "b"))
+        pane.keys("[")
+        s = pane.press(["]"], r"range 100\.0ms–2\.70s of 2\.80s", "[ ]: a range over the gap")
+        lines = s.split("\n")
+        check(lines[2][73:99] == "━" * 26 and lines[2][72] == "─" and lines[2][99] == "─",
+              "the range's ruler, cells 73 to 98:\n%r" % lines[2])
+        check(self_of(s, "a") == 550000 and self_of(s, "b") == 1650000,
+              "range: a %r b %r, want 550ms, 1.65s" % (self_of(s, "a"), self_of(s, "b")))
+        pane.press(["q"], r"EXIT=0", "q")
+    finally:
+        pane.close()
+
+
+run_tests([follow, stream, strip, switch, program_end, gap])
 sys.exit(1 if failures else 0)
