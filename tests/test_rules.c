@@ -508,16 +508,18 @@ static void check_stack_merging(void)
 
 /* ---- divided on its own thread ----------------------------------------- */
 
-/* Functions 0..n-1, each calling every other, self 1e9 µs each: without
- * its cycles f_j has the j callers f_0..f_j-1, and with n = 40 about a
- * second of shares above the cutoff go down every decreasing path. */
-static void make_clique(struct model *m, uint32_t n)
+/* Functions 0..n-1, each calling every other, `self` µs each: without
+ * its cycles f_j has the j callers f_0..f_j-1, and shares above the
+ * cutoff go down every decreasing path.  Shares of one size travel
+ * together, so it takes n = 100 and 1e12 µs (about 1.8 s of distinct
+ * sizes) to be slow. */
+static void make_clique(struct model *m, uint32_t n, double self)
 {
 	model_init(m, "test");
 	model_add_sample_type(m, "time", "us");
 	add_frames(m, n);
 	for (uint32_t f = 0; f < n; f++) {
-		model_add_frame_value(m, f, 0, 1e9);
+		model_add_frame_value(m, f, 0, self);
 		for (uint32_t g = 0; g < n; g++)
 			if (g != f)
 				model_add_arc(m, f, g, 0, 0);
@@ -540,7 +542,7 @@ static void check_background(void)
 {
 	/* A small graph: the thread's numbers are the ones computed inline. */
 	struct model m;
-	make_clique(&m, 5);
+	make_clique(&m, 5, 1e9);
 	struct rules inline_rules, threaded;
 	rules_init(&inline_rules, &m);
 	rules_init(&threaded, &m);
@@ -561,7 +563,7 @@ static void check_background(void)
 
 	/* A slow one: asked for, it is being computed; freeing the rules
 	 * stops the thread, and a stopped walk gives no numbers. */
-	make_clique(&m, 40);
+	make_clique(&m, 100, 1e12);
 	rules_init(&threaded, &m);
 	threaded.background = true;
 	const struct totals *t = rules_totals(&threaded, RULE_DIVIDED, 0);
@@ -573,7 +575,7 @@ static void check_background(void)
 	double *arc_total = xcalloc(m.narcs, sizeof(double));
 	double *arc_self = xcalloc(m.narcs, sizeof(double));
 	for (uint32_t f = 0; f < m.nframes; f++)
-		self[f] = 1e9;
+		self[f] = 1e12;
 	atomic_bool stop;
 	atomic_init(&stop, true);
 	CHECK(!divided_compute(&m, self, 1.0, total, arc_total, arc_self, &stop));
