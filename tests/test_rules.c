@@ -150,6 +150,22 @@ static double random_self(void)
 	return r == 0 ? 0 : r == 1 ? next_random(40) / 8.0 : next_random(100000) / 7.0;
 }
 
+/* The model, finished, and the definition's view of it: no data says
+ * which callee came first, so callees are walked by id. */
+static struct naive *naive_for_arcs(struct model *m)
+{
+	uint32_t cycle_node, nf = (uint32_t)m->nframes;
+	model_finish(m, &cycle_node);
+	struct naive *n = xcalloc(1, sizeof(*n));
+	n->m = m;
+	n->cutoff = 1.0;
+	for (uint32_t caller = 0; caller < nf; caller++)
+		for (uint32_t callee = 0; callee < nf; callee++)
+			if (arc_of(m, caller, callee) != NO_ID)
+				see_callee(n, caller, callee);
+	return n;
+}
+
 /* Call-arc data: cycles, self-loops, shared callers; no data says which
  * callee came first, so callees are walked by id. */
 static void check_random_arc_graphs(void)
@@ -167,15 +183,7 @@ static void check_random_arc_graphs(void)
 							 : next_random(nf);
 			model_add_arc(&m, caller, callee, 0, 0);
 		}
-		uint32_t cycle_node;
-		model_finish(&m, &cycle_node);
-		struct naive *n = xcalloc(1, sizeof(*n));
-		n->m = &m;
-		n->cutoff = 1.0;
-		for (uint32_t caller = 0; caller < nf; caller++)
-			for (uint32_t callee = 0; callee < nf; callee++)
-				if (arc_of(&m, caller, callee) != NO_ID)
-					see_callee(n, caller, callee);
+		struct naive *n = naive_for_arcs(&m);
 		double *self = xcalloc(nf, sizeof(double));
 		for (uint32_t f = 0; f < nf; f++)
 			self[f] = random_self();
@@ -241,15 +249,7 @@ static void check_fan_in(bool cyclic, size_t *cuts, size_t *cuts_above)
 			if (cyclic && next_random(3) == 0)
 				model_add_arc(&m, f + next_random(nf - f), f, 0, 0);
 		}
-		uint32_t cycle_node;
-		model_finish(&m, &cycle_node);
-		struct naive *n = xcalloc(1, sizeof(*n));
-		n->m = &m;
-		n->cutoff = 1.0;
-		for (uint32_t caller = 0; caller < nf; caller++)
-			for (uint32_t callee = 0; callee < nf; callee++)
-				if (arc_of(&m, caller, callee) != NO_ID)
-					see_callee(n, caller, callee);
+		struct naive *n = naive_for_arcs(&m);
 		double *self = xcalloc(nf, sizeof(double));
 		for (uint32_t f = 0; f < nf; f++) {
 			uint32_t r = next_random(8);

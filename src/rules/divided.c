@@ -16,9 +16,9 @@
  * as one bucket: functions are settled callees first (the walk's
  * post-order), each gathering the buckets of its callees, and the work is
  * a step per bucket and caller instead of per share (on the 190 MB bench
- * profile, 2.3 M buckets for 91 M shares).  Shares of N(f) whole cutoffs
- * or more pass every cutoff above f and go on as one sum; shares too
- * small to leave f are counted there and go no further.
+ * profile, 2.3 M buckets for more than 200 M shares).  Shares of N(f)
+ * whole cutoffs or more pass every cutoff above f and go on as one sum;
+ * shares too small to leave f are counted there and go no further.
  *
  * The sizes are worked out in whole numbers from each self time, where
  * the definition divides the share itself at each step: the two agree
