@@ -91,12 +91,16 @@ struct ranking {
 	uint32_t next;
 };
 
+static void see(struct ranking *r, uint32_t arc)
+{
+	if (arc != NO_ID && r->rank[arc] == NO_ID)
+		r->rank[arc] = r->next++;
+}
+
 static void see_arc(const struct model *m, struct ranking *r, uint32_t caller,
 		    uint32_t callee)
 {
-	uint32_t a = model_find_arc(m, caller, callee);
-	if (a != NO_ID && r->rank[a] == NO_ID)
-		r->rank[a] = r->next++;
+	see(r, model_find_arc(m, caller, callee));
 }
 
 /* Streams: sample order, and within a sample from the leaf up. */
@@ -116,7 +120,7 @@ static void rank_from_nodes(const struct model *m, struct ranking *r)
 		const struct node *p = &m->nodes[v];
 		for (uint32_t i = p->child_start; i < p->child_end; i++)
 			if (!node_hidden(m, m->child_ids[i]))
-				see_arc(m, r, p->frame, m->nodes[m->child_ids[i]].frame);
+				see(r, m->link_arcs[i]);
 	}
 }
 
