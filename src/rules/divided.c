@@ -45,8 +45,9 @@ struct bucket {
 struct waiting {
 	double linear_at; /* N(f): shares this many cutoffs big stay whole */
 	double linear;    /* summed shares that big, once f is settled */
-	/* Once f is settled: the other shares, by the size of the part each
-	 * caller gets; freed when the last caller has taken them. */
+	/* Once f is settled: the other shares that leave f, by the size of
+	 * the part each caller gets; freed when the last caller has taken
+	 * them. */
 	struct bucket *buckets;
 	uint32_t nbuckets;
 	uint32_t callers_to_come;
@@ -303,6 +304,8 @@ static void start_gathering(struct gathering *g, size_t most)
 	g->ntaken = 0;
 }
 
+/* Shares whose parts will be `size` cutoffs big, summed with the others
+ * of that size. */
 static void gather(struct gathering *g, uint64_t size, double part)
 {
 	size_t i = (size_t)((size * 0x9e3779b97f4a7c15u) >> g->shift);
@@ -322,11 +325,12 @@ struct arrivals {
 	double linear_at; /* N(f) */
 	uint64_t k;       /* callers */
 	double per_k;     /* 1 / k, to divide without a division */
-	double linear, ends_here;
+	double linear;    /* summed shares of N(f) cutoffs or more */
+	double ends_here; /* summed shares too small to leave f */
 };
 
-/* floor(n / k) for the n below 2^52: the estimate through per_k is off
- * by one at most. */
+/* floor(n / k): below 2^52 through per_k, whose estimate is off by one
+ * at most and mended. */
 static uint64_t divide(const struct arrivals *at, uint64_t n)
 {
 	if (n >= (uint64_t)1 << 52)
@@ -337,15 +341,15 @@ static uint64_t divide(const struct arrivals *at, uint64_t n)
 	return n - q * at->k >= at->k ? q + 1 : q;
 }
 
-/* One more share, or shares of one size summed, arrives. */
-static void arrive(struct divided *d, struct arrivals *at, uint64_t n, double sum)
+/* One more share of `size` whole cutoffs, or several summed, arrives. */
+static void arrive(struct divided *d, struct arrivals *at, uint64_t size, double sum)
 {
-	if ((double)n >= at->linear_at)
+	if ((double)size >= at->linear_at)
 		at->linear += sum;
-	else if (n < at->k)
+	else if (size < at->k)
 		at->ends_here += sum;
 	else
-		gather(&d->gathering, divide(at, n), sum);
+		gather(&d->gathering, divide(at, size), sum);
 }
 
 /* f's callee g has passed on: every share g kept goes on to f. */
