@@ -13,7 +13,7 @@
 
 /* ---- the definition, transcribed ------------------------------------ */
 
-#define MAX_NAIVE 24
+#define MAX_NAIVE 96
 
 struct naive {
 	const struct model *m;
@@ -23,6 +23,11 @@ struct naive {
 	uint32_t callees[MAX_NAIVE][MAX_NAIVE], ncallees[MAX_NAIVE];
 	uint8_t state[MAX_NAIVE]; /* 0 not walked, 1 on the walk, 2 done */
 	bool kept[MAX_NAIVE][MAX_NAIVE]; /* [caller][callee] */
+	/* callers(f) once the cycles are gone, and the arc from each */
+	uint32_t callers[MAX_NAIVE][MAX_NAIVE], caller_arcs[MAX_NAIVE][MAX_NAIVE];
+	uint32_t ncallers[MAX_NAIVE];
+	/* shares cut off: any, and ones that had left their function */
+	size_t cuts, cuts_above;
 };
 
 static void see_callee(struct naive *n, uint32_t caller, uint32_t callee)
@@ -56,19 +61,28 @@ static uint32_t arc_of(const struct model *m, uint32_t caller, uint32_t callee)
 	return NO_ID;
 }
 
-static void propagate(struct naive *n, uint32_t f, double d)
+static void list_callers(struct naive *n)
+{
+	for (uint32_t f = 0; f < n->m->nframes; f++)
+		for (uint32_t c = 0; c < n->m->nframes; c++)
+			if (n->kept[c][f]) {
+				n->caller_arcs[f][n->ncallers[f]] = arc_of(n->m, c, f);
+				n->callers[f][n->ncallers[f]++] = c;
+			}
+}
+
+static void propagate(struct naive *n, uint32_t f, double d, bool left)
 {
 	n->total[f] += d;
-	uint32_t k = 0;
-	for (uint32_t c = 0; c < n->m->nframes; c++)
-		k += n->kept[c][f];
+	uint32_t k = n->ncallers[f];
 	if (k > 0 && d / k >= n->cutoff) {
-		for (uint32_t c = 0; c < n->m->nframes; c++) {
-			if (!n->kept[c][f])
-				continue;
-			n->arc_total[arc_of(n->m, c, f)] += d / k;
-			propagate(n, c, d / k);
+		for (uint32_t i = 0; i < k; i++) {
+			n->arc_total[n->caller_arcs[f][i]] += d / k;
+			propagate(n, n->callers[f][i], d / k, true);
 		}
+	} else if (k > 0) {
+		n->cuts++;
+		n->cuts_above += left;
 	}
 }
 
@@ -85,12 +99,21 @@ static void naive_divided(struct naive *n, uint32_t root, const double *self,
 	for (uint32_t f = 0; f < m->nframes; f++)
 		if (!n->state[f])
 			remove_cycle(n, f);
+	list_callers(n);
 	for (uint32_t h = 0; h < m->nframes; h++)
 		if (self[h] > 0)
-			propagate(n, h, self[h]);
+			propagate(n, h, self[h], false);
 }
 
-static void compare_with_naive(struct naive *n, uint32_t root, const double *self)
+/* Equal to `within` relative (both 0 too). */
+static bool close_within(double got, double want, double within)
+{
+	double scale = fabs(want) > fabs(got) ? fabs(want) : fabs(got);
+	return fabs(got - want) <= within * scale;
+}
+
+static void compare_within(struct naive *n, uint32_t root, const double *self,
+			   double within)
 {
 	const struct model *m = n->m;
 	uint32_t nf = (uint32_t)m->nframes;
@@ -102,9 +125,12 @@ static void compare_with_naive(struct naive *n, uint32_t root, const double *sel
 	naive_divided(n, root, self, want, want_arcs);
 	divided_compute(m, self, n->cutoff, got, got_arcs, arc_self, NULL);
 	for (uint32_t f = 0; f < nf; f++)
-		CHECK_CLOSE(got[f], want[f], "random graph function total");
+		CHECK_MSG(close_within(got[f], want[f], within),
+			  "f%u: got %.17g, want %.17g", f, got[f], want[f]);
 	for (uint32_t a = 0; a < m->narcs; a++)
-		CHECK_CLOSE(got_arcs[a], want_arcs[a], "random graph arc total");
+		CHECK_MSG(close_within(got_arcs[a], want_arcs[a], within),
+			  "arc f%u -> f%u: got %.17g, want %.17g", m->arcs[a].caller,
+			  m->arcs[a].callee, got_arcs[a], want_arcs[a]);
 	free(want);
 	free(got);
 	free(want_arcs);
@@ -112,11 +138,32 @@ static void compare_with_naive(struct naive *n, uint32_t root, const double *sel
 	free(arc_self);
 }
 
+static void compare_with_naive(struct naive *n, uint32_t root, const double *self)
+{
+	compare_within(n, root, self, 1e-6);
+}
+
 /* Self values around the cutoff, so that cuts happen everywhere. */
 static double random_self(void)
 {
 	uint32_t r = next_random(4);
 	return r == 0 ? 0 : r == 1 ? next_random(40) / 8.0 : next_random(100000) / 7.0;
+}
+
+/* The model, finished, and the definition's view of it: no data says
+ * which callee came first, so callees are walked by id. */
+static struct naive *naive_for_arcs(struct model *m)
+{
+	uint32_t cycle_node, nf = (uint32_t)m->nframes;
+	model_finish(m, &cycle_node);
+	struct naive *n = xcalloc(1, sizeof(*n));
+	n->m = m;
+	n->cutoff = 1.0;
+	for (uint32_t caller = 0; caller < nf; caller++)
+		for (uint32_t callee = 0; callee < nf; callee++)
+			if (arc_of(m, caller, callee) != NO_ID)
+				see_callee(n, caller, callee);
+	return n;
 }
 
 /* Call-arc data: cycles, self-loops, shared callers; no data says which
@@ -136,15 +183,7 @@ static void check_random_arc_graphs(void)
 							 : next_random(nf);
 			model_add_arc(&m, caller, callee, 0, 0);
 		}
-		uint32_t cycle_node;
-		model_finish(&m, &cycle_node);
-		struct naive *n = xcalloc(1, sizeof(*n));
-		n->m = &m;
-		n->cutoff = 1.0;
-		for (uint32_t caller = 0; caller < nf; caller++)
-			for (uint32_t callee = 0; callee < nf; callee++)
-				if (arc_of(&m, caller, callee) != NO_ID)
-					see_callee(n, caller, callee);
+		struct naive *n = naive_for_arcs(&m);
 		double *self = xcalloc(nf, sizeof(double));
 		for (uint32_t f = 0; f < nf; f++)
 			self[f] = random_self();
@@ -190,6 +229,101 @@ static void check_random_streams(void)
 		free(n);
 		model_free(&m);
 	}
+}
+
+/* Call-arc graphs with a large fan-in, acyclic (every arc down, to a
+ * larger id) and cyclic (some arcs up, and self-calls): shares are split
+ * many ways over several levels, so the cutoff stops them high and low.
+ * Self times are mostly whole microseconds, some in eighths. */
+static void check_fan_in(bool cyclic, size_t *cuts, size_t *cuts_above)
+{
+	for (int round = 0; round < 60; round++) {
+		struct model m;
+		model_init(&m, "test");
+		uint32_t nf = 30 + next_random(MAX_NAIVE - 30);
+		add_frames(&m, nf);
+		for (uint32_t f = 1; f < nf; f++) {
+			uint32_t fan_in = 1 + next_random(f < 24 ? f : 24);
+			for (uint32_t i = 0; i < fan_in; i++)
+				model_add_arc(&m, next_random(f), f, 0, 0);
+			if (cyclic && next_random(3) == 0)
+				model_add_arc(&m, f + next_random(nf - f), f, 0, 0);
+		}
+		struct naive *n = naive_for_arcs(&m);
+		double *self = xcalloc(nf, sizeof(double));
+		for (uint32_t f = 0; f < nf; f++) {
+			uint32_t r = next_random(8);
+			self[f] = r < 3 ? 0 : r < 7 ? next_random(3000) : next_random(800) / 8.0;
+		}
+		compare_within(n, 0, self, 1e-9);
+		*cuts += n->cuts;
+		*cuts_above += n->cuts_above;
+		free(self);
+		free(n);
+		model_free(&m);
+	}
+}
+
+static void check_fan_in_graphs(void)
+{
+	size_t cuts = 0, cuts_above = 0;
+	check_fan_in(false, &cuts, &cuts_above);
+	check_fan_in(true, &cuts, &cuts_above);
+	/* The test means something only if shares were cut, and not only
+	 * where they started. */
+	CHECK(cuts_above > 1000);
+	CHECK(cuts > cuts_above);
+}
+
+/* Where the cutoff matters, by hand (1 µs):
+ *
+ *   main -> x, main -> y, main -> c, x -> a, y -> a, x -> b,
+ *   a -> leaf, b -> leaf, c -> leaf, a -> w, b -> w
+ *   self: leaf 5, w 4, a 3, the others 0.
+ *
+ *   leaf's 5: 5/3 each to a, b, c.  At a (2 callers) 5/6 < 1: cut.  b
+ *     gives 5/3 to x and on to main; c gives 5/3 to main.
+ *   w's 4: 2 each to a and b.  At a 2/2 = 1, not below the cutoff: 1 to
+ *     x and y and on to main; b gives 2 to x and on to main.
+ *   a's 3: 1.5 to x and y, and on to main.
+ *
+ *   leaf 5, w 4, a 5/3 + 2 + 3 = 20/3, b 5/3 + 2 = 11/3, c 5/3,
+ *   x 5/3 + 1 + 2 + 1.5 = 37/6, y 1 + 1.5 = 5/2,
+ *   main 5/3 + 5/3 + 1 + 1 + 2 + 1.5 + 1.5 = 31/3: the profile's 12 less
+ *   the 5/3 cut at a.
+ *   Arcs: x -> a 1 + 1.5 = 5/2 (the 5/6 of leaf's share never leave a),
+ *   b -> leaf 5/3, main -> x 37/6. */
+static void check_cutoff_by_hand(void)
+{
+	enum { MAIN, X, Y, A, B, C, LEAF, W, N };
+	static const uint32_t arcs[][2] = {
+		{ MAIN, X }, { MAIN, Y }, { MAIN, C }, { X, A }, { Y, A }, { X, B },
+		{ A, LEAF }, { B, LEAF }, { C, LEAF }, { A, W }, { B, W },
+	};
+	struct model m;
+	model_init(&m, "test");
+	add_frames(&m, N);
+	for (size_t i = 0; i < ARRAY_LEN(arcs); i++)
+		model_add_arc(&m, arcs[i][0], arcs[i][1], 0, 0);
+	uint32_t cycle_node;
+	model_finish(&m, &cycle_node);
+	double self[N] = { [LEAF] = 5, [W] = 4, [A] = 3 };
+	double total[N], arc_self[ARRAY_LEN(arcs)], arc_total[ARRAY_LEN(arcs)];
+	CHECK(divided_compute(&m, self, 1.0, total, arc_total, arc_self, NULL));
+	static const double want[N] = {
+		[MAIN] = 31 / 3.0, [X] = 37 / 6.0, [Y] = 2.5, [A] = 20 / 3.0,
+		[B] = 11 / 3.0, [C] = 5 / 3.0, [LEAF] = 5, [W] = 4,
+	};
+	for (uint32_t f = 0; f < N; f++)
+		CHECK_MSG(close_within(total[f], want[f], 1e-12),
+			  "f%u: got %.17g, want %.17g", f, total[f], want[f]);
+	CHECK(close_within(arc_total[arc_of(&m, X, A)], 2.5, 1e-12));
+	CHECK(close_within(arc_total[arc_of(&m, B, LEAF)], 5 / 3.0, 1e-12));
+	CHECK(close_within(arc_total[arc_of(&m, MAIN, X)], 37 / 6.0, 1e-12));
+	/* a's own 3 leaves it in halves; leaf's 5 in thirds. */
+	CHECK(close_within(arc_self[arc_of(&m, X, A)], 1.5, 1e-12));
+	CHECK(close_within(arc_self[arc_of(&m, C, LEAF)], 5 / 3.0, 1e-12));
+	model_free(&m);
 }
 
 /* ---- hand-made profiles ------------------------------------------------ */
@@ -508,16 +642,18 @@ static void check_stack_merging(void)
 
 /* ---- divided on its own thread ----------------------------------------- */
 
-/* Functions 0..n-1, each calling every other, self 1e9 µs each: without
- * its cycles f_j has the j callers f_0..f_j-1, and with n = 40 about a
- * second of shares above the cutoff go down every decreasing path. */
-static void make_clique(struct model *m, uint32_t n)
+/* Functions 0..n-1, each calling every other, `self` µs each: without
+ * its cycles f_j has the j callers f_0..f_j-1, and shares above the
+ * cutoff go down every decreasing path.  Shares of one size travel
+ * together, so it takes n = 100 and 1e12 µs (about 1.8 s of distinct
+ * sizes) to be slow. */
+static void make_clique(struct model *m, uint32_t n, double self)
 {
 	model_init(m, "test");
 	model_add_sample_type(m, "time", "us");
 	add_frames(m, n);
 	for (uint32_t f = 0; f < n; f++) {
-		model_add_frame_value(m, f, 0, 1e9);
+		model_add_frame_value(m, f, 0, self);
 		for (uint32_t g = 0; g < n; g++)
 			if (g != f)
 				model_add_arc(m, f, g, 0, 0);
@@ -540,7 +676,7 @@ static void check_background(void)
 {
 	/* A small graph: the thread's numbers are the ones computed inline. */
 	struct model m;
-	make_clique(&m, 5);
+	make_clique(&m, 5, 1e9);
 	struct rules inline_rules, threaded;
 	rules_init(&inline_rules, &m);
 	rules_init(&threaded, &m);
@@ -561,7 +697,7 @@ static void check_background(void)
 
 	/* A slow one: asked for, it is being computed; freeing the rules
 	 * stops the thread, and a stopped walk gives no numbers. */
-	make_clique(&m, 40);
+	make_clique(&m, 100, 1e12);
 	rules_init(&threaded, &m);
 	threaded.background = true;
 	const struct totals *t = rules_totals(&threaded, RULE_DIVIDED, 0);
@@ -573,7 +709,7 @@ static void check_background(void)
 	double *arc_total = xcalloc(m.narcs, sizeof(double));
 	double *arc_self = xcalloc(m.narcs, sizeof(double));
 	for (uint32_t f = 0; f < m.nframes; f++)
-		self[f] = 1e9;
+		self[f] = 1e12;
 	atomic_bool stop;
 	atomic_init(&stop, true);
 	CHECK(!divided_compute(&m, self, 1.0, total, arc_total, arc_self, &stop));
@@ -589,6 +725,8 @@ int main(void)
 	check_stack_merging();
 	check_random_arc_graphs();
 	check_random_streams();
+	check_fan_in_graphs();
+	check_cutoff_by_hand();
 	check_recursion();
 	check_mutual_recursion();
 	check_node_order();
