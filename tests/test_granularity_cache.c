@@ -5,7 +5,9 @@
  *   lines: 30 us and 30 us, 2 and 1 samples (whole samples);
  *   files: one frame "f.js" (calls within a file are the file), 60 us
  *          and 3 samples on it. */
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "tests/check.h"
 #include "base/util.h"
@@ -52,7 +54,7 @@ static void taken_at_once(struct model *src)
 	granularity_cache_init(&c, src);
 	granularity_cache_prepare(&c, GRANULARITY_LINES);
 	struct model *m = granularity_cache_take(&c, GRANULARITY_LINES);
-	CHECK(m != NULL && !c.building);
+	CHECK(m != NULL && !c.queued[GRANULARITY_LINES]);
 	if (m)
 		check_lines(m, "taken at once");
 	granularity_cache_free(&c);
@@ -88,6 +90,9 @@ static void key_in_explorer(struct model *src)
 	app_init(&a, "cache", src, VIEW_FLAT);
 	app_compute_in_background(&a);
 	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	/* Both ahead, by files first: the key's next. */
+	CHECK(c.building && c.nqueued == 2);
+	CHECK(c.order[0] == GRANULARITY_FILES && c.order[1] == GRANULARITY_LINES);
 	while (app_busy(&a))
 		app_poll(&a);
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_FILES);
@@ -96,12 +101,73 @@ static void key_in_explorer(struct model *src)
 	CHECK(file != NO_ID && a.original->nnodes == 1);
 	if (file != NO_ID)
 		CHECK_CLOSE(node_value(a.original, file, 0), 60, "f.js's time");
-	CHECK(c.building && c.building_g == GRANULARITY_LINES); /* the next, ahead */
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_LINES);
 	CHECK(a.original == c.models[GRANULARITY_LINES]);
 	check_lines(a.original, "in the explorer");
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_FUNCTIONS);
 	CHECK(a.original == src);
+	while (app_busy(&a))
+		app_poll(&a);
+	app_free(&a);
+	granularity_cache_free(&c);
+}
+
+/* The thread of key_before_ready: as granularity_cache's, making the
+ * model by files, but only once the test lets it. */
+struct held_job {
+	struct granularity_cache *c;
+	atomic_bool go;
+};
+
+static void held_make(void *arg)
+{
+	struct held_job *h = arg;
+	struct timespec ms = { 0, 1000000 };
+	while (!atomic_load(&h->go))
+		nanosleep(&ms, NULL);
+	const char *why_not;
+	struct model *m = xmalloc(sizeof(*m));
+	CHECK(model_by_granularity(h->c->base, GRANULARITY_FILES, m, &why_not));
+	h->c->made[GRANULARITY_FILES] = m;
+	atomic_store(&h->c->ready[GRANULARITY_FILES], true);
+}
+
+/* The key pressed while the thread is still making the model: the panes
+ * stay as they are, the status line says so, the key waits; once the
+ * model is made, the next poll switches, with the hand-worked numbers. */
+static void key_before_ready(struct model *src)
+{
+	struct granularity_cache c;
+	struct app a;
+	granularity_cache_init(&c, src);
+	app_init(&a, "cache", src, VIEW_FLAT);
+	app_compute_in_background(&a);
+	while (app_busy(&a))
+		app_poll(&a);
+	struct held_job h = { .c = &c };
+	atomic_init(&h.go, false);
+	c.building = true;
+	c.counted_at_start = model_count_type(src) != NO_ID;
+	c.order[c.nqueued++] = GRANULARITY_FILES;
+	c.queued[GRANULARITY_FILES] = true;
+	background_start(&c.job, held_make, &h);
+	app_next_granularity(&a);
+	CHECK(app_granularity_poll(&a, &c, NULL)); /* the status line changed */
+	CHECK(a.next_granularity && a.granularity == GRANULARITY_FUNCTIONS && a.original == src);
+	CHECK(strstr(a.message, "files (computing)") != NULL);
+	CHECK(!app_granularity_poll(&a, &c, NULL)); /* said once */
+	atomic_store(&h.go, true);
+	struct timespec ms = { 0, 1000000 };
+	while (a.next_granularity) {
+		nanosleep(&ms, NULL);
+		app_granularity_poll(&a, &c, NULL);
+	}
+	CHECK(a.granularity == GRANULARITY_FILES && a.original == c.models[GRANULARITY_FILES]);
+	CHECK(strstr(a.message, "granularity: files") != NULL);
+	uint32_t file = node_at(a.original, "f.js", -1);
+	CHECK(file != NO_ID && a.original->nnodes == 1);
+	if (file != NO_ID)
+		CHECK_CLOSE(node_value(a.original, file, 0), 60, "f.js's time");
 	while (app_busy(&a))
 		app_poll(&a);
 	app_free(&a);
@@ -115,6 +181,7 @@ int main(void)
 	taken_when_done(&src);
 	taken_at_once(&src);
 	key_in_explorer(&src);
+	key_before_ready(&src);
 	model_free(&src);
 	counted_later();
 	return check_done();

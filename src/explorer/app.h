@@ -161,8 +161,10 @@ struct app {
 	const struct symbolize_options *symbolize;
 	bool next_thread; /* T: the explorer loads the trace's next thread */
 	/* The granularity key: the next granularity (enum granularity:
-	 * functions, files, lines), which tui_run makes as a new model. */
+	 * functions, files, lines), which tui_run makes as a new model;
+	 * `granularity_waits` while a thread is still making it. */
 	bool next_granularity;
+	bool granularity_waits;
 	unsigned granularity;
 	bool quit;
 	struct model *loaded; /* the whole profile (struct app_range) */
@@ -197,6 +199,13 @@ void app_next_granularity(struct app *a);
 struct granularity_cache;
 void app_switch_granularity(struct app *a, struct granularity_cache *models,
 			    const struct load_options *load, unsigned g);
+/* The granularity key's answer, from the explorer's loop: the switch to
+ * the next granularity once its model is at hand; while the thread is
+ * still making it, the panes stay as they are, the status line says so
+ * and the key stays pending (call again soon).  True when what is on
+ * screen changed. */
+bool app_granularity_poll(struct app *a, struct granularity_cache *models,
+			  const struct load_options *load);
 void app_drop_model(struct model **m);
 
 struct pane *app_pane(struct app *a);

@@ -138,3 +138,21 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 		    dropped ? " (filters on one function dropped)" : "",
 		    had_range && !keep_range ? " (the whole profile)" : "");
 }
+
+bool app_granularity_poll(struct app *a, struct granularity_cache *models,
+			  const struct load_options *load)
+{
+	if (!a->next_granularity)
+		return false;
+	enum granularity g = granularity_next((enum granularity)a->granularity, models->base);
+	if (!granularity_cache_ready(models, g)) {
+		if (a->granularity_waits)
+			return false;
+		a->granularity_waits = true;
+		app_message(a, "granularity: %s (computing)", granularity_name(g));
+		return true;
+	}
+	a->granularity_waits = false;
+	app_switch_granularity(a, models, load, g);
+	return true;
+}

@@ -1,16 +1,18 @@
 /* The explorer's models at each granularity (transform/granularity.h) of
  * one profile by functions, kept once made, so that the granularity key
  * swaps models instead of making one each time (a quarter of a second on
- * a 450 000-node profile).  The next granularity's model is made on a
- * thread (base/background.h) while the user reads the screen.
+ * a 450 000-node profile).  The models not yet made are made on a thread
+ * (base/background.h), one after the other, while the user reads the
+ * screen; each can be taken as soon as it is ready.
  *
- * The thread reads `base`: nothing may change it meanwhile.  So a model
- * is made ahead only when `base` has its sample counts already (the one
+ * The thread reads `base`: nothing may change it meanwhile.  So models
+ * are made ahead only when `base` has its sample counts already (the one
  * change the explorer makes to a loaded model, model_add_sample_counts),
  * and granularity_cache_free or _take waits for the thread. */
 #ifndef WPROF_GRANULARITY_CACHE_H
 #define WPROF_GRANULARITY_CACHE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "base/background.h"
@@ -22,17 +24,29 @@ struct granularity_cache {
 	struct model *models[GRANULARITY_COUNT]; /* made from base, ours */
 	/* Made after base had its sample counts, split with the rest. */
 	bool counted[GRANULARITY_COUNT];
+	/* The thread's work: each granularity `queued`, in `order`; once
+	 * ready[g], made[g] is its model (NULL if it could not be made),
+	 * which the thread no longer touches. */
 	struct background job;
 	bool building;
-	enum granularity building_g;
-	struct model *made; /* the job's model, NULL if it could not be made */
+	bool counted_at_start;
+	enum granularity order[GRANULARITY_COUNT];
+	int nqueued;
+	bool queued[GRANULARITY_COUNT];
+	struct model *made[GRANULARITY_COUNT];
+	atomic_bool ready[GRANULARITY_COUNT];
 };
 
 void granularity_cache_init(struct granularity_cache *c, struct model *base);
-/* Starts making the model for g on a thread, unless it is kept, being
- * made, by functions, or read by a loader (pprof by lines, addresses:
- * made by the caller and handed to granularity_cache_keep). */
+/* Starts making on a thread the model for g, then those of the other
+ * granularities, in the key's order, that are not kept yet: all but by
+ * functions and those a loader reads (pprof by lines, addresses: made by
+ * the caller and handed to granularity_cache_keep).  Does nothing while
+ * the thread is at work. */
 void granularity_cache_prepare(struct granularity_cache *c, enum granularity g);
+/* False while the thread is still making g's model (taking it would
+ * wait); true when taking it waits for nothing. */
+bool granularity_cache_ready(struct granularity_cache *c, enum granularity g);
 /* The kept model for g (base itself for functions), waiting for the
  * thread if it is making g; NULL when there is none, or when it was made
  * before base had sample counts and base has them now (they would not
@@ -40,7 +54,7 @@ void granularity_cache_prepare(struct granularity_cache *c, enum granularity g);
 struct model *granularity_cache_take(struct granularity_cache *c, enum granularity g);
 /* Keeps m (ours from now on), made from base as it is now, for g. */
 void granularity_cache_keep(struct granularity_cache *c, enum granularity g, struct model *m);
-/* Waits for the thread, if any, keeping its model. */
+/* Waits for the thread, if any, keeping its models. */
 void granularity_cache_wait(struct granularity_cache *c);
 /* Waits for the thread and frees every model made from base. */
 void granularity_cache_free(struct granularity_cache *c);
