@@ -82,6 +82,20 @@ static void counted_later(void)
 
 /* The key in the explorer: by files through the thread's model, then by
  * lines, then back to functions, each with the hand-worked numbers. */
+/* The strip of the profile in 3 cells of 20 us, worked by hand: samples
+ * [0, 10), [10, 30), [30, 60) give each cell 20 us of JavaScript, and
+ * the cells' first samples are 0, 2 and none (3). */
+static void check_strip(const struct timeline *t, const char *when)
+{
+	static const size_t first[] = { 0, 2, 3, 3 };
+	CHECK_MSG(t->nbins == 3, "strip %s", when);
+	for (size_t b = 0; t->nbins == 3 && b < 3; b++) {
+		CHECK_CLOSE(t->value[b * KIND_COUNT + KIND_JS], 20, "a cell's time");
+		CHECK(t->first_sample[b] == first[b]);
+	}
+	CHECK(t->nbins != 3 || t->first_sample[3] == first[3]);
+}
+
 static void key_in_explorer(struct model *src)
 {
 	struct granularity_cache c;
@@ -95,8 +109,16 @@ static void key_in_explorer(struct model *src)
 	CHECK(c.order[0] == GRANULARITY_FILES && c.order[1] == GRANULARITY_LINES);
 	while (app_busy(&a))
 		app_poll(&a);
+	const struct timeline *strip = app_timeline(&a, 3);
+	check_strip(strip, "by functions");
+	const double *cells = strip->value;
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_FILES);
 	CHECK(a.granularity == GRANULARITY_FILES && a.original == c.models[GRANULARITY_FILES]);
+	/* The same samples: the strip is carried over, not made again. */
+	CHECK(a.strip.model == a.loaded && a.strip.timeline.value == cells);
+	strip = app_timeline(&a, 3);
+	CHECK(strip->value == cells);
+	check_strip(strip, "by files");
 	uint32_t file = node_at(a.original, "f.js", -1);
 	CHECK(file != NO_ID && a.original->nnodes == 1);
 	if (file != NO_ID)
@@ -104,8 +126,10 @@ static void key_in_explorer(struct model *src)
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_LINES);
 	CHECK(a.original == c.models[GRANULARITY_LINES]);
 	check_lines(a.original, "in the explorer");
+	CHECK(a.strip.model == a.loaded && app_timeline(&a, 3)->value == cells);
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_FUNCTIONS);
 	CHECK(a.original == src);
+	check_strip(app_timeline(&a, 3), "by functions again");
 	while (app_busy(&a))
 		app_poll(&a);
 	app_free(&a);

@@ -327,6 +327,13 @@ void app_toggle_timeline(struct app *a);
 /* The strip's bins for `cells` cells, made again when the width or the
  * loaded model changed. */
 const struct timeline *app_timeline(struct app *a, size_t cells);
+/* The strip made for a->loaded, taken from `a` when `next` would have
+ * the very same one (the same profile at another granularity: the same
+ * sample durations, each sample's leaf of the same kind), so that
+ * app_timeline_adopt gives it to the app made for `next` instead of
+ * making it again; else an empty one. */
+struct timeline app_timeline_take(struct app *a, const struct model *next);
+void app_timeline_adopt(struct app *a, struct timeline strip);
 bool app_has_timeline(const struct app *a);
 /* Live mode: the strip shows the last moments at a fixed time a cell. */
 bool app_timeline_scrolls(const struct app *a);

@@ -117,8 +117,10 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 	bool keep_range = had_range && next->nsamples == a->loaded->nsamples;
 	struct transform_stack filters = { 0 };
 	size_t dropped = keep_patterns(&a->filters.applied, &filters);
+	struct timeline strip = app_timeline_take(a, next);
 	app_free(a);
 	app_init(a, file, next, pane);
+	app_timeline_adopt(a, strip);
 	a->source_options = source;
 	a->symbolize = symbolize;
 	a->granularity = g;

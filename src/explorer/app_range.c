@@ -53,6 +53,37 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 	return t;
 }
 
+/* Do x and y have the same strip?  Whole models with the same durations
+ * have: one lent them to the other or both were lent them by a third
+ * (model_copy_timeline, whose node maps keep each leaf's kind). */
+static bool same_strip(const struct model *x, const struct model *y)
+{
+	return x->sample_duration == y->sample_duration && x->nsamples == y->nsamples &&
+	       !x->range.of && !y->range.of;
+}
+
+struct timeline app_timeline_take(struct app *a, const struct model *next)
+{
+	struct timeline strip = { 0 };
+	if (a->strip.model != a->loaded || !a->strip.timeline.nbins || app_timeline_scrolls(a) ||
+	    a->loaded->live.nwindows || !same_strip(a->loaded, next))
+		return strip;
+	strip = a->strip.timeline;
+	memset(&a->strip.timeline, 0, sizeof(a->strip.timeline));
+	a->strip.model = NULL;
+	return strip;
+}
+
+void app_timeline_adopt(struct app *a, struct timeline strip)
+{
+	if (!strip.nbins)
+		return;
+	timeline_free(&a->strip.timeline);
+	a->strip.timeline = strip;
+	a->strip.model = a->loaded;
+	a->strip.before = a->loaded->live.samples_before;
+}
+
 void app_describe_range(const struct app *a, bool ascii, char *buf, size_t cap)
 {
 	if (a->range.gone[0])

@@ -210,7 +210,8 @@ struct model {
 	double *sample_duration;
 	size_t nsamples, samples_cap;
 	/* sample_duration is the model's this one was made from, not ours
-	 * (model_copy_timeline): that model outlives this one. */
+	 * (model_copy_timeline): that model outlives this one, and both
+	 * draw the same timeline strip. */
 	bool durations_borrowed;
 	struct live_window live; /* a live session's window of them */
 	/* sample_offsets[k]: the time before sample k * SAMPLE_OFFSET_STEP,
@@ -335,7 +336,10 @@ void model_copy_header(const struct model *src, struct model *out);
  * node_map[its node], with its duration, adding to no value (the caller
  * gives the nodes their values); a live session's window too.  The
  * durations are src's own array, borrowed (tens of megabytes on a large
- * profile): src must outlive `out` and gain no samples meanwhile. */
+ * profile): src must outlive `out` and gain no samples meanwhile.  Each
+ * node maps to one whose frame is of the same kind (a kind is part of a
+ * frame's identity, so a granularity's frames keep theirs): both models
+ * have the same timeline strip. */
 void model_copy_timeline(const struct model *src, struct model *out,
 			 const uint32_t *node_map);
 /* The thread shown and the other threads, of `src` into `out`. */
