@@ -96,6 +96,16 @@ static void check_strip(const struct timeline *t, const char *when)
 	CHECK(t->nbins != 3 || t->first_sample[3] == first[3]);
 }
 
+/* The flat pane's first row: the hottest function, f (or f.js), with
+ * all 60 us of the profile as its total. */
+static void check_flat_row(struct app *a, double total, const char *when)
+{
+	const struct view *v = &app_pane(a)->view;
+	CHECK_MSG(v->nrows >= 1, "flat rows %s", when);
+	if (v->nrows >= 1)
+		CHECK_CLOSE(v->rows[0].total, total, "the first row's total");
+}
+
 static void key_in_explorer(struct model *src)
 {
 	struct granularity_cache c;
@@ -112,8 +122,15 @@ static void key_in_explorer(struct model *src)
 	const struct timeline *strip = app_timeline(&a, 3);
 	check_strip(strip, "by functions");
 	const double *cells = strip->value;
+	const struct totals *exact = a.original_rules.cache[RULE_EXACT][0];
+	CHECK(exact != NULL);
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_FILES);
 	CHECK(a.granularity == GRANULARITY_FILES && a.original == c.models[GRANULARITY_FILES]);
+	/* By functions' rules put aside; by files' made on the thread. */
+	CHECK(c.has_rules[GRANULARITY_FUNCTIONS] && !c.has_rules[GRANULARITY_FILES]);
+	CHECK(c.has_rules[GRANULARITY_LINES]);
+	CHECK(a.original_rules.model == a.original);
+	check_flat_row(&a, 60, "by files");
 	/* The same samples: the strip is carried over, not made again. */
 	CHECK(a.strip.model == a.loaded && a.strip.timeline.value == cells);
 	strip = app_timeline(&a, 3);
@@ -130,6 +147,12 @@ static void key_in_explorer(struct model *src)
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_FUNCTIONS);
 	CHECK(a.original == src);
 	check_strip(app_timeline(&a, 3), "by functions again");
+	/* Its rules taken back, their totals not made again. */
+	CHECK(!c.has_rules[GRANULARITY_FUNCTIONS] && a.original_rules.cache[RULE_EXACT][0] == exact);
+	check_flat_row(&a, 60, "by functions again");
+	app_switch_granularity(&a, &c, NULL, GRANULARITY_FILES);
+	CHECK(a.original == c.models[GRANULARITY_FILES] && a.original_rules.model == a.original);
+	check_flat_row(&a, 60, "by files again");
 	while (app_busy(&a))
 		app_poll(&a);
 	app_free(&a);

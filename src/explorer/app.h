@@ -174,6 +174,11 @@ struct app {
 
 void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first);
+/* app_init with rules for m made before (the explorer's other
+ * granularities: their totals, caller chains), moved into the app;
+ * `kept` may be NULL. */
+void app_init_kept(struct app *a, const char *file, struct model *m,
+		   enum view_kind first, struct rules *kept);
 void app_free(struct app *a);
 /* A range's cut (NULL: none), with the copy of its samples it owns. */
 void app_free_range_cut(struct model *cut, bool owns_samples);
@@ -316,6 +321,17 @@ void app_set_range(struct app *a, size_t first, size_t end);
 void app_range_prepare(struct app *a);
 bool app_range_busy(const struct app *a);
 void app_range_free(struct app *a);
+/* The whole profile's sums (made or being made) for a->loaded, taken from
+ * `a` to be put aside while another granularity is shown, NULL when
+ * there are none; app_range_adopt_sums gives them to an app whose
+ * loaded model is theirs (else frees them), app_range_free_sums frees
+ * them, waiting for their thread. */
+struct whole_sums *app_range_take_sums(struct app *a);
+/* The sums app_range_prepare makes on a thread, made now for m (NULL
+ * where a range cannot move them): for a thread of the caller's. */
+struct whole_sums *app_range_make_sums(const struct model *m);
+void app_range_adopt_sums(struct app *a, struct whole_sums *w);
+void app_range_free_sums(struct whole_sums *w);
 /* The keys: one cell of the strip (or `cells`) at a time. */
 void app_range_move_start(struct app *a, long cells);
 void app_range_move_end(struct app *a, long cells);

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "base/util.h"
+#include "explorer/app.h"
 #include "model/sample_counts.h"
 
 void granularity_cache_init(struct granularity_cache *c, struct model *base)
@@ -28,6 +29,15 @@ static void make(void *arg)
 			free(m);
 			m = NULL;
 		}
+		if (m) {
+			/* What the explorer would start working out on the
+			 * first screen, ready before the key. */
+			rules_init(&c->rules[g], m);
+			rules_totals(&c->rules[g], rule_default(m), m->default_type);
+			rules_totals(&c->rules[g], RULE_ADDITIVE, m->default_type);
+			rules_make_chains(&c->rules[g]);
+			c->sums[g] = app_range_make_sums(m);
+		}
 		c->made[g] = m;
 		atomic_store(&c->ready[g], true);
 	}
@@ -43,6 +53,7 @@ static void collect(struct granularity_cache *c, enum granularity g)
 		c->models[g] = c->made[g];
 		/* base has not changed since the thread began (prepare). */
 		c->counted[g] = c->counted_at_start;
+		c->has_rules[g] = c->rules[g].model == c->made[g];
 	}
 	c->made[g] = NULL;
 }
@@ -63,8 +74,19 @@ static bool made_by_loader(const struct model *base, enum granularity g)
 	       (g == GRANULARITY_LINES && !strcmp(base->format, "pprof"));
 }
 
+/* What was put aside for g's model. */
+static void drop_aside(struct granularity_cache *c, enum granularity g)
+{
+	if (c->has_rules[g])
+		rules_free(&c->rules[g]);
+	c->has_rules[g] = false;
+	app_range_free_sums(c->sums[g]);
+	c->sums[g] = NULL;
+}
+
 static void drop(struct granularity_cache *c, enum granularity g)
 {
+	drop_aside(c, g);
 	if (c->models[g]) {
 		model_free(c->models[g]);
 		free(c->models[g]);
@@ -75,7 +97,8 @@ static void drop(struct granularity_cache *c, enum granularity g)
 /* A model made before base had sample counts, when it has them now. */
 static void drop_if_stale(struct granularity_cache *c, enum granularity g)
 {
-	if (!c->counted[g] && model_count_type(c->base) != NO_ID)
+	if (g != GRANULARITY_FUNCTIONS && !c->counted[g] &&
+	    model_count_type(c->base) != NO_ID)
 		drop(c, g);
 }
 
@@ -119,6 +142,39 @@ struct model *granularity_cache_take(struct granularity_cache *c, enum granulari
 		nanosleep(&ms, NULL);
 	drop_if_stale(c, g);
 	return c->models[g];
+}
+
+void granularity_cache_quiet(struct granularity_cache *c)
+{
+	granularity_cache_wait(c);
+	for (int g = 0; g < GRANULARITY_COUNT; g++)
+		drop_aside(c, (enum granularity)g);
+}
+
+struct model *granularity_cache_model(const struct granularity_cache *c, enum granularity g)
+{
+	return g == GRANULARITY_FUNCTIONS ? c->base : c->models[g];
+}
+
+void granularity_cache_put_aside(struct granularity_cache *c, enum granularity g,
+				 struct rules *r, struct whole_sums *sums)
+{
+	drop_aside(c, g);
+	c->rules[g] = *r;
+	c->has_rules[g] = true;
+	c->sums[g] = sums;
+}
+
+bool granularity_cache_take_aside(struct granularity_cache *c, enum granularity g,
+				  struct rules *r, struct whole_sums **sums)
+{
+	*sums = c->sums[g];
+	c->sums[g] = NULL;
+	if (!c->has_rules[g])
+		return false;
+	*r = c->rules[g];
+	c->has_rules[g] = false;
+	return true;
 }
 
 void granularity_cache_keep(struct granularity_cache *c, enum granularity g, struct model *m)

@@ -17,6 +17,7 @@
 
 #include "base/background.h"
 #include "model/model.h"
+#include "rules/rules.h"
 #include "transform/granularity.h"
 
 struct granularity_cache {
@@ -35,6 +36,13 @@ struct granularity_cache {
 	bool queued[GRANULARITY_COUNT];
 	struct model *made[GRANULARITY_COUNT];
 	atomic_bool ready[GRANULARITY_COUNT];
+	/* What the explorer worked out for a granularity's model (base's
+	 * too), put aside while another is shown: its rules (totals, caller
+	 * chains; for a model made on the thread, its default totals made
+	 * there) and the whole profile's range sums (app_range.c). */
+	struct rules rules[GRANULARITY_COUNT];
+	bool has_rules[GRANULARITY_COUNT];
+	struct whole_sums *sums[GRANULARITY_COUNT];
 };
 
 void granularity_cache_init(struct granularity_cache *c, struct model *base);
@@ -52,11 +60,26 @@ bool granularity_cache_ready(struct granularity_cache *c, enum granularity g);
  * before base had sample counts and base has them now (they would not
  * be split by line). */
 struct model *granularity_cache_take(struct granularity_cache *c, enum granularity g);
+/* The model kept for g (base for functions), NULL when there is none;
+ * never waits. */
+struct model *granularity_cache_model(const struct granularity_cache *c, enum granularity g);
+/* Puts aside, for g's model, rules made for it (moved: the caller's copy
+ * is forgotten) and its range sums (ours from now on, may be NULL). */
+void granularity_cache_put_aside(struct granularity_cache *c, enum granularity g,
+				 struct rules *r, struct whole_sums *sums);
+/* Takes back what was put aside for g's model (or made with it on the
+ * thread): true with the rules in *r, and *sums (NULL when none). */
+bool granularity_cache_take_aside(struct granularity_cache *c, enum granularity g,
+				  struct rules *r, struct whole_sums **sums);
 /* Keeps m (ours from now on), made from base as it is now, for g. */
 void granularity_cache_keep(struct granularity_cache *c, enum granularity g, struct model *m);
 /* Waits for the thread, if any, keeping its models. */
 void granularity_cache_wait(struct granularity_cache *c);
-/* Waits for the thread and frees every model made from base. */
+/* Waits for the thread and drops what was put aside, whose threads may
+ * still read base or a kept model: before base may be freed. */
+void granularity_cache_quiet(struct granularity_cache *c);
+/* Waits for the thread and frees every model made from base, and all
+ * that was put aside. */
 void granularity_cache_free(struct granularity_cache *c);
 
 #endif

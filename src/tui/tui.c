@@ -293,7 +293,7 @@ static void switch_thread(struct app *a, struct model **loaded)
 static void switch_thread_models(struct app *a, struct model **loaded,
 				 struct granularity_cache *models)
 {
-	granularity_cache_wait(models);
+	granularity_cache_quiet(models);
 	switch_thread(a, loaded);
 	if (a->original == *loaded && models->base != *loaded) {
 		granularity_cache_free(models);
