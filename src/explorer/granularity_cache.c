@@ -173,6 +173,7 @@ bool granularity_cache_take_aside(struct granularity_cache *c, enum granularity 
 	if (!c->has_rules[g])
 		return false;
 	*r = c->rules[g];
+	memset(&c->rules[g], 0, sizeof(c->rules[g])); /* the caller's now */
 	c->has_rules[g] = false;
 	return true;
 }
