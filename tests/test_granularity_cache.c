@@ -60,6 +60,28 @@ static void taken_at_once(struct model *src)
 	granularity_cache_free(&c);
 }
 
+/* Stopped while making them (the explorer leaving the profile), the
+ * models not made are made when prepared again; freed at once, none is
+ * waited for beyond the one being made. */
+static void stopped_then_again(struct model *src)
+{
+	struct granularity_cache c;
+	granularity_cache_init(&c, src);
+	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	granularity_cache_quiet(&c);
+	CHECK(!c.building && !c.queued[GRANULARITY_FILES] && !c.queued[GRANULARITY_LINES]);
+	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	struct model *m = granularity_cache_take(&c, GRANULARITY_LINES);
+	CHECK(m != NULL);
+	if (m)
+		check_lines(m, "made again after a stop");
+	granularity_cache_free(&c);
+	granularity_cache_init(&c, src);
+	granularity_cache_prepare(&c, GRANULARITY_LINES);
+	granularity_cache_free(&c);
+	CHECK(!c.building);
+}
+
 /* Sample counts added to the profile after a model was kept would not be
  * split by line: that model is made again. */
 static void counted_later(void)
@@ -229,6 +251,7 @@ int main(void)
 	taken_at_once(&src);
 	key_in_explorer(&src);
 	key_before_ready(&src);
+	stopped_then_again(&src);
 	model_free(&src);
 	counted_later();
 	return check_done();

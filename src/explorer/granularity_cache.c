@@ -14,6 +14,7 @@ void granularity_cache_init(struct granularity_cache *c, struct model *base)
 	c->base = base;
 	for (int g = 0; g < GRANULARITY_COUNT; g++)
 		atomic_init(&c->ready[g], false);
+	atomic_init(&c->stop, false);
 }
 
 /* The thread: each queued model in turn, ready as soon as it is made, so
@@ -21,7 +22,7 @@ void granularity_cache_init(struct granularity_cache *c, struct model *base)
 static void make(void *arg)
 {
 	struct granularity_cache *c = arg;
-	for (int k = 0; k < c->nqueued; k++) {
+	for (int k = 0; k < c->nqueued && !atomic_load(&c->stop); k++) {
 		enum granularity g = c->order[k];
 		const char *why_not;
 		struct model *m = xmalloc(sizeof(*m));
@@ -64,8 +65,10 @@ void granularity_cache_wait(struct granularity_cache *c)
 		return;
 	background_wait(&c->job);
 	c->building = false;
-	for (int g = 0; g < GRANULARITY_COUNT; g++)
+	for (int g = 0; g < GRANULARITY_COUNT; g++) {
 		collect(c, (enum granularity)g);
+		c->queued[g] = false; /* stopped before it: made when asked */
+	}
 }
 
 static bool made_by_loader(const struct model *base, enum granularity g)
@@ -121,6 +124,7 @@ void granularity_cache_prepare(struct granularity_cache *c, enum granularity g)
 	if (!c->nqueued)
 		return;
 	c->counted_at_start = model_count_type(c->base) != NO_ID;
+	atomic_store(&c->stop, false);
 	c->building = true;
 	background_start(&c->job, make, c);
 }
@@ -146,6 +150,7 @@ struct model *granularity_cache_take(struct granularity_cache *c, enum granulari
 
 void granularity_cache_quiet(struct granularity_cache *c)
 {
+	atomic_store(&c->stop, true);
 	granularity_cache_wait(c);
 	for (int g = 0; g < GRANULARITY_COUNT; g++)
 		drop_aside(c, (enum granularity)g);
@@ -186,6 +191,7 @@ void granularity_cache_keep(struct granularity_cache *c, enum granularity g, str
 
 void granularity_cache_free(struct granularity_cache *c)
 {
+	atomic_store(&c->stop, true);
 	granularity_cache_wait(c);
 	for (int g = 0; g < GRANULARITY_COUNT; g++)
 		drop(c, (enum granularity)g);

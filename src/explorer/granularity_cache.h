@@ -36,6 +36,7 @@ struct granularity_cache {
 	bool queued[GRANULARITY_COUNT];
 	struct model *made[GRANULARITY_COUNT];
 	atomic_bool ready[GRANULARITY_COUNT];
+	atomic_bool stop; /* the thread makes no further model */
 	/* What the explorer worked out for a granularity's model (base's
 	 * too), put aside while another is shown: its rules (totals, caller
 	 * chains; for a model made on the thread, its default totals made
@@ -75,11 +76,13 @@ bool granularity_cache_take_aside(struct granularity_cache *c, enum granularity 
 void granularity_cache_keep(struct granularity_cache *c, enum granularity g, struct model *m);
 /* Waits for the thread, if any, keeping its models. */
 void granularity_cache_wait(struct granularity_cache *c);
-/* Waits for the thread and drops what was put aside, whose threads may
- * still read base or a kept model: before base may be freed. */
+/* Stops the thread after the model it is making and drops what was put
+ * aside, whose threads may still read base or a kept model: before base
+ * may be freed.  A model not made is made when next prepared or taken. */
 void granularity_cache_quiet(struct granularity_cache *c);
-/* Waits for the thread and frees every model made from base, and all
- * that was put aside. */
+/* Stops the thread after the model it is making (a second at most on a
+ * large profile, not all of them), then frees every model made from
+ * base, and all that was put aside. */
 void granularity_cache_free(struct granularity_cache *c);
 
 #endif
