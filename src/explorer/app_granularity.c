@@ -148,7 +148,12 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 		app_set_value_type(a, type);
 	app_push_filters(a, &filters);
 	transform_stack_free(&filters);
-	app_set_relative(a, relative);
+	/* Rules put aside keep their setting: the panes are made again only
+	 * where it changed (or filters need it). */
+	if (relative == a->original_rules.relative && !a->filters.applied.n)
+		a->relative = relative;
+	else
+		app_set_relative(a, relative);
 	for (int tries = 0; a->units != units && tries < UNITS_COUNT; tries++)
 		app_cycle_units(a);
 	if (keep_range)
