@@ -5,7 +5,9 @@
  *   lines: 30 us and 30 us, 2 and 1 samples (whole samples);
  *   files: one frame "f.js" (calls within a file are the file), 60 us
  *          and 3 samples on it. */
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "tests/check.h"
 #include "base/util.h"
@@ -52,10 +54,32 @@ static void taken_at_once(struct model *src)
 	granularity_cache_init(&c, src);
 	granularity_cache_prepare(&c, GRANULARITY_LINES);
 	struct model *m = granularity_cache_take(&c, GRANULARITY_LINES);
-	CHECK(m != NULL && !c.building);
+	CHECK(m != NULL && !c.queued[GRANULARITY_LINES]);
 	if (m)
 		check_lines(m, "taken at once");
 	granularity_cache_free(&c);
+}
+
+/* Stopped while making them (the explorer leaving the profile), the
+ * models not made are made when prepared again; freed at once, none is
+ * waited for beyond the one being made. */
+static void stopped_then_again(struct model *src)
+{
+	struct granularity_cache c;
+	granularity_cache_init(&c, src);
+	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	granularity_cache_quiet(&c);
+	CHECK(!c.building && !c.queued[GRANULARITY_FILES] && !c.queued[GRANULARITY_LINES]);
+	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	struct model *m = granularity_cache_take(&c, GRANULARITY_LINES);
+	CHECK(m != NULL);
+	if (m)
+		check_lines(m, "made again after a stop");
+	granularity_cache_free(&c);
+	granularity_cache_init(&c, src);
+	granularity_cache_prepare(&c, GRANULARITY_LINES);
+	granularity_cache_free(&c);
+	CHECK(!c.building);
 }
 
 /* Sample counts added to the profile after a model was kept would not be
@@ -80,6 +104,30 @@ static void counted_later(void)
 
 /* The key in the explorer: by files through the thread's model, then by
  * lines, then back to functions, each with the hand-worked numbers. */
+/* The strip of the profile in 3 cells of 20 us, worked by hand: samples
+ * [0, 10), [10, 30), [30, 60) give each cell 20 us of JavaScript, and
+ * the cells' first samples are 0, 2 and none (3). */
+static void check_strip(const struct timeline *t, const char *when)
+{
+	static const size_t first[] = { 0, 2, 3, 3 };
+	CHECK_MSG(t->nbins == 3, "strip %s", when);
+	for (size_t b = 0; t->nbins == 3 && b < 3; b++) {
+		CHECK_CLOSE(t->value[b * KIND_COUNT + KIND_JS], 20, "a cell's time");
+		CHECK(t->first_sample[b] == first[b]);
+	}
+	CHECK(t->nbins != 3 || t->first_sample[3] == first[3]);
+}
+
+/* The flat pane's first row: the hottest function, f (or f.js), with
+ * all 60 us of the profile as its total. */
+static void check_flat_row(struct app *a, double total, const char *when)
+{
+	const struct view *v = &app_pane(a)->view;
+	CHECK_MSG(v->nrows >= 1, "flat rows %s", when);
+	if (v->nrows >= 1)
+		CHECK_CLOSE(v->rows[0].total, total, "the first row's total");
+}
+
 static void key_in_explorer(struct model *src)
 {
 	struct granularity_cache c;
@@ -88,20 +136,107 @@ static void key_in_explorer(struct model *src)
 	app_init(&a, "cache", src, VIEW_FLAT);
 	app_compute_in_background(&a);
 	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	/* Both ahead, by files first: the key's next. */
+	CHECK(c.building && c.nqueued == 2);
+	CHECK(c.order[0] == GRANULARITY_FILES && c.order[1] == GRANULARITY_LINES);
 	while (app_busy(&a))
 		app_poll(&a);
+	const struct timeline *strip = app_timeline(&a, 3);
+	check_strip(strip, "by functions");
+	const double *cells = strip->value;
+	const struct totals *exact = a.original_rules.cache[RULE_EXACT][0];
+	CHECK(exact != NULL);
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_FILES);
 	CHECK(a.granularity == GRANULARITY_FILES && a.original == c.models[GRANULARITY_FILES]);
+	/* By functions' rules put aside; by files' made on the thread. */
+	CHECK(c.has_rules[GRANULARITY_FUNCTIONS] && !c.has_rules[GRANULARITY_FILES]);
+	CHECK(c.has_rules[GRANULARITY_LINES]);
+	CHECK(a.original_rules.model == a.original);
+	check_flat_row(&a, 60, "by files");
+	/* The same samples: the strip is carried over, not made again. */
+	CHECK(a.strip.model == a.loaded && a.strip.timeline.value == cells);
+	strip = app_timeline(&a, 3);
+	CHECK(strip->value == cells);
+	check_strip(strip, "by files");
 	uint32_t file = node_at(a.original, "f.js", -1);
 	CHECK(file != NO_ID && a.original->nnodes == 1);
 	if (file != NO_ID)
 		CHECK_CLOSE(node_value(a.original, file, 0), 60, "f.js's time");
-	CHECK(c.building && c.building_g == GRANULARITY_LINES); /* the next, ahead */
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_LINES);
 	CHECK(a.original == c.models[GRANULARITY_LINES]);
 	check_lines(a.original, "in the explorer");
+	CHECK(a.strip.model == a.loaded && app_timeline(&a, 3)->value == cells);
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_FUNCTIONS);
 	CHECK(a.original == src);
+	check_strip(app_timeline(&a, 3), "by functions again");
+	/* Its rules taken back, their totals not made again. */
+	CHECK(!c.has_rules[GRANULARITY_FUNCTIONS] && a.original_rules.cache[RULE_EXACT][0] == exact);
+	check_flat_row(&a, 60, "by functions again");
+	app_switch_granularity(&a, &c, NULL, GRANULARITY_FILES);
+	CHECK(a.original == c.models[GRANULARITY_FILES] && a.original_rules.model == a.original);
+	check_flat_row(&a, 60, "by files again");
+	while (app_busy(&a))
+		app_poll(&a);
+	app_free(&a);
+	granularity_cache_free(&c);
+}
+
+/* The thread of key_before_ready: as granularity_cache's, making the
+ * model by files, but only once the test lets it. */
+struct held_job {
+	struct granularity_cache *c;
+	atomic_bool go;
+};
+
+static void held_make(void *arg)
+{
+	struct held_job *h = arg;
+	struct timespec ms = { 0, 1000000 };
+	while (!atomic_load(&h->go))
+		nanosleep(&ms, NULL);
+	const char *why_not;
+	struct model *m = xmalloc(sizeof(*m));
+	CHECK(model_by_granularity(h->c->base, GRANULARITY_FILES, m, &why_not));
+	h->c->made[GRANULARITY_FILES] = m;
+	atomic_store(&h->c->ready[GRANULARITY_FILES], true);
+}
+
+/* The key pressed while the thread is still making the model: the panes
+ * stay as they are, the status line says so, the key waits; once the
+ * model is made, the next poll switches, with the hand-worked numbers. */
+static void key_before_ready(struct model *src)
+{
+	struct granularity_cache c;
+	struct app a;
+	granularity_cache_init(&c, src);
+	app_init(&a, "cache", src, VIEW_FLAT);
+	app_compute_in_background(&a);
+	while (app_busy(&a))
+		app_poll(&a);
+	struct held_job h = { .c = &c };
+	atomic_init(&h.go, false);
+	c.building = true;
+	c.counted_at_start = model_count_type(src) != NO_ID;
+	c.order[c.nqueued++] = GRANULARITY_FILES;
+	c.queued[GRANULARITY_FILES] = true;
+	background_start(&c.job, held_make, &h);
+	app_next_granularity(&a);
+	CHECK(app_granularity_poll(&a, &c, NULL)); /* the status line changed */
+	CHECK(a.next_granularity && a.granularity == GRANULARITY_FUNCTIONS && a.original == src);
+	CHECK(strstr(a.message, "files (computing)") != NULL);
+	CHECK(!app_granularity_poll(&a, &c, NULL)); /* said once */
+	atomic_store(&h.go, true);
+	struct timespec ms = { 0, 1000000 };
+	while (a.next_granularity) {
+		nanosleep(&ms, NULL);
+		app_granularity_poll(&a, &c, NULL);
+	}
+	CHECK(a.granularity == GRANULARITY_FILES && a.original == c.models[GRANULARITY_FILES]);
+	CHECK(strstr(a.message, "granularity: files") != NULL);
+	uint32_t file = node_at(a.original, "f.js", -1);
+	CHECK(file != NO_ID && a.original->nnodes == 1);
+	if (file != NO_ID)
+		CHECK_CLOSE(node_value(a.original, file, 0), 60, "f.js's time");
 	while (app_busy(&a))
 		app_poll(&a);
 	app_free(&a);
@@ -115,6 +250,8 @@ int main(void)
 	taken_when_done(&src);
 	taken_at_once(&src);
 	key_in_explorer(&src);
+	key_before_ready(&src);
+	stopped_then_again(&src);
 	model_free(&src);
 	counted_later();
 	return check_done();

@@ -19,6 +19,12 @@ static uint64_t *hash_frames(const struct model *m);
 void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first)
 {
+	app_init_kept(a, file, m, first, NULL);
+}
+
+void app_init_kept(struct app *a, const char *file, struct model *m,
+		   enum view_kind first, struct rules *kept)
+{
 	memset(a, 0, sizeof(*a));
 	a->file = file;
 	a->original = m;
@@ -29,7 +35,10 @@ void app_init(struct app *a, const char *file, struct model *m,
 	a->nframe_keys = m->nframes;
 	a->page_rows = 20;
 	a->value_type = m->default_type;
-	rules_init(&a->original_rules, m);
+	if (kept)
+		a->original_rules = *kept;
+	else
+		rules_init(&a->original_rules, m);
 	a->ctx = (struct view_context){
 		.model = m,
 		.rules = &a->original_rules,

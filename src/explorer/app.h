@@ -161,8 +161,10 @@ struct app {
 	const struct symbolize_options *symbolize;
 	bool next_thread; /* T: the explorer loads the trace's next thread */
 	/* The granularity key: the next granularity (enum granularity:
-	 * functions, files, lines), which tui_run makes as a new model. */
+	 * functions, files, lines), which tui_run makes as a new model;
+	 * `granularity_waits` while a thread is still making it. */
 	bool next_granularity;
+	bool granularity_waits;
 	unsigned granularity;
 	bool quit;
 	struct model *loaded; /* the whole profile (struct app_range) */
@@ -172,6 +174,11 @@ struct app {
 
 void app_init(struct app *a, const char *file, struct model *m,
 	      enum view_kind first);
+/* app_init with rules for m made before (the explorer's other
+ * granularities: their totals, caller chains), moved into the app;
+ * `kept` may be NULL. */
+void app_init_kept(struct app *a, const char *file, struct model *m,
+		   enum view_kind first, struct rules *kept);
 void app_free(struct app *a);
 /* A range's cut (NULL: none), with the copy of its samples it owns. */
 void app_free_range_cut(struct model *cut, bool owns_samples);
@@ -197,6 +204,13 @@ void app_next_granularity(struct app *a);
 struct granularity_cache;
 void app_switch_granularity(struct app *a, struct granularity_cache *models,
 			    const struct load_options *load, unsigned g);
+/* The granularity key's answer, from the explorer's loop: the switch to
+ * the next granularity once its model is at hand; while the thread is
+ * still making it, the panes stay as they are, the status line says so
+ * and the key stays pending (call again soon).  True when what is on
+ * screen changed. */
+bool app_granularity_poll(struct app *a, struct granularity_cache *models,
+			  const struct load_options *load);
 void app_drop_model(struct model **m);
 
 struct pane *app_pane(struct app *a);
@@ -307,6 +321,17 @@ void app_set_range(struct app *a, size_t first, size_t end);
 void app_range_prepare(struct app *a);
 bool app_range_busy(const struct app *a);
 void app_range_free(struct app *a);
+/* The whole profile's sums (made or being made) for a->loaded, taken from
+ * `a` to be put aside while another granularity is shown, NULL when
+ * there are none; app_range_adopt_sums gives them to an app whose
+ * loaded model is theirs (else frees them), app_range_free_sums frees
+ * them, waiting for their thread. */
+struct whole_sums *app_range_take_sums(struct app *a);
+/* The sums app_range_prepare makes on a thread, made now for m (NULL
+ * where a range cannot move them): for a thread of the caller's. */
+struct whole_sums *app_range_make_sums(const struct model *m);
+void app_range_adopt_sums(struct app *a, struct whole_sums *w);
+void app_range_free_sums(struct whole_sums *w);
 /* The keys: one cell of the strip (or `cells`) at a time. */
 void app_range_move_start(struct app *a, long cells);
 void app_range_move_end(struct app *a, long cells);
@@ -318,6 +343,13 @@ void app_toggle_timeline(struct app *a);
 /* The strip's bins for `cells` cells, made again when the width or the
  * loaded model changed. */
 const struct timeline *app_timeline(struct app *a, size_t cells);
+/* The strip made for a->loaded, taken from `a` when `next` would have
+ * the very same one (the same profile at another granularity: the same
+ * sample durations, each sample's leaf of the same kind), so that
+ * app_timeline_adopt gives it to the app made for `next` instead of
+ * making it again; else an empty one. */
+struct timeline app_timeline_take(struct app *a, const struct model *next);
+void app_timeline_adopt(struct app *a, struct timeline strip);
 bool app_has_timeline(const struct app *a);
 /* Live mode: the strip shows the last moments at a fixed time a cell. */
 bool app_timeline_scrolls(const struct app *a);

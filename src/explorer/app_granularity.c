@@ -77,6 +77,20 @@ static size_t keep_patterns(const struct transform_stack *from, struct transform
 	return dropped;
 }
 
+/* What the app worked out for the model it shows, put aside for when its
+ * granularity is shown again: only for the whole model (a time range
+ * shows a view of it), without divided's thread, which would take the
+ * cores from the granularity shown next. */
+static void put_aside(struct app *a, struct granularity_cache *models)
+{
+	enum granularity g = (enum granularity)a->granularity;
+	if (a->original != granularity_cache_model(models, g))
+		return;
+	rules_stop_divided(&a->original_rules);
+	granularity_cache_put_aside(models, g, &a->original_rules, app_range_take_sums(a));
+	rules_init(&a->original_rules, a->original);
+}
+
 /* The kept model for g, or one made now and kept. */
 static struct model *model_for(struct app *a, struct granularity_cache *models,
 			       const struct load_options *load, enum granularity g)
@@ -117,8 +131,15 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 	bool keep_range = had_range && next->nsamples == a->loaded->nsamples;
 	struct transform_stack filters = { 0 };
 	size_t dropped = keep_patterns(&a->filters.applied, &filters);
+	struct timeline strip = app_timeline_take(a, next);
+	put_aside(a, models);
 	app_free(a);
-	app_init(a, file, next, pane);
+	struct rules kept;
+	struct whole_sums *sums;
+	bool has_rules = granularity_cache_take_aside(models, (enum granularity)g, &kept, &sums);
+	app_init_kept(a, file, next, pane, has_rules ? &kept : NULL);
+	app_timeline_adopt(a, strip);
+	app_range_adopt_sums(a, sums);
 	a->source_options = source;
 	a->symbolize = symbolize;
 	a->granularity = g;
@@ -127,7 +148,12 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 		app_set_value_type(a, type);
 	app_push_filters(a, &filters);
 	transform_stack_free(&filters);
-	app_set_relative(a, relative);
+	/* Rules put aside keep their setting: the panes are made again only
+	 * where it changed (or filters need it). */
+	if (relative == a->original_rules.relative && !a->filters.applied.n)
+		a->relative = relative;
+	else
+		app_set_relative(a, relative);
 	for (int tries = 0; a->units != units && tries < UNITS_COUNT; tries++)
 		app_cycle_units(a);
 	if (keep_range)
@@ -137,4 +163,22 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 	app_message(a, "granularity: %s%s%s", granularity_name((enum granularity)g),
 		    dropped ? " (filters on one function dropped)" : "",
 		    had_range && !keep_range ? " (the whole profile)" : "");
+}
+
+bool app_granularity_poll(struct app *a, struct granularity_cache *models,
+			  const struct load_options *load)
+{
+	if (!a->next_granularity)
+		return false;
+	enum granularity g = granularity_next((enum granularity)a->granularity, models->base);
+	if (!granularity_cache_ready(models, g)) {
+		if (a->granularity_waits)
+			return false;
+		a->granularity_waits = true;
+		app_message(a, "granularity: %s (computing)", granularity_name(g));
+		return true;
+	}
+	a->granularity_waits = false;
+	app_switch_granularity(a, models, load, g);
+	return true;
 }

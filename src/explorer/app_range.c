@@ -53,6 +53,37 @@ const struct timeline *app_timeline(struct app *a, size_t cells)
 	return t;
 }
 
+/* Do x and y have the same strip?  Whole models with the same durations
+ * have: one lent them to the other or both were lent them by a third
+ * (model_copy_timeline, whose node maps keep each leaf's kind). */
+static bool same_strip(const struct model *x, const struct model *y)
+{
+	return x->sample_duration == y->sample_duration && x->nsamples == y->nsamples &&
+	       !x->range.of && !y->range.of;
+}
+
+struct timeline app_timeline_take(struct app *a, const struct model *next)
+{
+	struct timeline strip = { 0 };
+	if (a->strip.model != a->loaded || !a->strip.timeline.nbins || app_timeline_scrolls(a) ||
+	    a->loaded->live.nwindows || !same_strip(a->loaded, next))
+		return strip;
+	strip = a->strip.timeline;
+	memset(&a->strip.timeline, 0, sizeof(a->strip.timeline));
+	a->strip.model = NULL;
+	return strip;
+}
+
+void app_timeline_adopt(struct app *a, struct timeline strip)
+{
+	if (!strip.nbins)
+		return;
+	timeline_free(&a->strip.timeline);
+	a->strip.timeline = strip;
+	a->strip.model = a->loaded;
+	a->strip.before = a->loaded->live.samples_before;
+}
+
 void app_describe_range(const struct app *a, bool ascii, char *buf, size_t cap)
 {
 	if (a->range.gone[0])
@@ -108,16 +139,33 @@ static void make_whole_sums(void *arg)
 
 /* Only where moving sums is exact (model.integral_samples) and the model
  * does not change under the thread (live snapshots change in place). */
+static bool sums_movable(const struct model *m)
+{
+	return (m->caps & HAS_TIMELINE) && m->nsamples && m->integral_samples == m->nsamples &&
+	       model_count_type(m) != NO_ID;
+}
+
 void app_range_prepare(struct app *a)
 {
-	const struct model *m = a->loaded;
-	if (a->live || a->range.whole_sums || !app_has_timeline(a) ||
-	    m->integral_samples < m->nsamples || model_count_type(m) == NO_ID)
+	if (a->live || a->range.whole_sums || !sums_movable(a->loaded))
 		return;
 	struct whole_sums *w = xcalloc(1, sizeof(*w));
-	w->src = m;
+	w->src = a->loaded;
 	a->range.whole_sums = w;
 	background_start(&w->work, make_whole_sums, w);
+}
+
+struct whole_sums *app_range_make_sums(const struct model *m)
+{
+	if (!sums_movable(m))
+		return NULL;
+	struct whole_sums *w = xcalloc(1, sizeof(*w));
+	w->src = m;
+	make_whole_sums(w);
+	/* No thread: done, nothing to join. */
+	w->work.joined = true;
+	atomic_init(&w->work.finished, true);
+	return w;
 }
 
 bool app_range_busy(const struct app *a)
@@ -125,16 +173,38 @@ bool app_range_busy(const struct app *a)
 	return a->range.whole_sums && !atomic_load(&a->range.whole_sums->work.finished);
 }
 
-void app_range_free(struct app *a)
+void app_range_free_sums(struct whole_sums *w)
 {
-	struct whole_sums *w = a->range.whole_sums;
 	if (!w)
 		return;
 	background_wait(&w->work);
 	if (w->made)
 		model_free(&w->view);
 	free(w);
+}
+
+void app_range_free(struct app *a)
+{
+	app_range_free_sums(a->range.whole_sums);
 	a->range.whole_sums = NULL;
+}
+
+struct whole_sums *app_range_take_sums(struct app *a)
+{
+	struct whole_sums *w = a->range.whole_sums;
+	if (!w || w->src != a->loaded)
+		return NULL;
+	a->range.whole_sums = NULL;
+	return w;
+}
+
+void app_range_adopt_sums(struct app *a, struct whole_sums *w)
+{
+	if (!w || w->src != a->loaded || a->range.whole_sums) {
+		app_range_free_sums(w);
+		return;
+	}
+	a->range.whole_sums = w;
 }
 
 /* A view of `loaded` whose sums the next range can move: the range shown,

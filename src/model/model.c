@@ -89,6 +89,8 @@ void model_free(struct model *m)
 	}
 	free_build(m);
 	strings_free(&m->strings);
+	if (m->durations_borrowed)
+		m->sample_duration = NULL;
 	FREE_ALL(m->frames, m->nodes, m->child_ids, m->node_order, m->parents_start,
 		 m->parent_ids, m->link_arcs, m->node_self, m->frame_self, m->first_leaves);
 	FREE_ALL(m->sample_node, m->sample_duration, m->sample_offsets, m->live.window_first,
@@ -378,13 +380,13 @@ void model_copy_timeline(const struct model *src, struct model *out,
 {
 	size_t n = src->nsamples;
 	free(out->sample_node);
-	free(out->sample_duration);
+	if (!out->durations_borrowed)
+		free(out->sample_duration);
 	out->sample_node = xmalloc((n + 1) * sizeof(uint32_t));
-	out->sample_duration = xmalloc((n + 1) * sizeof(double));
 	for (size_t i = 0; i < n; i++)
 		out->sample_node[i] = node_map[src->sample_node[i]];
-	if (n)
-		memcpy(out->sample_duration, src->sample_duration, n * sizeof(double));
+	out->sample_duration = src->sample_duration;
+	out->durations_borrowed = true;
 	out->nsamples = out->samples_cap = n;
 	out->live.samples_before = src->live.samples_before;
 	out->live.time_before = src->live.time_before;

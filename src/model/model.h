@@ -226,6 +226,10 @@ struct model {
 	uint32_t *sample_node;
 	double *sample_duration;
 	size_t nsamples, samples_cap;
+	/* sample_duration is the model's this one was made from, not ours
+	 * (model_copy_timeline): that model outlives this one, and both
+	 * draw the same timeline strip. */
+	bool durations_borrowed;
 	struct live_window live; /* a live session's window of them */
 	/* sample_offsets[k]: the time before sample k * SAMPLE_OFFSET_STEP,
 	 * from model_finish, so that a range's ends are found without
@@ -347,7 +351,12 @@ void model_copy_frames(const struct model *src, struct model *out);
 void model_copy_header(const struct model *src, struct model *out);
 /* The timeline of `src` into a new model made from it: each sample on
  * node_map[its node], with its duration, adding to no value (the caller
- * gives the nodes their values); a live session's window and gaps too. */
+ * gives the nodes their values); a live session's window and gaps too.
+ * The durations are src's own array, borrowed (tens of megabytes on a
+ * large profile): src must outlive `out` and gain no samples meanwhile.
+ * Each node maps to one whose frame is of the same kind (a kind is part
+ * of a frame's identity, so a granularity's frames keep theirs): both
+ * models have the same timeline strip. */
 void model_copy_timeline(const struct model *src, struct model *out,
 			 const uint32_t *node_map);
 /* The gaps of src's timeline (model.live.gaps) into out's, for a copy of

@@ -227,6 +227,12 @@ void rules_start_chains(struct rules *r)
 	background_start(&j->work, run_chains, j);
 }
 
+void rules_make_chains(struct rules *r)
+{
+	if (r->model->caps & HAS_STACKS)
+		rules_caller_chains(r, CHAINS_AHEAD_PLACES);
+}
+
 /* Installs the thread's chains once it is done (`wait`: waiting). */
 static void end_chains_job(struct rules *r, bool wait)
 {
@@ -503,6 +509,13 @@ void rules_start_divided(struct rules *r, unsigned type)
 	 * divided shows its placeholder until it is done anyway. */
 	if (!r->job && !r->chains_job)
 		start_job(r);
+}
+
+void rules_stop_divided(struct rules *r)
+{
+	if (r->job)
+		atomic_store(&r->job->stop, true);
+	memset(r->waiting, 0, sizeof(r->waiting));
 }
 
 static const struct totals *divided_in_background(struct rules *r, unsigned type)

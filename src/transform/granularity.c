@@ -109,14 +109,12 @@ static uint32_t *frame_map(const struct model *src, struct model *out, enum gran
 	return fmap;
 }
 
-/* V8 numbers positionTicks from 1, callFrame lines from 0. */
-static uint32_t line_frame(const struct model *src, struct model *out, uint32_t f,
+/* Frame `of` of `out` (a function's, its strings in `out` already) at a
+ * line; V8 numbers positionTicks from 1, callFrame lines from 0. */
+static uint32_t line_frame(const struct model *src, struct model *out, uint32_t of,
 			   int32_t line)
 {
-	struct frame fr = src->frames[f];
-	fr.name = model_copy_string(src, out, fr.name);
-	fr.url = model_copy_string(src, out, fr.url);
-	fr.extra = model_copy_string(src, out, fr.extra);
+	struct frame fr = out->frames[of];
 	fr.line = src->lines_zero_based ? line - 1 : line;
 	fr.column = -1;
 	return model_intern_frame(out, &fr);
@@ -197,7 +195,7 @@ static void split_by_ticks(const struct model *src, struct model *out,
 			if (!(ticks[j].line > 0 && ticks[j].ticks > 0))
 				continue;
 			lines[m] = model_add_child(out, map[v],
-						   line_frame(src, out, src->nodes[v].frame,
+						   line_frame(src, out, out->nodes[map[v]].frame,
 							      ticks[j].line));
 			weights[m++] = ticks[j].ticks;
 			sum += ticks[j].ticks;

@@ -41,9 +41,15 @@ static void spread(struct timeline *t, enum frame_kind kind, double from, double
 	}
 }
 
-static enum frame_kind sample_kind(const struct model *m, size_t i)
+/* The kind of each node's frame, a byte a node: millions of samples then
+ * read a table that stays in cache instead of a node and a frame each
+ * (a second on 7 million samples spread over 450 000 nodes). */
+static uint8_t *node_kinds(const struct model *m)
 {
-	return m->frames[m->nodes[m->sample_node[i]].frame].kind;
+	uint8_t *kinds = xmalloc(m->nnodes + 1);
+	for (size_t v = 0; v < m->nnodes; v++)
+		kinds[v] = m->frames[m->nodes[v].frame].kind;
+	return kinds;
 }
 
 /* The gaps just before sample i (model.live.gaps), walked in order:
@@ -65,24 +71,35 @@ static void fill_bins(struct timeline *t, const struct model *m, size_t first, s
 		      double offset, double origin, double width)
 {
 	size_t bin = 0;
+	uint8_t *kinds = node_kinds(m);
+	const uint32_t *nodes = m->sample_node;
+	const double *durations = m->sample_duration;
 	if (!(width > 0))
 		width = 1; /* no time at all: every sample starts in bin 0 */
 	t->first_sample[0] = first;
 	if (first > 0 && first <= m->nsamples)
-		spread(t, sample_kind(m, first - 1),
-		       offset - m->sample_duration[first - 1] - origin, offset - origin, width);
+		spread(t, kinds[nodes[first - 1]], offset - durations[first - 1] - origin,
+		       offset - origin, width);
 	for (size_t i = first; i < m->nsamples; i++) {
 		offset += pass_gaps(m, i, &g);
 		double at = (offset - origin) / width;
 		size_t b = at < 0 ? 0 : at >= (double)t->nbins ? t->nbins - 1 : (size_t)at;
 		while (bin < b)
 			t->first_sample[++bin] = i;
-		spread(t, sample_kind(m, i), offset - origin,
-		       offset + m->sample_duration[i] - origin, width);
-		offset += m->sample_duration[i];
+		double from = offset - origin, to = offset + durations[i] - origin;
+		if (from >= (double)b * width &&
+		    (b == t->nbins - 1 || to <= (double)(b + 1) * width)) {
+			/* Within its bin, as most are: spread's answer at once. */
+			if (to > from)
+				t->value[b * KIND_COUNT + kinds[nodes[i]]] += to - from;
+		} else {
+			spread(t, kinds[nodes[i]], from, to, width);
+		}
+		offset += durations[i];
 	}
 	while (bin < t->nbins)
 		t->first_sample[++bin] = m->nsamples;
+	free(kinds);
 }
 
 void timeline_build(struct timeline *t, const struct model *m, size_t nbins)

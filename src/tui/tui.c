@@ -293,7 +293,7 @@ static void switch_thread(struct app *a, struct model **loaded)
 static void switch_thread_models(struct app *a, struct model **loaded,
 				 struct granularity_cache *models)
 {
-	granularity_cache_wait(models);
+	granularity_cache_quiet(models);
 	switch_thread(a, loaded);
 	if (a->original == *loaded && models->base != *loaded) {
 		granularity_cache_free(models);
@@ -328,16 +328,14 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	granularity_cache_prepare(&models, granularity_next(a.granularity, m));
 	while (!a.quit && !screen_quit_signal) {
 		/* Background work shows as soon as it is done. */
-		timeout(app_busy(&a) ? 15 : SCREEN_WAIT_MS);
+		timeout(app_busy(&a) || a.next_granularity ? 15 : SCREEN_WAIT_MS);
 		int key = getch();
 		if (key != ERR)
 			handle_key(&a, key);
 		if (a.next_thread)
 			switch_thread_models(&a, &loaded, &models);
-		if (a.next_granularity)
-			app_switch_granularity(&a, &models, o->load,
-					       granularity_next(a.granularity, models.base));
-		if (app_poll(&a) || key != ERR) {
+		bool switched = app_granularity_poll(&a, &models, o->load);
+		if (app_poll(&a) || switched || key != ERR) {
 			draw_app(&a, &s);
 			refresh();
 		}
@@ -522,6 +520,22 @@ struct bench_models {
 	const struct load_options *load;
 };
 
+/* The granularity key as tui_run answers it, timed to its result: the
+ * old panes with "computing" while the thread makes the model, then the
+ * new ones. */
+static void bench_granularity(struct app *a, const struct screen *s, struct bench_models *bm)
+{
+	struct timespec ms = { 0, 1000000 };
+	if (app_granularity_poll(a, &bm->models, bm->load) && a->next_granularity) {
+		draw_app(a, s);
+		refresh();
+	}
+	while (a->next_granularity) {
+		nanosleep(&ms, NULL);
+		app_granularity_poll(a, &bm->models, bm->load);
+	}
+}
+
 /* False for a line that names no key of the pane on screen: a script
  * that went wrong times other keys than it says. */
 static bool bench_line(struct app *a, const struct screen *s, const char *line,
@@ -551,9 +565,7 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 				number, line);
 			return false;
 		}
-		if (a->next_granularity)
-			app_switch_granularity(a, &bm->models, bm->load,
-					       granularity_next(a->granularity, bm->models.base));
+		bench_granularity(a, s, bm);
 	}
 	app_poll(a);
 	draw_app(a, s);

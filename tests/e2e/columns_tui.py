@@ -2,7 +2,8 @@
 """End-to-end tests of the explorer's columns and header, in tmux at
 80x24 and 200x50 (and 30 columns): self % beside total %, a name column
 on a narrow terminal, a long path cut at its start with `…`, and the
-granularity key (`a`) keeping the timeline, ranges and units.
+granularity key (`a`) keeping the timeline, ranges and units, and
+pressed before its model is made.
 
 Numbers are hand-worked from worked-example.cpuprofile (6 ms: main 0 /
 6 ms, a 2 / 5 ms, leaf 4 / 4 ms, b 0 / 1 ms) and from the sample count of
@@ -233,10 +234,42 @@ def granularity_keeps_time():
         p.close()
 
 
+def granularity_at_once():
+    """`a` pressed the moment the first screen shows, while the models by
+    files and lines may still be being made on their thread: the explorer
+    ends by files all the same.  The profile: (root) > main (a.js) > 50 000
+    functions of b.js, one 10 us sample each, so by files b.js has all
+    500 ms as self time and a.js all of it as total."""
+    n = 50000
+    tmp = tempfile.mkdtemp()
+    path = os.path.join(tmp, "many.cpuprofile")
+    frame = lambda name, url: {"functionName": name, "scriptId": "1", "url": url,
+                               "lineNumber": 0, "columnNumber": 0}
+    nodes = [{"id": 1, "callFrame": frame("(root)", ""), "children": [2]},
+             {"id": 2, "callFrame": frame("main", "a.js"), "children": list(range(3, 3 + n))}]
+    nodes += [{"id": 3 + i, "callFrame": frame("f%d" % i, "b.js")} for i in range(n)]
+    with open(path, "w") as f:
+        # Sample i comes at 10 (i + 1) us and lasts until the next one
+        # (DevTools' reading), the last until endTime.
+        json.dump({"nodes": nodes, "startTime": 0, "endTime": 10 * (n + 1),
+                   "samples": list(range(3, 3 + n)), "timeDeltas": [10] * n}, f)
+    p = Pane("%s %s; sleep 600" % (BINARY, path), 200, 50, stable=False)
+    p.keys("a")
+    p.shows(r"granularity: files", "by files")
+    s = p.press(["3"], r"b\.js", "the flat pane by files")
+    check(re.search(r"^\s*500(\.0+)?ms\s+100\.00%\s+500(\.0+)?ms\s+100\.00%.*b\.js", s, re.M),
+          "b.js holds all 500 ms as self time:\n%s" % s)
+    check(re.search(r"^\s*0\s+0\.00%\s+500(\.0+)?ms\s+100\.00%.*a\.js", s, re.M),
+          "a.js holds all 500 ms as total:\n%s" % s)
+    check(" by files " in s.split("\n")[0], "the header says by files: %r" % s.split("\n")[0])
+    p.close()
+    shutil.rmtree(tmp)
+
+
 run_tests([both_shares, narrow_keeps_name, cut_name_on_status, help_scrolls, source_sideways,
            flame_backspace_and_range, source_path_from_explorer, mine_elsewhere,
            messages_say_what_to_do,
-           long_path_header, granularity_keeps_time])
+           long_path_header, granularity_keeps_time, granularity_at_once])
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)
