@@ -42,41 +42,30 @@ static void free_build(struct model *m)
 	m->build = NULL;
 }
 
-static void free_unless_shared(void *mine, const void *shared)
-{
-	if (mine != shared)
-		free(mine);
-}
-
-/* A view owns what differs from the model it views, never the samples
- * (a range's are read in place) nor the symbols' origins. */
+/* A view frees what it recorded as its own (enum view_owns), never the
+ * samples (a range's are read in place) nor the symbols' origins. */
 static void free_view(struct model *m)
 {
-	const struct model *of = m->range.of;
+	unsigned owns = m->range.owns;
 	free_build(m);
-	if (m->strings.arena != of->strings.arena)
+	if (owns & VIEW_OWNS_FRAMES) {
 		strings_free(&m->strings);
-	free_unless_shared(m->frames, of->frames);
-	free_unless_shared(m->nodes, of->nodes);
-	free_unless_shared(m->child_ids, of->child_ids);
-	free_unless_shared(m->node_order, of->node_order);
-	free_unless_shared(m->parents_start, of->parents_start);
-	free_unless_shared(m->parent_ids, of->parent_ids);
-	free_unless_shared(m->link_arcs, of->link_arcs);
-	free_unless_shared(m->node_self, of->node_self);
-	free_unless_shared(m->frame_self, of->frame_self);
-	free_unless_shared(m->first_leaves, of->first_leaves);
-	free_unless_shared(m->sample_offsets, of->sample_offsets);
-	free_unless_shared(m->arcs, of->arcs);
-	free_unless_shared(m->callers_start, of->callers_start);
-	free_unless_shared(m->callees_arcs, of->callees_arcs);
-	free_unless_shared(m->callees_start, of->callees_start);
-	free_unless_shared(m->frame_calls, of->frame_calls);
-	free_unless_shared(m->line_ticks, of->line_ticks);
-	free_unless_shared(m->labels, of->labels);
-	free_unless_shared(m->label_values, of->label_values);
-	free_unless_shared(m->node_lines, of->node_lines);
-	free_unless_shared(m->node_line_values, of->node_line_values);
+		free(m->frames);
+	}
+	if (owns & VIEW_OWNS_NODES)
+		FREE_ALL(m->nodes, m->child_ids, m->node_order, m->parents_start,
+			 m->parent_ids, m->link_arcs);
+	if (owns & VIEW_OWNS_GRAPH)
+		FREE_ALL(m->arcs, m->callers_start, m->callees_arcs, m->callees_start,
+			 m->frame_calls);
+	if (owns & VIEW_OWNS_VALUES)
+		free(m->node_self);
+	if (owns & VIEW_OWNS_LEAVES)
+		free(m->first_leaves);
+	if (owns & VIEW_OWNS_LABELS)
+		free(m->labels);
+	if (owns & VIEW_OWNS_LINES)
+		FREE_ALL(m->line_ticks, m->node_lines, m->node_line_values);
 	FREE_ALL(m->range.hidden_nodes, m->range.hidden_arcs);
 	memset(m, 0, sizeof(*m));
 }
@@ -737,6 +726,7 @@ void model_view_start(struct model *out, const struct model *of)
 	out->node_lines = NULL;
 	out->node_line_values = NULL;
 	out->nnode_lines = out->node_lines_cap = 0;
+	out->range.owns = VIEW_OWNS_LINES; /* its node lines, from none */
 }
 
 void model_view_own_frames(struct model *out)
@@ -747,6 +737,7 @@ void model_view_own_frames(struct model *out)
 	if (of->nframes)
 		memcpy(out->frames, of->frames, of->nframes * sizeof(*out->frames));
 	out->frames_cap = of->nframes + 1;
+	out->range.owns |= VIEW_OWNS_FRAMES;
 	index_frames(out);
 }
 
@@ -770,6 +761,7 @@ void model_view_nodes(struct model *out, struct node *nodes, size_t n, double *v
 	out->arcs = NULL; /* of's, which the graph's making would free */
 	out->narcs = out->arcs_cap = 0;
 	out->link_arcs = NULL;
+	out->range.owns |= VIEW_OWNS_NODES | VIEW_OWNS_GRAPH | VIEW_OWNS_VALUES;
 	build_function_graph(out);
 }
 

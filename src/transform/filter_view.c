@@ -71,6 +71,7 @@ static void view_labels(const struct making *mk)
 	struct model *out = mk->out;
 	out->labels = NULL;
 	out->nlabels = out->labels_cap = 0;
+	out->range.owns |= VIEW_OWNS_LABELS;
 	for (size_t i = 0; i < src->nlabels; i++) {
 		struct sample_label l = src->labels[i];
 		if ((mk->row_kept && !mk->row_kept[l.row]) || mk->to[l.node] == NO_ID)
@@ -86,7 +87,7 @@ static void view_line_ticks(const struct making *mk)
 	const struct model *src = mk->src;
 	struct model *out = mk->out;
 	out->line_ticks = NULL;
-	out->nline_ticks = out->line_ticks_cap = 0;
+	out->nline_ticks = out->line_ticks_cap = 0; /* its lines (model_view_start) */
 	for (size_t i = 0; i < src->nline_ticks; i++) {
 		const struct line_ticks *lt = &src->line_ticks[i];
 		uint32_t to = mk->to[lt->node];
@@ -124,6 +125,7 @@ static void view_first_leaves(const struct making *mk)
 	struct model *out = mk->out;
 	out->first_leaves = NULL;
 	out->nfirst_leaves = 0;
+	out->range.owns |= VIEW_OWNS_LEAVES;
 	if (!src->first_leaves)
 		return;
 	out->first_leaves = xmalloc((src->nfirst_leaves + 1) * sizeof(uint32_t));
@@ -161,10 +163,13 @@ static void empty_view(struct model *out)
 {
 	out->caps = 0;
 	out->nnodes = 0;
-	out->narcs = 0;
+	out->arcs = NULL;
+	out->narcs = out->arcs_cap = 0;
 	out->callers_start = xcalloc(out->nframes + 2, sizeof(uint32_t));
 	out->callees_start = xcalloc(out->nframes + 2, sizeof(uint32_t));
+	out->callees_arcs = xcalloc(1, sizeof(uint32_t));
 	out->frame_calls = xcalloc(out->nframes + 1, sizeof(double));
+	out->range.owns |= VIEW_OWNS_GRAPH;
 }
 
 /* Where each node's self goes: to itself, to prune_from's deepest match
@@ -209,6 +214,7 @@ static void keep_shape(struct making *mk)
 	shape_targets(mk, to);
 	out->node_self = sum_values(mk, to, n);
 	out->node_self_cap = n * nt + 1;
+	out->range.owns |= VIEW_OWNS_VALUES;
 	/* A node stays where a value is left at it or under it. */
 	uint8_t *shown = xcalloc(n + 1, 1);
 	for (size_t k = n; k-- > 0;) {
