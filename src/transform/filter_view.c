@@ -90,6 +90,12 @@ static void view_line_ticks(const struct making *mk)
 	out->nline_ticks = out->line_ticks_cap = 0; /* its lines (model_view_start) */
 	for (size_t i = 0; i < src->nline_ticks; i++) {
 		const struct line_ticks *lt = &src->line_ticks[i];
+		if (i + 16 < src->nline_ticks) { /* two nodes a tick, far apart */
+			uint32_t ahead = src->line_ticks[i + 16].node;
+			__builtin_prefetch(&src->nodes[ahead]);
+			if (mk->to[ahead] != NO_ID)
+				__builtin_prefetch(&out->nodes[mk->to[ahead]]);
+		}
 		uint32_t to = mk->to[lt->node];
 		if (to != NO_ID && out->nodes[to].frame == src->nodes[lt->node].frame)
 			model_add_line_ticks(out, to, lt->line, lt->ticks);
@@ -427,6 +433,8 @@ static void merged_nodes(struct merging *g, const uint32_t *rank)
 	 * kept keeps its parent. */
 	uint8_t *shown = xcalloc(count + 1, 1);
 	for (size_t k = count; k-- > 0;) {
+		if (k >= 16) /* the new nodes in rank order: far apart */
+			__builtin_prefetch(&g->nodes[by_rank[k - 16]]);
 		uint32_t parent = rank[g->nodes[by_rank[k]].parent];
 		shown[k] |= holds_value(values, k, nt);
 		if (shown[k] && parent != NO_ID)
@@ -436,6 +444,8 @@ static void merged_nodes(struct merging *g, const uint32_t *rank)
 	struct node *nodes = xmalloc((count + 1) * sizeof(*nodes));
 	size_t kept = 0;
 	for (size_t k = 0; k < count; k++) {
+		if (k + 16 < count)
+			__builtin_prefetch(&g->nodes[by_rank[k + 16]]);
 		const struct new_node *q = &g->nodes[by_rank[k]];
 		final[k] = NO_ID;
 		if (!shown[k])
