@@ -45,13 +45,16 @@ static uint32_t add_frame(struct flame *f, size_t *cap, uint32_t frame,
 
 /* Rows in pre-order become frames; each lies after its elder siblings.
  * Room for every frame is made at once: a graph is rebuilt on every range
- * key, and growing it by doubling copied it as often. */
+ * key, and growing it by doubling copied it as often.  Only the open
+ * frames, one a depth, get children: what a child needs of its parent is
+ * kept by depth, not by frame (a few kilobytes, not megabytes to fault
+ * in and reach at random). */
 struct frame_builder {
 	struct flame *f;
 	size_t cap;
-	uint32_t *open;       /* by depth */
-	uint32_t *last_child; /* per frame */
-	double *cursor;       /* per frame: where its next child starts */
+	uint32_t *open;       /* by depth: the open frame */
+	uint32_t *last_child; /* by depth: the open frame's last child */
+	double *cursor;       /* by depth: where the open frame's next child starts */
 	uint32_t nopen, last_top;
 	double top_cursor;
 };
@@ -60,32 +63,34 @@ static void builder_start(struct frame_builder *b, struct flame *f, size_t n)
 {
 	*b = (struct frame_builder){ .f = f, .cap = n + 1, .last_top = NO_ID };
 	f->frames = xmalloc(b->cap * sizeof(*f->frames));
-	b->open = xmalloc((n + 1) * sizeof(uint32_t));
-	b->last_child = xmalloc((n + 1) * sizeof(uint32_t));
-	b->cursor = xmalloc((n + 1) * sizeof(double));
+	b->open = xmalloc((FLAME_MAX_DEPTH + 1) * sizeof(uint32_t));
+	b->last_child = xmalloc((FLAME_MAX_DEPTH + 1) * sizeof(uint32_t));
+	b->cursor = xmalloc((FLAME_MAX_DEPTH + 1) * sizeof(double));
 }
 
+/* Depth at most the frames open, and below FLAME_MAX_DEPTH. */
 static void builder_add(struct frame_builder *b, uint32_t frame, uint32_t depth,
 			double self, double total)
 {
 	struct flame *f = b->f;
 	while (b->nopen > depth)
 		f->frames[b->open[--b->nopen]].end = (uint32_t)f->nframes;
-	uint32_t parent = b->nopen ? b->open[b->nopen - 1] : NO_ID;
-	double x = parent == NO_ID ? b->top_cursor : b->cursor[parent];
-	uint32_t at = add_frame(f, &b->cap, frame, parent, b->nopen, x, total);
+	uint32_t d = b->nopen, parent = d ? b->open[d - 1] : NO_ID;
+	double x = d ? b->cursor[d - 1] : b->top_cursor;
+	uint32_t at = add_frame(f, &b->cap, frame, parent, d, x, total);
 	f->frames[at].self = self;
-	uint32_t *elder = parent == NO_ID ? &b->last_top : &b->last_child[parent];
+	uint32_t *elder = d ? &b->last_child[d - 1] : &b->last_top;
 	if (*elder != NO_ID)
 		f->frames[*elder].next_sibling = at;
 	*elder = at;
-	if (parent == NO_ID)
-		b->top_cursor += total;
+	if (d)
+		b->cursor[d - 1] += total;
 	else
-		b->cursor[parent] += total;
-	b->cursor[at] = x;
-	b->last_child[at] = NO_ID;
-	b->open[b->nopen++] = at;
+		b->top_cursor += total;
+	b->open[d] = at;
+	b->cursor[d] = x;
+	b->last_child[d] = NO_ID;
+	b->nopen++;
 }
 
 static void builder_finish(struct frame_builder *b)
