@@ -58,16 +58,23 @@ void app_free(struct app *a)
 	flame_layout_free(&a->flame.layout);
 }
 
+void app_start_early(struct app *a)
+{
+	rules_start_chains(a->ctx.rules);
+}
+
 void app_compute_in_background(struct app *a)
 {
 	a->background = true;
 	a->original_rules.background = true;
 	filters_background(a);
-	/* Counted now, after the first screen and before any thread reads
-	 * the model, so that `u` does not count millions of samples. */
+	/* Counted now, after the first screen and before any thread but the
+	 * caller chains' (app_start_early: the tree's shape alone, which
+	 * counting leaves as it is) reads the model, so that `u` does not
+	 * count millions of samples. */
 	if (!filters_in_force(a) && !a->filters.job)
 		model_add_sample_counts(a->original);
-	rules_start_chains(a->ctx.rules);
+	rules_start_chains(a->ctx.rules); /* if app_start_early did not */
 	rules_start_divided(a->ctx.rules, a->ctx.type); /* after the chains */
 	app_range_prepare(a);
 	/* additive takes tens of milliseconds on a large tree: better now,

@@ -220,8 +220,7 @@ static void run_chains(void *arg)
 
 void rules_start_chains(struct rules *r)
 {
-	if (!r->background || r->chains_tried || r->chains_job ||
-	    !(r->model->caps & HAS_STACKS))
+	if (r->chains_tried || r->chains_job || !(r->model->caps & HAS_STACKS))
 		return;
 	struct chains_job *j = xcalloc(1, sizeof(*j));
 	j->model = r->model;

@@ -80,8 +80,10 @@ void rules_set_relative(struct rules *r, bool relative);
  * chains when they are being sorted (the bottom-up pane waits for
  * those, divided shows its placeholder meanwhile). */
 void rules_start_divided(struct rules *r, unsigned type);
-/* Starts sorting the caller chains (bottom-up's) on a thread (with
- * `background` set), so that the bottom-up pane opens without it. */
+/* Starts sorting the caller chains (bottom-up's) on a thread, so that
+ * the bottom-up pane opens without it.  The thread reads the tree's
+ * shape alone (nodes, child_ids): the model's values and sample types
+ * may change meanwhile (model_add_sample_counts), its nodes not. */
 void rules_start_chains(struct rules *r);
 /* Background work: installs what has finished and starts what is still
  * wanted; true when new totals were installed. */
