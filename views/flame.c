@@ -45,13 +45,16 @@ static uint32_t add_frame(struct flame *f, size_t *cap, uint32_t frame,
 
 /* Rows in pre-order become frames; each lies after its elder siblings.
  * Room for every frame is made at once: a graph is rebuilt on every range
- * key, and growing it by doubling copied it as often. */
+ * key, and growing it by doubling copied it as often.  Only the open
+ * frames, one a depth, get children: what a child needs of its parent is
+ * kept by depth, not by frame (a few kilobytes, not megabytes to fault
+ * in and reach at random). */
 struct frame_builder {
 	struct flame *f;
 	size_t cap;
-	uint32_t *open;       /* by depth */
-	uint32_t *last_child; /* per frame */
-	double *cursor;       /* per frame: where its next child starts */
+	uint32_t *open;       /* by depth: the open frame */
+	uint32_t *last_child; /* by depth: the open frame's last child */
+	double *cursor;       /* by depth: where the open frame's next child starts */
 	uint32_t nopen, last_top;
 	double top_cursor;
 };
@@ -60,32 +63,34 @@ static void builder_start(struct frame_builder *b, struct flame *f, size_t n)
 {
 	*b = (struct frame_builder){ .f = f, .cap = n + 1, .last_top = NO_ID };
 	f->frames = xmalloc(b->cap * sizeof(*f->frames));
-	b->open = xmalloc((n + 1) * sizeof(uint32_t));
-	b->last_child = xmalloc((n + 1) * sizeof(uint32_t));
-	b->cursor = xmalloc((n + 1) * sizeof(double));
+	b->open = xmalloc((FLAME_MAX_DEPTH + 1) * sizeof(uint32_t));
+	b->last_child = xmalloc((FLAME_MAX_DEPTH + 1) * sizeof(uint32_t));
+	b->cursor = xmalloc((FLAME_MAX_DEPTH + 1) * sizeof(double));
 }
 
+/* Depth at most the frames open, and below FLAME_MAX_DEPTH. */
 static void builder_add(struct frame_builder *b, uint32_t frame, uint32_t depth,
 			double self, double total)
 {
 	struct flame *f = b->f;
 	while (b->nopen > depth)
 		f->frames[b->open[--b->nopen]].end = (uint32_t)f->nframes;
-	uint32_t parent = b->nopen ? b->open[b->nopen - 1] : NO_ID;
-	double x = parent == NO_ID ? b->top_cursor : b->cursor[parent];
-	uint32_t at = add_frame(f, &b->cap, frame, parent, b->nopen, x, total);
+	uint32_t d = b->nopen, parent = d ? b->open[d - 1] : NO_ID;
+	double x = d ? b->cursor[d - 1] : b->top_cursor;
+	uint32_t at = add_frame(f, &b->cap, frame, parent, d, x, total);
 	f->frames[at].self = self;
-	uint32_t *elder = parent == NO_ID ? &b->last_top : &b->last_child[parent];
+	uint32_t *elder = d ? &b->last_child[d - 1] : &b->last_top;
 	if (*elder != NO_ID)
 		f->frames[*elder].next_sibling = at;
 	*elder = at;
-	if (parent == NO_ID)
-		b->top_cursor += total;
+	if (d)
+		b->cursor[d - 1] += total;
 	else
-		b->cursor[parent] += total;
-	b->cursor[at] = x;
-	b->last_child[at] = NO_ID;
-	b->open[b->nopen++] = at;
+		b->top_cursor += total;
+	b->open[d] = at;
+	b->cursor[d] = x;
+	b->last_child[d] = NO_ID;
+	b->nopen++;
 }
 
 static void builder_finish(struct frame_builder *b)
@@ -142,55 +147,60 @@ static int larger_first(const void *a, const void *b, void *tree_order)
 	return order ? order : (x > y) - (x < y);
 }
 
-static void push_sorted(const struct tree_order *o, uint32_t **stack, size_t *n,
-			size_t *cap, const uint32_t *nodes, size_t count)
+/* The walk's nodes still to draw, each with its depth: its children's
+ * depth goes with them, not in an array as wide as the tree. */
+struct walk_stack {
+	uint32_t *nodes, *depths;
+	size_t n, cap, depths_cap;
+};
+
+static void push_sorted(const struct tree_order *o, struct walk_stack *s,
+			const uint32_t *nodes, size_t count, uint32_t depth)
 {
-	GROW(*stack, *cap, *n + count);
-	uint32_t *at = *stack + *n;
+	GROW(s->nodes, s->cap, s->n + count);
+	GROW(s->depths, s->depths_cap, s->n + count);
+	uint32_t *at = s->nodes + s->n;
 	size_t kept = 0;
 	for (size_t i = 0; i < count; i++) /* hidden: outside a time range */
 		if (!node_hidden(o->m, nodes[i]))
 			at[kept++] = nodes[i];
 	count = kept;
-	qsort_r(at, count, sizeof(uint32_t), larger_first, (void *)o);
+	if (count > 1)
+		qsort_r(at, count, sizeof(uint32_t), larger_first, (void *)o);
 	for (size_t i = 0; i < count / 2; i++) { /* the largest is popped first */
 		uint32_t t = at[i];
 		at[i] = at[count - 1 - i];
 		at[count - 1 - i] = t;
 	}
-	*n += count;
+	for (size_t i = 0; i < count; i++)
+		s->depths[s->n + i] = depth;
+	s->n += count;
 }
 
 static void build_from_tree(struct flame *f, struct view_context *ctx)
 {
 	const struct model *m = ctx->model;
 	struct tree_order order = { m, rules_node_totals(ctx->rules, ctx->type) };
-	uint32_t *depth = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
-	uint32_t *stack = NULL, *roots = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
-	size_t nstack = 0, stack_cap = 0, nroots = 0;
+	struct walk_stack stack = { 0 };
+	uint32_t *roots = xmalloc((m->nnodes + 1) * sizeof(uint32_t));
+	size_t nroots = 0;
 	for (uint32_t v = 0; v < m->nnodes; v++)
-		if (!m->nodes[v].nparents && !node_hidden(m, v)) {
+		if (!m->nodes[v].nparents && !node_hidden(m, v))
 			roots[nroots++] = v;
-			depth[v] = 0;
-		}
-	push_sorted(&order, &stack, &nstack, &stack_cap, roots, nroots);
+	push_sorted(&order, &stack, roots, nroots, 0);
 	struct frame_builder b;
 	builder_start(&b, f, m->nnodes);
-	while (nstack) {
-		uint32_t v = stack[--nstack];
+	while (stack.n) {
+		stack.n--;
+		uint32_t v = stack.nodes[stack.n], depth = stack.depths[stack.n];
 		const struct node *n = &m->nodes[v];
-		builder_add(&b, n->frame, depth[v], node_value(m, v, ctx->type), order.sub[v]);
-		if (depth[v] + 1 >= FLAME_MAX_DEPTH)
-			continue;
-		for (uint32_t i = n->child_start; i < n->child_end; i++)
-			depth[m->child_ids[i]] = depth[v] + 1;
-		push_sorted(&order, &stack, &nstack, &stack_cap, &m->child_ids[n->child_start],
-			    n->child_end - n->child_start);
+		builder_add(&b, n->frame, depth, node_value(m, v, ctx->type), order.sub[v]);
+		if (depth + 1 < FLAME_MAX_DEPTH)
+			push_sorted(&order, &stack, &m->child_ids[n->child_start],
+				    n->child_end - n->child_start, depth + 1);
 	}
 	builder_finish(&b);
-	free(stack);
-	free(roots);
-	free(depth);
+	FREE_ALL(stack.nodes, stack.depths, roots);
 }
 
 static void build_left_heavy(struct flame *f, struct view_context *ctx)

@@ -15,11 +15,17 @@ struct background {
 	bool joined;
 	void (*run)(void *arg);
 	void *arg;
+	bool behind; /* background_start_behind's */
 	atomic_bool finished;
 };
 
 /* Runs run(arg) on a new thread, or inline when none can be had. */
 void background_start(struct background *b, void (*run)(void *arg), void *arg);
+/* The same for work made ahead of any need (a range key's start): its
+ * thread runs at a lower priority (nice 10), so that on two cores it
+ * leaves them to the work a key may be waiting for (the caller chains
+ * of the bottom-up pane, a filter's level). */
+void background_start_behind(struct background *b, void (*run)(void *arg), void *arg);
 /* True (and the thread joined) once the work is over; never waits,
  * except for up to grace_ms milliseconds. */
 bool background_done(struct background *b, int grace_ms);

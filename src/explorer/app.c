@@ -67,16 +67,23 @@ void app_free(struct app *a)
 	flame_layout_free(&a->flame.layout);
 }
 
+void app_start_early(struct app *a)
+{
+	rules_start_chains(a->ctx.rules);
+}
+
 void app_compute_in_background(struct app *a)
 {
 	a->background = true;
 	a->original_rules.background = true;
 	filters_background(a);
-	/* Counted now, after the first screen and before any thread reads
-	 * the model, so that `u` does not count millions of samples. */
+	/* Counted now, after the first screen and before any thread but the
+	 * caller chains' (app_start_early: the tree's shape alone, which
+	 * counting leaves as it is) reads the model, so that `u` does not
+	 * count millions of samples. */
 	if (!filters_in_force(a) && !a->filters.job)
 		model_add_sample_counts(a->original);
-	rules_start_chains(a->ctx.rules);
+	rules_start_chains(a->ctx.rules); /* if app_start_early did not */
 	rules_start_divided(a->ctx.rules, a->ctx.type); /* after the chains */
 	app_range_prepare(a);
 	/* additive takes tens of milliseconds on a large tree: better now,
@@ -269,6 +276,24 @@ static bool has_selected_key(void *data, const struct row *row)
 	return r->walk.frame_keys[row->frame] == r->paths->selected_key;
 }
 
+/* Whether a function named as the selected row's is on a node still
+ * shown.  Where it is gone (hidden, merged, collapsed away), looking for
+ * it row by row would walk the whole tree for nothing. */
+static bool function_on_nodes(const struct model *m, const uint64_t *frame_keys, uint64_t key)
+{
+	if (!(m->caps & HAS_NODES) || m->frame_self)
+		return true; /* rows of functions without nodes too */
+	uint8_t *named = xcalloc(m->nframes + 1, 1);
+	bool any = false;
+	for (size_t f = 0; f < m->nframes; f++)
+		any |= named[f] = frame_keys[f] == key;
+	bool found = false;
+	for (uint32_t v = 0; any && !found && v < m->nnodes; v++)
+		found = named[m->nodes[v].frame] && !node_hidden(m, v);
+	free(named);
+	return found;
+}
+
 /* Rebuilds the pane and frees the paths.  A selected row whose path is
  * gone (a `=` undone: its function was at the top) is its function's
  * first row in tree order, opened. */
@@ -279,7 +304,8 @@ static void restore_paths(struct pane *p, const uint64_t *frame_keys,
 	struct restore r = { .paths = paths, .walk = { .frame_keys = frame_keys },
 			     .selected = &p->selected };
 	view_rebuild_opening(&p->view, reopen_row, &r);
-	if (!r.found && paths->has_selected) {
+	if (!r.found && paths->has_selected &&
+	    function_on_nodes(p->view.ctx->model, frame_keys, paths->selected_key)) {
 		bool cut_short;
 		size_t opened_at;
 		size_t at = view_find(&p->view, 0, 1, true, has_selected_key, &r,

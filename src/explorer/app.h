@@ -182,6 +182,10 @@ void app_init_kept(struct app *a, const char *file, struct model *m,
 void app_free(struct app *a);
 /* A range's cut (NULL: none), with the copy of its samples it owns. */
 void app_free_range_cut(struct model *cut, bool owns_samples);
+/* Before the first screen is drawn: the work that reads only the tree's
+ * shape starts on a thread (the bottom-up pane's caller chains), so
+ * that it is done by the time a key asks for it. */
+void app_start_early(struct app *a);
 /* From now on divided is computed on a thread of its own, starting at
  * once; the panes show it when app_poll finds it done. */
 void app_compute_in_background(struct app *a);

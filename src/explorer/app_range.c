@@ -121,7 +121,8 @@ static bool owns_samples(const struct app *a)
 /* The whole profile as a range's view: its sums made by the same pass as
  * a range's, so that a range key can move them (range_view_make's
  * `near`) rather than sum millions of samples, even the first key or
- * one after `0`.  Made on a thread once the first screen is up. */
+ * one after `0`.  Made on a thread once the first screen is up, behind
+ * the work a key may wait for. */
 struct whole_sums {
 	struct background work;
 	const struct model *src;
@@ -152,7 +153,7 @@ void app_range_prepare(struct app *a)
 	struct whole_sums *w = xcalloc(1, sizeof(*w));
 	w->src = a->loaded;
 	a->range.whole_sums = w;
-	background_start(&w->work, make_whole_sums, w);
+	background_start_behind(&w->work, make_whole_sums, w);
 }
 
 struct whole_sums *app_range_make_sums(const struct model *m)

@@ -42,41 +42,30 @@ static void free_build(struct model *m)
 	m->build = NULL;
 }
 
-static void free_unless_shared(void *mine, const void *shared)
-{
-	if (mine != shared)
-		free(mine);
-}
-
-/* A view owns what differs from the model it views, never the samples
- * (a range's are read in place) nor the symbols' origins. */
+/* A view frees what it recorded as its own (enum view_owns), never the
+ * samples (a range's are read in place) nor the symbols' origins. */
 static void free_view(struct model *m)
 {
-	const struct model *of = m->range.of;
+	unsigned owns = m->range.owns;
 	free_build(m);
-	if (m->strings.arena != of->strings.arena)
+	if (owns & VIEW_OWNS_FRAMES) {
 		strings_free(&m->strings);
-	free_unless_shared(m->frames, of->frames);
-	free_unless_shared(m->nodes, of->nodes);
-	free_unless_shared(m->child_ids, of->child_ids);
-	free_unless_shared(m->node_order, of->node_order);
-	free_unless_shared(m->parents_start, of->parents_start);
-	free_unless_shared(m->parent_ids, of->parent_ids);
-	free_unless_shared(m->link_arcs, of->link_arcs);
-	free_unless_shared(m->node_self, of->node_self);
-	free_unless_shared(m->frame_self, of->frame_self);
-	free_unless_shared(m->first_leaves, of->first_leaves);
-	free_unless_shared(m->sample_offsets, of->sample_offsets);
-	free_unless_shared(m->arcs, of->arcs);
-	free_unless_shared(m->callers_start, of->callers_start);
-	free_unless_shared(m->callees_arcs, of->callees_arcs);
-	free_unless_shared(m->callees_start, of->callees_start);
-	free_unless_shared(m->frame_calls, of->frame_calls);
-	free_unless_shared(m->line_ticks, of->line_ticks);
-	free_unless_shared(m->labels, of->labels);
-	free_unless_shared(m->label_values, of->label_values);
-	free_unless_shared(m->node_lines, of->node_lines);
-	free_unless_shared(m->node_line_values, of->node_line_values);
+		free(m->frames);
+	}
+	if (owns & VIEW_OWNS_NODES)
+		FREE_ALL(m->nodes, m->child_ids, m->node_order, m->parents_start,
+			 m->parent_ids, m->link_arcs);
+	if (owns & VIEW_OWNS_GRAPH)
+		FREE_ALL(m->arcs, m->callers_start, m->callees_arcs, m->callees_start,
+			 m->frame_calls);
+	if (owns & VIEW_OWNS_VALUES)
+		free(m->node_self);
+	if (owns & VIEW_OWNS_LEAVES)
+		free(m->first_leaves);
+	if (owns & VIEW_OWNS_LABELS)
+		free(m->labels);
+	if (owns & VIEW_OWNS_LINES)
+		FREE_ALL(m->line_ticks, m->node_lines, m->node_line_values);
 	FREE_ALL(m->range.hidden_nodes, m->range.hidden_arcs);
 	memset(m, 0, sizeof(*m));
 }
@@ -483,8 +472,9 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 }
 
 /* A stable counting sort of the arcs by one end: frame ids are small
- * and dense, and a profile can have millions of arcs. */
-static void sort_arcs_by(struct model *m, bool by_callee)
+ * and dense, and a profile can have millions of arcs.  `origin` (per
+ * arc, the place it was added at) moves with the arcs. */
+static void sort_arcs_by(struct model *m, bool by_callee, uint32_t **origin)
 {
 	size_t nf = m->nframes, n = m->narcs;
 	uint32_t *next = xcalloc(nf + 2, sizeof(uint32_t));
@@ -493,40 +483,33 @@ static void sort_arcs_by(struct model *m, bool by_callee)
 	for (size_t f = 0; f < nf; f++)
 		next[f + 1] += next[f];
 	struct arc *sorted = xmalloc((n + 1) * sizeof(*sorted));
-	for (size_t i = 0; i < n; i++)
-		sorted[next[by_callee ? m->arcs[i].callee : m->arcs[i].caller]++] = m->arcs[i];
+	uint32_t *moved = xmalloc((n + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t at = next[by_callee ? m->arcs[i].callee : m->arcs[i].caller]++;
+		sorted[at] = m->arcs[i];
+		moved[at] = (*origin)[i];
+	}
 	free(m->arcs);
 	m->arcs = sorted;
 	m->arcs_cap = n + 1;
+	free(*origin);
+	*origin = moved;
 	free(next);
 }
 
-/* The arc of every parent -> child link, looked up once for the
- * model's shape: the rules' sums and a range's view would otherwise
- * search for it again and again. */
-static void link_node_arcs(struct model *m)
-{
-	free(m->link_arcs);
-	m->link_arcs = xmalloc(((size_t)m->parents_start[m->nnodes] + 1) *
-			       sizeof(uint32_t));
-	for (size_t p = 0; p < m->nnodes; p++) {
-		const struct node *pn = &m->nodes[p];
-		for (uint32_t i = pn->child_start; i < pn->child_end; i++)
-			m->link_arcs[i] = model_find_arc(m, pn->frame,
-							 m->nodes[m->child_ids[i]].frame);
-	}
-}
-
-/* The function graph: distinct caller -> callee pairs from the node
- * edges and from the arcs a loader gave, merged, indexed both ways. */
 /* The arcs of the node links, each pair once: a big tree links the
  * same two functions at many places (a recursion, link after link),
  * and the arcs are copied twice to be sorted.  They count nothing, so
- * leaving the repeats out changes no sum the merge below makes. */
+ * leaving the repeats out changes no sum the merge below makes.  Each
+ * link's arc, as the place it was added at, goes in m->link_arcs: the
+ * rules' sums and a range's view would otherwise search for it again
+ * and again. */
 static void add_link_arcs(struct model *m)
 {
 	struct id_table pairs;
 	id_table_init(&pairs, m->nframes);
+	free(m->link_arcs);
+	m->link_arcs = xmalloc(((size_t)m->parents_start[m->nnodes] + 1) * sizeof(uint32_t));
 	for (size_t v = 0; v < m->nnodes; v++) {
 		const struct node *p = &m->nodes[v];
 		for (uint32_t i = p->child_start; i < p->child_end; i++) {
@@ -537,22 +520,30 @@ static void add_link_arcs(struct model *m)
 			while ((id = id_probe_next(&pairs, &probe)) != NO_ID &&
 			       (m->arcs[id].caller != caller || m->arcs[id].callee != callee))
 				;
-			if (id != NO_ID)
-				continue;
-			id_table_add(&pairs, &probe, (uint32_t)m->narcs);
-			model_add_arc(m, caller, callee, 0, 0);
+			if (id == NO_ID) {
+				id = (uint32_t)m->narcs;
+				id_table_add(&pairs, &probe, id);
+				model_add_arc(m, caller, callee, 0, 0);
+			}
+			m->link_arcs[i] = id;
 		}
 	}
 	id_table_free(&pairs);
 }
 
-static void build_function_graph(struct model *m)
+/* Sorts the arcs (callee, then caller) and merges the repeats of a
+ * pair; returns, per place an arc was added at, the arc it is now. */
+static uint32_t *merge_arcs(struct model *m)
 {
-	add_link_arcs(m);
-	sort_arcs_by(m, false);
-	sort_arcs_by(m, true); /* stable: (callee, caller) order */
+	size_t n = m->narcs;
+	uint32_t *origin = xmalloc((n + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < n; i++)
+		origin[i] = (uint32_t)i;
+	sort_arcs_by(m, false, &origin);
+	sort_arcs_by(m, true, &origin); /* stable: (callee, caller) order */
+	uint32_t *now = xmalloc((n + 1) * sizeof(uint32_t));
 	size_t out = 0;
-	for (size_t i = 0; i < m->narcs; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (out && m->arcs[out - 1].caller == m->arcs[i].caller &&
 		    m->arcs[out - 1].callee == m->arcs[i].callee) {
 			m->arcs[out - 1].count += m->arcs[i].count;
@@ -560,10 +551,23 @@ static void build_function_graph(struct model *m)
 		} else {
 			m->arcs[out++] = m->arcs[i];
 		}
+		now[origin[i]] = (uint32_t)(out - 1);
 	}
 	m->narcs = out;
+	free(origin);
+	return now;
+}
 
-	size_t nf = m->nframes;
+/* The function graph: distinct caller -> callee pairs from the node
+ * edges and from the arcs a loader gave, merged, indexed both ways. */
+static void build_function_graph(struct model *m)
+{
+	add_link_arcs(m);
+	uint32_t *now = merge_arcs(m);
+	for (size_t i = 0; i < m->parents_start[m->nnodes]; i++)
+		m->link_arcs[i] = now[m->link_arcs[i]];
+	free(now);
+	size_t nf = m->nframes, out = m->narcs;
 	m->callers_start = xcalloc(nf + 1, sizeof(uint32_t));
 	m->callees_start = xcalloc(nf + 1, sizeof(uint32_t));
 	m->callees_arcs = xmalloc((out + 1) * sizeof(uint32_t));
@@ -583,7 +587,6 @@ static void build_function_graph(struct model *m)
 	for (size_t i = 0; i < out; i++)
 		m->callees_arcs[next[m->arcs[i].caller]++] = (uint32_t)i;
 	free(next);
-	link_node_arcs(m);
 }
 
 static void index_sample_offsets(struct model *m)
@@ -770,6 +773,7 @@ void model_view_start(struct model *out, const struct model *of)
 	out->node_lines = NULL;
 	out->node_line_values = NULL;
 	out->nnode_lines = out->node_lines_cap = 0;
+	out->range.owns = VIEW_OWNS_LINES; /* its node lines, from none */
 }
 
 void model_view_own_frames(struct model *out)
@@ -780,6 +784,7 @@ void model_view_own_frames(struct model *out)
 	if (of->nframes)
 		memcpy(out->frames, of->frames, of->nframes * sizeof(*out->frames));
 	out->frames_cap = of->nframes + 1;
+	out->range.owns |= VIEW_OWNS_FRAMES;
 	index_frames(out);
 }
 
@@ -803,6 +808,7 @@ void model_view_nodes(struct model *out, struct node *nodes, size_t n, double *v
 	out->arcs = NULL; /* of's, which the graph's making would free */
 	out->narcs = out->arcs_cap = 0;
 	out->link_arcs = NULL;
+	out->range.owns |= VIEW_OWNS_NODES | VIEW_OWNS_GRAPH | VIEW_OWNS_VALUES;
 	build_function_graph(out);
 }
 

@@ -178,6 +178,21 @@ struct range_overlay {
 	const struct model *of;
 	uint8_t *hidden_nodes;
 	uint8_t *hidden_arcs;
+	unsigned owns; /* enum view_owns: what model_free frees */
+};
+
+/* What a view made for itself, recorded by whoever puts it in the view,
+ * so that freeing it never compares its arrays with those of `of`
+ * (which may have moved them since, or be gone).  The rest is `of`'s;
+ * the hidden arrays are always the view's. */
+enum view_owns {
+	VIEW_OWNS_FRAMES = 1 << 0, /* strings and frames */
+	VIEW_OWNS_NODES = 1 << 1,  /* nodes, their links and order, link_arcs */
+	VIEW_OWNS_GRAPH = 1 << 2,  /* arcs, their indexes, frame_calls */
+	VIEW_OWNS_VALUES = 1 << 3, /* node_self */
+	VIEW_OWNS_LEAVES = 1 << 4, /* first_leaves */
+	VIEW_OWNS_LABELS = 1 << 5, /* labels (label_values stay of's) */
+	VIEW_OWNS_LINES = 1 << 6,  /* line_ticks, node_lines, node_line_values */
 };
 
 /* How a .cpuprofile's samples were given their durations
@@ -481,7 +496,10 @@ static inline bool arc_hidden(const struct model *m, uint32_t arc)
  * it nodes of its own (malloc'd, frame and parent set, each parent
  * before its children, with n * ntypes values), linked and with their
  * function graph as model_finish makes them; model_view_finish closes
- * the building calls.  model_free frees only what is the view's own. */
+ * the building calls.  Each records what it gave the view in
+ * range.owns (those three: its node lines, frames and strings, nodes,
+ * graph and values); whoever gives it other arrays of its own records
+ * them too.  model_free frees only what is recorded. */
 void model_view_start(struct model *out, const struct model *of);
 void model_view_own_frames(struct model *out);
 void model_view_nodes(struct model *out, struct node *nodes, size_t n, double *values);

@@ -70,12 +70,18 @@ static void counting_sort(const uint32_t *in, uint32_t *out, uint32_t n,
 			  const uint32_t *key, uint32_t max, uint32_t *count)
 {
 	memset(count, 0, ((size_t)max + 2) * sizeof(uint32_t));
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
+		if (i + 16 < n) /* keys of nodes far apart */
+			__builtin_prefetch(&key[in[i + 16]]);
 		count[key[in[i]] + 1]++;
+	}
 	for (uint32_t r = 0; r <= max; r++)
 		count[r + 1] += count[r];
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
+		if (i + 16 < n)
+			__builtin_prefetch(&key[in[i + 16]]);
 		out[count[key[in[i]]]++] = in[i];
+	}
 }
 
 struct chain_doubling {
@@ -93,6 +99,8 @@ static bool doubling_round(struct chain_doubling *d, uint32_t *order)
 	uint32_t n = d->n;
 	bool longer = false;
 	for (uint32_t v = 0; v < n; v++) {
+		if (v + 16 < n && d->up[v + 16] != NO_ID)
+			__builtin_prefetch(&d->rank[d->up[v + 16]]);
 		d->up_rank[v] = d->up[v] == NO_ID ? 0 : d->rank[d->up[v]];
 		longer |= d->up[v] != NO_ID;
 	}
@@ -100,6 +108,10 @@ static bool doubling_round(struct chain_doubling *d, uint32_t *order)
 	counting_sort(d->scratch, order, n, d->rank, d->max_rank, d->count);
 	uint32_t next = 0;
 	for (uint32_t i = 0; i < n; i++) {
+		if (i + 16 < n) {
+			__builtin_prefetch(&d->rank[order[i + 16]]);
+			__builtin_prefetch(&d->up_rank[order[i + 16]]);
+		}
 		uint32_t v = order[i], prev = i ? order[i - 1] : NO_ID;
 		if (!i || d->rank[v] != d->rank[prev] || d->up_rank[v] != d->up_rank[prev])
 			next++;
@@ -109,8 +121,11 @@ static bool doubling_round(struct chain_doubling *d, uint32_t *order)
 	d->max_rank = next;
 	if (!longer || next == n)
 		return false;
-	for (uint32_t v = 0; v < n; v++) /* twice as far up */
+	for (uint32_t v = 0; v < n; v++) { /* twice as far up */
+		if (v + 16 < n && d->up[v + 16] != NO_ID)
+			__builtin_prefetch(&d->up[d->up[v + 16]]);
 		d->scratch[v] = d->up[v] == NO_ID ? NO_ID : d->up[d->up[v]];
+	}
 	memcpy(d->up, d->scratch, n * sizeof(uint32_t));
 	return true;
 }

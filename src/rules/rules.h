@@ -89,7 +89,10 @@ void rules_make_chains(struct rules *r);
  * is computed anew when asked for again.  The rest stays. */
 void rules_stop_divided(struct rules *r);
 /* Starts sorting the caller chains (bottom-up's) on a thread (with
- * `background` set), so that the bottom-up pane opens without it. */
+ * `background` set), so that the bottom-up pane opens without it.  The
+ * thread reads the tree's shape alone (nodes, child_ids): the model's
+ * values and sample types may change meanwhile (model_add_sample_counts),
+ * its nodes not. */
 void rules_start_chains(struct rules *r);
 /* Background work: installs what has finished and starts what is still
  * wanted; true when new totals were installed. */

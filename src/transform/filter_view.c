@@ -71,6 +71,7 @@ static void view_labels(const struct making *mk)
 	struct model *out = mk->out;
 	out->labels = NULL;
 	out->nlabels = out->labels_cap = 0;
+	out->range.owns |= VIEW_OWNS_LABELS;
 	for (size_t i = 0; i < src->nlabels; i++) {
 		struct sample_label l = src->labels[i];
 		if ((mk->row_kept && !mk->row_kept[l.row]) || mk->to[l.node] == NO_ID)
@@ -86,9 +87,15 @@ static void view_line_ticks(const struct making *mk)
 	const struct model *src = mk->src;
 	struct model *out = mk->out;
 	out->line_ticks = NULL;
-	out->nline_ticks = out->line_ticks_cap = 0;
+	out->nline_ticks = out->line_ticks_cap = 0; /* its lines (model_view_start) */
 	for (size_t i = 0; i < src->nline_ticks; i++) {
 		const struct line_ticks *lt = &src->line_ticks[i];
+		if (i + 16 < src->nline_ticks) { /* two nodes a tick, far apart */
+			uint32_t ahead = src->line_ticks[i + 16].node;
+			__builtin_prefetch(&src->nodes[ahead]);
+			if (mk->to[ahead] != NO_ID)
+				__builtin_prefetch(&out->nodes[mk->to[ahead]]);
+		}
 		uint32_t to = mk->to[lt->node];
 		if (to != NO_ID && out->nodes[to].frame == src->nodes[lt->node].frame)
 			model_add_line_ticks(out, to, lt->line, lt->ticks);
@@ -124,6 +131,7 @@ static void view_first_leaves(const struct making *mk)
 	struct model *out = mk->out;
 	out->first_leaves = NULL;
 	out->nfirst_leaves = 0;
+	out->range.owns |= VIEW_OWNS_LEAVES;
 	if (!src->first_leaves)
 		return;
 	out->first_leaves = xmalloc((src->nfirst_leaves + 1) * sizeof(uint32_t));
@@ -161,10 +169,13 @@ static void empty_view(struct model *out)
 {
 	out->caps = 0;
 	out->nnodes = 0;
-	out->narcs = 0;
+	out->arcs = NULL;
+	out->narcs = out->arcs_cap = 0;
 	out->callers_start = xcalloc(out->nframes + 2, sizeof(uint32_t));
 	out->callees_start = xcalloc(out->nframes + 2, sizeof(uint32_t));
+	out->callees_arcs = xcalloc(1, sizeof(uint32_t));
 	out->frame_calls = xcalloc(out->nframes + 1, sizeof(double));
+	out->range.owns |= VIEW_OWNS_GRAPH;
 }
 
 /* Where each node's self goes: to itself, to prune_from's deepest match
@@ -209,6 +220,7 @@ static void keep_shape(struct making *mk)
 	shape_targets(mk, to);
 	out->node_self = sum_values(mk, to, n);
 	out->node_self_cap = n * nt + 1;
+	out->range.owns |= VIEW_OWNS_VALUES;
 	/* A node stays where a value is left at it or under it. */
 	uint8_t *shown = xcalloc(n + 1, 1);
 	for (size_t k = n; k-- > 0;) {
@@ -421,6 +433,8 @@ static void merged_nodes(struct merging *g, const uint32_t *rank)
 	 * kept keeps its parent. */
 	uint8_t *shown = xcalloc(count + 1, 1);
 	for (size_t k = count; k-- > 0;) {
+		if (k >= 16) /* the new nodes in rank order: far apart */
+			__builtin_prefetch(&g->nodes[by_rank[k - 16]]);
 		uint32_t parent = rank[g->nodes[by_rank[k]].parent];
 		shown[k] |= holds_value(values, k, nt);
 		if (shown[k] && parent != NO_ID)
@@ -430,6 +444,8 @@ static void merged_nodes(struct merging *g, const uint32_t *rank)
 	struct node *nodes = xmalloc((count + 1) * sizeof(*nodes));
 	size_t kept = 0;
 	for (size_t k = 0; k < count; k++) {
+		if (k + 16 < count)
+			__builtin_prefetch(&g->nodes[by_rank[k + 16]]);
 		const struct new_node *q = &g->nodes[by_rank[k]];
 		final[k] = NO_ID;
 		if (!shown[k])

@@ -509,7 +509,8 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	if (r.first > r.end)
 		r.first = r.end;
 	*out = *src;
-	out->range.of = src;
+	out->range = (struct range_overlay){ .of = src,
+					     .owns = VIEW_OWNS_VALUES | VIEW_OWNS_LEAVES };
 	forget_whole_profile(out);
 	unsigned nt = src->ntypes, counts = model_count_type(src);
 	out->node_self = xcalloc((size_t)src->nnodes * nt + 1, sizeof(double));

@@ -320,6 +320,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		granularity_cache_free(&models);
 		return EXIT_BAD_INPUT;
 	}
+	app_start_early(&a);
 	/* getch waits at most a moment, so that a quit signal is seen; the
 	 * screen is drawn again only when something happened. */
 	draw_app(&a, &s);
@@ -608,6 +609,7 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 		fclose(keys);
 		return EXIT_BAD_INPUT;
 	}
+	app_start_early(&a);
 	draw_app(&a, &s);
 	refresh();
 	printf("%-16s %9.3f ms  %zu rows\n", "first-screen", now_ms() - start,
