@@ -167,6 +167,32 @@ static void test_program_end(void)
 	cdp_windows_free(w);
 }
 
+/* The program ends between windows (the bridge that would have covered
+ * the moment between them lost): the next window, started after window1
+ * ended at 400, holds only (idle) and goes whole; window1's last sample
+ * still ends at 400, not at the first (idle) at 1050: a 100, b 200, the
+ * session 300 long. */
+static void test_program_end_after_gap(void)
+{
+	static const char idle[] =
+		"{\"nodes\":[{\"id\":1,\"callFrame\":" FRAME("(root)") ",\"children\":[2]},"
+		"{\"id\":2,\"callFrame\":" FRAME("(idle)") ",\"children\":[]}],"
+		"\"startTime\":1000,\"endTime\":1200,\"samples\":[2,2],\"timeDeltas\":[50,50]}";
+	struct cdp_windows *w = cdp_windows_new();
+	char err[300];
+	cJSON *a = cJSON_Parse(window1), *b = cJSON_Parse(idle);
+	CHECK(cdp_windows_fold(w, a, false, err, sizeof(err)));
+	CHECK(cdp_windows_fold(w, b, true, err, sizeof(err)));
+	struct model m;
+	CHECK(trace_live_session_model(cdp_windows_fold_of(w), &m, err, sizeof(err)));
+	CHECK_MSG(self_of(&m, "a") == 100 && self_of(&m, "b") == 200 && m.duration == 300,
+		  "a %g b %g, duration %g", self_of(&m, "a"), self_of(&m, "b"), m.duration);
+	model_free(&m);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	cdp_windows_free(w);
+}
+
 static void refused(const char *json, const char *why)
 {
 	struct cdp *c = cdp_new_session();
@@ -416,6 +442,7 @@ int main(void)
 	test_rolled_over();
 	test_length();
 	test_program_end();
+	test_program_end_after_gap();
 	test_broken_windows();
 	test_bridge_marked();
 	test_pending_gap();

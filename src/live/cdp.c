@@ -843,6 +843,13 @@ bool cdp_follow(struct cdp *c, bool on, double seconds, char *err, size_t cap)
 	return follow_trace(c, seconds, err, cap);
 }
 
+bool cdp_finish(struct cdp *c, char *err, size_t cap)
+{
+	bool ok = c->streaming ? cdp_follow(c, false, 0, err, cap) : cdp_stop(c, err, cap);
+	cdp_release(c);
+	return ok;
+}
+
 unsigned long cdp_batches(struct cdp *c)
 {
 	pthread_mutex_lock(&c->lock);

@@ -90,6 +90,12 @@ void cdp_release(struct cdp *c);
 bool cdp_next(struct cdp *c, bool go_on, char *err, size_t cap);
 /* cdp_next without a next window. */
 bool cdp_stop(struct cdp *c, char *err, size_t cap);
+/* Ends the session, whatever it was waiting for: the window under way
+ * is stopped and folded (Profiler.stop still answers once Node's
+ * program is over, though no JavaScript runs), or tracing ends with its
+ * last batches kept; then cdp_release.  False with err when the target
+ * did not answer: the session keeps what came. */
+bool cdp_finish(struct cdp *c, char *err, size_t cap);
 /* Samples in the session so far. */
 size_t cdp_sample_count(struct cdp *c);
 /* The session as a finished model (cdp_windows.h, trace_live_session_model;

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/util.h"
 
@@ -14,7 +13,6 @@ struct cdp_live {
 	struct cdp *cdp;
 	pthread_t thread;
 	pthread_mutex_t lock; /* the fields below */
-	pthread_cond_t wake;
 	bool quit;
 	bool profiling;
 	bool failed;
@@ -28,25 +26,6 @@ static void set_state(struct cdp_live *cl, const char *text)
 	pthread_mutex_lock(&cl->lock);
 	snprintf(cl->state, sizeof(cl->state), "%s", text);
 	pthread_mutex_unlock(&cl->lock);
-}
-
-/* Waits up to `seconds` or until told something; true to go on. */
-static bool wait_window(struct cdp_live *cl, double seconds)
-{
-	struct timespec until;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += (time_t)seconds;
-	until.tv_nsec += (long)((seconds - (time_t)seconds) * 1e9);
-	if (until.tv_nsec >= 1000000000)
-		until.tv_sec++, until.tv_nsec -= 1000000000;
-	pthread_mutex_lock(&cl->lock);
-	bool was = cl->profiling;
-	while (!cl->quit && cl->profiling == was &&
-	       pthread_cond_timedwait(&cl->wake, &cl->lock, &until) == 0)
-		;
-	bool go_on = !cl->quit;
-	pthread_mutex_unlock(&cl->lock);
-	return go_on;
 }
 
 static bool wanted(struct cdp_live *cl, bool *profiling)
@@ -71,33 +50,49 @@ static void note_result(struct cdp_live *cl, bool ok, bool news, const char *err
 	pthread_mutex_unlock(&cl->lock);
 }
 
-/* Steps of a window's wait: p and q are heard within one. */
+/* Steps of a wait: p and q are heard within one. */
 #define LISTEN_STEP_SECONDS 0.1
 
-/* One Profiler window: started unless one runs, its time spent reading
- * what the target says (its program's end among it), cut short by p, q
- * or that end; then folded, the next one running from before it ended
- * unless profiling stops. */
-static bool poll_window(struct cdp_live *cl, char *err, size_t cap)
+/* Reads what the target says (its program's end among it) for up to
+ * `seconds`, cut short by p, q or that end; false with err when the
+ * connection failed. */
+static bool listen_while_wanted(struct cdp_live *cl, double seconds, char *err, size_t cap)
 {
-	bool ok = cdp_start(cl->cdp, err, cap), was, now;
+	bool ok = true, was, now;
 	wanted(cl, &was);
-	for (double left = CDP_WINDOW_SECONDS; ok && left > 0 && !cdp_program_ended(cl->cdp) &&
+	for (double left = seconds; ok && left > 0 && !cdp_program_ended(cl->cdp) &&
 	     wanted(cl, &now) && now == was; left -= LISTEN_STEP_SECONDS)
 		ok = cdp_listen(cl->cdp, left < LISTEN_STEP_SECONDS ? left : LISTEN_STEP_SECONDS,
 				err, cap);
+	return ok;
+}
+
+/* One Profiler window: started unless one runs, its time spent
+ * listening; then folded, the next one running from before it ended
+ * unless profiling stops or the program has ended. */
+static bool poll_window(struct cdp_live *cl, char *err, size_t cap)
+{
+	bool now;
+	bool ok = cdp_start(cl->cdp, err, cap) &&
+		  listen_while_wanted(cl, CDP_WINDOW_SECONDS, err, cap);
 	bool go_on = wanted(cl, &now) && now && !cdp_program_ended(cl->cdp);
 	return ok && cdp_next(cl->cdp, go_on, err, cap);
 }
 
-/* Node's program is over: the session ends there, Node is let go. */
+/* Node's program is over: the session ends there, whatever was under
+ * way when Node said so (a window started in the same batch as the last
+ * one's stop, a bridge unanswered: cdp_finish stops and folds it), and
+ * Node is let go. */
 static void end_of_program(struct cdp_live *cl)
 {
-	cdp_release(cl->cdp);
+	char err[600];
+	bool ok = cdp_finish(cl->cdp, err, sizeof(err));
 	pthread_mutex_lock(&cl->lock);
+	cl->folded++;
 	cl->quit = true;
 	cl->failed = true; /* p cannot start it again */
-	snprintf(cl->state, sizeof(cl->state), "program ended");
+	snprintf(cl->state, sizeof(cl->state), "program ended%s%s", ok ? "" : "; ",
+		 ok ? "" : err);
 	pthread_mutex_unlock(&cl->lock);
 }
 
@@ -127,20 +122,21 @@ static void *run(void *arg)
 			note_result(cl, ok, cdp_batches(cl->cdp) != before, err);
 			if (ok)
 				set_state(cl, "not profiling (p starts)");
+			/* Still listening: the program may end meanwhile. */
 			if (ok)
-				wait_window(cl, 3600);
-			continue;
-		}
-		set_state(cl, cdp_mode(cl->cdp));
-		if (streaming) {
+				note_result(cl, listen_while_wanted(cl, 3600, err, sizeof(err)),
+					    false, err);
+		} else if (streaming) {
+			set_state(cl, cdp_mode(cl->cdp));
 			unsigned long before = cdp_batches(cl->cdp);
 			bool ok = cdp_follow(cl->cdp, true, FOLLOW_SECONDS, err, sizeof(err));
 			note_result(cl, ok, cdp_batches(cl->cdp) != before, err);
 		} else {
+			set_state(cl, cdp_mode(cl->cdp));
 			note_result(cl, poll_window(cl, err, sizeof(err)), true, err);
-			if (cdp_program_ended(cl->cdp))
-				end_of_program(cl);
 		}
+		if (cdp_program_ended(cl->cdp))
+			end_of_program(cl);
 	}
 	return NULL;
 }
@@ -154,7 +150,6 @@ struct cdp_live *cdp_live_start(const struct cdp_options *o, char *err, size_t c
 	cl->cdp = c;
 	cl->profiling = true;
 	pthread_mutex_init(&cl->lock, NULL);
-	pthread_cond_init(&cl->wake, NULL);
 	if (pthread_create(&cl->thread, NULL, run, cl)) {
 		snprintf(err, cap, "cannot start a thread");
 		cdp_free(c);
@@ -168,11 +163,9 @@ void cdp_live_free(struct cdp_live *cl)
 {
 	pthread_mutex_lock(&cl->lock);
 	cl->quit = true;
-	pthread_cond_signal(&cl->wake);
 	pthread_mutex_unlock(&cl->lock);
 	pthread_join(cl->thread, NULL);
 	cdp_free(cl->cdp);
-	pthread_cond_destroy(&cl->wake);
 	pthread_mutex_destroy(&cl->lock);
 	free(cl);
 }
@@ -191,7 +184,6 @@ void cdp_live_set_profiling(struct cdp_live *cl, bool on)
 {
 	pthread_mutex_lock(&cl->lock);
 	cl->profiling = on;
-	pthread_cond_signal(&cl->wake);
 	pthread_mutex_unlock(&cl->lock);
 }
 

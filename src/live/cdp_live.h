@@ -23,7 +23,9 @@ void cdp_live_free(struct cdp_live *cl);
 
 const char *cdp_live_name(const struct cdp_live *cl);
 const char *cdp_live_url(const struct cdp_live *cl);
-/* p: profiling windows on or off (the window under way is folded). */
+/* p: profiling windows on or off (the window under way is folded).  Off,
+ * the target is still listened to, so that its program's end is heard
+ * (the state then says "program ended", and Node is let go). */
 void cdp_live_set_profiling(struct cdp_live *cl, bool on);
 bool cdp_live_profiling(struct cdp_live *cl);
 /* cdp_mode ("streaming samples over Tracing", "polling Profiler windows

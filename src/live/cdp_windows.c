@@ -274,7 +274,7 @@ static void fold_samples(struct cdp_windows *w, const struct window_sample *s, s
 			 double start, double end)
 {
 	double after = w->last_sample, limit = INFINITY;
-	bool first_new = true;
+	bool first_new = true, gap_before = w->any && start > w->window_end;
 	for (size_t i = 0; i < n; i++) {
 		double at = s[i].at + w->offset;
 		if (w->any && at <= after)
@@ -286,7 +286,7 @@ static void fold_samples(struct cdp_windows *w, const struct window_sample *s, s
 		if (at > limit)
 			break;
 		/* Not profiled from the last window's end to here: a gap. */
-		if (first_new && w->any && start > w->window_end)
+		if (first_new && gap_before)
 			trace_live_add_gap(w->fold, w->window_end);
 		first_new = false;
 		trace_live_add_sample(w->fold, at, s[i].node);
@@ -294,6 +294,11 @@ static void fold_samples(struct cdp_windows *w, const struct window_sample *s, s
 			w->last_sample = at;
 		w->any = true;
 	}
+	/* A window after a gap that adds nothing (the program's end: all
+	 * (idle)) ends nothing either: the last sample keeps its own end
+	 * rather than take the gap's time. */
+	if (first_new && gap_before)
+		return;
 	if (w->length > 0 && trace_live_samples(w->fold))
 		limit = w->first_sample + w->length;
 	if (end > limit)

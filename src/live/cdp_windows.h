@@ -10,7 +10,9 @@
  * matter.  Times are the target's clock: windows that overlap (the next
  * profile started before the last one ended) keep each sample once, by
  * its time; between windows that do not, the time from the end of one to
- * the first sample of the next is a gap, counted nowhere.  A window
+ * the first sample of the next is a gap, counted nowhere (and a window
+ * after a gap that folds no sample, all trailing (idle), changes
+ * nothing).  A window
  * whose clock runs behind the last one's end (a peer whose clock starts
  * again each window) is laid after it. */
 #ifndef WPROF_LIVE_CDP_WINDOWS_H

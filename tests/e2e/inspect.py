@@ -315,6 +315,156 @@ class Inspector:
             conn.sendall(data[1:])
 
 
+class EndingTarget(Inspector):
+    """A Node whose program ends at an awkward `moment` of the windows'
+    ends, with console profiles as Node has them (the bridges of cdp.c).
+
+    Its clock is its own, so that every run sees the same times however
+    loaded the machine: 50 ms pass at each Profiler.start, Profiler.stop
+    and Runtime.evaluate it is sent.  It samples every 10 ms, 5 ms past
+    each 10: a alone every fourth sample, a > b the others, and (idle)
+    once its program is over.  A profile (a Profiler window, or a console
+    profile) holds the samples from its start to its stop.  Once the
+    program is over, JavaScript no longer runs: Runtime.evaluate answers
+    an error ("Illegal access") and only Profiler.stop still works.
+
+    moment, when it says NodeRuntime.waitingForDisconnect:
+      after-start   right after answering the second Profiler.start
+                    (the window just started holds only (idle));
+      bridge-start  when the second console.profile comes, before its
+                    answer (an error);
+      bridge-end    when the first console.profileEnd comes, before its
+                    answer: the second window, under way, has samples of
+                    the program;
+      between       right after answering the second Profiler.stop,
+                    before the next Profiler.start's answer;
+      later         when the test calls end_now()."""
+
+    def __init__(self, moment):
+        self.moment = moment
+        self.clock = 0          # ms on the target's clock
+        self.ended_at = None    # when the program ended
+        self.window = None      # the running Profiler window's start
+        self.consoles = {}      # console profiles running: title -> start
+        self.sent = []          # every profile sent: (start, end, samples)
+        self.starts = self.console_starts = self.console_ends = 0
+        self.stops_after_end = 0
+        self.conn = None
+        self.released = False   # wprof-tui closed the connection
+        super().__init__("ending")
+
+    def handle(self, conn):
+        super().handle(conn)
+        if conn is self.conn:
+            self.released = True
+
+    def sample_stack(self, t):
+        if self.ended_at is not None and t > self.ended_at:
+            return "(idle)"
+        return "a" if (t - 5) // 10 % 4 == 0 else "b"
+
+    def profile_of(self, start, end):
+        """The Profiler.Profile of (start, end] on the target's clock (ms),
+        in us as V8 writes it; kept in self.sent."""
+        times = list(range(start + 5, end, 10))
+        stacks = [self.sample_stack(t) for t in times]
+        self.sent.append((start, end, list(zip(times, stacks))))
+        frame_of = lambda name: {"functionName": name, "scriptId": "1", "url": "x.js",
+                                 "lineNumber": 0, "columnNumber": 0}
+        idle = "(idle)" in stacks
+        nodes = [{"id": 1, "callFrame": frame_of("(root)"), "children": [2] + [4] * idle},
+                 {"id": 2, "callFrame": frame_of("a"), "children": [3]},
+                 {"id": 3, "callFrame": frame_of("b"), "children": []}]
+        if idle:
+            nodes.append({"id": 4, "callFrame": frame_of("(idle)"), "children": []})
+        ids = {"a": 2, "b": 3, "(idle)": 4}
+        return {"nodes": nodes, "startTime": start * 1000, "endTime": end * 1000,
+                "samples": [ids[s] for s in stacks],
+                "timeDeltas": [(t - p) * 1000 for p, t in zip([start] + times, times)]}
+
+    def end_program(self, conn):
+        self.ended_at = self.clock
+        conn.sendall(frame(b'{"method":"NodeRuntime.waitingForDisconnect","params":{}}'))
+
+    def end_now(self):
+        with self.send_lock:
+            self.end_program(self.conn)
+
+    def answer_profiler(self, conn, msg, names):
+        method = msg["method"]
+        self.conn = conn
+        reply = lambda what: conn.sendall(frame(json.dumps(dict(what, id=msg["id"])).encode()))
+        event = lambda method, params: conn.sendall(frame(json.dumps(
+            {"method": method, "params": params}).encode()))
+        if method in ("Profiler.start", "Profiler.stop", "Runtime.evaluate"):
+            self.clock += 50
+        if method == "Profiler.start":
+            self.starts += 1
+            if self.window is None:
+                self.window = self.clock
+            reply({"result": {}})
+            if self.moment == "after-start" and self.starts == 2:
+                self.end_program(conn)
+        elif method == "Profiler.stop":
+            self.stops += 1
+            self.stops_after_end += self.ended_at is not None
+            window, self.window = self.window, None  # before the answer, that the test sees
+            reply({"result": {"profile": self.profile_of(window, self.clock)}})
+            if self.moment == "between" and self.stops == 2:
+                self.end_program(conn)
+        elif method == "Runtime.evaluate":
+            call, title = re.match(r"console\.(profile|profileEnd)\('([^']*)'\)",
+                                   msg["params"]["expression"]).groups()
+            if call == "profile":
+                self.console_starts += 1
+                if self.moment == "bridge-start" and self.console_starts == 2:
+                    self.end_program(conn)
+            else:
+                self.console_ends += 1
+                if self.moment == "bridge-end" and self.console_ends == 1:
+                    self.end_program(conn)
+            if self.ended_at is not None:
+                return reply({"error": {"code": -32000, "message": "Illegal access"}})
+            if call == "profile":
+                self.consoles[title] = self.clock
+                event("Profiler.consoleProfileStarted", {"id": "1", "title": title})
+            else:
+                event("Profiler.consoleProfileFinished", {"id": "1", "title": title,
+                      "profile": self.profile_of(self.consoles.pop(title), self.clock)})
+            reply({"result": {"result": {"type": "undefined"}}})
+        else:
+            reply({"result": {}})
+
+    def worked_totals(self):
+        """{name: (self, total)} in us for a and b, worked from the
+        samples sent (docs/time-rules.md): each sample once by its time,
+        lasting until the next, but time no profile covered is no one's;
+        the trailing (idle) go, the last sample of the program lasting
+        until the first of them."""
+        by_time = {}
+        for _, _, samples in self.sent:
+            by_time.update(samples)
+        times = sorted(by_time)
+        stretches = []  # profiled time: the profiles' spans, joined where they meet
+        for start, end, _ in sorted(self.sent):
+            if stretches and start <= stretches[-1][1]:
+                stretches[-1][1] = max(stretches[-1][1], end)
+            else:
+                stretches.append([start, end])
+
+        def covered_until(t):
+            return next(end for start, end in stretches if start < t <= end)
+        own = {"a": 0, "b": 0}
+        for t, after in zip(times, times[1:] + [None]):
+            name = by_time[t]
+            if name == "(idle)":
+                break
+            end = covered_until(t)
+            own[name] += (min(after, end) if after is not None else end) - t
+        a = own["a"] * 1000
+        return {"a": (a, a + own["b"] * 1000), "b": (own["b"] * 1000, own["b"] * 1000)}
+
+
 def run(*args, timeout=60):
     return subprocess.run([WPROF, *args], capture_output=True, text=True, timeout=timeout)
 
@@ -504,6 +654,40 @@ def hostile():
     rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     if rss_mb > 150:
         fail("hostile: a run took %.0f MB" % rss_mb)
+
+
+END_MOMENTS = ("after-start", "bridge-start", "bridge-end", "between")
+
+
+def ends():
+    """--report over a Node whose program ends at each awkward moment of
+    the windows' ends (EndingTarget): exit 0 once it has, "program ended"
+    said, the window under way then stopped (a Profiler.stop after the
+    end) and Node let go; a and b as worked from the samples sent."""
+    for moment in END_MOMENTS:
+        target = EndingTarget(moment)
+        p = run("--inspect", "127.0.0.1:%d" % target.port, "--report", "flat", "--format",
+                "json", "--duration", "60s")
+        if p.returncode != 0:
+            fail("ends %s: exit %d: %s" % (moment, p.returncode, p.stderr))
+            continue
+        rows = rows_of(p.stdout)
+        got = {n: (rows.get(n, {}).get("self"), rows.get(n, {}).get("total")) for n in "ab"}
+        want = target.worked_totals()
+        print("ends %s: %r, worked %r" % (moment, got, want))
+        if got != want:
+            fail("ends %s: %r, worked from the samples sent %r" % (moment, got, want))
+        if rows.get("(idle)", {}).get("total", 0):
+            fail("ends %s: (idle) %r" % (moment, rows["(idle)"]))
+        if ": program ended" not in p.stderr or not target.stops_after_end or \
+           target.window is not None:
+            fail("ends %s: %d stops after the end, a window left running from %r, stderr %r"
+                 % (moment, target.stops_after_end, target.window, p.stderr))
+        deadline = time.monotonic() + 5
+        while not target.released and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not target.released:
+            fail("ends %s: Node not let go" % moment)
 
 
 # The program's design (after programs/validate.js): f_main_1..4 take the
@@ -755,7 +939,7 @@ def chrome():
 
 if __name__ == "__main__":
     WPROF = sys.argv[1]
-    {"node": node, "node-end": node_end, "node-phases": node_phases, "fake": fake, "stream": stream, "hostile": hostile,
+    {"node": node, "node-end": node_end, "node-phases": node_phases, "fake": fake, "ends": ends, "stream": stream, "hostile": hostile,
      "chrome": chrome}[sys.argv[3]]()
     print("%d failures" % failures)
     sys.exit(1 if failures else 0)

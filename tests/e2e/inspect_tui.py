@@ -15,7 +15,11 @@ grow; the timeline strip shows and scrolls, and a range pinned on it holds
 the samples in it while more arrive.  With two targets,
 e switches to the other one's own functions, and back.  A program that
 ends (NodeRuntime.waitingForDisconnect) ends the session, said in the
-header.  Windows that leave a gap: the strip draws it as blank cells where
+header; at each awkward moment of a window's end (right after a
+Profiler.start, a bridge's console call unanswered, between windows) the
+window under way is still stopped, and the explorer's totals are
+--report's and those worked from the fake's samples; paused by p, the
+explorer still hears the end.  Windows that leave a gap: the strip draws it as blank cells where
 the session's clock puts it, and the panes count only samples.  Exits 77
 (skip) without tmux.
 
@@ -277,5 +281,88 @@ def gap():
         pane.close()
 
 
-run_tests([follow, stream, strip, switch, program_end, gap])
+def rows_ab(screen):
+    """{name: (self, total)} in us of a and b as the flat pane shows them."""
+    return {n: (micros(column(screen, n, 0) or ""), micros(column(screen, n, 1) or ""))
+            for n in "ab"}
+
+
+def report_ab(target):
+    """--report's a and b over another run of the same target."""
+    out = subprocess.run([BINARY, "--inspect", "127.0.0.1:%d" % target.port, "--report",
+                          "flat", "--format", "json", "--duration", "60s"],
+                         capture_output=True, text=True, timeout=60)
+    rows = {r["name"]: r for r in json.loads(out.stdout)["rows"]} if not out.returncode else {}
+    return {n: (rows.get(n, {}).get("self"), rows.get(n, {}).get("total")) for n in "ab"}
+
+
+def wait_released(target):
+    deadline = time.monotonic() + 5
+    while not target.released and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return target.released
+
+
+def end_moments():
+    """Node's program ends at each awkward moment of a window's end
+    (inspect.py's EndingTarget: right after a Profiler.start, while a
+    bridge's console.profile or profileEnd is unanswered, between a
+    Profiler.stop and the next start): the header says "program ended",
+    the window under way is stopped (a Profiler.stop after the end) and
+    Node let go, and the flat pane's a and b are --report's of the same
+    target and those worked from the samples it sent."""
+    for moment in cdp_fake.END_MOMENTS:
+        target = cdp_fake.EndingTarget(moment)
+        pane = Pane("%s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (BINARY, target.port),
+                    width=150, what="the first window")
+        try:
+            pane.keys("3")
+            # The header may say it a refresh before the last window's
+            # numbers are drawn: the screen that has both, else the last.
+            ended = lambda s: "program ended" in s.split("\n")[0]
+            try:
+                s = pane.wait_for(lambda s: ended(s) and
+                                  rows_ab(s) == target.worked_totals(), "%s: the end" % moment)
+            except AssertionError:
+                s = pane.screen()
+            shown = rows_ab(s)
+            worked = target.worked_totals()
+            check(ended(s), "%s: the header does not say the program ended:\n%s" % (moment, s))
+            check(wait_released(target) and target.stops_after_end and target.window is None,
+                  "%s: %d stops after the end, a window left running from %r, released %r"
+                  % (moment, target.stops_after_end, target.window, target.released))
+            check(shown == worked, "%s: the explorer shows %r, worked from the samples %r"
+                  % (moment, shown, worked))
+            reported = report_ab(cdp_fake.EndingTarget(moment))
+            check(reported == worked, "%s: --report gives %r, the explorer %r"
+                  % (moment, reported, shown))
+            pane.press(["q"], r"EXIT=0", "q")
+        finally:
+            pane.close()
+
+
+def end_paused():
+    """The program ends while p has stopped the windows: the explorer
+    still hears it, says "program ended" and lets Node go, its numbers
+    those of the windows before p (worked from the samples sent)."""
+    target = cdp_fake.EndingTarget("later")
+    pane = Pane("%s --inspect 127.0.0.1:%d; echo EXIT=$?; sleep 5" % (BINARY, target.port),
+                width=150, what="the first window")
+    try:
+        s = pane.press(["3"], r"live: fake\.js", "the flat pane")
+        pane.wait_for(lambda s: rows_ab(s)["a"][0] > 0, "the first window", stable=False)
+        s = pane.press(["p"], r"not profiling", "p stops the windows")
+        target.end_now()
+        s = pane.wait_for(lambda s: "program ended" in s.split("\n")[0], "the program's end")
+        check(wait_released(target) and not target.stops_after_end,
+              "paused: released %r, %d stops after the end" % (target.released,
+                                                               target.stops_after_end))
+        check(rows_ab(s) == target.worked_totals(), "paused: the explorer shows %r, worked %r"
+              % (rows_ab(s), target.worked_totals()))
+        pane.press(["q"], r"EXIT=0", "q")
+    finally:
+        pane.close()
+
+
+run_tests([follow, stream, strip, switch, program_end, end_moments, end_paused, gap])
 sys.exit(1 if failures else 0)
