@@ -20,9 +20,16 @@ in y.js: each chunk has a (x.js) 1000 us and b (y.js) 2000 us under it,
 the last sample lasting until the next (b = 2a - 1000 while streaming,
 2000 a chunk once p ends tracing).  a while the chunks stream; p; the
 files and functions against the chunks sent; p again, a new run (a new
-model) followed by files.  Exits 77 (skip) without tmux.
+model) followed by files.
 
-usage: live_granularity_tui.py WPROF_BINARY"""
+go: --live URL against a loopback service answering each window with
+testdata/validate.pprof (go tool pprof -top -files: main.go 5.30s flat;
+-top: main.add 1.49s): a by files, main.go at 5.30s a window as windows
+come; a again skips lines (pprof's are read from the file) to functions,
+main.add at 1.49s a window.  Exits 77 (skip) without tmux.
+
+usage: live_granularity_tui.py WPROF_BINARY TESTDATA"""
+import http.server
 import os
 import re
 import sys
@@ -35,6 +42,8 @@ from loopback import XsEngine, base36
 import inspect as cdp_fake
 
 BINARY = os.path.abspath(sys.argv[1])
+with open(os.path.join(sys.argv[2], "validate.pprof"), "rb") as f:
+    PROFILE = f.read()
 UNITS = {"us": 1, "ms": 1000, "s": 1000000}
 
 
@@ -231,6 +240,57 @@ def inspect():
         pane.close()
 
 
-run_tests([xs, inspect])
+class GoService(http.server.BaseHTTPRequestHandler):
+    """Each window's answer, a second after it is asked for (as Go)."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        time.sleep(1)
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(PROFILE)))
+        self.end_headers()
+        self.wfile.write(PROFILE)
+
+
+def windows(screen):
+    m = re.search(r"\[(\d+) windows? of 1s", screen)
+    return int(m.group(1)) if m else 0
+
+
+def go():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), GoService)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = "http://127.0.0.1:%d/debug/pprof/profile" % server.server_address[1]
+    pane = Pane("%s --live %s --window 1; echo EXIT=$?; sleep 30" % (BINARY, url), width=150,
+                ready=lambda s: "window" in s, what="the waiting screen")
+    main_go = "/home/dev/demo/validate-go/main.go"
+    try:
+        pane.wait_for(lambda s: windows(s) >= 1, "the first window", stable=False)
+        pane.keys("3")
+        pane.keys("a")
+        s = by(pane, "files", [main_go])
+        first = windows(s)
+        # A window or two later, still by files, at 5.30s a window.
+        s = pane.wait_for(lambda s: windows(s) > first + 1 and
+                          near(rows(s).get(main_go, (0, 0))[0], 5.30e6 * windows(s)),
+                          "main.go at 5.30s a window", stable=False)
+        check("by files" in header(s), "go: still by files: " + header(s))
+        pane.keys("a")
+        s = by(pane, "", ["main.add"])
+        s = pane.wait_for(lambda s: near(rows(s).get("main.add", (0, 0))[0],
+                                         1.49e6 * windows(s)),
+                          "main.add at 1.49s a window", stable=False)
+        check("by lines" not in header(s), "go: a skips lines: " + header(s))
+        pane.press(["q"], r"EXIT=\d+", "q")
+        check("EXIT=0" in pane.screen(), "go: exits with 0:\n" + pane.screen())
+    finally:
+        pane.close()
+        server.shutdown()
+
+
+run_tests([xs, inspect, go])
 print("%d failures" % len(failures))
 sys.exit(1 if failures else 0)
