@@ -115,6 +115,42 @@ class Streamer:
         return (self.sent + 1) // 2 * 1000, self.sent // 2 * 3000
 
 
+def while_streaming(pane, files, whole):
+    """a four times (files, lines, functions, files) while samples arrive;
+    at each, a newer snapshot's rows (the files', or functions a and b)
+    given to whole(rows, a, b, granularity) to check."""
+    seen = 0
+    for granularity, a, b in (("files",) + files, ("lines", "a", "b"), ("", "a", "b"),
+                              ("files",) + files):
+        pane.keys("a")
+        by(pane, granularity, [a, b])
+        # A refresh or two later, by the same granularity: still whole.
+        s = pane.wait_for(lambda s: rows(s).get(a, (0, 0))[0] > seen and
+                          granularity in header(s), "newer numbers", stable=False)
+        got = rows(s)
+        seen = got[a][0]
+        whole(got, a, b, granularity)
+
+
+def settled(pane, streamer, what):
+    """Once the engine pauses: by files (shown), then lines, then
+    functions, the numbers worked from the samples sent."""
+    streamer.pause()
+    want_a, want_b = streamer.expected()
+    s = pane.wait_for(lambda s: near(rows(s).get("a.js", (0, 0))[0], want_a),
+                      "a.js at %d us" % want_a, stable=False)
+    check(near(rows(s)["b.js"][0], want_b) and "by files" in header(s),
+          "%s, by files: b.js %r, want %d" % (what, rows(s)["b.js"][0], want_b))
+    pane.keys("a")
+    by(pane, "lines", ["a", "b"])
+    pane.keys("a")
+    got = rows(by(pane, "", ["a", "b"]))
+    check(near(got["a"][0], want_a) and near(got["b"][0], want_b),
+          "%s, by functions: a %r b %r, want %d %d" % (what, got["a"][0], got["b"][0],
+                                                      want_a, want_b))
+    return want_a
+
+
 def xs():
     pane, port = live_explorer(BINARY)
     engine = XsEngine(port, [("main", 2, "m.js", 1), ("a", 3, "a.js", 5),
@@ -125,55 +161,20 @@ def xs():
         pane.wait_for(lambda s: re.search(r"^ 1 top-down", s, re.M), "the first snapshot",
                       stable=False)
         pane.keys("3")
-        seen = 0
-        for granularity, a, b in (("files", "a.js", "b.js"), ("lines", "a", "b"),
-                                  ("", "a", "b"), ("files", "a.js", "b.js")):
-            pane.keys("a")
-            s = by(pane, granularity, [a, b])
-            # A refresh or two later, by the same granularity: still whole.
-            s = pane.wait_for(lambda s: rows(s).get(a, (0, 0))[0] > seen and
-                              granularity in header(s), "newer numbers", stable=False)
-            got = rows(s)
-            seen = got[a][0]
+        def whole(got, a, b, granularity):
             check(near(got[b][0], 3 * got[a][0], 3000),
                   "by %s while streaming: %s %r, want 3 x %s %r" %
                   (granularity or "functions", b, got[b][0], a, got[a][0]))
             if granularity == "files":
                 check(near(got["m.js"][1], got[a][0] + got[b][0], 3000),
                       "m.js's total %r is a.js and b.js" % got["m.js"][1])
-        streamer.pause()
-        want_a, want_b = streamer.expected()
-        s = pane.wait_for(lambda s: near(rows(s).get("a.js", (0, 0))[0], want_a),
-                          "a.js at %d us" % want_a, stable=False)
-        check(near(rows(s)["b.js"][0], want_b),
-              "engine paused: b.js %r, want %d" % (rows(s)["b.js"][0], want_b))
-        pane.keys("a")
-        by(pane, "lines", ["a", "b"])
-        pane.keys("a")
-        s = by(pane, "", ["a", "b"])
-        got = rows(s)
-        check(near(got["a"][0], want_a) and near(got["b"][0], want_b),
-              "by functions again: a %r b %r, want %d %d" % (got["a"][0], got["b"][0],
-                                                             want_a, want_b))
+        while_streaming(pane, ("a.js", "b.js"), whole)
+        paused = settled(pane, streamer, "engine paused")
         pane.keys("a")
         by(pane, "files", ["a.js", "b.js"])
         streamer.on.set()  # more samples, shown by files
         time.sleep(0.5)
-        streamer.pause()
-        more_a, more_b = streamer.expected()
-        check(more_a > want_a, "more samples were sent")
-        s = pane.wait_for(lambda s: near(rows(s).get("a.js", (0, 0))[0], more_a),
-                          "by files: a.js at %d us" % more_a, stable=False)
-        check(near(rows(s)["b.js"][0], more_b) and "by files" in header(s),
-              "more samples by files: b.js %r, want %d" % (rows(s)["b.js"][0], more_b))
-        pane.keys("a")
-        by(pane, "lines", ["a", "b"])
-        pane.keys("a")
-        s = by(pane, "", ["a", "b"])
-        got = rows(s)
-        check(near(got["a"][0], more_a) and near(got["b"][0], more_b),
-              "functions at the end: a %r b %r, want %d %d" % (got["a"][0], got["b"][0],
-                                                              more_a, more_b))
+        check(settled(pane, streamer, "more samples") > paused, "more samples were sent")
         pane.keys("q")
         pane.press(["q"], r"EXIT=\d+", "q with the engine connected, then q")
         check("EXIT=0" in pane.screen(), "xs: exits with 0:\n" + pane.screen())
@@ -195,19 +196,12 @@ def inspect():
                 stable=False)
     try:
         pane.press(["3"], r"streaming samples over Tracing", "the flat pane", stable=False)
-        seen = 0
-        for granularity, a, b in (("files", "x.js", "y.js"), ("lines", "a", "b"),
-                                  ("", "a", "b"), ("files", "x.js", "y.js")):
-            pane.keys("a")
-            by(pane, granularity, [a, b])
-            s = pane.wait_for(lambda s: rows(s).get(a, (0, 0))[0] > seen and
-                              granularity in header(s), "newer numbers", stable=False)
-            got = rows(s)
-            seen = got[a][0]
+        def whole(got, a, b, granularity):
             # Hand-worked: n chunks, a 1000n, b 2000n less the last sample.
             check(got[a][0] % 1000 == 0 and got[b][0] == 2 * got[a][0] - 1000,
                   "by %s while streaming: %s %r %s %r, want 1000n and 2000n - 1000" %
                   (granularity or "functions", a, got[a][0], b, got[b][0]))
+        while_streaming(pane, ("x.js", "y.js"), whole)
         pane.press(["p"], r"not profiling", "p ends tracing", stable=False)
         time.sleep(0.3)  # the fake's chunk under way, if any, and its last
         sent = ins.chunks_sent
