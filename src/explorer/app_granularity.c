@@ -221,8 +221,8 @@ void app_granularity_refresh(struct app *a, struct granularity_cache *models,
 		app_replace_model(a, next);
 	} else if (in_place && g == GRANULARITY_FUNCTIONS) {
 		app_values_changed(a);
-	} else {
-		a->granularity = GRANULARITY_FUNCTIONS; /* model_at said why not */
+	} else { /* a new model by functions, or g's not made (model_at said why) */
+		a->granularity = GRANULARITY_FUNCTIONS;
 		app_replace_model(a, base);
 	}
 	/* The app no longer reads the old models by files or lines. */
