@@ -215,6 +215,14 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
  * screen changed. */
 bool app_granularity_poll(struct app *a, struct granularity_cache *models,
 			  const struct load_options *load);
+/* Live mode: a new snapshot `base` (`in_place`: the one shown, given new
+ * values; else a new model, whose predecessor the caller frees after) in
+ * the app, by the granularity shown: a model by files or lines is made
+ * again from it (its own durations: `base` changes under it), and
+ * `models` (c->when_asked) start again from it, their old models and
+ * what was put aside gone. */
+void app_granularity_refresh(struct app *a, struct granularity_cache *models,
+			     struct model *base, bool in_place);
 void app_drop_model(struct model **m);
 
 struct pane *app_pane(struct app *a);

@@ -15,6 +15,24 @@
 #include "transform/symbolize.h"
 #include "base/util.h"
 
+/* pprof by lines and addresses are the file read again (pprof's lines are
+ * not in a model by functions). */
+static bool read_again(const struct model *base, enum granularity g)
+{
+	return (g == GRANULARITY_LINES && !strcmp(base->format, "pprof")) ||
+	       (g == GRANULARITY_ADDRESSES && model_has_addresses(base));
+}
+
+/* The key's next granularity.  A live session has no file to read again:
+ * it goes on to the next one made from its model. */
+static enum granularity key_next(const struct app *a, const struct model *base)
+{
+	enum granularity g = granularity_next((enum granularity)a->granularity, base);
+	while (a->live && read_again(base, g))
+		g = granularity_next(g, base);
+	return g;
+}
+
 /* A new model for granularity g (not functions): one made from `base`,
  * or (pprof by lines, addresses) the file read again by line or address,
  * exact for every rule.  NULL, with a message, when it cannot be made. */
@@ -25,8 +43,7 @@ static struct model *model_at(struct app *a, struct model *base,
 	const char *why = NULL;
 	struct load_error err;
 	bool ok;
-	if ((g == GRANULARITY_LINES && !strcmp(base->format, "pprof")) ||
-	    (g == GRANULARITY_ADDRESSES && model_has_addresses(base))) {
+	if (read_again(base, g)) {
 		struct load_options opt = load ? *load : (struct load_options){ .session = -1 };
 		opt.by_line = g == GRANULARITY_LINES;
 		opt.by_address = g == GRANULARITY_ADDRESSES;
@@ -42,6 +59,9 @@ static struct model *model_at(struct app *a, struct model *base,
 		}
 	} else {
 		ok = model_by_granularity(base, g, m, &why);
+		/* A live base gains samples in place and is replaced. */
+		if (ok && a->live)
+			model_own_durations(m);
 	}
 	if (ok)
 		return m;
@@ -122,6 +142,7 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 	enum view_kind pane = a->current;
 	const struct source_options *source = a->source_options;
 	const struct symbolize_options *symbolize = a->symbolize;
+	struct live_view *live = a->live;
 	unsigned type = a->value_type;
 	enum unit_mode units = a->units;
 	bool root_below = a->flame.root_below, had_range = a->range.cut != NULL;
@@ -138,6 +159,7 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 	struct whole_sums *sums;
 	bool has_rules = granularity_cache_take_aside(models, (enum granularity)g, &kept, &sums);
 	app_init_kept(a, file, next, pane, has_rules ? &kept : NULL);
+	a->live = live;
 	app_timeline_adopt(a, strip);
 	app_range_adopt_sums(a, sums);
 	a->source_options = source;
@@ -159,7 +181,7 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 	if (keep_range)
 		app_set_range(a, range.first, range.end);
 	app_compute_in_background(a);
-	granularity_cache_prepare(models, granularity_next((enum granularity)g, base));
+	granularity_cache_prepare(models, key_next(a, base));
 	app_message(a, "granularity: %s%s%s", granularity_name((enum granularity)g),
 		    dropped ? " (filters on one function dropped)" : "",
 		    had_range && !keep_range ? " (the whole profile)" : "");
@@ -170,7 +192,7 @@ bool app_granularity_poll(struct app *a, struct granularity_cache *models,
 {
 	if (!a->next_granularity)
 		return false;
-	enum granularity g = granularity_next((enum granularity)a->granularity, models->base);
+	enum granularity g = key_next(a, models->base);
 	if (!granularity_cache_ready(models, g)) {
 		if (a->granularity_waits)
 			return false;
@@ -181,4 +203,32 @@ bool app_granularity_poll(struct app *a, struct granularity_cache *models,
 	a->granularity_waits = false;
 	app_switch_granularity(a, models, load, g);
 	return true;
+}
+
+void app_granularity_refresh(struct app *a, struct granularity_cache *models,
+			     struct model *base, bool in_place)
+{
+	enum granularity g = (enum granularity)a->granularity;
+	struct model *next = NULL;
+	if (g != GRANULARITY_FUNCTIONS) {
+		if (a->units == UNITS_SAMPLES) { /* split with the rest, as the key does */
+			filters_finish(a);
+			model_add_sample_counts(base);
+		}
+		next = model_at(a, base, NULL, g);
+	}
+	if (next) {
+		app_replace_model(a, next);
+	} else if (in_place && g == GRANULARITY_FUNCTIONS) {
+		app_values_changed(a);
+	} else { /* a new model by functions, or g's not made (model_at said why) */
+		a->granularity = GRANULARITY_FUNCTIONS;
+		app_replace_model(a, base);
+	}
+	/* The app no longer reads the old models by files or lines. */
+	granularity_cache_free(models);
+	granularity_cache_init(models, base);
+	models->when_asked = true;
+	if (next)
+		granularity_cache_keep(models, g, next);
 }

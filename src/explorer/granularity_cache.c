@@ -110,7 +110,7 @@ void granularity_cache_prepare(struct granularity_cache *c, enum granularity g)
 	if (c->building && background_done(&c->job, 0))
 		granularity_cache_wait(c);
 	/* Counting samples later would change base under the thread. */
-	if (c->building || (c->base->nsamples && model_count_type(c->base) == NO_ID))
+	if (c->when_asked || c->building || (c->base->nsamples && model_count_type(c->base) == NO_ID))
 		return;
 	c->nqueued = 0;
 	for (int k = 0; k < GRANULARITY_COUNT; k++, g = (g + 1) % GRANULARITY_COUNT) {

@@ -22,6 +22,10 @@
 
 struct granularity_cache {
 	struct model *base; /* by functions: not ours */
+	/* A live session's base gains samples and is replaced on each
+	 * refresh: its models are made only when asked (no thread), and the
+	 * live view starts the cache again from each new snapshot. */
+	bool when_asked;
 	struct model *models[GRANULARITY_COUNT]; /* made from base, ours */
 	/* Made after base had its sample counts, split with the rest. */
 	bool counted[GRANULARITY_COUNT];
@@ -51,7 +55,7 @@ void granularity_cache_init(struct granularity_cache *c, struct model *base);
  * granularities, in the key's order, that are not kept yet: all but by
  * functions and those a loader reads (pprof by lines, addresses: made by
  * the caller and handed to granularity_cache_keep).  Does nothing while
- * the thread is at work. */
+ * the thread is at work, or when c->when_asked. */
 void granularity_cache_prepare(struct granularity_cache *c, enum granularity g);
 /* False while the thread is still making g's model (taking it would
  * wait); true when taking it waits for nothing. */

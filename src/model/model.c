@@ -386,6 +386,16 @@ void model_copy_timeline(const struct model *src, struct model *out,
 	model_copy_gaps(src, out);
 }
 
+void model_own_durations(struct model *m)
+{
+	if (!m->durations_borrowed)
+		return;
+	double *own = xmalloc((m->nsamples + 1) * sizeof(double));
+	memcpy(own, m->sample_duration, m->nsamples * sizeof(double));
+	m->sample_duration = own;
+	m->durations_borrowed = false;
+}
+
 void model_add_label(struct model *m, const struct sample_label *label)
 {
 	GROW(m->labels, m->labels_cap, m->nlabels + 1);

@@ -374,6 +374,9 @@ void model_copy_header(const struct model *src, struct model *out);
  * models have the same timeline strip. */
 void model_copy_timeline(const struct model *src, struct model *out,
 			 const uint32_t *node_map);
+/* A copy of the durations model_copy_timeline borrowed, for a model whose
+ * source does not outlive it or gains samples (a live session's). */
+void model_own_durations(struct model *m);
 /* The gaps of src's timeline (model.live.gaps) into out's, for a copy of
  * its samples. */
 void model_copy_gaps(const struct model *src, struct model *out);

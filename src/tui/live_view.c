@@ -12,12 +12,15 @@ void live_view_init(struct live_view *v, struct live_source *source)
 {
 	memset(v, 0, sizeof(*v));
 	v->source = source;
+	granularity_cache_init(&v->grouped, NULL);
+	v->grouped.when_asked = true;
 	source->ops->waiting(source, 0, v->waiting, sizeof(v->waiting));
 }
 
 void live_view_free(struct live_view *v)
 {
 	live_pin_free(&v->pin);
+	granularity_cache_free(&v->grouped);
 	if (v->started)
 		model_free(&v->models[v->current]);
 }
@@ -52,7 +55,7 @@ static bool take_snapshot(struct live_view *v, struct app *a)
 		return false;
 	update_title(v);
 	if (got == LIVE_NEW_VALUES) {
-		app_values_changed(a);
+		app_granularity_refresh(a, &v->grouped, shown, true);
 		return true;
 	}
 	if (!v->started) {
@@ -62,8 +65,9 @@ static bool take_snapshot(struct live_view *v, struct app *a)
 		app_init(a, v->title, &v->models[next], VIEW_TOPDOWN);
 		memcpy(a->message, said, sizeof(said));
 		a->live = v;
+		v->grouped.base = &v->models[next];
 	} else {
-		app_replace_model(a, &v->models[next]);
+		app_granularity_refresh(a, &v->grouped, &v->models[next], false);
 		model_free(&v->models[v->current]);
 	}
 	v->current = next;

@@ -11,6 +11,7 @@
 
 #include "live/source.h"
 #include "explorer/app.h"
+#include "explorer/granularity_cache.h"
 #include "explorer/live_pin.h"
 
 /* A new snapshot this often while samples come, however fast. */
@@ -27,6 +28,9 @@ struct live_view {
 	/* The snapshot in the app and the one replacing it. */
 	struct model models[2];
 	int current;
+	/* a: the snapshot shown by files or lines, made when asked and made
+	 * again from each new snapshot (app_granularity_refresh). */
+	struct granularity_cache grouped;
 	char title[1200]; /* the app's header names this */
 	/* B: the windows so far as the base, the later ones compared with
 	 * them; its comparison, once built, is what the screen shows. */

@@ -478,6 +478,8 @@ int tui_run_live(struct live_source *source, const struct tui_options *o)
 		bool changed = live_view_update(&v, &a, now_ms());
 		for (int key; !a.quit && (key = getch()) != ERR;)
 			changed |= live_key(&a, &v, key);
+		if (v.started) /* a: made from the snapshot shown, at once */
+			changed |= app_granularity_poll(&a, &v.grouped, NULL);
 		if (changed)
 			draw_live(&a, &v, &s);
 	}

@@ -137,6 +137,7 @@ class Inspector:
         self.pongs = []
         self.chunks_sent = 0
         self.delta = 1000  # us between the samples of a batch
+        self.urls = {}  # a function's script, when not x.js (batch())
         self.send_lock = threading.Lock()
         self.streaming = None
         threading.Thread(target=self.serve, daemon=True).start()
@@ -254,8 +255,8 @@ class Inspector:
         each chunk gives a 1000 us self and b 2000 us under it."""
         events = []
         if not self.chunks_sent:
-            frame_of = lambda name: {"functionName": name, "url": "x.js", "scriptId": 1,
-                                     "lineNumber": 0, "columnNumber": 0}
+            frame_of = lambda name: {"functionName": name, "url": self.urls.get(name, "x.js"),
+                                     "scriptId": 1, "lineNumber": 0, "columnNumber": 0}
             events = [
                 {"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "ts": 0,
                  "args": {"name": "CrRendererMain"}},
