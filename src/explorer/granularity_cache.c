@@ -126,7 +126,7 @@ void granularity_cache_prepare(struct granularity_cache *c, enum granularity g)
 	c->counted_at_start = model_count_type(c->base) != NO_ID;
 	atomic_store(&c->stop, false);
 	c->building = true;
-	background_start(&c->job, make, c);
+	background_start_behind(&c->job, make, c);
 }
 
 bool granularity_cache_ready(struct granularity_cache *c, enum granularity g)
