@@ -105,7 +105,11 @@ struct cached_stack {
 
 struct stack_cache {
 	struct cached_stack *entries;
-	size_t nentries, entries_cap;
+	/* Per entry, ntypes sums of its samples' values, for the lines: a
+	 * stack's lines are walked once at the end, not once a sample (5 M
+	 * samples of 100 000 stacks: 9 s of cache misses in the node tree). */
+	double *line_values;
+	size_t nentries, entries_cap, line_values_cap;
 	uint32_t *ids;
 	size_t nids, ids_cap;
 	struct id_table index; /* entries by their stacks */
@@ -152,11 +156,12 @@ struct pprof_loader {
 	struct arena arena;
 	size_t nsamples;
 	double abs_total[MAX_SAMPLE_TYPES]; /* in the file's units */
-	/* One sample's frames with their lines, leaf first, and per frame the
-	 * last sample that counted it, for counting each line once. */
+	/* One stack's frames with their lines, leaf first, and per frame the
+	 * last walk (lines_walks) that counted it, for counting each line once. */
 	struct sample_line *path;
 	size_t path_cap;
 	size_t *frame_seen;
+	size_t lines_walks;
 	bool by_line; /* --granularity lines: frames per source line */
 	bool by_address; /* --granularity addresses: and per location */
 	double stackless_positive[MAX_SAMPLE_TYPES], stackless_negative[MAX_SAMPLE_TYPES];
@@ -774,22 +779,27 @@ static uint32_t cache_find(const struct stack_cache *c, const uint32_t *locs, si
 	return NO_ID;
 }
 
-static void cache_put(struct stack_cache *c, const struct id_probe *p, const uint32_t *locs,
-		      size_t n, uint32_t leaf)
+/* The new entry's index, or NO_ID when the cache is full. */
+static uint32_t cache_put(struct stack_cache *c, const struct id_probe *p,
+			  const uint32_t *locs, size_t n, uint32_t leaf, size_t ntypes)
 {
 	if (c->nids + n > STACK_CACHE_MAX_IDS)
-		return;
+		return NO_ID;
 	GROW(c->ids, c->ids_cap, c->nids + n);
 	memcpy(c->ids + c->nids, locs, n * sizeof(uint32_t));
 	GROW(c->entries, c->entries_cap, c->nentries + 1);
+	GROW(c->line_values, c->line_values_cap, (c->nentries + 1) * ntypes);
+	memset(c->line_values + c->nentries * ntypes, 0, ntypes * sizeof(double));
 	c->entries[c->nentries] = (struct cached_stack){ (uint32_t)c->nids, (uint32_t)n, leaf };
-	id_table_add(&c->index, p, (uint32_t)c->nentries++);
+	id_table_add(&c->index, p, (uint32_t)c->nentries);
 	c->nids += n;
+	return (uint32_t)c->nentries++;
 }
 
 static void cache_free(struct stack_cache *c)
 {
 	free(c->entries);
+	free(c->line_values);
 	free(c->ids);
 	id_table_free(&c->index);
 }
@@ -868,23 +878,24 @@ static bool line_counted_below(const struct pprof_loader *L, size_t i)
  * line) on the stack gets it once as total.  Under recursion the total
  * goes to the deepest of a line's nodes, so that the leaf's line holds
  * its self within its total (as transform_lines.h expects). */
-static void add_sample_lines(struct pprof_loader *L, const pb_sample *s,
-			     const uint32_t *locs, size_t n, uint32_t leaf)
+static void add_stack_lines(struct pprof_loader *L, const double *values,
+			    const uint32_t *locs, size_t n, uint32_t leaf)
 {
 	size_t depth = sample_path(L, locs, n, leaf);
 	struct model *m = L->m;
+	size_t walk = ++L->lines_walks;
 	for (size_t i = 0; i < depth; i++) {
 		const struct sample_line *p = &L->path[i];
-		bool seen = L->frame_seen[p->frame] == L->nsamples + 1;
-		L->frame_seen[p->frame] = L->nsamples + 1;
+		bool seen = L->frame_seen[p->frame] == walk;
+		L->frame_seen[p->frame] = walk;
 		if (!p->line || (seen && line_counted_below(L, i)))
 			continue;
 		uint32_t k = model_node_line(m, p->node, p->line);
 		double *total = node_line_total(m, k), *self = node_line_self(m, k);
 		for (size_t t = 0; t < L->ntypes; t++) {
-			total[t] += (double)s->value[t];
+			total[t] += values[t];
 			if (i == 0)
-				self[t] += (double)s->value[t];
+				self[t] += values[t];
 		}
 	}
 }
@@ -920,17 +931,34 @@ static bool add_sample(struct pprof_loader *L, const pb_sample *s, size_t at)
 		leaf = L->cache.entries[cached].leaf;
 	} else {
 		leaf = stack_leaf(L, L->sample_locs, n);
-		cache_put(&L->cache, &p, L->sample_locs, n, leaf);
+		cached = cache_put(&L->cache, &p, L->sample_locs, n, leaf, L->ntypes);
 	}
 	if (leaf != NO_ID) {
-		for (size_t t = 0; t < L->ntypes; t++)
-			model_add_node_value(L->m, leaf, (unsigned)t, (double)s->value[t]);
-		add_sample_lines(L, s, L->sample_locs, n, leaf);
+		double values[MAX_SAMPLE_TYPES];
+		for (size_t t = 0; t < L->ntypes; t++) {
+			values[t] = (double)s->value[t];
+			model_add_node_value(L->m, leaf, (unsigned)t, values[t]);
+		}
+		if (cached != NO_ID) /* its lines are added with its stack's */
+			for (size_t t = 0; t < L->ntypes; t++)
+				L->cache.line_values[cached * L->ntypes + t] += values[t];
+		else
+			add_stack_lines(L, values, L->sample_locs, n, leaf);
 		if (!add_labels(L, s, at, leaf))
 			return false;
 	}
 	L->nsamples++;
 	return true;
+}
+
+/* Each cached stack's lines, with the sums of its samples' values. */
+static void add_cached_lines(struct pprof_loader *L)
+{
+	const struct stack_cache *c = &L->cache;
+	for (size_t k = 0; k < c->nentries; k++)
+		if (c->entries[k].leaf != NO_ID)
+			add_stack_lines(L, c->line_values + k * L->ntypes, c->ids + c->entries[k].start,
+					c->entries[k].len, c->entries[k].leaf);
 }
 
 static bool read_samples(struct pprof_loader *L)
@@ -956,6 +984,7 @@ static bool read_samples(struct pprof_loader *L)
 		if (!add_sample(L, s, f.offset))
 			return false;
 	}
+	add_cached_lines(L);
 	return true;
 }
 
