@@ -1,6 +1,7 @@
 /* Checks on a loaded model shared by the tests of the loaders that read
- * files from testdata/: a file loaded (its message in the failure), a
- * function found by name, its self and total under the exact rule. */
+ * files from testdata/ and of the live sessions: a file loaded (its
+ * message in the failure), a function found by name, its self and total
+ * under the exact rule, its nodes' own self. */
 #ifndef WPROF_MODEL_CHECKS_H
 #define WPROF_MODEL_CHECKS_H
 
@@ -18,6 +19,17 @@ static inline uint32_t frame_named(const struct model *m, const char *name)
 		if (!strcmp(model_str(m, m->frames[f].name), name))
 			return f;
 	return NO_ID;
+}
+
+/* The self of the nodes of the frames named `name`, sample type `type`,
+ * summed: straight from the tree, no rule. */
+static inline double nodes_self(const struct model *m, const char *name, unsigned type)
+{
+	double sum = 0;
+	for (uint32_t v = 0; v < m->nnodes; v++)
+		if (!strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name))
+			sum += node_value(m, v, type);
+	return sum;
 }
 
 /* DIR/SUB/FILE loaded into m with --thread `thread` (NULL: none). */

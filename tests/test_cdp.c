@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tests/check.h"
+#include "tests/model_checks.h"
 #include "base/util.h"
 #include "input/source.h"
 #include "live/cdp.h"
@@ -42,16 +43,6 @@ static const char window2[] =
 	"{\"id\":9,\"callFrame\":" FRAME("c") ",\"children\":[]}],"
 	"\"startTime\":1000,\"endTime\":1100,\"samples\":[9,8],\"timeDeltas\":[50,25]}";
 
-/* The self time of the nodes of frame `name` (type 0), summed. */
-static double self_of(const struct model *m, const char *name)
-{
-	double sum = 0;
-	for (uint32_t v = 0; v < m->nnodes; v++)
-		if (!strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name))
-			sum += node_value(m, v, 0);
-	return sum;
-}
-
 /* The model's timeline, sample by sample: leaf names and durations. */
 static void check_timeline(const struct model *m, const char *const *names,
 			   const double *durations, size_t n)
@@ -78,8 +69,9 @@ static void test_two_windows(void)
 	CHECK(cdp_fold_json(c, window2, strlen(window2), err, sizeof(err)));
 	struct model m;
 	CHECK(cdp_session_model(c, &m, err, sizeof(err)));
-	CHECK(self_of(&m, "a") == 125 && self_of(&m, "b") == 200 && self_of(&m, "c") == 25);
-	CHECK(self_of(&m, "(root)") == 0);
+	CHECK(nodes_self(&m, "a", 0) == 125 && nodes_self(&m, "b", 0) == 200 &&
+	      nodes_self(&m, "c", 0) == 25);
+	CHECK(nodes_self(&m, "(root)", 0) == 0);
 	/* One (root), one a under it (merged across the windows' ids), b and
 	 * c under a. */
 	CHECK_MSG(m.nnodes == 4, "%zu nodes, want 4", m.nnodes);
@@ -116,7 +108,8 @@ static void test_rolled_over(void)
 	CHECK(cdp_fold_json(c, rolled_b, strlen(rolled_b), err, sizeof(err)));
 	struct model m;
 	CHECK(cdp_session_model(c, &m, err, sizeof(err)));
-	CHECK(self_of(&m, "a") == 700 && self_of(&m, "b") == 800 && self_of(&m, "c") == 400);
+	CHECK(nodes_self(&m, "a", 0) == 700 && nodes_self(&m, "b", 0) == 800 &&
+	      nodes_self(&m, "c", 0) == 400);
 	const char *names[] = { "a", "b", "b", "c", "a" };
 	const double durations[] = { 300, 500, 300, 400, 400 };
 	check_timeline(&m, names, durations, 5);
@@ -137,7 +130,8 @@ static void test_length(void)
 	CHECK(cdp_windows_fold(w, b, false, err, sizeof(err)));
 	struct model m;
 	CHECK(trace_live_session_model(cdp_windows_fold_of(w), &m, err, sizeof(err)));
-	CHECK(self_of(&m, "a") == 300 && self_of(&m, "b") == 800 && self_of(&m, "c") == 300);
+	CHECK(nodes_self(&m, "a", 0) == 300 && nodes_self(&m, "b", 0) == 800 &&
+	      nodes_self(&m, "c", 0) == 300);
 	CHECK(m.duration == 1400 && cdp_windows_span(w) == 1400 && cdp_windows_samples(w) == 4);
 	model_free(&m);
 	cJSON_Delete(a);
@@ -161,7 +155,7 @@ static void test_program_end(void)
 	CHECK(cdp_windows_fold(w, p, true, err, sizeof(err)));
 	struct model m;
 	CHECK(trace_live_session_model(cdp_windows_fold_of(w), &m, err, sizeof(err)));
-	CHECK(self_of(&m, "a") == 400 && self_of(&m, "(idle)") == 0 && m.duration == 400);
+	CHECK(nodes_self(&m, "a", 0) == 400 && nodes_self(&m, "(idle)", 0) == 0 && m.duration == 400);
 	model_free(&m);
 	cJSON_Delete(p);
 	cdp_windows_free(w);
@@ -185,8 +179,8 @@ static void test_program_end_after_gap(void)
 	CHECK(cdp_windows_fold(w, b, true, err, sizeof(err)));
 	struct model m;
 	CHECK(trace_live_session_model(cdp_windows_fold_of(w), &m, err, sizeof(err)));
-	CHECK_MSG(self_of(&m, "a") == 100 && self_of(&m, "b") == 200 && m.duration == 300,
-		  "a %g b %g, duration %g", self_of(&m, "a"), self_of(&m, "b"), m.duration);
+	CHECK_MSG(nodes_self(&m, "a", 0) == 100 && nodes_self(&m, "b", 0) == 200 && m.duration == 300,
+		  "a %g b %g, duration %g", nodes_self(&m, "a", 0), nodes_self(&m, "b", 0), m.duration);
 	model_free(&m);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
@@ -302,7 +296,8 @@ static void test_pending_gap(void)
 	fold(w, window2);
 	struct model m;
 	live_model(w, &m);
-	CHECK(self_of(&m, "a") == 125 && self_of(&m, "b") == 200 && self_of(&m, "c") == 25);
+	CHECK(nodes_self(&m, "a", 0) == 125 && nodes_self(&m, "b", 0) == 200 &&
+	      nodes_self(&m, "c", 0) == 25);
 	CHECK_MSG(m.duration == 1000, "duration %g", m.duration);
 	CHECK_MSG(m.live.ngaps == 1 && m.live.gaps[0].before == 3 &&
 			  m.live.gaps[0].duration == 650,
@@ -334,7 +329,8 @@ static void test_pending_gap(void)
 	CHECK(range_view_make(&m, (struct sample_range){ 1, 4 }, NULL, &view, &why_not));
 	CHECK_MSG(view.duration == 875 && view.start_time == m.start_time + 100,
 		  "range from %g, %g long", view.start_time - m.start_time, view.duration);
-	CHECK(self_of(&view, "b") == 200 && self_of(&view, "c") == 25 && self_of(&view, "a") == 0);
+	CHECK(nodes_self(&view, "b", 0) == 200 && nodes_self(&view, "c", 0) == 25 &&
+	      nodes_self(&view, "a", 0) == 0);
 	model_free(&view);
 	model_free(&m);
 	cdp_windows_free(w);
@@ -359,7 +355,7 @@ static void test_settled_gap(void)
 			  m.live.gaps[0].duration == 5000, "%zu gaps", m.live.ngaps);
 	CHECK(m.duration == 18000 && m.nsamples == 1300);
 	/* a a sample in four: 325 of 1300, 10 us each. */
-	CHECK(self_of(&m, "a") == 3250 && self_of(&m, "b") == 9750);
+	CHECK(nodes_self(&m, "a", 0) == 3250 && nodes_self(&m, "b", 0) == 9750);
 	check_clock(&m);
 	struct timeline t;
 	check_strip(&m, 30, 1000, "............##########.....###", &t);
@@ -375,7 +371,7 @@ static void test_settled_gap(void)
 			  m.live.gaps[0].duration == 5000, "%zu gaps, the first before %zu",
 		  m.live.ngaps, m.live.ngaps ? m.live.gaps[0].before : 0);
 	CHECK(m.duration == 18000 + 2630000.0);
-	CHECK(self_of(&m, "a") == (double)all / 4 * 10);
+	CHECK(nodes_self(&m, "a", 0) == (double)all / 4 * 10);
 	check_clock(&m);
 	model_free(&m);
 	cdp_windows_free(w);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tests/check.h"
+#include "tests/model_checks.h"
 #include "loaders/loaders.h"
 #include "input/fetch.h"
 #include "live/http.h"
@@ -33,15 +34,6 @@ static void test_urls(void)
 	CHECK(!fetch_is_url("ftp://h/x") && !fetch_is_url("profile.pb.gz"));
 }
 
-static double self_of(const struct model *m, const char *name)
-{
-	double sum = 0;
-	for (size_t n = 0; n < m->nnodes; n++)
-		if (!strcmp(model_str(m, m->frames[m->nodes[n].frame].name), name))
-			sum += node_value(m, (uint32_t)n, 0);
-	return sum;
-}
-
 static void add_window(struct http_session *s, const char *folded)
 {
 	struct load_options opt = { .session = -1 };
@@ -59,9 +51,9 @@ static void test_fold(void)
 	add_window(&s, "main;work;a 2\nmain;c 4\n");
 	struct model m;
 	http_session_model(&s, &m);
-	CHECK(self_of(&m, "a") == 5);
-	CHECK(self_of(&m, "b") == 1);
-	CHECK(self_of(&m, "c") == 4);
+	CHECK(nodes_self(&m, "a", 0) == 5);
+	CHECK(nodes_self(&m, "b", 0) == 1);
+	CHECK(nodes_self(&m, "c", 0) == 4);
 	/* One pseudo-sample per stack per window, windows in order: the
 	 * first window's two stacks (4 in all), then the second's (6). */
 	CHECK(m.nsamples == 4);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "tests/check.h"
+#include "tests/model_checks.h"
 #include "loaders/loaders.h"
 #include "live/address.h"
 #include "live/xs.h"
@@ -40,15 +41,6 @@ static void send_text(int fd, const char *text)
 	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 }
 
-static double self_of(const struct model *m, const char *name)
-{
-	double sum = 0;
-	for (size_t v = 0; v < m->nnodes; v++)
-		if (!strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name))
-			sum += node_value(m, (uint32_t)v, 0);
-	return sum;
-}
-
 static void received(int fd, const char *want)
 {
 	char buf[256];
@@ -74,7 +66,7 @@ static void check_written(struct xs *l, double f_self)
 		struct load_options opt = { .session = -1 };
 		struct model m;
 		CHECK_MSG(load_file(path, &opt, &m, &lerr, NULL), "%s", path);
-		CHECK_CLOSE(self_of(&m, "f"), f_self, path);
+		CHECK_CLOSE(nodes_self(&m, "f", 0), f_self, path);
 		model_free(&m);
 		unlink(path);
 	}
@@ -144,7 +136,7 @@ static void test_served(void)
 	CHECK_MSG(in_place > 0, "no refresh in place");
 	CHECK(shown >= 0);
 	if (shown >= 0) {
-		CHECK_CLOSE(self_of(&models[shown], "f"), 10000, "served: f");
+		CHECK_CLOSE(nodes_self(&models[shown], "f", 0), 10000, "served: f");
 		CHECK_CLOSE(models[shown].duration, 10001, "served: duration");
 		model_free(&models[shown]);
 	}
@@ -206,7 +198,7 @@ static void test_breaks_and_logs(void)
 	struct model m;
 	CHECK(xs_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NEW_MODEL);
 	CHECK_CLOSE(m.duration, 32, "stopped at a break: to the suspend");
-	CHECK_CLOSE(self_of(&m, "f"), 16, "f from its sample to the suspend");
+	CHECK_CLOSE(nodes_self(&m, "f", 0), 16, "f from its sample to the suspend");
 	model_free(&m);
 	xsbug_follower_free(follower);
 	check_written(l, 16);
@@ -323,7 +315,7 @@ int main(void)
 	pump(l, 3);
 	CHECK(xs_engine_take_news(l, 0));
 	CHECK(xs_engine_refresh(l, 0, follower, NULL, &m) == LIVE_NEW_MODEL);
-	CHECK_CLOSE(self_of(&m, "f"), 11, "running");
+	CHECK_CLOSE(nodes_self(&m, "f", 0), 11, "running");
 
 	CHECK(xs_engine_stop_profiling(l, 0));
 	pump(l, 2);
@@ -332,7 +324,7 @@ int main(void)
 	pump(l, 3);
 	/* No new stack: the same model gets the new numbers. */
 	CHECK(xs_engine_refresh(l, 0, follower, &m, &unused) == LIVE_NEW_VALUES);
-	CHECK_CLOSE(self_of(&m, "f"), 11, "stopped");
+	CHECK_CLOSE(nodes_self(&m, "f", 0), 11, "stopped");
 	CHECK_CLOSE(m.duration, 15, "duration");
 	model_free(&m);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tests/check.h"
+#include "tests/model_checks.h"
 #include "base/util.h"
 #include "cli/live_symbols.h"
 #include "input/source.h"
@@ -72,16 +73,6 @@ static const struct live_source_ops fake_ops = {
 	.free = fake_free,
 };
 
-/* The self of the frames named `name`, summed over the nodes. */
-static double self_of(const struct model *m, const char *name)
-{
-	double sum = 0;
-	for (uint32_t v = 0; v < m->nnodes; v++)
-		if (!strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name))
-			sum += node_value(m, v, 0);
-	return sum;
-}
-
 static bool has_frame(const struct model *m, const char *name)
 {
 	for (uint32_t f = 0; f < m->nframes; f++)
@@ -117,7 +108,7 @@ static void check_mapped(const char *dir)
 	struct model raw;
 	if (!load_fake(&f, &raw))
 		return;
-	double p_self = self_of(&raw, "p");
+	double p_self = nodes_self(&raw, "p", 0);
 	model_free(&raw);
 	CHECK(p_self > 0);
 	/* The explorer's two models, as src/tui/live_view.c keeps them. */
@@ -125,13 +116,13 @@ static void check_mapped(const char *dir)
 	CHECK(s->ops->snapshot(s, NULL, &models[0]) == LIVE_NEW_MODEL);
 	CHECK(!strcmp(model_str(&models[0], models[0].symbols), "source maps: 1 of 1 scripts"));
 	CHECK(!has_frame(&models[0], "p") && has_frame(&models[0], "sortByKey"));
-	CHECK_CLOSE(self_of(&models[0], "sortByKey"), p_self, "sortByKey's self, mapped");
+	CHECK_CLOSE(nodes_self(&models[0], "sortByKey", 0), p_self, "sortByKey's self, mapped");
 	/* New numbers: the source's own model in place, a new mapped one out. */
 	for (int k = 1; k <= 2; k++) {
 		CHECK(s->ops->snapshot(s, &models[(k - 1) % 2], &models[k % 2]) == LIVE_NEW_MODEL);
 		model_free(&models[(k - 1) % 2]);
 		CHECK(!has_frame(&models[k % 2], "p"));
-		CHECK_CLOSE(self_of(&models[k % 2], "sortByKey"), p_self * (1 << (k - 1)),
+		CHECK_CLOSE(nodes_self(&models[k % 2], "sortByKey", 0), p_self * (1 << (k - 1)),
 			    "sortByKey's self after a refresh");
 	}
 	/* The first refresh was a new model of the source's (its model moved

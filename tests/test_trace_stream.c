@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tests/check.h"
+#include "tests/model_checks.h"
 #include "input/input.h"
 #include "loaders/loaders.h"
 #include "loaders/bounded_timeline.h"
@@ -69,14 +70,6 @@ static bool add_batch(struct trace_stream *s, const struct events *ev, size_t fr
 	CHECK_MSG(ok, "batch %zu..%zu: %s", from, to, err.message);
 	free(text);
 	return ok;
-}
-
-static uint32_t frame_named(const struct model *m, const char *name)
-{
-	for (uint32_t f = 0; f < m->nframes; f++)
-		if (!strcmp(model_str(m, m->frames[f].name), name))
-			return f;
-	return NO_ID;
 }
 
 /* ---- the hand-written trace: every way of cutting it ---------------- */
@@ -412,15 +405,6 @@ static void check_samples(const struct model *m, const char *want, const char *h
 		  how, got, want);
 }
 
-static double self_of(const struct model *m, const char *name, unsigned type)
-{
-	double sum = 0;
-	for (uint32_t v = 0; v < m->nnodes; v++)
-		if (!strcmp(model_str(m, m->frames[m->nodes[v].frame].name), name))
-			sum += node_value(m, v, type);
-	return sum;
-}
-
 /* Samples a b b a at 100, 300, 600, 1000 µs (deltas 100 200 300 400):
  * each lasts until the next, the last (no end yet) nothing.  Then b a
  * whose deltas -50 250 put a late b at 950, before the a at 1000, and an
@@ -437,31 +421,31 @@ static void live_timeline_by_hand(void)
 	trace_live_update(l, s);
 	CHECK(trace_live_model(l, NULL, &first, why, sizeof(why)) == TRACE_LIVE_MODEL);
 	check_samples(&first, "a200 b300 b400 a0", "first batch");
-	CHECK_CLOSE(self_of(&first, "a", 0), 200, "a's self, first batch");
-	CHECK_CLOSE(self_of(&first, "b", 0), 700, "b's self, first batch");
+	CHECK_CLOSE(nodes_self(&first, "a", 0), 200, "a's self, first batch");
+	CHECK_CLOSE(nodes_self(&first, "b", 0), 700, "b's self, first batch");
 
 	add_chunk(s, false, "\"cpuProfile\":{\"samples\":[3,2]},\"timeDeltas\":[-50,250]");
 	trace_live_update(l, s);
 	CHECK(trace_live_model(l, &first, &second, why, sizeof(why)) == TRACE_LIVE_VALUES);
 	check_samples(&first, "a200 b300 b350 b50 a200 a0", "a late sample");
-	CHECK_CLOSE(self_of(&first, "a", 0), 400, "a's self, second batch");
-	CHECK_CLOSE(self_of(&first, "b", 0), 700, "b's self, second batch");
-	CHECK_CLOSE(self_of(&first, "a", 1), 3, "a's samples, second batch");
+	CHECK_CLOSE(nodes_self(&first, "a", 0), 400, "a's self, second batch");
+	CHECK_CLOSE(nodes_self(&first, "b", 0), 700, "b's self, second batch");
+	CHECK_CLOSE(nodes_self(&first, "a", 1), 3, "a's samples, second batch");
 
 	add_chunk(s, false, "\"endTime\":1500");
 	trace_live_update(l, s);
 	CHECK(trace_live_model(l, &first, &second, why, sizeof(why)) == TRACE_LIVE_VALUES);
 	check_samples(&first, "a200 b300 b350 b50 a200 a300", "the end");
-	CHECK_CLOSE(self_of(&first, "a", 0), 700, "a's self at the end");
+	CHECK_CLOSE(nodes_self(&first, "a", 0), 700, "a's self at the end");
 
 	struct model view;
 	const char *why_not = NULL;
 	bool made = range_view_make(&first, (struct sample_range){ 1, 4 }, NULL, &view, &why_not);
 	CHECK_MSG(made, "range view: %s", why_not ? why_not : "?");
 	if (made) {
-		CHECK_CLOSE(self_of(&view, "b", 0), 700, "b's time in samples 1..3");
-		CHECK_CLOSE(self_of(&view, "b", 1), 3, "b's samples in samples 1..3");
-		CHECK_CLOSE(self_of(&view, "a", 0), 0, "a's time in samples 1..3");
+		CHECK_CLOSE(nodes_self(&view, "b", 0), 700, "b's time in samples 1..3");
+		CHECK_CLOSE(nodes_self(&view, "b", 1), 3, "b's samples in samples 1..3");
+		CHECK_CLOSE(nodes_self(&view, "a", 0), 0, "a's time in samples 1..3");
 		model_free(&view);
 	}
 	model_free(&first);
@@ -513,8 +497,8 @@ static void live_timeline_bound(void)
 		alternate = !strcmp(leaf_name(m, i), i % 2 ? "b" : "a") &&
 			    m->sample_duration[i] == (i + 1 < 600 ? 10 : 0);
 	CHECK_MSG(alternate, "600 samples a b a b … lasting 10 µs: %zu", m->nsamples);
-	CHECK_CLOSE(self_of(m, "a", 0), 3000, "a's self over 600 samples");
-	CHECK_CLOSE(self_of(m, "b", 0), 2990, "b's self over 600 samples");
+	CHECK_CLOSE(nodes_self(m, "a", 0), 3000, "a's self over 600 samples");
+	CHECK_CLOSE(nodes_self(m, "b", 0), 2990, "b's self over 600 samples");
 
 	size_t more = LIVE_TIMELINE_ENTRIES;
 	char *data = alternating(more, false);
@@ -537,16 +521,16 @@ static void live_timeline_bound(void)
 	/* Every sample's: (600 + W) / 2 of a, 10 µs each; b the same but the
 	 * last, 0. */
 	double half = (600.0 + more) / 2;
-	CHECK_CLOSE(self_of(m, "a", 0), half * 10, "a: every sample's time");
-	CHECK_CLOSE(self_of(m, "b", 0), half * 10 - 10, "b: every sample's time");
-	CHECK_CLOSE(self_of(m, "a", 1), half, "a: every sample");
+	CHECK_CLOSE(nodes_self(m, "a", 0), half * 10, "a: every sample's time");
+	CHECK_CLOSE(nodes_self(m, "b", 0), half * 10 - 10, "b: every sample's time");
+	CHECK_CLOSE(nodes_self(m, "a", 1), half, "a: every sample");
 	struct model view;
 	const char *why_not = NULL;
 	CHECK(range_view_make(m, (struct sample_range){ 0, m->nsamples }, NULL, &view, &why_not));
 	double in = (more + 256.0) / 2; /* a's and b's samples in the window */
-	CHECK_CLOSE(self_of(&view, "a", 0), in * 10, "a in a range over the window");
-	CHECK_CLOSE(self_of(&view, "b", 0), in * 10 - 10, "b in a range over the window");
-	CHECK_CLOSE(self_of(&view, "b", 1), in, "b's samples in the range");
+	CHECK_CLOSE(nodes_self(&view, "a", 0), in * 10, "a in a range over the window");
+	CHECK_CLOSE(nodes_self(&view, "b", 0), in * 10 - 10, "b in a range over the window");
+	CHECK_CLOSE(nodes_self(&view, "b", 1), in, "b's samples in the range");
 	CHECK(view.start_time == m->start_time + 3440); /* where the window starts */
 	model_free(&view);
 	/* Another W: the model stays at the bound. */
@@ -625,9 +609,9 @@ static void live_drops_taken(void)
 	char why[256];
 	CHECK(trace_live_session_model(l, &m, why, sizeof(why)));
 	double half = (600.0 + more) / 2;
-	CHECK_CLOSE(self_of(&m, "a", 0), half * 10, "a: every sample's time");
-	CHECK_CLOSE(self_of(&m, "b", 0), half * 10 - 10, "b: every sample's time");
-	CHECK_CLOSE(self_of(&m, "b", 1), half, "b: every sample");
+	CHECK_CLOSE(nodes_self(&m, "a", 0), half * 10, "a: every sample's time");
+	CHECK_CLOSE(nodes_self(&m, "b", 0), half * 10 - 10, "b: every sample's time");
+	CHECK_CLOSE(nodes_self(&m, "b", 1), half, "b: every sample");
 	CHECK(!(m.caps & HAS_TIMELINE) && m.warning != STR_NONE &&
 	      strstr(model_str(&m, m.warning), "summed per stack"));
 	model_free(&m);
