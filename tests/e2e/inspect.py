@@ -723,6 +723,19 @@ def listening_port(proc):
     return None
 
 
+def node_at_break(what, program):
+    """`program` in a file of its own, run by Node stopped before its first
+    line (--inspect-brk, on a port Node picks), its output piped: (the
+    process, the file).  Without node the test is skipped (77)."""
+    if not shutil.which("node"):
+        print("no node: skipped")
+        sys.exit(77)
+    path = "/tmp/inspect-%s-%d.js" % (what, os.getpid())
+    open(path, "w").write(program)
+    return subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", path], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True), path
+
+
 def node():
     path = "/tmp/inspect-program-%d.js" % os.getpid()
     open(path, "w").write(PROGRAM)
@@ -780,13 +793,7 @@ spin();
 def node_end():
     """A program busy for 1.5 s, then over: the session (asked for 30 s)
     ends with it, says so, lets Node exit, and (idle) is under 5 %."""
-    if not shutil.which("node"):
-        print("no node: skipped")
-        sys.exit(77)
-    path = "/tmp/inspect-busy-%d.js" % os.getpid()
-    open(path, "w").write(BUSY)
-    proc = subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", path],
-                            stderr=subprocess.PIPE, text=True)
+    proc, path = node_at_break("busy", BUSY)
     try:
         port = listening_port(proc)
         before = time.monotonic()
@@ -833,13 +840,7 @@ def node_phases():
     phase function's total within 5 % of the program's own timing, the
     session ending with the program, (idle) under 5 %, and no time lost
     between windows (the samples cover the session but for 5 ms)."""
-    if not shutil.which("node"):
-        print("no node: skipped")
-        sys.exit(77)
-    path = "/tmp/inspect-phases-%d.js" % os.getpid()
-    open(path, "w").write(PHASES)
-    proc = subprocess.Popen(["node", "--inspect-brk=127.0.0.1:0", path],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, path = node_at_break("phases", PHASES)
     try:
         port = listening_port(proc)
         p = run("--inspect", "127.0.0.1:%s" % port, "--report", "flat", "--format", "json",
