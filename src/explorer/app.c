@@ -730,17 +730,22 @@ void app_search_update(struct app *a)
 	app_search_next(a, 1, true);
 }
 
-static bool any_frame_matches(const struct model *m, const char *text)
+bool *app_search_hits(const struct app *a, bool *any)
 {
-	for (uint32_t f = 0; f < m->nframes; f++)
-		if (frame_matches(m, f, text))
-			return true;
-	return false;
+	const struct model *m = a->ctx.model;
+	bool *hits = xcalloc(m->nframes + 1, sizeof(bool));
+	*any = false;
+	for (uint32_t f = 0; a->prompts.search[0] && f < m->nframes; f++) {
+		hits[f] = frame_matches(m, f, a->prompts.search);
+		*any |= hits[f];
+	}
+	return hits;
 }
 
 static bool search_hit(void *data, const struct row *r)
 {
-	return app_row_matches(data, r);
+	const bool *hits = data;
+	return hits[r->frame];
 }
 
 void app_search_next(struct app *a, int direction, bool include_current)
@@ -750,9 +755,12 @@ void app_search_next(struct app *a, int direction, bool include_current)
 	bool cut_short = false;
 	if (!a->prompts.search[0] || !before)
 		return;
-	if (any_frame_matches(a->ctx.model, a->prompts.search))
-		at = view_find(&p->view, p->selected, direction, include_current, search_hit, a,
+	bool any;
+	bool *hits = app_search_hits(a, &any);
+	if (any)
+		at = view_find(&p->view, p->selected, direction, include_current, search_hit, hits,
 			       LOOK_MAX_ROWS, &cut_short, &opened_at);
+	free(hits);
 	/* Rows opened above where an incremental search started move it. */
 	if (opened_at < a->prompts.search_origin)
 		a->prompts.search_origin += p->view.nrows - before;

@@ -233,6 +233,10 @@ void app_message(struct app *a, const char *fmt, ...)
 const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
 			   size_t cap);
 bool app_row_matches(const struct app *a, const struct row *r);
+/* The same test for every frame of the model at once, each tested once
+ * rather than once a row: a table of nframes + 1 entries (the caller
+ * frees it); *any says whether one matches. */
+bool *app_search_hits(const struct app *a, bool *any);
 
 /* After a change of the context: brings the pane on screen up to date,
  * keeping what was open and selected, and the others when next shown.

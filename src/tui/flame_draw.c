@@ -424,12 +424,8 @@ static void update_matches(struct app *a, const struct flame *f)
 	struct flame_ui *ui = &a->flame;
 	if (ui->matched_serial == f->serial && !strcmp(ui->matched_for, a->prompts.search))
 		return;
-	const struct model *m = a->ctx.model;
-	bool *wanted = xcalloc(m->nframes + 1, sizeof(bool));
-	for (uint32_t fr = 0; fr < m->nframes; fr++) {
-		struct row r = { .frame = fr };
-		wanted[fr] = app_row_matches(a, &r);
-	}
+	bool any;
+	bool *wanted = app_search_hits(a, &any);
 	GROW(ui->matched, ui->matched_cap, f->nframes + 1);
 	ui->matched_share = flame_match(f, wanted, ui->matched);
 	free(wanted);
