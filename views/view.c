@@ -378,17 +378,18 @@ void view_expand_all(struct view *v, size_t index, uint32_t max_depth,
 /* ---- looking under closed rows ------------------------------------------ */
 
 /* The children of `r`, which need not be shown, set and sorted as
- * view_expand would place them.  The ops read the row at an index, so
- * it stands in the slot past the last row. */
-static size_t children_of(struct view *v, const struct row *r, struct row **kids)
+ * view_expand would place them, into *kids (grown as needed: a search
+ * reuses one array a depth).  The ops read the row at an index, so it
+ * stands in the slot past the last row. */
+static size_t children_of(struct view *v, const struct row *r, struct row **kids,
+			  size_t *cap)
 {
-	size_t n = 0, cap = 0;
-	*kids = NULL;
+	size_t n = 0;
 	if (!v->ops->children || !(r->flags & ROW_EXPANDABLE))
 		return 0;
 	GROW(v->rows, v->rows_cap, v->nrows + 1);
 	v->rows[v->nrows] = *r;
-	v->ops->children(v, v->nrows, kids, &n, &cap);
+	v->ops->children(v, v->nrows, kids, &n, cap);
 	for (size_t i = 0; i < n; i++)
 		(*kids)[i].depth = r->depth + 1;
 	view_sort_rows(v, *kids, n);
@@ -406,11 +407,27 @@ struct find {
 	size_t npath, path_cap;
 };
 
-/* One level of the walk: the children of a row, the next one to visit. */
+/* One level of the walk: the children of a row, the next one to visit.
+ * A level's array stays for the next row at that depth. */
 struct find_level {
 	struct row *kids;
-	size_t n, next;
+	size_t n, cap, next;
 };
+
+/* Level `depth` of the walk, made when first reached, now holding the
+ * children of `r`. */
+static void enter_level(struct view *v, const struct row *r, struct find_level **levels,
+			size_t *nlevels, size_t *cap, size_t depth)
+{
+	if (depth == *nlevels) {
+		GROW(*levels, *cap, depth + 1);
+		(*levels)[depth] = (struct find_level){ NULL, 0, 0, 0 };
+		(*nlevels)++;
+	}
+	struct find_level *l = &(*levels)[depth];
+	l->n = children_of(v, r, &l->kids, &l->cap);
+	l->next = 0;
+}
 
 static void note_path(struct find *f, const struct find_level *levels, size_t depth)
 {
@@ -425,15 +442,12 @@ static void note_path(struct find *f, const struct find_level *levels, size_t de
 static bool find_below(struct view *v, const struct row *top, struct find *f)
 {
 	struct find_level *levels = NULL;
-	size_t depth = 1, cap = 0;
+	size_t depth = 1, nlevels = 0, cap = 0;
 	bool found = false;
-	GROW(levels, cap, 1);
-	levels[0] = (struct find_level){ NULL, 0, 0 };
-	levels[0].n = children_of(v, top, &levels[0].kids);
+	enter_level(v, top, &levels, &nlevels, &cap, 0);
 	while (depth) {
 		struct find_level *l = &levels[depth - 1];
 		if (l->next == l->n) {
-			free(l->kids);
 			depth--;
 			continue;
 		}
@@ -449,13 +463,11 @@ static bool find_below(struct view *v, const struct row *top, struct find *f)
 			if (!f->last)
 				break;
 		}
-		GROW(levels, cap, depth + 1);
-		levels[depth] = (struct find_level){ NULL, 0, 0 };
-		levels[depth].n = children_of(v, r, &levels[depth].kids);
+		enter_level(v, r, &levels, &nlevels, &cap, depth);
 		depth++;
 	}
-	while (depth)
-		free(levels[--depth].kids);
+	while (nlevels)
+		free(levels[--nlevels].kids);
 	free(levels);
 	return found;
 }
