@@ -539,6 +539,37 @@ static void bench_granularity(struct app *a, const struct screen *s, struct benc
 	}
 }
 
+/* What a `wait` line waits for, chosen when it starts: the level of a
+ * filter being made; the numbers of the rule shown, when its thread is
+ * still computing them (divided); else the end of every background job,
+ * those made ahead of any need (range sums) included. */
+enum bench_wait { WAIT_LEVEL, WAIT_RULE, WAIT_ALL };
+
+static bool rule_computing(struct app *a)
+{
+	const struct totals *t = rules_totals(a->ctx.rules, a->ctx.rule, a->ctx.type);
+	return t && t->computing;
+}
+
+static enum bench_wait bench_wait_for(struct app *a)
+{
+	if (a->filters.nlevels < a->filters.applied.n)
+		return WAIT_LEVEL;
+	return rule_computing(a) ? WAIT_RULE : WAIT_ALL;
+}
+
+static bool bench_waiting(struct app *a, enum bench_wait what)
+{
+	switch (what) {
+	case WAIT_LEVEL:
+		return a->filters.nlevels < a->filters.applied.n;
+	case WAIT_RULE:
+		return rule_computing(a);
+	default:
+		return app_busy(a);
+	}
+}
+
 /* False for a line that names no key of the pane on screen: a script
  * that went wrong times other keys than it says. */
 static bool bench_line(struct app *a, const struct screen *s, const char *line,
@@ -546,11 +577,9 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 {
 	double start = now_ms();
 	if (!strcmp(line, "wait")) {
-		/* Until a filter's level is on screen, when one is being made;
-		 * else until all the background work is done (divided). */
 		struct timespec ms = { 0, 1000000 };
-		bool filtering = a->filters.nlevels < a->filters.applied.n;
-		while (filtering ? a->filters.nlevels < a->filters.applied.n : app_busy(a)) {
+		enum bench_wait what = bench_wait_for(a);
+		while (bench_waiting(a, what)) {
 			nanosleep(&ms, NULL);
 			app_poll(a);
 		}
