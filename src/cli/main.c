@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "options.h"
 #include "profile.h"
+#include "tui/tui.h"
 
 /* One profile, loaded or collected, through --range, --sample-type and
  * the filters to the command that shows it. */
@@ -56,6 +57,8 @@ static int run(struct options *o)
 		return explore_two(o, NULL);
 	if (live_wanted(o))
 		return o->report || o->exporting ? report_live(o) : live_explore(o);
+	if (!o->report && !o->exporting)
+		tui_keep_freed_memory();
 	struct model m;
 	if (!load_profile(o, o->file, &o->load, &m))
 		return EXIT_BAD_INPUT;

@@ -26,15 +26,11 @@
 #define EXIT_BAD_INPUT 2
 #define KEY_ESCAPE 27
 
-/* Every key may rebuild arrays of a row per node or per sample (a range,
- * the flame graph); glibc serves blocks that large with mmap and hands
- * them back to the kernel on free, so each rebuild page-faulted its
- * memory in again: three times the flame graph's build on the 190 MB
- * bench (bench/tui-range).  The explorer keeps what it freed instead. */
-static void keep_freed_memory(void)
+void tui_keep_freed_memory(void)
 {
 	mallopt(M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest */
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	mallopt(M_ARENA_MAX, 1);
 }
 
 /* The theme named on the command line or in WPROF_THEME must exist; the
@@ -69,7 +65,7 @@ static bool start_up(const struct tui_options *o, struct theme *theme,
 {
 	if (!pick_theme(o, theme))
 		return false;
-	keep_freed_memory();
+	tui_keep_freed_memory(); /* for the explorers whose caller did not */
 	if (needing && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "wprof-tui: %s needs a terminal; %s prints without one\n",
 			needing, instead);

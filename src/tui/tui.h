@@ -24,6 +24,19 @@ struct tui_options {
 	bool normalize; /* --normalize: a comparison starts with shares */
 };
 
+/* Every key may rebuild arrays of a row per node or per sample (a range,
+ * the flame graph, a filter's level on its thread); glibc serves blocks
+ * that large with mmap and hands them back to the kernel on free, so
+ * each rebuild page-faulted its memory in again: three times the flame
+ * graph's build on the 190 MB bench (bench/tui-range).  A thread's own
+ * arena does the same whatever the thresholds say (glibc deletes a heap
+ * of it once empty): a filter's level took 15 000 page faults, a third
+ * of its 75 ms, each time.  The explorer keeps what it freed instead, in
+ * one arena for every thread (the small blocks come from each thread's
+ * cache without a lock).  Called before the profile is loaded (its
+ * second thread is the first), and again by each explorer. */
+void tui_keep_freed_memory(void);
+
 /* Runs the explorer on a loaded model; returns the exit status. */
 int tui_run(const char *file, struct model *m, const struct tui_options *o);
 
