@@ -396,22 +396,42 @@ static void find_new_nodes(struct merging *g)
 	g->stamp = xmalloc((nf + 1) * sizeof(uint32_t));
 	memset(g->stamp, 0xff, (nf + 1) * sizeof(uint32_t));
 	g->child = xmalloc((nf + 1) * sizeof(uint32_t));
+	/* A new node is made with a node of src in it: n + 1 at most, above
+	 * the roots included, so neither array is copied as it grows. */
+	g->cap = g->pending_cap = n + 1;
+	g->nodes = xmalloc(g->cap * sizeof(*g->nodes));
+	g->pending = xmalloc(g->pending_cap * sizeof(uint32_t));
 	add_new_node(g, NO_ID, NO_ID);
 	place_below(g, ABOVE_ROOTS);
 	while (g->npending)
 		place_below(g, g->pending[--g->npending]);
 }
 
-/* Node v's stack for its lines: collapsing a recursion, the outer call's
- * node (the new node above it of its function). */
-static uint32_t stack_of(const struct merging *g, uint32_t v)
+/* Node v's stack for its lines, collapsing a recursion: the outer
+ * call's node (the new node above it of its function).  (Any other
+ * filter's is v's own node.) */
+static uint32_t recursion_stack_of(const struct merging *g, uint32_t v)
 {
 	uint32_t q = g->at[v], f = g->mk->src->nodes[v].frame;
-	if (g->mk->t->kind != TF_COLLAPSE_RECURSION)
-		return q;
 	while (q != ABOVE_ROOTS && g->nodes[q].frame != f)
 		q = g->nodes[q].parent;
 	return q;
+}
+
+/* A new node in rank order: its frame and its parent's rank. */
+struct ranked {
+	uint32_t frame, parent;
+};
+
+/* The new nodes in rank order, read in that order by the passes after:
+ * one pass of random reads here instead of one in each of them. */
+static struct ranked *rank_nodes(const struct merging *g, const uint32_t *rank)
+{
+	size_t count = g->n - 1;
+	struct ranked *ranked = xmalloc((count + 1) * sizeof(*ranked));
+	for (uint32_t r = 1; r < g->n; r++)
+		ranked[rank[r]] = (struct ranked){ g->nodes[r].frame, rank[g->nodes[r].parent] };
+	return ranked;
 }
 
 /* The new nodes with a value at them or under them become out's, in
@@ -426,16 +446,12 @@ static void merged_nodes(struct merging *g, const uint32_t *rank)
 	for (uint32_t v = 0; v < n; v++)
 		to[v] = g->at[v] == NO_ID ? NO_ID : rank[g->at[v]];
 	double *values = sum_values(mk, to, count);
-	uint32_t *by_rank = xmalloc((count + 1) * sizeof(uint32_t));
-	for (uint32_t r = 1; r < g->n; r++)
-		by_rank[rank[r]] = r;
+	struct ranked *ranked = rank_nodes(g, rank);
 	/* Parents are made before their children: from the last, a node
 	 * kept keeps its parent. */
 	uint8_t *shown = xcalloc(count + 1, 1);
 	for (size_t k = count; k-- > 0;) {
-		if (k >= 16) /* the new nodes in rank order: far apart */
-			__builtin_prefetch(&g->nodes[by_rank[k - 16]]);
-		uint32_t parent = rank[g->nodes[by_rank[k]].parent];
+		uint32_t parent = ranked[k].parent;
 		shown[k] |= holds_value(values, k, nt);
 		if (shown[k] && parent != NO_ID)
 			shown[parent] = 1;
@@ -444,31 +460,33 @@ static void merged_nodes(struct merging *g, const uint32_t *rank)
 	struct node *nodes = xmalloc((count + 1) * sizeof(*nodes));
 	size_t kept = 0;
 	for (size_t k = 0; k < count; k++) {
-		if (k + 16 < count)
-			__builtin_prefetch(&g->nodes[by_rank[k + 16]]);
-		const struct new_node *q = &g->nodes[by_rank[k]];
 		final[k] = NO_ID;
 		if (!shown[k])
 			continue;
-		uint32_t parent = rank[q->parent];
-		nodes[kept] = (struct node){ .frame = q->frame,
+		uint32_t parent = ranked[k].parent;
+		nodes[kept] = (struct node){ .frame = ranked[k].frame,
 					     .parent = parent == NO_ID ? NO_ID : final[parent] };
 		memmove(values + kept * nt, values + k * nt, nt * sizeof(double));
 		final[k] = (uint32_t)kept++;
 	}
 	mk->to = to;
 	mk->stack = xmalloc((n + 1) * sizeof(uint32_t));
+	bool recursion = mk->t->kind == TF_COLLAPSE_RECURSION;
 	for (uint32_t v = 0; v < n; v++) {
-		uint32_t s = g->at[v] == NO_ID ? ABOVE_ROOTS : stack_of(g, v);
-		mk->stack[v] = s == ABOVE_ROOTS ? NO_ID : final[rank[s]];
 		to[v] = to[v] == NO_ID ? NO_ID : final[to[v]];
+		if (!recursion) { /* its stack is its node */
+			mk->stack[v] = to[v];
+			continue;
+		}
+		uint32_t s = g->at[v] == NO_ID ? ABOVE_ROOTS : recursion_stack_of(g, v);
+		mk->stack[v] = s == ABOVE_ROOTS ? NO_ID : final[rank[s]];
 	}
 	model_view_nodes(mk->out, nodes, kept, values);
 	if (!kept) /* as a copy without nodes */
 		mk->out->caps = 0;
 	free(final);
 	free(shown);
-	free(by_rank);
+	free(ranked);
 }
 
 static void merge_stacks(struct making *mk)
