@@ -733,12 +733,13 @@ void app_search_update(struct app *a)
 bool *app_search_hits(const struct app *a, bool *any)
 {
 	const struct model *m = a->ctx.model;
-	bool *hits = xcalloc(m->nframes + 1, sizeof(bool));
-	*any = false;
+	bool *hits = xcalloc(m->nframes + 1, sizeof(bool)), found = false;
 	for (uint32_t f = 0; a->prompts.search[0] && f < m->nframes; f++) {
 		hits[f] = frame_matches(m, f, a->prompts.search);
-		*any |= hits[f];
+		found |= hits[f];
 	}
+	if (any)
+		*any = found;
 	return hits;
 }
 

@@ -235,7 +235,7 @@ const char *app_frame_name(const struct app *a, uint32_t frame, char *buf,
 bool app_row_matches(const struct app *a, const struct row *r);
 /* The same test for every frame of the model at once, each tested once
  * rather than once a row: a table of nframes + 1 entries (the caller
- * frees it); *any says whether one matches. */
+ * frees it); *any (unless NULL) says whether one matches. */
 bool *app_search_hits(const struct app *a, bool *any);
 
 /* After a change of the context: brings the pane on screen up to date,

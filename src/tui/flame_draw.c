@@ -424,8 +424,7 @@ static void update_matches(struct app *a, const struct flame *f)
 	struct flame_ui *ui = &a->flame;
 	if (ui->matched_serial == f->serial && !strcmp(ui->matched_for, a->prompts.search))
 		return;
-	bool any;
-	bool *wanted = app_search_hits(a, &any);
+	bool *wanted = app_search_hits(a, NULL);
 	GROW(ui->matched, ui->matched_cap, f->nframes + 1);
 	ui->matched_share = flame_match(f, wanted, ui->matched);
 	free(wanted);
