@@ -536,9 +536,10 @@ static void bench_granularity(struct app *a, const struct screen *s, struct benc
 }
 
 /* What a `wait` line waits for, chosen when it starts: the level of a
- * filter being made; the numbers of the rule shown, when its thread is
- * still computing them (divided); else the end of every background job,
- * those made ahead of any need (range sums) included. */
+ * filter being made; after the rule key, the numbers of the rule shown
+ * (divided's, from its thread), at once when they are there; else the
+ * end of every background job, those made ahead of any need (range
+ * sums) included. */
 enum bench_wait { WAIT_LEVEL, WAIT_RULE, WAIT_ALL };
 
 static bool rule_computing(struct app *a)
@@ -547,11 +548,11 @@ static bool rule_computing(struct app *a)
 	return t && t->computing;
 }
 
-static enum bench_wait bench_wait_for(struct app *a)
+static enum bench_wait bench_wait_for(const struct app *a, const char *after)
 {
 	if (a->filters.nlevels < a->filters.applied.n)
 		return WAIT_LEVEL;
-	return rule_computing(a) ? WAIT_RULE : WAIT_ALL;
+	return !strcmp(after, "r") ? WAIT_RULE : WAIT_ALL;
 }
 
 static bool bench_waiting(struct app *a, enum bench_wait what)
@@ -567,14 +568,15 @@ static bool bench_waiting(struct app *a, enum bench_wait what)
 }
 
 /* False for a line that names no key of the pane on screen: a script
- * that went wrong times other keys than it says. */
+ * that went wrong times other keys than it says.  `after`: the line
+ * before it that was not a wait. */
 static bool bench_line(struct app *a, const struct screen *s, const char *line,
-		       int number, struct bench_models *bm)
+		       const char *after, int number, struct bench_models *bm)
 {
 	double start = now_ms();
 	if (!strcmp(line, "wait")) {
 		struct timespec ms = { 0, 1000000 };
-		enum bench_wait what = bench_wait_for(a);
+		enum bench_wait what = bench_wait_for(a, after);
 		while (bench_waiting(a, what)) {
 			nanosleep(&ms, NULL);
 			app_poll(a);
@@ -643,12 +645,15 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	       app_pane(&a)->view.nrows);
 	app_compute_in_background(&a);
 	granularity_cache_prepare(&bm.models, granularity_next(a.granularity, m));
-	char line[512];
+	char line[512], after[512] = "";
 	bool keys_ok = true;
 	for (int number = 1; keys_ok && fgets(line, sizeof(line), keys); number++) {
 		line[strcspn(line, "\r\n")] = 0;
-		if (line[0] && line[0] != '#')
-			keys_ok = bench_line(&a, &s, line, number, &bm);
+		if (!line[0] || line[0] == '#')
+			continue;
+		keys_ok = bench_line(&a, &s, line, after, number, &bm);
+		if (strcmp(line, "wait"))
+			memcpy(after, line, sizeof(after));
 	}
 	screen_close();
 	app_free(&a);
