@@ -5,6 +5,7 @@
  * leaf; samples leaf@a 3 ms, leaf@b 1 ms, a 2 ms (6 ms in all).  So main
  * totals 6 ms, a 5 ms (self 2), leaf 4 ms (self 4, 2 samples), b 1 ms. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/check.h"
@@ -651,6 +652,34 @@ static void search_files(struct model *m, const char *path)
 	app_free(&a);
 }
 
+static size_t count_hits(struct app *a, const char *text, bool *any)
+{
+	app_search_set(a, text);
+	bool *hits = app_search_hits(a, any);
+	size_t n = 0;
+	for (uint32_t f = 0; f < a->ctx.model->nframes; f++)
+		n += hits[f];
+	free(hits);
+	return n;
+}
+
+/* The frames a search marks at once, as its rows match: validate.js
+ * holds ten functions (the file's callFrames: (anonymous), add, f_half,
+ * f_half_2, f_main_1 to f_main_4, f_quarter, main), four of them named
+ * f_main_*, case aside. */
+static void search_hits(struct model *m, const char *path)
+{
+	struct app a;
+	bool any;
+	app_init(&a, path, m, VIEW_TOPDOWN);
+	CHECK(count_hits(&a, "VALIDATE.JS", &any) == 10 && any);
+	CHECK(count_hits(&a, "f_MAIN_", &any) == 4 && any);
+	CHECK(count_hits(&a, "nowhere", &any) == 0 && !any);
+	CHECK(count_hits(&a, "", &any) == 0 && !any);
+	CHECK(count_hits(&a, "f_quarter", NULL) == 1);
+	app_free(&a);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -682,6 +711,7 @@ int main(int argc, char **argv)
 	if (!load_testdata(argv[1], "validate.cpuprofile", &m, path, sizeof(path)))
 		return 1;
 	search_files(&m, path);
+	search_hits(&m, path);
 	model_free(&m);
 
 	struct model first, next;
