@@ -1,7 +1,19 @@
 /* One piece of work on a thread of its own, for what would otherwise hold
  * a key up: the divided rule, a filtered model.  The thread only writes
  * what its job owns; the caller looks at that once background_done says
- * the thread is gone. */
+ * the thread is gone.
+ *
+ * Work comes in two kinds.  Foreground work is what someone waits for: a
+ * key's own work on the main thread (between background_foreground_begin
+ * and _end) and every job of background_start, from its start to its
+ * end (a range's flame graph, divided for the screen, a filter's level,
+ * the caller chains).  Work made ahead of any need (background_start_-
+ * behind: the granularity models, the range sums) gives way to it: at
+ * the end of each of its chunks it calls background_yield, which waits
+ * while any foreground work runs, unless someone waits for that job
+ * itself (background_wait, background_want).  So on two cores a key and
+ * the jobs it starts have both, and the work ahead goes on while the
+ * user reads the screen. */
 #ifndef WPROF_BACKGROUND_H
 #define WPROF_BACKGROUND_H
 
@@ -17,19 +29,32 @@ struct background {
 	void *arg;
 	bool behind; /* background_start_behind's */
 	atomic_bool finished;
+	atomic_bool wanted; /* someone waits for it: it yields no more */
 };
 
 /* Runs run(arg) on a new thread, or inline when none can be had. */
 void background_start(struct background *b, void (*run)(void *arg), void *arg);
 /* The same for work made ahead of any need (a range key's start): its
- * thread runs at a lower priority (nice 10), so that on two cores it
- * leaves them to the work a key may be waiting for (the caller chains
- * of the bottom-up pane, a filter's level). */
+ * thread runs at a lower priority (nice 10) and yields to foreground
+ * work (background_yield), so that on two cores it leaves them to the
+ * work a key may be waiting for (the caller chains of the bottom-up
+ * pane, a filter's level).  Run inline (no thread to be had), it is the
+ * caller's own work and yields to nothing. */
 void background_start_behind(struct background *b, void (*run)(void *arg), void *arg);
+/* A behind job, from its own thread, at the end of a chunk of its work:
+ * returns once no foreground work runs, or at once if the job is wanted.
+ * Any other job returns at once. */
+void background_yield(struct background *b);
+/* Someone waits for the job b (started): it yields no more. */
+void background_want(struct background *b);
+/* Around a key's work on the main thread: behind jobs wait meanwhile.
+ * Nested pairs count. */
+void background_foreground_begin(void);
+void background_foreground_end(void);
 /* True (and the thread joined) once the work is over; never waits,
  * except for up to grace_ms milliseconds. */
 bool background_done(struct background *b, int grace_ms);
-/* Waits for the work to end. */
+/* Waits for the work to end (wanting it). */
 void background_wait(struct background *b);
 /* With `wait`, background_wait and true; else background_done(b, 0):
  * for whoever takes a job's result now or at its next chance. */
