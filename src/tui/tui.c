@@ -332,10 +332,12 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		/* Background work shows as soon as it is done. */
 		timeout(app_busy(&a) || a.next_granularity ? 15 : SCREEN_WAIT_MS);
 		int key = getch();
-		/* A key's work and drawing come before the work made ahead. */
-		background_foreground_begin();
-		if (key != ERR)
+		/* A key's work and drawing come before the work made ahead
+		 * (the loop's polls, a few times a second, do not count). */
+		if (key != ERR) {
+			background_foreground_begin();
 			handle_key(&a, key);
+		}
 		if (a.next_thread)
 			switch_thread_models(&a, &loaded, &models);
 		bool switched = app_granularity_poll(&a, &models, o->load);
@@ -343,7 +345,8 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 			draw_app(&a, &s);
 			refresh();
 		}
-		background_foreground_end();
+		if (key != ERR)
+			background_foreground_end();
 	}
 	screen_close();
 	app_free(&a);
