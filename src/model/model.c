@@ -443,8 +443,10 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	for (size_t v = 0; v < n; v++)
 		m->parents_start[v + 1] = m->parents_start[v] + m->nodes[v].nparents;
 	uint32_t *parents_filled = xcalloc(n + 1, sizeof(uint32_t));
+	m->parents_first = true;
 	for (size_t e = 0; e < nedges; e++) {
 		uint32_t child = edges[e].child;
+		m->parents_first &= edges[e].parent < child;
 		m->parent_ids[m->parents_start[child] + parents_filled[child]++] =
 			edges[e].parent;
 		struct node *p = &m->nodes[edges[e].parent];

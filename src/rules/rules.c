@@ -104,8 +104,9 @@ static const double *frame_self(struct rules *r, unsigned type)
 }
 
 /* sub(v) = self(v) + sum of sub(child): parents come before children in
- * node_order, so walking it backwards finishes children first.  On the
- * XS node graph a shared child counts under every parent, as written. */
+ * node_parents_first's order, so walking it backwards finishes children
+ * first.  On the XS node graph a shared child counts under every parent,
+ * as written. */
 const double *rules_node_totals(struct rules *r, unsigned type)
 {
 	if (r->node_total[type])
@@ -113,7 +114,7 @@ const double *rules_node_totals(struct rules *r, unsigned type)
 	const struct model *m = r->model;
 	double *sub = xcalloc(m->nnodes + 1, sizeof(double));
 	for (size_t i = m->nnodes; i-- > 0;) {
-		uint32_t v = m->node_order[i];
+		uint32_t v = node_parents_first(m, i);
 		const struct node *n = &m->nodes[v];
 		double sum = node_value(m, v, type);
 		for (uint32_t c = n->child_start; c < n->child_end; c++)

@@ -201,7 +201,7 @@ static uint8_t *mark_needed(const struct model *src, struct sample_range r,
 			needed[src->sample_node[i]] = 1;
 	}
 	for (size_t k = src->nnodes; k-- > 0;) {
-		uint32_t v = src->node_order[k];
+		uint32_t v = node_parents_first(src, k);
 		if (!needed[v])
 			continue;
 		for (uint32_t p = src->parents_start[v]; p < src->parents_start[v + 1]; p++)
