@@ -77,17 +77,27 @@ static void go_ahead(void *arg)
 	atomic_store(&j->past, 2);
 }
 
+/* The same, pausing where the code it runs says it may (a loop shared
+ * with foreground work), not knowing its job. */
+static void go_ahead_by_pause_point(void *arg)
+{
+	struct ahead *j = arg;
+	atomic_store(&j->past, 1);
+	background_pause_point();
+	atomic_store(&j->past, 2);
+}
+
 /* The behind job stops at its yield while `begin`'s foreground work runs
  * (80 ms: a broken gate lets it through in microseconds), and ends by
  * itself once that work does. */
-static void check_gate(const char *what, void (*begin)(void *), void (*end)(void *),
-		       void *state)
+static void check_gate(const char *what, void (*job)(void *), void (*begin)(void *),
+		       void (*end)(void *), void *state)
 {
 	struct ahead j = { 0 };
 	struct background b;
 	j.self = &b;
 	begin(state);
-	background_start_behind(&b, go_ahead, &j);
+	background_start_behind(&b, job, &j);
 	while (atomic_load(&j.past) < 1)
 		sleep_ms(1);
 	sleep_ms(80);
@@ -150,10 +160,15 @@ int main(void)
 	check_job(false, own);
 	/* Nice saturates at 19: a caller already near it gets 19. */
 	check_job(true, own + 10 > 19 ? 19 : own + 10);
-	check_gate("a key's work", key_begins, key_ends, NULL);
+	check_gate("a key's work", go_ahead, key_begins, key_ends, NULL);
 	struct held_job job;
-	check_gate("a foreground job", job_begins, job_ends, &job);
+	check_gate("a foreground job", go_ahead, job_begins, job_ends, &job);
+	check_gate("a pause point", go_ahead_by_pause_point, key_begins, key_ends, NULL);
 	check_wanted();
+	/* Foreground work passes its pause points: the key's own here. */
+	background_foreground_begin();
+	background_pause_point();
+	background_foreground_end();
 	/* A foreground job yields to nothing. */
 	struct job plain = { 0, -100 };
 	struct background b;

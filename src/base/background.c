@@ -45,11 +45,22 @@ void background_want(struct background *b)
 	pthread_mutex_unlock(&gate_lock);
 }
 
+/* The behind job this thread runs, for background_pause_point. */
+static _Thread_local struct background *behind_here;
+
+void background_pause_point(void)
+{
+	if (behind_here)
+		background_yield(behind_here);
+}
+
 static void *trampoline(void *arg)
 {
 	struct background *b = arg;
-	if (b->behind) /* Linux: a thread's own priority, by its id */
+	if (b->behind) { /* Linux: a thread's own priority, by its id */
 		setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+		behind_here = b;
+	}
 	b->run(b->arg);
 	atomic_store(&b->finished, true);
 	return NULL;

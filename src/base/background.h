@@ -45,6 +45,12 @@ void background_start_behind(struct background *b, void (*run)(void *arg), void 
  * returns once no foreground work runs, or at once if the job is wanted.
  * Any other job returns at once. */
 void background_yield(struct background *b);
+/* background_yield for the behind job whose thread calls it, if any;
+ * elsewhere nothing.  For the loops such a job shares with foreground
+ * work (a model's finishing, the rules, the caller chains, a range's
+ * sums), between their phases: so that no step of the job runs on for
+ * long once a key comes. */
+void background_pause_point(void);
 /* Someone waits for the job b (started): it yields no more. */
 void background_want(struct background *b);
 /* Around a key's work on the main thread: behind jobs wait meanwhile.

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/background.h"
 #include "base/id_table.h"
 #include "base/util.h"
 #include "model_build.h"
@@ -644,7 +645,9 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 	free_build(m);
 	if (!acyclic)
 		return false;
+	background_pause_point(); /* made ahead: a key's work first */
 	build_function_graph(m);
+	background_pause_point();
 	/* Frame values are read for every frame: give them all a slot. */
 	if (m->frame_self)
 		grow_zeroed(&m->frame_self, &m->frame_self_cap, m->nframes * m->ntypes);

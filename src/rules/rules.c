@@ -299,6 +299,7 @@ static void compute_exact(struct rules *r, struct totals *t)
 	}
 	const double *sub = rules_node_totals(r, t->type);
 	const uint8_t *outermost = rules_outermost(r);
+	background_pause_point(); /* a model's rules made ahead */
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
 	for (size_t v = 0; v < m->nnodes; v++)
 		if (outermost[v])

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/background.h"
 #include "model/sample_counts.h"
 #include "transform_lines.h"
 #include "base/units.h"
@@ -527,6 +528,7 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	out->sample_node = src->sample_node + r.first;
 	out->sample_duration = src->sample_duration + r.first;
 	out->nsamples = out->samples_cap = r.end - r.first;
+	background_pause_point(); /* the whole profile's sums, made ahead */
 	mark_needed(src, r, needed);
 	out->range.hidden_arcs = model_hidden_arcs(src, needed);
 	for (size_t v = 0; v < src->nnodes; v++)
