@@ -4,9 +4,9 @@
  * a 450 000-node profile).  The models not yet made are made on a thread
  * (base/background.h) behind the work a key waits for (nice 10, and
  * paused between its steps while a key's work or a job of the screen
- * runs), one after the
- * other, while the user reads the screen; each can be taken as soon as
- * it is ready (asking for one lets the thread go on through the keys).
+ * runs), one after the other, while the user reads the screen; each can
+ * be taken as soon as it is ready (asking for one lets the thread go on
+ * through the keys).
  *
  * The thread reads `base`: nothing may change it meanwhile.  So models
  * are made ahead only when `base` has its sample counts already (the one
