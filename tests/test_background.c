@@ -126,11 +126,14 @@ struct held_job {
 	struct background b;
 };
 
+/* A job a key starts (a range's flame graph) outlasts the key's work. */
 static void job_begins(void *state)
 {
 	struct held_job *f = state;
 	atomic_init(&f->h.let_go, false);
+	background_foreground_begin();
 	background_start(&f->b, hold, &f->h);
+	background_foreground_end();
 }
 
 static void job_ends(void *state)
@@ -154,6 +157,23 @@ static void check_wanted(void)
 	background_foreground_end();
 }
 
+/* A job started outside a key's work (made ahead at the first screen)
+ * holds no behind job up. */
+static void check_beside(void)
+{
+	struct held_job beside;
+	atomic_init(&beside.h.let_go, false);
+	background_start(&beside.b, hold, &beside.h);
+	struct ahead j = { 0 };
+	struct background b;
+	j.self = &b;
+	background_start_behind(&b, go_ahead, &j);
+	for (int ms = 0; ms < 5000 && !background_done(&b, 1); ms++)
+		;
+	CHECK(atomic_load(&j.past) == 2);
+	job_ends(&beside);
+}
+
 int main(void)
 {
 	int own = getpriority(PRIO_PROCESS, (id_t)gettid());
@@ -165,6 +185,7 @@ int main(void)
 	check_gate("a foreground job", go_ahead, job_begins, job_ends, &job);
 	check_gate("a pause point", go_ahead_by_pause_point, key_begins, key_ends, NULL);
 	check_wanted();
+	check_beside();
 	/* Foreground work passes its pause points: the key's own here. */
 	background_foreground_begin();
 	background_pause_point();

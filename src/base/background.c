@@ -54,6 +54,16 @@ void background_pause_point(void)
 		background_yield(behind_here);
 }
 
+/* A job started now is foreground work when some runs: it joins it. */
+static bool join_foreground(void)
+{
+	pthread_mutex_lock(&gate_lock);
+	bool joins = foreground_running > 0;
+	foreground_running += joins;
+	pthread_mutex_unlock(&gate_lock);
+	return joins;
+}
+
 static void *trampoline(void *arg)
 {
 	struct background *b = arg;
@@ -66,8 +76,8 @@ static void *trampoline(void *arg)
 	return NULL;
 }
 
-/* A foreground job counts from its start, before its thread runs, so
- * that no behind job slips in between. */
+/* A foreground job counts from its start (join_foreground), before its
+ * thread runs, so that no behind job slips in between. */
 static void *foreground_trampoline(void *arg)
 {
 	struct background *b = arg;
@@ -84,9 +94,8 @@ static void start(struct background *b, void (*run)(void *arg), void *arg, bool 
 	b->behind = behind;
 	atomic_init(&b->finished, false);
 	atomic_init(&b->wanted, false);
-	if (!behind)
-		background_foreground_begin();
-	void *(*body)(void *) = behind ? trampoline : foreground_trampoline;
+	b->foreground = !behind && join_foreground();
+	void *(*body)(void *) = b->foreground ? foreground_trampoline : trampoline;
 	b->threaded = pthread_create(&b->thread, NULL, body, b) == 0;
 	if (!b->threaded) {
 		b->behind = false; /* inline: the caller's own thread */

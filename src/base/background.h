@@ -3,17 +3,19 @@
  * what its job owns; the caller looks at that once background_done says
  * the thread is gone.
  *
- * Work comes in two kinds.  Foreground work is what someone waits for: a
- * key's own work on the main thread (between background_foreground_begin
- * and _end) and every job of background_start, from its start to its
- * end (a range's flame graph, divided for the screen, a filter's level,
- * the caller chains).  Work made ahead of any need (background_start_-
- * behind: the granularity models, the range sums) gives way to it: at
- * the end of each of its chunks it calls background_yield, which waits
- * while any foreground work runs, unless someone waits for that job
- * itself (background_wait, background_want).  So on two cores a key and
- * the jobs it starts have both, and the work ahead goes on while the
- * user reads the screen. */
+ * Foreground work is what a user waits for: a key's own work on the main
+ * thread (between background_foreground_begin and _end) and every job of
+ * background_start started during it, from its start to its end (a
+ * range's flame graph, divided asked for by the screen, a filter's
+ * level).  A job of background_start started outside a key's work (at
+ * the first screen: the caller chains, divided made ahead) runs beside,
+ * at the caller's priority, holding nothing up.  Work made ahead of any
+ * need (background_start_behind: the granularity models, the range sums)
+ * gives way to foreground work: at the end of each of its chunks it
+ * calls background_yield, which waits while any foreground work runs,
+ * unless someone waits for that job itself (background_wait,
+ * background_want).  So on two cores a key and the jobs it starts have
+ * both, and the work ahead goes on while the user reads the screen. */
 #ifndef WPROF_BACKGROUND_H
 #define WPROF_BACKGROUND_H
 
@@ -28,11 +30,13 @@ struct background {
 	void (*run)(void *arg);
 	void *arg;
 	bool behind; /* background_start_behind's */
+	bool foreground; /* started during foreground work: part of it */
 	atomic_bool finished;
 	atomic_bool wanted; /* someone waits for it: it yields no more */
 };
 
-/* Runs run(arg) on a new thread, or inline when none can be had. */
+/* Runs run(arg) on a new thread, or inline when none can be had; part
+ * of the foreground work when started during some (above). */
 void background_start(struct background *b, void (*run)(void *arg), void *arg);
 /* The same for work made ahead of any need (a range key's start): its
  * thread runs at a lower priority (nice 10) and yields to foreground
