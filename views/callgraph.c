@@ -93,6 +93,7 @@ static void append_block(struct view *v, uint32_t f)
 static void callgraph_build(struct view *v)
 {
 	const struct model *m = v->ctx->model;
+	v->totals = rules_arc_totals(v->ctx->rules, v->totals); /* its rows are arcs */
 	if (v->ctx->focus_frame != NO_ID && v->ctx->focus_frame < m->nframes) {
 		append_block(v, v->ctx->focus_frame);
 		return;

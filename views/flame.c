@@ -165,6 +165,13 @@ static void push_sorted(const struct tree_order *o, struct walk_stack *s,
 		if (!node_hidden(o->m, nodes[i]))
 			at[kept++] = nodes[i];
 	count = kept;
+	/* What the walk reads of each when it comes to it, ahead: the graph
+	 * is built on a thread whose core has none of it in its cache. */
+	for (size_t i = 0; i < count; i++) {
+		__builtin_prefetch(&o->m->nodes[at[i]]);
+		__builtin_prefetch(&o->m->node_self[(size_t)at[i] * o->m->ntypes]);
+		__builtin_prefetch(&o->sub[at[i]]);
+	}
 	if (count > 1)
 		qsort_r(at, count, sizeof(uint32_t), larger_first, (void *)o);
 	for (size_t i = 0; i < count / 2; i++) { /* the largest is popped first */

@@ -17,12 +17,12 @@ static void flame_view_build(struct view *v)
 	v->rows = xmalloc((v->rows_cap + 1) * sizeof(*v->rows));
 	for (size_t i = 0; i < f->nframes; i++) {
 		const struct flame_frame *fr = &f->frames[i];
-		struct row r = {
+		v->rows[i] = (struct row){
 			.frame = fr->frame, .item = (uint32_t)i, .depth = fr->depth,
 			.self = fr->self, .total = fr->width, .calls = NAN,
 		};
-		view_append(&v->rows, &v->nrows, &v->rows_cap, &r);
 	}
+	v->nrows = f->nframes;
 }
 
 static void flame_view_free(struct view *v)

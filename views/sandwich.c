@@ -167,6 +167,7 @@ static void add_callee_arcs(struct view *v, const struct row *caller_root)
 static void sandwich_build(struct view *v)
 {
 	const struct model *m = v->ctx->model;
+	v->totals = rules_arc_totals(v->ctx->rules, v->totals); /* its callees are arcs */
 	struct sandwich *s = xcalloc(1, sizeof(*s));
 	v->state = s;
 	uint32_t f = v->ctx->focus_frame;

@@ -146,6 +146,14 @@ static bool sums_movable(const struct model *m)
 	       model_count_type(m) != NO_ID;
 }
 
+/* The thread's: once no key's work is running (base/background.h). */
+static void make_whole_sums_behind(void *arg)
+{
+	struct whole_sums *w = arg;
+	background_yield(&w->work);
+	make_whole_sums(w);
+}
+
 void app_range_prepare(struct app *a)
 {
 	if (a->live || a->range.whole_sums || !sums_movable(a->loaded))
@@ -153,7 +161,7 @@ void app_range_prepare(struct app *a)
 	struct whole_sums *w = xcalloc(1, sizeof(*w));
 	w->src = a->loaded;
 	a->range.whole_sums = w;
-	background_start_behind(&w->work, make_whole_sums, w);
+	background_start_behind(&w->work, make_whole_sums_behind, w);
 }
 
 struct whole_sums *app_range_make_sums(const struct model *m)

@@ -25,11 +25,13 @@ static void make(void *arg)
 	for (int k = 0; k < c->nqueued && !atomic_load(&c->stop); k++) {
 		enum granularity g = c->order[k];
 		const char *why_not;
+		background_yield(&c->job); /* a key's work first */
 		struct model *m = xmalloc(sizeof(*m));
 		if (!model_by_granularity(c->base, g, m, &why_not)) {
 			free(m);
 			m = NULL;
 		}
+		background_yield(&c->job);
 		if (m) {
 			/* What the explorer would start working out on the
 			 * first screen, ready before the key. */
@@ -37,6 +39,7 @@ static void make(void *arg)
 			rules_totals(&c->rules[g], rule_default(m), m->default_type);
 			rules_totals(&c->rules[g], RULE_ADDITIVE, m->default_type);
 			rules_make_chains(&c->rules[g]);
+			background_yield(&c->job);
 			c->sums[g] = app_range_make_sums(m);
 		}
 		c->made[g] = m;
@@ -134,6 +137,8 @@ bool granularity_cache_ready(struct granularity_cache *c, enum granularity g)
 	if (c->building && background_done(&c->job, 0))
 		granularity_cache_wait(c);
 	collect(c, g);
+	if (c->queued[g])
+		background_want(&c->job); /* asked for: no longer ahead of need */
 	return !c->queued[g];
 }
 

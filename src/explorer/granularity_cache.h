@@ -2,9 +2,11 @@
  * one profile by functions, kept once made, so that the granularity key
  * swaps models instead of making one each time (a quarter of a second on
  * a 450 000-node profile).  The models not yet made are made on a thread
- * (base/background.h) behind the work a key waits for (nice 10), one
- * after the other, while the user reads the screen; each can be taken as
- * soon as it is ready.
+ * (base/background.h) behind the work a key waits for (nice 10, and
+ * paused between its steps while a key's work or a job of the screen
+ * runs), one after the other, while the user reads the screen; each can
+ * be taken as soon as it is ready (asking for one lets the thread go on
+ * through the keys).
  *
  * The thread reads `base`: nothing may change it meanwhile.  So models
  * are made ahead only when `base` has its sample counts already (the one

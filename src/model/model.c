@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/background.h"
 #include "base/id_table.h"
 #include "base/util.h"
 #include "model_build.h"
@@ -443,8 +444,10 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	for (size_t v = 0; v < n; v++)
 		m->parents_start[v + 1] = m->parents_start[v] + m->nodes[v].nparents;
 	uint32_t *parents_filled = xcalloc(n + 1, sizeof(uint32_t));
+	m->parents_first = true;
 	for (size_t e = 0; e < nedges; e++) {
 		uint32_t child = edges[e].child;
+		m->parents_first &= edges[e].parent < child;
 		m->parent_ids[m->parents_start[child] + parents_filled[child]++] =
 			edges[e].parent;
 		struct node *p = &m->nodes[edges[e].parent];
@@ -642,7 +645,9 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 	free_build(m);
 	if (!acyclic)
 		return false;
+	background_pause_point(); /* made ahead: a key's work first */
 	build_function_graph(m);
+	background_pause_point();
 	/* Frame values are read for every frame: give them all a slot. */
 	if (m->frame_self)
 		grow_zeroed(&m->frame_self, &m->frame_self_cap, m->nframes * m->ntypes);

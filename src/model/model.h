@@ -218,6 +218,9 @@ struct model {
 	size_t nnodes, nodes_cap;
 	uint32_t *child_ids;  /* filled by model_finish */
 	uint32_t *node_order; /* every node after all of its parents */
+	/* Every link's parent has a lower id than its child (a .cpuprofile's
+	 * nodes as written): the ids in turn are such an order too. */
+	bool parents_first;
 	uint32_t *parents_start; /* parents of v: parent_ids[parents_start[v]..[v+1]) */
 	uint32_t *parent_ids;
 	uint32_t *link_arcs; /* per child_ids entry: the arc parent -> child */
@@ -479,6 +482,16 @@ static inline double node_value(const struct model *m, uint32_t node,
 				unsigned type)
 {
 	return m->node_self[(size_t)node * m->ntypes + type];
+}
+
+/* The i-th node of an order with every node after all of its parents:
+ * the ids themselves where they are one (parents_first), which a pass
+ * reads in turn, else node_order, which reaches the nodes at random.
+ * For passes whose result does not depend on which such order they
+ * take (a node's total sums its children in their own order). */
+static inline uint32_t node_parents_first(const struct model *m, size_t i)
+{
+	return m->parents_first ? (uint32_t)i : m->node_order[i];
 }
 
 static inline bool node_hidden(const struct model *m, uint32_t node)

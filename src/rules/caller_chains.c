@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/background.h"
 #include "base/util.h"
 #include "caller_chains.h"
 
@@ -167,6 +168,7 @@ static void start_sort(struct caller_chains *c, const struct model *m)
 void caller_chains_sort_to(struct caller_chains *c, uint32_t places)
 {
 	while (c->next && c->places < places) {
+		background_pause_point(); /* a round at a time, made ahead */
 		if (doubling_round(c->next, c->sorted)) {
 			c->places *= 2;
 		} else {
@@ -186,6 +188,7 @@ bool caller_chains_build(struct caller_chains *c, const struct model *m)
 		caller_chains_free(c);
 		return false;
 	}
+	background_pause_point();
 	start_sort(c, m);
 	caller_chains_sort_to(c, 2);
 	return true;

@@ -104,8 +104,9 @@ static const double *frame_self(struct rules *r, unsigned type)
 }
 
 /* sub(v) = self(v) + sum of sub(child): parents come before children in
- * node_order, so walking it backwards finishes children first.  On the
- * XS node graph a shared child counts under every parent, as written. */
+ * node_parents_first's order, so walking it backwards finishes children
+ * first.  On the XS node graph a shared child counts under every parent,
+ * as written. */
 const double *rules_node_totals(struct rules *r, unsigned type)
 {
 	if (r->node_total[type])
@@ -113,7 +114,7 @@ const double *rules_node_totals(struct rules *r, unsigned type)
 	const struct model *m = r->model;
 	double *sub = xcalloc(m->nnodes + 1, sizeof(double));
 	for (size_t i = m->nnodes; i-- > 0;) {
-		uint32_t v = m->node_order[i];
+		uint32_t v = node_parents_first(m, i);
 		const struct node *n = &m->nodes[v];
 		double sum = node_value(m, v, type);
 		for (uint32_t c = n->child_start; c < n->child_end; c++)
@@ -298,14 +299,12 @@ static void compute_exact(struct rules *r, struct totals *t)
 	}
 	const double *sub = rules_node_totals(r, t->type);
 	const uint8_t *outermost = rules_outermost(r);
+	background_pause_point(); /* a model's rules made ahead */
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
-	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
-	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
 	for (size_t v = 0; v < m->nnodes; v++)
 		if (outermost[v])
 			t->total[m->nodes[v].frame] += sub[v];
-	arc_sums_from_nodes(r, t->type, r->arc_outermost, t->arc_total,
-			    t->arc_self);
+	t->arcs_later = true;
 }
 
 static void compute_additive(struct rules *r, struct totals *t)
@@ -317,11 +316,24 @@ static void compute_additive(struct rules *r, struct totals *t)
 	}
 	const double *sub = rules_node_totals(r, t->type);
 	t->total = xcalloc(m->nframes + 1, sizeof(double));
-	t->arc_total = xcalloc(m->narcs + 1, sizeof(double));
-	t->arc_self = xcalloc(m->narcs + 1, sizeof(double));
 	for (size_t v = 0; v < m->nnodes; v++)
 		t->total[m->nodes[v].frame] += sub[v];
-	arc_sums_from_nodes(r, t->type, NULL, t->arc_total, t->arc_self);
+	t->arcs_later = true;
+}
+
+const struct totals *rules_arc_totals(struct rules *r, const struct totals *t)
+{
+	if (!t || !t->arcs_later)
+		return t;
+	struct totals *own = r->cache[t->rule][t->type]; /* t itself */
+	const struct model *m = r->model;
+	own->arc_total = xcalloc(m->narcs + 1, sizeof(double));
+	own->arc_self = xcalloc(m->narcs + 1, sizeof(double));
+	/* exact: a sample counts once in an arc, where it is outermost */
+	arc_sums_from_nodes(r, t->type, t->rule == RULE_EXACT ? r->arc_outermost : NULL,
+			    own->arc_total, own->arc_self);
+	own->arcs_later = false;
+	return own;
 }
 
 /* Shares below 1 µs stop; for metrics that are not time, below a

@@ -26,9 +26,12 @@ struct totals {
 	bool computing;    /* total is NULL only until a thread finishes it */
 	/* Per arc (model->arcs): the part of the callee's total that this
 	 * rule gives to the caller, and the part of it that is the callee's
-	 * own self time.  NULL when the rule does not apply. */
+	 * own self time.  NULL when the rule does not apply, and under exact
+	 * and additive until rules_arc_totals is asked (only the panes of
+	 * arcs read them: a range key on another pane does not sum them). */
 	double *arc_total;
 	double *arc_self;
+	bool arcs_later; /* rules_arc_totals makes them */
 	double profile_total; /* the base of every %: the whole profile's
 			       * value, or with `relative` what is left */
 	/* gprof only: calls per frame as gprof counts them (recursive calls
@@ -72,6 +75,8 @@ void rules_values_changed(struct rules *r);
 
 const struct totals *rules_totals(struct rules *r, enum rule rule,
 				  unsigned type);
+/* t (rules_totals' of r) with its arcs' numbers, made now if not yet. */
+const struct totals *rules_arc_totals(struct rules *r, const struct totals *t);
 /* Percentages of what is left (true) or of the whole profile (false, the
  * default): every totals' profile_total follows, computed ones too. */
 void rules_set_relative(struct rules *r, bool relative);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/background.h"
 #include "model/sample_counts.h"
 #include "transform_lines.h"
 #include "base/units.h"
@@ -201,7 +202,7 @@ static uint8_t *mark_needed(const struct model *src, struct sample_range r,
 			needed[src->sample_node[i]] = 1;
 	}
 	for (size_t k = src->nnodes; k-- > 0;) {
-		uint32_t v = src->node_order[k];
+		uint32_t v = node_parents_first(src, k);
 		if (!needed[v])
 			continue;
 		for (uint32_t p = src->parents_start[v]; p < src->parents_start[v + 1]; p++)
@@ -527,6 +528,7 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	out->sample_node = src->sample_node + r.first;
 	out->sample_duration = src->sample_duration + r.first;
 	out->nsamples = out->samples_cap = r.end - r.first;
+	background_pause_point(); /* the whole profile's sums, made ahead */
 	mark_needed(src, r, needed);
 	out->range.hidden_arcs = model_hidden_arcs(src, needed);
 	for (size_t v = 0; v < src->nnodes; v++)

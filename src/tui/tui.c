@@ -11,6 +11,7 @@
 
 #include "explorer/save_view.h"
 #include "loaders/loaders.h"
+#include "base/background.h"
 #include "base/complain.h"
 #include "base/escape.h"
 #include "transform/granularity.h"
@@ -327,8 +328,12 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 		/* Background work shows as soon as it is done. */
 		timeout(app_busy(&a) || a.next_granularity ? 15 : SCREEN_WAIT_MS);
 		int key = getch();
-		if (key != ERR)
+		/* A key's work and drawing come before the work made ahead
+		 * (the loop's polls, a few times a second, do not count). */
+		if (key != ERR) {
+			background_foreground_begin();
 			handle_key(&a, key);
+		}
 		if (a.next_thread)
 			switch_thread_models(&a, &loaded, &models);
 		bool switched = app_granularity_poll(&a, &models, o->load);
@@ -336,6 +341,8 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 			draw_app(&a, &s);
 			refresh();
 		}
+		if (key != ERR)
+			background_foreground_end();
 	}
 	screen_close();
 	app_free(&a);
@@ -574,7 +581,12 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 		       const char *after, int number, struct bench_models *bm)
 {
 	double start = now_ms();
-	if (!strcmp(line, "wait")) {
+	/* As tui_run's keys; not a wait, which waits for work behind too
+	 * (the range sums). */
+	bool waiting = !strcmp(line, "wait");
+	if (!waiting)
+		background_foreground_begin();
+	if (waiting) {
 		struct timespec ms = { 0, 1000000 };
 		enum bench_wait what = bench_wait_for(a, after);
 		while (bench_waiting(a, what)) {
@@ -593,6 +605,7 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 		if (key == ERR || !key_dispatch(a, key)) {
 			fprintf(stderr, "wprof-tui: line %d: '%s' is not a key here\n",
 				number, line);
+			background_foreground_end();
 			return false;
 		}
 		bench_granularity(a, s, bm);
@@ -600,6 +613,8 @@ static bool bench_line(struct app *a, const struct screen *s, const char *line,
 	app_poll(a);
 	draw_app(a, s);
 	refresh();
+	if (!waiting)
+		background_foreground_end();
 	printf("%-16s %9.3f ms  %zu rows\n", line, now_ms() - start,
 	       app_pane(a)->view.nrows);
 	return true;
@@ -686,9 +701,11 @@ int tui_run_compare(const char *const files[2], struct model *models[2],
 		int key = getch();
 		if (key == ERR)
 			continue;
+		background_foreground_begin(); /* as tui_run's keys */
 		compare_key(&c, key);
 		draw_compare(&c, &s);
 		refresh();
+		background_foreground_end();
 	}
 	screen_close();
 	compare_free(&c);
