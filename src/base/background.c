@@ -68,7 +68,11 @@ static void *trampoline(void *arg)
 {
 	struct background *b = arg;
 	if (b->behind) { /* Linux: a thread's own priority, by its id */
-		setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
+		/* Ten below the thread that started it, whose nice it inherits:
+		 * an explorer started with `nice` keeps its work behind. */
+		id_t me = (id_t)gettid();
+		int behind_nice = getpriority(PRIO_PROCESS, me) + 10;
+		setpriority(PRIO_PROCESS, me, behind_nice > 19 ? 19 : behind_nice);
 		behind_here = b;
 	}
 	b->run(b->arg);

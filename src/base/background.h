@@ -39,10 +39,10 @@ struct background {
  * of the foreground work when started during some (above). */
 void background_start(struct background *b, void (*run)(void *arg), void *arg);
 /* The same for work made ahead of any need (a range key's start): its
- * thread runs at a lower priority (nice 10) and yields to foreground
- * work (background_yield), so that on two cores it leaves them to the
- * work a key may be waiting for (the caller chains of the bottom-up
- * pane, a filter's level).  Run inline (no thread to be had), it is the
+ * thread runs at a lower priority (10 nice steps below its starter's,
+ * 19 at most) and yields to foreground work (background_yield), so that
+ * on two cores it leaves them to the work a key may be waiting for (the
+ * caller chains of the bottom-up pane, a filter's level).  Run inline (no thread to be had), it is the
  * caller's own work and yields to nothing. */
 void background_start_behind(struct background *b, void (*run)(void *arg), void *arg);
 /* A behind job, from its own thread, at the end of a chunk of its work:
