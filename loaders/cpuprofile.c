@@ -304,12 +304,12 @@ static bool find_node_part(const struct input *in, uint64_t *at)
 }
 
 /* On the tail thread (tail_first_fn): the elements of "nodes" from the
- * part's first node to the array's end. */
-static void read_node_part(void *ctx, const struct input *shared)
+ * part's first node to the array's end, where the samples follow. */
+static uint64_t read_node_part(void *ctx, const struct input *shared)
 {
 	struct node_part *p = ctx;
 	if (!input_share(&p->in, shared, p->start))
-		return;
+		return 0;
 	p->opened = true;
 	model_init(&p->m, "cpuprofile");
 	p->L = xcalloc(1, sizeof(*p->L));
@@ -321,6 +321,7 @@ static void read_node_part(void *ctx, const struct input *shared)
 		p->end = input_offset(&p->in);
 		p->whole = true;
 	}
+	return p->end;
 }
 
 /* The part's string `s` in this loader's model; `old` lists the part's
@@ -401,7 +402,7 @@ static void free_node_part(struct node_part *p);
 static bool take_node_part(struct cpu_loader *L)
 {
 	struct node_part *p = L->part;
-	tail_wait(&L->tail);
+	tail_wait_first(&L->tail);
 	bool whole = p->whole && json_skip_array_to(&L->j, p->end);
 	if (whole)
 		merge_node_part(L, p->L, &p->m);

@@ -15,6 +15,9 @@
 /* How far past a chunk the search for the key looks: a key that the
  * chunk's end cuts, and the white space before its colon. */
 #define OVERLAP 64
+/* How far past the first work's end the key is looked for: V8 writes
+ * only "startTime" and "endTime" between the nodes and the samples. */
+#define NEAR 4096
 
 static const char samples_key[] = "\"samples\"";
 
@@ -37,6 +40,24 @@ static bool samples_key_at(const uint8_t *w, size_t at, size_t len)
 	for (at += n; at < len && is_space(w[at]); at++)
 		;
 	return at < len && w[at] == ':';
+}
+
+/* The byte of the first "samples" key within NEAR bytes after byte
+ * `after` (0: none to look after), which spares reading the arrays
+ * twice, once backwards. */
+static bool find_samples_key_after(struct cpuprofile_tail *t, uint64_t after, uint64_t *found)
+{
+	struct input *in = &t->in;
+	if (!after || !input_seek(in, after))
+		return false;
+	size_t len = input_fill(in, NEAR), n = sizeof(samples_key) - 1;
+	const uint8_t *w = in->buf + in->pos;
+	for (const uint8_t *q = w; (q = memmem(q, len - (size_t)(q - w), samples_key, n)); q++)
+		if (samples_key_at(w, (size_t)(q - w), len)) {
+			*found = after + (uint64_t)(q - w);
+			return true;
+		}
+	return false;
 }
 
 /* The byte of the last "samples" key, searched from the end of the data
@@ -245,10 +266,12 @@ static void read_entries(struct cpuprofile_tail *t, uint64_t at)
 static void *read_tail(void *arg)
 {
 	struct cpuprofile_tail *t = arg;
-	uint64_t at;
-	if (t->first)
-		t->first(t->first_ctx, &t->in);
-	if (find_samples_key(t, &at))
+	uint64_t at, after = t->first ? t->first(t->first_ctx, &t->in) : 0;
+	pthread_mutex_lock(&t->lock);
+	t->first_done = true;
+	pthread_cond_signal(&t->first_ended);
+	pthread_mutex_unlock(&t->lock);
+	if (find_samples_key_after(t, after, &at) || find_samples_key(t, &at))
 		read_entries(t, at);
 	return NULL;
 }
@@ -262,9 +285,24 @@ void tail_start(struct cpuprofile_tail *t, const struct input *in, tail_first_fn
 	t->first_ctx = first_ctx;
 	if (!in->size || !input_share(&t->in, in, 0))
 		return;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->first_ended, NULL);
 	t->running = pthread_create(&t->thread, NULL, read_tail, t) == 0;
-	if (!t->running)
+	if (!t->running) {
+		pthread_mutex_destroy(&t->lock);
+		pthread_cond_destroy(&t->first_ended);
 		input_close(&t->in);
+	}
+}
+
+void tail_wait_first(struct cpuprofile_tail *t)
+{
+	if (!t->running)
+		return;
+	pthread_mutex_lock(&t->lock);
+	while (!t->first_done)
+		pthread_cond_wait(&t->first_ended, &t->lock);
+	pthread_mutex_unlock(&t->lock);
 }
 
 void tail_wait(struct cpuprofile_tail *t)
@@ -273,6 +311,8 @@ void tail_wait(struct cpuprofile_tail *t)
 		return;
 	pthread_join(t->thread, NULL);
 	t->joined = true;
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->first_ended);
 	input_close(&t->in);
 }
 
