@@ -21,6 +21,26 @@
 
 static const char samples_key[] = "\"samples\"";
 
+/* On the thread: one more step done (*flag is one of t's). */
+static void announce(struct cpuprofile_tail *t, bool *flag)
+{
+	pthread_mutex_lock(&t->lock);
+	*flag = true;
+	pthread_cond_broadcast(&t->moved);
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Until *flag is set or the thread has ended (at once without one). */
+static void await(struct cpuprofile_tail *t, const bool *flag)
+{
+	if (!t->running || t->joined)
+		return;
+	pthread_mutex_lock(&t->lock);
+	while (!*flag && !t->ended)
+		pthread_cond_wait(&t->moved, &t->lock);
+	pthread_mutex_unlock(&t->lock);
+}
+
 static bool stopping(struct cpuprofile_tail *t)
 {
 	return atomic_load_explicit(&t->stop, memory_order_relaxed);
@@ -255,6 +275,7 @@ static void read_entries(struct cpuprofile_tail *t, uint64_t at)
 			return;
 		a->end = input_offset(in);
 		a->whole = true;
+		announce(t, &a->settled);
 		if (next_byte(t) != ',')
 			return;
 		in->pos++;
@@ -267,12 +288,10 @@ static void *read_tail(void *arg)
 {
 	struct cpuprofile_tail *t = arg;
 	uint64_t at, after = t->first ? t->first(t->first_ctx, &t->in) : 0;
-	pthread_mutex_lock(&t->lock);
-	t->first_done = true;
-	pthread_cond_signal(&t->first_ended);
-	pthread_mutex_unlock(&t->lock);
+	announce(t, &t->first_done);
 	if (find_samples_key_after(t, after, &at) || find_samples_key(t, &at))
 		read_entries(t, at);
+	announce(t, &t->ended);
 	return NULL;
 }
 
@@ -286,23 +305,18 @@ void tail_start(struct cpuprofile_tail *t, const struct input *in, tail_first_fn
 	if (!in->size || !input_share(&t->in, in, 0))
 		return;
 	pthread_mutex_init(&t->lock, NULL);
-	pthread_cond_init(&t->first_ended, NULL);
+	pthread_cond_init(&t->moved, NULL);
 	t->running = pthread_create(&t->thread, NULL, read_tail, t) == 0;
 	if (!t->running) {
 		pthread_mutex_destroy(&t->lock);
-		pthread_cond_destroy(&t->first_ended);
+		pthread_cond_destroy(&t->moved);
 		input_close(&t->in);
 	}
 }
 
 void tail_wait_first(struct cpuprofile_tail *t)
 {
-	if (!t->running)
-		return;
-	pthread_mutex_lock(&t->lock);
-	while (!t->first_done)
-		pthread_cond_wait(&t->first_ended, &t->lock);
-	pthread_mutex_unlock(&t->lock);
+	await(t, &t->first_done);
 }
 
 void tail_wait(struct cpuprofile_tail *t)
@@ -312,15 +326,15 @@ void tail_wait(struct cpuprofile_tail *t)
 	pthread_join(t->thread, NULL);
 	t->joined = true;
 	pthread_mutex_destroy(&t->lock);
-	pthread_cond_destroy(&t->first_ended);
+	pthread_cond_destroy(&t->moved);
 	input_close(&t->in);
 }
 
 struct tail_array *tail_array_at(struct cpuprofile_tail *t, enum tail_kind kind,
 				 uint64_t key_at)
 {
-	tail_wait(t);
 	struct tail_array *a = &t->arrays[kind];
+	await(t, &a->settled);
 	return t->running && a->whole && a->key_at == key_at ? a : NULL;
 }
 

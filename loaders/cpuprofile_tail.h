@@ -32,6 +32,7 @@ struct tail_array {
 	uint64_t key_at; /* the byte of its key's opening quote */
 	uint64_t end;    /* the byte after its ']' */
 	bool whole;      /* read to its end, every element valid */
+	bool settled;    /* the thread is done with it (under the lock) */
 	size_t n, cap;
 	/* samples: node ids as written, each a whole number from 0 to
 	 * 2^32 - 2 (others are left to the loader) */
@@ -52,10 +53,11 @@ struct cpuprofile_tail {
 	void *first_ctx;
 	pthread_t thread;
 	bool running, joined;
-	/* `first` has ended: set under `lock`, told by `first_ended`. */
+	/* How far the thread has gone: flags set under `lock`, each change
+	 * told by `moved`. */
 	pthread_mutex_t lock;
-	pthread_cond_t first_ended;
-	bool first_done;
+	pthread_cond_t moved;
+	bool first_done, ended;
 	atomic_bool stop;
 	struct tail_array arrays[TAIL_KINDS];
 };
@@ -76,8 +78,9 @@ void tail_wait_first(struct cpuprofile_tail *t);
 void tail_wait(struct cpuprofile_tail *t);
 
 /* The array of `kind` whose key the loader has just read at byte
- * `key_at`, once the thread has ended; NULL unless the thread read that
- * very array whole.  The caller may take its buffer (leaving NULL). */
+ * `key_at`, once the thread is done with that array (it may go on to
+ * the next); NULL unless the thread read that very array whole.  The
+ * caller may take its buffer (leaving NULL) and change its elements. */
 struct tail_array *tail_array_at(struct cpuprofile_tail *t, enum tail_kind kind,
 				 uint64_t key_at);
 
