@@ -149,7 +149,7 @@ static bool keep(struct tail_array *a, enum tail_kind kind, double v)
  * comma; the value in *v).  0 for anything else, which the general path
  * reads (and a leading zero, which it refuses as JSON does).  ROOM bytes
  * are at hand, so eight can be read. */
-static size_t integer_and_comma(const uint8_t *p, const uint8_t *end, int64_t *v)
+static inline size_t integer_and_comma(const uint8_t *p, const uint8_t *end, int64_t *v)
 {
 	const uint64_t threes = 0x3030303030303030ULL, high = 0xf0f0f0f0f0f0f0f0ULL;
 	bool negative = *p == '-';
@@ -197,9 +197,70 @@ static bool any_element(struct cpuprofile_tail *t, struct tail_array *a,
 	return true;
 }
 
+/* The usual elements from `from` on, ids of samples or deltas, while
+ * ROOM bytes are at hand: the bytes taken.  The array's fields are kept
+ * in locals, as a store through its pointer could otherwise be taken
+ * to change them.  It stops before an element integer_and_comma does
+ * not read, or an id out of range. */
+static size_t id_run(const uint8_t *from, const uint8_t *end, struct tail_array *a)
+{
+	const uint8_t *p = from;
+	uint32_t *ids = a->ids;
+	size_t n = a->n, cap = a->cap, used;
+	int64_t v;
+	while (end - p >= ROOM && (used = integer_and_comma(p, end, &v)) && v >= 0 && v < NO_ID) {
+		if (n == cap) {
+			grow_array((void **)&a->ids, &a->cap, n + 1, sizeof(*ids));
+			ids = a->ids;
+			cap = a->cap;
+		}
+		ids[n++] = (uint32_t)v;
+		p += used;
+	}
+	a->n = n;
+	return (size_t)(p - from);
+}
+
+static size_t delta_run(const uint8_t *from, const uint8_t *end, struct tail_array *a)
+{
+	const uint8_t *p = from;
+	double *values = a->values;
+	size_t n = a->n, cap = a->cap, used;
+	int64_t v, widest = 0;
+	while (end - p >= ROOM && (used = integer_and_comma(p, end, &v))) {
+		if (n == cap) {
+			grow_array((void **)&a->values, &a->cap, n + 1, sizeof(*values));
+			values = a->values;
+			cap = a->cap;
+		}
+		values[n++] = (double)v;
+		if (llabs(v) > widest)
+			widest = llabs(v);
+		p += used;
+	}
+	a->n = n;
+	if ((double)widest > a->largest)
+		a->largest = (double)widest;
+	return (size_t)(p - from);
+}
+
+/* The element at hand that the runs above left (one out of range, or
+ * the last few bytes of the data): a usual one, else any number. */
+static bool one_element(struct cpuprofile_tail *t, struct tail_array *a,
+			enum tail_kind kind, bool *ended)
+{
+	struct input *in = &t->in;
+	int64_t v;
+	size_t used = integer_and_comma(in->buf + in->pos, in->buf + in->len, &v);
+	if (!used)
+		return any_element(t, a, kind, ended);
+	in->pos += used;
+	return keep(a, kind, (double)v);
+}
+
 /* An array of numbers, from its '[' (white space before it), as the
  * JSON reader takes one: numbers separated by commas.  Millions of
- * them: the usual one goes through integer_and_comma alone. */
+ * them: the usual ones go through a run of integer_and_comma. */
 static bool read_numbers(struct cpuprofile_tail *t, struct tail_array *a,
 			 enum tail_kind kind)
 {
@@ -214,25 +275,10 @@ static bool read_numbers(struct cpuprofile_tail *t, struct tail_array *a,
 	for (bool ended = false; !ended;) {
 		if (in->len - in->pos < ROOM && (next_byte(t) < 0 || stopping(t)))
 			return false; /* (next_byte refills) */
-		int64_t v;
-		size_t used = integer_and_comma(in->buf + in->pos, in->buf + in->len, &v);
-		if (!used) {
-			if (!any_element(t, a, kind, &ended))
-				return false;
-			continue;
-		}
-		in->pos += used;
-		if (kind == TAIL_SAMPLES) {
-			if (v < 0 || v >= NO_ID)
-				return false;
-			GROW(a->ids, a->cap, a->n + 1);
-			a->ids[a->n++] = (uint32_t)v;
-		} else {
-			GROW(a->values, a->cap, a->n + 1);
-			a->values[a->n++] = (double)v;
-			if ((double)llabs(v) > a->largest)
-				a->largest = (double)llabs(v);
-		}
+		const uint8_t *at = in->buf + in->pos, *end = in->buf + in->len;
+		in->pos += kind == TAIL_SAMPLES ? id_run(at, end, a) : delta_run(at, end, a);
+		if ((in->len - in->pos >= ROOM || in->eof) && !one_element(t, a, kind, &ended))
+			return false;
 	}
 	return true;
 }
