@@ -284,7 +284,7 @@ static bool read_nodes(struct cpu_loader *L)
  * arrays the rest, which go four times quicker a byte: from here the
  * thread has as much to read as this loader has before (measured on
  * bench/cpuprofile-bench's profile: docs/hacking.md, Performance). */
-#define NODE_PART_FROM 0.38
+#define NODE_PART_FROM 0.41
 #define NODE_START "{\"id\":"
 
 /* The part's first node: the first `{"id":` within half a chunk of its
