@@ -83,6 +83,7 @@ struct cpu_loader {
 	bool have_start, have_end, have_nodes, have_samples;
 	size_t tree_times; /* nodes with a selfTime */
 	struct id_map map;
+	struct v8_frame unknown;     /* each record's frame until read: made once */
 	struct cpuprofile_tail tail; /* samples and timeDeltas, read ahead */
 	struct node_part *part;      /* the last nodes, read ahead */
 };
@@ -157,7 +158,7 @@ static uint32_t new_record(void *ctx, uint32_t parent)
 	GROW(L->records, L->records_cap, L->nrecords + 1);
 	L->records[L->nrecords] = (struct record){
 		.at = L->j.token_offset,
-		.frame = v8_frame_unknown(L->m),
+		.frame = L->unknown,
 	};
 	uint32_t slot = (uint32_t)L->nrecords++;
 	if (parent != NO_ID) {
@@ -313,7 +314,8 @@ static uint64_t read_node_part(void *ctx, const struct input *shared)
 	p->opened = true;
 	model_init(&p->m, "cpuprofile");
 	p->L = xcalloc(1, sizeof(*p->L));
-	*p->L = (struct cpu_loader){ .m = &p->m, .err = &p->err };
+	*p->L = (struct cpu_loader){ .m = &p->m, .err = &p->err,
+				     .unknown = v8_frame_unknown(&p->m) };
 	json_init_in_array(&p->L->j, &p->in);
 	p->L->reader = (struct v8_reader){
 		.s = { .j = &p->L->j, .err = &p->err, .format = FORMAT }, .m = &p->m };
@@ -1163,6 +1165,7 @@ bool load_cpuprofile(struct input *in, struct model *m,
 {
 	struct cpu_loader L = { .m = m, .err = err };
 	model_init(m, "cpuprofile");
+	L.unknown = v8_frame_unknown(m);
 	m->lines_zero_based = true;
 	v8_reader_start(&L.reader, &L.j, in, m, err, FORMAT);
 	if (!(opt && opt->one_thread)) {
