@@ -153,9 +153,68 @@ static bool read_tick(struct v8_reader *R, struct v8_ticks *tk)
 	return t != JSON_ERROR;
 }
 
+/* Whether `word` comes next in p[..end), which it then passes. */
+static bool passes(const uint8_t **p, const uint8_t *end, const char *word)
+{
+	size_t len = strlen(word);
+	if ((size_t)(end - *p) < len || memcmp(*p, word, len))
+		return false;
+	*p += len;
+	return true;
+}
+
+/* A whole number of one to nine digits, without a leading zero, next
+ * in p[..end), which it then passes. */
+static bool passes_digits(const uint8_t **p, const uint8_t *end, uint32_t *value)
+{
+	const uint8_t *q = *p;
+	uint32_t v = 0;
+	while (q < end && q - *p < 10 && *q >= '0' && *q <= '9')
+		v = v * 10 + (uint32_t)(*q++ - '0');
+	size_t digits = (size_t)(q - *p);
+	if (digits == 0 || digits > 9 || (**p == '0' && digits > 1))
+		return false;
+	*p = q;
+	*value = v;
+	return true;
+}
+
+/* The usual positionTicks, as V8 writes them: :[{"line":N,"ticks":M},
+ * ...] with whole numbers and no white space, all in the bytes at hand
+ * after the key.  Read at once rather than token by token (hundreds of
+ * thousands of nodes have them); false, nothing read, for anything else,
+ * which the general reading takes: both give the same ticks. */
+static bool usual_position_ticks(struct v8_reader *R, uint32_t node, struct v8_ticks **ticks,
+				 size_t *n, size_t *cap)
+{
+	const struct input *in = R->s.j->in;
+	const uint8_t *start = in->buf + in->pos, *p = start, *end = in->buf + in->len;
+	size_t first = *n;
+	bool usual = passes(&p, end, ":[") && p < end && *p != ']', closed = false;
+	while (usual && !closed) {
+		uint32_t line, count;
+		usual = passes(&p, end, "{\"line\":") && passes_digits(&p, end, &line) &&
+			passes(&p, end, ",\"ticks\":") && passes_digits(&p, end, &count) &&
+			passes(&p, end, "}") && p < end;
+		if (!usual)
+			break;
+		GROW(*ticks, *cap, *n + 1);
+		(*ticks)[(*n)++] = (struct v8_ticks){ node, (int32_t)line, (double)count };
+		closed = *p == ']';
+		usual = closed || *p == ',';
+		p++;
+	}
+	if (usual && json_skip_value_to(R->s.j, input_offset(in) + (uint64_t)(p - start)))
+		return true;
+	*n = first;
+	return false;
+}
+
 bool v8_read_position_ticks(struct v8_reader *R, uint32_t node, struct v8_ticks **ticks,
 			    size_t *n, size_t *cap)
 {
+	if (usual_position_ticks(R, node, ticks, n, cap))
+		return true;
 	bool present;
 	if (!next_or_null(R, JSON_ARRAY, "positionTicks", "an array", &present))
 		return false;

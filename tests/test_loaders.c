@@ -375,6 +375,52 @@ static void check_legacy_symbols_demangled(void)
 	model_free(&m);
 }
 
+/* positionTicks as V8 writes them are read at once, any other way of
+ * writing them token by token: the ticks are those the text gives
+ * either way.  (root) > f, with f's positionTicks spelled each way. */
+static void check_position_ticks(void)
+{
+	static const struct {
+		const char *what, *ticks;
+		size_t n;
+		int32_t line[2];
+		double count[2];
+	} cases[] = {
+		{ "as V8 writes them", "[{\"line\":4,\"ticks\":2},{\"line\":17,\"ticks\":30}]",
+		  2, { 4, 17 }, { 2, 30 } },
+		{ "spaced out", "[ {\"line\": 4, \"ticks\": 2}, {\"line\": 17, \"ticks\": 30} ]",
+		  2, { 4, 17 }, { 2, 30 } },
+		{ "ticks first", "[{\"ticks\":2,\"line\":4}]", 1, { 4 }, { 2 } },
+		{ "a fraction", "[{\"line\":4,\"ticks\":2.5}]", 1, { 4 }, { 2.5 } },
+		{ "ten digits", "[{\"line\":4,\"ticks\":2},{\"line\":1234567890,\"ticks\":0}]",
+		  2, { 4, 1234567890 }, { 2, 0 } },
+		{ "empty", "[]", 0, { 0 }, { 0 } },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char text[1024];
+		snprintf(text, sizeof(text),
+			 "{\"nodes\":[{\"id\":1," FRAME("(root)", -1) ",\"children\":[2]},"
+			 "{\"id\":2," FRAME("f", 3) ",\"positionTicks\":%s}],"
+			 "\"startTime\":0,\"endTime\":300,\"samples\":[2,2],\"timeDeltas\":[0,100]}",
+			 cases[i].ticks);
+		struct model m;
+		if (!load_ok(cases[i].what, text, &m))
+			continue;
+		CHECK_MSG(m.nline_ticks == cases[i].n, "%s: %zu ticks", cases[i].what, m.nline_ticks);
+		for (size_t k = 0; k < cases[i].n && k < m.nline_ticks; k++)
+			CHECK_MSG(m.line_ticks[k].node == 1 && m.line_ticks[k].line == cases[i].line[k] &&
+				  m.line_ticks[k].ticks == cases[i].count[k],
+				  "%s: tick %zu is node %u line %d ticks %g", cases[i].what, k,
+				  m.line_ticks[k].node, m.line_ticks[k].line, m.line_ticks[k].ticks);
+		model_free(&m);
+	}
+	/* The bad number is said at its byte, as the JSON reader says it. */
+	REJECTED("a leading zero",
+		 "{\"nodes\":[{\"id\":1," FRAME("(root)", -1) ","
+		 "\"positionTicks\":[{\"line\":04,\"ticks\":2}]}],\"samples\":[1],\"timeDeltas\":[0]}",
+		 "cpuprofile", "byte 127", "malformed number");
+}
+
 int main(int argc, char **argv)
 {
 	check_parent_and_children();
@@ -386,5 +432,6 @@ int main(int argc, char **argv)
 	check_perf_inline_and_wasm();
 	check_callgrind_demangled();
 	check_legacy_symbols_demangled();
+	check_position_ticks();
 	return check_done();
 }
