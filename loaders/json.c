@@ -182,12 +182,10 @@ static bool read_escape(struct json *j)
 	return true;
 }
 
-/* Where a string's plain run stops: the first '"', '\\' or control
- * byte from `at`, or `len`.  Eight bytes a step: a byte's high bit is set
- * in `stops` when it is one (exact for the lowest such byte, which is
- * the one taken; the carries that may mark bytes above it do not reach
- * down). */
-static size_t plain_run_end(const uint8_t *buf, size_t at, size_t len)
+/* Eight bytes a step: a byte's high bit is set in `stops` when it is
+ * one (exact for the lowest such byte, which is the one taken; the
+ * carries that may mark bytes above it do not reach down). */
+size_t json_plain_run_end(const uint8_t *buf, size_t at, size_t len)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	/* The lowest byte of a word is its first only on little-endian
@@ -216,7 +214,7 @@ static bool read_string(struct json *j)
 	j->str_len = 0;
 	for (;;) {
 		size_t start = in->pos;
-		in->pos = plain_run_end(in->buf, in->pos, in->len);
+		in->pos = json_plain_run_end(in->buf, in->pos, in->len);
 		str_push(j, in->buf + start, in->pos - start);
 		if (in->pos == in->len) {
 			if (!input_fill(in, 1))

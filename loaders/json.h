@@ -74,7 +74,12 @@ void json_init_in_array(struct json *j, struct input *in);
  * where the input cannot move there. */
 bool json_skip_array_to(struct json *j, uint64_t end);
 
-/* ---- numbers, for readers that scan bytes themselves ------------------- */
+/* ---- for readers that scan bytes themselves ---------------------------- */
+
+/* Where a string's plain run stops: the first '"', '\\' or control byte
+ * of buf[at..len), or `len`.  The bytes before it are the string's own,
+ * as json_next would give them. */
+size_t json_plain_run_end(const uint8_t *buf, size_t at, size_t len);
 
 static inline bool json_number_char(int c)
 {
