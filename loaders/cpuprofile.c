@@ -455,17 +455,34 @@ static bool read_number_array(struct cpu_loader *L, const char *what,
 static bool map_ids(struct cpu_loader *L);
 static uint32_t find_slot(const struct cpu_loader *L, int64_t id);
 
+/* Node ids become record slots where they lie; false at one that names
+ * no node.  Millions of them: the usual dense map is read here, not
+ * through a call an id. */
+static bool ids_to_slots(const struct cpu_loader *L, uint32_t *ids, size_t n)
+{
+	const struct id_map *map = &L->map;
+	if (!map->dense) {
+		for (size_t i = 0; i < n; i++)
+			if ((ids[i] = find_slot(L, ids[i])) == NO_ID)
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t at = (uint64_t)((int64_t)ids[i] - map->lowest);
+		if (at >= map->dense_size || (ids[i] = map->dense[at]) == NO_ID)
+			return false;
+	}
+	return true;
+}
+
 /* The samples the tail thread read, when it read these: their node ids
  * become slots where they lie.  False (nothing taken) when it did not,
  * or when an id names no node: reading the array again finds which. */
 static bool take_tail_samples(struct cpu_loader *L)
 {
 	struct tail_array *a = tail_array_at(&L->tail, TAIL_SAMPLES, L->samples_at);
-	if (!a)
+	if (!a || !ids_to_slots(L, a->ids, a->n))
 		return false;
-	for (size_t i = 0; i < a->n; i++)
-		if ((a->ids[i] = find_slot(L, a->ids[i])) == NO_ID)
-			return false;
 	if (!json_skip_value_to(&L->j, a->end))
 		return false;
 	L->sample_slots = a->ids;
