@@ -15,8 +15,9 @@
 /* How far past a chunk the search for the key looks: a key that the
  * chunk's end cuts, and the white space before its colon. */
 #define OVERLAP 64
-/* How far past the first work's end the key is looked for: V8 writes
- * only "startTime" and "endTime" between the nodes and the samples. */
+/* How far past the first work's end the key is looked for at least:
+ * V8 writes only "startTime" and "endTime" between the nodes and the
+ * samples. */
 #define NEAR 4096
 
 static const char samples_key[] = "\"samples\"";
@@ -62,9 +63,9 @@ static bool samples_key_at(const uint8_t *w, size_t at, size_t len)
 	return at < len && w[at] == ':';
 }
 
-/* The byte of the first "samples" key within NEAR bytes after byte
- * `after` (0: none to look after), which spares reading the arrays
- * twice, once backwards. */
+/* The byte of the first "samples" key in the bytes at hand (NEAR at
+ * least) after byte `after` (0: none to look after), which spares
+ * reading the arrays twice, once backwards. */
 static bool find_samples_key_after(struct cpuprofile_tail *t, uint64_t after, uint64_t *found)
 {
 	struct input *in = &t->in;
@@ -244,8 +245,9 @@ static size_t delta_run(const uint8_t *from, const uint8_t *end, struct tail_arr
 	return (size_t)(p - from);
 }
 
-/* The element at hand that the runs above left (one out of range, or
- * the last few bytes of the data): a usual one, else any number. */
+/* The element at hand where a run above stopped (one it does not read
+ * or keep, or one in the last bytes of the data): a usual one, else any
+ * number. */
 static bool one_element(struct cpuprofile_tail *t, struct tail_array *a,
 			enum tail_kind kind, bool *ended)
 {

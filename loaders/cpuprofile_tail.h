@@ -8,13 +8,12 @@
  * nodes), else the last one from the end of the data (a quote cannot
  * occur unescaped inside a JSON string, so `"samples"` then `:` is
  * always a key), and reads the arrays from there, as the JSON reader
- * would, until anything unusual.  The
- * loader asks for an array when its own reading reaches that array's
- * key: it takes the thread's reading only when the key is at the same
- * byte and the thread read the whole array; else it reads the array
- * itself.  The model is the same either way, and so is any message:
- * what the thread cannot read the loader reads again and says what is
- * wrong at its place. */
+ * would, until anything unusual.  The loader asks for an array when its
+ * own reading reaches that array's key: it takes the thread's reading
+ * only when the key is at the same byte and the thread read the whole
+ * array; else it reads the array itself.  The model is the same either
+ * way, and so is any message: what the thread cannot read the loader
+ * reads again and says what is wrong at its place. */
 #ifndef WPROF_CPUPROFILE_TAIL_H
 #define WPROF_CPUPROFILE_TAIL_H
 
