@@ -199,7 +199,9 @@ static bool usual_call_frame(struct v8_reader *R, struct v8_frame *f)
 	      passes(&p, end, ",\"columnNumber\":") && passes_line(&p, end, &column) &&
 	      passes(&p, end, "}")))
 		return false;
-	/* Interned while the bytes are at hand: moving on may refill them. */
+	/* Interned while the bytes are at hand, should moving on refill them
+	 * (it cannot: they are at hand); were it to fail, the general reading
+	 * interns the same strings in the same order. */
 	str_t name_here = model_string(R->m, name, name_len);
 	str_t url_here = model_string(R->m, url, url_len);
 	if (!json_skip_value_to(R->s.j, input_offset(in) + (uint64_t)(p - start)))
