@@ -207,9 +207,12 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 	(void)key;
 	struct record *r = &L->records[slot];
 	int64_t v;
+	uint32_t small;
 	bool known;
 	if (json_key_is(&L->j, "id")) {
-		if (!read_integer(L, "node id", MAX_ID, &v, NULL))
+		if (json_small_whole_value(&L->j, &small))
+			v = small;
+		else if (!read_integer(L, "node id", MAX_ID, &v, NULL))
 			return false;
 		L->records[slot].at = L->j.token_offset;
 		L->records[slot].id = v;
@@ -218,8 +221,12 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 	}
 	if (json_key_is(&L->j, "callFrame"))
 		return v8_read_call_frame(&L->reader, &r->frame);
-	if (json_key_is(&L->j, "hitCount"))
-		return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
+	if (json_key_is(&L->j, "hitCount")) {
+		if (!json_small_whole_value(&L->j, &small))
+			return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
+		r->hits = small;
+		return true;
+	}
 	if (json_key_is(&L->j, "selfTime") || json_key_is(&L->j, "totalTime"))
 		return read_tree_time(L, slot);
 	if (json_key_is(&L->j, "parent")) { /* null: a root, as if left out */
