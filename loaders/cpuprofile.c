@@ -83,6 +83,7 @@ struct cpu_loader {
 	bool have_start, have_end, have_nodes, have_samples;
 	size_t tree_times; /* nodes with a selfTime */
 	struct id_map map;
+	struct v8_frame unknown;     /* each record's frame until read: made once */
 	struct cpuprofile_tail tail; /* samples and timeDeltas, read ahead */
 	struct node_part *part;      /* the last nodes, read ahead */
 };
@@ -157,7 +158,7 @@ static uint32_t new_record(void *ctx, uint32_t parent)
 	GROW(L->records, L->records_cap, L->nrecords + 1);
 	L->records[L->nrecords] = (struct record){
 		.at = L->j.token_offset,
-		.frame = v8_frame_unknown(L->m),
+		.frame = L->unknown,
 	};
 	uint32_t slot = (uint32_t)L->nrecords++;
 	if (parent != NO_ID) {
@@ -206,9 +207,12 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 	(void)key;
 	struct record *r = &L->records[slot];
 	int64_t v;
+	uint32_t small;
 	bool known;
 	if (json_key_is(&L->j, "id")) {
-		if (!read_integer(L, "node id", MAX_ID, &v, NULL))
+		if (json_small_whole_value(&L->j, &small))
+			v = small;
+		else if (!read_integer(L, "node id", MAX_ID, &v, NULL))
 			return false;
 		L->records[slot].at = L->j.token_offset;
 		L->records[slot].id = v;
@@ -217,8 +221,12 @@ static bool read_node_key(void *ctx, uint32_t slot, const char *key)
 	}
 	if (json_key_is(&L->j, "callFrame"))
 		return v8_read_call_frame(&L->reader, &r->frame);
-	if (json_key_is(&L->j, "hitCount"))
-		return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
+	if (json_key_is(&L->j, "hitCount")) {
+		if (!json_small_whole_value(&L->j, &small))
+			return read_number(L, "hitCount", MAX_HITS, &r->hits, &known);
+		r->hits = small;
+		return true;
+	}
 	if (json_key_is(&L->j, "selfTime") || json_key_is(&L->j, "totalTime"))
 		return read_tree_time(L, slot);
 	if (json_key_is(&L->j, "parent")) { /* null: a root, as if left out */
@@ -280,11 +288,12 @@ static bool read_nodes(struct cpu_loader *L)
 /* ---- the last nodes, on the tail thread -------------------------------- */
 
 /* Where the thread's part begins: the first node object this far into
- * the file.  In a big V8 profile "nodes" takes about half of it and the
- * arrays the rest, which go four times quicker a byte: from here the
- * thread has as much to read as this loader has before (measured on
+ * the file.  In a big V8 profile "nodes" takes about 60 % of it and the
+ * arrays the rest, which cost about what as many bytes of nodes do
+ * (read the usual way: v8_frame.c): from here the thread has as much to
+ * read as this loader has before it and then merges (measured on
  * bench/cpuprofile-bench's profile: docs/hacking.md, Performance). */
-#define NODE_PART_FROM 0.38
+#define NODE_PART_FROM 0.46
 #define NODE_START "{\"id\":"
 
 /* The part's first node: the first `{"id":` within half a chunk of its
@@ -304,16 +313,17 @@ static bool find_node_part(const struct input *in, uint64_t *at)
 }
 
 /* On the tail thread (tail_first_fn): the elements of "nodes" from the
- * part's first node to the array's end. */
-static void read_node_part(void *ctx, const struct input *shared)
+ * part's first node to the array's end, where the samples follow. */
+static uint64_t read_node_part(void *ctx, const struct input *shared)
 {
 	struct node_part *p = ctx;
 	if (!input_share(&p->in, shared, p->start))
-		return;
+		return 0;
 	p->opened = true;
 	model_init(&p->m, "cpuprofile");
 	p->L = xcalloc(1, sizeof(*p->L));
-	*p->L = (struct cpu_loader){ .m = &p->m, .err = &p->err };
+	*p->L = (struct cpu_loader){ .m = &p->m, .err = &p->err,
+				     .unknown = v8_frame_unknown(&p->m) };
 	json_init_in_array(&p->L->j, &p->in);
 	p->L->reader = (struct v8_reader){
 		.s = { .j = &p->L->j, .err = &p->err, .format = FORMAT }, .m = &p->m };
@@ -321,6 +331,7 @@ static void read_node_part(void *ctx, const struct input *shared)
 		p->end = input_offset(&p->in);
 		p->whole = true;
 	}
+	return p->end;
 }
 
 /* The part's string `s` in this loader's model; `old` lists the part's
@@ -401,7 +412,7 @@ static void free_node_part(struct node_part *p);
 static bool take_node_part(struct cpu_loader *L)
 {
 	struct node_part *p = L->part;
-	tail_wait(&L->tail);
+	tail_wait_first(&L->tail);
 	bool whole = p->whole && json_skip_array_to(&L->j, p->end);
 	if (whole)
 		merge_node_part(L, p->L, &p->m);
@@ -451,17 +462,34 @@ static bool read_number_array(struct cpu_loader *L, const char *what,
 static bool map_ids(struct cpu_loader *L);
 static uint32_t find_slot(const struct cpu_loader *L, int64_t id);
 
+/* Node ids become record slots where they lie; false at one that names
+ * no node.  Millions of them: the usual dense map is read here, not
+ * through a call an id. */
+static bool ids_to_slots(const struct cpu_loader *L, uint32_t *ids, size_t n)
+{
+	const struct id_map *map = &L->map;
+	if (!map->dense) {
+		for (size_t i = 0; i < n; i++)
+			if ((ids[i] = find_slot(L, ids[i])) == NO_ID)
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t at = (uint64_t)((int64_t)ids[i] - map->lowest);
+		if (at >= map->dense_size || (ids[i] = map->dense[at]) == NO_ID)
+			return false;
+	}
+	return true;
+}
+
 /* The samples the tail thread read, when it read these: their node ids
  * become slots where they lie.  False (nothing taken) when it did not,
  * or when an id names no node: reading the array again finds which. */
 static bool take_tail_samples(struct cpu_loader *L)
 {
 	struct tail_array *a = tail_array_at(&L->tail, TAIL_SAMPLES, L->samples_at);
-	if (!a)
+	if (!a || !ids_to_slots(L, a->ids, a->n))
 		return false;
-	for (size_t i = 0; i < a->n; i++)
-		if ((a->ids[i] = find_slot(L, a->ids[i])) == NO_ID)
-			return false;
 	if (!json_skip_value_to(&L->j, a->end))
 		return false;
 	L->sample_slots = a->ids;
@@ -1162,6 +1190,7 @@ bool load_cpuprofile(struct input *in, struct model *m,
 {
 	struct cpu_loader L = { .m = m, .err = err };
 	model_init(m, "cpuprofile");
+	L.unknown = v8_frame_unknown(m);
 	m->lines_zero_based = true;
 	v8_reader_start(&L.reader, &L.j, in, m, err, FORMAT);
 	if (!(opt && opt->one_thread)) {

@@ -15,8 +15,32 @@
 /* How far past a chunk the search for the key looks: a key that the
  * chunk's end cuts, and the white space before its colon. */
 #define OVERLAP 64
+/* How far past the first work's end the key is looked for at least:
+ * V8 writes only "startTime" and "endTime" between the nodes and the
+ * samples. */
+#define NEAR 4096
 
 static const char samples_key[] = "\"samples\"";
+
+/* On the thread: one more step done (*flag is one of t's). */
+static void announce(struct cpuprofile_tail *t, bool *flag)
+{
+	pthread_mutex_lock(&t->lock);
+	*flag = true;
+	pthread_cond_broadcast(&t->moved);
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Until *flag is set or the thread has ended (at once without one). */
+static void await(struct cpuprofile_tail *t, const bool *flag)
+{
+	if (!t->running || t->joined)
+		return;
+	pthread_mutex_lock(&t->lock);
+	while (!*flag && !t->ended)
+		pthread_cond_wait(&t->moved, &t->lock);
+	pthread_mutex_unlock(&t->lock);
+}
 
 static bool stopping(struct cpuprofile_tail *t)
 {
@@ -37,6 +61,24 @@ static bool samples_key_at(const uint8_t *w, size_t at, size_t len)
 	for (at += n; at < len && is_space(w[at]); at++)
 		;
 	return at < len && w[at] == ':';
+}
+
+/* The byte of the first "samples" key in the bytes at hand (NEAR at
+ * least) after byte `after` (0: none to look after), which spares
+ * reading the arrays twice, once backwards. */
+static bool find_samples_key_after(struct cpuprofile_tail *t, uint64_t after, uint64_t *found)
+{
+	struct input *in = &t->in;
+	if (!after || !input_seek(in, after))
+		return false;
+	size_t len = input_fill(in, NEAR), n = sizeof(samples_key) - 1;
+	const uint8_t *w = in->buf + in->pos;
+	for (const uint8_t *q = w; (q = memmem(q, len - (size_t)(q - w), samples_key, n)); q++)
+		if (samples_key_at(w, (size_t)(q - w), len)) {
+			*found = after + (uint64_t)(q - w);
+			return true;
+		}
+	return false;
 }
 
 /* The byte of the last "samples" key, searched from the end of the data
@@ -108,7 +150,7 @@ static bool keep(struct tail_array *a, enum tail_kind kind, double v)
  * comma; the value in *v).  0 for anything else, which the general path
  * reads (and a leading zero, which it refuses as JSON does).  ROOM bytes
  * are at hand, so eight can be read. */
-static size_t integer_and_comma(const uint8_t *p, const uint8_t *end, int64_t *v)
+static inline size_t integer_and_comma(const uint8_t *p, const uint8_t *end, int64_t *v)
 {
 	const uint64_t threes = 0x3030303030303030ULL, high = 0xf0f0f0f0f0f0f0f0ULL;
 	bool negative = *p == '-';
@@ -156,9 +198,71 @@ static bool any_element(struct cpuprofile_tail *t, struct tail_array *a,
 	return true;
 }
 
+/* The usual elements from `from` on, ids of samples or deltas, while
+ * ROOM bytes are at hand: the bytes taken.  The array's fields are kept
+ * in locals, as a store through its pointer could otherwise be taken
+ * to change them.  It stops before an element integer_and_comma does
+ * not read, or an id out of range. */
+static size_t id_run(const uint8_t *from, const uint8_t *end, struct tail_array *a)
+{
+	const uint8_t *p = from;
+	uint32_t *ids = a->ids;
+	size_t n = a->n, cap = a->cap, used;
+	int64_t v;
+	while (end - p >= ROOM && (used = integer_and_comma(p, end, &v)) && v >= 0 && v < NO_ID) {
+		if (n == cap) {
+			grow_array((void **)&a->ids, &a->cap, n + 1, sizeof(*ids));
+			ids = a->ids;
+			cap = a->cap;
+		}
+		ids[n++] = (uint32_t)v;
+		p += used;
+	}
+	a->n = n;
+	return (size_t)(p - from);
+}
+
+static size_t delta_run(const uint8_t *from, const uint8_t *end, struct tail_array *a)
+{
+	const uint8_t *p = from;
+	double *values = a->values;
+	size_t n = a->n, cap = a->cap, used;
+	int64_t v, widest = 0;
+	while (end - p >= ROOM && (used = integer_and_comma(p, end, &v))) {
+		if (n == cap) {
+			grow_array((void **)&a->values, &a->cap, n + 1, sizeof(*values));
+			values = a->values;
+			cap = a->cap;
+		}
+		values[n++] = (double)v;
+		if (llabs(v) > widest)
+			widest = llabs(v);
+		p += used;
+	}
+	a->n = n;
+	if ((double)widest > a->largest)
+		a->largest = (double)widest;
+	return (size_t)(p - from);
+}
+
+/* The element at hand where a run above stopped (one it does not read
+ * or keep, or one in the last bytes of the data): a usual one, else any
+ * number. */
+static bool one_element(struct cpuprofile_tail *t, struct tail_array *a,
+			enum tail_kind kind, bool *ended)
+{
+	struct input *in = &t->in;
+	int64_t v;
+	size_t used = integer_and_comma(in->buf + in->pos, in->buf + in->len, &v);
+	if (!used)
+		return any_element(t, a, kind, ended);
+	in->pos += used;
+	return keep(a, kind, (double)v);
+}
+
 /* An array of numbers, from its '[' (white space before it), as the
  * JSON reader takes one: numbers separated by commas.  Millions of
- * them: the usual one goes through integer_and_comma alone. */
+ * them: the usual ones go through a run of integer_and_comma. */
 static bool read_numbers(struct cpuprofile_tail *t, struct tail_array *a,
 			 enum tail_kind kind)
 {
@@ -173,25 +277,10 @@ static bool read_numbers(struct cpuprofile_tail *t, struct tail_array *a,
 	for (bool ended = false; !ended;) {
 		if (in->len - in->pos < ROOM && (next_byte(t) < 0 || stopping(t)))
 			return false; /* (next_byte refills) */
-		int64_t v;
-		size_t used = integer_and_comma(in->buf + in->pos, in->buf + in->len, &v);
-		if (!used) {
-			if (!any_element(t, a, kind, &ended))
-				return false;
-			continue;
-		}
-		in->pos += used;
-		if (kind == TAIL_SAMPLES) {
-			if (v < 0 || v >= NO_ID)
-				return false;
-			GROW(a->ids, a->cap, a->n + 1);
-			a->ids[a->n++] = (uint32_t)v;
-		} else {
-			GROW(a->values, a->cap, a->n + 1);
-			a->values[a->n++] = (double)v;
-			if ((double)llabs(v) > a->largest)
-				a->largest = (double)llabs(v);
-		}
+		const uint8_t *at = in->buf + in->pos, *end = in->buf + in->len;
+		in->pos += kind == TAIL_SAMPLES ? id_run(at, end, a) : delta_run(at, end, a);
+		if ((in->len - in->pos >= ROOM || in->eof) && !one_element(t, a, kind, &ended))
+			return false;
 	}
 	return true;
 }
@@ -234,6 +323,7 @@ static void read_entries(struct cpuprofile_tail *t, uint64_t at)
 			return;
 		a->end = input_offset(in);
 		a->whole = true;
+		announce(t, &a->settled);
 		if (next_byte(t) != ',')
 			return;
 		in->pos++;
@@ -245,11 +335,11 @@ static void read_entries(struct cpuprofile_tail *t, uint64_t at)
 static void *read_tail(void *arg)
 {
 	struct cpuprofile_tail *t = arg;
-	uint64_t at;
-	if (t->first)
-		t->first(t->first_ctx, &t->in);
-	if (find_samples_key(t, &at))
+	uint64_t at, after = t->first ? t->first(t->first_ctx, &t->in) : 0;
+	announce(t, &t->first_done);
+	if (find_samples_key_after(t, after, &at) || find_samples_key(t, &at))
 		read_entries(t, at);
+	announce(t, &t->ended);
 	return NULL;
 }
 
@@ -262,9 +352,19 @@ void tail_start(struct cpuprofile_tail *t, const struct input *in, tail_first_fn
 	t->first_ctx = first_ctx;
 	if (!in->size || !input_share(&t->in, in, 0))
 		return;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->moved, NULL);
 	t->running = pthread_create(&t->thread, NULL, read_tail, t) == 0;
-	if (!t->running)
+	if (!t->running) {
+		pthread_mutex_destroy(&t->lock);
+		pthread_cond_destroy(&t->moved);
 		input_close(&t->in);
+	}
+}
+
+void tail_wait_first(struct cpuprofile_tail *t)
+{
+	await(t, &t->first_done);
 }
 
 void tail_wait(struct cpuprofile_tail *t)
@@ -273,14 +373,16 @@ void tail_wait(struct cpuprofile_tail *t)
 		return;
 	pthread_join(t->thread, NULL);
 	t->joined = true;
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->moved);
 	input_close(&t->in);
 }
 
 struct tail_array *tail_array_at(struct cpuprofile_tail *t, enum tail_kind kind,
 				 uint64_t key_at)
 {
-	tail_wait(t);
 	struct tail_array *a = &t->arrays[kind];
+	await(t, &a->settled);
 	return t->running && a->whole && a->key_at == key_at ? a : NULL;
 }
 

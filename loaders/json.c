@@ -182,12 +182,10 @@ static bool read_escape(struct json *j)
 	return true;
 }
 
-/* Where a string's plain run stops: the first '"', '\\' or control
- * byte from `at`, or `len`.  Eight bytes a step: a byte's high bit is set
- * in `stops` when it is one (exact for the lowest such byte, which is
- * the one taken; the carries that may mark bytes above it do not reach
- * down). */
-static size_t plain_run_end(const uint8_t *buf, size_t at, size_t len)
+/* Eight bytes a step: a byte's high bit is set in `stops` when it is
+ * one (exact for the lowest such byte, which is the one taken; the
+ * carries that may mark bytes above it do not reach down). */
+size_t json_plain_run_end(const uint8_t *buf, size_t at, size_t len)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	/* The lowest byte of a word is its first only on little-endian
@@ -216,7 +214,7 @@ static bool read_string(struct json *j)
 	j->str_len = 0;
 	for (;;) {
 		size_t start = in->pos;
-		in->pos = plain_run_end(in->buf, in->pos, in->len);
+		in->pos = json_plain_run_end(in->buf, in->pos, in->len);
 		str_push(j, in->buf + start, in->pos - start);
 		if (in->pos == in->len) {
 			if (!input_fill(in, 1))
@@ -504,6 +502,27 @@ bool json_skip_array_to(struct json *j, uint64_t end)
 		return false;
 	j->depth -= 2;
 	after_value(j);
+	return true;
+}
+
+bool json_small_whole_value(struct json *j, uint32_t *value)
+{
+	struct input *in = j->in;
+	const uint8_t *colon = in->buf + in->pos, *end = in->buf + in->len;
+	const uint8_t *digits = colon + 1, *p = digits;
+	if (j->state != ST_OBJ_COLON || p >= end || *colon != ':')
+		return false;
+	uint32_t v = 0;
+	while (p < end && p - digits < 10 && *p >= '0' && *p <= '9')
+		v = v * 10 + (uint32_t)(*p++ - '0');
+	size_t n = (size_t)(p - digits);
+	if (n == 0 || n > 9 || (*digits == '0' && n > 1) || p == end || (*p != ',' && *p != '}'))
+		return false;
+	j->token_offset = input_offset(in) + 1;
+	j->num = v;
+	in->pos += (size_t)(p - colon);
+	after_value(j);
+	*value = v;
 	return true;
 }
 

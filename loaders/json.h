@@ -57,6 +57,14 @@ static inline bool json_key_is(const struct json *j, const char *word)
 void json_free(struct json *j);
 enum json_token json_next(struct json *j);
 
+/* After a key: its value when it is the usual small count, a whole
+ * number of one to nine digits right after the colon, with ',' or '}'
+ * right after it in the bytes at hand; read as json_next reads it
+ * (j->num, j->token_offset), without the token machinery: a loader's
+ * quick path for a key every node has.  False, nothing read, for any
+ * other value, which json_next then reads. */
+bool json_small_whole_value(struct json *j, uint32_t *value);
+
 /* After a key: its value has been read by another reader (a thread
  * that read a long array) and ends just before byte `end`, where reading
  * goes on.  False, nothing changed, where the input cannot move there
@@ -74,7 +82,12 @@ void json_init_in_array(struct json *j, struct input *in);
  * where the input cannot move there. */
 bool json_skip_array_to(struct json *j, uint64_t end);
 
-/* ---- numbers, for readers that scan bytes themselves ------------------- */
+/* ---- for readers that scan bytes themselves ---------------------------- */
+
+/* Where a string's plain run stops: the first '"', '\\' or control byte
+ * of buf[at..len), or `len`.  The bytes before it are the string's own,
+ * as json_next would give them. */
+size_t json_plain_run_end(const uint8_t *buf, size_t at, size_t len);
 
 static inline bool json_number_char(int c)
 {

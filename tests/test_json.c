@@ -111,10 +111,59 @@ static void check_keys(void)
 	json_free(&j);
 }
 
+/* The usual small count is taken at once, with the value and byte the
+ * token reader gives; anything else is left to the token reader. */
+static void check_small_whole_values(void)
+{
+	static const struct {
+		const char *text;
+		bool quick;
+		double value;
+		uint64_t at;
+	} cases[] = {
+		{ "{\"a\":12,\"b\":0}", true, 12, 5 },
+		{ "{\"a\":0}", true, 0, 5 },
+		{ "{\"a\":123456789}", true, 123456789, 5 },
+		{ "{\"a\":1234567890}", false, 1234567890, 5 },
+		{ "{\"a\":1.5}", false, 1.5, 5 },
+		{ "{\"a\":-3}", false, -3, 5 },
+		{ "{\"a\": 7}", false, 7, 6 },
+		{ "{\"a\":7 }", false, 7, 5 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct input in;
+		struct json j;
+		uint32_t v;
+		first_token(cases[i].text, &in, &j);
+		CHECK(json_next(&j) == JSON_KEY);
+		bool quick = json_small_whole_value(&j, &v);
+		CHECK_MSG(quick == cases[i].quick, "%s: %s", cases[i].text,
+			  quick ? "taken at once" : "left");
+		CHECK_MSG(quick || json_next(&j) == JSON_NUMBER, "%s: not a number", cases[i].text);
+		CHECK_MSG(j.num == cases[i].value && j.token_offset == cases[i].at &&
+			  (!quick || v == cases[i].value),
+			  "%s: %g at byte %llu", cases[i].text, j.num,
+			  (unsigned long long)j.token_offset);
+		/* The reader goes on as after any value. */
+		enum json_token next = json_next(&j);
+		CHECK_MSG(next == JSON_KEY || next == JSON_OBJECT_END, "%s: then token %d",
+			  cases[i].text, (int)next);
+		json_free(&j);
+	}
+	struct input in;
+	struct json j;
+	uint32_t v;
+	first_token("{\"a\":012}", &in, &j);
+	json_next(&j);
+	CHECK(!json_small_whole_value(&j, &v) && json_next(&j) == JSON_ERROR);
+	json_free(&j);
+}
+
 int main(void)
 {
 	check_strings();
 	check_numbers();
 	check_keys();
+	check_small_whole_values();
 	return check_done();
 }

@@ -375,6 +375,102 @@ static void check_legacy_symbols_demangled(void)
 	model_free(&m);
 }
 
+/* positionTicks as V8 writes them are read at once, any other way of
+ * writing them token by token: the ticks are those the text gives
+ * either way.  (root) > f, with f's positionTicks spelled each way. */
+static void check_position_ticks(void)
+{
+	static const struct {
+		const char *what, *ticks;
+		size_t n;
+		int32_t line[2];
+		double count[2];
+	} cases[] = {
+		{ "as V8 writes them", "[{\"line\":4,\"ticks\":2},{\"line\":17,\"ticks\":30}]",
+		  2, { 4, 17 }, { 2, 30 } },
+		{ "spaced out", "[ {\"line\": 4, \"ticks\": 2}, {\"line\": 17, \"ticks\": 30} ]",
+		  2, { 4, 17 }, { 2, 30 } },
+		{ "ticks first", "[{\"ticks\":2,\"line\":4}]", 1, { 4 }, { 2 } },
+		{ "a fraction", "[{\"line\":4,\"ticks\":2.5}]", 1, { 4 }, { 2.5 } },
+		{ "ten digits", "[{\"line\":4,\"ticks\":2},{\"line\":1234567890,\"ticks\":0}]",
+		  2, { 4, 1234567890 }, { 2, 0 } },
+		{ "empty", "[]", 0, { 0 }, { 0 } },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char text[1024];
+		snprintf(text, sizeof(text),
+			 "{\"nodes\":[{\"id\":1," FRAME("(root)", -1) ",\"children\":[2]},"
+			 "{\"id\":2," FRAME("f", 3) ",\"positionTicks\":%s}],"
+			 "\"startTime\":0,\"endTime\":300,\"samples\":[2,2],\"timeDeltas\":[0,100]}",
+			 cases[i].ticks);
+		struct model m;
+		if (!load_ok(cases[i].what, text, &m))
+			continue;
+		CHECK_MSG(m.nline_ticks == cases[i].n, "%s: %zu ticks", cases[i].what, m.nline_ticks);
+		for (size_t k = 0; k < cases[i].n && k < m.nline_ticks; k++)
+			CHECK_MSG(m.line_ticks[k].node == 1 && m.line_ticks[k].line == cases[i].line[k] &&
+				  m.line_ticks[k].ticks == cases[i].count[k],
+				  "%s: tick %zu is node %u line %d ticks %g", cases[i].what, k,
+				  m.line_ticks[k].node, m.line_ticks[k].line, m.line_ticks[k].ticks);
+		model_free(&m);
+	}
+	/* The bad number is said at its byte, as the JSON reader says it. */
+	REJECTED("a leading zero",
+		 "{\"nodes\":[{\"id\":1," FRAME("(root)", -1) ","
+		 "\"positionTicks\":[{\"line\":04,\"ticks\":2}]}],\"samples\":[1],\"timeDeltas\":[0]}",
+		 "cpuprofile", "byte 127", "malformed number");
+}
+
+/* A callFrame as V8 writes it is read at once, any other way of writing
+ * it token by token: the frame is the one the text gives either way.
+ * (root) > f, f's callFrame spelled each way. */
+static void check_call_frames(void)
+{
+	static const struct {
+		const char *what, *frame, *name, *url;
+		int32_t line, column;
+	} cases[] = {
+		{ "as V8 writes it", "{\"functionName\":\"f\",\"scriptId\":\"7\",\"url\":\"a.js\","
+		  "\"lineNumber\":12,\"columnNumber\":-1}", "f", "a.js", 12, -1 },
+		{ "spaced out", "{ \"functionName\": \"f\", \"scriptId\": \"7\", \"url\": \"a.js\", "
+		  "\"lineNumber\": 12, \"columnNumber\": -1 }", "f", "a.js", 12, -1 },
+		{ "a number for scriptId", "{\"functionName\":\"f\",\"scriptId\":7,\"url\":\"a.js\","
+		  "\"lineNumber\":12,\"columnNumber\":3}", "f", "a.js", 12, 3 },
+		{ "an escape", "{\"functionName\":\"f\\\"g\",\"scriptId\":\"7\",\"url\":\"a.js\","
+		  "\"lineNumber\":12,\"columnNumber\":3}", "f\"g", "a.js", 12, 3 },
+		{ "UTF-8 as it is", "{\"functionName\":\"f\xc3\xb1\",\"scriptId\":\"7\",\"url\":\"\","
+		  "\"lineNumber\":0,\"columnNumber\":0}", "f\xc3\xb1", "", 0, 0 },
+		{ "a line below -1", "{\"functionName\":\"f\",\"scriptId\":\"7\",\"url\":\"a.js\","
+		  "\"lineNumber\":-5,\"columnNumber\":1234567890}", "f", "a.js", -1, 1234567890 },
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char text[1024];
+		snprintf(text, sizeof(text),
+			 "{\"nodes\":[{\"id\":1," FRAME("(root)", -1) ",\"children\":[2]},"
+			 "{\"id\":2,\"callFrame\":%s}],"
+			 "\"startTime\":0,\"endTime\":300,\"samples\":[2,2],\"timeDeltas\":[0,100]}",
+			 cases[i].frame);
+		struct model m;
+		if (!load_ok(cases[i].what, text, &m))
+			continue;
+		uint32_t f = frame_named(&m, cases[i].name);
+		CHECK_MSG(f != NO_ID, "%s: no frame named %s", cases[i].what, cases[i].name);
+		if (f != NO_ID)
+			CHECK_MSG(!strcmp(model_str(&m, m.frames[f].url), cases[i].url) &&
+				  m.frames[f].line == cases[i].line &&
+				  m.frames[f].column == cases[i].column,
+				  "%s: url %s line %d column %d", cases[i].what,
+				  model_str(&m, m.frames[f].url), m.frames[f].line, m.frames[f].column);
+		model_free(&m);
+	}
+	/* A control byte in a name is said at its byte, as the JSON reader
+	 * says it. */
+	REJECTED("a tab in a name",
+		 "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"a\tb\",\"scriptId\":\"0\","
+		 "\"url\":\"\",\"lineNumber\":-1,\"columnNumber\":-1}}],\"samples\":[1],\"timeDeltas\":[0]}",
+		 "cpuprofile", "byte 48", "control character 0x09");
+}
+
 int main(int argc, char **argv)
 {
 	check_parent_and_children();
@@ -386,5 +482,7 @@ int main(int argc, char **argv)
 	check_perf_inline_and_wasm();
 	check_callgrind_demangled();
 	check_legacy_symbols_demangled();
+	check_position_ticks();
+	check_call_frames();
 	return check_done();
 }

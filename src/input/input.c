@@ -346,18 +346,12 @@ bool input_share(struct input *to, const struct input *from, uint64_t offset)
 
 bool input_seek(struct input *in, uint64_t offset)
 {
-	if (!can_move(in) || (in->size && offset > in->size))
-		return false;
-	if (in->fd < 0) {
-		if (offset > in->len)
-			return false;
-		in->pos = (size_t)offset;
-		return true;
-	}
 	if (offset >= in->base && offset <= in->base + in->len) {
 		in->pos = (size_t)(offset - in->base);
 		return true;
 	}
+	if (!can_move(in) || in->fd < 0 || (in->size && offset > in->size))
+		return false;
 	in->buf = in->chunk;
 	in->base = offset;
 	in->pos = in->len = 0;

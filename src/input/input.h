@@ -75,8 +75,9 @@ static inline uint64_t input_offset(const struct input *in)
  * (not gzip, not a pipe): false otherwise, with `to` untouched. */
 bool input_share(struct input *to, const struct input *from, uint64_t offset);
 
-/* Goes on reading at byte `offset`, before or past the bytes read so far
- * (a reader skipping what another thread has read); false where
+/* Goes on reading at byte `offset`: within the bytes at hand, for any
+ * input (a reader passing what it matched where it lies); before or past
+ * them (a reader skipping what another thread has read), false where
  * input_share would be, or past the end. */
 bool input_seek(struct input *in, uint64_t offset);
 
