@@ -80,6 +80,8 @@ void model_free(struct model *m)
 	strings_free(&m->strings);
 	if (m->durations_borrowed)
 		m->sample_duration = NULL;
+	if (m->sample_nodes_borrowed)
+		m->sample_node = NULL;
 	FREE_ALL(m->frames, m->nodes, m->child_ids, m->node_order, m->parents_start,
 		 m->parent_ids, m->link_arcs, m->node_self, m->frame_self, m->first_leaves);
 	FREE_ALL(m->sample_node, m->sample_duration, m->sample_offsets, m->live.window_first,
@@ -371,9 +373,14 @@ void model_copy_timeline(const struct model *src, struct model *out,
 	free(out->sample_node);
 	if (!out->durations_borrowed)
 		free(out->sample_duration);
-	out->sample_node = xmalloc((n + 1) * sizeof(uint32_t));
-	for (size_t i = 0; i < n; i++)
-		out->sample_node[i] = node_map[src->sample_node[i]];
+	if (node_map) {
+		out->sample_node = xmalloc((n + 1) * sizeof(uint32_t));
+		for (size_t i = 0; i < n; i++)
+			out->sample_node[i] = node_map[src->sample_node[i]];
+	} else {
+		out->sample_node = src->sample_node;
+	}
+	out->sample_nodes_borrowed = !node_map;
 	out->sample_duration = src->sample_duration;
 	out->durations_borrowed = true;
 	out->nsamples = out->samples_cap = n;
@@ -386,14 +393,21 @@ void model_copy_timeline(const struct model *src, struct model *out,
 	model_copy_gaps(src, out);
 }
 
-void model_own_durations(struct model *m)
+/* A copy of `n` items of `size` bytes. */
+static void *copy_of(const void *items, size_t n, size_t size)
 {
-	if (!m->durations_borrowed)
-		return;
-	double *own = xmalloc((m->nsamples + 1) * sizeof(double));
-	memcpy(own, m->sample_duration, m->nsamples * sizeof(double));
-	m->sample_duration = own;
-	m->durations_borrowed = false;
+	void *own = xmalloc((n + 1) * size);
+	memcpy(own, items, n * size);
+	return own;
+}
+
+void model_own_timeline(struct model *m)
+{
+	if (m->durations_borrowed)
+		m->sample_duration = copy_of(m->sample_duration, m->nsamples, sizeof(double));
+	if (m->sample_nodes_borrowed)
+		m->sample_node = copy_of(m->sample_node, m->nsamples, sizeof(uint32_t));
+	m->durations_borrowed = m->sample_nodes_borrowed = false;
 }
 
 void model_add_label(struct model *m, const struct sample_label *label)
