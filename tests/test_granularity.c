@@ -112,6 +112,9 @@ int main(void)
 		CHECK_CLOSE(node_value(&out, l5, counts), 1, "line 5's samples");
 		CHECK(out.caps & HAS_TIMELINE);
 		CHECK(out.nsamples == 3);
+		/* Whole microseconds: a range's sums can move (range.c). */
+		CHECK(out.integral_samples == 3);
+		CHECK(out.nsample_offsets == 1 && out.sample_offsets[0] == 0);
 		for (size_t i = 0; i < out.nsamples && i < 3; i++) {
 			CHECK(out.sample_node[i] == fn);
 			CHECK_CLOSE(out.sample_duration[i], 10.0 * (double)(i + 1), "a duration");

@@ -249,7 +249,8 @@ struct model {
 	bool sample_nodes_borrowed;
 	struct live_window live; /* a live session's window of them */
 	/* sample_offsets[k]: the time before sample k * SAMPLE_OFFSET_STEP,
-	 * from model_finish, so that a range's ends are found without
+	 * from model_finish (borrowed durations bring theirs, and their
+	 * integral_samples, from model_copy_timeline), so that a range's ends are found without
 	 * summing millions of durations (range_sample_offset). */
 	double *sample_offsets;
 	size_t nsample_offsets;
