@@ -31,13 +31,14 @@ static void make(void *arg)
 			m = NULL;
 		}
 		if (m) {
-			/* What the explorer would start working out on the
-			 * first screen, ready before the key. */
+			/* What the key's first screen needs (its panes' rule,
+			 * and additive, which the explorer works out at once
+			 * on every new model), ready before the key.  The
+			 * caller chains and range sums are made behind that
+			 * screen, as for the first one. */
 			rules_init(&c->rules[g], m);
 			rules_totals(&c->rules[g], rule_default(m), m->default_type);
 			rules_totals(&c->rules[g], RULE_ADDITIVE, m->default_type);
-			rules_make_chains(&c->rules[g]);
-			c->sums[g] = app_range_make_sums(m);
 		}
 		c->made[g] = m;
 		atomic_store(&c->ready[g], true);
