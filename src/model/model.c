@@ -449,9 +449,10 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	const struct model_edge *edges = m->build->edges;
 	size_t n = m->nnodes, nedges = m->build->nedges;
 	uint32_t *count = xcalloc(n + 1, sizeof(uint32_t));
+	bool tree = true; /* no node with two parents */
 	for (size_t e = 0; e < nedges; e++) {
 		count[edges[e].parent]++;
-		m->nodes[edges[e].child].nparents++;
+		tree &= m->nodes[edges[e].child].nparents++ == 0;
 	}
 	uint32_t pos = 0;
 	for (size_t v = 0; v < n; v++) {
@@ -485,8 +486,10 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	}
 	while (head < tail) {
 		const struct node *p = &m->nodes[m->node_order[head++]];
+		/* In a tree a child's one parent is this one: counting down
+		 * would only miss the cache at every node. */
 		for (uint32_t i = p->child_start; i < p->child_end; i++)
-			if (--count[m->child_ids[i]] == 0)
+			if (tree || --count[m->child_ids[i]] == 0)
 				m->node_order[tail++] = m->child_ids[i];
 	}
 	bool acyclic = tail == n;

@@ -186,6 +186,7 @@ struct line_split {
 	 * copy's index of stacks, which that copy does not fill. */
 	bool kept;
 	uint32_t *parent_of, *child;
+	uint32_t counts; /* src's type that counts samples, NO_ID if none */
 };
 
 /* Node v's values to the nodes of its lines by their ticks; counts of
@@ -193,15 +194,14 @@ struct line_split {
 static void share_by_ticks(const struct model *src, struct model *out, uint32_t v,
 			   const struct line_split *ls, size_t n, double sum)
 {
-	uint32_t counts = model_count_type(src);
 	for (unsigned t = 0; t < src->ntypes; t++) {
 		double value = node_value(src, v, t);
-		if (t == counts)
+		if (t == ls->counts)
 			whole_parts(round(value), ls->weights, n, sum, ls->parts);
 		for (size_t k = 0; k < n; k++)
 			model_add_node_value(out, ls->nodes[k], t,
-					     t == counts ? ls->parts[k]
-							 : value * ls->weights[k] / sum);
+					     t == ls->counts ? ls->parts[k]
+							     : value * ls->weights[k] / sum);
 	}
 }
 
@@ -262,6 +262,7 @@ static void split_by_ticks(const struct model *src, struct model *out, const uin
 		.kept = kept,
 		.parent_of = kept ? xmalloc(nframes * sizeof(uint32_t)) : NULL,
 		.child = kept ? xmalloc(nframes * sizeof(uint32_t)) : NULL,
+		.counts = model_count_type(src),
 	};
 	if (kept)
 		memset(ls.parent_of, 0xff, nframes * sizeof(uint32_t)); /* NO_ID */
