@@ -53,8 +53,9 @@ static void make(void *arg)
 			/* What the key's first screen needs (its panes' rule,
 			 * and additive, which the explorer works out at once
 			 * on every new model), ready before the key.  The
-			 * caller chains and range sums are made behind that
-			 * screen, as for the first one. */
+			 * caller chains come after every model (make_chains),
+			 * the range sums behind that screen, as for the first
+			 * one. */
 			rules_init(&c->rules[g], m);
 			rules_totals(&c->rules[g], rule_default(m), m->default_type);
 			rules_totals(&c->rules[g], RULE_ADDITIVE, m->default_type);
