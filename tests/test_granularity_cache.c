@@ -255,27 +255,6 @@ static void key_before_ready(struct model *src)
 	granularity_cache_free(&c);
 }
 
-/* Once every model is made the thread makes their caller chains, which
- * the key hands to the rules: bottom-up opens without sorting.  By lines
- * (root) -> f -> f at 4 and f at 5: the lines' nodes are two calls deep. */
-static void chains_made_ahead(struct model *src)
-{
-	struct granularity_cache c;
-	struct app a;
-	open_explorer(&c, &a, src);
-	granularity_cache_wait(&c);
-	CHECK(atomic_load(&c.chains_ready[GRANULARITY_LINES]));
-	app_switch_granularity(&a, &c, NULL, GRANULARITY_LINES);
-	const struct rules *r = &a.original_rules;
-	CHECK(r->chains_tried && !r->chains_job && r->chains.sorted);
-	CHECK(!atomic_load(&c.chains_ready[GRANULARITY_LINES]));
-	uint32_t l4 = node_at(a.original, "f", 4), l5 = node_at(a.original, "f", 5);
-	CHECK(l4 != NO_ID && l5 != NO_ID && r->chains.depth);
-	if (l4 != NO_ID && l5 != NO_ID && r->chains.depth)
-		CHECK(r->chains.depth[l4] == 2 && r->chains.depth[l5] == 2);
-	close_explorer(&c, &a);
-}
-
 int main(void)
 {
 	struct model src;
@@ -285,7 +264,6 @@ int main(void)
 	key_in_explorer(&src);
 	key_before_ready(&src);
 	stopped_then_again(&src);
-	chains_made_ahead(&src);
 	model_free(&src);
 	counted_later();
 	return check_done();

@@ -12,27 +12,9 @@ void granularity_cache_init(struct granularity_cache *c, struct model *base)
 {
 	memset(c, 0, sizeof(*c));
 	c->base = base;
-	for (int g = 0; g < GRANULARITY_COUNT; g++) {
+	for (int g = 0; g < GRANULARITY_COUNT; g++)
 		atomic_init(&c->ready[g], false);
-		atomic_init(&c->chains_ready[g], false);
-		atomic_init(&c->chains_unwanted[g], false);
-	}
 	atomic_init(&c->stop, false);
-}
-
-/* After every model, each one's caller chains: the models' own arrays,
- * which stay while the cache keeps them (a model made on the thread is
- * never stale: base had its counts before). */
-static void make_chains(struct granularity_cache *c, struct model *const *made)
-{
-	for (int k = 0; k < c->nqueued && !atomic_load(&c->stop); k++) {
-		enum granularity g = c->order[k];
-		if (!made[g] || !(made[g]->caps & HAS_STACKS) ||
-		    atomic_load(&c->chains_unwanted[g]))
-			continue;
-		rules_chains_ahead(&c->chains[g], made[g]);
-		atomic_store(&c->chains_ready[g], true);
-	}
 }
 
 /* The thread: each queued model in turn, ready as soon as it is made, so
@@ -40,7 +22,6 @@ static void make_chains(struct granularity_cache *c, struct model *const *made)
 static void make(void *arg)
 {
 	struct granularity_cache *c = arg;
-	struct model *made[GRANULARITY_COUNT] = { 0 };
 	for (int k = 0; k < c->nqueued && !atomic_load(&c->stop); k++) {
 		enum granularity g = c->order[k];
 		const char *why_not;
@@ -53,17 +34,16 @@ static void make(void *arg)
 			/* What the key's first screen needs (its panes' rule,
 			 * and additive, which the explorer works out at once
 			 * on every new model), ready before the key.  The
-			 * caller chains come after every model (make_chains),
-			 * the range sums behind that screen, as for the first
-			 * one. */
+			 * caller chains and range sums are made after the
+			 * switch, as for the first screen: made here, they
+			 * slowed divided's result on the first screen. */
 			rules_init(&c->rules[g], m);
 			rules_totals(&c->rules[g], rule_default(m), m->default_type);
 			rules_totals(&c->rules[g], RULE_ADDITIVE, m->default_type);
 		}
-		c->made[g] = made[g] = m;
+		c->made[g] = m;
 		atomic_store(&c->ready[g], true);
 	}
-	make_chains(c, made);
 }
 
 /* Keeps g's model from the thread, once it is ready. */
@@ -109,18 +89,9 @@ static void drop_aside(struct granularity_cache *c, enum granularity g)
 	c->sums[g] = NULL;
 }
 
-/* The thread's chains for g's model, when made and not taken. */
-static void drop_chains(struct granularity_cache *c, enum granularity g)
-{
-	if (atomic_load(&c->chains_ready[g]))
-		caller_chains_free(&c->chains[g]);
-	atomic_store(&c->chains_ready[g], false);
-}
-
 static void drop(struct granularity_cache *c, enum granularity g)
 {
 	drop_aside(c, g);
-	drop_chains(c, g);
 	if (c->models[g]) {
 		model_free(c->models[g]);
 		free(c->models[g]);
@@ -151,7 +122,6 @@ void granularity_cache_prepare(struct granularity_cache *c, enum granularity g)
 		c->order[c->nqueued++] = g;
 		c->queued[g] = true;
 		atomic_store(&c->ready[g], false);
-		atomic_store(&c->chains_unwanted[g], false);
 	}
 	if (!c->nqueued)
 		return;
@@ -184,10 +154,8 @@ void granularity_cache_quiet(struct granularity_cache *c)
 {
 	atomic_store(&c->stop, true);
 	granularity_cache_wait(c);
-	for (int g = 0; g < GRANULARITY_COUNT; g++) {
+	for (int g = 0; g < GRANULARITY_COUNT; g++)
 		drop_aside(c, (enum granularity)g);
-		drop_chains(c, (enum granularity)g);
-	}
 }
 
 struct model *granularity_cache_model(const struct granularity_cache *c, enum granularity g)
@@ -214,12 +182,6 @@ bool granularity_cache_take_aside(struct granularity_cache *c, enum granularity 
 	*r = c->rules[g];
 	memset(&c->rules[g], 0, sizeof(c->rules[g])); /* the caller's now */
 	c->has_rules[g] = false;
-	/* Chains not made by now are the rules' own to make. */
-	atomic_store(&c->chains_unwanted[g], true);
-	if (atomic_load(&c->chains_ready[g])) {
-		rules_adopt_chains(r, &c->chains[g]);
-		atomic_store(&c->chains_ready[g], false);
-	}
 	return true;
 }
 

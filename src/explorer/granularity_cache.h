@@ -42,14 +42,6 @@ struct granularity_cache {
 	struct model *made[GRANULARITY_COUNT];
 	atomic_bool ready[GRANULARITY_COUNT];
 	atomic_bool stop; /* the thread makes no further model */
-	/* Then, every model made, the caller chains of each (bottom-up's,
-	 * rules_chains_ahead), so that none delays a model: chains[g] once
-	 * chains_ready[g], which the thread no longer touches; not made
-	 * when g's model was shown before (chains_unwanted[g]: its rules
-	 * made their own). */
-	struct caller_chains chains[GRANULARITY_COUNT];
-	atomic_bool chains_ready[GRANULARITY_COUNT];
-	atomic_bool chains_unwanted[GRANULARITY_COUNT];
 	/* What the explorer worked out for a granularity's model (base's
 	 * too), put aside while another is shown: its rules (totals, caller
 	 * chains; for a model made on the thread, the default rule's and
@@ -83,8 +75,7 @@ struct model *granularity_cache_model(const struct granularity_cache *c, enum gr
 void granularity_cache_put_aside(struct granularity_cache *c, enum granularity g,
 				 struct rules *r, struct whole_sums *sums);
 /* Takes back what was put aside for g's model (or made with it on the
- * thread, its caller chains too if made by now): true with the rules in
- * *r, and *sums (NULL when none). */
+ * thread): true with the rules in *r, and *sums (NULL when none). */
 bool granularity_cache_take_aside(struct granularity_cache *c, enum granularity g,
 				  struct rules *r, struct whole_sums **sums);
 /* Keeps m (ours from now on), made from base as it is now, for g. */

@@ -210,28 +210,12 @@ struct chains_job {
 	bool built;
 };
 
-bool rules_chains_ahead(struct caller_chains *c, const struct model *m)
-{
-	if (!caller_chains_build(c, m))
-		return false;
-	caller_chains_sort_to(c, CHAINS_AHEAD_PLACES);
-	return true;
-}
-
-void rules_adopt_chains(struct rules *r, struct caller_chains *c)
-{
-	if (r->chains_tried || r->chains_job) {
-		caller_chains_free(c);
-		return;
-	}
-	r->chains = *c;
-	r->chains_tried = true;
-}
-
 static void run_chains(void *arg)
 {
 	struct chains_job *j = arg;
-	j->built = rules_chains_ahead(&j->chains, j->model);
+	j->built = caller_chains_build(&j->chains, j->model);
+	if (j->built)
+		caller_chains_sort_to(&j->chains, CHAINS_AHEAD_PLACES);
 }
 
 void rules_start_chains(struct rules *r)

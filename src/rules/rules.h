@@ -80,14 +80,6 @@ void rules_set_relative(struct rules *r, bool relative);
  * chains when they are being sorted (the bottom-up pane waits for
  * those, divided shows its placeholder meanwhile). */
 void rules_start_divided(struct rules *r, unsigned type);
-/* The caller chains as rules_start_chains's thread makes them, made on
- * the caller's thread for m (with HAS_STACKS): false when m's nodes are
- * not one tree; either way c is freed by caller_chains_free or moved by
- * rules_adopt_chains. */
-bool rules_chains_ahead(struct caller_chains *c, const struct model *m);
-/* Chains made by rules_chains_ahead for r's model, moved into r, or
- * freed when r has its own (made or being made). */
-void rules_adopt_chains(struct rules *r, struct caller_chains *c);
 /* Asks divided's thread, if any, to stop, without waiting for it: the
  * rules are put aside (the explorer's other granularities).  Its partial
  * numbers are dropped when it ends (rules_poll, rules_free), and divided
