@@ -128,14 +128,29 @@ static void check_flat_row(struct app *a, double total, const char *when)
 		CHECK_CLOSE(v->rows[0].total, total, "the first row's total");
 }
 
+/* The explorer on src's first screen, with the other granularities'
+ * models being made, as tui_run starts them. */
+static void open_explorer(struct granularity_cache *c, struct app *a, struct model *src)
+{
+	granularity_cache_init(c, src);
+	app_init(a, "cache", src, VIEW_FLAT);
+	app_compute_in_background(a);
+	granularity_cache_prepare(c, GRANULARITY_FILES);
+}
+
+static void close_explorer(struct granularity_cache *c, struct app *a)
+{
+	while (app_busy(a))
+		app_poll(a);
+	app_free(a);
+	granularity_cache_free(c);
+}
+
 static void key_in_explorer(struct model *src)
 {
 	struct granularity_cache c;
 	struct app a;
-	granularity_cache_init(&c, src);
-	app_init(&a, "cache", src, VIEW_FLAT);
-	app_compute_in_background(&a);
-	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	open_explorer(&c, &a, src);
 	/* Both ahead, by files first: the key's next. */
 	CHECK(c.building && c.nqueued == 2);
 	CHECK(c.order[0] == GRANULARITY_FILES && c.order[1] == GRANULARITY_LINES);
@@ -175,10 +190,7 @@ static void key_in_explorer(struct model *src)
 	app_switch_granularity(&a, &c, NULL, GRANULARITY_FILES);
 	CHECK(a.original == c.models[GRANULARITY_FILES] && a.original_rules.model == a.original);
 	check_flat_row(&a, 60, "by files again");
-	while (app_busy(&a))
-		app_poll(&a);
-	app_free(&a);
-	granularity_cache_free(&c);
+	close_explorer(&c, &a);
 }
 
 /* The thread of key_before_ready: as granularity_cache's, making the

@@ -7,7 +7,8 @@
     test_lines.py WPROF TESTDATA node   V8 positionTicks: the hot line of a
                                         program whose hot loop is known
     test_lines.py WPROF TESTDATA granularity  --granularity files/lines flat
-                                        against go tool pprof -files/-lines -top
+                                        against go tool pprof -files/-lines -top;
+                                        exported, the file's samples
     test_lines.py WPROF TESTDATA bad    usage errors: exit status 2
 
 Expected numbers come from go tool pprof's output and from the source
@@ -319,6 +320,7 @@ def test_granularity():
                 checks.compare_with_top(f"{name} --granularity {granularity} (go now)",
                                         report, go.stdout)
     test_granularity_labels()
+    test_granularity_export()
     # V8: spin's self split over its lines 7 and 8 by their ticks (19 and
     # 42 in the file), under spin itself, which keeps no self.  The JSON
     # report gives lines 1-based, as DevTools shows them: spin at 5.
@@ -331,6 +333,32 @@ def test_granularity():
        fn["self"] != 0 or abs(l7["self"] + l8["self"] - spin_self) > 1e-6 or \
        abs(fn["total"] - spin_self) > 1e-6:
         checks.fail(f"V8 by lines: {l7} {l8} {fn} (spin's self {spin_self})")
+
+
+def test_granularity_export():
+    """A profile exported by files or lines keeps the file's samples, in
+    their order with their time deltas from the second on, as the file
+    gives them (each sample lasts until the next, as DevTools reads it:
+    the export starts at the first): the model by files or lines
+    borrows the loaded model's timeline, which the command frees once
+    that model is made."""
+    path = os.path.join(NODE_DIR, "hot.cpuprofile")
+    with open(path) as f:
+        src = json.load(f)
+    with tempfile.TemporaryDirectory() as tmp:
+        for granularity in ("files", "lines"):
+            out = os.path.join(tmp, granularity + ".cpuprofile")
+            if checks.run(["--granularity", granularity, "--export", "cpuprofile",
+                           "-o", out, path]).returncode:
+                continue
+            with open(out) as f:
+                exported = json.load(f)
+            if exported["timeDeltas"][1:] != src["timeDeltas"][1:] or \
+               len(exported["samples"]) != len(src["samples"]):
+                checks.fail(f"--granularity {granularity} --export cpuprofile: "
+                            f"deltas {exported['timeDeltas'][1:4]}..., "
+                            f"{len(exported['samples'])} samples; the file's "
+                            f"{src['timeDeltas'][1:4]}..., {len(src['samples'])}")
 
 
 def test_granularity_labels():

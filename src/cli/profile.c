@@ -140,6 +140,8 @@ static bool granular_model(const struct options *o, const char *file, struct mod
 		complain("%s: --granularity %s: %s", file, granularity_name(o->granularity), why);
 		return false;
 	}
+	/* m goes: what `by` borrowed of its timeline becomes its own. */
+	model_own_timeline(&by);
 	model_free(m);
 	*m = by;
 	return true;

@@ -343,9 +343,6 @@ void app_range_free(struct app *a);
  * loaded model is theirs (else frees them), app_range_free_sums frees
  * them, waiting for their thread. */
 struct whole_sums *app_range_take_sums(struct app *a);
-/* The sums app_range_prepare makes on a thread, made now for m (NULL
- * where a range cannot move them): for a thread of the caller's. */
-struct whole_sums *app_range_make_sums(const struct model *m);
 void app_range_adopt_sums(struct app *a, struct whole_sums *w);
 void app_range_free_sums(struct whole_sums *w);
 /* The keys: one cell of the strip (or `cells`) at a time. */

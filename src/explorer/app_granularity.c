@@ -61,7 +61,7 @@ static struct model *model_at(struct app *a, struct model *base,
 		ok = model_by_granularity(base, g, m, &why);
 		/* A live base gains samples in place and is replaced. */
 		if (ok && a->live)
-			model_own_durations(m);
+			model_own_timeline(m);
 	}
 	if (ok)
 		return m;

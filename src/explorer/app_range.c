@@ -164,19 +164,6 @@ void app_range_prepare(struct app *a)
 	background_start_behind(&w->work, make_whole_sums_behind, w);
 }
 
-struct whole_sums *app_range_make_sums(const struct model *m)
-{
-	if (!sums_movable(m))
-		return NULL;
-	struct whole_sums *w = xcalloc(1, sizeof(*w));
-	w->src = m;
-	make_whole_sums(w);
-	/* No thread: done, nothing to join. */
-	w->work.joined = true;
-	atomic_init(&w->work.finished, true);
-	return w;
-}
-
 bool app_range_busy(const struct app *a)
 {
 	return a->range.whole_sums && !atomic_load(&a->range.whole_sums->work.finished);

@@ -33,14 +33,15 @@ static void make(void *arg)
 		}
 		background_yield(&c->job);
 		if (m) {
-			/* What the explorer would start working out on the
-			 * first screen, ready before the key. */
+			/* What the key's first screen needs (its panes' rule,
+			 * and additive, which the explorer works out at once
+			 * on every new model), ready before the key.  The
+			 * caller chains and range sums are made after the
+			 * switch, as for the first screen: made here, they
+			 * slowed divided's result on the first screen. */
 			rules_init(&c->rules[g], m);
 			rules_totals(&c->rules[g], rule_default(m), m->default_type);
 			rules_totals(&c->rules[g], RULE_ADDITIVE, m->default_type);
-			rules_make_chains(&c->rules[g]);
-			background_yield(&c->job);
-			c->sums[g] = app_range_make_sums(m);
 		}
 		c->made[g] = m;
 		atomic_store(&c->ready[g], true);

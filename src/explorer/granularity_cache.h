@@ -1,12 +1,12 @@
 /* The explorer's models at each granularity (transform/granularity.h) of
  * one profile by functions, kept once made, so that the granularity key
- * swaps models instead of making one each time (a quarter of a second on
- * a 450 000-node profile).  The models not yet made are made on a thread
- * (base/background.h) behind the work a key waits for (nice 10, and
- * paused between its steps while a key's work or a job of the screen
- * runs), one after the other, while the user reads the screen; each can
- * be taken as soon as it is ready (asking for one lets the thread go on
- * through the keys).
+ * swaps models instead of making one each time (a tenth of a second of
+ * CPU by files or lines on a 450 000-node profile).  The models not yet
+ * made are made on a thread (base/background.h) behind the work a key
+ * waits for (nice 10, and paused between its steps while a key's work or
+ * a job of the screen runs), one after the other, while the user reads
+ * the screen; each can be taken as soon as it is ready (asking for one
+ * lets the thread go on through the keys).
  *
  * The thread reads `base`: nothing may change it meanwhile.  So models
  * are made ahead only when `base` has its sample counts already (the one
@@ -46,8 +46,9 @@ struct granularity_cache {
 	atomic_bool stop; /* the thread makes no further model */
 	/* What the explorer worked out for a granularity's model (base's
 	 * too), put aside while another is shown: its rules (totals, caller
-	 * chains; for a model made on the thread, its default totals made
-	 * there) and the whole profile's range sums (app_range.c). */
+	 * chains; for a model made on the thread, the default rule's and
+	 * additive's totals made there) and the whole profile's range sums
+	 * (app_range.c). */
 	struct rules rules[GRANULARITY_COUNT];
 	bool has_rules[GRANULARITY_COUNT];
 	struct whole_sums *sums[GRANULARITY_COUNT];

@@ -81,6 +81,8 @@ void model_free(struct model *m)
 	strings_free(&m->strings);
 	if (m->durations_borrowed)
 		m->sample_duration = NULL;
+	if (m->sample_nodes_borrowed)
+		m->sample_node = NULL;
 	FREE_ALL(m->frames, m->nodes, m->child_ids, m->node_order, m->parents_start,
 		 m->parent_ids, m->link_arcs, m->node_self, m->frame_self, m->first_leaves);
 	FREE_ALL(m->sample_node, m->sample_duration, m->sample_offsets, m->live.window_first,
@@ -365,6 +367,15 @@ void model_copy_gaps(const struct model *src, struct model *out)
 	out->live.ngaps = out->live.gaps_cap = n;
 }
 
+/* A copy of `n` items of `size` bytes. */
+static void *copy_of(const void *items, size_t n, size_t size)
+{
+	void *own = xmalloc((n + 1) * size);
+	if (n)
+		memcpy(own, items, n * size);
+	return own;
+}
+
 void model_copy_timeline(const struct model *src, struct model *out,
 			 const uint32_t *node_map)
 {
@@ -372,12 +383,23 @@ void model_copy_timeline(const struct model *src, struct model *out,
 	free(out->sample_node);
 	if (!out->durations_borrowed)
 		free(out->sample_duration);
-	out->sample_node = xmalloc((n + 1) * sizeof(uint32_t));
-	for (size_t i = 0; i < n; i++)
-		out->sample_node[i] = node_map[src->sample_node[i]];
+	if (node_map) {
+		out->sample_node = xmalloc((n + 1) * sizeof(uint32_t));
+		for (size_t i = 0; i < n; i++)
+			out->sample_node[i] = node_map[src->sample_node[i]];
+	} else {
+		out->sample_node = src->sample_node;
+	}
+	out->sample_nodes_borrowed = !node_map;
 	out->sample_duration = src->sample_duration;
 	out->durations_borrowed = true;
 	out->nsamples = out->samples_cap = n;
+	/* The same durations: their offsets are src's, without a pass over
+	 * millions of them in model_finish. */
+	free(out->sample_offsets);
+	out->sample_offsets = copy_of(src->sample_offsets, src->nsample_offsets, sizeof(double));
+	out->nsample_offsets = src->nsample_offsets;
+	out->integral_samples = src->integral_samples;
 	out->live.samples_before = src->live.samples_before;
 	out->live.time_before = src->live.time_before;
 	for (size_t w = 0; w < src->live.nwindows; w++) {
@@ -387,14 +409,13 @@ void model_copy_timeline(const struct model *src, struct model *out,
 	model_copy_gaps(src, out);
 }
 
-void model_own_durations(struct model *m)
+void model_own_timeline(struct model *m)
 {
-	if (!m->durations_borrowed)
-		return;
-	double *own = xmalloc((m->nsamples + 1) * sizeof(double));
-	memcpy(own, m->sample_duration, m->nsamples * sizeof(double));
-	m->sample_duration = own;
-	m->durations_borrowed = false;
+	if (m->durations_borrowed)
+		m->sample_duration = copy_of(m->sample_duration, m->nsamples, sizeof(double));
+	if (m->sample_nodes_borrowed)
+		m->sample_node = copy_of(m->sample_node, m->nsamples, sizeof(uint32_t));
+	m->durations_borrowed = m->sample_nodes_borrowed = false;
 }
 
 void model_add_label(struct model *m, const struct sample_label *label)
@@ -429,9 +450,10 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	const struct model_edge *edges = m->build->edges;
 	size_t n = m->nnodes, nedges = m->build->nedges;
 	uint32_t *count = xcalloc(n + 1, sizeof(uint32_t));
+	bool tree = true; /* no node with two parents */
 	for (size_t e = 0; e < nedges; e++) {
 		count[edges[e].parent]++;
-		m->nodes[edges[e].child].nparents++;
+		tree &= m->nodes[edges[e].child].nparents++ == 0;
 	}
 	uint32_t pos = 0;
 	for (size_t v = 0; v < n; v++) {
@@ -467,8 +489,10 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	}
 	while (head < tail) {
 		const struct node *p = &m->nodes[m->node_order[head++]];
+		/* In a tree a child's one parent is this one: counting down
+		 * would only miss the cache at every node. */
 		for (uint32_t i = p->child_start; i < p->child_end; i++)
-			if (--count[m->child_ids[i]] == 0)
+			if (tree || --count[m->child_ids[i]] == 0)
 				m->node_order[tail++] = m->child_ids[i];
 	}
 	bool acyclic = tail == n;
@@ -662,7 +686,8 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 	}
 	if (m->nsamples)
 		m->caps |= HAS_TIMELINE;
-	index_sample_offsets(m);
+	if (!m->durations_borrowed) /* else they came with the durations */
+		index_sample_offsets(m);
 	if (m->duration <= 0 && m->end_time > m->start_time)
 		m->duration = m->end_time - m->start_time;
 	m->finished = true;

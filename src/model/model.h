@@ -244,13 +244,16 @@ struct model {
 	uint32_t *sample_node;
 	double *sample_duration;
 	size_t nsamples, samples_cap;
-	/* sample_duration is the model's this one was made from, not ours
-	 * (model_copy_timeline): that model outlives this one, and both
-	 * draw the same timeline strip. */
+	/* sample_duration, and with sample_nodes_borrowed sample_node, are
+	 * the model's this one was made from, not ours (model_copy_timeline):
+	 * that model outlives this one, and both draw the same timeline
+	 * strip. */
 	bool durations_borrowed;
+	bool sample_nodes_borrowed;
 	struct live_window live; /* a live session's window of them */
 	/* sample_offsets[k]: the time before sample k * SAMPLE_OFFSET_STEP,
-	 * from model_finish, so that a range's ends are found without
+	 * from model_finish (borrowed durations bring theirs, and their
+	 * integral_samples, from model_copy_timeline), so that a range's ends are found without
 	 * summing millions of durations (range_sample_offset). */
 	double *sample_offsets;
 	size_t nsample_offsets;
@@ -371,15 +374,17 @@ void model_copy_header(const struct model *src, struct model *out);
  * node_map[its node], with its duration, adding to no value (the caller
  * gives the nodes their values); a live session's window and gaps too.
  * The durations are src's own array, borrowed (tens of megabytes on a
- * large profile): src must outlive `out` and gain no samples meanwhile.
- * Each node maps to one whose frame is of the same kind (a kind is part
- * of a frame's identity, so a granularity's frames keep theirs): both
- * models have the same timeline strip. */
+ * large profile), and so are the samples' nodes when node_map is NULL
+ * (out's nodes are src's, node for node): src must outlive `out` and
+ * gain no samples meanwhile.  Each node maps to one whose frame is of
+ * the same kind (a kind is part of a frame's identity, so a
+ * granularity's frames keep theirs): both models have the same timeline
+ * strip. */
 void model_copy_timeline(const struct model *src, struct model *out,
 			 const uint32_t *node_map);
-/* A copy of the durations model_copy_timeline borrowed, for a model whose
- * source does not outlive it or gains samples (a live session's). */
-void model_own_durations(struct model *m);
+/* A copy of what model_copy_timeline borrowed, for a model whose source
+ * does not outlive it or gains samples (a live session's). */
+void model_own_timeline(struct model *m);
 /* The gaps of src's timeline (model.live.gaps) into out's, for a copy of
  * its samples. */
 void model_copy_gaps(const struct model *src, struct model *out);

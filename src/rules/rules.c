@@ -229,12 +229,6 @@ void rules_start_chains(struct rules *r)
 	background_start(&j->work, run_chains, j);
 }
 
-void rules_make_chains(struct rules *r)
-{
-	if (r->model->caps & HAS_STACKS)
-		rules_caller_chains(r, CHAINS_AHEAD_PLACES);
-}
-
 /* Installs the thread's chains once it is done (`wait`: waiting). */
 static void end_chains_job(struct rules *r, bool wait)
 {

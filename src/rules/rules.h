@@ -85,9 +85,6 @@ void rules_set_relative(struct rules *r, bool relative);
  * chains when they are being sorted (the bottom-up pane waits for
  * those, divided shows its placeholder meanwhile). */
 void rules_start_divided(struct rules *r, unsigned type);
-/* The caller chains as rules_start_chains makes them ahead, made now:
- * for rules made on a thread of the caller's. */
-void rules_make_chains(struct rules *r);
 /* Asks divided's thread, if any, to stop, without waiting for it: the
  * rules are put aside (the explorer's other granularities).  Its partial
  * numbers are dropped when it ends (rules_poll, rules_free), and divided
