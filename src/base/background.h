@@ -42,8 +42,9 @@ void background_start(struct background *b, void (*run)(void *arg), void *arg);
  * thread runs at a lower priority (10 nice steps below its starter's,
  * 19 at most) and yields to foreground work (background_yield), so that
  * on two cores it leaves them to the work a key may be waiting for (the
- * caller chains of the bottom-up pane, a filter's level).  Run inline (no thread to be had), it is the
- * caller's own work and yields to nothing. */
+ * caller chains of the bottom-up pane, a filter's level).  Run inline
+ * (no thread to be had), it is the caller's own work and yields to
+ * nothing. */
 void background_start_behind(struct background *b, void (*run)(void *arg), void *arg);
 /* A behind job, from its own thread, at the end of a chunk of its work:
  * returns once no foreground work runs, or at once if the job is wanted.

@@ -15,7 +15,8 @@ struct lines_pane {
 	unsigned type;
 	struct lines_view view;
 	size_t selected, top; /* top LINES_PANE_CENTRE: the selected row in the
-			       * middle of the screen, with its context */	size_t shift; /* columns of source text scrolled off to the left */
+			       * middle of the screen, with its context */
+	size_t shift; /* columns of source text scrolled off to the left */
 };
 
 #define LINES_PANE_CENTRE SIZE_MAX
