@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 
-from tmux_driver import Pane, check, failures, run_tests
+from tmux_driver import Pane, check, failures, live_windows, run_tests
 
 BINARY = os.path.abspath(sys.argv[1])
 with open(os.path.join(sys.argv[2], "validate.pprof"), "rb") as f:
@@ -53,11 +53,6 @@ class Service(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(PROFILE)))
         self.end_headers()
         self.wfile.write(PROFILE)
-
-
-def windows(screen):
-    m = re.search(r"\[(\d+) windows? of 1s", screen)
-    return int(m.group(1)) if m else 0
 
 
 UNITS = {"ms": 1e-3, "s": 1, "mins": 60}
@@ -97,11 +92,11 @@ def test_live():
     pane = Pane(f"cd {tmp} && {BINARY} --live {url} --window 1; echo EXIT=$?; sleep 30", width=120,
                 ready=lambda s: "fetching the first window" in s or "window" in s)
     try:
-        s = pane.wait_for(lambda s: windows(s) >= 1, "the first window", stable=False)
+        s = pane.wait_for(lambda s: live_windows(s) >= 1, "the first window", stable=False)
         s = pane.press(["3"], r"main\.add", "the flat pane")
-        first = windows(s)
-        s = pane.wait_for(lambda s: windows(s) >= first + 2 and add_total(s), "two more windows")
-        n = windows(s)
+        first = live_windows(s)
+        s = pane.wait_for(lambda s: live_windows(s) >= first + 2 and add_total(s), "two more windows")
+        n = live_windows(s)
         # the shown total is rounded to 4 digits
         check(abs(add_total(s) - 1.49 * n) <= 0.0006 * n * 1.49 + 0.01,
               f"main.add {add_total(s)}s after {n} windows")
@@ -118,8 +113,8 @@ def test_live():
         cells = s.split("\n")[2].count("━")
         check(cells >= 2 and abs(add_total(s) - 1.49 * cells) <= 0.0006 * cells * 1.49 + 0.01,
               f"main.add {add_total(s)}s in a range of {cells} windows:\n{s}")
-        held = windows(s)
-        s = pane.wait_for(lambda s: windows(s) > held, "a window while the range is pinned",
+        held = live_windows(s)
+        s = pane.wait_for(lambda s: live_windows(s) > held, "a window while the range is pinned",
                           stable=False)
         check(s.split("\n")[2].count("━") == cells and
               abs(add_total(s) - 1.49 * cells) <= 0.0006 * cells * 1.49 + 0.01,
@@ -127,11 +122,11 @@ def test_live():
         pane.press(["0"], r"range: the whole profile", "0: the whole session")
         s = pane.press(["p"], r"paused", "paused")
         time.sleep(1.2)  # the window under way may still come
-        held = windows(pane.screen())
+        held = live_windows(pane.screen())
         time.sleep(2.5)
-        check(windows(pane.screen()) == held, "a window came while paused")
+        check(live_windows(pane.screen()) == held, "a window came while paused")
         s = pane.press(["p"], r"fetching windows again", "resumed")
-        s = pane.wait_for(lambda s: windows(s) > held, "a window after resuming", stable=False)
+        s = pane.wait_for(lambda s: live_windows(s) > held, "a window after resuming", stable=False)
         # A service that restarts: its error on the status line, cleared
         # once it answers again.
         down.set()

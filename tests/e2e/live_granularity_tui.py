@@ -37,7 +37,7 @@ import tempfile
 import threading
 import time
 
-from tmux_driver import Pane, check, failures, live_explorer, run_tests
+from tmux_driver import Pane, check, failures, live_explorer, live_windows, run_tests
 from loopback import XsEngine, base36
 import inspect as cdp_fake
 
@@ -248,11 +248,6 @@ class GoService(http.server.BaseHTTPRequestHandler):
         self.wfile.write(PROFILE)
 
 
-def windows(screen):
-    m = re.search(r"\[(\d+) windows? of 1s", screen)
-    return int(m.group(1)) if m else 0
-
-
 def go():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), GoService)
     server.daemon_threads = True
@@ -262,20 +257,20 @@ def go():
                 ready=lambda s: "window" in s, what="the waiting screen")
     main_go = "/home/dev/demo/validate-go/main.go"
     try:
-        pane.wait_for(lambda s: windows(s) >= 1, "the first window", stable=False)
+        pane.wait_for(lambda s: live_windows(s) >= 1, "the first window", stable=False)
         pane.keys("3")
         pane.keys("a")
         s = by(pane, "files", [main_go])
-        first = windows(s)
+        first = live_windows(s)
         # A window or two later, still by files, at 5.30s a window.
-        s = pane.wait_for(lambda s: windows(s) > first + 1 and
-                          near(rows(s).get(main_go, (0, 0))[0], 5.30e6 * windows(s)),
+        s = pane.wait_for(lambda s: live_windows(s) > first + 1 and
+                          near(rows(s).get(main_go, (0, 0))[0], 5.30e6 * live_windows(s)),
                           "main.go at 5.30s a window", stable=False)
         check("by files" in header(s), "go: still by files: " + header(s))
         pane.keys("a")
         s = by(pane, "", ["main.add"])
         s = pane.wait_for(lambda s: near(rows(s).get("main.add", (0, 0))[0],
-                                         1.49e6 * windows(s)),
+                                         1.49e6 * live_windows(s)),
                           "main.add at 1.49s a window", stable=False)
         check("by lines" not in header(s), "go: a skips lines: " + header(s))
         pane.press(["q"], r"EXIT=\d+", "q")

@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 
-from tmux_driver import Pane, check, failures, run_tests, tmux
+from tmux_driver import Pane, check, failures, live_windows, run_tests, tmux
 from welch_ref import welch
 
 BINARY = os.path.abspath(sys.argv[1])
@@ -71,11 +71,6 @@ class Service(http.server.BaseHTTPRequestHandler):
             pass  # wprof-tui quit while a window was under way
 
 
-def windows(screen):
-    m = re.search(r"\[(\d+) windows? of 1s", screen)
-    return int(m.group(1)) if m else 0
-
-
 def values(phase, name):
     source = BEFORE if phase == "before" else AFTER
     return [source[name][i] for p, i in served if p == phase]
@@ -99,14 +94,14 @@ def test_pin():
     pane = Pane("%s --live %s --window 1; echo EXIT=$?; sleep 30" % (BINARY, url), 200, 50,
                 ready=lambda s: "window" in s)
     try:
-        pane.wait_for(lambda s: windows(s) >= 4, "four windows", stable=False)
+        pane.wait_for(lambda s: live_windows(s) >= 4, "four windows", stable=False)
         pane.press(["p"], r"paused", "paused", stable=False)
         # The window under way still comes: the screen then shows every
         # window served.
-        pane.wait_for(lambda s: windows(s) == len(served) and windows(s) >= 4,
+        pane.wait_for(lambda s: live_windows(s) == len(served) and live_windows(s) >= 4,
                       "the windows served", stable=False)
         time.sleep(0.5)
-        pinned = windows(pane.screen())
+        pinned = live_windows(pane.screen())
         check(pinned == len(served), "a window after the pause: %d shown, %d served"
               % (pinned, len(served)))
         planted.set()

@@ -110,6 +110,13 @@ class Pane:
         tmux("kill-session", "-t", self.name, check=False)
 
 
+def live_windows(screen):
+    """How many windows a live explorer's header says it holds (0 before
+    the first): `[N windows of 1s`."""
+    m = re.search(r"\[(\d+) windows? of 1s", screen)
+    return int(m.group(1)) if m else 0
+
+
 def live_explorer(binary):
     """`binary --listen` on a free loopback port, in a 160x30 pane that
     shows EXIT=N when it ends, once it waits for an engine; the pane and
