@@ -355,17 +355,6 @@ static uint32_t *keep_nodes(const struct model *src, struct model *out)
 	return map;
 }
 
-/* Does every node come after its parent?  A loader's nodes usually do
- * (a .cpuprofile's, a trace's): walked by id they are read in turn, where
- * node_order's walk misses the cache at every node of a large tree. */
-static bool ids_parents_first(const struct model *src)
-{
-	for (uint32_t v = 0; v < src->nnodes; v++)
-		if (src->nodes[v].parent != NO_ID && src->nodes[v].parent >= v)
-			return false;
-	return true;
-}
-
 /* src's nodes into `out` with the frames fmap gives them, those that
  * come to be siblings of one frame merged, and by files the calls
  * within a file: one node for all; returns the map from src's nodes to
@@ -375,9 +364,10 @@ static uint32_t *copy_nodes(const struct model *src, struct model *out, const ui
 {
 	size_t n = src->nnodes;
 	uint32_t *map = xmalloc((n + 1) * sizeof(uint32_t));
-	bool by_id = ids_parents_first(src);
+	/* The ids in turn when they are such an order (a loader's usually
+	 * are): node_order's walk misses the cache at every node. */
 	for (size_t k = 0; k < n; k++) {
-		uint32_t v = by_id ? (uint32_t)k : src->node_order[k], p = src->nodes[v].parent;
+		uint32_t v = node_parents_first(src, k), p = src->nodes[v].parent;
 		uint32_t up = p == NO_ID ? NO_ID : map[p], fr = fmap[src->nodes[v].frame];
 		/* Calls within one file are that file, once. */
 		if (g == GRANULARITY_FILES && up != NO_ID && out->nodes[up].frame == fr)
