@@ -4,7 +4,6 @@
 #include "app.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "loaders/loaders.h"
 #include "base/escape.h"
@@ -15,20 +14,12 @@
 #include "transform/symbolize.h"
 #include "base/util.h"
 
-/* pprof by lines and addresses are the file read again (pprof's lines are
- * not in a model by functions). */
-static bool read_again(const struct model *base, enum granularity g)
-{
-	return (g == GRANULARITY_LINES && !strcmp(base->format, "pprof")) ||
-	       (g == GRANULARITY_ADDRESSES && model_has_addresses(base));
-}
-
 /* The key's next granularity.  A live session has no file to read again:
  * it goes on to the next one made from its model. */
 static enum granularity key_next(const struct app *a, const struct model *base)
 {
 	enum granularity g = granularity_next((enum granularity)a->granularity, base);
-	while (a->live && read_again(base, g))
+	while (a->live && granularity_read_again(base, g))
 		g = granularity_next(g, base);
 	return g;
 }
@@ -43,7 +34,7 @@ static struct model *model_at(struct app *a, struct model *base,
 	const char *why = NULL;
 	struct load_error err;
 	bool ok;
-	if (read_again(base, g)) {
+	if (granularity_read_again(base, g)) {
 		struct load_options opt = load ? *load : (struct load_options){ .session = -1 };
 		opt.by_line = g == GRANULARITY_LINES;
 		opt.by_address = g == GRANULARITY_ADDRESSES;

@@ -75,12 +75,6 @@ void granularity_cache_wait(struct granularity_cache *c)
 	}
 }
 
-static bool made_by_loader(const struct model *base, enum granularity g)
-{
-	return g == GRANULARITY_ADDRESSES ||
-	       (g == GRANULARITY_LINES && !strcmp(base->format, "pprof"));
-}
-
 /* What was put aside for g's model. */
 static void drop_aside(struct granularity_cache *c, enum granularity g)
 {
@@ -119,7 +113,9 @@ void granularity_cache_prepare(struct granularity_cache *c, enum granularity g)
 	c->nqueued = 0;
 	for (int k = 0; k < GRANULARITY_COUNT; k++, g = (g + 1) % GRANULARITY_COUNT) {
 		drop_if_stale(c, g);
-		if (g == GRANULARITY_FUNCTIONS || c->models[g] || made_by_loader(c->base, g))
+		/* By addresses is only ever read by the loader. */
+		if (g == GRANULARITY_FUNCTIONS || g == GRANULARITY_ADDRESSES || c->models[g] ||
+		    granularity_read_again(c->base, g))
 			continue;
 		c->order[c->nqueued++] = g;
 		c->queued[g] = true;

@@ -24,6 +24,12 @@ bool model_has_addresses(const struct model *m)
 	return name_index(formats, (int)ARRAY_LEN(formats), m->format) >= 0;
 }
 
+bool granularity_read_again(const struct model *m, enum granularity g)
+{
+	return (g == GRANULARITY_LINES && !strcmp(m->format, "pprof")) ||
+	       (g == GRANULARITY_ADDRESSES && model_has_addresses(m));
+}
+
 enum granularity granularity_next(enum granularity g, const struct model *m)
 {
 	g = (g + 1) % GRANULARITY_COUNT;

@@ -34,6 +34,11 @@ const char *granularity_name(enum granularity g);
 /* Is m's format one whose loader reads it by address? */
 bool model_has_addresses(const struct model *m);
 
+/* Is m at granularity g the file read again by its loader (pprof by
+ * lines, whose lines a model by functions does not hold; by addresses)
+ * rather than a model made from m (model_by_granularity)? */
+bool granularity_read_again(const struct model *m, enum granularity g);
+
 /* The granularity after g for the explorer's key: addresses only where
  * the profile has them. */
 enum granularity granularity_next(enum granularity g, const struct model *m);
