@@ -505,18 +505,28 @@ bool json_skip_array_to(struct json *j, uint64_t end)
 	return true;
 }
 
+bool json_passes_small_whole(const uint8_t **p, const uint8_t *end, uint32_t *value)
+{
+	const uint8_t *q = *p;
+	uint32_t v = 0;
+	while (q < end && q - *p < 10 && *q >= '0' && *q <= '9')
+		v = v * 10 + (uint32_t)(*q++ - '0');
+	size_t digits = (size_t)(q - *p);
+	if (digits == 0 || digits > 9 || (**p == '0' && digits > 1))
+		return false;
+	*p = q;
+	*value = v;
+	return true;
+}
+
 bool json_small_whole_value(struct json *j, uint32_t *value)
 {
 	struct input *in = j->in;
 	const uint8_t *colon = in->buf + in->pos, *end = in->buf + in->len;
-	const uint8_t *digits = colon + 1, *p = digits;
-	if (j->state != ST_OBJ_COLON || p >= end || *colon != ':')
-		return false;
-	uint32_t v = 0;
-	while (p < end && p - digits < 10 && *p >= '0' && *p <= '9')
-		v = v * 10 + (uint32_t)(*p++ - '0');
-	size_t n = (size_t)(p - digits);
-	if (n == 0 || n > 9 || (*digits == '0' && n > 1) || p == end || (*p != ',' && *p != '}'))
+	const uint8_t *p = colon + 1;
+	uint32_t v;
+	if (j->state != ST_OBJ_COLON || p >= end || *colon != ':' ||
+	    !json_passes_small_whole(&p, end, &v) || p == end || (*p != ',' && *p != '}'))
 		return false;
 	j->token_offset = input_offset(in) + 1;
 	j->num = v;

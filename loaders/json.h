@@ -89,6 +89,12 @@ bool json_skip_array_to(struct json *j, uint64_t end);
  * as json_next would give them. */
 size_t json_plain_run_end(const uint8_t *buf, size_t at, size_t len);
 
+/* A whole number of one to nine digits without a leading zero (the
+ * usual small count: an id, a line, a tick count) next in *p..end, which
+ * it then passes, its value in *value; false, nothing passed, for any
+ * other text. */
+bool json_passes_small_whole(const uint8_t **p, const uint8_t *end, uint32_t *value);
+
 static inline bool json_number_char(int c)
 {
 	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' ||

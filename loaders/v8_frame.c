@@ -128,22 +128,6 @@ static bool passes(const uint8_t **p, const uint8_t *end, const char *word)
 	return true;
 }
 
-/* A whole number of one to nine digits, without a leading zero, next
- * in p[..end), which it then passes. */
-static bool passes_digits(const uint8_t **p, const uint8_t *end, uint32_t *value)
-{
-	const uint8_t *q = *p;
-	uint32_t v = 0;
-	while (q < end && q - *p < 10 && *q >= '0' && *q <= '9')
-		v = v * 10 + (uint32_t)(*q++ - '0');
-	size_t digits = (size_t)(q - *p);
-	if (digits == 0 || digits > 9 || (**p == '0' && digits > 1))
-		return false;
-	*p = q;
-	*value = v;
-	return true;
-}
-
 /* A string that needs no unescaping next in p[..end), which it then
  * passes: its bytes in *text. */
 static bool passes_plain_string(const uint8_t **p, const uint8_t *end, const char **text,
@@ -170,7 +154,7 @@ static bool passes_line(const uint8_t **p, const uint8_t *end, int32_t *line)
 		*line = -1;
 		return true;
 	}
-	if (!passes_digits(p, end, &v))
+	if (!json_passes_small_whole(p, end, &v))
 		return false;
 	*line = (int32_t)v;
 	return true;
@@ -264,8 +248,8 @@ static bool usual_position_ticks(struct v8_reader *R, uint32_t node, struct v8_t
 	bool usual = passes(&p, end, ":[") && p < end && *p != ']', closed = false;
 	while (usual && !closed) {
 		uint32_t line, count;
-		usual = passes(&p, end, "{\"line\":") && passes_digits(&p, end, &line) &&
-			passes(&p, end, ",\"ticks\":") && passes_digits(&p, end, &count) &&
+		usual = passes(&p, end, "{\"line\":") && json_passes_small_whole(&p, end, &line) &&
+			passes(&p, end, ",\"ticks\":") && json_passes_small_whole(&p, end, &count) &&
 			passes(&p, end, "}") && p < end;
 		if (!usual)
 			break;
