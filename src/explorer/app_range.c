@@ -130,38 +130,28 @@ struct whole_sums {
 	bool made;
 };
 
+/* The thread's: once no key's work is running (base/background.h). */
 static void make_whole_sums(void *arg)
 {
 	struct whole_sums *w = arg;
 	const char *why_not;
+	background_yield(&w->work);
 	w->made = range_view_make(w->src, (struct sample_range){ 0, w->src->nsamples },
 				  NULL, &w->view, &why_not);
 }
 
 /* Only where moving sums is exact (model.integral_samples) and the model
  * does not change under the thread (live snapshots change in place). */
-static bool sums_movable(const struct model *m)
-{
-	return (m->caps & HAS_TIMELINE) && m->nsamples && m->integral_samples == m->nsamples &&
-	       model_count_type(m) != NO_ID;
-}
-
-/* The thread's: once no key's work is running (base/background.h). */
-static void make_whole_sums_behind(void *arg)
-{
-	struct whole_sums *w = arg;
-	background_yield(&w->work);
-	make_whole_sums(w);
-}
-
 void app_range_prepare(struct app *a)
 {
-	if (a->live || a->range.whole_sums || !sums_movable(a->loaded))
+	const struct model *m = a->loaded;
+	if (a->live || a->range.whole_sums || !app_has_timeline(a) ||
+	    m->integral_samples < m->nsamples || model_count_type(m) == NO_ID)
 		return;
 	struct whole_sums *w = xcalloc(1, sizeof(*w));
-	w->src = a->loaded;
+	w->src = m;
 	a->range.whole_sums = w;
-	background_start_behind(&w->work, make_whole_sums_behind, w);
+	background_start_behind(&w->work, make_whole_sums, w);
 }
 
 bool app_range_busy(const struct app *a)
