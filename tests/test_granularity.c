@@ -10,6 +10,7 @@
  *            still there once the copy owns them and f's model is gone.
  * Then two trees a copy by lines does not keep node for node, worked
  * the same way (see each). */
+#include <stdio.h>
 #include <string.h>
 
 #include "tests/check.h"
@@ -94,8 +95,130 @@ static void siblings_merged(void)
 	model_free(&src);
 }
 
+/* By files, worked by hand: (root) has a1 and a3 of a.js; a1 calls a2 of
+ * a.js and b2 of b.js; a2 calls b1 of b.js, which calls c3 of c.js; b2
+ * calls c1 of c.js; a3 calls c2 of c.js, which calls b3 of b.js; a
+ * second root (root) calls b4 of b.js.  Nodes v0..v11 in that order:
+ *   v0 (root)  v1 a1<v0  v2 a2<v1  v3 b1<v2  v4 b2<v1  v5 c1<v4
+ *   v6 a3<v0   v7 c2<v6  v8 c3<v3  v9 b3<v7  v10 (root)  v11 b4<v10
+ * with one sample each of 2^v us (none on v10).  By files a1, a2 and a3
+ * are one a.js (a2 is a call within a.js, a3 a sibling of a1's file);
+ * b1 and b2 are one b.js under it (children of one node's members),
+ * c1 and c3 one c.js under that; c2 a c.js of its own under a.js, b3 a
+ * b.js under that; the roots one (root), b4 a b.js under it.  Walked
+ * in id order, each node is made where its first member is met:
+ *   0 (root) 1           1 a.js 2+4+64 = 70     2 b.js 8+16 = 24
+ *   3 c.js 32+256 = 288  4 c.js 128             5 b.js 512
+ *   6 b.js 2048 (under the root) */
+static const uint32_t file_tree_parent[12] = { NO_ID, 0, 1, 2, 1, 4, 0, 6, 3, 7, NO_ID, 10 };
+static const char *const file_tree_url[12] = { "", "a.js", "a.js", "b.js", "b.js", "c.js",
+					       "a.js", "c.js", "c.js", "b.js", "", "b.js" };
+
+/* The tree above with node v numbered `reversed ? 11 - v : v`; its
+ * links as listed (by v), its samples in v's order. */
+static void build_file_tree(struct model *m, bool reversed)
+{
+	model_init(m, "cpuprofile");
+	model_add_sample_type(m, "time", "us");
+	uint32_t id[12];
+	for (uint32_t k = 0; k < 12; k++) {
+		uint32_t v = reversed ? 11 - k : k;
+		const char *url = file_tree_url[v];
+		char name[8];
+		snprintf(name, sizeof(name), "f%u", v);
+		struct frame f = { .line = -1, .column = -1, .kind = KIND_JS, .extra = STR_NONE };
+		f.name = model_string(m, *url ? name : "(root)", strlen(*url ? name : "(root)"));
+		f.url = model_string(m, url, strlen(url));
+		id[v] = model_add_node(m, model_intern_frame(m, &f));
+	}
+	for (uint32_t v = 0; v < 12; v++)
+		if (file_tree_parent[v] != NO_ID)
+			model_add_edge(m, id[file_tree_parent[v]], id[v]);
+	for (uint32_t v = 0; v < 12; v++)
+		if (v != 10)
+			model_add_sample(m, id[v], (double)(1u << v));
+	uint32_t cycle;
+	model_finish(m, &cycle);
+}
+
+/* out's node `node`: its frame's name, its parent and its time. */
+static void check_file_node(const struct model *out, uint32_t node, const char *name,
+			    uint32_t parent, double time)
+{
+	CHECK_MSG(node < out->nnodes, "node %u of %zu", node, out->nnodes);
+	if (node >= out->nnodes)
+		return;
+	const char *shown = model_str(out, out->frames[out->nodes[node].frame].name);
+	CHECK_MSG(!strcmp(shown, name), "node %u is %s, not %s", node, shown, name);
+	CHECK_MSG(out->nodes[node].parent == parent, "node %u's parent %u, not %u", node,
+		  out->nodes[node].parent, parent);
+	CHECK_CLOSE(node_value(out, node, 0), time, "a file's time");
+}
+
+/* The nodes' children, each node's in the order they were made. */
+static void check_children(const struct model *out, const uint32_t *children, size_t n)
+{
+	size_t k = 0;
+	for (uint32_t v = 0; v < out->nnodes; v++)
+		for (uint32_t i = out->nodes[v].child_start; i < out->nodes[v].child_end; i++, k++)
+			CHECK_MSG(k < n && out->child_ids[i] == children[k], "child %zu", k);
+	CHECK(k == n);
+}
+
+static void files_merged(void)
+{
+	struct model src, out;
+	build_file_tree(&src, false);
+	CHECK(src.parents_first);
+	const char *why_not;
+	CHECK(model_by_granularity(&src, GRANULARITY_FILES, &out, &why_not));
+	CHECK(out.nnodes == 7 && out.nframes == 4 && out.frames_are_files);
+	check_file_node(&out, 0, "(root)", NO_ID, 1);
+	check_file_node(&out, 1, "a.js", 0, 70);
+	check_file_node(&out, 2, "b.js", 1, 24);
+	check_file_node(&out, 3, "c.js", 2, 288);
+	check_file_node(&out, 4, "c.js", 1, 128);
+	check_file_node(&out, 5, "b.js", 4, 512);
+	check_file_node(&out, 6, "b.js", 0, 2048);
+	check_children(&out, (const uint32_t[]){ 1, 6, 2, 4, 3, 5 }, 6);
+	static const uint32_t on[11] = { 0, 1, 1, 2, 2, 3, 1, 4, 3, 5, 6 };
+	CHECK(out.nsamples == 11);
+	for (size_t i = 0; i < out.nsamples && i < 11; i++)
+		CHECK_MSG(out.sample_node[i] == on[i], "sample %zu on %u", i, out.sample_node[i]);
+	model_free(&out);
+	model_free(&src);
+}
+
+/* The same tree with the parents after their children: walked parents
+ * first by node_order, breadth first from the roots v10 and v0, v10's
+ * b4, v0's a1 and a3, then a2, b2, c2, b1, c1, b3, c3, which makes them
+ * in this order:
+ *   0 (root) 1   1 b.js 2048   2 a.js 70   3 b.js 24   4 c.js 128
+ *   5 c.js 288   6 b.js 512 */
+static void files_merged_out_of_order(void)
+{
+	struct model src, out;
+	build_file_tree(&src, true);
+	CHECK(!src.parents_first);
+	const char *why_not;
+	CHECK(model_by_granularity(&src, GRANULARITY_FILES, &out, &why_not));
+	CHECK(out.nnodes == 7);
+	check_file_node(&out, 0, "(root)", NO_ID, 1);
+	check_file_node(&out, 1, "b.js", 0, 2048);
+	check_file_node(&out, 2, "a.js", 0, 70);
+	check_file_node(&out, 3, "b.js", 2, 24);
+	check_file_node(&out, 4, "c.js", 2, 128);
+	check_file_node(&out, 5, "c.js", 3, 288);
+	check_file_node(&out, 6, "b.js", 4, 512);
+	check_children(&out, (const uint32_t[]){ 1, 2, 3, 4, 5, 6 }, 6);
+	model_free(&out);
+	model_free(&src);
+}
+
 int main(void)
 {
+	files_merged();
+	files_merged_out_of_order();
 	line_is_a_child();
 	siblings_merged();
 	struct model src, out;

@@ -7,6 +7,7 @@
 
 #include "base/util.h"
 #include "model/sample_counts.h"
+#include "transform/file_nodes.h"
 
 static const char *const granularity_names[GRANULARITY_COUNT] = {
 	[GRANULARITY_FUNCTIONS] = "functions",
@@ -362,11 +363,9 @@ static uint32_t *keep_nodes(const struct model *src, struct model *out)
 }
 
 /* src's nodes into `out` with the frames fmap gives them, those that
- * come to be siblings of one frame merged, and by files the calls
- * within a file: one node for all; returns the map from src's nodes to
- * out's. */
-static uint32_t *copy_nodes(const struct model *src, struct model *out, const uint32_t *fmap,
-			    enum granularity g)
+ * come to be siblings of one frame merged; returns the map from src's
+ * nodes to out's. */
+static uint32_t *copy_nodes(const struct model *src, struct model *out, const uint32_t *fmap)
 {
 	size_t n = src->nnodes;
 	uint32_t *map = xmalloc((n + 1) * sizeof(uint32_t));
@@ -374,12 +373,8 @@ static uint32_t *copy_nodes(const struct model *src, struct model *out, const ui
 	 * are): node_order's walk misses the cache at every node. */
 	for (size_t k = 0; k < n; k++) {
 		uint32_t v = node_parents_first(src, k), p = src->nodes[v].parent;
-		uint32_t up = p == NO_ID ? NO_ID : map[p], fr = fmap[src->nodes[v].frame];
-		/* Calls within one file are that file, once. */
-		if (g == GRANULARITY_FILES && up != NO_ID && out->nodes[up].frame == fr)
-			map[v] = up;
-		else
-			map[v] = model_add_child(out, up, fr);
+		uint32_t up = p == NO_ID ? NO_ID : map[p];
+		map[v] = model_add_child(out, up, fmap[src->nodes[v].frame]);
 	}
 	return map;
 }
@@ -405,7 +400,8 @@ bool model_by_granularity(const struct model *src, enum granularity g,
 	size_t n = src->nnodes;
 	bool kept = g == GRANULARITY_LINES && nodes_kept(src, fmap);
 	model_reserve_nodes(out, n + (g == GRANULARITY_LINES ? src->nline_ticks : 0));
-	uint32_t *map = kept ? keep_nodes(src, out) : copy_nodes(src, out, fmap, g);
+	uint32_t *map = g == GRANULARITY_FILES ? file_nodes(src, out, fmap)
+			: kept ? keep_nodes(src, out) : copy_nodes(src, out, fmap);
 	uint8_t *split = xcalloc(n + 1, 1);
 	if (g == GRANULARITY_LINES)
 		split_by_ticks(src, out, map, kept, split);
