@@ -39,28 +39,32 @@ enum granularity granularity_next(enum granularity g, const struct model *m)
 	return g;
 }
 
-/* The frame standing for src's frame f in the new model; `mark` is
- * pprof's label of a file called only inlined, or in both ways. */
+/* A file as out's frame: the file is the name, once is enough on a
+ * row; `mark` is pprof's label of a file called only inlined, or in both
+ * ways. */
+static uint32_t file_frame(struct model *out, const char *file, const char *mark, uint8_t kind)
+{
+	struct frame fr = { .url = STR_NONE, .extra = STR_NONE, .line = -1, .column = -1,
+			    .kind = kind };
+	size_t n = strlen(file), m = strlen(mark);
+	char *name = xmalloc(n + m + 1);
+	memcpy(name, file, n);
+	memcpy(name + n, mark, m + 1);
+	fr.name = model_string(out, name, n + m);
+	free(name);
+	return model_intern_frame(out, &fr);
+}
+
+/* The frame standing for src's frame f in the new model. */
 static uint32_t new_frame(const struct model *src, struct model *out, uint32_t f,
 			  enum granularity g, const char *mark)
 {
 	struct frame fr = src->frames[f];
+	if (g == GRANULARITY_FILES && *model_str(src, fr.url))
+		return file_frame(out, model_str(src, fr.url), mark, fr.kind);
 	fr.name = model_copy_string(src, out, fr.name);
 	fr.url = model_copy_string(src, out, fr.url);
 	fr.extra = model_copy_string(src, out, fr.extra);
-	if (g == GRANULARITY_FILES && fr.url != STR_NONE && *model_str(out, fr.url)) {
-		/* The file is the name: once is enough on a row. */
-		const char *file = model_str(src, src->frames[f].url);
-		size_t n = strlen(file) + strlen(mark) + 1;
-		char *name = xmalloc(n);
-		snprintf(name, n, "%s%s", file, mark);
-		fr.name = model_string(out, name, strlen(name));
-		free(name);
-		fr.url = STR_NONE;
-		fr.extra = STR_NONE;
-		fr.line = fr.column = -1;
-		fr.flags = 0;
-	}
 	return model_intern_frame(out, &fr);
 }
 
@@ -102,9 +106,20 @@ static uint8_t *file_calls(const struct model *src)
 	return called;
 }
 
+static bool has_inlined_frames(const struct model *m)
+{
+	for (size_t f = 0; f < m->nframes; f++)
+		if (m->frames[f].flags & FRAME_INLINED)
+			return true;
+	return false;
+}
+
 static uint32_t *frame_map(const struct model *src, struct model *out, enum granularity g)
 {
-	uint8_t *called = g == GRANULARITY_FILES ? file_calls(src) : NULL;
+	/* Without an inlined frame no file is called inlined: no walk of
+	 * every node for the marks (a V8 profile has none). */
+	uint8_t *called = g == GRANULARITY_FILES && has_inlined_frames(src) ? file_calls(src)
+									      : NULL;
 	uint32_t *fmap = xmalloc((src->nframes + 1) * sizeof(uint32_t));
 	for (uint32_t f = 0; f < src->nframes; f++) {
 		uint8_t c = called ? called[f] : 0;
