@@ -11,19 +11,18 @@
 
 /* What the walk keeps of a src node.  The nodes that become one node
  * of `out` are a group, named by one of them (its first): the group's
- * members are listed from `first` through `next`, and its node made,
+ * members are listed from that one through `next`, and its node made,
  * and its members' children grouped, when the walk first meets one of
  * them.  Most groups are one node, whose own entry holds all. */
 struct member {
-	uint32_t file;  /* its file, out's frame */
 	uint32_t group; /* the node that names its group */
 	uint32_t next;  /* the next member of that group, NO_ID: the last */
-	uint32_t first; /* of the group it names */
 	uint32_t node;  /* of the group it names: NO_ID until made */
 };
 
 struct file_groups {
 	const struct model *src;
+	const uint32_t *fmap;
 	struct member *members; /* per src node */
 	/* Per frame of `out`: the group whose children were last grouped
 	 * with that frame, and the group they made; all of a group's
@@ -31,20 +30,19 @@ struct file_groups {
 	uint32_t *owner, *child;
 };
 
-/* Node v joins the group of its file among the children of group
- * `parent`, or names it if it is the first. */
-static void join_child(struct file_groups *fg, uint32_t parent, uint32_t v)
+/* Node v, of `file`, joins the group of that file among the children
+ * of group `parent`, or names it if it is the first. */
+static void join_child(struct file_groups *fg, uint32_t parent, uint32_t file, uint32_t v)
 {
 	struct member *m = &fg->members[v];
-	if (fg->owner[m->file] == parent) {
-		m->group = fg->child[m->file];
-		m->next = fg->members[m->group].first;
-		fg->members[m->group].first = v;
+	if (fg->owner[file] == parent) {
+		m->group = fg->child[file];
+		m->next = fg->members[m->group].next;
+		fg->members[m->group].next = v;
 	} else {
-		*m = (struct member){ .file = m->file, .group = v, .next = NO_ID, .first = v,
-				      .node = NO_ID };
-		fg->owner[m->file] = parent;
-		fg->child[m->file] = v;
+		*m = (struct member){ .group = v, .next = NO_ID, .node = NO_ID };
+		fg->owner[file] = parent;
+		fg->child[file] = v;
 	}
 }
 
@@ -54,17 +52,17 @@ static void join_child(struct file_groups *fg, uint32_t parent, uint32_t v)
 static void group_children(struct file_groups *fg, uint32_t g, uint32_t file)
 {
 	const struct model *src = fg->src;
-	for (uint32_t m = fg->members[g].first; m != NO_ID; m = fg->members[m].next) {
+	for (uint32_t m = g; m != NO_ID; m = fg->members[m].next) {
 		const struct node *p = &src->nodes[m];
 		for (uint32_t i = p->child_start; i < p->child_end; i++) {
-			uint32_t c = src->child_ids[i];
+			uint32_t c = src->child_ids[i], f = fg->fmap[src->nodes[c].frame];
 			struct member *child = &fg->members[c];
-			if (child->file == file) {
+			if (f == file) {
 				child->group = g;
 				child->next = fg->members[m].next;
 				fg->members[m].next = c;
 			} else {
-				join_child(fg, g, c);
+				join_child(fg, g, f, c);
 			}
 		}
 	}
@@ -77,8 +75,10 @@ static void fetch_children(const struct file_groups *fg, size_t ahead)
 	if (ahead >= src->nnodes)
 		return;
 	const struct node *p = &src->nodes[node_parents_first(src, ahead)];
-	for (uint32_t i = p->child_start; i < p->child_end; i++)
+	for (uint32_t i = p->child_start; i < p->child_end; i++) {
+		__builtin_prefetch(&src->nodes[src->child_ids[i]]);
 		__builtin_prefetch(&fg->members[src->child_ids[i]]);
+	}
 }
 
 uint32_t *file_nodes(const struct model *src, struct model *out, const uint32_t *fmap)
@@ -86,28 +86,29 @@ uint32_t *file_nodes(const struct model *src, struct model *out, const uint32_t 
 	size_t n = src->nnodes;
 	struct file_groups fg = {
 		.src = src,
+		.fmap = fmap,
 		.members = xmalloc((n + 1) * sizeof(struct member)),
 		.owner = xmalloc((out->nframes + 1) * sizeof(uint32_t)),
 		.child = xmalloc((out->nframes + 1) * sizeof(uint32_t)),
 	};
 	memset(fg.owner, 0xff, (out->nframes + 1) * sizeof(uint32_t)); /* NO_ID */
-	for (size_t v = 0; v < n; v++)
-		fg.members[v].file = fmap[src->nodes[v].frame];
 	/* The roots, first in node_order, are children of a group of none
 	 * (n: no node's). */
-	for (size_t k = 0; k < n && src->nodes[src->node_order[k]].parent == NO_ID; k++)
-		join_child(&fg, (uint32_t)n, src->node_order[k]);
+	for (size_t k = 0; k < n && src->nodes[src->node_order[k]].parent == NO_ID; k++) {
+		uint32_t v = src->node_order[k];
+		join_child(&fg, (uint32_t)n, fmap[src->nodes[v].frame], v);
+	}
 	uint32_t *map = xmalloc((n + 1) * sizeof(uint32_t));
 	for (size_t k = 0; k < n; k++) {
 		fetch_children(&fg, k + FETCH_AHEAD);
 		uint32_t v = node_parents_first(src, k), g = fg.members[v].group;
 		struct member *named = &fg.members[g];
 		if (named->node == NO_ID) {
-			uint32_t parent = src->nodes[v].parent;
-			named->node = model_add_node(out, named->file);
+			uint32_t parent = src->nodes[v].parent, file = fmap[src->nodes[v].frame];
+			named->node = model_add_node(out, file);
 			if (parent != NO_ID)
 				model_add_edge(out, map[parent], named->node);
-			group_children(&fg, g, named->file);
+			group_children(&fg, g, file);
 		}
 		map[v] = named->node;
 	}
