@@ -385,8 +385,13 @@ void model_copy_timeline(const struct model *src, struct model *out,
 		free(out->sample_duration);
 	if (node_map) {
 		out->sample_node = xmalloc((n + 1) * sizeof(uint32_t));
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			/* Millions of samples read once: fetched ahead past the
+			 * cache, which keeps node_map, read at random. */
+			if (i % 16 == 0 && i + 256 < n)
+				__builtin_prefetch(&src->sample_node[i + 256], 0, 0);
 			out->sample_node[i] = node_map[src->sample_node[i]];
+		}
 	} else {
 		out->sample_node = src->sample_node;
 	}
