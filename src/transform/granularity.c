@@ -1,7 +1,6 @@
 #include "granularity.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
