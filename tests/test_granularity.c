@@ -141,18 +141,25 @@ static void build_file_tree(struct model *m, bool reversed)
 	model_finish(m, &cycle);
 }
 
-/* out's node `node`: its frame's name, its parent and its time. */
-static void check_file_node(const struct model *out, uint32_t node, const char *name,
-			    uint32_t parent, double time)
+/* What a node of the model by files should be. */
+struct file_node {
+	const char *name;
+	uint32_t parent;
+	double time;
+};
+
+/* out's nodes, in order: their frames' names, parents and times. */
+static void check_file_nodes(const struct model *out, const struct file_node *want, uint32_t n)
 {
-	CHECK_MSG(node < out->nnodes, "node %u of %zu", node, out->nnodes);
-	if (node >= out->nnodes)
-		return;
-	const char *shown = model_str(out, out->frames[out->nodes[node].frame].name);
-	CHECK_MSG(!strcmp(shown, name), "node %u is %s, not %s", node, shown, name);
-	CHECK_MSG(out->nodes[node].parent == parent, "node %u's parent %u, not %u", node,
-		  out->nodes[node].parent, parent);
-	CHECK_CLOSE(node_value(out, node, 0), time, "a file's time");
+	CHECK_MSG(out->nnodes == n, "%zu nodes, not %u", out->nnodes, n);
+	for (uint32_t v = 0; v < n && v < out->nnodes; v++) {
+		const char *shown = model_str(out, out->frames[out->nodes[v].frame].name);
+		CHECK_MSG(!strcmp(shown, want[v].name), "node %u is %s, not %s", v, shown,
+			  want[v].name);
+		CHECK_MSG(out->nodes[v].parent == want[v].parent, "node %u's parent %u, not %u",
+			  v, out->nodes[v].parent, want[v].parent);
+		CHECK_CLOSE(node_value(out, v, 0), want[v].time, "a file's time");
+	}
 }
 
 /* The nodes' children, each node's in the order they were made. */
@@ -172,14 +179,12 @@ static void files_merged(void)
 	CHECK(src.parents_first);
 	const char *why_not;
 	CHECK(model_by_granularity(&src, GRANULARITY_FILES, &out, &why_not));
-	CHECK(out.nnodes == 7 && out.nframes == 4 && out.frames_are_files);
-	check_file_node(&out, 0, "(root)", NO_ID, 1);
-	check_file_node(&out, 1, "a.js", 0, 70);
-	check_file_node(&out, 2, "b.js", 1, 24);
-	check_file_node(&out, 3, "c.js", 2, 288);
-	check_file_node(&out, 4, "c.js", 1, 128);
-	check_file_node(&out, 5, "b.js", 4, 512);
-	check_file_node(&out, 6, "b.js", 0, 2048);
+	CHECK(out.nframes == 4 && out.frames_are_files);
+	static const struct file_node want[] = {
+		{ "(root)", NO_ID, 1 }, { "a.js", 0, 70 }, { "b.js", 1, 24 }, { "c.js", 2, 288 },
+		{ "c.js", 1, 128 },	{ "b.js", 4, 512 }, { "b.js", 0, 2048 },
+	};
+	check_file_nodes(&out, want, 7);
 	check_children(&out, (const uint32_t[]){ 1, 6, 2, 4, 3, 5 }, 6);
 	static const uint32_t on[11] = { 0, 1, 1, 2, 2, 3, 1, 4, 3, 5, 6 };
 	CHECK(out.nsamples == 11);
@@ -202,14 +207,11 @@ static void files_merged_out_of_order(void)
 	CHECK(!src.parents_first);
 	const char *why_not;
 	CHECK(model_by_granularity(&src, GRANULARITY_FILES, &out, &why_not));
-	CHECK(out.nnodes == 7);
-	check_file_node(&out, 0, "(root)", NO_ID, 1);
-	check_file_node(&out, 1, "b.js", 0, 2048);
-	check_file_node(&out, 2, "a.js", 0, 70);
-	check_file_node(&out, 3, "b.js", 2, 24);
-	check_file_node(&out, 4, "c.js", 2, 128);
-	check_file_node(&out, 5, "c.js", 3, 288);
-	check_file_node(&out, 6, "b.js", 4, 512);
+	static const struct file_node want[] = {
+		{ "(root)", NO_ID, 1 }, { "b.js", 0, 2048 }, { "a.js", 0, 70 }, { "b.js", 2, 24 },
+		{ "c.js", 2, 128 },	{ "c.js", 3, 288 },  { "b.js", 4, 512 },
+	};
+	check_file_nodes(&out, want, 7);
 	check_children(&out, (const uint32_t[]){ 1, 2, 3, 4, 5, 6 }, 6);
 	model_free(&out);
 	model_free(&src);
