@@ -214,6 +214,19 @@ void model_reserve_nodes(struct model *m, size_t count)
 	grow_zeroed(&m->node_self, &m->node_self_cap, count * m->ntypes);
 }
 
+void model_adopt_tree(struct model *m, struct node *nodes, size_t n, uint32_t *child_ids,
+		      double *values)
+{
+	FREE_ALL(m->nodes, m->child_ids, m->node_self);
+	m->nodes = nodes;
+	m->nnodes = m->nodes_cap = n;
+	m->child_ids = child_ids;
+	m->node_self = values;
+	m->node_self_cap = n * m->ntypes;
+	m->build->nedges = 0;
+	m->build->tree_given = true;
+}
+
 void model_add_edge(struct model *m, uint32_t parent, uint32_t child)
 {
 	struct model_build *b = m->build;
@@ -443,8 +456,42 @@ void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 
 /* ---- finishing -------------------------------------------------------- */
 
-/* Children lists in CSR form, each node's parent count, and a node order
- * with parents first (Kahn's algorithm); a node left out lies on a cycle. */
+/* node_order: every node after all of its parents, breadth first
+ * (Kahn's algorithm); `count` (NULL in a tree) holds each node's parents
+ * still to be seen.  A node left out lies on a cycle. */
+static bool order_nodes(struct model *m, uint32_t *count, uint32_t *cycle_node)
+{
+	size_t n = m->nnodes, head = 0, tail = 0;
+	uint32_t *order = m->node_order = xmalloc((n + 1) * sizeof(uint32_t));
+	for (size_t v = 0; v < n; v++)
+		if (!m->nodes[v].nparents)
+			order[tail++] = (uint32_t)v;
+	while (head < tail) {
+		/* The queue's nodes lie all over the array: each node and
+		 * then its children's list are fetched a few turns ahead. */
+		if (head + 8 < tail)
+			__builtin_prefetch(&m->nodes[order[head + 8]]);
+		if (head + 4 < tail)
+			__builtin_prefetch(&m->child_ids[m->nodes[order[head + 4]].child_start]);
+		const struct node *p = &m->nodes[order[head++]];
+		/* In a tree a child's one parent is this one: counting down
+		 * would only miss the cache at every node. */
+		for (uint32_t i = p->child_start; i < p->child_end; i++)
+			if (!count || --count[m->child_ids[i]] == 0)
+				order[tail++] = m->child_ids[i];
+	}
+	if (tail == n)
+		return true;
+	for (size_t v = 0; v < n; v++)
+		if (count ? count[v] : m->nodes[v].nparents) {
+			*cycle_node = (uint32_t)v;
+			break;
+		}
+	return false;
+}
+
+/* Children lists in CSR form from the edges as they came, each node's
+ * parents, and node_order. */
 static bool build_node_links(struct model *m, uint32_t *cycle_node)
 {
 	const struct model_edge *edges = m->build->edges;
@@ -478,34 +525,35 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 		if (c->parent == NO_ID)
 			c->parent = edges[e].parent;
 	}
-
-	/* count[] now holds the parents still to be seen per node. */
-	m->node_order = xmalloc((n + 1) * sizeof(uint32_t));
-	size_t head = 0, tail = 0;
-	for (size_t v = 0; v < n; v++) {
-		count[v] = m->nodes[v].nparents;
-		if (!count[v])
-			m->node_order[tail++] = (uint32_t)v;
-	}
-	while (head < tail) {
-		const struct node *p = &m->nodes[m->node_order[head++]];
-		/* In a tree a child's one parent is this one: counting down
-		 * would only miss the cache at every node. */
-		for (uint32_t i = p->child_start; i < p->child_end; i++)
-			if (tree || --count[m->child_ids[i]] == 0)
-				m->node_order[tail++] = m->child_ids[i];
-	}
-	bool acyclic = tail == n;
-	if (!acyclic) {
-		for (size_t v = 0; v < n; v++)
-			if (count[v]) {
-				*cycle_node = (uint32_t)v;
-				break;
-			}
-	}
-	free(count);
 	free(parents_filled);
+	for (size_t v = 0; v < n; v++)
+		count[v] = m->nodes[v].nparents;
+	bool acyclic = order_nodes(m, tree ? NULL : count, cycle_node);
+	free(count);
 	return acyclic;
+}
+
+/* The parents' lists and node_order of a tree given whole
+ * (model_adopt_tree), from each node's parent, in turn: no pass over
+ * the links at random. */
+static bool link_given_tree(struct model *m, uint32_t *cycle_node)
+{
+	size_t n = m->nnodes;
+	uint32_t links = 0;
+	m->parent_ids = xmalloc((n + 1) * sizeof(uint32_t));
+	m->parents_start = xcalloc(n + 2, sizeof(uint32_t));
+	m->parents_first = true;
+	for (size_t v = 0; v < n; v++) {
+		struct node *node = &m->nodes[v];
+		m->parents_start[v] = links;
+		node->nparents = node->parent != NO_ID;
+		if (node->parent != NO_ID) {
+			m->parents_first &= node->parent < v;
+			m->parent_ids[links++] = node->parent;
+		}
+	}
+	m->parents_start[n] = links;
+	return order_nodes(m, NULL, cycle_node);
 }
 
 /* A stable counting sort of the arcs by one end: frame ids are small
@@ -534,6 +582,24 @@ static void sort_arcs_by(struct model *m, bool by_callee, uint32_t **origin)
 	free(next);
 }
 
+/* The arc caller -> callee among those of the links so far in `pairs`,
+ * added when there is none. */
+static uint32_t link_arc(struct model *m, struct id_table *pairs, uint32_t caller,
+			 uint32_t callee)
+{
+	struct id_probe probe = id_table_probe(pairs, hash_mix((uint64_t)caller << 32 | callee));
+	uint32_t id;
+	while ((id = id_probe_next(pairs, &probe)) != NO_ID &&
+	       (m->arcs[id].caller != caller || m->arcs[id].callee != callee))
+		;
+	if (id == NO_ID) {
+		id = (uint32_t)m->narcs;
+		id_table_add(pairs, &probe, id);
+		model_add_arc(m, caller, callee, 0, 0);
+	}
+	return id;
+}
+
 /* The arcs of the node links, each pair once: a big tree links the
  * same two functions at many places (a recursion, link after link),
  * and the arcs are copied twice to be sorted.  They count nothing, so
@@ -545,26 +611,26 @@ static void add_link_arcs(struct model *m)
 {
 	struct id_table pairs;
 	id_table_init(&pairs, m->nframes);
+	/* The arc last met into each callee, and its caller: most of a
+	 * callee's links come from one caller (all of a line's, from its
+	 * function), found so without the table. */
+	uint32_t *last_caller = xmalloc((m->nframes + 1) * sizeof(uint32_t));
+	uint32_t *last_arc = xmalloc((m->nframes + 1) * sizeof(uint32_t));
+	memset(last_caller, 0xff, (m->nframes + 1) * sizeof(uint32_t)); /* NO_ID */
 	free(m->link_arcs);
 	m->link_arcs = xmalloc(((size_t)m->parents_start[m->nnodes] + 1) * sizeof(uint32_t));
 	for (size_t v = 0; v < m->nnodes; v++) {
 		const struct node *p = &m->nodes[v];
 		for (uint32_t i = p->child_start; i < p->child_end; i++) {
 			uint32_t caller = p->frame, callee = m->nodes[m->child_ids[i]].frame;
-			struct id_probe probe =
-				id_table_probe(&pairs, hash_mix((uint64_t)caller << 32 | callee));
-			uint32_t id;
-			while ((id = id_probe_next(&pairs, &probe)) != NO_ID &&
-			       (m->arcs[id].caller != caller || m->arcs[id].callee != callee))
-				;
-			if (id == NO_ID) {
-				id = (uint32_t)m->narcs;
-				id_table_add(&pairs, &probe, id);
-				model_add_arc(m, caller, callee, 0, 0);
+			if (last_caller[callee] != caller) {
+				last_caller[callee] = caller;
+				last_arc[callee] = link_arc(m, &pairs, caller, callee);
 			}
-			m->link_arcs[i] = id;
+			m->link_arcs[i] = last_arc[callee];
 		}
 	}
+	FREE_ALL(last_caller, last_arc);
 	id_table_free(&pairs);
 }
 
@@ -665,7 +731,8 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 {
 	if (m->ntypes == 0)
 		model_add_sample_type(m, "time", "us");
-	bool acyclic = build_node_links(m, cycle_node);
+	bool acyclic = m->build->tree_given ? link_given_tree(m, cycle_node)
+					    : build_node_links(m, cycle_node);
 	free_build(m);
 	if (!acyclic)
 		return false;
