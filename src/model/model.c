@@ -456,10 +456,24 @@ void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 
 /* ---- finishing -------------------------------------------------------- */
 
+/* Which nodes have children, a bit a node: small enough to stay in the
+ * cache where the nodes do not. */
+static uint64_t *new_bits(size_t n)
+{
+	return xcalloc(n / 64 + 1, sizeof(uint64_t));
+}
+
+static inline bool bit_set(const uint64_t *bits, uint32_t v)
+{
+	return bits[v / 64] >> (v % 64) & 1;
+}
+
 /* node_order: every node after all of its parents, breadth first
  * (Kahn's algorithm); `count` (NULL in a tree) holds each node's parents
- * still to be seen.  A node left out lies on a cycle. */
-static bool order_nodes(struct model *m, uint32_t *count, uint32_t *cycle_node)
+ * still to be seen, `inner` which nodes have children.  A node left out
+ * lies on a cycle. */
+static bool order_nodes(struct model *m, uint32_t *count, const uint64_t *inner,
+			uint32_t *cycle_node)
 {
 	size_t n = m->nnodes, head = 0, tail = 0;
 	uint32_t *order = m->node_order = xmalloc((n + 1) * sizeof(uint32_t));
@@ -467,13 +481,17 @@ static bool order_nodes(struct model *m, uint32_t *count, uint32_t *cycle_node)
 		if (!m->nodes[v].nparents)
 			order[tail++] = (uint32_t)v;
 	while (head < tail) {
-		/* The queue's nodes lie all over the array: each node and
-		 * then its children's list are fetched a few turns ahead. */
-		if (head + 8 < tail)
+		/* The queue's nodes lie all over the array: each node with
+		 * children, then its list, is fetched a few turns ahead, and
+		 * a leaf not at all. */
+		if (head + 8 < tail && bit_set(inner, order[head + 8]))
 			__builtin_prefetch(&m->nodes[order[head + 8]]);
-		if (head + 4 < tail)
+		if (head + 4 < tail && bit_set(inner, order[head + 4]))
 			__builtin_prefetch(&m->child_ids[m->nodes[order[head + 4]].child_start]);
-		const struct node *p = &m->nodes[order[head++]];
+		uint32_t v = order[head++];
+		if (!bit_set(inner, v))
+			continue;
+		const struct node *p = &m->nodes[v];
 		/* In a tree a child's one parent is this one: counting down
 		 * would only miss the cache at every node. */
 		for (uint32_t i = p->child_start; i < p->child_end; i++)
@@ -503,9 +521,11 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 		tree &= m->nodes[edges[e].child].nparents++ == 0;
 	}
 	uint32_t pos = 0;
+	uint64_t *inner = new_bits(n);
 	for (size_t v = 0; v < n; v++) {
 		m->nodes[v].child_start = m->nodes[v].child_end = pos;
 		pos += count[v];
+		inner[v / 64] |= (uint64_t)(count[v] > 0) << (v % 64);
 	}
 	m->child_ids = xmalloc((nedges + 1) * sizeof(uint32_t));
 	m->parent_ids = xmalloc((nedges + 1) * sizeof(uint32_t));
@@ -528,8 +548,8 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	free(parents_filled);
 	for (size_t v = 0; v < n; v++)
 		count[v] = m->nodes[v].nparents;
-	bool acyclic = order_nodes(m, tree ? NULL : count, cycle_node);
-	free(count);
+	bool acyclic = order_nodes(m, tree ? NULL : count, inner, cycle_node);
+	FREE_ALL(count, inner);
 	return acyclic;
 }
 
@@ -542,6 +562,7 @@ static bool link_given_tree(struct model *m, uint32_t *cycle_node)
 	uint32_t links = 0;
 	m->parent_ids = xmalloc((n + 1) * sizeof(uint32_t));
 	m->parents_start = xcalloc(n + 2, sizeof(uint32_t));
+	uint64_t *inner = new_bits(n);
 	m->parents_first = true;
 	for (size_t v = 0; v < n; v++) {
 		struct node *node = &m->nodes[v];
@@ -551,9 +572,12 @@ static bool link_given_tree(struct model *m, uint32_t *cycle_node)
 			m->parents_first &= node->parent < v;
 			m->parent_ids[links++] = node->parent;
 		}
+		inner[v / 64] |= (uint64_t)(node->child_end > node->child_start) << (v % 64);
 	}
 	m->parents_start[n] = links;
-	return order_nodes(m, NULL, cycle_node);
+	bool acyclic = order_nodes(m, NULL, inner, cycle_node);
+	free(inner);
+	return acyclic;
 }
 
 /* A stable counting sort of the arcs by one end: frame ids are small
