@@ -227,6 +227,13 @@ void model_adopt_tree(struct model *m, struct node *nodes, size_t n, uint32_t *c
 	m->build->tree_given = true;
 }
 
+void model_adopt_link_arcs(struct model *m, uint32_t *link_arcs)
+{
+	free(m->link_arcs);
+	m->link_arcs = link_arcs;
+	m->build->link_arcs_given = true;
+}
+
 void model_add_edge(struct model *m, uint32_t parent, uint32_t child)
 {
 	struct model_build *b = m->build;
@@ -686,10 +693,13 @@ static uint32_t *merge_arcs(struct model *m)
 }
 
 /* The function graph: distinct caller -> callee pairs from the node
- * edges and from the arcs a loader gave, merged, indexed both ways. */
-static void build_function_graph(struct model *m)
+ * edges (their arcs found here unless `links_given`,
+ * model_adopt_link_arcs) and from the arcs a loader gave, merged,
+ * indexed both ways. */
+static void build_function_graph(struct model *m, bool links_given)
 {
-	add_link_arcs(m);
+	if (!links_given)
+		add_link_arcs(m);
 	uint32_t *now = merge_arcs(m);
 	for (size_t i = 0; i < m->parents_start[m->nnodes]; i++)
 		m->link_arcs[i] = now[m->link_arcs[i]];
@@ -757,11 +767,12 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 		model_add_sample_type(m, "time", "us");
 	bool acyclic = m->build->tree_given ? link_given_tree(m, cycle_node)
 					    : build_node_links(m, cycle_node);
+	bool links_given = m->build->link_arcs_given;
 	free_build(m);
 	if (!acyclic)
 		return false;
 	background_pause_point(); /* made ahead: a key's work first */
-	build_function_graph(m);
+	build_function_graph(m, links_given);
 	background_pause_point();
 	/* Frame values are read for every frame: give them all a slot. */
 	if (m->frame_self)
@@ -940,7 +951,7 @@ void model_view_nodes(struct model *out, struct node *nodes, size_t n, double *v
 	out->narcs = out->arcs_cap = 0;
 	out->link_arcs = NULL;
 	out->range.owns |= VIEW_OWNS_NODES | VIEW_OWNS_GRAPH | VIEW_OWNS_VALUES;
-	build_function_graph(out);
+	build_function_graph(out, false);
 }
 
 void model_view_finish(struct model *out)

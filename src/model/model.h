@@ -426,6 +426,13 @@ void model_add_edge(struct model *m, uint32_t parent, uint32_t child);
  * the links that edges as they came need. */
 void model_adopt_tree(struct model *m, struct node *nodes, size_t n, uint32_t *child_ids,
 		      double *values);
+/* With model_adopt_tree, from a builder that knows each link's arc: the
+ * links' arcs added by model_add_arc (nothing counted), each pair (the
+ * parent's frame, the child's) once, in the order of their first links
+ * (node by node, each node's children in order), and `link_arcs`
+ * (malloc'd, one per child_ids entry) the index of each link's, become
+ * what model_finish would find with a table of pairs over every link. */
+void model_adopt_link_arcs(struct model *m, uint32_t *link_arcs);
 void model_add_node_value(struct model *m, uint32_t node, unsigned type,
 			  double value);
 /* Replaces a value, for a model whose numbers are refreshed in place. */

@@ -22,6 +22,7 @@ struct model_build {
 	size_t nedges, edges_cap;
 	/* The links came whole, as children lists (model_adopt_tree). */
 	bool tree_given;
+	bool link_arcs_given; /* and their arcs (model_adopt_link_arcs) */
 };
 
 #endif

@@ -12,19 +12,22 @@
  * each of hundreds of thousands of ticks asks for one, and a function has
  * the same few lines at each of its nodes, so each is made and interned
  * once, then found by those two numbers instead of all of a frame's
- * fields. */
+ * fields.  With each, the arc from the function to it, once a link
+ * needs it (the same pair whatever node it links). */
 struct line_frames {
 	struct id_table index;
 	struct line_frame_key {
 		uint32_t of;
 		int32_t line;
 		uint32_t frame;
+		uint32_t arc; /* NO_ID until asked for (lines_over_kept_nodes) */
 	} *keys;
 	size_t n, cap;
 };
 
 /* Frame `of` of `out` (a function's, its strings in `out` already) at a
- * line; V8 numbers positionTicks from 1, callFrame lines from 0. */
+ * line, as its index in lf->keys; V8 numbers positionTicks from 1,
+ * callFrame lines from 0. */
 static uint32_t line_frame(const struct model *src, struct model *out, struct line_frames *lf,
 			   uint32_t of, int32_t line)
 {
@@ -32,14 +35,15 @@ static uint32_t line_frame(const struct model *src, struct model *out, struct li
 					   hash_mix((uint64_t)of << 32 | (uint32_t)line));
 	for (uint32_t id; (id = id_probe_next(&lf->index, &p)) != NO_ID;)
 		if (lf->keys[id].of == of && lf->keys[id].line == line)
-			return lf->keys[id].frame;
+			return id;
 	struct frame fr = out->frames[of];
 	fr.line = src->lines_zero_based ? line - 1 : line;
 	fr.column = -1;
 	GROW(lf->keys, lf->cap, lf->n + 1);
-	lf->keys[lf->n] = (struct line_frame_key){ of, line, model_intern_frame(out, &fr) };
+	lf->keys[lf->n] =
+		(struct line_frame_key){ of, line, model_intern_frame(out, &fr), NO_ID };
 	id_table_add(&lf->index, &p, (uint32_t)lf->n);
-	return lf->keys[lf->n++].frame;
+	return (uint32_t)lf->n++;
 }
 
 /* The line ticks that split a node (a line and a tick), as indexes into
@@ -155,9 +159,9 @@ void lines_split_copied(const struct model *src, struct model *out, const uint32
 		double sum = 0;
 		for (uint32_t k = ls.start[v]; k < ls.start[v + 1]; k++, m++) {
 			const struct line_ticks *t = &src->line_ticks[ls.order[k]];
-			uint32_t fr = line_frame(src, out, &ls.frames, out->nodes[map[v]].frame,
-						 t->line);
-			ls.nodes[m] = model_add_child(out, map[v], fr);
+			uint32_t key = line_frame(src, out, &ls.frames, out->nodes[map[v]].frame,
+						  t->line);
+			ls.nodes[m] = model_add_child(out, map[v], ls.frames.keys[key].frame);
 			ls.weights[m] = t->ticks;
 			sum += t->ticks;
 		}
@@ -213,12 +217,57 @@ static uint32_t child_of_frame(const struct model *src, uint32_t v, uint32_t f)
 	return NO_ID;
 }
 
-/* The tree by lines being made: src's nodes, then its lines' nodes. */
+/* The tree by lines being made: src's nodes, then its lines' nodes, and
+ * its links' arcs (model_adopt_link_arcs): src's arcs as they come
+ * (`arc_of`: out's arc for each of src's, NO_ID until met) and a line's
+ * by its frame. */
 struct kept_tree {
 	struct node *nodes;
-	uint32_t *child_ids;
+	uint32_t *child_ids, *link_arcs;
 	size_t nnodes, nlinks;
+	uint32_t *arc_of;
 };
+
+/* out's arc standing for src's arc a, added when first met (the frames
+ * are src's, id for id). */
+static uint32_t kept_arc(const struct model *src, struct model *out, struct kept_tree *tree,
+			 uint32_t a)
+{
+	if (tree->arc_of[a] == NO_ID) {
+		tree->arc_of[a] = (uint32_t)out->narcs;
+		model_add_arc(out, src->arcs[a].caller, src->arcs[a].callee, 0, 0);
+	}
+	return tree->arc_of[a];
+}
+
+/* The arc from a function to its line's frame (lf->keys[key]): src's
+ * where src has that pair (a line's frame can be one of src's), else
+ * one of its own, added when first met. */
+static uint32_t line_arc(const struct model *src, struct model *out, struct kept_tree *tree,
+			 struct line_frame_key *k)
+{
+	if (k->arc != NO_ID)
+		return k->arc;
+	uint32_t a = k->frame < src->nframes ? model_find_arc(src, k->of, k->frame) : NO_ID;
+	if (a != NO_ID) {
+		k->arc = kept_arc(src, out, tree, a);
+	} else {
+		k->arc = (uint32_t)out->narcs;
+		model_add_arc(out, k->of, k->frame, 0, 0);
+	}
+	return k->arc;
+}
+
+/* Node v's children as src has them, linked in turn. */
+static void kept_children(const struct model *src, struct model *out, struct kept_tree *tree,
+			  uint32_t v)
+{
+	const struct node *s = &src->nodes[v];
+	for (uint32_t i = s->child_start; i < s->child_end; i++) {
+		tree->child_ids[tree->nlinks] = src->child_ids[i];
+		tree->link_arcs[tree->nlinks++] = kept_arc(src, out, tree, src->link_arcs[i]);
+	}
+}
 
 /* Node v's lines, each the node of its frame under v: src's child of
  * that frame where v has one (a line's frame can be a child's), else a
@@ -231,7 +280,8 @@ static size_t line_nodes(const struct model *src, struct model *out, struct line
 	uint32_t last_frame = NO_ID;
 	for (uint32_t k = ls->start[v]; k < ls->start[v + 1]; k++, m++) {
 		const struct line_ticks *t = &src->line_ticks[ls->order[k]];
-		uint32_t fr = line_frame(src, out, &ls->frames, src->nodes[v].frame, t->line);
+		uint32_t key = line_frame(src, out, &ls->frames, src->nodes[v].frame, t->line);
+		uint32_t fr = ls->frames.keys[key].frame;
 		/* A line met again comes next (they are sorted); a new frame
 		 * is no child's. */
 		uint32_t node = fr == last_frame ? ls->nodes[m - 1]
@@ -239,7 +289,9 @@ static size_t line_nodes(const struct model *src, struct model *out, struct line
 		if (node == NO_ID) {
 			node = (uint32_t)tree->nnodes++;
 			tree->nodes[node] = (struct node){ .frame = fr, .parent = v };
-			tree->child_ids[tree->nlinks++] = node;
+			tree->child_ids[tree->nlinks] = node;
+			tree->link_arcs[tree->nlinks++] =
+				line_arc(src, out, tree, &ls->frames.keys[key]);
 		}
 		last_frame = fr;
 		ls->nodes[m] = node;
@@ -255,23 +307,23 @@ void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *
 	struct line_split ls;
 	line_split_init(&ls, src);
 	/* Room for every tick a node of its own. */
-	size_t most = n + ls.start[n];
+	size_t most = n + ls.start[n], most_links = src->parents_start[n] + ls.start[n];
 	struct kept_tree tree = {
 		.nodes = xmalloc((most + 1) * sizeof(struct node)),
-		.child_ids = xmalloc((src->parents_start[n] + ls.start[n] + 1) * sizeof(uint32_t)),
+		.child_ids = xmalloc((most_links + 1) * sizeof(uint32_t)),
+		.link_arcs = xmalloc((most_links + 1) * sizeof(uint32_t)),
+		.arc_of = xmalloc((src->narcs + 1) * sizeof(uint32_t)),
 	};
+	memset(tree.arc_of, 0xff, (src->narcs + 1) * sizeof(uint32_t)); /* NO_ID */
 	double *values = xcalloc((most + 1) * src->ntypes, sizeof(double));
 	/* In turn: each node, its children as src has them, then its
 	 * lines' new nodes, whose ids follow src's. */
 	tree.nnodes = n;
 	for (uint32_t v = 0; v < n; v++) {
 		const struct node *s = &src->nodes[v];
-		uint32_t nkids = s->child_end - s->child_start;
 		tree.nodes[v] = (struct node){ .frame = s->frame, .parent = s->parent,
 					       .child_start = (uint32_t)tree.nlinks };
-		memcpy(tree.child_ids + tree.nlinks, src->child_ids + s->child_start,
-		       nkids * sizeof(uint32_t));
-		tree.nlinks += nkids;
+		kept_children(src, out, &tree, v);
 		double sum = 0;
 		size_t m = line_nodes(src, out, &ls, &tree, v, &sum);
 		if (m) {
@@ -283,7 +335,9 @@ void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *
 	for (size_t w = n; w < tree.nnodes; w++)
 		tree.nodes[w].child_start = tree.nodes[w].child_end = (uint32_t)tree.nlinks;
 	line_split_free(&ls);
+	free(tree.arc_of);
 	model_adopt_tree(out, tree.nodes, tree.nnodes, tree.child_ids, values);
+	model_adopt_link_arcs(out, tree.link_arcs);
 	/* After the lines' shares, as a copy node by node adds them. */
 	for (uint32_t v = 0; v < n; v++)
 		for (unsigned t = 0; !split[v] && t < src->ntypes; t++)
