@@ -139,7 +139,8 @@ static void siblings_merged(void)
  * the place each pair first came: (root)->A 0->1 (0), (root)->X 0->3
  * (1), A->B 1->2 (2), X->C 3->1 (3), C->D 1->4 (4), C->7 1->2 (met), D->E
  * 4->5 (5).  By (callee, caller): 0->1, 3->1, 1->2, 0->3, 1->4, 4->5,
- * `given` 0, 3, 2, 1, 4, 5; node 7 has C's 10 us, C none. */
+ * `given` 0, 3, 2, 1, 4, 5; node 7 has C's 10 us, C none.  Breadth
+ * first: 0, its children 1 3, 1's 2, 3's 4, 4's 5 7, 5's 6. */
 static void line_of_a_known_pair(void)
 {
 	struct model src, out;
@@ -173,6 +174,9 @@ static void line_of_a_known_pair(void)
 		CHECK(out.nodes[7].frame == f4 && out.nodes[7].parent == c);
 		CHECK_CLOSE(node_value(&out, 7, 0), 10, "line 4's time");
 		CHECK_CLOSE(node_value(&out, c, 0), 0, "C's own time, all on its line");
+		static const uint32_t order[] = { 0, 1, 3, 2, 4, 5, 7, 6 };
+		for (uint32_t k = 0; k < 8; k++)
+			CHECK(out.node_order[k] == order[k]);
 	}
 	model_free(&out);
 	model_free(&src);

@@ -227,6 +227,12 @@ void model_adopt_tree(struct model *m, struct node *nodes, size_t n, uint32_t *c
 	m->build->tree_given = true;
 }
 
+void model_adopt_node_order(struct model *m, uint32_t *node_order)
+{
+	free(m->node_order);
+	m->node_order = node_order;
+}
+
 void model_adopt_link_arcs(struct model *m, uint32_t *link_arcs)
 {
 	free(m->link_arcs);
@@ -463,24 +469,10 @@ void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 
 /* ---- finishing -------------------------------------------------------- */
 
-/* Which nodes have children, a bit a node: small enough to stay in the
- * cache where the nodes do not. */
-static uint64_t *new_bits(size_t n)
-{
-	return xcalloc(n / 64 + 1, sizeof(uint64_t));
-}
-
-static inline bool bit_set(const uint64_t *bits, uint32_t v)
-{
-	return bits[v / 64] >> (v % 64) & 1;
-}
-
 /* node_order: every node after all of its parents, breadth first
  * (Kahn's algorithm); `count` (NULL in a tree) holds each node's parents
- * still to be seen, `inner` which nodes have children.  A node left out
- * lies on a cycle. */
-static bool order_nodes(struct model *m, uint32_t *count, const uint64_t *inner,
-			uint32_t *cycle_node)
+ * still to be seen.  A node left out lies on a cycle. */
+static bool order_nodes(struct model *m, uint32_t *count, uint32_t *cycle_node)
 {
 	size_t n = m->nnodes, head = 0, tail = 0;
 	uint32_t *order = m->node_order = xmalloc((n + 1) * sizeof(uint32_t));
@@ -488,17 +480,7 @@ static bool order_nodes(struct model *m, uint32_t *count, const uint64_t *inner,
 		if (!m->nodes[v].nparents)
 			order[tail++] = (uint32_t)v;
 	while (head < tail) {
-		/* The queue's nodes lie all over the array: each node with
-		 * children, then its list, is fetched a few turns ahead, and
-		 * a leaf not at all. */
-		if (head + 8 < tail && bit_set(inner, order[head + 8]))
-			__builtin_prefetch(&m->nodes[order[head + 8]]);
-		if (head + 4 < tail && bit_set(inner, order[head + 4]))
-			__builtin_prefetch(&m->child_ids[m->nodes[order[head + 4]].child_start]);
-		uint32_t v = order[head++];
-		if (!bit_set(inner, v))
-			continue;
-		const struct node *p = &m->nodes[v];
+		const struct node *p = &m->nodes[order[head++]];
 		/* In a tree a child's one parent is this one: counting down
 		 * would only miss the cache at every node. */
 		for (uint32_t i = p->child_start; i < p->child_end; i++)
@@ -528,11 +510,9 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 		tree &= m->nodes[edges[e].child].nparents++ == 0;
 	}
 	uint32_t pos = 0;
-	uint64_t *inner = new_bits(n);
 	for (size_t v = 0; v < n; v++) {
 		m->nodes[v].child_start = m->nodes[v].child_end = pos;
 		pos += count[v];
-		inner[v / 64] |= (uint64_t)(count[v] > 0) << (v % 64);
 	}
 	m->child_ids = xmalloc((nedges + 1) * sizeof(uint32_t));
 	m->parent_ids = xmalloc((nedges + 1) * sizeof(uint32_t));
@@ -553,23 +533,22 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 			c->parent = edges[e].parent;
 	}
 	free(parents_filled);
-	for (size_t v = 0; v < n; v++)
-		count[v] = m->nodes[v].nparents;
-	bool acyclic = order_nodes(m, tree ? NULL : count, inner, cycle_node);
-	FREE_ALL(count, inner);
+	for (size_t v = 0; !tree && v < n; v++)
+		count[v] = m->nodes[v].nparents; /* the parents still to be seen */
+	bool acyclic = order_nodes(m, tree ? NULL : count, cycle_node);
+	free(count);
 	return acyclic;
 }
 
-/* The parents' lists and node_order of a tree given whole
- * (model_adopt_tree), from each node's parent, in turn: no pass over
- * the links at random. */
+/* The parents' lists and node_order (unless given) of a tree given
+ * whole (model_adopt_tree), from each node's parent, in turn: no pass
+ * over the links at random. */
 static bool link_given_tree(struct model *m, uint32_t *cycle_node)
 {
 	size_t n = m->nnodes;
 	uint32_t links = 0;
 	m->parent_ids = xmalloc((n + 1) * sizeof(uint32_t));
 	m->parents_start = xcalloc(n + 2, sizeof(uint32_t));
-	uint64_t *inner = new_bits(n);
 	m->parents_first = true;
 	for (size_t v = 0; v < n; v++) {
 		struct node *node = &m->nodes[v];
@@ -579,12 +558,9 @@ static bool link_given_tree(struct model *m, uint32_t *cycle_node)
 			m->parents_first &= node->parent < v;
 			m->parent_ids[links++] = node->parent;
 		}
-		inner[v / 64] |= (uint64_t)(node->child_end > node->child_start) << (v % 64);
 	}
 	m->parents_start[n] = links;
-	bool acyclic = order_nodes(m, NULL, inner, cycle_node);
-	free(inner);
-	return acyclic;
+	return m->node_order || order_nodes(m, NULL, cycle_node);
 }
 
 /* A stable counting sort of the arcs by one end: frame ids are small
@@ -613,24 +589,6 @@ static void sort_arcs_by(struct model *m, bool by_callee, uint32_t **origin)
 	free(next);
 }
 
-/* The arc caller -> callee among those of the links so far in `pairs`,
- * added when there is none. */
-static uint32_t link_arc(struct model *m, struct id_table *pairs, uint32_t caller,
-			 uint32_t callee)
-{
-	struct id_probe probe = id_table_probe(pairs, hash_mix((uint64_t)caller << 32 | callee));
-	uint32_t id;
-	while ((id = id_probe_next(pairs, &probe)) != NO_ID &&
-	       (m->arcs[id].caller != caller || m->arcs[id].callee != callee))
-		;
-	if (id == NO_ID) {
-		id = (uint32_t)m->narcs;
-		id_table_add(pairs, &probe, id);
-		model_add_arc(m, caller, callee, 0, 0);
-	}
-	return id;
-}
-
 /* The arcs of the node links, each pair once: a big tree links the
  * same two functions at many places (a recursion, link after link),
  * and the arcs are copied twice to be sorted.  They count nothing, so
@@ -642,26 +600,26 @@ static void add_link_arcs(struct model *m)
 {
 	struct id_table pairs;
 	id_table_init(&pairs, m->nframes);
-	/* The arc last met into each callee, and its caller: most of a
-	 * callee's links come from one caller (all of a line's, from its
-	 * function), found so without the table. */
-	uint32_t *last_caller = xmalloc((m->nframes + 1) * sizeof(uint32_t));
-	uint32_t *last_arc = xmalloc((m->nframes + 1) * sizeof(uint32_t));
-	memset(last_caller, 0xff, (m->nframes + 1) * sizeof(uint32_t)); /* NO_ID */
 	free(m->link_arcs);
 	m->link_arcs = xmalloc(((size_t)m->parents_start[m->nnodes] + 1) * sizeof(uint32_t));
 	for (size_t v = 0; v < m->nnodes; v++) {
 		const struct node *p = &m->nodes[v];
 		for (uint32_t i = p->child_start; i < p->child_end; i++) {
 			uint32_t caller = p->frame, callee = m->nodes[m->child_ids[i]].frame;
-			if (last_caller[callee] != caller) {
-				last_caller[callee] = caller;
-				last_arc[callee] = link_arc(m, &pairs, caller, callee);
+			struct id_probe probe =
+				id_table_probe(&pairs, hash_mix((uint64_t)caller << 32 | callee));
+			uint32_t id;
+			while ((id = id_probe_next(&pairs, &probe)) != NO_ID &&
+			       (m->arcs[id].caller != caller || m->arcs[id].callee != callee))
+				;
+			if (id == NO_ID) {
+				id = (uint32_t)m->narcs;
+				id_table_add(&pairs, &probe, id);
+				model_add_arc(m, caller, callee, 0, 0);
 			}
-			m->link_arcs[i] = last_arc[callee];
+			m->link_arcs[i] = id;
 		}
 	}
-	FREE_ALL(last_caller, last_arc);
 	id_table_free(&pairs);
 }
 

@@ -433,6 +433,11 @@ void model_adopt_tree(struct model *m, struct node *nodes, size_t n, uint32_t *c
  * (malloc'd, one per child_ids entry) the index of each link's, become
  * what model_finish would find with a table of pairs over every link. */
 void model_adopt_link_arcs(struct model *m, uint32_t *link_arcs);
+/* With model_adopt_tree, from a builder that knows it: `node_order`
+ * (malloc'd) exactly as model_finish would make it, breadth first (the
+ * roots in turn, then each node's children in order as the queue
+ * reaches it), which a copy can find from its source's. */
+void model_adopt_node_order(struct model *m, uint32_t *node_order);
 void model_add_node_value(struct model *m, uint32_t node, unsigned type,
 			  double value);
 /* Replaces a value, for a model whose numbers are refreshed in place. */

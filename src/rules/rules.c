@@ -125,29 +125,6 @@ const double *rules_node_totals(struct rules *r, unsigned type)
 	return sub;
 }
 
-/* A node being walked under: its children still to come
- * (child_ids[next..end)), and its frame and arc from its parent, to put
- * back when they are done. */
-struct walk_level {
-	uint32_t next, end, frame, arc;
-};
-
-/* Node v entered, its frame and arc from the parent (NO_ID: a root) now
- * on the path; its children's nodes, all over the array, fetched while
- * the first ones are walked, and its list of arcs. */
-static void enter_node(const struct model *m, uint32_t v, uint32_t a, uint32_t *frame_depth,
-		       uint32_t *arc_depth, struct walk_level *level)
-{
-	const struct node *n = &m->nodes[v];
-	for (uint32_t i = n->child_start; i < n->child_end && i < n->child_start + 4; i++)
-		__builtin_prefetch(&m->nodes[m->child_ids[i]]);
-	__builtin_prefetch(&m->link_arcs[n->child_start]);
-	frame_depth[n->frame]++;
-	if (a != NO_ID)
-		arc_depth[a]++;
-	*level = (struct walk_level){ n->child_start, n->child_end, n->frame, a };
-}
-
 /* One depth-first walk of the call tree, keeping how often each frame and
  * each arc is on the current path: a node is outermost when its frame is
  * not already there, and its arc from the parent when that arc is not (so
@@ -156,37 +133,49 @@ static void enter_node(const struct model *m, uint32_t v, uint32_t a, uint32_t *
 static void walk_tree(struct rules *r)
 {
 	const struct model *m = r->model;
+	const uint32_t *link_arc = m->link_arcs;
 	uint32_t *frame_depth = xcalloc(m->nframes + 1, sizeof(uint32_t));
 	uint32_t *arc_depth = xcalloc(m->narcs + 1, sizeof(uint32_t));
-	struct walk_level *stack = NULL;
+	struct { uint32_t node, arc, next; } *stack = NULL;
 	size_t cap = 0;
 	r->outermost = xcalloc(m->nnodes + 1, 1);
 	r->arc_outermost = xcalloc(m->nnodes + 1, 1);
 
-	for (uint32_t root = 0; root < m->nnodes; root++) {
+	for (size_t root = 0; root < m->nnodes; root++) {
 		if (m->nodes[root].parent != NO_ID)
 			continue;
-		r->outermost[root] = 1; /* every count is back to 0 */
-		GROW(stack, cap, 1);
-		enter_node(m, root, NO_ID, frame_depth, arc_depth, &stack[0]);
-		for (size_t sp = 1; sp;) {
-			struct walk_level *top = &stack[sp - 1];
-			if (top->next == top->end) {
-				frame_depth[top->frame]--;
-				if (top->arc != NO_ID)
-					arc_depth[top->arc]--;
-				sp--;
-				continue;
-			}
-			uint32_t i = top->next++;
-			uint32_t v = m->child_ids[i], a = m->link_arcs[i];
+		size_t sp = 0;
+		uint32_t v = (uint32_t)root, a = NO_ID;
+		for (;;) {
 			const struct node *n = &m->nodes[v];
-			r->outermost[v] = frame_depth[n->frame] == 0;
-			r->arc_outermost[v] = arc_depth[a] == 0;
-			if (n->child_start == n->child_end)
-				continue; /* a leaf: nothing to put back */
+			/* Its first children's nodes, all over the array, fetched
+			 * while the first ones are walked (a node's lines come
+			 * after its calls, far apart). */
+			for (uint32_t i = n->child_start; i < n->child_end && i < n->child_start + 4; i++)
+				__builtin_prefetch(&m->nodes[m->child_ids[i]]);
+			r->outermost[v] = frame_depth[n->frame]++ == 0;
+			r->arc_outermost[v] = a != NO_ID && arc_depth[a]++ == 0;
 			GROW(stack, cap, sp + 1);
-			enter_node(m, v, a, frame_depth, arc_depth, &stack[sp++]);
+			stack[sp].node = v;
+			stack[sp].arc = a;
+			stack[sp++].next = n->child_start;
+			v = NO_ID;
+			while (sp && v == NO_ID) {
+				uint32_t p = stack[sp - 1].node;
+				const struct node *pn = &m->nodes[p];
+				if (stack[sp - 1].next < pn->child_end) {
+					uint32_t i = stack[sp - 1].next++;
+					v = m->child_ids[i];
+					a = link_arc[i];
+					break;
+				}
+				frame_depth[pn->frame]--;
+				if (stack[sp - 1].arc != NO_ID)
+					arc_depth[stack[sp - 1].arc]--;
+				sp--;
+			}
+			if (v == NO_ID)
+				break;
 		}
 	}
 	free(stack);

@@ -224,7 +224,7 @@ static uint32_t child_of_frame(const struct model *src, uint32_t v, uint32_t f)
 struct kept_tree {
 	struct node *nodes;
 	uint32_t *child_ids, *link_arcs;
-	size_t nnodes, nlinks;
+	size_t nnodes, nlinks, nroots;
 	uint32_t *arc_of;
 };
 
@@ -301,6 +301,24 @@ static size_t line_nodes(const struct model *src, struct model *out, struct line
 	return m;
 }
 
+/* The tree's node_order from src's: breadth first, src's nodes come in
+ * src's order (a line's node has no children), so each of them in turn
+ * puts its children, src's and its lines', after those so far; src's
+ * roots, the first in its order, are the tree's. */
+static uint32_t *kept_order(const struct model *src, const struct kept_tree *tree)
+{
+	uint32_t *order = xmalloc((tree->nnodes + 1) * sizeof(uint32_t));
+	memcpy(order, src->node_order, tree->nroots * sizeof(uint32_t));
+	size_t tail = tree->nroots;
+	for (size_t k = 0; k < src->nnodes; k++) {
+		const struct node *p = &tree->nodes[src->node_order[k]];
+		memcpy(order + tail, tree->child_ids + p->child_start,
+		       (p->child_end - p->child_start) * sizeof(uint32_t));
+		tail += p->child_end - p->child_start;
+	}
+	return order;
+}
+
 void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *split)
 {
 	size_t n = src->nnodes;
@@ -323,6 +341,7 @@ void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *
 		const struct node *s = &src->nodes[v];
 		tree.nodes[v] = (struct node){ .frame = s->frame, .parent = s->parent,
 					       .child_start = (uint32_t)tree.nlinks };
+		tree.nroots += s->parent == NO_ID;
 		kept_children(src, out, &tree, v);
 		double sum = 0;
 		size_t m = line_nodes(src, out, &ls, &tree, v, &sum);
@@ -336,8 +355,10 @@ void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *
 		tree.nodes[w].child_start = tree.nodes[w].child_end = (uint32_t)tree.nlinks;
 	line_split_free(&ls);
 	free(tree.arc_of);
+	uint32_t *order = kept_order(src, &tree);
 	model_adopt_tree(out, tree.nodes, tree.nnodes, tree.child_ids, values);
 	model_adopt_link_arcs(out, tree.link_arcs);
+	model_adopt_node_order(out, order);
 	/* After the lines' shares, as a copy node by node adds them. */
 	for (uint32_t v = 0; v < n; v++)
 		for (unsigned t = 0; !split[v] && t < src->ntypes; t++)
