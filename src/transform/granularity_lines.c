@@ -23,6 +23,9 @@ struct line_frames {
 		uint32_t arc; /* NO_ID until asked for (lines_over_kept_nodes) */
 	} *keys;
 	size_t n, cap;
+	/* Per function's frame, its line met last (NO_ID: none): the one
+	 * asked for again, as a function often has one line with ticks. */
+	uint32_t *last;
 };
 
 /* Frame `of` of `out` (a function's, its strings in `out` already) at a
@@ -31,11 +34,14 @@ struct line_frames {
 static uint32_t line_frame(const struct model *src, struct model *out, struct line_frames *lf,
 			   uint32_t of, int32_t line)
 {
+	uint32_t last = lf->last[of];
+	if (last != NO_ID && lf->keys[last].line == line)
+		return last;
 	struct id_probe p = id_table_probe(&lf->index,
 					   hash_mix((uint64_t)of << 32 | (uint32_t)line));
 	for (uint32_t id; (id = id_probe_next(&lf->index, &p)) != NO_ID;)
 		if (lf->keys[id].of == of && lf->keys[id].line == line)
-			return id;
+			return lf->last[of] = id;
 	struct frame fr = out->frames[of];
 	fr.line = src->lines_zero_based ? line - 1 : line;
 	fr.column = -1;
@@ -43,7 +49,7 @@ static uint32_t line_frame(const struct model *src, struct model *out, struct li
 	lf->keys[lf->n] =
 		(struct line_frame_key){ of, line, model_intern_frame(out, &fr), NO_ID };
 	id_table_add(&lf->index, &p, (uint32_t)lf->n);
-	return (uint32_t)lf->n++;
+	return lf->last[of] = (uint32_t)lf->n++;
 }
 
 /* The line ticks that split a node (a line and a tick), as indexes into
@@ -125,12 +131,16 @@ static void line_split_init(struct line_split *ls, const struct model *src)
 	ls->parts = xmalloc(most * sizeof(double));
 	ls->counts = model_count_type(src);
 	id_table_init(&ls->frames.index, src->nframes);
+	/* A function's frame in the copy is one of src's or fewer. */
+	ls->frames.last = xmalloc((src->nframes + 1) * sizeof(uint32_t));
+	memset(ls->frames.last, 0xff, (src->nframes + 1) * sizeof(uint32_t)); /* NO_ID */
 }
 
 static void line_split_free(struct line_split *ls)
 {
 	id_table_free(&ls->frames.index);
-	FREE_ALL(ls->order, ls->start, ls->frames.keys, ls->nodes, ls->weights, ls->parts);
+	FREE_ALL(ls->order, ls->start, ls->frames.keys, ls->frames.last, ls->nodes, ls->weights,
+		 ls->parts);
 }
 
 /* Node v's values to the nodes of its lines (ls->nodes, ls->weights
