@@ -503,7 +503,7 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 {
 	const struct model_edge *edges = m->build->edges;
 	size_t n = m->nnodes, nedges = m->build->nedges;
-	uint32_t *count = xcalloc(n + 1, sizeof(uint32_t));
+	uint32_t *count = xzeroed(n + 1, sizeof(uint32_t));
 	bool tree = true; /* no node with two parents */
 	for (size_t e = 0; e < nedges; e++) {
 		count[edges[e].parent]++;
@@ -519,7 +519,7 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	m->parents_start = xcalloc(n + 2, sizeof(uint32_t));
 	for (size_t v = 0; v < n; v++)
 		m->parents_start[v + 1] = m->parents_start[v] + m->nodes[v].nparents;
-	uint32_t *parents_filled = xcalloc(n + 1, sizeof(uint32_t));
+	uint32_t *parents_filled = xzeroed(n + 1, sizeof(uint32_t));
 	m->parents_first = true;
 	for (size_t e = 0; e < nedges; e++) {
 		uint32_t child = edges[e].child;

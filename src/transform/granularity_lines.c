@@ -60,7 +60,7 @@ static uint32_t *ticks_by_node(const struct model *src, uint32_t **start_out)
 {
 	size_t n = src->nline_ticks;
 	const struct line_ticks *t = src->line_ticks;
-	uint32_t *start = xcalloc(src->nnodes + 2, sizeof(uint32_t));
+	uint32_t *start = xzeroed(src->nnodes + 2, sizeof(uint32_t));
 	for (size_t i = 0; i < n; i++)
 		if (t[i].line > 0 && t[i].ticks > 0)
 			start[t[i].node + 2]++;
@@ -350,7 +350,7 @@ void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *
 		.arc_of = xmalloc((src->narcs + 1) * sizeof(uint32_t)),
 	};
 	memset(tree.arc_of, 0xff, (src->narcs + 1) * sizeof(uint32_t)); /* NO_ID */
-	double *values = xcalloc((most + 1) * src->ntypes, sizeof(double));
+	double *values = xzeroed((most + 1) * src->ntypes, sizeof(double));
 	/* In turn: each node, its children as src has them, then its
 	 * lines' new nodes, whose ids follow src's. */
 	tree.nnodes = n;
