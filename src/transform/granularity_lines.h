@@ -19,7 +19,8 @@ bool lines_keep_nodes(const struct model *src, const uint32_t *fmap);
 /* Fills `out` (its header and src's frames in it, as lines_keep_nodes
  * found them) with src's nodes as they are and, under each node with
  * ticks, the nodes of its lines, with their values: the tree given
- * whole (model_adopt_tree).  split[v] (src->nnodes of them, 0) is set
+ * whole, with its links' arcs and node_order (model_adopt_tree and
+ * after), for model_finish.  split[v] (src->nnodes of them, 0) is set
  * for each node whose values went to its lines. */
 void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *split);
 
