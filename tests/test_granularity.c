@@ -8,14 +8,49 @@
  *            (the rest to the first line of equal remainders);
  *   timeline: the three samples, on f's node, with their durations,
  *            still there once the copy owns them and f's model is gone.
- * Then two trees a copy by lines does not keep node for node, worked
- * the same way (see each). */
+ * Then trees by files, and trees by lines that a copy keeps node for
+ * node or does not, worked the same way (see each). */
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/check.h"
 #include "tests/lines_profile.h"
 #include "transform/granularity.h"
+
+/* The links of line_is_a_child's copy, kept node for node: nodes 0
+ * (root), 1 f at 2, 2 f at 4 (src's), then 3, f at 5 (line 5's, new);
+ * frames (root) 0, f at 2 1, f at 4 2 (src's, line 4's too), f at 5 3.
+ * Links (root)->f, f->f at 4, f->f at 5: arcs by (callee, caller)
+ * 0->1, 1->2, 1->3, added in the order of the links, so `given` 0, 1,
+ * 2; breadth first 0, 1, 2, 3, and each parent's id below its child's. */
+static void kept_links(const struct model *out)
+{
+	static const uint32_t caller[] = { 0, 1, 1 }, callee[] = { 1, 2, 3 };
+	CHECK(out->nnodes == 4 && out->nframes == 4 && out->narcs == 3);
+	if (out->nnodes != 4 || out->narcs != 3)
+		return;
+	for (uint32_t a = 0; a < 3; a++) {
+		CHECK(out->arcs[a].caller == caller[a] && out->arcs[a].callee == callee[a]);
+		CHECK(out->arcs[a].given == a);
+	}
+	CHECK(out->nodes[0].child_end - out->nodes[0].child_start == 1);
+	CHECK(out->child_ids[out->nodes[0].child_start] == 1);
+	CHECK(out->link_arcs[out->nodes[0].child_start] == 0);
+	CHECK(out->nodes[1].child_end - out->nodes[1].child_start == 2);
+	for (uint32_t k = 0; k < 2; k++) {
+		CHECK(out->child_ids[out->nodes[1].child_start + k] == 2 + k);
+		CHECK(out->link_arcs[out->nodes[1].child_start + k] == 1 + k);
+	}
+	for (uint32_t v = 0; v < 4; v++) {
+		CHECK(out->node_order[v] == v);
+		CHECK(out->nodes[v].nparents == (v > 0));
+		CHECK(out->parents_start[v + 1] - out->parents_start[v] == (v > 0));
+	}
+	CHECK(out->parent_ids[out->parents_start[3]] == 1);
+	CHECK(out->nodes[2].child_start == out->nodes[2].child_end);
+	CHECK(out->parents_first);
+	CHECK(out->caps & HAS_STACKS);
+}
 
 /* (root) -> f at 2 -> f at 4 (a recursive call placed at line 4), 10,
  * 20 and 30 us on the first f, 5 on the second, and the first f's
@@ -49,6 +84,7 @@ static void line_is_a_child(void)
 		CHECK(out.nsamples == 4 && out.sample_node[1] == l4);
 		CHECK(out.sample_node[0] == fn && out.sample_node[3] == fn);
 	}
+	kept_links(&out);
 	model_free(&out);
 	model_free(&src);
 }
@@ -217,11 +253,64 @@ static void files_merged_out_of_order(void)
 	model_free(&src);
 }
 
+/* (root) -> A (f at 2) -> B (f at 4), and (root) -> X (x) -> C (f at 2)
+ * -> D (d) -> E (e), ids 0 to 6, frames (root) 0, f at 2 1, f at 4 2,
+ * x 3, d 4, e 5; one sample of 10 us on C, its one tick on line 4.  By
+ * lines C's line 4 is a new node, 7, under C after D, of frame 2 (f at
+ * 4 is src's frame), so its link is the pair f -> f at 4 that A -> B
+ * made first: one arc for both.  The links in turn (node by node), with
+ * the place each pair first came: (root)->A 0->1 (0), (root)->X 0->3
+ * (1), A->B 1->2 (2), X->C 3->1 (3), C->D 1->4 (4), C->7 1->2 (met), D->E
+ * 4->5 (5).  By (callee, caller): 0->1, 3->1, 1->2, 0->3, 1->4, 4->5,
+ * `given` 0, 3, 2, 1, 4, 5; node 7 has C's 10 us, C none.  Breadth
+ * first: 0, its children 1 3, 1's 2, 3's 4, 4's 5 7, 5's 6. */
+static void line_of_a_known_pair(void)
+{
+	struct model src, out;
+	model_init(&src, "cpuprofile");
+	model_add_sample_type(&src, "time", "us");
+	uint32_t root = model_add_child(&src, NO_ID, add_frame(&src, "(root)", -1));
+	uint32_t f2 = add_frame(&src, "f", 2), f4 = add_frame(&src, "f", 4);
+	uint32_t a = model_add_child(&src, root, f2);
+	model_add_child(&src, a, f4);
+	uint32_t x = model_add_child(&src, root, add_frame(&src, "x", 7));
+	uint32_t c = model_add_child(&src, x, f2);
+	uint32_t d = model_add_child(&src, c, add_frame(&src, "d", 8));
+	model_add_child(&src, d, add_frame(&src, "e", 9));
+	model_add_sample(&src, c, 10);
+	model_add_line_ticks(&src, c, 4, 1);
+	uint32_t cycle;
+	model_finish(&src, &cycle);
+	const char *why_not;
+	CHECK(model_by_granularity(&src, GRANULARITY_LINES, &out, &why_not));
+	static const uint32_t caller[] = { 0, 3, 1, 0, 1, 4 }, callee[] = { 1, 1, 2, 3, 4, 5 };
+	static const uint32_t given[] = { 0, 3, 2, 1, 4, 5 };
+	CHECK(out.nnodes == 8 && out.nframes == 6 && out.narcs == 6);
+	if (out.nnodes == 8 && out.narcs == 6) {
+		for (uint32_t k = 0; k < 6; k++)
+			CHECK(out.arcs[k].caller == caller[k] && out.arcs[k].callee == callee[k] &&
+			      out.arcs[k].given == given[k]);
+		const struct node *cn = &out.nodes[c];
+		CHECK(cn->child_end - cn->child_start == 2);
+		CHECK(out.child_ids[cn->child_start] == d && out.child_ids[cn->child_start + 1] == 7);
+		CHECK(out.link_arcs[cn->child_start] == 4 && out.link_arcs[cn->child_start + 1] == 2);
+		CHECK(out.nodes[7].frame == f4 && out.nodes[7].parent == c);
+		CHECK_CLOSE(node_value(&out, 7, 0), 10, "line 4's time");
+		CHECK_CLOSE(node_value(&out, c, 0), 0, "C's own time, all on its line");
+		static const uint32_t order[] = { 0, 1, 3, 2, 4, 5, 7, 6 };
+		for (uint32_t k = 0; k < 8; k++)
+			CHECK(out.node_order[k] == order[k]);
+	}
+	model_free(&out);
+	model_free(&src);
+}
+
 int main(void)
 {
 	files_merged();
 	files_merged_out_of_order();
 	line_is_a_child();
+	line_of_a_known_pair();
 	siblings_merged();
 	struct model src, out;
 	build_lines_profile(&src, true);

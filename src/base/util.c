@@ -39,6 +39,13 @@ void *xcalloc(size_t count, size_t size)
 	return p;
 }
 
+void *xzeroed(size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	return memset(xmalloc(count * size), 0, count * size);
+}
+
 void *xrealloc(void *ptr, size_t size)
 {
 	void *p = realloc(ptr, size ? size : 1);

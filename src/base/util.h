@@ -12,6 +12,12 @@
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
+/* Zeroed like xcalloc, but by writing every byte: for a large array whose
+ * elements are read before they are first written (counts and sums
+ * added to).  calloc leaves fresh pages to the kernel, and such an
+ * array then takes two faults a page, one to read its zero page and one
+ * to write it. */
+void *xzeroed(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 

@@ -214,6 +214,32 @@ void model_reserve_nodes(struct model *m, size_t count)
 	grow_zeroed(&m->node_self, &m->node_self_cap, count * m->ntypes);
 }
 
+void model_adopt_tree(struct model *m, struct node *nodes, size_t n, uint32_t *child_ids,
+		      double *values)
+{
+	FREE_ALL(m->nodes, m->child_ids, m->node_self);
+	m->nodes = nodes;
+	m->nnodes = m->nodes_cap = n;
+	m->child_ids = child_ids;
+	m->node_self = values;
+	m->node_self_cap = n * m->ntypes;
+	m->build->nedges = 0;
+	m->build->tree_given = true;
+}
+
+void model_adopt_node_order(struct model *m, uint32_t *node_order)
+{
+	free(m->node_order);
+	m->node_order = node_order;
+}
+
+void model_adopt_link_arcs(struct model *m, uint32_t *link_arcs)
+{
+	free(m->link_arcs);
+	m->link_arcs = link_arcs;
+	m->build->link_arcs_given = true;
+}
+
 void model_add_edge(struct model *m, uint32_t parent, uint32_t child)
 {
 	struct model_build *b = m->build;
@@ -448,13 +474,41 @@ void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 
 /* ---- finishing -------------------------------------------------------- */
 
-/* Children lists in CSR form, each node's parent count, and a node order
- * with parents first (Kahn's algorithm); a node left out lies on a cycle. */
+/* node_order: every node after all of its parents, breadth first
+ * (Kahn's algorithm); `count` (NULL in a tree) holds each node's parents
+ * still to be seen.  A node left out lies on a cycle. */
+static bool order_nodes(struct model *m, uint32_t *count, uint32_t *cycle_node)
+{
+	size_t n = m->nnodes, head = 0, tail = 0;
+	uint32_t *order = m->node_order = xmalloc((n + 1) * sizeof(uint32_t));
+	for (size_t v = 0; v < n; v++)
+		if (!m->nodes[v].nparents)
+			order[tail++] = (uint32_t)v;
+	while (head < tail) {
+		const struct node *p = &m->nodes[order[head++]];
+		/* In a tree a child's one parent is this one: counting down
+		 * would only miss the cache at every node. */
+		for (uint32_t i = p->child_start; i < p->child_end; i++)
+			if (!count || --count[m->child_ids[i]] == 0)
+				order[tail++] = m->child_ids[i];
+	}
+	if (tail == n)
+		return true;
+	for (size_t v = 0; v < n; v++)
+		if (count ? count[v] : m->nodes[v].nparents) {
+			*cycle_node = (uint32_t)v;
+			break;
+		}
+	return false;
+}
+
+/* Children lists in CSR form from the edges as they came, each node's
+ * parents, and node_order. */
 static bool build_node_links(struct model *m, uint32_t *cycle_node)
 {
 	const struct model_edge *edges = m->build->edges;
 	size_t n = m->nnodes, nedges = m->build->nedges;
-	uint32_t *count = xcalloc(n + 1, sizeof(uint32_t));
+	uint32_t *count = xzeroed(n + 1, sizeof(uint32_t));
 	bool tree = true; /* no node with two parents */
 	for (size_t e = 0; e < nedges; e++) {
 		count[edges[e].parent]++;
@@ -470,7 +524,7 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 	m->parents_start = xcalloc(n + 2, sizeof(uint32_t));
 	for (size_t v = 0; v < n; v++)
 		m->parents_start[v + 1] = m->parents_start[v] + m->nodes[v].nparents;
-	uint32_t *parents_filled = xcalloc(n + 1, sizeof(uint32_t));
+	uint32_t *parents_filled = xzeroed(n + 1, sizeof(uint32_t));
 	m->parents_first = true;
 	for (size_t e = 0; e < nedges; e++) {
 		uint32_t child = edges[e].child;
@@ -483,34 +537,35 @@ static bool build_node_links(struct model *m, uint32_t *cycle_node)
 		if (c->parent == NO_ID)
 			c->parent = edges[e].parent;
 	}
-
-	/* count[] now holds the parents still to be seen per node. */
-	m->node_order = xmalloc((n + 1) * sizeof(uint32_t));
-	size_t head = 0, tail = 0;
-	for (size_t v = 0; v < n; v++) {
-		count[v] = m->nodes[v].nparents;
-		if (!count[v])
-			m->node_order[tail++] = (uint32_t)v;
-	}
-	while (head < tail) {
-		const struct node *p = &m->nodes[m->node_order[head++]];
-		/* In a tree a child's one parent is this one: counting down
-		 * would only miss the cache at every node. */
-		for (uint32_t i = p->child_start; i < p->child_end; i++)
-			if (tree || --count[m->child_ids[i]] == 0)
-				m->node_order[tail++] = m->child_ids[i];
-	}
-	bool acyclic = tail == n;
-	if (!acyclic) {
-		for (size_t v = 0; v < n; v++)
-			if (count[v]) {
-				*cycle_node = (uint32_t)v;
-				break;
-			}
-	}
-	free(count);
 	free(parents_filled);
+	for (size_t v = 0; !tree && v < n; v++)
+		count[v] = m->nodes[v].nparents; /* the parents still to be seen */
+	bool acyclic = order_nodes(m, tree ? NULL : count, cycle_node);
+	free(count);
 	return acyclic;
+}
+
+/* The parents' lists and node_order (unless given) of a tree given
+ * whole (model_adopt_tree), from each node's parent, in turn: no pass
+ * over the links at random. */
+static bool link_given_tree(struct model *m, uint32_t *cycle_node)
+{
+	size_t n = m->nnodes;
+	uint32_t links = 0;
+	m->parent_ids = xmalloc((n + 1) * sizeof(uint32_t));
+	m->parents_start = xcalloc(n + 2, sizeof(uint32_t));
+	m->parents_first = true;
+	for (size_t v = 0; v < n; v++) {
+		struct node *node = &m->nodes[v];
+		m->parents_start[v] = links;
+		node->nparents = node->parent != NO_ID;
+		if (node->parent != NO_ID) {
+			m->parents_first &= node->parent < v;
+			m->parent_ids[links++] = node->parent;
+		}
+	}
+	m->parents_start[n] = links;
+	return m->node_order || order_nodes(m, NULL, cycle_node);
 }
 
 /* A stable counting sort of the arcs by one end: frame ids are small
@@ -601,10 +656,13 @@ static uint32_t *merge_arcs(struct model *m)
 }
 
 /* The function graph: distinct caller -> callee pairs from the node
- * edges and from the arcs a loader gave, merged, indexed both ways. */
-static void build_function_graph(struct model *m)
+ * edges (their arcs found here unless `links_given`,
+ * model_adopt_link_arcs) and from the arcs a loader gave, merged,
+ * indexed both ways. */
+static void build_function_graph(struct model *m, bool links_given)
 {
-	add_link_arcs(m);
+	if (!links_given)
+		add_link_arcs(m);
 	uint32_t *now = merge_arcs(m);
 	for (size_t i = 0; i < m->parents_start[m->nnodes]; i++)
 		m->link_arcs[i] = now[m->link_arcs[i]];
@@ -670,12 +728,14 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 {
 	if (m->ntypes == 0)
 		model_add_sample_type(m, "time", "us");
-	bool acyclic = build_node_links(m, cycle_node);
+	bool acyclic = m->build->tree_given ? link_given_tree(m, cycle_node)
+					    : build_node_links(m, cycle_node);
+	bool links_given = m->build->link_arcs_given;
 	free_build(m);
 	if (!acyclic)
 		return false;
 	background_pause_point(); /* made ahead: a key's work first */
-	build_function_graph(m);
+	build_function_graph(m, links_given);
 	background_pause_point();
 	/* Frame values are read for every frame: give them all a slot. */
 	if (m->frame_self)
@@ -854,7 +914,7 @@ void model_view_nodes(struct model *out, struct node *nodes, size_t n, double *v
 	out->narcs = out->arcs_cap = 0;
 	out->link_arcs = NULL;
 	out->range.owns |= VIEW_OWNS_NODES | VIEW_OWNS_GRAPH | VIEW_OWNS_VALUES;
-	build_function_graph(out);
+	build_function_graph(out, false);
 }
 
 void model_view_finish(struct model *out)

@@ -415,6 +415,29 @@ uint32_t model_add_node(struct model *m, uint32_t frame);
  * first: a large copy would otherwise copy its arrays as they grow. */
 void model_reserve_nodes(struct model *m, size_t count);
 void model_add_edge(struct model *m, uint32_t parent, uint32_t child);
+/* A copy that knows each node's children in order gives its tree whole,
+ * in place of model_add_node and model_add_edge: `nodes` (n of them,
+ * each with its frame, its parent (NO_ID: a root) and its children
+ * child_ids[child_start..child_end), in order; one parent at most, so
+ * every node is some node's child once or a root), `child_ids` and
+ * `values` (n * ntypes, the sample types added first), all malloc'd,
+ * become the model's.  model_finish makes the parents' lists and
+ * node_order from the parents in turn, without the random passes over
+ * the links that edges as they came need. */
+void model_adopt_tree(struct model *m, struct node *nodes, size_t n, uint32_t *child_ids,
+		      double *values);
+/* With model_adopt_tree, from a builder that knows each link's arc: the
+ * links' arcs added by model_add_arc (nothing counted), each pair (the
+ * parent's frame, the child's) once, in the order of their first links
+ * (node by node, each node's children in order), and `link_arcs`
+ * (malloc'd, one per child_ids entry) the index of each link's, become
+ * what model_finish would find with a table of pairs over every link. */
+void model_adopt_link_arcs(struct model *m, uint32_t *link_arcs);
+/* With model_adopt_tree, from a builder that knows it: `node_order`
+ * (malloc'd) exactly as model_finish would make it, breadth first (the
+ * roots in turn, then each node's children in order as the queue
+ * reaches it), which a copy can find from its source's. */
+void model_adopt_node_order(struct model *m, uint32_t *node_order);
 void model_add_node_value(struct model *m, uint32_t node, unsigned type,
 			  double value);
 /* Replaces a value, for a model whose numbers are refreshed in place. */

@@ -20,6 +20,9 @@ struct model_build {
 	/* Links as they come; model_finish makes the children lists. */
 	struct model_edge *edges;
 	size_t nedges, edges_cap;
+	/* The links came whole, as children lists (model_adopt_tree). */
+	bool tree_given;
+	bool link_arcs_given; /* and their arcs (model_adopt_link_arcs) */
 };
 
 #endif

@@ -148,6 +148,11 @@ static void walk_tree(struct rules *r)
 		uint32_t v = (uint32_t)root, a = NO_ID;
 		for (;;) {
 			const struct node *n = &m->nodes[v];
+			/* Its first children's nodes, all over the array, fetched
+			 * while the first ones are walked (a node's lines come
+			 * after its calls, far apart). */
+			for (uint32_t i = n->child_start; i < n->child_end && i < n->child_start + 4; i++)
+				__builtin_prefetch(&m->nodes[m->child_ids[i]]);
 			r->outermost[v] = frame_depth[n->frame]++ == 0;
 			r->arc_outermost[v] = a != NO_ID && arc_depth[a]++ == 0;
 			GROW(stack, cap, sp + 1);
