@@ -4,35 +4,105 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The gate behind jobs wait at: how much foreground work runs now, and
- * the signal that it went down to none or that a job became wanted. */
+/* The gate: the threads taking a core by their work (busy), the behind
+ * jobs on the cores left (on_cores), those waiting for one, and the
+ * signal that any of that changed. */
 static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_changed = PTHREAD_COND_INITIALIZER;
-static unsigned foreground_running;
+static unsigned busy, on_cores, cores_set;
+static struct background *at_gate;
+static unsigned long behind_started;
 
-void background_foreground_begin(void)
+/* How deep this thread is in nested pairs of a key's work. */
+static _Thread_local unsigned key_depth;
+
+void background_set_cores(unsigned n)
 {
 	pthread_mutex_lock(&gate_lock);
-	foreground_running++;
+	cores_set = n;
+	pthread_cond_broadcast(&gate_changed);
 	pthread_mutex_unlock(&gate_lock);
 }
 
-void background_foreground_end(void)
+static unsigned cores(void)
+{
+	if (cores_set)
+		return cores_set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	return online > 1 ? (unsigned)online : 1;
+}
+
+static void add_busy(int threads)
 {
 	pthread_mutex_lock(&gate_lock);
-	if (foreground_running && --foreground_running == 0)
+	busy += threads;
+	if (threads < 0)
 		pthread_cond_broadcast(&gate_changed);
 	pthread_mutex_unlock(&gate_lock);
 }
 
-void background_yield(struct background *b)
+void background_foreground_begin(void)
+{
+	if (key_depth++ == 0)
+		add_busy(1);
+}
+
+void background_foreground_end(void)
+{
+	if (key_depth && --key_depth == 0)
+		add_busy(-1);
+}
+
+/* Behind jobs waiting at the gate that a free core goes to before b. */
+static unsigned ahead_of(const struct background *b)
+{
+	unsigned n = 0;
+	for (const struct background *w = at_gate; w; w = w->next_at_gate)
+		n += w->rank < b->rank || (w->rank == b->rank && w->order < b->order);
+	return n;
+}
+
+/* Under the gate's lock. */
+static bool may_pass(const struct background *b)
+{
+	if (atomic_load(&b->wanted))
+		return true;
+	unsigned taken = busy + on_cores, all = cores();
+	return taken < all && ahead_of(b) < all - taken;
+}
+
+static void leave_core(struct background *b)
+{
+	if (!b->on_core)
+		return;
+	b->on_core = false;
+	on_cores--;
+	pthread_cond_broadcast(&gate_changed);
+}
+
+static void unlink_at_gate(struct background *b)
+{
+	struct background **p = &at_gate;
+	while (*p != b)
+		p = &(*p)->next_at_gate;
+	*p = b->next_at_gate;
+}
+
+bool background_yield(struct background *b)
 {
 	if (!b->behind)
-		return;
+		return true;
 	pthread_mutex_lock(&gate_lock);
-	while (foreground_running && !atomic_load(&b->wanted))
+	leave_core(b);
+	b->next_at_gate = at_gate;
+	at_gate = b;
+	while (!may_pass(b))
 		pthread_cond_wait(&gate_changed, &gate_lock);
+	unlink_at_gate(b);
+	b->on_core = true;
+	on_cores++;
 	pthread_mutex_unlock(&gate_lock);
+	return !atomic_load(&b->stop);
 }
 
 void background_want(struct background *b)
@@ -45,48 +115,46 @@ void background_want(struct background *b)
 	pthread_mutex_unlock(&gate_lock);
 }
 
+void background_stop(struct background *b)
+{
+	atomic_store(&b->stop, true);
+	background_want(b);
+}
+
 /* The behind job this thread runs, for background_pause_point. */
 static _Thread_local struct background *behind_here;
 
-void background_pause_point(void)
+bool background_pause_point(void)
 {
-	if (behind_here)
-		background_yield(behind_here);
-}
-
-/* A job started now is foreground work when some runs: it joins it. */
-static bool join_foreground(void)
-{
-	pthread_mutex_lock(&gate_lock);
-	bool joins = foreground_running > 0;
-	foreground_running += joins;
-	pthread_mutex_unlock(&gate_lock);
-	return joins;
+	return !behind_here || background_yield(behind_here);
 }
 
 static void *trampoline(void *arg)
 {
 	struct background *b = arg;
-	if (b->behind) { /* Linux: a thread's own priority, by its id */
-		/* Ten below the thread that started it, whose nice it inherits:
-		 * an explorer started with `nice` keeps its work behind. */
-		id_t me = (id_t)gettid();
-		int behind_nice = getpriority(PRIO_PROCESS, me) + 10;
-		setpriority(PRIO_PROCESS, me, behind_nice > 19 ? 19 : behind_nice);
-		behind_here = b;
-	}
 	b->run(b->arg);
 	atomic_store(&b->finished, true);
+	add_busy(-1);
 	return NULL;
 }
 
-/* A foreground job counts from its start (join_foreground), before its
- * thread runs, so that no behind job slips in between. */
-static void *foreground_trampoline(void *arg)
+/* A behind job runs once it has a core, and gives it back at its end. */
+static void *behind_trampoline(void *arg)
 {
 	struct background *b = arg;
-	trampoline(b);
-	background_foreground_end();
+	/* Linux: a thread's own priority, by its id.  Ten below the thread
+	 * that started it, whose nice it inherits: an explorer started with
+	 * `nice` keeps its work behind. */
+	id_t me = (id_t)gettid();
+	int behind_nice = getpriority(PRIO_PROCESS, me) + 10;
+	setpriority(PRIO_PROCESS, me, behind_nice > 19 ? 19 : behind_nice);
+	behind_here = b;
+	if (background_yield(b))
+		b->run(b->arg);
+	pthread_mutex_lock(&gate_lock);
+	leave_core(b);
+	pthread_mutex_unlock(&gate_lock);
+	atomic_store(&b->finished, true);
 	return NULL;
 }
 
@@ -96,14 +164,27 @@ static void start(struct background *b, void (*run)(void *arg), void *arg, bool 
 	b->arg = arg;
 	b->joined = false;
 	b->behind = behind;
+	b->on_core = false;
 	atomic_init(&b->finished, false);
 	atomic_init(&b->wanted, false);
-	b->foreground = !behind && join_foreground();
-	void *(*body)(void *) = b->foreground ? foreground_trampoline : trampoline;
+	atomic_init(&b->stop, false);
+	/* Counted from here, before its thread runs, so that no behind job
+	 * slips in between. */
+	if (behind) {
+		pthread_mutex_lock(&gate_lock);
+		b->order = behind_started++;
+		pthread_mutex_unlock(&gate_lock);
+	} else {
+		add_busy(1);
+	}
+	void *(*body)(void *) = behind ? behind_trampoline : trampoline;
 	b->threaded = pthread_create(&b->thread, NULL, body, b) == 0;
-	if (!b->threaded) {
-		b->behind = false; /* inline: the caller's own thread */
-		body(b);
+	if (!b->threaded) { /* inline: the caller's own work */
+		b->behind = false;
+		run(arg);
+		atomic_store(&b->finished, true);
+		if (!behind)
+			add_busy(-1);
 	}
 }
 
@@ -112,8 +193,10 @@ void background_start(struct background *b, void (*run)(void *arg), void *arg)
 	start(b, run, arg, false);
 }
 
-void background_start_behind(struct background *b, void (*run)(void *arg), void *arg)
+void background_start_behind(struct background *b, void (*run)(void *arg), void *arg,
+			     unsigned rank)
 {
+	b->rank = rank;
 	start(b, run, arg, true);
 }
 
