@@ -669,9 +669,12 @@ bool model_finish(struct model *m, uint32_t *cycle_node)
 	free_build(m);
 	if (!acyclic)
 		return false;
-	background_pause_point(); /* made ahead: a key's work first */
+	/* Made ahead (a key's work first) and maybe no longer wanted. */
+	if (!background_pause_point())
+		return false;
 	build_function_graph(m);
-	background_pause_point();
+	if (!background_pause_point())
+		return false;
 	/* Frame values are read for every frame: give them all a slot. */
 	if (m->frame_self)
 		grow_zeroed(&m->frame_self, &m->frame_self_cap, m->nframes * m->ntypes);
