@@ -663,14 +663,14 @@ uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee)
 
 bool model_finish(struct model *m, uint32_t *cycle_node)
 {
+	/* Made ahead (a key's work first) and maybe no longer wanted. */
+	if (!background_pause_point())
+		return false;
 	if (m->ntypes == 0)
 		model_add_sample_type(m, "time", "us");
 	bool acyclic = build_node_links(m, cycle_node);
 	free_build(m);
-	if (!acyclic)
-		return false;
-	/* Made ahead (a key's work first) and maybe no longer wanted. */
-	if (!background_pause_point())
+	if (!acyclic || !background_pause_point())
 		return false;
 	build_function_graph(m);
 	if (!background_pause_point())
