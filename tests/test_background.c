@@ -306,20 +306,24 @@ static void run_long(void *arg)
 	free(mine);
 }
 
-/* Stopped halfway, a behind job ends at its next pause point: quitting
- * waits for a step, not the whole job. */
-static void check_stopped_halfway(void)
+/* Stopped halfway, a job ends at its next pause point: quitting waits
+ * for a step, not the whole job. */
+static void check_stopped_halfway(bool behind)
 {
 	struct long_job j;
 	atomic_init(&j.steps, 0);
 	struct background b;
-	background_start_behind(&b, run_long, &j, 0);
+	if (behind)
+		background_start_behind(&b, run_long, &j, 0);
+	else
+		background_start(&b, run_long, &j);
 	while (atomic_load(&j.steps) < 5)
 		sleep_ms(1);
 	background_stop(&b);
 	background_wait(&b);
 	CHECK_MSG(atomic_load(&j.steps) < LONG_STEPS / 2,
-		  "stopped, the job went on for %d steps of %d", atomic_load(&j.steps), LONG_STEPS);
+		  "stopped, the %s job went on for %d steps of %d", behind ? "behind" : "beside",
+		  atomic_load(&j.steps), LONG_STEPS);
 }
 
 int main(void)
@@ -343,7 +347,8 @@ int main(void)
 	check_gate("a key's work and its job, on two cores", go_ahead, key_and_job_begin,
 		   key_and_job_end, &job);
 	check_ranks();
-	check_stopped_halfway();
+	check_stopped_halfway(true);
+	check_stopped_halfway(false);
 	/* Foreground work passes its pause points: the key's own here. */
 	background_foreground_begin();
 	background_pause_point();

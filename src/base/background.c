@@ -91,7 +91,7 @@ static void unlink_at_gate(struct background *b)
 bool background_yield(struct background *b)
 {
 	if (!b->behind)
-		return true;
+		return !atomic_load(&b->stop);
 	pthread_mutex_lock(&gate_lock);
 	leave_core(b);
 	b->next_at_gate = at_gate;
@@ -121,17 +121,18 @@ void background_stop(struct background *b)
 	background_want(b);
 }
 
-/* The behind job this thread runs, for background_pause_point. */
-static _Thread_local struct background *behind_here;
+/* The job this thread runs, for background_pause_point. */
+static _Thread_local struct background *job_here;
 
 bool background_pause_point(void)
 {
-	return !behind_here || background_yield(behind_here);
+	return !job_here || background_yield(job_here);
 }
 
 static void *trampoline(void *arg)
 {
 	struct background *b = arg;
+	job_here = b;
 	b->run(b->arg);
 	atomic_store(&b->finished, true);
 	add_busy(-1);
@@ -148,7 +149,7 @@ static void *behind_trampoline(void *arg)
 	id_t me = (id_t)gettid();
 	int behind_nice = getpriority(PRIO_PROCESS, me) + 10;
 	setpriority(PRIO_PROCESS, me, behind_nice > 19 ? 19 : behind_nice);
-	behind_here = b;
+	job_here = b;
 	if (background_yield(b))
 		b->run(b->arg);
 	pthread_mutex_lock(&gate_lock);

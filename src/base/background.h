@@ -58,21 +58,23 @@ void background_start_behind(struct background *b, void (*run)(void *arg), void 
  * gives its core back and returns once it has one again, or at once if
  * the job is wanted.  False when the job is to stop (background_stop):
  * it returns from its work then, leaving what it made to its owner.  Any
- * other job returns true at once. */
+ * other job returns at once, false too when it is to stop. */
 bool background_yield(struct background *b);
-/* background_yield for the behind job whose thread calls it, if any;
- * elsewhere true at once.  For the loops such a job shares with other
- * work (a model's finishing, the rules, the caller chains, a range's
- * sums), between their phases: so that no step of the job runs on for
- * long once a key comes.  Where a phase can return early with all it
- * made in the caller's hands (model_finish), false makes it return. */
+/* background_yield for the job whose thread calls it, if any; elsewhere
+ * true at once.  For the loops a job shares with other work (a model's
+ * finishing, the rules, the caller chains, a range's sums), between
+ * their phases: so that no step of a behind job runs on for long once a
+ * key comes.  Where a phase can return early with all it made in the
+ * caller's hands (model_finish, a round of the caller chains' sort),
+ * false makes it return. */
 bool background_pause_point(void);
 /* Someone waits for the job b (started): it yields no more. */
 void background_want(struct background *b);
-/* Nobody needs what the behind job b makes any longer (the explorer
- * closing, its model going): it waits at the gate no more and ends at
- * its next yield (or before it starts); its owner then waits for it as
- * for any job and frees what it made. */
+/* Nobody needs what the job b makes any longer (the explorer closing,
+ * its model going): it waits at the gate no more and ends at its next
+ * yield or pause point that can end it (a behind job before it starts,
+ * too); its owner then waits for it as for any job and frees what it
+ * made. */
 void background_stop(struct background *b);
 /* Around a key's work on the main thread: it takes a core.  Nested pairs
  * count once. */
