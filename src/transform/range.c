@@ -539,7 +539,13 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	out->sample_node = src->sample_node + r.first;
 	out->sample_duration = src->sample_duration + r.first;
 	out->nsamples = out->samples_cap = r.end - r.first;
-	background_pause_point(); /* the whole profile's sums, made ahead */
+	/* The whole profile's sums, made ahead and maybe no longer wanted. */
+	if (!background_pause_point()) {
+		free(needed);
+		model_free(out);
+		*why_not = "no longer wanted";
+		return false;
+	}
 	mark_needed(src, r, needed);
 	out->range.hidden_arcs = model_hidden_arcs(src, needed);
 	for (size_t v = 0; v < src->nnodes; v++)
