@@ -430,7 +430,8 @@ static void forget_whole_profile(struct model *out)
 /* The range's values by one pass over its samples. */
 /* Made ahead (the whole profile's sums), the pass gives its core at
  * every million samples, a few milliseconds, to work ranked before it
- * (a granularity's model) that came to the gate meanwhile. */
+ * (a granularity's model) that came to the gate meanwhile, and ends
+ * there once no longer wanted. */
 #define SAMPLES_BETWEEN_PAUSES ((size_t)1 << 20)
 
 static void sum_range(const struct model *src, struct sample_range r,
@@ -447,7 +448,8 @@ static void sum_range(const struct model *src, struct sample_range r,
 			if (counts != 0)
 				node_self[v * nt + counts] += 1;
 		}
-		background_pause_point();
+		if (!background_pause_point())
+			return; /* stopped: so is range_view_make, at its next */
 	}
 }
 
