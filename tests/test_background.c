@@ -268,6 +268,49 @@ static void check_ranks(void)
 	background_foreground_end();
 }
 
+/* A behind job holding its core until let go, then yielding once. */
+struct yielding_behind {
+	struct held_behind held;
+	atomic_bool past;
+};
+
+static void hold_then_yield(void *arg)
+{
+	struct yielding_behind *j = arg;
+	hold_behind(&j->held);
+	background_yield(&j->held.b);
+	atomic_store(&j->past, true);
+}
+
+/* A behind job of a lower rank that comes to the gate while one of a
+ * higher rank holds the free core runs at once, and the other gives the
+ * core up at its next yield (the range sums under way when a model is
+ * started, the model by lines when the one by files comes back from a
+ * pause). */
+static void check_higher_rank_gives_way(void)
+{
+	background_foreground_begin(); /* one core of two taken */
+	struct yielding_behind later;
+	atomic_init(&later.past, false);
+	atomic_init(&later.held.began, false);
+	atomic_init(&later.held.h.let_go, false);
+	background_start_behind(&later.held.b, hold_then_yield, &later, 1);
+	wait_began(&later.held);
+	struct held_behind first;
+	start_held_behind(&first, 0);
+	wait_began(&first);
+	CHECK_MSG(atomic_load(&first.began), "the lower rank waited for the higher");
+	atomic_store(&later.held.h.let_go, true);
+	sleep_ms(80);
+	CHECK_MSG(!atomic_load(&later.past), "the higher rank kept its core at its yield");
+	atomic_store(&first.h.let_go, true);
+	background_wait(&first.b);
+	for (int ms = 0; ms < 5000 && !background_done(&later.held.b, 1); ms++)
+		;
+	CHECK(atomic_load(&later.past));
+	background_foreground_end();
+}
+
 /* ---- stopping ------------------------------------------------------------ */
 
 /* Stopped at the gate, a behind job never runs. */
@@ -347,6 +390,7 @@ int main(void)
 	check_gate("a key's work and its job, on two cores", go_ahead, key_and_job_begin,
 		   key_and_job_end, &job);
 	check_ranks();
+	check_higher_rank_gives_way();
 	check_stopped_halfway(true);
 	check_stopped_halfway(false);
 	/* Foreground work passes its pause points: the key's own here. */

@@ -5,12 +5,12 @@
 #include <unistd.h>
 
 /* The gate: the threads taking a core by their work (busy), the behind
- * jobs on the cores left (on_cores), those waiting for one, and the
- * signal that any of that changed. */
+ * jobs whose threads are alive (on a core, at the gate or on their way
+ * to it), and the signal that any of that changed. */
 static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_changed = PTHREAD_COND_INITIALIZER;
-static unsigned busy, on_cores, cores_set;
-static struct background *at_gate;
+static unsigned busy, cores_set;
+static struct background *behind_jobs;
 static unsigned long behind_started;
 
 /* How deep this thread is in nested pairs of a key's work. */
@@ -53,39 +53,38 @@ void background_foreground_end(void)
 		add_busy(-1);
 }
 
-/* Behind jobs waiting at the gate that a free core goes to before b. */
-static unsigned ahead_of(const struct background *b)
+static bool ranked_before(const struct background *w, const struct background *b)
 {
-	unsigned n = 0;
-	for (const struct background *w = at_gate; w; w = w->next_at_gate)
-		n += w->rank < b->rank || (w->rank == b->rank && w->order < b->order);
-	return n;
+	return w->rank < b->rank || (w->rank == b->rank && w->order < b->order);
 }
 
-/* Under the gate's lock. */
+/* Under the gate's lock: the cores are not all taken by busy threads
+ * and the behind jobs ranked before b, on a core or waiting for one.
+ * Those ranked after it do not count: they give their core up at their
+ * next yield. */
 static bool may_pass(const struct background *b)
 {
 	if (atomic_load(&b->wanted))
 		return true;
-	unsigned taken = busy + on_cores, all = cores();
-	return taken < all && ahead_of(b) < all - taken;
+	unsigned taken = busy;
+	for (const struct background *w = behind_jobs; w; w = w->next_behind)
+		taken += (w->on_core || w->at_gate) && ranked_before(w, b);
+	return taken < cores();
 }
 
 static void leave_core(struct background *b)
 {
-	if (!b->on_core)
-		return;
 	b->on_core = false;
-	on_cores--;
 	pthread_cond_broadcast(&gate_changed);
 }
 
-static void unlink_at_gate(struct background *b)
+/* Under the gate's lock. */
+static void unlink_behind(struct background *b)
 {
-	struct background **p = &at_gate;
+	struct background **p = &behind_jobs;
 	while (*p != b)
-		p = &(*p)->next_at_gate;
-	*p = b->next_at_gate;
+		p = &(*p)->next_behind;
+	*p = b->next_behind;
 }
 
 bool background_yield(struct background *b)
@@ -94,13 +93,11 @@ bool background_yield(struct background *b)
 		return !atomic_load(&b->stop);
 	pthread_mutex_lock(&gate_lock);
 	leave_core(b);
-	b->next_at_gate = at_gate;
-	at_gate = b;
+	b->at_gate = true;
 	while (!may_pass(b))
 		pthread_cond_wait(&gate_changed, &gate_lock);
-	unlink_at_gate(b);
+	b->at_gate = false;
 	b->on_core = true;
-	on_cores++;
 	pthread_mutex_unlock(&gate_lock);
 	return !atomic_load(&b->stop);
 }
@@ -154,6 +151,7 @@ static void *behind_trampoline(void *arg)
 		b->run(b->arg);
 	pthread_mutex_lock(&gate_lock);
 	leave_core(b);
+	unlink_behind(b);
 	pthread_mutex_unlock(&gate_lock);
 	atomic_store(&b->finished, true);
 	return NULL;
@@ -165,7 +163,7 @@ static void start(struct background *b, void (*run)(void *arg), void *arg, bool 
 	b->arg = arg;
 	b->joined = false;
 	b->behind = behind;
-	b->on_core = false;
+	b->on_core = b->at_gate = false;
 	atomic_init(&b->finished, false);
 	atomic_init(&b->wanted, false);
 	atomic_init(&b->stop, false);
@@ -174,6 +172,8 @@ static void start(struct background *b, void (*run)(void *arg), void *arg, bool 
 	if (behind) {
 		pthread_mutex_lock(&gate_lock);
 		b->order = behind_started++;
+		b->next_behind = behind_jobs;
+		behind_jobs = b;
 		pthread_mutex_unlock(&gate_lock);
 	} else {
 		add_busy(1);
@@ -181,6 +181,11 @@ static void start(struct background *b, void (*run)(void *arg), void *arg, bool 
 	void *(*body)(void *) = behind ? behind_trampoline : trampoline;
 	b->threaded = pthread_create(&b->thread, NULL, body, b) == 0;
 	if (!b->threaded) { /* inline: the caller's own work */
+		if (behind) {
+			pthread_mutex_lock(&gate_lock);
+			unlink_behind(b);
+			pthread_mutex_unlock(&gate_lock);
+		}
 		b->behind = false;
 		run(arg);
 		atomic_store(&b->finished, true);

@@ -13,7 +13,8 @@
  * at the end of each of its chunks (background_yield, or
  * background_pause_point in code it shares with other work), and a free
  * core goes to the waiting behind job of the lowest rank, then the first
- * started.  A behind job someone waits for (background_wait,
+ * started: one of a higher rank on a core gives it up at its next
+ * yield.  A behind job someone waits for (background_wait,
  * background_want) waits no more.  So on two cores a key and the jobs it
  * starts have both, a key alone leaves one to the work ahead (the main
  * thread idle between keys leaves two), and a user who leaves before the
@@ -36,8 +37,8 @@ struct background {
 	 * the gate's lock). */
 	unsigned rank;
 	unsigned long order;
-	bool on_core;
-	struct background *next_at_gate;
+	bool on_core, at_gate;
+	struct background *next_behind;
 	atomic_bool finished;
 	atomic_bool wanted; /* someone waits for it: it yields no more */
 	atomic_bool stop; /* background_stop's */
