@@ -9,7 +9,7 @@
  * to it), and the signal that any of that changed. */
 static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_changed = PTHREAD_COND_INITIALIZER;
-static unsigned busy, cores_set;
+static unsigned busy, cores_set; /* cores_set: background_set_cores's */
 static struct background *behind_jobs;
 static unsigned long behind_started;
 
@@ -24,12 +24,17 @@ void background_set_cores(unsigned n)
 	pthread_mutex_unlock(&gate_lock);
 }
 
+/* Under the gate's lock; the online CPUs read once, not at each yield. */
 static unsigned cores(void)
 {
+	static unsigned online;
 	if (cores_set)
 		return cores_set;
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	return online > 1 ? (unsigned)online : 1;
+	if (!online) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		online = n > 1 ? (unsigned)n : 1;
+	}
+	return online;
 }
 
 static void add_busy(int threads)
