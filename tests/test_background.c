@@ -3,9 +3,11 @@
  * 10 above the caller's (issue 29: the range sums made ahead leave the
  * two cores to the caller chains a key waits for), background_start's at
  * the caller's own; and a behind job waits at background_yield while
- * foreground work runs (a key's, a background_start job's), unless it is
- * wanted. */
+ * the threads of other work (a key's, a background_start job's) take
+ * every core, a free core going to the lowest rank first, unless it is
+ * wanted; stopped, it ends at its next yield. */
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,7 +32,7 @@ static void check_job(bool behind, int want_nice)
 	struct job j = { 0, -100 };
 	struct background b;
 	if (behind)
-		background_start_behind(&b, run, &j);
+		background_start_behind(&b, run, &j, 0);
 	else
 		background_start(&b, run, &j);
 	while (!background_done(&b, 1))
@@ -63,16 +65,25 @@ static void hold(void *arg)
 		sleep_ms(1);
 }
 
-/* A behind job of two chunks: `past` says how far it got. */
+/* A behind job of two chunks: `past` says how far it got.  Its first
+ * chunk ends once `go` says so. */
 struct ahead {
 	struct background *self;
-	atomic_int past; /* 1: its first chunk done; 2: past its yield */
+	atomic_int past; /* 1: in its first chunk; 2: past its yield */
+	atomic_bool go;
 };
+
+static void first_chunk(struct ahead *j)
+{
+	atomic_store(&j->past, 1);
+	while (!atomic_load(&j->go))
+		sleep_ms(1);
+}
 
 static void go_ahead(void *arg)
 {
 	struct ahead *j = arg;
-	atomic_store(&j->past, 1);
+	first_chunk(j);
 	background_yield(j->self);
 	atomic_store(&j->past, 2);
 }
@@ -82,24 +93,25 @@ static void go_ahead(void *arg)
 static void go_ahead_by_pause_point(void *arg)
 {
 	struct ahead *j = arg;
-	atomic_store(&j->past, 1);
+	first_chunk(j);
 	background_pause_point();
 	atomic_store(&j->past, 2);
 }
 
-/* The behind job stops at its yield while `begin`'s foreground work runs
- * (80 ms: a broken gate lets it through in microseconds), and ends by
- * itself once that work does. */
+/* A behind job begun while the cores are free stops at its yield while
+ * `begin`'s work runs (80 ms: a broken gate lets it through in
+ * microseconds), and ends by itself once that work does. */
 static void check_gate(const char *what, void (*job)(void *), void (*begin)(void *),
 		       void (*end)(void *), void *state)
 {
 	struct ahead j = { 0 };
 	struct background b;
 	j.self = &b;
-	begin(state);
-	background_start_behind(&b, job, &j);
+	background_start_behind(&b, job, &j, 0);
 	while (atomic_load(&j.past) < 1)
 		sleep_ms(1);
+	begin(state);
+	atomic_store(&j.go, true);
 	sleep_ms(80);
 	CHECK_MSG(atomic_load(&j.past) == 1, "%s: the behind job went past its yield", what);
 	CHECK_MSG(!background_done(&b, 0), "%s: the behind job ended", what);
@@ -147,31 +159,214 @@ static void job_ends(void *state)
  * its result (a granularity's model) does not wait for itself. */
 static void check_wanted(void)
 {
-	struct ahead j = { 0 };
+	struct ahead j = { .go = true };
 	struct background b;
 	j.self = &b;
 	background_foreground_begin();
-	background_start_behind(&b, go_ahead, &j);
+	background_start_behind(&b, go_ahead, &j, 0);
 	background_wait(&b); /* would never return if it still yielded */
 	CHECK(atomic_load(&j.past) == 2);
 	background_foreground_end();
 }
 
+/* Does a behind job started now run through, unwanted (a free core)? */
+static bool behind_runs_through(void)
+{
+	struct ahead j = { .go = true };
+	struct background b;
+	j.self = &b;
+	background_start_behind(&b, go_ahead, &j, 0);
+	for (int ms = 0; ms < 5000 && !background_done(&b, 1); ms++)
+		; /* not background_wait, which would let it through */
+	return atomic_load(&j.past) == 2;
+}
+
 /* A job started outside a key's work (made ahead at the first screen)
- * holds no behind job up. */
+ * takes one core: on two, the behind job has the other. */
 static void check_beside(void)
 {
 	struct held_job beside;
 	atomic_init(&beside.h.let_go, false);
 	background_start(&beside.b, hold, &beside.h);
-	struct ahead j = { 0 };
-	struct background b;
-	j.self = &b;
-	background_start_behind(&b, go_ahead, &j);
-	for (int ms = 0; ms < 5000 && !background_done(&b, 1); ms++)
-		;
-	CHECK(atomic_load(&j.past) == 2);
+	CHECK(behind_runs_through());
 	job_ends(&beside);
+}
+
+/* ---- the cores ----------------------------------------------------------- */
+
+/* On two cores a key's work takes one: the behind job has the other. */
+static void check_key_leaves_a_core(void)
+{
+	background_foreground_begin();
+	CHECK_MSG(behind_runs_through(), "a key's work alone held the behind job up");
+	background_foreground_end();
+}
+
+/* A key's work and a job it started: two cores taken. */
+static void key_and_job_begin(void *state)
+{
+	background_foreground_begin();
+	job_begins(state);
+}
+
+static void key_and_job_end(void *state)
+{
+	job_ends(state);
+	background_foreground_end();
+}
+
+/* A behind job holding its core until let go. */
+struct held_behind {
+	struct background b;
+	struct holding h;
+	atomic_bool began;
+};
+
+static void hold_behind(void *arg)
+{
+	struct held_behind *j = arg;
+	atomic_store(&j->began, true);
+	hold(&j->h);
+}
+
+static void start_held_behind(struct held_behind *j, unsigned rank)
+{
+	atomic_init(&j->began, false);
+	atomic_init(&j->h.let_go, false);
+	background_start_behind(&j->b, hold_behind, j, rank);
+}
+
+static void wait_began(struct held_behind *j)
+{
+	for (int ms = 0; ms < 5000 && !atomic_load(&j->began); ms++)
+		sleep_ms(1);
+}
+
+/* Two behind jobs waiting for one free core: the lower rank has it,
+ * though started second (the model the key shows next before the range
+ * sums); the other waits until it ends. */
+static void check_ranks(void)
+{
+	struct held_job side;
+	key_and_job_begin(&side); /* both cores taken */
+	struct held_behind later, first;
+	start_held_behind(&later, 1);
+	start_held_behind(&first, 0);
+	sleep_ms(200); /* both at the gate */
+	CHECK(!atomic_load(&later.began) && !atomic_load(&first.began));
+	job_ends(&side); /* one core free */
+	wait_began(&first);
+	sleep_ms(80);
+	CHECK_MSG(atomic_load(&first.began) && !atomic_load(&later.began),
+		  "a free core went to the higher rank");
+	atomic_store(&first.h.let_go, true);
+	background_wait(&first.b);
+	wait_began(&later);
+	CHECK(atomic_load(&later.began));
+	atomic_store(&later.h.let_go, true);
+	background_wait(&later.b);
+	background_foreground_end();
+}
+
+/* A behind job holding its core until let go, then yielding once. */
+struct yielding_behind {
+	struct held_behind held;
+	atomic_bool past;
+};
+
+static void hold_then_yield(void *arg)
+{
+	struct yielding_behind *j = arg;
+	hold_behind(&j->held);
+	background_yield(&j->held.b);
+	atomic_store(&j->past, true);
+}
+
+/* A behind job of a lower rank that comes to the gate while one of a
+ * higher rank holds the free core runs at once, and the other gives the
+ * core up at its next yield (the range sums under way when a model is
+ * started, the model by lines when the one by files comes back from a
+ * pause). */
+static void check_higher_rank_gives_way(void)
+{
+	background_foreground_begin(); /* one core of two taken */
+	struct yielding_behind later;
+	atomic_init(&later.past, false);
+	atomic_init(&later.held.began, false);
+	atomic_init(&later.held.h.let_go, false);
+	background_start_behind(&later.held.b, hold_then_yield, &later, 1);
+	wait_began(&later.held);
+	struct held_behind first;
+	start_held_behind(&first, 0);
+	wait_began(&first);
+	CHECK_MSG(atomic_load(&first.began), "the lower rank waited for the higher");
+	atomic_store(&later.held.h.let_go, true);
+	sleep_ms(80);
+	CHECK_MSG(!atomic_load(&later.past), "the higher rank kept its core at its yield");
+	atomic_store(&first.h.let_go, true);
+	background_wait(&first.b);
+	for (int ms = 0; ms < 5000 && !background_done(&later.held.b, 1); ms++)
+		;
+	CHECK(atomic_load(&later.past));
+	background_foreground_end();
+}
+
+/* ---- stopping ------------------------------------------------------------ */
+
+/* Stopped at the gate, a behind job never runs. */
+static void check_stopped_before_start(void)
+{
+	struct job j = { 0, -100 };
+	struct background b;
+	background_foreground_begin(); /* the one core taken */
+	background_start_behind(&b, run, &j, 0);
+	sleep_ms(20);
+	background_stop(&b);
+	background_wait(&b);
+	CHECK(j.runs == 0);
+	background_foreground_end();
+}
+
+/* Two seconds of work in 1 ms steps, with a pause point after each and
+ * an array of its own, freed however it ends (ASan would say). */
+enum { LONG_STEPS = 2000 };
+
+struct long_job {
+	atomic_int steps;
+};
+
+static void run_long(void *arg)
+{
+	struct long_job *j = arg;
+	char *mine = malloc(4096);
+	for (int i = 0; i < LONG_STEPS; i++) {
+		mine[i % 4096] = (char)i;
+		sleep_ms(1);
+		atomic_fetch_add(&j->steps, 1);
+		if (!background_pause_point())
+			break;
+	}
+	free(mine);
+}
+
+/* Stopped halfway, a job ends at its next pause point: quitting waits
+ * for a step, not the whole job. */
+static void check_stopped_halfway(bool behind)
+{
+	struct long_job j;
+	atomic_init(&j.steps, 0);
+	struct background b;
+	if (behind)
+		background_start_behind(&b, run_long, &j, 0);
+	else
+		background_start(&b, run_long, &j);
+	while (atomic_load(&j.steps) < 5)
+		sleep_ms(1);
+	background_stop(&b);
+	background_wait(&b);
+	CHECK_MSG(atomic_load(&j.steps) < LONG_STEPS / 2,
+		  "stopped, the %s job went on for %d steps of %d", behind ? "behind" : "beside",
+		  atomic_load(&j.steps), LONG_STEPS);
 }
 
 int main(void)
@@ -180,12 +375,24 @@ int main(void)
 	check_job(false, own);
 	/* Nice saturates at 19: a caller already near it gets 19. */
 	check_job(true, own + 10 > 19 ? 19 : own + 10);
+	/* On one core, one thread of a key's or a job's work holds the
+	 * work ahead. */
+	background_set_cores(1);
 	check_gate("a key's work", go_ahead, key_begins, key_ends, NULL);
 	struct held_job job;
 	check_gate("a foreground job", go_ahead, job_begins, job_ends, &job);
 	check_gate("a pause point", go_ahead_by_pause_point, key_begins, key_ends, NULL);
 	check_wanted();
+	check_stopped_before_start();
+	background_set_cores(2);
 	check_beside();
+	check_key_leaves_a_core();
+	check_gate("a key's work and its job, on two cores", go_ahead, key_and_job_begin,
+		   key_and_job_end, &job);
+	check_ranks();
+	check_higher_rank_gives_way();
+	check_stopped_halfway(true);
+	check_stopped_halfway(false);
 	/* Foreground work passes its pause points: the key's own here. */
 	background_foreground_begin();
 	background_pause_point();

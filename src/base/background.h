@@ -3,19 +3,22 @@
  * what its job owns; the caller looks at that once background_done says
  * the thread is gone.
  *
- * Foreground work is what a user waits for: a key's own work on the main
- * thread (between background_foreground_begin and _end) and every job of
- * background_start started during it, from its start to its end (a
- * range's flame graph, divided asked for by the screen, a filter's
- * level).  A job of background_start started outside a key's work (at
- * the first screen: the caller chains, divided made ahead) runs beside,
- * at the caller's priority, holding nothing up.  Work made ahead of any
- * need (background_start_behind: the granularity models, the range sums)
- * gives way to foreground work: at the end of each of its chunks it
- * calls background_yield, which waits while any foreground work runs,
- * unless someone waits for that job itself (background_wait,
- * background_want).  So on two cores a key and the jobs it starts have
- * both, and the work ahead goes on while the user reads the screen. */
+ * The gate: each thread doing work that is not made ahead takes a core,
+ * the main thread during a key's work (between background_foreground_begin
+ * and _end) and every job of background_start from its start to its end
+ * (a range's flame graph, divided, the caller chains, a filter's level).
+ * Work made ahead of any need (background_start_behind: the granularity
+ * models, the range sums) runs only on the cores they leave free of the
+ * online CPUs (background_set_cores): it waits for one when it starts and
+ * at the end of each of its chunks (background_yield, or
+ * background_pause_point in code it shares with other work), and a free
+ * core goes to the waiting behind job of the lowest rank, then the first
+ * started: one of a higher rank on a core gives it up at its next
+ * yield.  A behind job someone waits for (background_wait,
+ * background_want) waits no more.  So on two cores a key and the jobs it
+ * starts have both, a key alone leaves one to the work ahead (the main
+ * thread idle between keys leaves two), and a user who leaves before the
+ * work ahead is done waits for none of it (background_stop). */
 #ifndef WPROF_BACKGROUND_H
 #define WPROF_BACKGROUND_H
 
@@ -30,38 +33,58 @@ struct background {
 	void (*run)(void *arg);
 	void *arg;
 	bool behind; /* background_start_behind's */
-	bool foreground; /* started during foreground work: part of it */
+	/* A behind job's place at the gate, and its state there (under
+	 * the gate's lock). */
+	unsigned rank;
+	unsigned long order;
+	bool on_core, at_gate;
+	struct background *next_behind;
 	atomic_bool finished;
 	atomic_bool wanted; /* someone waits for it: it yields no more */
+	atomic_bool stop; /* background_stop's */
 };
 
-/* Runs run(arg) on a new thread, or inline when none can be had; part
- * of the foreground work when started during some (above). */
+/* Runs run(arg) on a new thread, or inline when none can be had; takes a
+ * core at the gate from its start to its end. */
 void background_start(struct background *b, void (*run)(void *arg), void *arg);
-/* The same for work made ahead of any need (a range key's start): its
- * thread runs at a lower priority (10 nice steps below its starter's,
- * 19 at most) and yields to foreground work (background_yield), so that
- * on two cores it leaves them to the work a key may be waiting for (the
- * caller chains of the bottom-up pane, a filter's level).  Run inline
- * (no thread to be had), it is the caller's own work and yields to
- * nothing. */
-void background_start_behind(struct background *b, void (*run)(void *arg), void *arg);
+/* The same for work made ahead of any need: its thread runs at a lower
+ * priority (10 nice steps below its starter's, 19 at most) and only on a
+ * core left free (above), before behind jobs of a higher rank (the
+ * granularity model the key shows next, then the one after, then the
+ * range sums).  Run inline (no thread to be had), it is the caller's own
+ * work and waits for nothing. */
+void background_start_behind(struct background *b, void (*run)(void *arg), void *arg,
+			     unsigned rank);
 /* A behind job, from its own thread, at the end of a chunk of its work:
- * returns once no foreground work runs, or at once if the job is wanted.
- * Any other job returns at once. */
-void background_yield(struct background *b);
-/* background_yield for the behind job whose thread calls it, if any;
- * elsewhere nothing.  For the loops such a job shares with foreground
- * work (a model's finishing, the rules, the caller chains, a range's
- * sums), between their phases: so that no step of the job runs on for
- * long once a key comes. */
-void background_pause_point(void);
+ * gives its core back and returns once it has one again, or at once if
+ * the job is wanted.  False when the job is to stop (background_stop):
+ * it returns from its work then, leaving what it made to its owner.  Any
+ * other job returns at once, false too when it is to stop. */
+bool background_yield(struct background *b);
+/* background_yield for the job whose thread calls it, if any; elsewhere
+ * true at once.  For the loops a job shares with other work (a model's
+ * finishing, the rules, the caller chains, a range's sums), between
+ * their phases: so that no step of a behind job runs on for long once a
+ * key comes.  Where a phase can return early with all it made in the
+ * caller's hands (model_finish, a round of the caller chains' sort),
+ * false makes it return. */
+bool background_pause_point(void);
 /* Someone waits for the job b (started): it yields no more. */
 void background_want(struct background *b);
-/* Around a key's work on the main thread: behind jobs wait meanwhile.
- * Nested pairs count. */
+/* Nobody needs what the job b makes any longer (the explorer closing,
+ * its model going): it waits at the gate no more and ends at its next
+ * yield or pause point that can end it (a behind job before it starts,
+ * too); its owner then waits for it as for any job and frees what it
+ * made. */
+void background_stop(struct background *b);
+/* Around a key's work on the main thread: it takes a core.  Nested pairs
+ * count once. */
 void background_foreground_begin(void);
 void background_foreground_end(void);
+/* The cores the gate shares out: n, or the online CPUs when n is 0 (the
+ * default); for tests, which need the gate's answer whatever the
+ * machine. */
+void background_set_cores(unsigned n);
 /* True (and the thread joined) once the work is over; never waits,
  * except for up to grace_ms milliseconds. */
 bool background_done(struct background *b, int grace_ms);

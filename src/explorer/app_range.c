@@ -7,6 +7,7 @@
  * thread. */
 #include "app.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,12 +131,11 @@ struct whole_sums {
 	bool made;
 };
 
-/* The thread's: once no key's work is running (base/background.h). */
+/* The thread's, on a core no other work takes (base/background.h). */
 static void make_whole_sums(void *arg)
 {
 	struct whole_sums *w = arg;
 	const char *why_not;
-	background_yield(&w->work);
 	w->made = range_view_make(w->src, (struct sample_range){ 0, w->src->nsamples },
 				  NULL, &w->view, &why_not);
 }
@@ -151,7 +151,10 @@ void app_range_prepare(struct app *a)
 	struct whole_sums *w = xcalloc(1, sizeof(*w));
 	w->src = m;
 	a->range.whole_sums = w;
-	background_start_behind(&w->work, make_whole_sums, w);
+	/* After the granularity models (ranked from 0): without its sums a
+	 * range key sums its samples itself, while the key `a` waits for
+	 * its model. */
+	background_start_behind(&w->work, make_whole_sums, w, UINT_MAX);
 }
 
 bool app_range_busy(const struct app *a)
@@ -163,6 +166,7 @@ void app_range_free_sums(struct whole_sums *w)
 {
 	if (!w)
 		return;
+	background_stop(&w->work); /* not begun: not made at all */
 	background_wait(&w->work);
 	if (w->made)
 		model_free(&w->view);

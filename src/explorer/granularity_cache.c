@@ -12,67 +12,73 @@ void granularity_cache_init(struct granularity_cache *c, struct model *base)
 {
 	memset(c, 0, sizeof(*c));
 	c->base = base;
-	for (int g = 0; g < GRANULARITY_COUNT; g++)
-		atomic_init(&c->ready[g], false);
-	atomic_init(&c->stop, false);
 }
 
-/* The thread: each queued model in turn, ready as soon as it is made, so
- * that the first can be taken while the next is being made. */
+/* A thread: its model, then what the key's first screen needs of it
+ * (its panes' rule, and additive, which the explorer works out at once
+ * on every new model), ready before the key.  The caller chains and
+ * range sums are made after the switch, as for the first screen: made
+ * here, they slowed divided's result on the first screen. */
 static void make(void *arg)
 {
-	struct granularity_cache *c = arg;
-	for (int k = 0; k < c->nqueued && !atomic_load(&c->stop); k++) {
-		enum granularity g = c->order[k];
-		const char *why_not;
-		background_yield(&c->job); /* a key's work first */
-		struct model *m = xmalloc(sizeof(*m));
-		if (!model_by_granularity(c->base, g, m, &why_not)) {
-			free(m);
-			m = NULL;
-		}
-		background_yield(&c->job);
-		if (m) {
-			/* What the key's first screen needs (its panes' rule,
-			 * and additive, which the explorer works out at once
-			 * on every new model), ready before the key.  The
-			 * caller chains and range sums are made after the
-			 * switch, as for the first screen: made here, they
-			 * slowed divided's result on the first screen. */
-			rules_init(&c->rules[g], m);
-			rules_totals(&c->rules[g], rule_default(m), m->default_type);
-			rules_totals(&c->rules[g], RULE_ADDITIVE, m->default_type);
-		}
-		c->made[g] = m;
-		atomic_store(&c->ready[g], true);
+	struct granularity_job *j = arg;
+	struct granularity_cache *c = j->cache;
+	const char *why_not;
+	struct model *m = xmalloc(sizeof(*m));
+	if (!model_by_granularity(c->base, j->g, m, &why_not)) {
+		free(m);
+		return;
 	}
+	/* Stopped, maybe halfway through model_finish. */
+	if (!background_yield(&j->work)) {
+		model_free(m);
+		free(m);
+		return;
+	}
+	rules_init(&c->rules[j->g], m);
+	rules_totals(&c->rules[j->g], rule_default(m), m->default_type);
+	rules_totals(&c->rules[j->g], RULE_ADDITIVE, m->default_type);
+	j->made = m;
 }
 
-/* Keeps g's model from the thread, once it is ready. */
+/* Keeps g's model once its thread is done. */
 static void collect(struct granularity_cache *c, enum granularity g)
 {
-	if (!c->queued[g] || !atomic_load(&c->ready[g]))
+	struct granularity_job *j = &c->jobs[g];
+	if (!c->queued[g] || !background_done(&j->work, 0))
 		return;
 	c->queued[g] = false;
-	if (c->made[g]) {
-		c->models[g] = c->made[g];
+	c->building--;
+	if (j->made) {
+		c->models[g] = j->made;
 		/* base has not changed since the thread began (prepare). */
 		c->counted[g] = c->counted_at_start;
-		c->has_rules[g] = c->rules[g].model == c->made[g];
+		c->has_rules[g] = c->rules[g].model == j->made;
 	}
-	c->made[g] = NULL;
+	j->made = NULL;
+}
+
+static void collect_all(struct granularity_cache *c)
+{
+	for (int g = 0; g < GRANULARITY_COUNT; g++)
+		collect(c, (enum granularity)g);
 }
 
 void granularity_cache_wait(struct granularity_cache *c)
 {
-	if (!c->building)
-		return;
-	background_wait(&c->job);
-	c->building = false;
-	for (int g = 0; g < GRANULARITY_COUNT; g++) {
-		collect(c, (enum granularity)g);
-		c->queued[g] = false; /* stopped before it: made when asked */
-	}
+	for (int g = 0; g < GRANULARITY_COUNT; g++)
+		if (c->queued[g])
+			background_wait(&c->jobs[g].work);
+	collect_all(c);
+}
+
+/* Waits for the threads, each stopped at its next pause point. */
+static void stop(struct granularity_cache *c)
+{
+	for (int g = 0; g < GRANULARITY_COUNT; g++)
+		if (c->queued[g])
+			background_stop(&c->jobs[g].work);
+	granularity_cache_wait(c);
 }
 
 /* What was put aside for g's model. */
@@ -105,37 +111,31 @@ static void drop_if_stale(struct granularity_cache *c, enum granularity g)
 
 void granularity_cache_prepare(struct granularity_cache *c, enum granularity g)
 {
-	if (c->building && background_done(&c->job, 0))
-		granularity_cache_wait(c);
-	/* Counting samples later would change base under the thread. */
+	collect_all(c);
+	/* Counting samples later would change base under the threads. */
 	if (c->when_asked || c->building || (c->base->nsamples && model_count_type(c->base) == NO_ID))
 		return;
-	c->nqueued = 0;
+	c->counted_at_start = model_count_type(c->base) != NO_ID;
 	for (int k = 0; k < GRANULARITY_COUNT; k++, g = (g + 1) % GRANULARITY_COUNT) {
 		drop_if_stale(c, g);
 		/* By addresses is only ever read by the loader. */
 		if (g == GRANULARITY_FUNCTIONS || g == GRANULARITY_ADDRESSES || c->models[g] ||
 		    granularity_read_again(c->base, g))
 			continue;
-		c->order[c->nqueued++] = g;
+		struct granularity_job *j = &c->jobs[g];
+		j->cache = c;
+		j->g = g;
+		j->made = NULL;
 		c->queued[g] = true;
-		atomic_store(&c->ready[g], false);
+		background_start_behind(&j->work, make, j, c->building++);
 	}
-	if (!c->nqueued)
-		return;
-	c->counted_at_start = model_count_type(c->base) != NO_ID;
-	atomic_store(&c->stop, false);
-	c->building = true;
-	background_start_behind(&c->job, make, c);
 }
 
 bool granularity_cache_ready(struct granularity_cache *c, enum granularity g)
 {
-	if (c->building && background_done(&c->job, 0))
-		granularity_cache_wait(c);
-	collect(c, g);
+	collect_all(c);
 	if (c->queued[g])
-		background_want(&c->job); /* asked for: no longer ahead of need */
+		background_want(&c->jobs[g].work); /* asked for: no longer ahead of need */
 	return !c->queued[g];
 }
 
@@ -152,8 +152,7 @@ struct model *granularity_cache_take(struct granularity_cache *c, enum granulari
 
 void granularity_cache_quiet(struct granularity_cache *c)
 {
-	atomic_store(&c->stop, true);
-	granularity_cache_wait(c);
+	stop(c);
 	for (int g = 0; g < GRANULARITY_COUNT; g++)
 		drop_aside(c, (enum granularity)g);
 }
@@ -193,8 +192,7 @@ void granularity_cache_keep(struct granularity_cache *c, enum granularity g, str
 
 void granularity_cache_free(struct granularity_cache *c)
 {
-	atomic_store(&c->stop, true);
-	granularity_cache_wait(c);
+	stop(c);
 	for (int g = 0; g < GRANULARITY_COUNT; g++)
 		drop(c, (enum granularity)g);
 }

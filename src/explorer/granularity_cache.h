@@ -2,26 +2,37 @@
  * one profile by functions, kept once made, so that the granularity key
  * swaps models instead of making one each time (a tenth of a second of
  * CPU by files or lines on a 450 000-node profile).  The models not yet
- * made are made on a thread (base/background.h) behind the work a key
- * waits for (nice 10, and paused between its steps while a key's work or
- * a job of the screen runs), one after the other, while the user reads
- * the screen; each can be taken as soon as it is ready (asking for one
- * lets the thread go on through the keys).
+ * made are made behind the work a key waits for (base/background.h:
+ * nice 10, on the cores that work leaves free), each on a thread of its
+ * own, while the user reads the screen: the key's next first, the one
+ * after it as soon as a second core is free.  Each can be taken as soon
+ * as it is ready (asking for one lets its thread go on through the
+ * keys).
  *
- * The thread reads `base`: nothing may change it meanwhile.  So models
+ * The threads read `base`: nothing may change it meanwhile.  So models
  * are made ahead only when `base` has its sample counts already (the one
  * change the explorer makes to a loaded model, model_add_sample_counts),
- * and granularity_cache_free or _take waits for the thread. */
+ * and granularity_cache_free or _take waits for the threads. */
 #ifndef WPROF_GRANULARITY_CACHE_H
 #define WPROF_GRANULARITY_CACHE_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "base/background.h"
 #include "model/model.h"
 #include "rules/rules.h"
 #include "transform/granularity.h"
+
+/* One model being made on a thread of its own. */
+struct granularity_job {
+	struct background work;
+	struct granularity_cache *cache;
+	enum granularity g;
+	/* Once the thread is done: its model, whole, or NULL (it could not
+	 * be made, or the thread was stopped); the thread no longer
+	 * touches it. */
+	struct model *made;
+};
 
 struct granularity_cache {
 	struct model *base; /* by functions: not ours */
@@ -32,18 +43,12 @@ struct granularity_cache {
 	struct model *models[GRANULARITY_COUNT]; /* made from base, ours */
 	/* Made after base had its sample counts, split with the rest. */
 	bool counted[GRANULARITY_COUNT];
-	/* The thread's work: each granularity `queued`, in `order`; once
-	 * ready[g], made[g] is its model (NULL if it could not be made),
-	 * which the thread no longer touches. */
-	struct background job;
-	bool building;
+	/* The threads at work (`building` of them): one for each
+	 * granularity `queued`, ranked at the gate in the key's order. */
+	unsigned building;
 	bool counted_at_start;
-	enum granularity order[GRANULARITY_COUNT];
-	int nqueued;
 	bool queued[GRANULARITY_COUNT];
-	struct model *made[GRANULARITY_COUNT];
-	atomic_bool ready[GRANULARITY_COUNT];
-	atomic_bool stop; /* the thread makes no further model */
+	struct granularity_job jobs[GRANULARITY_COUNT];
 	/* What the explorer worked out for a granularity's model (base's
 	 * too), put aside while another is shown: its rules (totals, caller
 	 * chains; for a model made on the thread, the default rule's and
@@ -55,11 +60,11 @@ struct granularity_cache {
 };
 
 void granularity_cache_init(struct granularity_cache *c, struct model *base);
-/* Starts making on a thread the model for g, then those of the other
- * granularities, in the key's order, that are not kept yet: all but by
- * functions and those a loader reads (pprof by lines, addresses: made by
- * the caller and handed to granularity_cache_keep).  Does nothing while
- * the thread is at work, or when c->when_asked. */
+/* Starts making, each on a thread, the model for g and those of the
+ * other granularities not kept yet, ranked in the key's order from g:
+ * all but by functions and those a loader reads (pprof by lines,
+ * addresses: made by the caller and handed to granularity_cache_keep).
+ * Does nothing while a thread is at work, or when c->when_asked. */
 void granularity_cache_prepare(struct granularity_cache *c, enum granularity g);
 /* False while the thread is still making g's model (taking it would
  * wait); true when taking it waits for nothing. */
@@ -82,15 +87,16 @@ bool granularity_cache_take_aside(struct granularity_cache *c, enum granularity 
 				  struct rules *r, struct whole_sums **sums);
 /* Keeps m (ours from now on), made from base as it is now, for g. */
 void granularity_cache_keep(struct granularity_cache *c, enum granularity g, struct model *m);
-/* Waits for the thread, if any, keeping its models. */
+/* Waits for the threads, if any, keeping their models. */
 void granularity_cache_wait(struct granularity_cache *c);
-/* Stops the thread after the model it is making and drops what was put
- * aside, whose threads may still read base or a kept model: before base
- * may be freed.  A model not made is made when next prepared or taken. */
+/* Stops the threads at their next pause point (a model half made is
+ * freed; one not begun is not made) and drops what was put aside, whose
+ * threads may still read base or a kept model: before base may be freed.
+ * A model not made is made when next prepared or taken. */
 void granularity_cache_quiet(struct granularity_cache *c);
-/* Stops the thread after the model it is making (a second at most on a
- * large profile, not all of them), then frees every model made from
- * base, and all that was put aside. */
+/* Stops the threads as granularity_cache_quiet does, then frees every
+ * model made from base, and all that was put aside: closing the
+ * explorer waits for no whole model. */
 void granularity_cache_free(struct granularity_cache *c);
 
 #endif

@@ -726,17 +726,20 @@ uint32_t model_find_arc(const struct model *m, uint32_t caller, uint32_t callee)
 
 bool model_finish(struct model *m, uint32_t *cycle_node)
 {
+	/* Made ahead (a key's work first) and maybe no longer wanted. */
+	if (!background_pause_point())
+		return false;
 	if (m->ntypes == 0)
 		model_add_sample_type(m, "time", "us");
 	bool acyclic = m->build->tree_given ? link_given_tree(m, cycle_node)
 					    : build_node_links(m, cycle_node);
 	bool links_given = m->build->link_arcs_given;
 	free_build(m);
-	if (!acyclic)
+	if (!acyclic || !background_pause_point())
 		return false;
-	background_pause_point(); /* made ahead: a key's work first */
 	build_function_graph(m, links_given);
-	background_pause_point();
+	if (!background_pause_point())
+		return false;
 	/* Frame values are read for every frame: give them all a slot. */
 	if (m->frame_self)
 		grow_zeroed(&m->frame_self, &m->frame_self_cap, m->nframes * m->ntypes);

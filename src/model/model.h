@@ -500,7 +500,9 @@ void model_add_arc(struct model *m, uint32_t caller, uint32_t callee,
 		   double count, double time);
 
 /* Derives children lists, the function graph and the capability flags.
- * Returns false, naming a node on it, when the nodes contain a cycle. */
+ * Returns false, naming a node on it, when the nodes contain a cycle;
+ * also, made by a behind job that is stopped (base/background.h), when
+ * it stops at a pause point, leaving the model half made to be freed. */
 bool model_finish(struct model *m, uint32_t *cycle_node);
 
 /* The arc caller -> callee in m->arcs (after model_finish), or NO_ID. */

@@ -168,7 +168,9 @@ static void start_sort(struct caller_chains *c, const struct model *m)
 void caller_chains_sort_to(struct caller_chains *c, uint32_t places)
 {
 	while (c->next && c->places < places) {
-		background_pause_point(); /* a round at a time, made ahead */
+		/* A round at a time, made ahead; no more once not needed. */
+		if (!background_pause_point())
+			return;
 		if (doubling_round(c->next, c->sorted)) {
 			c->places *= 2;
 		} else {

@@ -39,7 +39,8 @@ struct caller_chains {
 bool caller_chains_build(struct caller_chains *c, const struct model *m);
 /* Sorts further, until chains agreeing on their first `places` frames are
  * together, shorter ones first.  The ranges of agreeing chains stay where
- * they were: the sort only reorders within them. */
+ * they were: the sort only reorders within them.  In a job stopped
+ * (base/background.h), it stops between its rounds, sorted less far. */
 void caller_chains_sort_to(struct caller_chains *c, uint32_t places);
 void caller_chains_free(struct caller_chains *c);
 

@@ -53,6 +53,8 @@ static void stop_job(struct rules *r);
 
 static void end_chains_job(struct rules *r, bool wait);
 
+static void stop_chains_job(struct rules *r);
+
 static void start_job(struct rules *r);
 
 /* Frees what the values decide; the shape's arrays stay.  Work on a
@@ -78,6 +80,10 @@ void rules_values_changed(struct rules *r)
 
 void rules_free(struct rules *r)
 {
+	/* Nobody reads them now: divided is not started after the chains,
+	 * and the chains stop at their next round. */
+	rules_stop_divided(r);
+	stop_chains_job(r);
 	rules_values_changed(r);
 	if (!r->outermost_lent) {
 		free(r->outermost);
@@ -232,6 +238,12 @@ void rules_start_chains(struct rules *r)
 	j->model = r->model;
 	r->chains_job = j;
 	background_start(&j->work, run_chains, j);
+}
+
+static void stop_chains_job(struct rules *r)
+{
+	if (r->chains_job)
+		background_stop(&r->chains_job->work);
 }
 
 /* Installs the thread's chains once it is done (`wait`: waiting). */

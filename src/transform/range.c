@@ -428,15 +428,28 @@ static void forget_whole_profile(struct model *out)
 }
 
 /* The range's values by one pass over its samples. */
+/* Made ahead (the whole profile's sums), the pass gives its core at
+ * every million samples, a few milliseconds, to work ranked before it
+ * (a granularity's model) that came to the gate meanwhile, and ends
+ * there once no longer wanted. */
+#define SAMPLES_BETWEEN_PAUSES ((size_t)1 << 20)
+
 static void sum_range(const struct model *src, struct sample_range r,
 		      unsigned counts, double *node_self)
 {
 	unsigned nt = src->ntypes;
-	for (size_t i = r.first; i < r.end; i++) {
-		size_t v = src->sample_node[i];
-		node_self[v * nt] += src->sample_duration[i];
-		if (counts != 0)
-			node_self[v * nt + counts] += 1;
+	for (size_t from = r.first; from < r.end; from += SAMPLES_BETWEEN_PAUSES) {
+		size_t end = r.end;
+		if (end - from > SAMPLES_BETWEEN_PAUSES)
+			end = from + SAMPLES_BETWEEN_PAUSES;
+		for (size_t i = from; i < end; i++) {
+			size_t v = src->sample_node[i];
+			node_self[v * nt] += src->sample_duration[i];
+			if (counts != 0)
+				node_self[v * nt + counts] += 1;
+		}
+		if (!background_pause_point())
+			return; /* stopped: so is range_view_make, at its next */
 	}
 }
 
@@ -528,7 +541,13 @@ bool range_view_make(const struct model *src, struct sample_range r,
 	out->sample_node = src->sample_node + r.first;
 	out->sample_duration = src->sample_duration + r.first;
 	out->nsamples = out->samples_cap = r.end - r.first;
-	background_pause_point(); /* the whole profile's sums, made ahead */
+	/* The whole profile's sums, made ahead and maybe no longer wanted. */
+	if (!background_pause_point()) {
+		free(needed);
+		model_free(out);
+		*why_not = "no longer wanted";
+		return false;
+	}
 	mark_needed(src, r, needed);
 	out->range.hidden_arcs = model_hidden_arcs(src, needed);
 	for (size_t v = 0; v < src->nnodes; v++)

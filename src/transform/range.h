@@ -62,7 +62,8 @@ bool model_cut_range(const struct model *src, struct sample_range r,
  * sample-count type in src (model_add_sample_counts).  model_free frees
  * only what is its own.  `near` (NULL or another view of src, say the
  * range before a key moved it) may lend its sums: the numbers are the
- * same, sooner when few samples lie between the two ranges' ends. */
+ * same, sooner when few samples lie between the two ranges' ends.
+ * False too in a job stopped halfway (base/background.h). */
 bool range_view_make(const struct model *src, struct sample_range r,
 		     const struct model *near, struct model *out,
 		     const char **why_not);

@@ -528,7 +528,9 @@ struct bench_models {
 
 /* The granularity key as tui_run answers it, timed to its result: the
  * old panes with "computing" while the thread makes the model, then the
- * new ones. */
+ * new ones.  As in tui_run, the model is waited for and switched to
+ * between keys, not as a key's work: the main thread idle meanwhile
+ * takes no core from the work ahead. */
 static void bench_granularity(struct app *a, const struct screen *s, struct bench_models *bm)
 {
 	struct timespec ms = { 0, 1000000 };
@@ -536,10 +538,14 @@ static void bench_granularity(struct app *a, const struct screen *s, struct benc
 		draw_app(a, s);
 		refresh();
 	}
+	if (!a->next_granularity)
+		return;
+	background_foreground_end();
 	while (a->next_granularity) {
 		nanosleep(&ms, NULL);
 		app_granularity_poll(a, &bm->models, bm->load);
 	}
+	background_foreground_begin();
 }
 
 /* What a `wait` line waits for, chosen when it starts: the level of a
