@@ -744,6 +744,33 @@ static void check_background(void)
 
 	/* A slow one: asked for, it is being computed; freeing the rules
 	 * stops the thread, and a stopped walk gives no numbers. */
+	/* Divided waits for the caller chains made first (a tree's), and
+	 * starts as soon as it is asked once they are made, without a poll
+	 * to take them first.  The chains of three nodes take microseconds:
+	 * five seconds is only a bound for a loaded machine. */
+	model_init(&m, "test");
+	model_add_sample_type(&m, "time", "us");
+	add_frames(&m, 2);
+	uint32_t stack[2] = { 1, 0 }; /* leaf first: frame 0 calls frame 1 */
+	model_add_node_value(&m, model_add_stack(&m, stack, 2), 0, 1);
+	uint32_t cycle;
+	CHECK(model_finish(&m, &cycle) && (m.caps & HAS_STACKS));
+	rules_init(&threaded, &m);
+	threaded.background = true;
+	rules_start_chains(&threaded);
+	struct timespec ms = { 0, 1000000 };
+	for (int i = 0; i < 5000 && !threaded.job; i++) {
+		rules_start_divided(&threaded, 0);
+		if (!threaded.job)
+			nanosleep(&ms, NULL);
+	}
+	CHECK(threaded.job && threaded.chains_tried);
+	news = false;
+	wait_for_rules(&threaded, &news);
+	CHECK(news);
+	rules_free(&threaded);
+	model_free(&m);
+
 	make_clique(&m, 100, 1e12);
 	rules_init(&threaded, &m);
 	threaded.background = true;

@@ -530,7 +530,12 @@ void rules_start_divided(struct rules *r, unsigned type)
 		w->why_not = "divided is being computed; its numbers follow";
 	}
 	/* The chains go first: the bottom-up pane waits for them, while
-	 * divided shows its placeholder until it is done anyway. */
+	 * divided shows its placeholder until it is done anyway.  Chains
+	 * already made are taken now, so that divided starts at once, not
+	 * at the next poll, a key later: by then the work made ahead (the
+	 * granularity models) has taken the free core, and three threads
+	 * share two cores until its next pause point. */
+	end_chains_job(r, false);
 	if (!r->job && !r->chains_job)
 		start_job(r);
 }
