@@ -202,6 +202,17 @@ static void key_in_explorer(struct model *src)
 	/* By functions' rules put aside; by files' made on the thread. */
 	CHECK(c.has_rules[GRANULARITY_FUNCTIONS] && !c.has_rules[GRANULARITY_FILES]);
 	CHECK(c.has_rules[GRANULARITY_LINES]);
+	/* The thread held base's outermost nodes, made for the first
+	 * screen; the lines' it has are the walk's. */
+	CHECK(c.base_shape && c.base_shape == c.rules[GRANULARITY_FUNCTIONS].shape);
+	const struct model *lines = c.models[GRANULARITY_LINES];
+	const struct node_shape *derived = c.rules[GRANULARITY_LINES].shape;
+	struct node_shape *walked = node_shape_walk(lines);
+	CHECK(derived && lines->nnodes == 4);
+	if (derived)
+		CHECK(!memcmp(derived->outermost, walked->outermost, lines->nnodes) &&
+		      !memcmp(derived->arc_outermost, walked->arc_outermost, lines->nnodes));
+	node_shape_release(walked);
 	CHECK(a.original_rules.model == a.original);
 	check_flat_row(&a, 60, "by files");
 	/* The same samples: the strip is carried over, not made again. */
