@@ -200,6 +200,7 @@ void granularity_cache_free(struct granularity_cache *c)
 {
 	stop(c);
 	node_shape_release(c->base_shape);
+	c->base_shape = NULL;
 	for (int g = 0; g < GRANULARITY_COUNT; g++)
 		drop(c, (enum granularity)g);
 }
