@@ -34,7 +34,7 @@ static void taken_when_done(struct model *src)
 {
 	struct granularity_cache c;
 	granularity_cache_init(&c, src);
-	granularity_cache_prepare(&c, GRANULARITY_LINES);
+	granularity_cache_prepare(&c, GRANULARITY_LINES, NULL);
 	CHECK(c.building);
 	while (!background_done(&c.jobs[GRANULARITY_LINES].work, 1))
 		;
@@ -52,7 +52,7 @@ static void taken_at_once(struct model *src)
 {
 	struct granularity_cache c;
 	granularity_cache_init(&c, src);
-	granularity_cache_prepare(&c, GRANULARITY_LINES);
+	granularity_cache_prepare(&c, GRANULARITY_LINES, NULL);
 	struct model *m = granularity_cache_take(&c, GRANULARITY_LINES);
 	CHECK(m != NULL && !c.queued[GRANULARITY_LINES]);
 	if (m)
@@ -67,17 +67,17 @@ static void stopped_then_again(struct model *src)
 {
 	struct granularity_cache c;
 	granularity_cache_init(&c, src);
-	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	granularity_cache_prepare(&c, GRANULARITY_FILES, NULL);
 	granularity_cache_quiet(&c);
 	CHECK(!c.building && !c.queued[GRANULARITY_FILES] && !c.queued[GRANULARITY_LINES]);
-	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	granularity_cache_prepare(&c, GRANULARITY_FILES, NULL);
 	struct model *m = granularity_cache_take(&c, GRANULARITY_LINES);
 	CHECK(m != NULL);
 	if (m)
 		check_lines(m, "made again after a stop");
 	granularity_cache_free(&c);
 	granularity_cache_init(&c, src);
-	granularity_cache_prepare(&c, GRANULARITY_LINES);
+	granularity_cache_prepare(&c, GRANULARITY_LINES, NULL);
 	granularity_cache_free(&c);
 	CHECK(!c.building);
 }
@@ -91,7 +91,7 @@ static void quit_waits_for_no_model(struct model *src)
 	background_set_cores(1);
 	background_foreground_begin();
 	granularity_cache_init(&c, src);
-	granularity_cache_prepare(&c, GRANULARITY_FILES);
+	granularity_cache_prepare(&c, GRANULARITY_FILES, NULL);
 	CHECK(c.building == 2);
 	granularity_cache_quiet(&c);
 	CHECK(!c.building && !c.models[GRANULARITY_FILES] && !c.models[GRANULARITY_LINES]);
@@ -107,7 +107,7 @@ static void freed_while_making(struct model *src)
 	for (long us = 0; us < 400; us += 10) {
 		struct granularity_cache c;
 		granularity_cache_init(&c, src);
-		granularity_cache_prepare(&c, GRANULARITY_LINES);
+		granularity_cache_prepare(&c, GRANULARITY_LINES, NULL);
 		struct timespec t = { 0, us * 1000 };
 		nanosleep(&t, NULL);
 		granularity_cache_quiet(&c);
@@ -126,7 +126,7 @@ static void counted_later(void)
 	build_lines_profile(&src, false);
 	struct granularity_cache c;
 	granularity_cache_init(&c, &src);
-	granularity_cache_prepare(&c, GRANULARITY_LINES);
+	granularity_cache_prepare(&c, GRANULARITY_LINES, NULL);
 	CHECK(!c.building); /* counting would change src under the thread */
 	const char *why_not = NULL;
 	CHECK(model_by_granularity(&src, GRANULARITY_LINES, lines, &why_not));
@@ -171,7 +171,7 @@ static void open_explorer(struct granularity_cache *c, struct app *a, struct mod
 	granularity_cache_init(c, src);
 	app_init(a, "cache", src, VIEW_FLAT);
 	app_compute_in_background(a);
-	granularity_cache_prepare(c, GRANULARITY_FILES);
+	granularity_cache_prepare(c, GRANULARITY_FILES, &a->original_rules);
 }
 
 static void close_explorer(struct granularity_cache *c, struct app *a)
@@ -202,6 +202,17 @@ static void key_in_explorer(struct model *src)
 	/* By functions' rules put aside; by files' made on the thread. */
 	CHECK(c.has_rules[GRANULARITY_FUNCTIONS] && !c.has_rules[GRANULARITY_FILES]);
 	CHECK(c.has_rules[GRANULARITY_LINES]);
+	/* The thread held base's outermost nodes, made for the first
+	 * screen; the lines' it has are the walk's. */
+	CHECK(c.base_shape && c.base_shape == c.rules[GRANULARITY_FUNCTIONS].shape);
+	const struct model *lines = c.models[GRANULARITY_LINES];
+	const struct node_shape *derived = c.rules[GRANULARITY_LINES].shape;
+	struct node_shape *walked = node_shape_walk(lines);
+	CHECK(derived && lines->nnodes == 4);
+	if (derived)
+		CHECK(!memcmp(derived->outermost, walked->outermost, lines->nnodes) &&
+		      !memcmp(derived->arc_outermost, walked->arc_outermost, lines->nnodes));
+	node_shape_release(walked);
 	CHECK(a.original_rules.model == a.original);
 	check_flat_row(&a, 60, "by files");
 	/* The same samples: the strip is carried over, not made again. */

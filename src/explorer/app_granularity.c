@@ -172,7 +172,7 @@ void app_switch_granularity(struct app *a, struct granularity_cache *models,
 	if (keep_range)
 		app_set_range(a, range.first, range.end);
 	app_compute_in_background(a);
-	granularity_cache_prepare(models, key_next(a, base));
+	granularity_cache_prepare(models, key_next(a, base), &a->original_rules);
 	app_message(a, "granularity: %s%s%s", granularity_name((enum granularity)g),
 		    dropped ? " (filters on one function dropped)" : "",
 		    had_range && !keep_range ? " (the whole profile)" : "");

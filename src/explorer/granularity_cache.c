@@ -36,6 +36,7 @@ static void make(void *arg)
 		return;
 	}
 	rules_init(&c->rules[j->g], m);
+	rules_extend_shape(&c->rules[j->g], c->base, c->base_shape);
 	rules_totals(&c->rules[j->g], rule_default(m), m->default_type);
 	rules_totals(&c->rules[j->g], RULE_ADDITIVE, m->default_type);
 	j->made = m;
@@ -109,12 +110,17 @@ static void drop_if_stale(struct granularity_cache *c, enum granularity g)
 		drop(c, g);
 }
 
-void granularity_cache_prepare(struct granularity_cache *c, enum granularity g)
+void granularity_cache_prepare(struct granularity_cache *c, enum granularity g,
+			       const struct rules *shown)
 {
 	collect_all(c);
 	/* Counting samples later would change base under the threads. */
 	if (c->when_asked || c->building || (c->base->nsamples && model_count_type(c->base) == NO_ID))
 		return;
+	const struct rules *of_base = shown && shown->model == c->base ? shown
+		: c->has_rules[GRANULARITY_FUNCTIONS] ? &c->rules[GRANULARITY_FUNCTIONS] : NULL;
+	if (!c->base_shape && of_base)
+		c->base_shape = rules_hold_shape(of_base);
 	c->counted_at_start = model_count_type(c->base) != NO_ID;
 	for (int k = 0; k < GRANULARITY_COUNT; k++, g = (g + 1) % GRANULARITY_COUNT) {
 		drop_if_stale(c, g);
@@ -193,6 +199,8 @@ void granularity_cache_keep(struct granularity_cache *c, enum granularity g, str
 void granularity_cache_free(struct granularity_cache *c)
 {
 	stop(c);
+	node_shape_release(c->base_shape);
+	c->base_shape = NULL;
 	for (int g = 0; g < GRANULARITY_COUNT; g++)
 		drop(c, (enum granularity)g);
 }

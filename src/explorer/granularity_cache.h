@@ -49,6 +49,9 @@ struct granularity_cache {
 	bool counted_at_start;
 	bool queued[GRANULARITY_COUNT];
 	struct granularity_job jobs[GRANULARITY_COUNT];
+	/* base's outermost nodes, held from the rules that made them for
+	 * the threads: the model by lines derives its own from them. */
+	struct node_shape *base_shape;
 	/* What the explorer worked out for a granularity's model (base's
 	 * too), put aside while another is shown: its rules (totals, caller
 	 * chains; for a model made on the thread, the default rule's and
@@ -64,8 +67,12 @@ void granularity_cache_init(struct granularity_cache *c, struct model *base);
  * other granularities not kept yet, ranked in the key's order from g:
  * all but by functions and those a loader reads (pprof by lines,
  * addresses: made by the caller and handed to granularity_cache_keep).
- * Does nothing while a thread is at work, or when c->when_asked. */
-void granularity_cache_prepare(struct granularity_cache *c, enum granularity g);
+ * Does nothing while a thread is at work, or when c->when_asked.
+ * `shown` (may be NULL) are the rules of the model on screen: base's
+ * (or c's own for base, put aside) lend the threads base's outermost
+ * nodes, if made. */
+void granularity_cache_prepare(struct granularity_cache *c, enum granularity g,
+			       const struct rules *shown);
 /* False while the thread is still making g's model (taking it would
  * wait); true when taking it waits for nothing. */
 bool granularity_cache_ready(struct granularity_cache *c, enum granularity g);

@@ -85,10 +85,7 @@ void rules_free(struct rules *r)
 	rules_stop_divided(r);
 	stop_chains_job(r);
 	rules_values_changed(r);
-	if (!r->outermost_lent) {
-		free(r->outermost);
-		free(r->arc_outermost);
-	}
+	node_shape_release(r->shape);
 	caller_chains_free(&r->chains);
 	memset(r, 0, sizeof(*r));
 }
@@ -131,80 +128,31 @@ const double *rules_node_totals(struct rules *r, unsigned type)
 	return sub;
 }
 
-/* One depth-first walk of the call tree, keeping how often each frame and
- * each arc is on the current path: a node is outermost when its frame is
- * not already there, and its arc from the parent when that arc is not (so
- * that an arc's exact total counts each sample once).  Both depend on the
- * shape alone. */
-static void walk_tree(struct rules *r)
-{
-	const struct model *m = r->model;
-	const uint32_t *link_arc = m->link_arcs;
-	uint32_t *frame_depth = xcalloc(m->nframes + 1, sizeof(uint32_t));
-	uint32_t *arc_depth = xcalloc(m->narcs + 1, sizeof(uint32_t));
-	struct { uint32_t node, arc, next; } *stack = NULL;
-	size_t cap = 0;
-	r->outermost = xcalloc(m->nnodes + 1, 1);
-	r->arc_outermost = xcalloc(m->nnodes + 1, 1);
-
-	for (size_t root = 0; root < m->nnodes; root++) {
-		if (m->nodes[root].parent != NO_ID)
-			continue;
-		size_t sp = 0;
-		uint32_t v = (uint32_t)root, a = NO_ID;
-		for (;;) {
-			const struct node *n = &m->nodes[v];
-			/* Its first children's nodes, all over the array, fetched
-			 * while the first ones are walked (a node's lines come
-			 * after its calls, far apart). */
-			for (uint32_t i = n->child_start; i < n->child_end && i < n->child_start + 4; i++)
-				__builtin_prefetch(&m->nodes[m->child_ids[i]]);
-			r->outermost[v] = frame_depth[n->frame]++ == 0;
-			r->arc_outermost[v] = a != NO_ID && arc_depth[a]++ == 0;
-			GROW(stack, cap, sp + 1);
-			stack[sp].node = v;
-			stack[sp].arc = a;
-			stack[sp++].next = n->child_start;
-			v = NO_ID;
-			while (sp && v == NO_ID) {
-				uint32_t p = stack[sp - 1].node;
-				const struct node *pn = &m->nodes[p];
-				if (stack[sp - 1].next < pn->child_end) {
-					uint32_t i = stack[sp - 1].next++;
-					v = m->child_ids[i];
-					a = link_arc[i];
-					break;
-				}
-				frame_depth[pn->frame]--;
-				if (stack[sp - 1].arc != NO_ID)
-					arc_depth[stack[sp - 1].arc]--;
-				sp--;
-			}
-			if (v == NO_ID)
-				break;
-		}
-	}
-	free(stack);
-	free(arc_depth);
-	free(frame_depth);
-}
-
 void rules_share_shape(struct rules *r, const struct rules *from)
 {
 	const struct model *m = r->model, *f = from->model;
-	if (r->outermost || !from->outermost || m->nodes != f->nodes ||
+	if (r->shape || !from->shape || m->nodes != f->nodes ||
 	    m->child_ids != f->child_ids || m->link_arcs != f->link_arcs)
 		return;
-	r->outermost = from->outermost;
-	r->arc_outermost = from->arc_outermost;
-	r->outermost_lent = true;
+	r->shape = node_shape_hold(from->shape);
+}
+
+struct node_shape *rules_hold_shape(const struct rules *r)
+{
+	return node_shape_hold(r->shape);
+}
+
+void rules_extend_shape(struct rules *r, const struct model *src, const struct node_shape *from)
+{
+	if (!r->shape && (r->model->caps & HAS_STACKS))
+		r->shape = node_shape_extend(r->model, src, from);
 }
 
 const uint8_t *rules_outermost(struct rules *r)
 {
-	if (!r->outermost && (r->model->caps & HAS_STACKS))
-		walk_tree(r);
-	return r->outermost;
+	if (!r->shape && (r->model->caps & HAS_STACKS))
+		r->shape = node_shape_walk(r->model);
+	return r->shape ? r->shape->outermost : NULL;
 }
 
 /* ---- the caller chains ahead, on a thread ------------------------------- */
@@ -341,7 +289,7 @@ const struct totals *rules_arc_totals(struct rules *r, const struct totals *t)
 	own->arc_total = xcalloc(m->narcs + 1, sizeof(double));
 	own->arc_self = xcalloc(m->narcs + 1, sizeof(double));
 	/* exact: a sample counts once in an arc, where it is outermost */
-	arc_sums_from_nodes(r, t->type, t->rule == RULE_EXACT ? r->arc_outermost : NULL,
+	arc_sums_from_nodes(r, t->type, t->rule == RULE_EXACT ? r->shape->arc_outermost : NULL,
 			    own->arc_total, own->arc_self);
 	own->arcs_later = false;
 	return own;

@@ -14,6 +14,7 @@
 #include "caller_chains.h"
 #include "gprof.h"
 #include "model/model.h"
+#include "node_shape.h"
 
 enum rule { RULE_EXACT, RULE_ADDITIVE, RULE_DIVIDED, RULE_GPROF, RULE_COUNT };
 
@@ -57,9 +58,7 @@ struct rules {
 	double *node_total[MAX_SAMPLE_TYPES]; /* node self + its subtree */
 	double *frame_self[MAX_SAMPLE_TYPES];
 	/* What the shape alone decides, kept by rules_values_changed: */
-	uint8_t *outermost; /* per node: no ancestor shares its frame */
-	uint8_t *arc_outermost; /* per node: nor does its arc from the parent */
-	bool outermost_lent; /* both are another rules' (rules_share_shape) */
+	struct node_shape *shape; /* held: made here, or another rules' */
 	struct caller_chains chains; /* for bottom-up, made when first asked */
 	bool chains_tried;
 	struct chains_job *chains_job; /* or made ahead on a thread */
@@ -103,9 +102,17 @@ bool rules_busy(const struct rules *r);
 const double *rules_node_totals(struct rules *r, unsigned type);
 const uint8_t *rules_outermost(struct rules *r);
 /* A view with the nodes of `from`'s model (a filter that keeps the
- * tree's shape, filter_view.h) has its outermost nodes too: `r` reads
- * them where `from` has made them.  `from` must outlive `r`. */
+ * tree's shape, filter_view.h) has its outermost nodes too: `r` holds
+ * them where `from` has made them. */
 void rules_share_shape(struct rules *r, const struct rules *from);
+/* r's outermost nodes as made so far, held for the caller (who lets go
+ * with node_shape_release), or NULL: for a thread that makes a model
+ * from r's and its rules (rules_extend_shape), whatever r becomes. */
+struct node_shape *rules_hold_shape(const struct rules *r);
+/* r's outermost nodes, if not made yet, derived from `from` (src's, may
+ * be NULL) where r's model extends src by leaves (node_shape_extend);
+ * else rules_outermost walks the tree when first asked. */
+void rules_extend_shape(struct rules *r, const struct model *src, const struct node_shape *from);
 /* The nodes sorted by their chains of callers, on `places` places at
  * least (caller_chains.h): one sort for every rule and time range.  NULL
  * where the nodes are not one tree. */

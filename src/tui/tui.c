@@ -323,7 +323,7 @@ int tui_run(const char *file, struct model *m, const struct tui_options *o)
 	draw_app(&a, &s);
 	refresh();
 	app_compute_in_background(&a);
-	granularity_cache_prepare(&models, granularity_next(a.granularity, m));
+	granularity_cache_prepare(&models, granularity_next(a.granularity, m), &a.original_rules);
 	while (!a.quit && !screen_quit_signal) {
 		/* Background work shows as soon as it is done. */
 		timeout(app_busy(&a) || a.next_granularity ? 15 : SCREEN_WAIT_MS);
@@ -665,7 +665,8 @@ int tui_bench_keys(const char *script, const char *file, struct model *m,
 	printf("%-16s %9.3f ms  %zu rows\n", "first-screen", now_ms() - start,
 	       app_pane(&a)->view.nrows);
 	app_compute_in_background(&a);
-	granularity_cache_prepare(&bm.models, granularity_next(a.granularity, m));
+	granularity_cache_prepare(&bm.models, granularity_next(a.granularity, m),
+				  &a.original_rules);
 	char line[512], after[512] = "";
 	bool keys_ok = true;
 	for (int number = 1; keys_ok && fgets(line, sizeof(line), keys); number++) {
