@@ -230,6 +230,56 @@ static void files_merged(void)
 	model_free(&src);
 }
 
+/* A file called from two places of another: (root) -> a1 (a.js) -> b1
+ * (b.js), and (root) -> c1 (c.js) -> a2 (a.js) -> b2 (b.js), nodes v0..v5
+ * in that order, each function its own frame.  By files: frames (root)
+ * 0, a.js 1, b.js 2, c.js 3; nodes 0 (root), 1 a.js < 0, 2 b.js < 1, 3
+ * c.js < 0, 4 a.js < 3, 5 b.js < 4.  The links in turn, with the place
+ * each pair first came: 0->1 (0,1: 0), 0->3 (0,3: 1), 1->2 (1,2: 2), 3->4
+ * (3,1: 3), 4->5 (1,2 again, from another arc of src, a2 -> b2: met).
+ * By (callee, caller): (0,1), (3,1), (1,2), (0,3), `given` 0, 3, 2, 1;
+ * the links' arcs 0, 3, 2, 1, 2.  Breadth first: 0, 1, 3, 2, 4, 5. */
+static void files_links(void)
+{
+	static const char *const url[6] = { "", "a.js", "b.js", "c.js", "a.js", "b.js" };
+	static const uint32_t parent[6] = { NO_ID, 0, 1, 0, 3, 4 };
+	struct model src, out;
+	model_init(&src, "cpuprofile");
+	model_add_sample_type(&src, "time", "us");
+	for (uint32_t v = 0; v < 6; v++) {
+		char name[8];
+		snprintf(name, sizeof(name), "f%u", v);
+		struct frame f = { .line = -1, .column = -1, .kind = KIND_JS, .extra = STR_NONE };
+		f.name = model_string(&src, name, strlen(name));
+		f.url = model_string(&src, url[v], strlen(url[v]));
+		model_add_child(&src, parent[v] == NO_ID ? NO_ID : parent[v],
+				model_intern_frame(&src, &f));
+	}
+	model_add_sample(&src, 5, 1);
+	uint32_t cycle;
+	model_finish(&src, &cycle);
+	const char *why_not;
+	CHECK(model_by_granularity(&src, GRANULARITY_FILES, &out, &why_not));
+	static const uint32_t caller[] = { 0, 3, 1, 0 }, callee[] = { 1, 1, 2, 3 };
+	static const uint32_t given[] = { 0, 3, 2, 1 }, link_arc[] = { 0, 3, 2, 1, 2 };
+	static const uint32_t order[] = { 0, 1, 3, 2, 4, 5 };
+	CHECK(out.nnodes == 6 && out.nframes == 4 && out.narcs == 4);
+	check_children(&out, (const uint32_t[]){ 1, 3, 2, 4, 5 }, 5);
+	if (out.nnodes == 6 && out.narcs == 4) {
+		for (uint32_t a = 0; a < 4; a++)
+			CHECK_MSG(out.arcs[a].caller == caller[a] && out.arcs[a].callee == callee[a] &&
+				  out.arcs[a].given == given[a], "arc %u", a);
+		for (uint32_t i = 0; i < 5; i++)
+			CHECK_MSG(out.link_arcs[i] == link_arc[i], "link %u's arc %u", i,
+				  out.link_arcs[i]);
+		for (uint32_t k = 0; k < 6; k++)
+			CHECK(out.node_order[k] == order[k] && out.nodes[k].parent == parent[k]);
+	}
+	CHECK(out.parents_first && (out.caps & HAS_STACKS));
+	model_free(&out);
+	model_free(&src);
+}
+
 /* The same tree with the parents after their children: walked parents
  * first by node_order, breadth first from the roots v10 and v0, v10's
  * b4, v0's a1 and a3, then a2, b2, c2, b1, c1, b3, c3, which makes them
@@ -308,6 +358,7 @@ static void line_of_a_known_pair(void)
 int main(void)
 {
 	files_merged();
+	files_links();
 	files_merged_out_of_order();
 	line_is_a_child();
 	line_of_a_known_pair();
