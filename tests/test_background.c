@@ -311,6 +311,30 @@ static void check_higher_rank_gives_way(void)
 	background_foreground_end();
 }
 
+/* A wanted behind job comes before every other, whatever its rank:
+ * with a key's work on one core of two and a wanted job of rank 5 on the
+ * other, a job of rank 0 waits until the wanted one ends (divided, asked
+ * for by `r`, before the granularity models made ahead). */
+static void check_wanted_comes_first(void)
+{
+	background_foreground_begin();
+	struct held_behind wanted, first;
+	start_held_behind(&wanted, 5);
+	wait_began(&wanted);
+	background_want(&wanted.b);
+	start_held_behind(&first, 0);
+	sleep_ms(200);
+	CHECK_MSG(atomic_load(&wanted.began) && !atomic_load(&first.began),
+		  "a lower rank took the core of a wanted job");
+	atomic_store(&wanted.h.let_go, true);
+	background_wait(&wanted.b);
+	wait_began(&first);
+	CHECK(atomic_load(&first.began));
+	atomic_store(&first.h.let_go, true);
+	background_wait(&first.b);
+	background_foreground_end();
+}
+
 /* ---- stopping ------------------------------------------------------------ */
 
 /* Stopped at the gate, a behind job never runs. */
@@ -391,6 +415,7 @@ int main(void)
 		   key_and_job_end, &job);
 	check_ranks();
 	check_higher_rank_gives_way();
+	check_wanted_comes_first();
 	check_stopped_halfway(true);
 	check_stopped_halfway(false);
 	/* Foreground work passes its pause points: the key's own here. */

@@ -64,16 +64,18 @@ static bool ranked_before(const struct background *w, const struct background *b
 }
 
 /* Under the gate's lock: the cores are not all taken by busy threads
- * and the behind jobs ranked before b, on a core or waiting for one.
- * Those ranked after it do not count: they give their core up at their
- * next yield. */
+ * and the behind jobs ranked before b or wanted, on a core or waiting
+ * for one.  Those ranked after it do not count: they give their core up
+ * at their next yield.  A wanted job is what a key waits for: it passes
+ * whatever the rest, and comes first. */
 static bool may_pass(const struct background *b)
 {
 	if (atomic_load(&b->wanted))
 		return true;
 	unsigned taken = busy;
 	for (const struct background *w = behind_jobs; w; w = w->next_behind)
-		taken += (w->on_core || w->at_gate) && ranked_before(w, b);
+		taken += (w->on_core || w->at_gate) &&
+			 (atomic_load(&w->wanted) || ranked_before(w, b));
 	return taken < cores();
 }
 

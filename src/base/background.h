@@ -6,16 +6,17 @@
  * The gate: each thread doing work that is not made ahead takes a core,
  * the main thread during a key's work (between background_foreground_begin
  * and _end) and every job of background_start from its start to its end
- * (a range's flame graph, divided, the caller chains, a filter's level).
+ * (a range's flame graph, the caller chains, a filter's level).
  * Work made ahead of any need (background_start_behind: the granularity
- * models, the range sums) runs only on the cores they leave free of the
+ * models, divided, the range sums) runs only on the cores they leave free of the
  * online CPUs (background_set_cores): it waits for one when it starts and
  * at the end of each of its chunks (background_yield, or
  * background_pause_point in code it shares with other work), and a free
  * core goes to the waiting behind job of the lowest rank, then the first
  * started: one of a higher rank on a core gives it up at its next
  * yield.  A behind job someone waits for (background_wait,
- * background_want) waits no more.  So on two cores a key and the jobs it
+ * background_want) waits no more, and takes its core before every other
+ * behind job.  So on two cores a key and the jobs it
  * starts have both, a key alone leaves one to the work ahead (the main
  * thread idle between keys leaves two), and a user who leaves before the
  * work ahead is done waits for none of it (background_stop). */
@@ -69,7 +70,8 @@ bool background_yield(struct background *b);
  * caller's hands (model_finish, a round of the caller chains' sort),
  * false makes it return. */
 bool background_pause_point(void);
-/* Someone waits for the job b (started): it yields no more. */
+/* Someone waits for the job b (started): it yields no more, and comes
+ * before every behind job that is not wanted. */
 void background_want(struct background *b);
 /* Nobody needs what the job b makes any longer (the explorer closing,
  * its model going): it waits at the gate no more and ends at its next
