@@ -48,12 +48,21 @@ struct background {
 /* Runs run(arg) on a new thread, or inline when none can be had; takes a
  * core at the gate from its start to its end. */
 void background_start(struct background *b, void (*run)(void *arg), void *arg);
+/* The ranks of the work made ahead, the lowest first: the granularity
+ * models in the order the key shows them (RANK_GRANULARITY, + 1 for the
+ * one after), then divided, then the whole profile's range sums (without
+ * them a range key sums its samples itself). */
+enum background_rank {
+	RANK_GRANULARITY = 0,
+	RANK_DIVIDED = 4,
+	RANK_RANGE_SUMS = 5,
+};
+
 /* The same for work made ahead of any need: its thread runs at a lower
  * priority (10 nice steps below its starter's, 19 at most) and only on a
- * core left free (above), before behind jobs of a higher rank (the
- * granularity model the key shows next, then the one after, then the
- * range sums).  Run inline (no thread to be had), it is the caller's own
- * work and waits for nothing. */
+ * core left free (above), before behind jobs of a higher rank.  Run
+ * inline (no thread to be had), it is the caller's own work and waits
+ * for nothing. */
 void background_start_behind(struct background *b, void (*run)(void *arg), void *arg,
 			     unsigned rank);
 /* A behind job, from its own thread, at the end of a chunk of its work:

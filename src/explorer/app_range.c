@@ -7,7 +7,6 @@
  * thread. */
 #include "app.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,10 +150,7 @@ void app_range_prepare(struct app *a)
 	struct whole_sums *w = xcalloc(1, sizeof(*w));
 	w->src = m;
 	a->range.whole_sums = w;
-	/* After the granularity models (ranked from 0): without its sums a
-	 * range key sums its samples itself, while the key `a` waits for
-	 * its model. */
-	background_start_behind(&w->work, make_whole_sums, w, UINT_MAX);
+	background_start_behind(&w->work, make_whole_sums, w, RANK_RANGE_SUMS);
 }
 
 bool app_range_busy(const struct app *a)

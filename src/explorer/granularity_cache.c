@@ -133,7 +133,7 @@ void granularity_cache_prepare(struct granularity_cache *c, enum granularity g,
 		j->g = g;
 		j->made = NULL;
 		c->queued[g] = true;
-		background_start_behind(&j->work, make, j, c->building++);
+		background_start_behind(&j->work, make, j, RANK_GRANULARITY + c->building++);
 	}
 }
 

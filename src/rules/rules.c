@@ -416,7 +416,9 @@ static void start_job(struct rules *r)
 	divided_arrays(r->model, j->t);
 	atomic_init(&j->stop, false);
 	r->job = j;
-	background_start(&j->work, run_divided, j);
+	/* Made ahead; the screen that asks for it wants it, and then it
+	 * comes first (divided_in_background). */
+	background_start_behind(&j->work, run_divided, j, RANK_DIVIDED);
 }
 
 /* After the thread is gone: its totals go in the cache, unless they were
@@ -500,6 +502,8 @@ static const struct totals *divided_in_background(struct rules *r, unsigned type
 	/* A job started earlier (when the file opened) had its chance. */
 	bool starting = !r->job;
 	rules_start_divided(r, type);
+	if (r->job)
+		background_want(&r->job->work);
 	poll_job(r, starting ? GRACE_MS : 0);
 	const struct totals *w = &r->waiting[type];
 	return r->cache[RULE_DIVIDED][type] ? r->cache[RULE_DIVIDED][type] : w;

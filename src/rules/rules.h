@@ -80,9 +80,10 @@ const struct totals *rules_arc_totals(struct rules *r, const struct totals *t);
  * default): every totals' profile_total follows, computed ones too. */
 void rules_set_relative(struct rules *r, bool relative);
 /* Starts computing divided for `type` on its thread (with `background`
- * set), so that it may be ready before anyone asks; after the caller
- * chains when they are being sorted (the bottom-up pane waits for
- * those, divided shows its placeholder meanwhile). */
+ * set), so that it may be ready before anyone asks: as work made ahead
+ * (base/background.h, RANK_DIVIDED) until the screen asks for it, and
+ * after the caller chains when they are being sorted (the bottom-up
+ * pane waits for those, divided shows its placeholder meanwhile). */
 void rules_start_divided(struct rules *r, unsigned type);
 /* Asks divided's thread, if any, to stop, without waiting for it: the
  * rules are put aside (the explorer's other granularities).  Its partial
