@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct background {
 	pthread_t thread;
@@ -79,6 +80,16 @@ bool background_yield(struct background *b);
  * caller's hands (model_finish, a round of the caller chains' sort),
  * false makes it return. */
 bool background_pause_point(void);
+/* background_pause_point at every 32 768th turn of a loop over nodes (a
+ * millisecond or two apart on a large profile), for the loops of work
+ * made ahead that run longer than that: a key's work, and a job it
+ * waits for, has the core soon after it comes.  A stop is seen at the
+ * next pause point that returns. */
+static inline void background_pause_in_loop(size_t turn)
+{
+	if (turn % 32768 == 0)
+		background_pause_point();
+}
 /* Someone waits for the job b (started): it yields no more, and comes
  * before every behind job that is not wanted. */
 void background_want(struct background *b);

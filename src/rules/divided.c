@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "rules.h"
+#include "base/background.h"
 #include "base/util.h"
 
 /* The shares at a function that leave it with one size: the part of
@@ -440,9 +441,15 @@ bool divided_compute(const struct model *m, const double *self, double cutoff,
 		for (uint32_t j = d.callers_start[f]; j < d.callers_start[f + 1]; j++)
 			arc_self[d.caller_arcs[j]] = self[f] / k;
 	}
-	for (size_t i = 0; i < nf && !stop_asked(&d); i++)
+	size_t i = 0;
+	for (; i < nf && !stop_asked(&d); i++) {
+		/* Made ahead (rules.c), a few milliseconds at most before
+		 * the work a key waits for, or ranked before, has the core. */
+		if (i % 256 == 0 && !background_pause_point())
+			break;
 		settle(&d, d.order[i], self[d.order[i]]);
-	bool stopped = stop_asked(&d);
+	}
+	bool stopped = i < nf;
 	for (uint32_t f = 0; f < nf; f++)
 		free(d.at[f].buckets);
 	FREE_ALL(d.order, d.at, d.callers_start, d.caller_arcs, d.kept,

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/background.h"
 #include "base/util.h"
 
 /* How far ahead the walk fetches the children it will group: a node's
@@ -100,6 +101,7 @@ uint32_t *file_nodes(const struct model *src, struct model *out, const uint32_t 
 	}
 	uint32_t *map = xmalloc((n + 1) * sizeof(uint32_t));
 	for (size_t k = 0; k < n; k++) {
+		background_pause_in_loop(k);
 		fetch_children(&fg, k + FETCH_AHEAD);
 		uint32_t v = node_parents_first(src, k), g = fg.members[v].group;
 		struct member *named = &fg.members[g];

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/background.h"
 #include "base/id_table.h"
 #include "base/util.h"
 #include "model/sample_counts.h"
@@ -355,6 +356,7 @@ void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *
 	 * lines' new nodes, whose ids follow src's. */
 	tree.nnodes = n;
 	for (uint32_t v = 0; v < n; v++) {
+		background_pause_in_loop(v);
 		const struct node *s = &src->nodes[v];
 		tree.nodes[v] = (struct node){ .frame = s->frame, .parent = s->parent,
 					       .child_start = (uint32_t)tree.nlinks };
