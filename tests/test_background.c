@@ -98,6 +98,19 @@ static void go_ahead_by_pause_point(void *arg)
 	atomic_store(&j->past, 2);
 }
 
+/* The same in a loop: turns 1 to 32 767 pass on, turn 32 768 pauses. */
+static void go_ahead_by_loop(void *arg)
+{
+	struct ahead *j = arg;
+	first_chunk(j);
+	for (size_t turn = 1; turn <= 32768; turn++) {
+		if (turn == 32768)
+			atomic_store(&j->past, 1); /* did not pause before */
+		background_pause_in_loop(turn);
+	}
+	atomic_store(&j->past, 2);
+}
+
 /* A behind job begun while the cores are free stops at its yield while
  * `begin`'s work runs (80 ms: a broken gate lets it through in
  * microseconds), and ends by itself once that work does. */
@@ -406,6 +419,7 @@ int main(void)
 	struct held_job job;
 	check_gate("a foreground job", go_ahead, job_begins, job_ends, &job);
 	check_gate("a pause point", go_ahead_by_pause_point, key_begins, key_ends, NULL);
+	check_gate("a loop's pause point", go_ahead_by_loop, key_begins, key_ends, NULL);
 	check_wanted();
 	check_stopped_before_start();
 	background_set_cores(2);
