@@ -19,7 +19,9 @@
 /* src's nodes (a finished tree: HAS_NODES without HAS_NODE_GRAPH) into
  * `out`, whose frames fmap gives (src's frame f is out's fmap[f]), with
  * model_add_node and model_add_edge: `out`'s index of stacks stays empty.
- * Returns the map from src's nodes to out's (xmalloc'd, nnodes + 1). */
+ * Returns the map from src's nodes to out's (xmalloc'd, nnodes + 1), set
+ * only in part when its behind job was stopped (background_pause_point
+ * false). */
 uint32_t *file_nodes(const struct model *src, struct model *out, const uint32_t *fmap);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/background.h"
 #include "base/util.h"
 #include "transform/file_nodes.h"
 #include "transform/granularity_lines.h"
@@ -191,18 +192,32 @@ bool model_by_granularity(const struct model *src, enum granularity g,
 		model_reserve_nodes(out, n + (g == GRANULARITY_LINES ? src->nline_ticks : 0));
 		map = g == GRANULARITY_FILES ? file_nodes(src, out, fmap)
 						 : copy_nodes(src, out, fmap);
-		if (g == GRANULARITY_LINES)
-			lines_split_copied(src, out, map, split);
-		for (uint32_t v = 0; v < n; v++)
-			for (unsigned t = 0; !split[v] && t < src->ntypes; t++)
-				model_add_node_value(out, map[v], t, node_value(src, v, t));
+		/* Stopped, file_nodes leaves the rest of map unset. */
+		if (background_pause_point()) {
+			if (g == GRANULARITY_LINES)
+				lines_split_copied(src, out, map, split);
+			for (uint32_t v = 0; v < n; v++)
+				for (unsigned t = 0; !split[v] && t < src->ntypes; t++)
+					model_add_node_value(out, map[v], t,
+							     node_value(src, v, t));
+		}
 	}
-	copy_labels(src, map, split, out);
-	/* Kept nodes keep their samples as they are. */
-	model_copy_timeline(src, out, map);
+	/* Made ahead and stopped (granularity_cache.c): the walks ended
+	 * early, and the rest is not made. */
+	bool stopped = !background_pause_point();
+	if (!stopped) {
+		copy_labels(src, map, split, out);
+		/* Kept nodes keep their samples as they are. */
+		model_copy_timeline(src, out, map);
+	}
 	free(split);
 	free(map);
 	free(fmap);
+	if (stopped) {
+		model_free(out);
+		*why_not = "stopped";
+		return false;
+	}
 	uint32_t cycle;
 	model_finish(out, &cycle); /* a copy of a tree has no cycle */
 	return true;

@@ -45,7 +45,9 @@ enum granularity granularity_next(enum granularity g, const struct model *m);
 
 /* Fills `out` (a new model) with `src` at granularity g (files or lines).
  * Needs a call tree; otherwise false and why in *why_not (always for
- * addresses, which only a loader can make). */
+ * addresses, which only a loader can make).  Made ahead by a behind job
+ * (base/background.h) that is stopped meanwhile, it ends at its next
+ * pause point: false, "stopped", `out` freed. */
 bool model_by_granularity(const struct model *src, enum granularity g,
 			  struct model *out, const char **why_not);
 

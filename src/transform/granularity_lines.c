@@ -355,8 +355,10 @@ void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *
 	/* In turn: each node, its children as src has them, then its
 	 * lines' new nodes, whose ids follow src's. */
 	tree.nnodes = n;
-	for (uint32_t v = 0; v < n; v++) {
-		background_pause_in_loop(v);
+	uint32_t v = 0;
+	for (; v < n; v++) {
+		if (v % 32768 == 0 && !background_pause_point())
+			break; /* stopped: so is model_by_granularity */
 		const struct node *s = &src->nodes[v];
 		tree.nodes[v] = (struct node){ .frame = s->frame, .parent = s->parent,
 					       .child_start = (uint32_t)tree.nlinks };
@@ -370,16 +372,20 @@ void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *
 		}
 		tree.nodes[v].child_end = (uint32_t)tree.nlinks;
 	}
-	for (size_t w = n; w < tree.nnodes; w++)
-		tree.nodes[w].child_start = tree.nodes[w].child_end = (uint32_t)tree.nlinks;
 	line_split_free(&ls);
 	free(tree.arc_of);
+	if (v < n) { /* stopped: nothing of it is handed over */
+		FREE_ALL(tree.nodes, tree.child_ids, tree.link_arcs, values);
+		return;
+	}
+	for (size_t w = n; w < tree.nnodes; w++)
+		tree.nodes[w].child_start = tree.nodes[w].child_end = (uint32_t)tree.nlinks;
 	uint32_t *order = kept_order(src, &tree);
 	model_adopt_tree(out, tree.nodes, tree.nnodes, tree.child_ids, values);
 	model_adopt_link_arcs(out, tree.link_arcs);
 	model_adopt_node_order(out, order);
 	/* After the lines' shares, as a copy node by node adds them. */
-	for (uint32_t v = 0; v < n; v++)
+	for (v = 0; v < n; v++)
 		for (unsigned t = 0; !split[v] && t < src->ntypes; t++)
 			model_add_node_value(out, v, t, node_value(src, v, t));
 }

@@ -21,7 +21,8 @@ bool lines_keep_nodes(const struct model *src, const uint32_t *fmap);
  * ticks, the nodes of its lines, with their values: the tree given
  * whole, with its links' arcs and node_order (model_adopt_tree and
  * after), for model_finish.  split[v] (src->nnodes of them, 0) is set
- * for each node whose values went to its lines. */
+ * for each node whose values went to its lines.  When its behind job is
+ * stopped (background_pause_point false), it hands nothing over. */
 void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *split);
 
 /* In `out`, a copy of src whose node map[v] stands for node v: each node
