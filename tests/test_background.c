@@ -98,7 +98,8 @@ static void go_ahead_by_pause_point(void *arg)
 	atomic_store(&j->past, 2);
 }
 
-/* The same in a loop: turns 1 to 32 767 pass on, turn 32 768 pauses. */
+/* The same in a loop over nodes: turns 1 to 32 767 pass on, turn
+ * 32 768 pauses. */
 static void go_ahead_by_loop(void *arg)
 {
 	struct ahead *j = arg;
@@ -106,7 +107,7 @@ static void go_ahead_by_loop(void *arg)
 	for (size_t turn = 1; turn <= 32768; turn++) {
 		if (turn == 32768)
 			atomic_store(&j->past, 1); /* did not pause before */
-		background_pause_in_loop(turn);
+		background_pause_in_loop(turn, PAUSE_EVERY_NODES);
 	}
 	atomic_store(&j->past, 2);
 }

@@ -80,15 +80,16 @@ bool background_yield(struct background *b);
  * caller's hands (model_finish, a round of the caller chains' sort),
  * false makes it return. */
 bool background_pause_point(void);
-/* background_pause_point at every 32 768th turn of a loop over nodes (a
- * millisecond or two apart on a large profile), for the loops of work
- * made ahead that run longer than that: a key's work, and a job it
- * waits for, has the core soon after it comes.  A stop is seen at the
- * next pause point that returns. */
-static inline void background_pause_in_loop(size_t turn)
+/* How many turns of a loop of work made ahead pass between its pause
+ * points: a millisecond or two on a large profile, so that a key's work,
+ * and a job it waits for, has the core soon after it comes. */
+#define PAUSE_EVERY_NODES ((size_t)1 << 15)
+#define PAUSE_EVERY_SAMPLES ((size_t)1 << 20)
+/* background_pause_point at turn 0 of a loop and at every `every`th
+ * after it; true at every other turn. */
+static inline bool background_pause_in_loop(size_t turn, size_t every)
 {
-	if (turn % 32768 == 0)
-		background_pause_point();
+	return turn % every != 0 || background_pause_point();
 }
 /* Someone waits for the job b (started): it yields no more, and comes
  * before every behind job that is not wanted. */

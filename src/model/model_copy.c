@@ -128,8 +128,7 @@ void model_copy_timeline(const struct model *src, struct model *out,
 	if (node_map) {
 		out->sample_node = xmalloc((n + 1) * sizeof(uint32_t));
 		for (size_t i = 0; i < n; i++) {
-			if (i % (1 << 20) == 0) /* a millisecond or so apart */
-				background_pause_point();
+			background_pause_in_loop(i, PAUSE_EVERY_SAMPLES);
 			/* Millions of samples read once: fetched ahead past the
 			 * cache, which keeps node_map, read at random. */
 			if (i % 16 == 0 && i + 256 < n)

@@ -55,7 +55,7 @@ struct node_shape *node_shape_walk(const struct model *m)
 			 * after its calls, far apart). */
 			for (uint32_t i = n->child_start; i < n->child_end && i < n->child_start + 4; i++)
 				__builtin_prefetch(&m->nodes[m->child_ids[i]]);
-			background_pause_in_loop(v); /* each id once */
+			background_pause_in_loop(v, PAUSE_EVERY_NODES); /* each id once */
 			s->outermost[v] = frame_depth[n->frame]++ == 0;
 			s->arc_outermost[v] = a != NO_ID && arc_depth[a]++ == 0;
 			GROW(stack, cap, sp + 1);

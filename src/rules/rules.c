@@ -481,10 +481,9 @@ void rules_start_divided(struct rules *r, unsigned type)
 	}
 	/* The chains go first: the bottom-up pane waits for them, while
 	 * divided shows its placeholder until it is done anyway.  Chains
-	 * already made are taken now, so that divided starts at once, not
-	 * at the next poll, a key later: by then the work made ahead (the
-	 * granularity models) has taken the free core, and three threads
-	 * share two cores until its next pause point. */
+	 * already made are taken now, so that divided is at the gate from
+	 * the first screen on, ready for the first free core, not only from
+	 * the next poll, a key later. */
 	end_chains_job(r, false);
 	if (!r->job && !r->chains_job)
 		start_job(r);

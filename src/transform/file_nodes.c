@@ -101,7 +101,7 @@ uint32_t *file_nodes(const struct model *src, struct model *out, const uint32_t 
 	}
 	uint32_t *map = xmalloc((n + 1) * sizeof(uint32_t));
 	for (size_t k = 0; k < n; k++) {
-		if (k % 32768 == 0 && !background_pause_point())
+		if (!background_pause_in_loop(k, PAUSE_EVERY_NODES))
 			break; /* stopped: so is model_by_granularity */
 		fetch_children(&fg, k + FETCH_AHEAD);
 		uint32_t v = node_parents_first(src, k), g = fg.members[v].group;

@@ -357,7 +357,7 @@ void lines_over_kept_nodes(const struct model *src, struct model *out, uint8_t *
 	tree.nnodes = n;
 	uint32_t v = 0;
 	for (; v < n; v++) {
-		if (v % 32768 == 0 && !background_pause_point())
+		if (!background_pause_in_loop(v, PAUSE_EVERY_NODES))
 			break; /* stopped: so is model_by_granularity */
 		const struct node *s = &src->nodes[v];
 		tree.nodes[v] = (struct node){ .frame = s->frame, .parent = s->parent,

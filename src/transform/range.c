@@ -427,21 +427,18 @@ static void forget_whole_profile(struct model *out)
 	out->caps &= HAS_NODES | HAS_STACKS | HAS_NODE_GRAPH | HAS_TIMELINE;
 }
 
-/* The range's values by one pass over its samples. */
-/* Made ahead (the whole profile's sums), the pass gives its core at
- * every million samples, a few milliseconds, to work ranked before it
- * (a granularity's model) that came to the gate meanwhile, and ends
- * there once no longer wanted. */
-#define SAMPLES_BETWEEN_PAUSES ((size_t)1 << 20)
-
+/* The range's values by one pass over its samples.  Made ahead (the
+ * whole profile's sums), the pass gives its core at every million
+ * samples to work ranked before it (a granularity's model) that came to
+ * the gate meanwhile, and ends there once no longer wanted. */
 static void sum_range(const struct model *src, struct sample_range r,
 		      unsigned counts, double *node_self)
 {
 	unsigned nt = src->ntypes;
-	for (size_t from = r.first; from < r.end; from += SAMPLES_BETWEEN_PAUSES) {
+	for (size_t from = r.first; from < r.end; from += PAUSE_EVERY_SAMPLES) {
 		size_t end = r.end;
-		if (end - from > SAMPLES_BETWEEN_PAUSES)
-			end = from + SAMPLES_BETWEEN_PAUSES;
+		if (end - from > PAUSE_EVERY_SAMPLES)
+			end = from + PAUSE_EVERY_SAMPLES;
 		for (size_t i = from; i < end; i++) {
 			size_t v = src->sample_node[i];
 			node_self[v * nt] += src->sample_duration[i];
