@@ -256,6 +256,18 @@ static void wait_began(struct held_behind *j)
 		sleep_ms(1);
 }
 
+/* `done` let go and ended: `next`, at the gate meanwhile, begins then,
+ * and is let go too. */
+static void let_go_in_turn(struct held_behind *done, struct held_behind *next)
+{
+	atomic_store(&done->h.let_go, true);
+	background_wait(&done->b);
+	wait_began(next);
+	CHECK(atomic_load(&next->began));
+	atomic_store(&next->h.let_go, true);
+	background_wait(&next->b);
+}
+
 /* Two behind jobs waiting for one free core: the lower rank has it,
  * though started second (the model the key shows next before the range
  * sums); the other waits until it ends. */
@@ -273,12 +285,7 @@ static void check_ranks(void)
 	sleep_ms(80);
 	CHECK_MSG(atomic_load(&first.began) && !atomic_load(&later.began),
 		  "a free core went to the higher rank");
-	atomic_store(&first.h.let_go, true);
-	background_wait(&first.b);
-	wait_began(&later);
-	CHECK(atomic_load(&later.began));
-	atomic_store(&later.h.let_go, true);
-	background_wait(&later.b);
+	let_go_in_turn(&first, &later);
 	background_foreground_end();
 }
 
@@ -340,12 +347,7 @@ static void check_wanted_comes_first(void)
 	sleep_ms(200);
 	CHECK_MSG(atomic_load(&wanted.began) && !atomic_load(&first.began),
 		  "a lower rank took the core of a wanted job");
-	atomic_store(&wanted.h.let_go, true);
-	background_wait(&wanted.b);
-	wait_began(&first);
-	CHECK(atomic_load(&first.began));
-	atomic_store(&first.h.let_go, true);
-	background_wait(&first.b);
+	let_go_in_turn(&wanted, &first);
 	background_foreground_end();
 }
 
