@@ -49,20 +49,6 @@ def self_of(s, name):
     return 0.0
 
 
-def settled(pane, predicate, what):
-    """The first screen that satisfies predicate with its rows drawn
-    whole: the same rows a moment later.  The header may go on changing
-    (a live one does), so only the rows are compared."""
-    for _ in range(100):
-        s = pane.wait_for(predicate, what, stable=False)
-        time.sleep(0.1)
-        again = pane.screen()
-        if predicate(again) and body(again) == body(s):
-            return again
-    raise AssertionError("the rows of %s never stayed the same; screen:\n%s"
-                         % (what, pane.screen()))
-
-
 def close(got, want):
     return abs(got - want) <= 0.005 * want
 
@@ -107,9 +93,9 @@ def session():
     # Its rows are waited for, not only its header: curses may write a
     # screen in more than one piece, and tmux can be read in between.
     live.keys("[")
-    s = settled(live, lambda s: re.search(r"range \S+–\S+ of 600\.00s", s) and
-                0 < self_of(s, "a") < 20e6,
-                "a range of the last cells, with some of a's samples")
+    s = live.settled(lambda s: re.search(r"range \S+–\S+ of 600\.00s", s) and
+                     0 < self_of(s, "a") < 20e6,
+                     "a range of the last cells, with some of a's samples", body)
     pinned = body(s)
     ends = re.search(r"range (\S+–\S+) of", s).group(1)
     engine.send(1000)

@@ -83,6 +83,21 @@ class Pane:
             time.sleep(0.05)
         raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, self.screen()))
 
+    def settled(self, predicate, what, part=lambda s: s):
+        """The first screen that satisfies predicate and is drawn whole:
+        its `part` (the whole screen, or the rows of a live one whose
+        header goes on changing) the same a moment later.  Curses writes
+        a screen in pieces (a write every hundred bytes or so), and tmux
+        can be read between two of them: a predicate on the header alone
+        may meet the rows of the screen before."""
+        for _ in range(100):
+            s = self.wait_for(predicate, what, stable=False)
+            time.sleep(0.1)
+            again = self.screen()
+            if predicate(again) and part(again) == part(s):
+                return again
+        raise AssertionError("%s never stayed the same; screen:\n%s" % (what, self.screen()))
+
     def shows(self, pattern, what):
         """The first screen with a line matching `pattern`, as it is."""
         return self.wait_for(lambda s: re.search(pattern, s, re.M), what, stable=False)
