@@ -73,6 +73,12 @@ def selected_line(screen):
 AFTER_MESSAGE = r"^ (?!sorted|shares)\S[^\n]*\d+/\d+  \? help"
 
 
+def after_message_on(row):
+    """AFTER_MESSAGE with the cursor on `row`: the screen once j or k has
+    moved it, not the one before, which may show AFTER_MESSAGE too."""
+    return AFTER_MESSAGE.replace(r"\d+/", r"(?<!\d)%d/" % row)
+
+
 def status(screen):
     return screen.split("\n")[-2] if screen.endswith("\n") else screen.split("\n")[-1]
 
@@ -91,24 +97,26 @@ def cursor_keeps_function(p, size, s):
     for _ in range(len(rows(s))):
         if "anon.js:5" in selected_line(s):
             break
-        s = p.press(["j"], r"", "one row down")
+        s = p.press(["j"], r"(?<!\d)%d/\d+  \? help" % (position(s) + 1), "one row down")
     check("anon.js:5" in selected_line(s), "%s: the cursor reached anon.js:5" % size)
     for sort in ["regression", "total", "self"]:
-        s = p.press(["s"], r"sort: %s" % sort, "sorted by %s" % sort)
+        # The header and the key's message: its status line, drawn last.
+        s = p.press(["s"], r"sort: %s[\s\S]*^ sorted by %s" % (sort, sort),
+                    "sorted by %s" % sort)
         # The row may be cut at 80 columns; the status line names it whole
         # once the key's message is gone (down and back up).
-        p.press(["j"], AFTER_MESSAGE, "one down")
-        s = p.press(["k"], AFTER_MESSAGE, "one up")
+        down = position(p.press(["j"], AFTER_MESSAGE, "one down"))
+        s = p.press(["k"], after_message_on(down - 1), "one up")
         check(re.search(r"^ \(anonymous\)  file:///tmp/anon/anon\.js:5:11 ", status(s)),
               "%s: after s (%s) the cursor is still on anon.js:5: %r"
               % (size, sort, status(s)))
     titles = s.split("\n")[2]
     check(re.search(r"base self\s+new self\s+base tot\s+new tot\s+delta\s+delta%", titles),
           "%s: sort: self shows the self columns: %r" % (size, titles))
-    s = p.press(["n"], r"sort: self  shares", "shares")
+    s = p.press(["n"], r"sort: self  shares[\s\S]*^ shares: % of each profile", "shares")
     line = selected_line(s)
-    p.press(["j"], AFTER_MESSAGE, "one down")
-    s = p.press(["k"], AFTER_MESSAGE, "one up")
+    down = position(p.press(["j"], AFTER_MESSAGE, "one down"))
+    s = p.press(["k"], after_message_on(down - 1), "one up")
     check(re.search(r"^ \(anonymous\)  file:///tmp/anon/anon\.js:5:11 ", status(s)),
           "%s: after n the cursor is still on anon.js:5: %r" % (size, status(s)))
     was, now = share(SHORT, 5), share(LONG, 5)
