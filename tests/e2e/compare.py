@@ -76,26 +76,33 @@ def expansion_follows(p, size, new_half):
 
 
 def delta_layout(p, size):
-    s = p.press(["d"], r"delta layout", "the delta layout")
+    # Each wait is for what is then read: curses draws the rows after the
+    # header, and a key's message on the status line after the rows.
+    p.keys("d")
+    s = p.wait_for(lambda s: "delta layout" in s and len(delta_rows(s)) == 5,
+                   "the delta layout's five rows")
     rows = delta_rows(s)
     check(rows[:1] == [("5ms", "2.50ms", "-2.50ms", "a")],
           "%s: |delta| puts a (-2.5 ms) first: %r" % (size, rows[:2]))
-    s = p.press(["s"], r"sort: regression", "sorted by regression")
+    s = p.press(["s"], r"sort: regression[\s\S]*^ sorted by regression",
+                "sorted by regression")
     rows = delta_rows(s)
     check(rows[:2] == [("-", "2ms", "+2ms", "c"), ("1ms", "2.50ms", "+1.50ms", "b")],
           "%s: the largest regression first (c +2, b +1.5): %r" % (size, rows[:2]))
     # As shares: c 0 -> 2/7 = 28.57%, b 1/6 = 16.67% -> 2.5/7 = 35.71%;
     # their differences in points.
-    s = p.press(["n"], r"shares \(", "normalized")
+    s = p.press(["n"], r"shares \([\s\S]*^ shares: % of each profile", "normalized")
     rows = delta_rows(s)
     check(rows[:2] == [("-", "28.57%", "+28.57 pt", "c"),
                        ("16.67%", "35.71%", "+19.05 pt", "b")],
           "%s: normalized shares: %r" % (size, rows[:2]))
     s = p.press(["?"], r"Keys.*any other key closes", "the help")
     if "scroll" in s.split("\n")[1]:  # 80x24: the keys run past the screen
-        s = p.press(["PageDown", "PageDown"], r"of \d+$", "the help's end")
-    check("compare: delta layout" in s and "compare: other side" in s,
-          "%s: the help lists d and w" % size)
+        p.keys("PageDown", "PageDown")
+    p.wait_for(lambda s: re.search(r"^ Keys", s, re.M) and "compare: delta layout" in s and
+               "compare: other side" in s,
+               "%s: the help's end listing d and w (compare: delta layout, "
+               "compare: other side)" % size)
     p.press(["Escape"], r"delta layout", "the help closed")
 
 
@@ -145,12 +152,16 @@ def not_applicable():
     p = Session("%s %s %s; sleep 600" % (
         BINARY, os.path.join(DATA, "validate.xsbug"),
         os.path.join(DATA, "validate-xs.cpuprofile")), 200, 50)
-    s = p.press(["d"], r"delta layout", "the delta layout")
+    p.keys("d")
+    s = p.wait_for(lambda s: "delta layout" in s and
+                   any(row[3] == "main" for row in delta_rows(s)),
+                   "the delta layout's rows, main among them")
     for _ in range(4):
         if "rule: exact" in s:
             break
         rule = re.search(r"rule: (\w+)", s).group(1)
-        s = p.press(["r"], r"rule: (?!%s\b)" % rule, "the next rule")
+        s = p.press(["r"], r"rule: (?!%s\b)(\w+)[\s\S]*^ rule: \1\b" % rule,
+                    "the next rule, in the header and the message")
     check("rule: exact" in s, "exact: the header names the rule")
     rows = {row[3]: row for row in delta_rows(s)}
     check(rows.get("main") == ("8.26s", "n/a", "n/a", "main"),
