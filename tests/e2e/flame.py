@@ -119,6 +119,11 @@ def chromium_renders(path, frames):
               "chromium: a screenshot of the SVG")
 
 
+# Pane 5 drawn whole: curses draws the status line last, and it names the
+# root under the cursor only once the flame graph is up.
+FLAME = r"left-heavy (?:\u203a|>) \(whole profile\)[\s\S]*^ \(root\)  self 0  total"
+
+
 class Pane(Session):
     def __init__(self, args, width, height):
         super().__init__("LANG=C.UTF-8 %s %s; echo EXIT=$?; sleep 600" % (BINARY, args),
@@ -128,7 +133,7 @@ class Pane(Session):
 def explore(width, height):
     size = "%dx%d" % (width, height)
     p = Pane(PROFILE, width, height)
-    s = p.press(["5"], r"left-heavy", "%s: the flame graph" % size)
+    s = p.press(["5"], FLAME, "%s: the flame graph" % size)
     check(" 5 flame " in s and "(root)" in s, "%s: pane 5 shows the root" % size)
     check("(root)  self 0  total 896.23ms  100.00%" in s,
           "%s: the status line names the frame under the cursor" % size)
@@ -143,7 +148,9 @@ def explore(width, height):
     check("Module._load" not in s.split("\n")[2], "%s: one zoom undone" % size)
     s = p.press(["Escape"], r"whole profile", "%s: zoomed out" % size)
     p.keys("/", "f_quarter")
-    s = p.press(["Enter"], r"matched", "%s: search" % size)
+    # "matched" comes with the first letter typed: wait for Enter to have
+    # closed the prompt (/...) on the status line.
+    s = p.press(["Enter"], r"matched[\s\S]*^ [^/\s].*\? help$", "%s: search" % size)
     want = "matched %.1f %%" % (100 * F_QUARTER / WHOLE)
     check(want in s, "%s: %s, got %r" % (size, want, re.findall(r"matched [0-9.]+ %", s)))
     check(re.search(r"^ f_quarter  self", s, re.M), "%s: the cursor on the first match" % size)
@@ -190,7 +197,7 @@ def no_colour():
     # NO_COLOR and LANG=C: frames told apart by shading characters, names
     # cut with '~', the zoom path with '>'.
     p = Session("NO_COLOR=1 LANG=C %s %s; echo EXIT=$?; sleep 600" % (BINARY, PROFILE), 80, 24)
-    s = p.press(["5"], r"left-heavy > \(whole profile\)", "NO_COLOR: the flame graph")
+    s = p.press(["5"], FLAME, "NO_COLOR: the flame graph")
     check(re.search(r"^\(anonymous\)[#.]{20,}", s, re.M), "NO_COLOR: frames shaded")
     check(re.search(r"^f_main_2#+f_half_2\.+", s, re.M), "NO_COLOR: neighbours alternate shades")
     check("~" in s and "\u2026" not in s, "LANG=C: names cut with '~'")
@@ -213,7 +220,7 @@ def theme_palettes():
     for theme, want in ((green, True), ("dark", False)):
         p = Session("LANG=C.UTF-8 TERM=xterm-256color %s --theme %s %s; echo EXIT=$?; sleep 600"
                     % (BINARY, theme, PROFILE), 80, 24)
-        p.press(["5"], r"left-heavy", "theme %s: the flame graph" % theme)
+        p.press(["5"], FLAME, "theme %s: the flame graph" % theme)
         coloured = tmux("capture-pane", "-p", "-e", "-t", p.name)
         check(bool(painted.search(coloured)) == want,
               "theme %s: frames %s in the theme's green" % (theme, "drawn" if want else "not drawn"))
@@ -249,8 +256,10 @@ def time_order_readable(width, height):
     profile = os.path.join(DATA, "recursion.cpuprofile")
     names = function_names(profile)
     p = Pane(profile, width, height)
-    p.press(["5"], r"left-heavy", "%s: the flame graph" % size)
-    s = p.press(["x"], r"^ time order \u203a", "%s: time order" % size)
+    p.press(["5"], FLAME, "%s: the flame graph" % size)
+    # The graph is read under x's message, on the status line drawn last.
+    s = p.press(["x"], r"^ time order \u203a[\s\S]*^ flame graph: time order",
+                "%s: time order" % size)
     rows = s.split("\n")
     top = next(i for i, l in enumerate(rows) if l.startswith(" time order"))
     graph = "\n".join(rows[top + 1:-2])
@@ -270,8 +279,9 @@ def time_order_readable(width, height):
     said = r"fragments merged: \S+ [0-9.]+%" + (
         ".*  total [0-9.]+m?s  [0-9.]+%  Enter: zoom in" if width >= 200 else "")
     check(re.search(said, status), "%s: the block's status line: %r" % (size, status))
-    s = p.press(["Enter"], r"^ time order \u203a \(root\) \u203a \S+ \+\d+",
-                "%s: zoomed into the block" % size)
+    s = p.press(["Enter"], r"^ time order \u203a \(root\) \u203a \S+ \+\d+[\s\S]*"
+                r"^ (?!\d+ fragments merged).*\? help$",
+                "%s: zoomed into the block, the status line past it" % size)
     check("(program)" in labels(s.split("\n")[top + 2]),
           "%s: the block's fragments named whole: %r" % (size, s.split("\n")[top + 2]))
     s = p.press(["BSpace"], r"^ time order \u203a \(whole profile\)", "%s: zoomed out" % size)
