@@ -39,7 +39,10 @@ def sandwich_pane():
         try:
             p.press(["3"], r"3 flat", "the flat pane")
             p.keys("/", "work", "Enter")
-            s = p.press(["y"], r"callees of \[work\]", "y: the sandwich of work")
+            # Each wait takes in the last row then read: curses draws a
+            # screen in pieces, from the top.
+            s = p.press(["y"], r"callees of \[work\][\s\S]*\bwork  sandwich\.js:31",
+                        "y: the sandwich of work, to its last row")
             # Callers: work 5 ms self, 10 ms total; a and b 5 ms each.
             check(row(s, r"^ +5ms +\S+ +10ms +62\.50% +\S+ callers of \[work\]"),
                   "%s: the callers' root:\n%s" % (size, s))
@@ -58,7 +61,8 @@ def sandwich_pane():
             check("6 sandwich" in s, "%s: the pane's tab" % (size,))
             # From any pane: in bottom-up, 6 centres on the row under the cursor.
             p.press(["2"], r"2 bottom-up", "bottom-up")
-            s = p.press(["g", "j", "6"], r"callers of \[main\]", "6 on main")
+            s = p.press(["g", "j", "6"], r"callers of \[main\][\s\S]*callees of \[main\]",
+                        "6 on main")
             check(row(s, r"^ +1ms +\S+ +16ms +100\.00% +\S+ callees of \[main\]"),
                   "%s: main's callees:\n%s" % (size, s))
             s = p.help_text()
@@ -73,15 +77,16 @@ def sum_and_min_share():
         p = explorer(size)
         try:
             # Flat by total: self 0, 1, 5, 9, 1, 0 ms of 16, summed in order.
-            s = p.press(["3"], r"sum%", "the flat pane")
+            s = p.press(["3"], r"sum%[\s\S]*\ba  sandwich", "the flat pane, to its last row")
             for name, sum_pct in [("main", "6.25"), ("work", "37.50"), ("leaf", "93.75"),
                                   ("b", "100.00"), ("a", "100.00")]:
                 check(row(s, r"%%\s+%s%%\s+%s  sandwich" % (sum_pct, name)),
                       "%s: sum%% of %s is %s:\n%s" % (size, name, sum_pct, s))
             # % hides rows under 0.5 %, nothing here; 1 % nothing; 5 %
             # nothing either (a is 31 %), so the header is what tells.
-            s = p.press([">"], r"hiding <0\.5%", "> once")
-            check("rows under 0.5% of the profile hidden" in s, "%s: message:\n%s" % (size, s))
+            # The header, then the message on the status line, drawn last.
+            p.press([">"], r"hiding <0\.5%[\s\S]*rows under 0\.5% of the profile hidden",
+                    "%s: > once: the header and the message" % (size,))
             s = p.press([">", ">", ">"], r"every row shown", "> back to none")
             check("hiding" not in s.split("\n")[0], "%s: header clear:\n%s" % (size, s))
         finally:
@@ -89,11 +94,11 @@ def sum_and_min_share():
         # --min-share 35: a (31.25 %) goes from flat and from top-down.
         p = explorer(size, "--min-share 35")
         try:
-            s = p.press(["3"], r"sum%", "the flat pane")
+            s = p.press(["3"], r"sum%[\s\S]*\bb  sandwich\.js:21", "the flat pane, to b")
             check("hiding <35%" in s.split("\n")[0], "%s: header:\n%s" % (size, s))
             check(row(s, r"\bb  sandwich\.js:21") and not row(s, r"\ba  sandwich\.js:11"),
                   "%s: a hidden, b shown:\n%s" % (size, s))
-            s = p.press(["1", "*"], r"▾ main", "top-down opened")
+            s = p.press(["1", "*"], r"▾ main[\s\S]*\bb  sandwich\.js:21", "top-down opened, to b")
             check(row(s, r"\bb  sandwich\.js:21") and not row(s, r"\ba  sandwich\.js:11"),
                   "%s: top-down without a:\n%s" % (size, s))
         finally:
@@ -117,7 +122,9 @@ def prompt_editing():
             s = p.press(["Home", "DC"], r": ide leaf", "Delete at Home")
             s = p.press(["h", "Home", "Right", "Right", "Right", "Right", "Right",
                          "^", "End", "$"], r": hide \^leaf\$", "Right moves by characters")
-            s = p.press(["Enter"], r"hide=\^leaf\$", "Enter pushes the filter")
+            # The filter's message on the status line, drawn after the
+            # rows read (the header, which may cut it, before them).
+            s = p.press(["Enter"], r"^ hide=\^leaf\$ \(Backspace undoes", "Enter pushes the filter")
             check(not row(s, r"\bleaf  sandwich"), "%s: leaf hidden:\n%s" % (size, s))
             # Up brings the line back; edited, it is a new filter.
             p.press(["BSpace"], r"sort: total$", "the filter undone")
@@ -125,7 +132,8 @@ def prompt_editing():
             p.press(["Down"], r"filter \(KIND PATTERN\): +\d+/\d+", "Down: the line being typed")
             p.press(["Up", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace"],
                     r": hide \^ +\d", "the end taken back")
-            s = p.press(["w", "o", "r", "k", "$", "Enter"], r"hide=\^work\$",
+            s = p.press(["w", "o", "r", "k", "$", "Enter"],
+                        r"^ hide=\^work\$ \(Backspace undoes",
                         "the edited line")
             check(row(s, r"\bleaf  sandwich") and not row(s, r"\bwork  sandwich"),
                   "%s: work hidden, leaf back:\n%s" % (size, s))
