@@ -70,10 +70,22 @@ def row_of(screen, name):
     return None
 
 
+# g: the cursor on the first row, on the status line, which curses draws
+# after the rows (the header, with "runs a side", before them).
+FIRST_ROW = r"(?<!\d)1/\d+  \? help$"
+
+
+def delta_layout(p):
+    """d, and the delta layout once its watched rows are drawn."""
+    p.keys("d")
+    return p.wait_for(lambda s: "delta layout" in s and all(row_of(s, n) for n in WATCHED),
+                      "the delta layout with rows for %s" % ", ".join(WATCHED))
+
+
 def open_delta(width, height, *extra, env=""):
     p = Pane(command(*extra, env=env), width, height)
-    s = p.press(["d"], r"delta layout", "the delta layout")
-    return p, p.press(["g"], r"runs a side", "the first row")
+    delta_layout(p)
+    return p, p.press(["g"], r"runs a side[\s\S]*" + FIRST_ROW, "the first row")
 
 
 def check_row(size, s, name):
@@ -111,13 +123,14 @@ def interval_and_noise(width, height):
         check(("\x1b[2m" in line) == dim, "%s: %s %s: %r"
               % (size, name, "dimmed" if dim else "not dimmed", line))
     # ! hides the rows within the noise, and shows them again.
-    s = p.press(["!"], r"noise hidden", "the noise hidden")
+    s = p.press(["!"], r"noise hidden[\s\S]*hiding \d+ rows within the noise",
+                "the noise hidden, said on the status line")
     check(row_of(s, "planted") and not row_of(s, "steady") and not row_of(s, "noisy"),
           "%s: ! leaves planted, hides steady and noisy:\n%s" % (size, s))
     check(re.search(r"hiding \d+ rows within the noise", s), "%s: ! says what it hid" % size)
     s = p.press(["!"], r"showing every row", "every row again")
-    p.press(["g"], r"runs a side", "the first row")
-    check(row_of(p.screen(), "noisy") is not None, "%s: ! shows noisy again" % size)
+    s = p.press(["g"], FIRST_ROW, "the first row")
+    check(row_of(s, "noisy") is not None, "%s: ! shows noisy again" % size)
     p.close()
 
 
@@ -149,7 +162,7 @@ def marker_without_colour():
 
 def one_run_a_side():
     p = Pane("%s %s %s; echo EXIT=$?; sleep 600" % (BINARY, BASE[0], NEW[0]), 80, 24)
-    s = p.press(["d"], r"delta layout", "the delta layout")
+    s = delta_layout(p)
     check("1 run a side: no spread" in s, "one run: says no spread:\n%s" % s)
     check("\u00b1" not in s, "one run: no interval column")
     s = p.press(["!"], r"no spread, so no noise", "! says why")
