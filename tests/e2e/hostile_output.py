@@ -131,11 +131,16 @@ def explorer():
     tmux("set-option", "-g", "set-clipboard", "on", check=False)
     p = Pane("%s %s; sleep 600" % (WPROF, os.path.join(TESTDATA, "hostile-everything.cpuprofile")),
              120, 30)
-    p.keys("*")  # open every row of the top-down tree
-    screens = [p.screen()]
-    for key in ("2", "3", "4"):
-        p.keys(key)
-        screens.append(p.wait_for(lambda s: True, "pane " + key))
+    # Each pane once drawn down to its last row (the profile's last
+    # function, or the call graph's callee of the root): a wait for any
+    # screen took the one before the key.
+    screens = []
+    for key, what, drawn in (("*", "every row of the top-down tree open",
+                              r"▾ \(root\)[\s\S]*· semi;colon"),
+                             ("2", "bottom-up", r"· \(root\)[\s\S]*▸ semi;colon"),
+                             ("3", "flat", r"sum% name[\s\S]*%  semi;colon"),
+                             ("4", "the call graph", r"\[\(root\)\][\s\S]*esc\\e\[2J")):
+        screens.append(p.press([key], drawn, what))
     for s in screens:
         safe_bytes(s.encode("utf-8"), "explorer screen")
     flat = screens[2]
