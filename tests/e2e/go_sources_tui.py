@@ -30,7 +30,9 @@ def found():
     p = open_on("baz.Y")
     try:
         named, here, source = PLACES.files["baz.Y"]
-        s = p.press(["l"], r"source: baz\.Y", "the source pane")
+        # Its title, then the status line, which curses draws after the
+        # source's lines.
+        s = p.press(["l"], r"source: baz\.Y[\s\S]*^ .*q back", "the source pane")
         check(source.strip() in s, f"line 2 of {here}:\n" + s)
         status = [l for l in s.split("\n") if l.strip()][-1]
         check(here in status, "the status line names the file read: " + status)
@@ -41,7 +43,7 @@ def found():
 def not_found():
     p = open_on("nope.Z")
     try:
-        s = p.press(["l"], r"source: nope\.Z", "the source pane")
+        s = p.press(["l"], r"source: nope\.Z[\s\S]*source not found \(tried", "the source pane")
         tried = [PLACES.files["nope.Z"][0],
                  os.path.join(PLACES.cache, "github.com", "!nope", "z@v1.0.0", "z.go"),
                  os.path.join(PLACES.app, "vendor", "github.com", "Nope", "z", "z.go")]
