@@ -23,6 +23,16 @@ with open(FILE, "w") as f:
     f.write("main;a;leaf 3 5\nmain;b;leaf 1 0\nmain;a 2 2\nmain;c 0 4\n")
 
 
+def delta_rows(screen):
+    """name -> (base, new, delta) of each row of the delta layout."""
+    rows = {}
+    for line in screen.split("\n")[3:-1]:
+        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+[-+ ]\s(\S+)\s*$", line)
+        if m:
+            rows[m.group(5)] = (m.group(1), m.group(2), m.group(3))
+    return rows
+
+
 def opens_as_comparison():
     p = Pane("%s %s; echo EXIT=$?; sleep 600" % (BINARY, FILE), 200, 50)
     s = p.screen()
@@ -30,14 +40,13 @@ def opens_as_comparison():
     check("diff.folded (BASE)" in first and "diff.folded (NEW)" in first,
           "both columns are named on the first line: %r" % first)
     check(first.index("(NEW)") > 100, "NEW is the right half")
-    s = p.press(["d"], r"delta layout", "the delta layout")
-    rows = {}
-    for line in s.split("\n")[3:-1]:
-        m = re.match(r"\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+[-+ ]\s(\S+)\s*$", line)
-        if m:
-            rows[m.group(5)] = (m.group(1), m.group(2), m.group(3))
     want = {"main": ("6", "11", "+5"), "a": ("5", "7", "+2"), "leaf": ("4", "5", "+1"),
             "c": ("-", "4", "+4")}
+    # The rows, not only the header: curses draws them after it.
+    p.keys("d")
+    s = p.wait_for(lambda s: "delta layout" in s and set(want) <= set(delta_rows(s)),
+                   "the delta layout with rows for %s" % ", ".join(want))
+    rows = delta_rows(s)
     for name, values in want.items():
         check(rows.get(name) == values, "delta row %s: %r, want %r"
               % (name, rows.get(name), values))
