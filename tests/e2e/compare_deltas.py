@@ -84,7 +84,11 @@ def status(screen):
 
 
 def anonymous_rows(p, size):
-    s = p.press(["d"], r"delta layout", "the delta layout")
+    # The rows read, not only the header: curses draws them after it.
+    p.keys("d")
+    s = p.wait_for(lambda s: "delta layout" in s and
+                   len(re.findall(r"\(anonymous\)  anon\.js:", s)) >= 3,
+                   "the delta layout's (anonymous) rows of anon.js")
     places = sorted(re.search(r"\(anonymous\)  anon\.js:(\d+)", l).group(1)
                     for l in rows(s) if re.search(r"\(anonymous\)  anon\.js:", l))
     check(places == ["1", "5", "6"],
