@@ -285,8 +285,8 @@ def streaming(engine):
 def two_engines():
     """e shows the next engine that logged in, and back."""
     s = wait_for(r"^ live: fake\S+ \(1 of 2\)", "a second engine in the header")
-    s = press_settled(["e"], r"^ live: other\S+ \(2 of 2\), profiling  ",
-                      "the second engine shown")
+    s = press_settled(["e"], r"^ live: other\S+ \(2 of 2\), profiling  [\s\S]*"
+                      r"^ showing other@", "the second engine shown, and said")
     check(position(s) is not None, "the panes stay usable: %r" % s.split("\n")[-2:])
     press(["e"], r"^ live: fake\S+ \(1 of 2\)", "back to the first engine")
 
