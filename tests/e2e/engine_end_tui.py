@@ -119,7 +119,9 @@ def suspended():
             progress.seek(0)
             time.sleep(0.05)
         time.sleep(0.5)
-        header = pane.lines()[0]
+        # The header drawn whole: curses may write it in more than one piece.
+        header = pane.settled(lambda s: True, "the header drawn whole",
+                              lambda s: s.split("\n")[0]).split("\n")[0]
         check(fake.poll() is None, "suspended: the engine still runs")
         check("suspended at" not in header and "not profiling" in header,
               "suspended: released at its second break and running, the "

@@ -114,8 +114,8 @@ def test_live():
         check(cells >= 2 and abs(add_total(s) - 1.49 * cells) <= 0.0006 * cells * 1.49 + 0.01,
               f"main.add {add_total(s)}s in a range of {cells} windows:\n{s}")
         held = live_windows(s)
-        s = pane.wait_for(lambda s: live_windows(s) > held, "a window while the range is pinned",
-                          stable=False)
+        # Drawn whole: the ruler and rows under the header's new count.
+        s = pane.settled(lambda s: live_windows(s) > held, "a window while the range is pinned")
         check(s.split("\n")[2].count("━") == cells and
               abs(add_total(s) - 1.49 * cells) <= 0.0006 * cells * 1.49 + 0.01,
               f"the pinned range moved: main.add {add_total(s)}s:\n{s}")
@@ -133,8 +133,8 @@ def test_live():
         s = pane.wait_for(lambda s: "HTTP status 503: restarting" in s, "the restart said",
                           stable=False)
         down.clear()
-        s = pane.wait_for(lambda s: "the service answers again" in s, "the error cleared",
-                          stable=False)
+        # Drawn whole, the status line too: no piece of the old error left.
+        s = pane.settled(lambda s: "the service answers again" in s, "the error cleared")
         check("503" not in s, f"the old error stays:\n{s}")
         s = pane.press(["w"], r"wrote wprof-live-\S+ \(\d+ windows\)", "the session written")
         m = re.search(r"wrote (wprof-live-\S+) \((\d+) windows\)", s)

@@ -183,7 +183,8 @@ def explorer(wprof):
               "CPU a window grew: %r then %r (p = %r)" % (cpu_first, cpu_last, p_value))
         check(rss_last <= 1.2 * rss_first, "memory grew: %.0f KiB then %.0f KiB"
               % (rss_first, rss_last))
-        s = tmux("capture-pane", "-p", "-t", pane.name)
+        # The header drawn whole: curses may write it in more than one piece.
+        s = pane.settled(lambda s: True, "the header drawn whole", lambda s: s.split("\n")[0])
         check("live: " in s and "polling Profiler windows" in s, "the header:\n" + s)
     finally:
         tmux("send-keys", "-t", pane.name, "q", "q")

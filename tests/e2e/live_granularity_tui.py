@@ -74,12 +74,14 @@ def header(screen):
 
 
 def by(pane, granularity, names):
-    """Waits for the header's granularity ("" for functions) and the rows
-    `names`; the screen."""
+    """Waits for the header's granularity ("" for functions), the rows
+    `names` and the status line's "granularity: …", drawn after the rows
+    (curses draws from the top, in pieces); the screen."""
     def shown(s):
         said = re.search(r"  by (files|lines)\b", header(s))
         return (said.group(1) if said else "") == granularity and \
-            all(n in rows(s) for n in names)
+            all(n in rows(s) for n in names) and \
+            re.search(r"^ granularity: %s\b" % (granularity or "functions"), s, re.M)
     return pane.wait_for(shown, "by %s with %s" % (granularity or "functions", names),
                          stable=False)
 
@@ -124,9 +126,10 @@ def while_streaming(pane, files, whole):
                               ("files",) + files):
         pane.keys("a")
         by(pane, granularity, [a, b])
-        # A refresh or two later, by the same granularity: still whole.
-        s = pane.wait_for(lambda s: rows(s).get(a, (0, 0))[0] > seen and
-                          granularity in header(s), "newer numbers", stable=False)
+        # A refresh or two later, by the same granularity: still whole,
+        # its rows drawn whole (a's row may come before b's).
+        s = pane.settled(lambda s: rows(s).get(a, (0, 0))[0] > seen and
+                         granularity in header(s), "newer numbers", rows)
         got = rows(s)
         seen = got[a][0]
         whole(got, a, b, granularity)
@@ -137,8 +140,8 @@ def settled(pane, streamer, what):
     functions, the numbers worked from the samples sent."""
     streamer.pause()
     want_a, want_b = streamer.expected()
-    s = pane.wait_for(lambda s: near(rows(s).get("a.js", (0, 0))[0], want_a),
-                      "a.js at %d us" % want_a, stable=False)
+    s = pane.settled(lambda s: near(rows(s).get("a.js", (0, 0))[0], want_a),
+                     "a.js at %d us" % want_a)
     check(near(rows(s)["b.js"][0], want_b) and "by files" in header(s),
           "%s, by files: b.js %r, want %d" % (what, rows(s)["b.js"][0], want_b))
     pane.keys("a")
@@ -205,8 +208,8 @@ def inspect():
         pane.press(["p"], r"not profiling", "p ends tracing", stable=False)
         time.sleep(0.3)  # the fake's chunk under way, if any, and its last
         sent = ins.chunks_sent
-        s = pane.wait_for(lambda s: rows(s).get("y.js", (0, 0))[0] == 2000 * sent,
-                          "y.js at %d chunks" % sent, stable=False)
+        s = pane.settled(lambda s: rows(s).get("y.js", (0, 0))[0] == 2000 * sent,
+                         "y.js at %d chunks" % sent)
         check(rows(s)["x.js"][0] == 1000 * sent and "by files" in header(s),
               "tracing over, by files: x.js %r, want %d" % (rows(s)["x.js"][0], 1000 * sent))
         pane.keys("a")
@@ -221,8 +224,8 @@ def inspect():
         before = rows(before)["x.js"][0]
         # A new run: a new model, its numbers from 0, made by files again.
         pane.press(["p"], r"streaming samples over Tracing", "p starts a new run", stable=False)
-        s = pane.wait_for(lambda s: 0 < rows(s).get("x.js", (0, 0))[0] < before and
-                          "by files" in header(s), "the new run by files", stable=False)
+        s = pane.settled(lambda s: 0 < rows(s).get("x.js", (0, 0))[0] < before and
+                         "by files" in header(s), "the new run by files", rows)
         got = rows(s)
         check(got["x.js"][0] % 1000 == 0 and got["y.js"][0] == 2 * got["x.js"][0] - 1000,
               "new run by files: x.js %r y.js %r" % (got["x.js"][0], got["y.js"][0]))

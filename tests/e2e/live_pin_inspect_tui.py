@@ -22,7 +22,7 @@ import os
 import sys
 import threading
 
-from tmux_driver import Pane, failures, run_tests, tmux
+from tmux_driver import Pane, failures, run_tests
 from pin_screen import TOO_EARLY, check_comparison, flat_total, runs_shown
 import inspect as cdp_fake
 
@@ -96,9 +96,9 @@ def test_pin():
                       "five windows: main 5.00s", stable=False)
         pane.press(["B"], r"pinned 5 windows as the base", "B pins", stable=False)
         target.send(after[1:] + ["rest"])
-        s = pane.wait_for(lambda s: runs_shown(s) == (5, 5), "windows 6-10 as five runs",
-                          stable=False)
-        coloured = tmux("capture-pane", "-e", "-p", "-t", pane.name).split("\n")
+        # The rows drawn whole, not only the title above them.
+        s, coloured = pane.settled_coloured(lambda s: runs_shown(s) == (5, 5),
+                                            "windows 6-10 as five runs")
         check_comparison(s, coloured, BEFORE, AFTER)
         pane.press(["B"], r"unpinned", "B unpins")
     finally:

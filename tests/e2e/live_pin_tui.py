@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 
-from tmux_driver import Pane, check, failures, live_windows, run_tests, tmux
+from tmux_driver import Pane, check, failures, live_windows, run_tests
 from welch_ref import welch
 
 BINARY = os.path.abspath(sys.argv[1])
@@ -107,8 +107,10 @@ def test_pin():
         planted.set()
         s = pane.press(["B"], r"pinned %d windows as the base" % pinned, "B pins", stable=False)
         pane.keys("p")
-        s = pane.wait_for(lambda s: runs_shown(s)[1] >= 4, "four windows after the pin",
-                          stable=False)
+        # The rows drawn whole, not only the title above them, with their
+        # colours from that drawing.
+        s, coloured = pane.settled_coloured(lambda s: runs_shown(s)[1] >= 4,
+                                            "four windows after the pin")
         base_n, new_n = runs_shown(s)
         check(base_n == pinned, "the base is the %d windows pinned, not %d" % (pinned, base_n))
         check(re.search(r"\d+ runs a side|\d+ base runs, \d+ new", s),
@@ -118,7 +120,6 @@ def test_pin():
         check("planted" in order and "steady" in order and
               order.index("planted") < order.index("steady"),
               "planted (significant) before steady:\n%s" % s)
-        coloured = tmux("capture-pane", "-e", "-p", "-t", pane.name).split("\n")
         for name in ("planted", "steady"):
             want = welch(values("before", name)[:base_n], values("after", name)[:new_n])
             line = next((l for l in rows if re.search(r" %s\s*$" % name, l)), None)

@@ -19,7 +19,7 @@ import os
 import re
 import sys
 
-from tmux_driver import failures, live_explorer, run_tests, tmux
+from tmux_driver import failures, live_explorer, run_tests
 from loopback import XsEngine, base36
 from pin_screen import TOO_EARLY, check_comparison, flat_total, runs_shown
 
@@ -60,7 +60,10 @@ def test_pin():
         engine.send(first[:300])
         pane.wait_for(lambda s: "1 top-down" in s, "the first snapshot", stable=False)
         pane.keys("3")
-        pane.wait_for(lambda s: flat_total(s, "main") == 300, "main 300ms", stable=False)
+        # The flat pane drawn whole, its status line too: the waiting
+        # screen's answer gone, the one awaited next is this B's own.
+        pane.settled(lambda s: flat_total(s, "main") == 300 and not re.search(TOO_EARLY, s),
+                     "main 300ms, the first B's answer gone")
         pane.press(["B"], TOO_EARLY, "B before a complete window", stable=False)
         engine.send(first[300:])
         for i in range(1, len(BEFORE["planted"])):
@@ -70,9 +73,9 @@ def test_pin():
         pane.press(["B"], r"pinned 5 windows as the base", "B pins", stable=False)
         for i in range(len(AFTER["planted"])):
             engine.send(window(AFTER, i))
-        s = pane.wait_for(lambda s: runs_shown(s) == (5, 5), "windows 6-10 as five runs",
-                          stable=False)
-        coloured = tmux("capture-pane", "-e", "-p", "-t", pane.name).split("\n")
+        # The rows drawn whole, not only the title above them.
+        s, coloured = pane.settled_coloured(lambda s: runs_shown(s) == (5, 5),
+                                            "windows 6-10 as five runs")
         check_comparison(s, coloured, BEFORE, AFTER)
         pane.press(["B"], r"unpinned", "B unpins")
         pane.keys("q")

@@ -143,8 +143,10 @@ def tui():
             for k in range(3):  # refresh after refresh
                 if k:
                     before = s
-                    s = pane.wait_for(lambda s: s != before and "sortByKey" in s,
-                                      "a refresh", stable=False)
+                    # Drawn whole: its header and rows, not the one
+                    # and the other's of the refresh before.
+                    s = pane.settled(lambda s: s != before and "sortByKey" in s,
+                                     "a refresh")
                 check("source maps: 1 of 2 scripts" in s, "the header's count:\n" + s)
                 check(not set(rows(s)) & set(minified),
                       "no row under the bundle's names: %s" % rows(s))

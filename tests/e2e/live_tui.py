@@ -40,6 +40,23 @@ def press(keys, pattern, what):
     return live.press(keys, pattern, what, stable=False)
 
 
+def settled(pattern, what):
+    """The first screen matching pattern whose rows and status line are
+    drawn whole (the same a moment later), for a check on them: curses
+    writes a screen in pieces, and the header is drawn first."""
+    return live.settled(lambda s: re.search(pattern, s, re.M), what, body)
+
+
+def press_settled(keys, pattern, what):
+    live.keys(*keys)
+    return settled(pattern, what)
+
+
+def whole():
+    """The screen now, its rows and status line drawn whole."""
+    return live.settled(lambda s: True, "the rows drawn whole", body)
+
+
 UNITS = {"us": 1, "ms": 1000, "s": 1000000}
 
 
@@ -156,7 +173,8 @@ def live_session(workdir):
     if other:
         other.disconnect()
     engine.disconnect()
-    s = wait_for(r"disconnected; its data stays", "the disconnect on the status line")
+    s = live.settled(lambda s: "disconnected; its data stays" in s,
+                     "the disconnect on the status line")
     check("live: fake" in s.split("\n")[0] and "disconnected" in s.split("\n")[0],
           "header: the engine, disconnected: %r" % s.split("\n")[0])
     # Hand-computed: the samples alternate a, b, each a lasting 1000 us (the
@@ -174,7 +192,8 @@ def live_session(workdir):
 
 
 def streaming(engine):
-    s = wait_for(r"^ live: fake", "the first snapshot")
+    s = live.settled(lambda s: re.search(r"^ live: fake", s, re.M), "the first snapshot",
+                     lambda s: s.split("\n")[0])
     check("profiling" in s.split("\n")[0], "header says profiling: %r" % s.split("\n")[0])
     # The timeline strip under the header: it scrolls (0.1 s a cell, the
     # newest at the right) as samples arrive (past the window of samples
@@ -187,11 +206,13 @@ def streaming(engine):
     check(later[1] != lines[1] and "█" in later[1],
           "the strip moves as samples arrive:\n%s\n%s" % (lines[1], later[1]))
     # A range chosen on it stays on its samples: its numbers stand still
-    # while new samples arrive; 0 follows the whole session again.
-    s = press(["["], r"range \S+–\S+ of", "a range chosen on the strip")
+    # while new samples arrive; 0 follows the whole session again.  Its
+    # rows are those drawn with the status line's "range …", after the
+    # header's: curses draws from the top.
+    s = press_settled(["["], r"^ range \S+–\S+ of", "a range chosen on the strip")
     pinned = body(s)
     time.sleep(1.0)
-    s = screen()
+    s = whole()
     check(body(s) == pinned and "█" in s.split("\n")[1],
           "a pinned range keeps its numbers:\n%s\n%s" % ("\n".join(pinned), s))
     press(["0"], r"range: the whole profile", "0: the whole session")
@@ -200,13 +221,13 @@ def streaming(engine):
     press(["Enter"], r"▾ \(host\)", "(host) open")
     press(["j", "Enter"], r"▾ main", "main open")
     time.sleep(1.0)
-    s = screen()
+    s = whole()
     check(re.search(r"▾ \(host\)", s) and re.search(r"▾ main", s) and
           re.search(r"\sa\s+m\.js:2", s), "open rows stay open across snapshots")
     check(position(s) == 2, "the cursor stays on main: %r" % position(s))
     s = press(["3", "s"], r"sorted by self", "flat pane sorted by self")
     time.sleep(0.6)
-    s = screen()
+    s = whole()
     check("sort: self" in s.split("\n")[tabs_line(s)], "the sort stays across snapshots")
     check([row_at(s, i) for i in (1, 2)] == ["b", "a"], "by self: b, a first")
     # Down to a's row.
@@ -216,7 +237,7 @@ def streaming(engine):
     s = wait_for(r"\b%d/\d+  \? help" % index, "the cursor on a")
     first = micros(flat_rows(s)["a"][1])
     time.sleep(1.5)
-    s = screen()
+    s = whole()
     later = micros(flat_rows(s).get("a", ("", ""))[1])
     check(later > first > 0, "a's total grows while streaming: %g then %g" % (first, later))
     check(position(s) == index and row_at(s, index) == "a",
@@ -226,7 +247,7 @@ def streaming(engine):
           "b's self is three times a's: %r" % flat_rows(s))
 
     # u twice: sample counts, which the snapshots carry; a and b alternate.
-    s = press(["u", "u"], r"units: samples", "u twice: sample counts")
+    s = press_settled(["u", "u"], r"units: samples", "u twice: sample counts")
     counts = flat_rows(s)
     a_count, b_count = counts["a"][0], counts["b"][0]
     check(a_count.isdigit() and b_count.isdigit() and
@@ -234,13 +255,13 @@ def streaming(engine):
           "a and b counted alike: %r" % counts)
     press(["u"], r"units: time", "u back to time")
 
-    s = press(["z"], r"frozen", "freeze")
+    s = press_settled(["z"], r"^ frozen: ", "freeze, on the status line")
     frozen = flat_rows(s)["a"]
     time.sleep(1.0)
-    check(flat_rows(screen())["a"] == frozen, "frozen numbers stay")
+    check(flat_rows(whole())["a"] == frozen, "frozen numbers stay")
     s = press(["z"], r"following the engine again", "unfreeze")
     time.sleep(0.6)
-    check(flat_rows(screen())["a"] != frozen, "unfrozen numbers move on")
+    check(flat_rows(whole())["a"] != frozen, "unfrozen numbers move on")
 
     press(["w"], r"wrote wprof-live-1-\S+\.xsbug and wprof-live-1-\S+\.cpuprofile",
           "the written file names")
@@ -249,17 +270,23 @@ def streaming(engine):
     while b"<stop-profiling/>" not in engine.received and time.time() < deadline:
         time.sleep(0.05)
     check(b"<stop-profiling/>" in engine.received, "p sent <stop-profiling/>")
-    s = press(["?"], r"Keys", "the help")
-    if "live: start/stop profiling" not in s:  # a short screen: it scrolls
-        s = press(["PageDown"], r"live: start/stop profiling", "help lists the live keys")
-    check("live: next engine" in s and "live: freeze/follow" in s, "help: e and z")
-    press(["Escape"], r"\? help", "help closed")
+    # The live keys, awaited all: the help's rows come after its title.
+    live_keys = ("live: start/stop profiling", "live: next engine", "live: freeze/follow")
+    s = press_settled(["?"], r"Keys", "the help")
+    if live_keys[0] not in s:  # a short screen: it scrolls
+        live.keys("PageDown")
+    live.settled(lambda s: all(k in s for k in live_keys), "help lists the live keys: p, e and z")
+    # The help gone: its status line shows under it as well.
+    live.keys("Escape")
+    live.wait_for(lambda s: re.search(r"\? help", s) and "Keys —" not in s, "help closed",
+                  stable=False)
 
 
 def two_engines():
     """e shows the next engine that logged in, and back."""
     s = wait_for(r"^ live: fake\S+ \(1 of 2\)", "a second engine in the header")
-    s = press(["e"], r"^ live: other\S+ \(2 of 2\), profiling  ", "the second engine shown")
+    s = press_settled(["e"], r"^ live: other\S+ \(2 of 2\), profiling  [\s\S]*"
+                      r"^ showing other@", "the second engine shown, and said")
     check(position(s) is not None, "the panes stay usable: %r" % s.split("\n")[-2:])
     press(["e"], r"^ live: fake\S+ \(1 of 2\)", "back to the first engine")
 

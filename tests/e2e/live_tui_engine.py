@@ -63,7 +63,9 @@ def breaks():
     rc = exit_status(fake, "breaks")
     check(rc == 0, "a program with debugger statements runs to its end: status %d" % rc)
     s = wait_for(pane, r"^ live: xst@\S+, disconnected", "the engine gone")
-    s = pane.press(["L"], r"Log of xst@\S+: 6 lines", "L lists the log", stable=False)
+    # The log's lines drawn whole, not only its title above them.
+    pane.keys("L")
+    s = pane.settled(lambda s: re.search(r"Log of xst@\S+: 6 lines", s), "L lists the log")
     lines = [line.strip() for line in s.split("\n")]
     for text in ("before 1st debugger", 'after 1st debugger <&> "quoted"',
                  "after 2nd debugger", PLACE + ":12: Exception: throw!",
@@ -71,7 +73,10 @@ def breaks():
                  "done"):
         check(any(re.fullmatch(r"\d\d:\d\d:\d\d\.\d{3}  " + re.escape(text), line)
                   for line in lines), "L shows %r with its time: %r" % (text, lines))
-    pane.press(["j"], r"^ 1 top-down", "any key closes the log", stable=False)
+    # The log gone: the panes' line shows under it as well.
+    pane.keys("j")
+    pane.wait_for(lambda s: re.search(r"^ 1 top-down", s, re.M) and "Log of" not in s,
+                  "any key closes the log", stable=False)
     s = pane.press(["q"], r"EXIT=0", "q quits at once: no engine connected", stable=False)
     pane.close()
 
@@ -83,7 +88,10 @@ def quitting():
     s = pane.press(["q"], r"1 engine still connected: quitting lets it run on unprofiled; q again to quit",
                    "q asks first", stable=False)
     check("EXIT=" not in s, "the first q does not quit")
-    s = pane.press(["j"], r"^ live: xst", "another key answers no", stable=False)
+    # The question gone: the header alone was there before the key.
+    pane.keys("j")
+    pane.wait_for(lambda s: re.search(r"^ live: xst", s, re.M) and "still connected" not in s,
+                  "another key answers no: the question gone", stable=False)
     time.sleep(0.5)
     check("EXIT=" not in pane.screen() and fake.poll() is None,
           "the explorer and the engine run on")

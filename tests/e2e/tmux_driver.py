@@ -124,6 +124,18 @@ class Pane:
     def close(self):
         tmux("kill-session", "-t", self.name, check=False)
 
+    def settled_coloured(self, predicate, what, part=lambda s: s):
+        """The screen of `settled` and its lines with their colours
+        (capture-pane -e), both of one drawing: its `part` the same
+        after the coloured capture as before it."""
+        for _ in range(100):
+            s = self.settled(predicate, what, part)
+            coloured = tmux("capture-pane", "-e", "-p", "-t", self.name)
+            if part(self.screen()) == part(s):
+                return s, coloured.split("\n")
+        raise AssertionError("%s changed under every coloured capture; screen:\n%s"
+                             % (what, self.screen()))
+
 
 def live_windows(screen):
     """How many windows a live explorer's header says it holds (0 before
