@@ -124,6 +124,17 @@ class Pane:
     def close(self):
         tmux("kill-session", "-t", self.name, check=False)
 
+    def settled_coloured(self, predicate, what):
+        """settled's screen and the same screen with its colours (SGR
+        sequences, capture-pane -e), both of one drawing: a second capture
+        may meet the next screen, or the one after half drawn."""
+        for _ in range(100):
+            s = self.settled(predicate, what)
+            coloured = tmux("capture-pane", "-p", "-e", "-t", self.name)
+            if re.sub(r"\x1b\[[0-9;]*m", "", coloured) == s:
+                return s, coloured
+        raise AssertionError("%s never stayed the same; screen:\n%s" % (what, self.screen()))
+
 
 def live_windows(screen):
     """How many windows a live explorer's header says it holds (0 before
@@ -144,3 +155,8 @@ def live_explorer(binary):
     pane = Pane(command, 160, 30, ready=lambda s: re.search(waiting, s),
                 what="the waiting screen")
     return pane, port
+
+
+# The flat pane's column titles, its own: "3 flat" is on every pane's tab
+# line, so a wait for it after the key 3 waits for nothing.
+FLAT_TITLES = r"sum% +name"
