@@ -403,6 +403,9 @@ def ascii_under_lang_c():
     p = Pane("worked-example.cpuprofile", env="LANG=C LC_ALL=C")
     s = p.press(["Enter"], r"- main", "ASCII expanded marker")
     check("| + a" in s and "▸" not in s and "│" not in s, "ASCII tree markers under LANG=C")
+    # The help, longer than 24 lines, says how to scroll it with ASCII dashes.
+    p.press(["?"], r"^ Keys - j/k, PgDn/PgUp scroll .*  1-\d+ of \d+ *$",
+            "the help's title in ASCII under LANG=C")
     p.close()
 
 
