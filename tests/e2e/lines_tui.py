@@ -10,7 +10,7 @@ import os
 import re
 import sys
 
-from tmux_driver import Pane, check, failures, run_tests, tmux
+from tmux_driver import Pane, check, failures, run_tests
 
 BINARY = os.path.abspath(sys.argv[1])
 NODE_DIR = os.path.join(os.path.abspath(sys.argv[2]), "lines", "node")
@@ -26,16 +26,19 @@ def open_spin(extra):
     return p
 
 
-def selected_line(p):
+def selected_line(s):
     """The selected row's number, from the status line ("4/9")."""
-    m = re.search(r" (\d+)/(\d+)  n/N hot lines", p.screen())
+    m = re.search(r" (\d+)/(\d+)  n/N hot lines", s)
     return int(m.group(1)) if m else None
 
 
 def with_source():
     p = open_spin("--trim-path /tmp/h9node --source-path " + NODE_DIR)
     try:
-        s = p.press(["l"], r"source: spin", "the source pane")
+        # The status line, drawn last, says the whole pane is there.
+        p.keys("l")
+        s, coloured = p.settled_coloured(lambda s: "source: spin" in s and selected_line(s),
+                                         "the source pane")
         check(re.search(HOT, s), "line 8 shaded as the hottest:\n" + s)
         check(re.search(r"(░░|▒▒|▓▓|\.\.|\+ |##)? +\S+ +n/a +7  +for \(let i", s),
               "line 7 with its share:\n" + s)
@@ -43,19 +46,18 @@ def with_source():
         status = [l for l in s.split("\n") if l.strip()][-1]
         check(os.path.join(NODE_DIR, "hot.js") in status,
               "the status line names the file read: " + status)
-        first = selected_line(p)
+        first = selected_line(s)
         # Highlighted: the selected row (the hot line) is drawn in other
         # colours than its neighbours.
-        coloured = tmux("capture-pane", "-p", "-e", "-t", p.name).split("\n")
         hot_row = [l for l in coloured if "1000003;" in l]
         plain_row = [l for l in coloured if "let x = 0;" in l]
         check(hot_row and plain_row and hot_row[0].split("x = (x")[0] !=
               plain_row[0].split("let x")[0], "the hot line has its own colours")
-        p.press(["n"], r"n/N hot lines", "n")
-        second = selected_line(p)
-        check(first and second and first != second, f"n moves: {first} -> {second}")
-        p.press(["N"], r"n/N hot lines", "N")
-        check(selected_line(p) == first, "N moves back")
+        # The status line shows n/N hot lines before the key is read too.
+        p.keys("n")
+        p.wait_for(lambda s: selected_line(s) not in (None, first), f"n moves from {first}")
+        p.keys("N")
+        p.wait_for(lambda s: selected_line(s) == first, f"N moves back to {first}")
         s = p.press(["q"], r"3 flat", "q: back to the flat pane")
         s = p.press(["?"], r"source lines", "help lists l")
         p.keys("q")
@@ -85,7 +87,7 @@ def from_flame():
     try:
         p.press(["5"], r"5 flame", "the flame graph")
         p.keys("/", "spin", "Enter")
-        s = p.press(["l"], r"source: spin", "l in the flame graph")
+        s = p.press(["l"], r"source: spin[\s\S]* n/N hot lines", "l in the flame graph")
         check(re.search(HOT, s), "line 8 shaded as the hottest:\n" + s)
     finally:
         p.close()
@@ -129,7 +131,7 @@ def anonymous_functions():
     try:
         p.press(["3"], r"3 flat", "the flat pane")
         s = p.press(["j"] * 8, r"anon\.js:12:21 +9/", "the comparator's row")
-        s = p.press(["l"], r"source: \(anonymous\)", "its source pane")
+        s = p.press(["l"], r"source: \(anonymous\)[\s\S]* n/N hot lines", "its source pane")
         check("from line 12" in s.split("\n")[0], "the comparator's range: " + s.split("\n")[0])
         check(re.search(r"\S+ms +n/a +14 +for \(let k = 0; k < 8", s),
               "its loop, line 14, with its self:\n" + s)

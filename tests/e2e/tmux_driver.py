@@ -156,3 +156,8 @@ def live_explorer(binary):
     pane = Pane(command, 160, 30, ready=lambda s: re.search(waiting, s),
                 what="the waiting screen")
     return pane, port
+
+
+# The flat pane's column titles, its own: "3 flat" is on every pane's tab
+# line, so a wait for it after the key 3 waits for nothing.
+FLAT_TITLES = r"sum% +name"

@@ -20,6 +20,12 @@ def header(screen):
     return screen.split("\n")[0]
 
 
+def thread_shown(name):
+    """The header naming the thread `name` (a regex) and, drawn after the
+    rows, the status line that T leaves: the screen T drew, all of it."""
+    return r"^ .*%s[\s\S]*^ thread: %s" % (name, name)
+
+
 def cycle_threads():
     p = Pane("%s %s; echo EXIT=$?; sleep 600" % (BINARY, TRACE), 160, 30)
     try:
@@ -29,10 +35,11 @@ def cycle_threads():
         # Its functions (docs/formats.md's worked example); T keeps the pane.
         s = p.press(["3"], r" leaf ", "the flat pane")
         check(" main " in s and " a " in s, "its functions are shown")
-        s = p.press(["T"], r"Worker \(Renderer pid 1, tid 20\)", "T: the worker")
+        s = p.press(["T"], thread_shown(r"Worker \(Renderer pid 1, tid 20\)"), "T: the worker")
         check(" work " in s and " main " not in s, "the worker's tree: %s" % s)
-        s = p.press(["T"], r"^ .*CrRendererMain \(pid 2, tid 10\)", "T: the other renderer")
-        s = p.press(["T"], r"^ .*CrRendererMain \(Renderer pid 1, tid 10\)",
+        s = p.press(["T"], thread_shown(r"CrRendererMain \(pid 2, tid 10\)"),
+                    "T: the other renderer")
+        s = p.press(["T"], thread_shown(r"CrRendererMain \(Renderer pid 1, tid 10\)"),
                     "T: round to the first")
         check(" main " in s, "the first thread's tree again")
         s = p.press(["?"], r"next thread", "help lists T")
@@ -54,9 +61,10 @@ def firefox_threads():
         check("GeckoMain (Web Content, pid 200, tid 201)" in header(s),
               "the tab's main thread first: %r" % header(s))
         s = p.press(["3"], r" render ", "the flat pane")
-        s = p.press(["T"], r"GeckoMain \(Parent Process, pid 100, tid 100\)", "T: the parent")
+        s = p.press(["T"], thread_shown(r"GeckoMain \(Parent Process, pid 100, tid 100\)"),
+                    "T: the parent")
         check(" compute " in s and " render " not in s, "the parent's functions: %s" % s)
-        s = p.press(["T"], r"^ .*GeckoMain \(Web Content, pid 200, tid 201\)",
+        s = p.press(["T"], thread_shown(r"GeckoMain \(Web Content, pid 200, tid 201\)"),
                     "T: round to the tab")
         p.keys("q")
         s = p.wait_for(lambda s: "EXIT=" in s, "exit")
@@ -76,9 +84,9 @@ def duration_events():
               "the renderer main thread first: %r" % header(s))
         check("trace-event JSON (duration events)" in s, "the format says so: %s" % s)
         check("timeline: the whole profile" in s, "the timeline strip: %s" % s)
-        s = p.press(["3"], r" Commit\b", "the flat pane")
+        s = p.press(["3"], r" Commit\b[\s\S]* Task\b", "the flat pane: Commit, Task under it")
         check(re.search(r" Task\b", s) and " Compile" not in s, "the main thread's events: %s" % s)
-        s = p.press(["T"], r"Worker \(Renderer pid 1, tid 2\)", "T: the worker")
+        s = p.press(["T"], thread_shown(r"Worker \(Renderer pid 1, tid 2\)"), "T: the worker")
         check(" Compile" in s and not re.search(r" Task\b", s), "the worker's events: %s" % s)
         p.keys("q")
         s = p.wait_for(lambda s: "EXIT=" in s, "exit")

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from tmux_driver import TIMEOUT, Pane as Session, check, failures, run_tests, tmux
+from tmux_driver import FLAT_TITLES, TIMEOUT, Pane as Session, check, failures, run_tests, tmux
 
 BINARY = os.path.abspath(sys.argv[1])
 DATA = os.path.abspath(sys.argv[2])
@@ -112,15 +112,14 @@ def rule_not_applicable():
     """exact needs whole stacks: the XS node graph has none, so it is named
     with its reason and no total is shown."""
     p = Pane("validate-xs.cpuprofile")
-    p.press(["3"], r"3 flat", "flat")
-    deadline = time.time() + TIMEOUT
-    s = p.screen()
+    s = p.press(["3"], FLAT_TITLES, "flat")
     for _ in range(4):
         if "(n/a)" in s:
             break
-        s = p.press(["r"], r"rule: ", "another rule")
-        time.sleep(0.2)
-        s = p.screen()
+        # The header names the rule before the rows below it are drawn.
+        rule = re.search(r"rule: .*", s.split("\n")[0]).group(0)
+        p.keys("r")
+        s = p.settled(lambda s: rule not in s.split("\n")[0], "the rule after " + rule)
     check("(n/a)" in s.split("\n")[0], "a rule shown as n/a in the header")
     check("gives no totals here" in s.split("\n")[-2] or "gives no totals here" in s,
           "the reason is on the status line")
@@ -145,8 +144,8 @@ def focus_and_hide():
     """A filter stack built with keys, shown in the breadcrumb on the tab
     line, undone step by step with Backspace back to the exact numbers."""
     p = Pane("worked-example.cpuprofile", 120, 24)
-    p.press(["3"], r"leaf", "flat")
-    whole = sorted(rows(p.screen()))
+    # All four rows, kept to compare with: the status line counts them.
+    whole = sorted(rows(p.press(["3"], r"1/4  \? help", "flat")))
     s = p.press(["G", "f"], r"filters: focus=b", "focus on b")
     focused = sorted(rows(s))
     check(focused == sorted([("0", "1ms", "main"), ("0", "1ms", "b"),
@@ -248,7 +247,9 @@ def divided_in_background():
     p = Pane(path, 120, 40)
     p.press(["3"], r"3 flat", "flat")
     p.press(["r"], r"rule: additive", "additive")
-    s = p.press(["r"], r"rule: divided \(computing\)", "divided being computed")
+    p.keys("r")
+    # The header says so before the rows under it are drawn.
+    s = p.settled(lambda s: "rule: divided (computing)" in s, "divided being computed")
     check(rows(s) and all(r[1] == "-" for r in rows(s)),
           "no totals while divided is computed: %r" % rows(s)[:3])
     s = p.press(["j"], r"2/\d+  \? help", "a key while divided is computed")
@@ -256,7 +257,7 @@ def divided_in_background():
     deadline = time.time() + 20 * TIMEOUT  # the ASan build walks slowly
     while "(computing)" in p.screen().split("\n")[0] and time.time() < deadline:
         time.sleep(0.2)
-    s = p.wait_for(lambda s: "(computing)" not in s.split("\n")[0], "divided's numbers")
+    s = p.settled(lambda s: "(computing)" not in s.split("\n")[0], "divided's numbers")
     got = [(r[0], r[1], r[2].split()[0]) for r in rows(s)]
     want = report_flat(path, "--rule", "divided")
     check(got and got == want[:len(got)], "divided from the thread is --report's:\n%r\n%r"
@@ -267,11 +268,10 @@ def divided_in_background():
 def big_screen_tour():
     p = Pane("recursion.cpuprofile", 200, 50)
     for key, what in [("2", "2 bottom-up"), ("j", "2/"), ("*", "▾"), ("4", "\\["), ("1", "1 top-down"),
-                      ("*", "▾"), ("End", "\\? help"), ("PageUp", "\\? help"), ("?", "Keys")]:
+                      ("*", "▾"), ("End", "\\? help"), ("PageUp", "\\? help")]:
         p.press([key], what, "key %s" % key)
-    s = p.screen()
-    check("focus, ignore, hide it" in s,
-          "help lists f from the key table")
+    # Its title comes before its lines: wait for the line itself.
+    p.press(["?"], r"focus, ignore, hide it", "the help listing f from the key table")
     p.press(["x"], r"\? help", "help closed")
     p.close()
 
@@ -403,14 +403,18 @@ def ascii_under_lang_c():
     p = Pane("worked-example.cpuprofile", env="LANG=C LC_ALL=C")
     s = p.press(["Enter"], r"- main", "ASCII expanded marker")
     check("| + a" in s and "▸" not in s and "│" not in s, "ASCII tree markers under LANG=C")
+    # The help, longer than 24 lines, says how to scroll it with ASCII dashes.
+    p.press(["?"], r"^ Keys - j/k, PgDn/PgUp scroll .*  1-\d+ of \d+ *$",
+            "the help's title in ASCII under LANG=C")
     p.close()
 
 
 def hostile_names():
     tmux("set-option", "-g", "set-titles", "on", check=False)
     p = Pane("hostile-names.cpuprofile", 120, 24)
-    p.press(["3"], r"3 flat", "flat")
-    s = p.screen()
+    p.keys("3")
+    # The rows under the titles: read once the whole screen is drawn.
+    s = p.settled(lambda s: re.search(FLAT_TITLES, s), "flat")
     check(r"clear\e[2Jscreen" in s, "ESC [2J shown escaped")
     check(r"title\e]0;PWNED\x07set" in s, "OSC title shown escaped")
     check("3 flat" in s.split("\n")[3], "the screen was not cleared")  # under the strip
@@ -425,8 +429,9 @@ def sample_types():
     p = Pane("heap.pprof", 200, 50)
     s = p.screen()
     check("inuse_space" in s.split("\n")[0], "heap.pprof opens on its default type")
-    p.keys("3")
-    s = p.press(["t"], r"alloc_objects", "the next sample type")
+    p.keys("3", "t")
+    # The header names the type before the rows under it are drawn.
+    s = p.settled(lambda s: "alloc_objects" in s, "the next sample type")
     got = {r[2].split("  ")[0]: r for r in rows(s)}
     check(got.get("main.small", ("",))[0] == "16723",
           "alloc_objects: main.small self 16723 as pprof says: %r" % (got.get("main.small"),))

@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 from protobuf_bytes import field, varint
-from tmux_driver import Pane, check, failures, run_tests, tmux
+from tmux_driver import FLAT_TITLES, Pane, check, failures, run_tests
 
 BINARY = os.path.abspath(sys.argv[1])
 DATA = os.path.abspath(sys.argv[2])
@@ -61,9 +61,9 @@ def explorer(path, env="", extra=""):
     return Pane("%s %s %s --theme mono %s; sleep 600" % (env, BINARY, extra, path))
 
 
-def selected_line(p):
-    """The screen line in reverse video (mono theme: the cursor's row)."""
-    lines = tmux("capture-pane", "-p", "-e", "-t", p.name).split("\n")
+def selected_line(lines):
+    """The screen line in reverse video (mono theme: the cursor's row) in
+    a screen's lines read with their colours."""
     # Rows start under the column titles (below the timeline strip and the
     # tabs, whose current tab is in reverse video too, and which say
     # "sort: name" when sorted by name).
@@ -71,7 +71,7 @@ def selected_line(p):
     hits = [i - first + 3 for i, l in enumerate(lines[first:-2], first)
             if re.search(r"\x1b\[(?:[0-9;]*;)?7m", l)]
     selected_line.page = len(lines[first:-2])
-    return hits, p.lines()
+    return hits
 
 
 def position(screen):
@@ -85,11 +85,15 @@ def resort_window():
     the status line counts."""
     p = explorer(os.path.join(DATA, "validate.cpuprofile"))
     p.press(["3"], r"/88", "the flat pane")
-    p.press(["G"], r"88/88", "the last row")
+    screen = p.press(["G"], r"88/88", "the last row")
     for key in ("s", "s", "s", "s", "s", "r", "r", "r", "r", "PageUp", "s", "s"):
+        # Each key changes the screen: its position and its reverse video
+        # are read from one drawing of the next one, drawn whole.
         p.keys(key)
-        screen = p.wait_for(lambda s: position(s) is not None, "after " + key)
-        hits, lines = selected_line(p)
+        last = screen
+        screen, coloured = p.settled_coloured(lambda s: s != last and position(s),
+                                              "the screen after " + key)
+        hits = selected_line(coloured)
         at = position(screen)
         check(len(hits) == 1, "after %s the cursor's row is on screen (%s):\n%s"
               % (key, at, screen))
@@ -116,7 +120,9 @@ def deep_indentation():
 
 def counts_units_names():
     p = explorer(NUMBERS, extra="--sample-type samples")
-    screen = p.press(["3"], r"3 flat", "the flat pane")
+    p.keys("3")
+    # The rows under the titles: read once the whole screen is drawn.
+    screen = p.settled(lambda s: re.search(FLAT_TITLES, s), "the flat pane")
     rows = screen.split("\n")[3:5]
     check(any("118.1M" in r for r in rows) and "236.1M" in screen,
           "counts abbreviated: %r" % rows)
@@ -125,7 +131,9 @@ def counts_units_names():
     check(all(re.match(r"\s*\S+\s{2,}\S+\s{2,}\S+", r) for r in rows if r.strip()),
           "every column keeps a gap: %r" % rows)
     # cpu: 157 s reads 2m37s; main's total 158 s reads 2m38s.
-    screen = p.press(["t"], r"cpu \(us\)", "the cpu sample type")
+    p.keys("t")
+    # The header names the type before the rows under it are drawn.
+    screen = p.settled(lambda s: re.search(r"cpu \(us\)", s), "the cpu sample type")
     check("2m37s" in screen and "2m38s" in screen and "min" not in screen,
           "times past a minute read as a clock: %s" % screen)
     # The long name ends in an ellipsis at the right edge; its URL is the
@@ -135,18 +143,18 @@ def counts_units_names():
           "a cut name ends in an ellipsis: %r" % long_row)
     p.close()
     p = explorer(NUMBERS, extra="--sample-type samples")
-    p.press(["3"], r"3 flat", "the flat pane")
+    p.press(["3"], FLAT_TITLES, "the flat pane")
     screen = p.press(["s"], r"sorted by", "sorted by self")
     screen = p.press(["G"], r"2/2", "the second row")
     statuses = []
-    for key in ("g", "j"):
-        p.keys(key)
-        statuses.append(p.wait_for(lambda s: True, key).split("\n")[-2])
+    for key, row in (("g", 1), ("j", 2)):
+        statuses.append(p.press([key], r"%d/2  \? help" % row, key).split("\n")[-2])
     check(any("_tsc.js:132095" in st and "nested/build" in st for st in statuses),
           "the status line names the URL: %r" % statuses)
     p.close()
     p = Pane("LANG=C LC_ALL=C %s --theme mono %s; sleep 600" % (BINARY, NUMBERS))
-    screen = p.press(["3"], r"3 flat", "the flat pane under LANG=C")
+    p.keys("3")
+    screen = p.settled(lambda s: re.search(FLAT_TITLES, s), "the flat pane under LANG=C")
     long_row = next((l for l in screen.split("\n") if "a_function_with" in l), "")
     check(long_row.rstrip().endswith(">"), "LANG=C: a cut name ends in '>': %r" % long_row)
     p.close()
@@ -158,7 +166,8 @@ def base_name_in_row():
         [b"", b"cpu", b"nanoseconds", b"f", URL.encode()], [(1, 2)],
         [([1], [10**9])], [(3, 4, 132095)]))
     p = explorer(short)
-    screen = p.press(["3"], r"3 flat", "the flat pane")
+    p.keys("3")
+    screen = p.settled(lambda s: re.search(FLAT_TITLES, s), "the flat pane")
     row = next((l for l in screen.split("\n")[3:-1] if " f " in l), "")
     check(row.rstrip().endswith("f  _tsc.js:132095"), "base name and line in the row: %r" % row)
     status = screen.split("\n")[-2]
