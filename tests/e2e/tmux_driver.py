@@ -104,15 +104,18 @@ class Pane:
 
     def help_text(self):
         """Every page of the ? help as one text: a short screen scrolls it
-        ("Keys — j/k, PgDn/PgUp scroll …  1–21 of 44")."""
-        s = self.press(["?"], r"Keys", "the help")
+        ("Keys — j/k, PgDn/PgUp scroll …  1–21 of 44").  Each page is read
+        settled: its title, which says the page, is drawn before its lines."""
+        self.keys("?")
+        s = self.settled(lambda s: "Keys" in s, "the help")
         text = s
         for _ in range(8):
             m = re.search(r"(\d+)\u2013(\d+) of (\d+)", s.split("\n")[1])
             if not m or int(m.group(2)) >= int(m.group(3)):
                 break
-            s = self.press(["NPage"], r"(?<!\d)(?!%s\u2013)\d+\u2013\d+ of" % m.group(1),
-                           "the next page of the help")
+            self.keys("NPage")
+            page = r"(?<!\d)(?!%s\u2013)\d+\u2013\d+ of" % m.group(1)
+            s = self.settled(lambda s: re.search(page, s), "the next page of the help")
             text += "\n" + s
         return text
 
