@@ -632,7 +632,7 @@ static void draw_status(const struct app *a, const struct screen *s,
 		escape_text(a->prompts.save.text, safe, sizeof(safe));
 		snprintf(text, sizeof(text), "save as: %s", safe);
 	} else if (a->message[0]) {
-		snprintf(text, sizeof(text), "%s", a->message);
+		screen_text(s, a->message, text, sizeof(text));
 	} else if (!t->total && t->computing) {
 		snprintf(text, sizeof(text), "%s", t->why_not);
 	} else if (!t->total) {

@@ -140,7 +140,7 @@ static void draw_lines_status(const struct app *a, const struct screen *s)
 	snprintf(where, sizeof(where), " %zu/%zu  n/N hot lines  q back  ? help ",
 		 a->lines->view.nrows ? a->lines->selected + 1 : 0, a->lines->view.nrows);
 	if (a->message[0])
-		snprintf(text, sizeof(text), "%s", a->message);
+		screen_text(s, a->message, text, sizeof(text));
 	else
 		lines_pane_status(a, text, sizeof(text));
 	int right = (int)strlen(where);

@@ -174,3 +174,30 @@ bool screen_in_colour(const struct screen *s)
 {
 	return s->colour && (s->flame[PALETTE_KIND].n || s->flame[PALETTE_KIND_8].n);
 }
+
+void screen_text(const struct screen *s, const char *text, char *out, size_t cap)
+{
+	static const struct { const char *mark, *ascii; } marks[] = {
+		{ "\u2013", "-" }, { "\u2014", "-" }, { "\u2026", "..." },
+		{ "\u00b5", "u" }, { "\u00b1", "+-" },
+	};
+	size_t used = 0;
+	if (!cap)
+		return;
+	while (*text && used + 1 < cap) {
+		const char *put = NULL;
+		size_t skip = 1;
+		for (size_t i = 0; !s->utf8 && !put && i < sizeof(marks) / sizeof(marks[0]); i++)
+			if (strncmp(text, marks[i].mark, strlen(marks[i].mark)) == 0) {
+				put = marks[i].ascii;
+				skip = strlen(marks[i].mark);
+			}
+		size_t len = put ? strlen(put) : 1;
+		if (used + len >= cap)
+			break;
+		memcpy(out + used, put ? put : text, len);
+		used += len;
+		text += skip;
+	}
+	out[used] = '\0';
+}

@@ -27,6 +27,12 @@ bool screen_open(struct screen *s, const struct theme *t, bool use_colour,
 		 FILE *in, FILE *out, char *err, size_t cap);
 void screen_close(void);
 
+/* `text` as the screen can show it: the explorer's messages use a few
+ * typographic marks (– — … µ ±), which a terminal without UTF-8 (LANG=C)
+ * would show as "???"; there they become - - ... u +-.  Other bytes are
+ * copied as they are, cut to `cap`. */
+void screen_text(const struct screen *s, const char *text, char *out, size_t cap);
+
 /* Drawn in colour: a colour terminal, colours wanted (no NO_COLOR) and a
  * theme that has some (not mono); else by attributes and characters. */
 bool screen_in_colour(const struct screen *s);

@@ -406,6 +406,12 @@ def ascii_under_lang_c():
     # The help, longer than 24 lines, says how to scroll it with ASCII dashes.
     p.press(["?"], r"^ Keys - j/k, PgDn/PgUp scroll .*  1-\d+ of \d+ *$",
             "the help's title in ASCII under LANG=C")
+    # A range's message on the status line (the last line), its dash too.
+    p.press(["Escape"], r"^ 1 top-down", "the help closed")
+    s = p.press(["{"], r"\A(.*\n){23} range [\d.]+ms-[\d.]+ms of 6\.0ms ",
+                "the range's message in ASCII under LANG=C")
+    check("?" not in s.split("\n")[23].split("? help")[0],
+          "no ??? on the status line: %r" % s.split("\n")[23])
     p.close()
 
 
