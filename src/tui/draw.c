@@ -689,17 +689,14 @@ static void draw_help(struct app *a, const struct screen *s)
 	size_t last_top = rows > (size_t)lines ? rows - (size_t)lines : 0;
 	if (a->help_top > last_top)
 		a->help_top = last_top;
-	/* Dashes in ASCII where the terminal has no UTF-8 (LANG=C). */
-	char title[160], scroll[48] = "";
+	char title[160], shown[160];
+	snprintf(title, sizeof(title), "Keys%s (any other key closes this help)",
+		 last_top ? " — j/k, PgDn/PgUp scroll" : "");
 	if (last_top)
-		snprintf(scroll, sizeof(scroll), " %s j/k, PgDn/PgUp scroll",
-			 s->utf8 ? "\u2014" : "-");
-	snprintf(title, sizeof(title), "Keys%s (any other key closes this help)", scroll);
-	if (last_top)
-		snprintf(title + strlen(title), sizeof(title) - strlen(title), "  %zu%s%zu of %zu",
-			 a->help_top + 1, s->utf8 ? "\u2013" : "-",
-			 a->help_top + (size_t)lines, rows);
-	put_text_cut(top, 1, title, area.cols - 1, s->attr[EL_HEADER], s->utf8);
+		snprintf(title + strlen(title), sizeof(title) - strlen(title), "  %zu–%zu of %zu",
+			 a->help_top + 1, a->help_top + (size_t)lines, rows);
+	screen_text(s, title, shown, sizeof(shown)); /* its dashes, under LANG=C */
+	put_text_cut(top, 1, shown, area.cols - 1, s->attr[EL_HEADER], s->utf8);
 	a->page_rows = (size_t)lines;
 	for (int y = 0; y < lines; y++)
 		for (int col = 0; col < columns; col++) {

@@ -181,13 +181,15 @@ void screen_text(const struct screen *s, const char *text, char *out, size_t cap
 		{ "\u2013", "-" }, { "\u2014", "-" }, { "\u2026", "..." },
 		{ "\u00b5", "u" }, { "\u00b1", "+-" },
 	};
-	size_t used = 0;
-	if (!cap)
+	if (s->utf8 || !cap) {
+		snprintf(out, cap, "%s", text);
 		return;
+	}
+	size_t used = 0;
 	while (*text && used + 1 < cap) {
 		const char *put = NULL;
 		size_t skip = 1;
-		for (size_t i = 0; !s->utf8 && !put && i < sizeof(marks) / sizeof(marks[0]); i++)
+		for (size_t i = 0; !put && i < sizeof(marks) / sizeof(marks[0]); i++)
 			if (strncmp(text, marks[i].mark, strlen(marks[i].mark)) == 0) {
 				put = marks[i].ascii;
 				skip = strlen(marks[i].mark);
