@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 
-from tmux_driver import Pane, check, failures, run_tests
+from tmux_driver import Pane, check, failures, run_tests, tabs_line
 import inspect as cdp_fake
 
 BINARY = os.path.abspath(sys.argv[1])
@@ -55,9 +55,7 @@ def self_of(screen, name):
 def body(screen):
     """The lines under the tabs: a live screen's part that keeps still
     between windows, while its header and strip go on moving."""
-    lines = screen.split("\n")
-    tabs = next((i for i, line in enumerate(lines) if line.startswith(" 1 top-down")), 1)
-    return lines[tabs + 1:-1]
+    return screen.split("\n")[tabs_line(screen) + 1:-1]
 
 
 def flat(screen):

@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 
-from tmux_driver import TIMEOUT, Pane, check, failures, tmux
+from tmux_driver import TIMEOUT, Pane, check, failures, tabs_line, tmux
 from loopback import base36, free_port
 
 BINARY = os.path.abspath(sys.argv[1])
@@ -63,12 +63,6 @@ UNITS = {"us": 1, "ms": 1000, "s": 1000000}
 def micros(text):
     m = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
     return float(m.group(1)) * UNITS[m.group(2)] if m else 0.0
-
-
-def tabs_line(s):
-    """The index of the panes' line: 1, or 3 under the timeline strip."""
-    lines = s.split("\n")
-    return next((i for i, line in enumerate(lines) if line.startswith(" 1 top-down")), 1)
 
 
 def body(s):

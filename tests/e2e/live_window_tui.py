@@ -17,7 +17,7 @@ import re
 import sys
 import time
 
-from tmux_driver import Pane, check, failures, run_tests
+from tmux_driver import Pane, check, failures, run_tests, tabs_line
 from loopback import XsEngine, base36, free_port
 
 BINARY = os.path.abspath(sys.argv[1])
@@ -36,9 +36,7 @@ def micros(text):
 
 def body(s):
     """The rows' lines, under the tabs and the column titles."""
-    lines = s.split("\n")
-    tabs = next((i for i, line in enumerate(lines) if line.startswith(" 1 top-down")), 1)
-    return lines[tabs + 2:-1]
+    return s.split("\n")[tabs_line(s) + 2:-1]
 
 
 def self_of(s, name):

@@ -161,6 +161,12 @@ def live_explorer(binary):
     return pane, port
 
 
+def tabs_line(screen):
+    """The index of the panes' tab line: 1, or 3 under the timeline strip."""
+    lines = screen.split("\n")
+    return next((i for i, line in enumerate(lines) if line.startswith(" 1 top-down")), 1)
+
+
 # The flat pane's column titles, its own: "3 flat" is on every pane's tab
 # line, so a wait for it after the key 3 waits for nothing.
 FLAT_TITLES = r"sum% +name"
